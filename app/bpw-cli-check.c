@@ -1,0 +1,218 @@
+/* bpw-cli-check.c — `bpw check FILE...`: validate inputs of every kind
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-cli-check"
+
+#include "config.h"
+
+#include "bpw-cli.h"
+
+#include "bpw-blueprint-io.h"
+#include "bpw-error.h"
+#include "bpw-json-doc.h"
+#include "bpw-study.h"
+#include "bpw-workload-io.h"
+
+typedef enum
+{
+  BPW_CLI_KIND_UNKNOWN,
+  BPW_CLI_KIND_WORKLOAD,
+  BPW_CLI_KIND_BLUEPRINT,
+  BPW_CLI_KIND_EXECUTION,
+  BPW_CLI_KIND_STUDY,
+} BpwCliKind;
+
+static gboolean
+bpw_cli_check_is_study (JsonNode *root)
+{
+  JsonObject *object;
+  JsonNode *format;
+
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return FALSE;
+  object = json_node_get_object (root);
+  format = json_object_get_member (object, "format");
+  return format != NULL && JSON_NODE_HOLDS_VALUE (format) &&
+         json_node_get_value_type (format) == G_TYPE_STRING &&
+         g_strcmp0 (json_node_get_string (format), "bpw-study") == 0;
+}
+
+/* Decides by content, as the loaders do; the order matters only for files that would
+ * match two detectors, and none of the known formats do. */
+static BpwCliKind
+bpw_cli_check_detect (JsonNode *root)
+{
+  if (bpw_cli_check_is_study (root))
+    return BPW_CLI_KIND_STUDY;
+  if (bpw_calculon_execution_detect (root))
+    return BPW_CLI_KIND_EXECUTION;
+  if (bpw_blueprint_detect_format (root) != BPW_BLUEPRINT_FORMAT_UNKNOWN)
+    return BPW_CLI_KIND_BLUEPRINT;
+  if (bpw_workload_detect_format (root) != BPW_WORKLOAD_FORMAT_UNKNOWN)
+    return BPW_CLI_KIND_WORKLOAD;
+  return BPW_CLI_KIND_UNKNOWN;
+}
+
+static gboolean
+bpw_cli_check_unknown (BpwJsonDoc *doc,
+                       GError    **error)
+{
+  JsonNode *root = bpw_json_doc_get_root (doc);
+  JsonObject *object = root != NULL && JSON_NODE_HOLDS_OBJECT (root)
+                       ? json_node_get_object (root) : NULL;
+  JsonNode *format = object != NULL ? json_object_get_member (object, "format") : NULL;
+
+  if (format != NULL && JSON_NODE_HOLDS_VALUE (format) &&
+      json_node_get_value_type (format) == G_TYPE_STRING)
+    return bpw_json_doc_error (doc, format, "format", error,
+                               "'%s' is not a format this version can check (expected "
+                               "bpw-workload, bpw-blueprint or bpw-study)",
+                               json_node_get_string (format));
+  return bpw_json_doc_error (doc, root, NULL, error,
+                             "not a workload, blueprint, study or Calculon file: expected a "
+                             "\"format\" member, a Hugging Face config.json, or a Calculon "
+                             "model, system or execution file");
+}
+
+static const char *
+bpw_cli_check_workload_kind (JsonNode *root)
+{
+  switch (bpw_workload_detect_format (root))
+    {
+    case BPW_WORKLOAD_FORMAT_NATIVE:
+      return "workload";
+    case BPW_WORKLOAD_FORMAT_HF:
+      return "workload, Hugging Face config";
+    case BPW_WORKLOAD_FORMAT_CALCULON:
+      return "workload, Calculon model";
+    case BPW_WORKLOAD_FORMAT_UNKNOWN:
+    default:
+      return "workload";
+    }
+}
+
+/* Loads @path with the loader of its kind. On success *kind_out names what it was. */
+static gboolean
+bpw_cli_check_file (const char  *path,
+                    GPtrArray   *warnings,
+                    const char **kind_out,
+                    GError     **error)
+{
+  g_autoptr(BpwJsonDoc) doc = NULL;
+  g_autofree char *data = NULL;
+  gsize length = 0;
+  JsonNode *root;
+
+  if (!g_file_get_contents (path, &data, &length, error))
+    return FALSE;
+  doc = bpw_json_doc_new_from_data (path, data, (gssize) length, error);
+  if (doc == NULL)
+    return FALSE;
+  root = bpw_json_doc_get_root (doc);
+
+  switch (bpw_cli_check_detect (root))
+    {
+    case BPW_CLI_KIND_EXECUTION:
+      {
+        BpwScenario scenario;
+        BpwParallel parallel;
+
+        bpw_scenario_init_defaults (&scenario);
+        bpw_parallel_init_defaults (&parallel);
+        if (!bpw_calculon_execution_load_data (path, data, (gssize) length, &scenario,
+                                               &parallel, NULL, warnings, error))
+          return FALSE;
+        bpw_scenario_clear (&scenario);
+        *kind_out = "Calculon execution";
+        return TRUE;
+      }
+
+    case BPW_CLI_KIND_BLUEPRINT:
+      {
+        g_autoptr(BpwBlueprint) bp = bpw_blueprint_load_doc (doc, warnings, error);
+
+        if (bp == NULL)
+          return FALSE;
+        *kind_out = bpw_blueprint_detect_format (root) == BPW_BLUEPRINT_FORMAT_CALCULON
+                    ? "blueprint, Calculon system" : "blueprint";
+        return TRUE;
+      }
+
+    case BPW_CLI_KIND_WORKLOAD:
+      {
+        BpwModelSpec spec;
+        gboolean ok;
+
+        bpw_model_spec_init_defaults (&spec);
+        ok = bpw_workload_load_data (path, data, (gssize) length, 0, &spec, NULL, warnings,
+                                     error);
+        bpw_model_spec_clear (&spec);
+        if (!ok)
+          return FALSE;
+        *kind_out = bpw_cli_check_workload_kind (root);
+        return TRUE;
+      }
+
+    case BPW_CLI_KIND_STUDY:
+      {
+        g_autoptr(BpwStudy) study = NULL;
+        GPtrArray *study_warnings;
+
+        /* From the path, not the data: relative model paths resolve against its folder. */
+        study = bpw_study_new_from_file (path, error);
+        if (study == NULL)
+          return FALSE;
+        study_warnings = bpw_study_get_warnings (study);
+        for (guint i = 0; study_warnings != NULL && i < study_warnings->len; i++)
+          g_ptr_array_add (warnings, g_strdup (g_ptr_array_index (study_warnings, i)));
+        *kind_out = "study";
+        return TRUE;
+      }
+
+    case BPW_CLI_KIND_UNKNOWN:
+    default:
+      return bpw_cli_check_unknown (doc, error);
+    }
+}
+
+int
+bpw_cli_check (int    argc,
+               char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = BPW_CLI_EXIT_OK;
+
+  g_set_prgname ("bpw check");
+  context = g_option_context_new ("FILE...");
+  g_option_context_set_summary (context,
+                                "Validate study, workload (native, Hugging Face config.json, "
+                                "Calculon model),\nblueprint (native, Calculon system) and "
+                                "Calculon execution files.\nPrints \"FILE: ok (kind)\" for each "
+                                "valid file and the located error for each\ninvalid one; exits "
+                                "0 only if every file is valid.");
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return bpw_cli_report_error ("check", error);
+  if (argc < 2)
+    return bpw_cli_usage ("check", "check: missing FILE");
+
+  for (int i = 1; i < argc; i++)
+    {
+      g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GError) file_error = NULL;
+      const char *kind = NULL;
+
+      if (!bpw_cli_check_file (argv[i], warnings, &kind, &file_error))
+        {
+          g_printerr ("bpw: %s\n", file_error->message);
+          status = BPW_CLI_EXIT_INVALID_INPUT;
+          continue;
+        }
+      /* Unknown fields do not make a file invalid, but they are usually typos. */
+      for (guint w = 0; w < warnings->len; w++)
+        g_printerr ("bpw: warning: %s\n", (const char *) g_ptr_array_index (warnings, w));
+      g_print ("%s: ok (%s)\n", argv[i], kind);
+    }
+  return status;
+}

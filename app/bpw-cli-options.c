@@ -1,0 +1,292 @@
+/* bpw-cli-options.c — scenario and parallel options shared by the `bpw` subcommands
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-cli-options"
+
+#include "config.h"
+
+#include "bpw-cli-options.h"
+
+#include "bpw-cli.h"
+#include "bpw-workload-io.h"
+
+/* Longest sequence the default may take from a learned position table: beyond this a
+ * table describes what the model can read, not what anyone trains it on. */
+#define BPW_CLI_MAX_DEFAULT_SEQ 8192
+#define BPW_CLI_FALLBACK_SEQ    2048
+/* Micro-batches per pipeline per step when the global batch is not given and pp > 1: four
+ * per stage keeps the 1F1B bubble at (pp - 1) / (5 pp - 1) < 20 % and is a multiple of pp,
+ * as the interleaved schedule requires. */
+#define BPW_CLI_MICRO_BATCHES_PER_STAGE 4
+
+static const char bpw_cli_defaults_help[] =
+  "Defaults when an option is not given (options override --execution, which overrides what\n"
+  "the model file knows):\n"
+  "  --phase train, --micro-batch 1, --recompute none, --dtype bf16, the model's optimizer;\n"
+  "  --seq: the model file's sequence length (Calculon seq_size), else the model's learned\n"
+  "    position table when it is at most 8192, else 2048;\n"
+  "  --context (decode): the default --seq;\n"
+  "  --global-batch: dp x micro-batch x m, with m = 4 x pp micro-batches per pipeline when\n"
+  "    pp > 1 and m = 1 otherwise;\n"
+  "  --tp/--pp/--dp/--ep 1, no --sp, --zero 0, --schedule 1f1b (interleaved when\n"
+  "    --interleave N > 1 is given);\n"
+  "  --vocab: the model's (Calculon models have none: 51200).\n";
+
+void
+bpw_cli_options_init (BpwCliOptions *options)
+{
+  *options = (BpwCliOptions) {
+    .global_batch = BPW_CLI_UNSET,
+    .micro_batch = BPW_CLI_UNSET,
+    .seq = BPW_CLI_UNSET,
+    .context = BPW_CLI_UNSET,
+    .vocab = BPW_CLI_UNSET,
+    .tp = BPW_CLI_UNSET,
+    .pp = BPW_CLI_UNSET,
+    .dp = BPW_CLI_UNSET,
+    .ep = BPW_CLI_UNSET,
+    .zero = BPW_CLI_UNSET,
+    .interleave = BPW_CLI_UNSET,
+  };
+}
+
+void
+bpw_cli_options_clear (BpwCliOptions *options)
+{
+  g_clear_pointer (&options->phase, g_free);
+  g_clear_pointer (&options->recompute, g_free);
+  g_clear_pointer (&options->dtype, g_free);
+  g_clear_pointer (&options->optimizer, g_free);
+  g_clear_pointer (&options->schedule, g_free);
+  g_clear_pointer (&options->execution, g_free);
+}
+
+void
+bpw_cli_options_add (BpwCliOptions  *o,
+                     GOptionContext *context)
+{
+  /* g_option_context_add_main_entries copies the array, so it may live on the stack. */
+  const GOptionEntry entries[] = {
+    { "phase", 0, 0, G_OPTION_ARG_STRING, &o->phase,
+      "Workload phase: train, prefill or decode", "PHASE" },
+    { "global-batch", 0, 0, G_OPTION_ARG_INT64, &o->global_batch,
+      "Sequences per step (train) or requests in flight (inference)", "N" },
+    { "micro-batch", 0, 0, G_OPTION_ARG_INT64, &o->micro_batch,
+      "Sequences per micro-batch", "N" },
+    { "seq", 0, 0, G_OPTION_ARG_INT64, &o->seq,
+      "Training sequence or prompt length in tokens", "N" },
+    { "context", 0, 0, G_OPTION_ARG_INT64, &o->context,
+      "Decode: tokens already in the KV cache", "N" },
+    { "recompute", 0, 0, G_OPTION_ARG_STRING, &o->recompute,
+      "Activation recomputation: none, selective or full", "MODE" },
+    { "dtype", 0, 0, G_OPTION_ARG_STRING, &o->dtype,
+      "Compute and activation precision: bf16, fp16, fp8 or fp32", "DTYPE" },
+    { "optimizer", 0, 0, G_OPTION_ARG_STRING, &o->optimizer,
+      "Optimizer: adam or sgd", "OPT" },
+    { "vocab", 0, 0, G_OPTION_ARG_INT64, &o->vocab,
+      "Vocabulary size, replacing the model's (Calculon models have none)", "N" },
+    { "execution", 0, 0, G_OPTION_ARG_FILENAME, &o->execution,
+      "Calculon execution file giving the scenario and parallel options", "FILE" },
+    { "tp", 0, 0, G_OPTION_ARG_INT64, &o->tp, "Tensor-parallel degree", "N" },
+    { "pp", 0, 0, G_OPTION_ARG_INT64, &o->pp, "Pipeline-parallel degree", "N" },
+    { "dp", 0, 0, G_OPTION_ARG_INT64, &o->dp, "Data-parallel degree", "N" },
+    { "ep", 0, 0, G_OPTION_ARG_INT64, &o->ep,
+      "Expert-parallel degree (carved out of dp)", "N" },
+    { "sp", 0, 0, G_OPTION_ARG_NONE, &o->sp, "Sequence parallelism (with tp > 1)", NULL },
+    { "zero", 0, 0, G_OPTION_ARG_INT64, &o->zero, "ZeRO stage: 0, 1, 2 or 3", "STAGE" },
+    { "schedule", 0, 0, G_OPTION_ARG_STRING, &o->schedule,
+      "Pipeline schedule: gpipe, 1f1b or interleaved", "SCHED" },
+    { "interleave", 0, 0, G_OPTION_ARG_INT64, &o->interleave,
+      "Virtual stages per rank for the interleaved schedule", "N" },
+    G_OPTION_ENTRY_NULL
+  };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+}
+
+const char *
+bpw_cli_options_defaults_help (void)
+{
+  return bpw_cli_defaults_help;
+}
+
+gint64
+bpw_cli_options_vocab (const BpwCliOptions *options)
+{
+  return options->vocab == BPW_CLI_UNSET ? 0 : options->vocab;
+}
+
+/* A given integer option must lie in [min, max]; an unset one is left alone. */
+static gboolean
+bpw_cli_options_check_int (const char *name,
+                           gint64      value,
+                           gint64      min,
+                           gint64      max,
+                           GError    **error)
+{
+  if (value == BPW_CLI_UNSET || (value >= min && value <= max))
+    return TRUE;
+  if (max == G_MAXINT64)
+    g_set_error (error, BPW_CLI_USAGE_ERROR, 0,
+                 "--%s: expected an integer of at least %" G_GINT64_FORMAT ", got %"
+                 G_GINT64_FORMAT, name, min, value);
+  else
+    g_set_error (error, BPW_CLI_USAGE_ERROR, 0,
+                 "--%s: expected an integer from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT
+                 ", got %" G_GINT64_FORMAT, name, min, max, value);
+  return FALSE;
+}
+
+static gboolean
+bpw_cli_options_check (const BpwCliOptions *o,
+                       GError             **error)
+{
+  return bpw_cli_options_check_int ("global-batch", o->global_batch, 1, G_MAXINT64, error) &&
+         bpw_cli_options_check_int ("micro-batch", o->micro_batch, 1, G_MAXINT64, error) &&
+         bpw_cli_options_check_int ("seq", o->seq, 1, G_MAXINT64, error) &&
+         bpw_cli_options_check_int ("context", o->context, 0, G_MAXINT64, error) &&
+         bpw_cli_options_check_int ("vocab", o->vocab, 1, G_MAXINT64, error) &&
+         bpw_cli_options_check_int ("tp", o->tp, 1, G_MAXINT64, error) &&
+         bpw_cli_options_check_int ("pp", o->pp, 1, G_MAXINT64, error) &&
+         bpw_cli_options_check_int ("dp", o->dp, 1, G_MAXINT64, error) &&
+         bpw_cli_options_check_int ("ep", o->ep, 1, G_MAXINT64, error) &&
+         bpw_cli_options_check_int ("zero", o->zero, 0, 3, error) &&
+         bpw_cli_options_check_int ("interleave", o->interleave, 1, G_MAXINT64, error);
+}
+
+static gboolean
+bpw_cli_options_bad_choice (const char *name,
+                            const char *value,
+                            const char *choices,
+                            GError    **error)
+{
+  g_set_error (error, BPW_CLI_USAGE_ERROR, 0, "--%s: expected %s, got '%s'",
+               name, choices, value);
+  return FALSE;
+}
+
+/* Applies the string options; the enum parsers of bpw-types.h decide what is accepted. */
+static gboolean
+bpw_cli_options_apply_choices (const BpwCliOptions *o,
+                               BpwScenario         *scenario,
+                               BpwParallel         *parallel,
+                               GError             **error)
+{
+  if (o->phase != NULL && !bpw_workload_phase_from_string (o->phase, &scenario->phase))
+    return bpw_cli_options_bad_choice ("phase", o->phase, "train, prefill or decode", error);
+  if (o->recompute != NULL && !bpw_recompute_from_string (o->recompute, &scenario->recompute))
+    return bpw_cli_options_bad_choice ("recompute", o->recompute, "none, selective or full",
+                                       error);
+  if (o->dtype != NULL)
+    {
+      if (!bpw_dtype_from_string (o->dtype, &scenario->dtype))
+        return bpw_cli_options_bad_choice ("dtype", o->dtype, "bf16, fp16, fp8 or fp32", error);
+      scenario->kv_dtype = scenario->dtype;
+    }
+  if (o->optimizer != NULL)
+    {
+      if (!bpw_optimizer_from_string (o->optimizer, &scenario->optimizer))
+        return bpw_cli_options_bad_choice ("optimizer", o->optimizer, "adam or sgd", error);
+      scenario->optimizer_set = TRUE;
+    }
+  if (o->schedule != NULL && !bpw_schedule_from_string (o->schedule, &parallel->schedule))
+    return bpw_cli_options_bad_choice ("schedule", o->schedule, "gpipe, 1f1b or interleaved",
+                                       error);
+  return TRUE;
+}
+
+static gint64
+bpw_cli_options_default_seq (const BpwModelSpec *spec,
+                             const BpwScenario  *hint)
+{
+  if (hint != NULL && hint->seq > 0)
+    return hint->seq;
+  if (spec->positions == BPW_POSITION_LEARNED && spec->max_positions > 0 &&
+      spec->max_positions <= BPW_CLI_MAX_DEFAULT_SEQ)
+    return spec->max_positions;
+  return BPW_CLI_FALLBACK_SEQ;
+}
+
+gboolean
+bpw_cli_options_resolve (const BpwCliOptions *o,
+                         const BpwModelSpec  *spec,
+                         const BpwScenario   *hint,
+                         BpwScenario         *scenario,
+                         BpwParallel         *parallel,
+                         GPtrArray           *warnings,
+                         GError             **error)
+{
+  gint64 default_seq = bpw_cli_options_default_seq (spec, hint);
+
+  if (!bpw_cli_options_check (o, error))
+    return FALSE;
+
+  bpw_scenario_init_defaults (scenario);
+  bpw_parallel_init_defaults (parallel);
+  /* 0 marks "not set by the execution file either"; defaults are filled in last, since
+   * the global batch depends on dp, pp and the micro-batch. */
+  scenario->global_batch = 0;
+  scenario->seq = 0;
+
+  if (o->execution != NULL)
+    {
+      if (!bpw_calculon_execution_load_full (o->execution, scenario, parallel, NULL, warnings,
+                                             error))
+        return FALSE;
+      scenario->kv_dtype = scenario->dtype;
+    }
+
+  if (!bpw_cli_options_apply_choices (o, scenario, parallel, error))
+    return FALSE;
+
+  if (o->global_batch != BPW_CLI_UNSET)
+    scenario->global_batch = o->global_batch;
+  if (o->micro_batch != BPW_CLI_UNSET)
+    scenario->micro_batch = o->micro_batch;
+  if (o->seq != BPW_CLI_UNSET)
+    scenario->seq = o->seq;
+  if (o->context != BPW_CLI_UNSET)
+    scenario->context = o->context;
+  if (o->tp != BPW_CLI_UNSET)
+    parallel->tp = o->tp;
+  if (o->pp != BPW_CLI_UNSET)
+    parallel->pp = o->pp;
+  if (o->dp != BPW_CLI_UNSET)
+    parallel->dp = o->dp;
+  if (o->ep != BPW_CLI_UNSET)
+    parallel->ep = o->ep;
+  if (o->zero != BPW_CLI_UNSET)
+    parallel->zero = (gint) o->zero;
+  if (o->sp)
+    parallel->sp = TRUE;
+  if (o->interleave != BPW_CLI_UNSET)
+    {
+      parallel->interleave = o->interleave;
+      if (o->schedule == NULL && o->interleave > 1)
+        parallel->schedule = BPW_SCHEDULE_INTERLEAVED;
+    }
+
+  if (scenario->seq == 0)
+    scenario->seq = default_seq;
+  if (scenario->phase == BPW_WORKLOAD_DECODE && o->context == BPW_CLI_UNSET &&
+      scenario->context == 0)
+    scenario->context = default_seq;
+  if (scenario->global_batch == 0)
+    {
+      gint64 per_pipeline = parallel->pp > 1 ? BPW_CLI_MICRO_BATCHES_PER_STAGE * parallel->pp : 1;
+      gint64 batch;
+
+      /* All three factors are positive here, so only overflow can fail. */
+      if (__builtin_mul_overflow (parallel->dp, scenario->micro_batch, &batch) ||
+          __builtin_mul_overflow (batch, per_pipeline, &batch))
+        {
+          g_set_error (error, BPW_CLI_USAGE_ERROR, 0,
+                       "the default global batch dp \xc3\x97 micro-batch \xc3\x97 %"
+                       G_GINT64_FORMAT " overflows; give --global-batch", per_pipeline);
+          return FALSE;
+        }
+      scenario->global_batch = batch;
+    }
+  return TRUE;
+}

@@ -1,0 +1,66 @@
+/* bpw-cli-options.h — scenario and parallel options shared by the `bpw` subcommands
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "bpw-model-spec.h"
+#include "bpw-scenario.h"
+
+G_BEGIN_DECLS
+
+/* What the user typed. Integers hold BPW_CLI_UNSET until given, so that an explicit 0 is
+ * refused instead of being mistaken for "use the default". */
+#define BPW_CLI_UNSET G_MININT64
+
+typedef struct
+{
+  /* owned strings, NULL when not given */
+  char     *phase;
+  char     *recompute;
+  char     *dtype;
+  char     *optimizer;
+  char     *schedule;
+  char     *execution;
+
+  gint64    global_batch;
+  gint64    micro_batch;
+  gint64    seq;
+  gint64    context;
+  gint64    vocab;
+
+  gint64    tp, pp, dp, ep;
+  gint64    zero;
+  gint64    interleave;
+  gboolean  sp;
+} BpwCliOptions;
+
+void      bpw_cli_options_init      (BpwCliOptions *options);
+void      bpw_cli_options_clear     (BpwCliOptions *options);
+
+/* Adds --phase ... --vocab, --execution, and --tp ... --interleave to the main group of
+ * @context; the values land in @options, which must outlive the parse. */
+void      bpw_cli_options_add       (BpwCliOptions  *options,
+                                     GOptionContext *context);
+
+/* Help text that documents the defaults (for g_option_context_set_description). */
+const char *bpw_cli_options_defaults_help (void);
+
+/* The vocabulary override for the workload loader: 0 when --vocab was not given. */
+gint64    bpw_cli_options_vocab     (const BpwCliOptions *options);
+
+/* Builds the scenario and the decomposition. Precedence, highest first: options, the
+ * Calculon execution file of --execution, @hint (what the model file knows: fields > 0),
+ * the defaults of bpw_cli_options_defaults_help(). Bad option values are usage errors
+ * (BPW_CLI_USAGE_ERROR); a bad execution file is a located BPW_ERROR_INVALID_INPUT, and
+ * its unknown fields go to @warnings (owned strings). The result is not validated against
+ * @spec: bpw_scenario_validate() does that. */
+gboolean  bpw_cli_options_resolve   (const BpwCliOptions *options,
+                                     const BpwModelSpec  *spec,
+                                     const BpwScenario   *hint,
+                                     BpwScenario         *scenario,
+                                     BpwParallel         *parallel,
+                                     GPtrArray           *warnings,
+                                     GError             **error);
+
+G_END_DECLS

@@ -1,0 +1,133 @@
+/* bpw-cli.c — the `bpw` command line: dispatch to subcommands, shared error reporting
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-cli"
+
+#include "config.h"
+
+#include "bpw-cli.h"
+
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bpw-error.h"
+
+typedef struct
+{
+  const char *name;
+  int       (*run) (int argc, char **argv);
+  const char *synopsis;
+} BpwCliCommand;
+
+/* Only what is implemented is listed; anything else is an unknown command (exit 2). */
+static const BpwCliCommand bpw_cli_commands[] = {
+  { "facts", bpw_cli_facts,
+    "facts MODEL [scenario options] [parallel options] [--json]" },
+  { "check", bpw_cli_check, "check FILE..." },
+  { "list", bpw_cli_list, "list models|blueprints|studies" },
+};
+
+G_DEFINE_QUARK (bpw-cli-usage-error-quark, bpw_cli_usage_error)
+
+BpwCliExit
+bpw_cli_exit_code_for_error (const GError *error)
+{
+  if (error == NULL)
+    return BPW_CLI_EXIT_OK;
+  if (error->domain == G_OPTION_ERROR || error->domain == BPW_CLI_USAGE_ERROR)
+    return BPW_CLI_EXIT_USAGE;
+  if (error->domain == BPW_ERROR && error->code == BPW_ERROR_ILLEGAL_PLAN)
+    return BPW_CLI_EXIT_ILLEGAL_PLAN;
+  return BPW_CLI_EXIT_INVALID_INPUT;
+}
+
+int
+bpw_cli_report_error (const char   *command,
+                      const GError *error)
+{
+  BpwCliExit code = bpw_cli_exit_code_for_error (error);
+
+  g_printerr ("bpw: %s\n", error->message);
+  if (code == BPW_CLI_EXIT_USAGE)
+    g_printerr ("Try 'bpw %s --help' for more information.\n", command);
+  return code;
+}
+
+int
+bpw_cli_usage (const char *command,
+               const char *format,
+               ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_printerr ("bpw: %s\n", message);
+  if (command != NULL)
+    g_printerr ("Try 'bpw %s --help' for more information.\n", command);
+  else
+    g_printerr ("Try 'bpw --help' for more information.\n");
+  return BPW_CLI_EXIT_USAGE;
+}
+
+static void
+bpw_cli_print_help (FILE *stream)
+{
+  fprintf (stream, "Usage:\n");
+  for (guint i = 0; i < G_N_ELEMENTS (bpw_cli_commands); i++)
+    fprintf (stream, "  bpw %s\n", bpw_cli_commands[i].synopsis);
+  fprintf (stream,
+           "\n"
+           "MODEL is a bundled model name (see 'bpw list models'), a native workload file,\n"
+           "a Hugging Face config.json or a Calculon model file.\n"
+           "'bpw COMMAND --help' describes the options of COMMAND.\n"
+           "\n"
+           "Exit status: 0 success, 1 invalid input, 2 usage error, 3 illegal plan.\n");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const char *command;
+
+  setlocale (LC_ALL, "");
+  /* Numbers on stdout are for scripts too: always a decimal point. */
+  setlocale (LC_NUMERIC, "C");
+  g_set_prgname ("bpw");
+
+  if (argc < 2)
+    {
+      bpw_cli_print_help (stderr);
+      return BPW_CLI_EXIT_USAGE;
+    }
+
+  command = argv[1];
+  if (strcmp (command, "--help") == 0 || strcmp (command, "-h") == 0 ||
+      strcmp (command, "help") == 0)
+    {
+      bpw_cli_print_help (stdout);
+      return BPW_CLI_EXIT_OK;
+    }
+  if (strcmp (command, "--version") == 0)
+    {
+      g_print ("bpw %s\n", PACKAGE_VERSION);
+      return BPW_CLI_EXIT_OK;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (bpw_cli_commands); i++)
+    {
+      if (strcmp (command, bpw_cli_commands[i].name) == 0)
+        return bpw_cli_commands[i].run (argc - 1, argv + 1);
+    }
+
+  if (command[0] == '-')
+    return bpw_cli_usage (NULL, "unknown option '%s' before the command", command);
+  return bpw_cli_usage (NULL, "unknown command '%s'", command);
+}

@@ -1,0 +1,44 @@
+/* bpw-cli.h — subcommands of the `bpw` command line and their shared exit conventions
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Exit codes are a contract (DESIGN.md, "The `bpw` command line"). */
+typedef enum
+{
+  BPW_CLI_EXIT_OK = 0,
+  BPW_CLI_EXIT_INVALID_INPUT = 1,
+  BPW_CLI_EXIT_USAGE = 2,
+  BPW_CLI_EXIT_ILLEGAL_PLAN = 3,
+} BpwCliExit;
+
+/* Each subcommand gets its own argv, argv[0] being the subcommand's name. Ownership of
+ * @argv stays with the caller, but the parser may reorder and remove entries. */
+int         bpw_cli_facts (int argc, char **argv);
+int         bpw_cli_check (int argc, char **argv);
+int         bpw_cli_list  (int argc, char **argv);
+
+/* The exit code for @error: usage errors (GOptionError, BPW_CLI_USAGE_ERROR) 2, illegal
+ * plans 3, everything else 1. */
+BpwCliExit  bpw_cli_exit_code_for_error (const GError *error);
+
+/* Prints "bpw: MESSAGE" on stderr (plus a hint to --help for usage errors of @command)
+ * and returns the exit code for @error. */
+int         bpw_cli_report_error (const char   *command,
+                                  const GError *error);
+
+/* Usage errors found after option parsing (a missing MODEL, a bad enum value). */
+#define BPW_CLI_USAGE_ERROR (bpw_cli_usage_error_quark ())
+GQuark      bpw_cli_usage_error_quark (void);
+
+/* Prints "bpw: MESSAGE" and the --help hint for @command, returns 2. */
+int         bpw_cli_usage (const char *command,
+                           const char *format,
+                           ...) G_GNUC_PRINTF (2, 3);
+
+G_END_DECLS

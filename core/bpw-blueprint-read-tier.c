@@ -1,0 +1,160 @@
+/* bpw-blueprint-read-tier.c — interconnect tiers in the native blueprint format
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-blueprint-read"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "bpw-blueprint-private.h"
+
+static const char * const topology_choices[] = {
+  "switch", "full-mesh", "ring", "torus", "fat-tree", NULL
+};
+
+#define POS G_MINDOUBLE
+#define INF G_MAXDOUBLE
+
+static gboolean
+bpw_blueprint_read_op_factors (BpwBlueprintReader *r,
+                               JsonObject         *parent,
+                               const char         *path,
+                               BpwTier            *t,
+                               GError            **error)
+{
+  g_autofree char *opath = bpw_json_doc_member_path (path, "op_factors");
+  g_autoptr(GList) members = NULL;
+  GError *local = NULL;
+  JsonObject *obj = bpw_json_doc_get_object (r->doc, parent, path, "op_factors", FALSE, &local);
+
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  if (obj == NULL)
+    return TRUE;
+  members = json_object_get_members (obj);
+  for (const GList *l = members; l != NULL; l = l->next)
+    {
+      JsonNode *node = json_object_get_member (obj, l->data);
+      g_autofree char *p = bpw_json_doc_member_path (opath, l->data);
+      BpwOpFactor *f = NULL;
+      JsonArray *pair;
+      JsonNode *off;
+
+      for (guint k = 0; k < BPW_N_COLLECTIVES; k++)
+        if (strcmp (bpw_op_factor_key (k), l->data) == 0)
+          f = &t->ops[k];
+      if (f == NULL)
+        return bpw_json_doc_error (r->doc, node, p, error, "unknown collective; expected "
+                                   "all_reduce, reduce_scatter, all_gather, all_to_all or p2p");
+      if (!JSON_NODE_HOLDS_ARRAY (node)
+          || json_array_get_length (pair = json_node_get_array (node)) != 2)
+        return bpw_json_doc_error (r->doc, node, p, error,
+                                   "expected a pair [scalar, offset or null]");
+      if (!_bpw_blueprint_read_number_element (r, json_array_get_element (pair, 0), p,
+                                              "a positive scalar", 0, INF, TRUE, &f->scalar,
+                                              error))
+        return FALSE;
+      off = json_array_get_element (pair, 1);
+      f->has_offset = !JSON_NODE_HOLDS_NULL (off);
+      if (f->has_offset
+          && !_bpw_blueprint_read_number_element (r, off, p, "an offset (a number or null)",
+                                                 -INF, INF, FALSE, &f->offset, error))
+        return FALSE;
+      f->set = TRUE;
+    }
+  return TRUE;
+}
+
+gboolean
+_bpw_blueprint_read_tier (BpwBlueprintReader *r,
+                         JsonNode           *node,
+                         const char         *path,
+                         GError            **error)
+{
+  static const char * const known[] = {
+    "name", "topology", "dimensions", "size", "bandwidth", "links", "latency", "efficiency",
+    "energy_per_byte", "processor_usage", "collectives", "op_factors", "must_be_filled",
+    "notes", NULL
+  };
+  g_autofree char *cpath = bpw_json_doc_member_path (path, "collectives");
+  const char *name = NULL;
+  GError *local = NULL;
+  int topology = 0;
+  JsonObject *obj;
+  JsonArray *algos;
+  guint idx;
+  BpwTier *t;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return bpw_json_doc_error (r->doc, node, path, error, "expected a tier object");
+  obj = json_node_get_object (node);
+  _bpw_blueprint_warn_unknown (r, obj, path, known);
+  if (!bpw_json_doc_get_string (r->doc, obj, path, "name", TRUE, &name, error)
+      || !bpw_json_doc_get_enum (r->doc, obj, path, "topology", TRUE, topology_choices,
+                                 &topology, error))
+    return FALSE;
+  if (bpw_blueprint_lookup_tier (r->bp, name) >= 0)
+    return bpw_json_doc_error (r->doc, json_object_get_member (obj, "name"), path, error,
+                               "tier name \"%s\" is used twice", name);
+
+  idx = bpw_blueprint_add_tier (r->bp, name, topology);
+  t = &r->bp->tiers[idx];  /* index first: add may move the array */
+  if (!bpw_json_doc_get_int (r->doc, obj, path, "dimensions", FALSE, 1, 16, &t->dimensions,
+                             error)
+      || !_bpw_blueprint_read_value (r, obj, path, "size", TRUE, BPW_UNIT_NONE, 1, INF, TRUE,
+                                     &t->size, error)
+      || !_bpw_blueprint_read_value (r, obj, path, "bandwidth", TRUE, BPW_UNIT_BYTES_PER_S, POS,
+                                     INF, FALSE, &t->bandwidth, error)
+      || !_bpw_blueprint_read_value (r, obj, path, "links", FALSE, BPW_UNIT_NONE, 1, INF, TRUE,
+                                     &t->links, error)
+      || !_bpw_blueprint_read_value (r, obj, path, "latency", FALSE, BPW_UNIT_SECONDS, 0, INF,
+                                     FALSE, &t->latency, error)
+      || !_bpw_blueprint_read_value (r, obj, path, "efficiency", FALSE, BPW_UNIT_NONE, POS, 1,
+                                     FALSE, &t->efficiency, error)
+      || !_bpw_blueprint_read_value (r, obj, path, "energy_per_byte", FALSE,
+                                     BPW_UNIT_JOULES_PER_BYTE, 0, INF, FALSE,
+                                     &t->energy_per_byte, error)
+      || !_bpw_blueprint_read_value (r, obj, path, "processor_usage", FALSE, BPW_UNIT_NONE, 0,
+                                     0.999999, FALSE, &t->processor_usage, error)
+      || !bpw_json_doc_get_bool (r->doc, obj, path, "must_be_filled", FALSE, &t->must_be_filled,
+                                 error)
+      || !bpw_blueprint_read_op_factors (r, obj, path, t, error))
+    return FALSE;
+
+  if (r->bp->n_tiers > 1 && t->size.value < r->bp->tiers[r->bp->n_tiers - 2].size.value)
+    {
+      g_autofree char *spath = bpw_json_doc_member_path (path, "size");
+
+      return bpw_json_doc_error (r->doc, json_object_get_member (obj, "size"), spath, error,
+                                 "a tier must hold at least as many devices as the tier "
+                                 "before it (%.0f); list tiers innermost first",
+                                 r->bp->tiers[r->bp->n_tiers - 2].size.value);
+    }
+
+  algos = bpw_json_doc_get_array (r->doc, obj, path, "collectives", FALSE, &local);
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  for (guint i = 0; algos != NULL && i < json_array_get_length (algos); i++)
+    {
+      JsonNode *an = json_array_get_element (algos, i);
+      g_autofree char *p = g_strdup_printf ("%s[%u]", cpath, i);
+      const char *aname = _bpw_blueprint_read_string_element (r, an, p, error);
+      BpwCollectiveAlgo algo;
+
+      if (aname == NULL)
+        return FALSE;
+      if (!bpw_collective_algo_from_string (aname, &algo))
+        return bpw_json_doc_error (r->doc, an, p, error, "unknown collective implementation "
+                                   "\"%s\"; expected ring, tree, in-network or direct", aname);
+      t->collectives |= algo;
+    }
+  return TRUE;
+}

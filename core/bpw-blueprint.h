@@ -1,0 +1,281 @@
+/* bpw-blueprint.h — a candidate accelerator system: engines, memory levels, interconnect tiers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "bpw-types.h"
+#include "bpw-quantity.h"
+
+G_BEGIN_DECLS
+
+typedef struct _BpwBlueprint BpwBlueprint;
+
+/* Where a number comes from: BpwProvenanceKind (bpw-quantity.h). A bare number in a file,
+ * without a provenance object, is taken as an unsourced estimate. */
+typedef BpwProvenanceKind BpwProvenance;
+#define BPW_N_PROVENANCES 4
+
+/* Number formats an engine may run. Wider than BpwDType because hardware quotes TF32, INT8
+ * and FP4 peaks that workloads never name directly. */
+typedef enum
+{
+  BPW_PRECISION_FP32,
+  BPW_PRECISION_TF32,
+  BPW_PRECISION_BF16,
+  BPW_PRECISION_FP16,
+  BPW_PRECISION_FP8,
+  BPW_PRECISION_INT8,
+  BPW_PRECISION_FP4,
+  BPW_N_PRECISIONS
+} BpwPrecision;
+
+typedef enum
+{
+  BPW_ENGINE_MATRIX,
+  BPW_ENGINE_VECTOR,
+  BPW_ENGINE_DMA,
+  BPW_ENGINE_COLLECTIVE,
+  BPW_N_ENGINE_KINDS
+} BpwEngineKind;
+
+typedef enum
+{
+  BPW_MEMORY_REGISTERS,
+  BPW_MEMORY_SRAM,      /* software-managed, per core (shared memory, VMEM, TPC SRAM) */
+  BPW_MEMORY_CACHE,     /* hardware-managed, shared (L2, Infinity Cache) */
+  BPW_MEMORY_DEVICE,    /* HBM */
+  BPW_MEMORY_HOST,      /* host DRAM behind PCIe or a coherent link */
+  BPW_N_MEMORY_KINDS
+} BpwMemoryKind;
+
+typedef enum
+{
+  BPW_TOPOLOGY_SWITCH,     /* every device one hop from every other through a switch */
+  BPW_TOPOLOGY_FULL_MESH,  /* direct links between all pairs */
+  BPW_TOPOLOGY_RING,
+  BPW_TOPOLOGY_TORUS,      /* dims > 0 */
+  BPW_TOPOLOGY_FAT_TREE,
+  BPW_N_TOPOLOGIES
+} BpwTopology;
+
+/* Collective implementations a tier offers (flags). */
+typedef enum
+{
+  BPW_COLLECTIVE_ALGO_RING       = 1 << 0,
+  BPW_COLLECTIVE_ALGO_TREE       = 1 << 1,
+  BPW_COLLECTIVE_ALGO_IN_NETWORK = 1 << 2,  /* switch reduction: NVLS, SHARP */
+  BPW_COLLECTIVE_ALGO_DIRECT     = 1 << 3,  /* one-shot over a full mesh or switch */
+} BpwCollectiveAlgo;
+#define BPW_N_COLLECTIVE_ALGOS 4
+
+/* Calculon's processing_mode: op time = compute + memory, or max of the two. */
+typedef enum
+{
+  BPW_PROCESSING_OVERLAP,
+  BPW_PROCESSING_NO_OVERLAP,
+} BpwProcessing;
+
+typedef enum
+{
+  /* Calculon's semantics: the efficiency of the largest size <= x; below the first point,
+   * the first point's efficiency. Reproduces Calculon exactly on its own tables. */
+  BPW_INTERPOLATION_STEP,
+  /* Linear in log(size) between points, constant beyond the ends. Sizes must be > 0.
+   * Default for native blueprints: it has no jumps that make search flip between plans. */
+  BPW_INTERPOLATION_LOG_LINEAR,
+} BpwInterpolation;
+
+/* A number in SI base units with its provenance. @source is borrowed from the owning
+ * blueprint's string pool. Unset values (set == FALSE) are "not known", never zero. */
+typedef struct
+{
+  double         value;
+  BpwProvenance  kind;
+  gboolean       set;
+  const char    *source;
+} BpwSourced;
+
+typedef struct
+{
+  double size;        /* FLOPs of one operation (engines) or bytes it touches (memory) */
+  double efficiency;  /* (0, 1] */
+} BpwEfficiencyPoint;
+
+/* Empty (n_points == 0) means efficiency 1. Points are sorted by size, sizes distinct. */
+typedef struct
+{
+  BpwEfficiencyPoint *points;  /* owned */
+  guint               n_points;
+  BpwInterpolation    interpolation;
+  BpwProvenance       kind;
+  const char         *source;  /* pooled */
+} BpwEfficiencyTable;
+
+/* Native matrix-engine tile: operand dimensions are padded up to multiples of m, n, k. */
+typedef struct
+{
+  gint64         m, n, k;  /* 0 when unknown */
+  BpwProvenance  kind;
+  const char    *source;
+} BpwTile;
+
+typedef struct
+{
+  const char        *name;      /* pooled */
+  BpwEngineKind      kind;
+  BpwSourced         count;     /* units per device (SMs, tensor cores, MXUs) */
+  BpwSourced         clock;     /* Hz */
+  BpwSourced         peak[BPW_N_PRECISIONS];  /* dense FLOP/s per device, all units */
+  BpwSourced         bandwidth; /* DMA and collective engines: B/s per device */
+  BpwSourced         overhead;  /* s fixed per operation (launch, synchronisation) */
+  BpwTile            tile;
+  BpwEfficiencyTable efficiency[BPW_N_PRECISIONS];  /* by FLOPs of one operation */
+} BpwEngine;
+
+#define BPW_BLUEPRINT_MAX_ENGINES 64
+
+typedef struct
+{
+  const char        *name;             /* pooled */
+  BpwMemoryKind      kind;
+  BpwSourced         instances;        /* copies per device: one per core for per-core SRAM */
+  BpwSourced         capacity;         /* bytes per instance */
+  BpwSourced         bandwidth;        /* B/s per device, all instances together */
+  BpwSourced         latency;          /* s */
+  BpwSourced         energy_per_byte;  /* J/B */
+  guint64            engine_mask;      /* bit i: engines[i] reads and writes this level */
+  BpwEfficiencyTable efficiency;       /* by bytes one operation touches */
+} BpwMemoryLevel;
+
+/* Calculon's per-collective traffic factor: t = latency + S·scalar·(1 + offset/N) / (B·eff). */
+typedef struct
+{
+  gboolean set;
+  gboolean has_offset;  /* FALSE: Calculon's null offset (p2p) */
+  double   scalar;
+  double   offset;
+} BpwOpFactor;
+
+typedef struct
+{
+  const char  *name;             /* pooled */
+  BpwTopology  topology;
+  gint64       dimensions;       /* torus or ring dimensions; 0 otherwise */
+  BpwSourced   size;             /* devices in one instance of the tier, inner tiers included */
+  BpwSourced   bandwidth;        /* B/s per direction per device */
+  BpwSourced   links;            /* ports per device */
+  BpwSourced   latency;          /* s per message */
+  BpwSourced   efficiency;       /* achievable fraction of bandwidth */
+  BpwSourced   energy_per_byte;  /* J/B */
+  BpwSourced   processor_usage;  /* fraction of compute lost while its traffic overlaps */
+  guint        collectives;      /* BpwCollectiveAlgo flags */
+  gboolean     must_be_filled;   /* degrees mapped here must divide size */
+  BpwOpFactor  ops[BPW_N_COLLECTIVES];
+} BpwTier;
+
+struct _BpwBlueprint
+{
+  /* owned */
+  char           *name;
+  char           *device;       /* nullable: product name */
+  char           *description;  /* nullable */
+  char           *origin;       /* nullable: file or "bundled" it came from */
+  GStringChunk   *strings;      /* pool for names and sources */
+
+  BpwEngine      *engines;      /* owned arrays */
+  guint           n_engines;
+  BpwMemoryLevel *memory;       /* innermost first */
+  guint           n_memory;
+  BpwTier        *tiers;        /* innermost (node) first */
+  guint           n_tiers;
+
+  guint           precisions;   /* capabilities: 1 << BpwPrecision */
+  gboolean        sparsity_2_4; /* 2:4 structured sparsity doubles matrix peak (not in peaks) */
+  BpwProcessing   processing;
+
+  BpwSourced      tdp;          /* W */
+  BpwSourced      idle_power;   /* W */
+  BpwSourced      energy_per_flop[BPW_N_PRECISIONS];  /* J/FLOP */
+  BpwSourced      cost;         /* dollars per device */
+};
+
+BpwBlueprint *bpw_blueprint_new         (const char         *name);
+BpwBlueprint *bpw_blueprint_copy        (const BpwBlueprint *bp);
+void          bpw_blueprint_free        (BpwBlueprint       *bp);
+/* Every field, sources and provenance included. */
+gboolean      bpw_blueprint_equal       (const BpwBlueprint *a,
+                                         const BpwBlueprint *b);
+
+/* Pools @str in @bp (NULL stays NULL); the result lives as long as @bp. */
+const char   *bpw_blueprint_intern      (BpwBlueprint       *bp,
+                                         const char         *str);
+void          bpw_blueprint_set_value   (BpwBlueprint       *bp,
+                                         BpwSourced         *value,
+                                         double              number,
+                                         BpwProvenance       kind,
+                                         const char         *source);
+/* Append zero-initialised entries; return the new index. Pointers into the arrays are
+ * invalidated by the next add. */
+guint         bpw_blueprint_add_engine  (BpwBlueprint       *bp,
+                                         const char         *name,
+                                         BpwEngineKind       kind);
+guint         bpw_blueprint_add_memory  (BpwBlueprint       *bp,
+                                         const char         *name,
+                                         BpwMemoryKind       kind);
+guint         bpw_blueprint_add_tier    (BpwBlueprint       *bp,
+                                         const char         *name,
+                                         BpwTopology         topology);
+/* Copies @n points (any order, distinct sizes) into @table, sorted. */
+void          bpw_efficiency_table_set  (BpwBlueprint       *bp,
+                                         BpwEfficiencyTable *table,
+                                         const BpwEfficiencyPoint *points,
+                                         guint               n,
+                                         BpwInterpolation    interpolation,
+                                         BpwProvenance       kind,
+                                         const char         *source);
+double        bpw_efficiency_table_lookup (const BpwEfficiencyTable *table,
+                                           double              size);
+
+/* Lookups; -1 when absent. */
+int           bpw_blueprint_lookup_engine (const BpwBlueprint *bp,
+                                           const char         *name);
+int           bpw_blueprint_lookup_memory (const BpwBlueprint *bp,
+                                           const char         *name);
+int           bpw_blueprint_lookup_tier   (const BpwBlueprint *bp,
+                                           const char         *name);
+int           bpw_blueprint_first_engine  (const BpwBlueprint *bp,
+                                           BpwEngineKind       kind);
+int           bpw_blueprint_first_memory  (const BpwBlueprint *bp,
+                                           BpwMemoryKind       kind);
+/* Dense peak of the first engine of @kind in @precision; 0 when unset. */
+double        bpw_blueprint_peak_flops    (const BpwBlueprint *bp,
+                                           BpwEngineKind       kind,
+                                           BpwPrecision        precision);
+/* Matrix peak in @precision over device-memory (HBM) bandwidth, FLOP/byte; 0 when unknown. */
+double        bpw_blueprint_ridge_point   (const BpwBlueprint *bp,
+                                           BpwPrecision        precision);
+/* Structural checks for blueprints built in code or imported: names unique, required values
+ * set and positive, tier sizes non-decreasing and nested. */
+gboolean      bpw_blueprint_validate      (const BpwBlueprint *bp,
+                                           GError            **error);
+
+const char   *bpw_precision_to_string    (BpwPrecision precision);
+gboolean      bpw_precision_from_string  (const char *str, BpwPrecision *out);
+BpwPrecision  bpw_precision_from_dtype   (BpwDType dtype);
+const char   *bpw_engine_kind_to_string  (BpwEngineKind kind);
+gboolean      bpw_engine_kind_from_string (const char *str, BpwEngineKind *out);
+const char   *bpw_memory_kind_to_string  (BpwMemoryKind kind);
+gboolean      bpw_memory_kind_from_string (const char *str, BpwMemoryKind *out);
+const char   *bpw_topology_to_string     (BpwTopology topology);
+gboolean      bpw_topology_from_string   (const char *str, BpwTopology *out);
+const char   *bpw_collective_algo_to_string (BpwCollectiveAlgo algo);  /* one flag */
+gboolean      bpw_collective_algo_from_string (const char *str, BpwCollectiveAlgo *out);
+const char   *bpw_interpolation_to_string (BpwInterpolation interpolation);
+gboolean      bpw_interpolation_from_string (const char *str, BpwInterpolation *out);
+/* Key used in files: "all_reduce", "reduce_scatter", "all_gather", "all_to_all", "p2p". */
+const char   *bpw_op_factor_key          (BpwCollectiveKind kind);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (BpwBlueprint, bpw_blueprint_free)
+
+G_END_DECLS

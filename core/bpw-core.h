@@ -1,0 +1,17 @@
+/* bpw-core.h — the one header app/ and ui/ include
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#define BPW_CORE_INSIDE
+#include "bpw-types.h"
+#include "bpw-error.h"
+#include "bpw-model-spec.h"
+#include "bpw-scenario.h"
+#include "bpw-work-graph.h"
+#include "bpw-dist-work.h"
+#include "bpw-facts.h"
+#include "bpw-json-writer.h"
+#include "bpw-json-doc.h"
+#undef BPW_CORE_INSIDE

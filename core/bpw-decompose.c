@@ -1,0 +1,922 @@
+/* bpw-decompose.c — a decoder-only Transformer scenario as exact operations and tensors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The forward pass is emitted op by op and recorded on a tape; the backward pass (and
+ * recomputation) is derived from the tape in reverse, so every gradient op knows exactly
+ * which saved tensor it reads. A tensor becomes a stored activation (a checkpoint) because
+ * a backward op reads it, not because a table says so: the per-layer activation memory of
+ * Korthikanti et al. falls out of the reads.
+ *
+ * FLOP conventions (2 per multiply-add; element-wise costs are this tool's convention and
+ * only enter hardware FLOPs, never the model FLOPs of the MFU numerator):
+ *   LayerNorm 8/elem forward, RMSNorm 4; softmax 5; GeLU 8; SwiGLU 5 (silu 4 + product);
+ *   dropout 2 (mask and scale); residual add and bias 1; rotary 3; cross-entropy 5 per logit.
+ *   Backward of element-wise ops costs twice their forward.
+ *   Optimizer: AdamW 12 per parameter, SGD with momentum 4.
+ */
+#define G_LOG_DOMAIN "bpw-decompose"
+
+#include "config.h"
+
+#include "bpw-work-graph-private.h"
+#include "bpw-error.h"
+
+#define NONE (-1)
+
+typedef struct
+{
+  guint32      op;
+  BpwPrimitive prim;
+  BpwLayerType layer_type;
+  BpwSplit     split;
+  gint32       layer;
+  gint32       in[2];      /* activation inputs */
+  gint32       weight;     /* weight tensor (matmul, norm, gather, bias) */
+  gint32       out;        /* activation output */
+  gint32       out2[2];    /* further outputs: K and V of the QKV split; 0 = none (tensor 0 is
+                            * the token ids, never an output) */
+  gint32       saved;      /* what backward reads besides inputs: softmax output, dropout mask, CE probs */
+  gboolean     selective;  /* part of the attention core that selective recompute redoes */
+  guint64      flops, semantic;  /* forward */
+  guint64      bwd_act, bwd_act_semantic, bwd_weight;
+  guint64      batch, m, n, k;
+  const char  *name;
+} TapeEntry;
+
+typedef struct
+{
+  BpwGraphBuilder    *b;
+  const BpwModelSpec *m;
+  const BpwScenario  *s;
+  gboolean            train;
+  gboolean            dropout;
+  guint64             count;   /* executions of a micro-batch op per step, whole job */
+  guint64             mb;      /* sequences per micro-batch */
+  guint64             sq;      /* query positions per sequence */
+  guint64             skv;     /* key positions per sequence */
+  guint64             T;       /* tokens per micro-batch */
+  BpwDType            act;
+  GArray             *tape;    /* TapeEntry */
+  GArray             *grad;    /* gint32 per tensor: its gradient tensor */
+  GArray             *weights; /* guint32: every weight tensor, for the optimizer */
+  GArray             *recomputed; /* gint32 per tensor: its recomputed copy in this layer */
+  gint32              tokens;
+  guint64             weight_copies; /* experts stacked in one weight tensor; else 1 */
+} Ctx;
+
+static guint64
+mul (Ctx *c, guint64 x, guint64 y)
+{
+  return _bpw_mul (c->b, "FLOP and byte counts", x, y);
+}
+
+static guint64
+mul3 (Ctx *c, guint64 x, guint64 y, guint64 z)
+{
+  return _bpw_mul3 (c->b, "FLOP and byte counts", x, y, z);
+}
+
+static gint32
+tensor (Ctx           *c,
+        const char    *name,
+        BpwTensorKind  kind,
+        BpwSplit       split,
+        BpwDType       dtype,
+        gint           layer,
+        guint64        elements)
+{
+  return _bpw_work_graph_add_tensor (c->b, name, kind, split, dtype, layer, elements);
+}
+
+static gint32
+activation (Ctx *c, const char *name, BpwSplit split, gint layer, guint64 elements)
+{
+  return tensor (c, name, BPW_TENSOR_ACTIVATION, split, c->act, layer, elements);
+}
+
+/* A weight with its persistent companions: gradient, master copy, optimizer moments. */
+static gint32
+weight (Ctx *c, const char *name, BpwSplit split, gint layer, guint64 elements)
+{
+  gint32 w = tensor (c, name, BPW_TENSOR_WEIGHT, split, c->m->param_dtype, layer,
+                    mul (c, elements, c->weight_copies));
+  guint32 wu = w;
+
+  g_array_append_val (c->weights, wu);
+  return w;
+}
+
+static const BpwTensor *
+T_ (Ctx *c, gint32 t)
+{
+  return bpw_work_graph_tensor (c->b->graph, t);
+}
+
+static void
+use (Ctx *c, guint32 op, gint32 t, BpwAccess access)
+{
+  if (t != NONE)
+    _bpw_work_graph_use (c->b, op, t, access);
+}
+
+/* Emits a forward op, records its reads and writes, and pushes it on the tape. */
+static TapeEntry *
+fwd (Ctx *c, const TapeEntry *tmpl)
+{
+  TapeEntry e = *tmpl;
+  BpwOp *op;
+
+  e.op = _bpw_work_graph_add_op (c->b, e.name, e.prim, BPW_PHASE_FORWARD, e.layer_type,
+                                 e.split, e.layer, c->count, e.flops, e.semantic);
+  op = &g_array_index (c->b->graph->ops, BpwOp, e.op);
+  op->batch = e.batch;
+  op->m = e.m;
+  op->n = e.n;
+  op->k = e.k;
+  use (c, e.op, e.in[0], BPW_ACCESS_READ);
+  use (c, e.op, e.in[1], BPW_ACCESS_READ);
+  use (c, e.op, e.weight, BPW_ACCESS_READ);
+  use (c, e.op, e.out, BPW_ACCESS_WRITE);
+  if (e.saved != NONE && e.saved != e.out)
+    use (c, e.op, e.saved, BPW_ACCESS_WRITE);
+  g_array_append_val (c->tape, e);
+  return &g_array_index (c->tape, TapeEntry, c->tape->len - 1);
+}
+
+/* ---- forward building blocks ---- */
+
+static gint32
+linear (Ctx        *c,
+        const char *name,
+        BpwLayerType lt,
+        gint        layer,
+        gint32      x,
+        guint64     rows,
+        guint64     in,
+        guint64     out,
+        BpwSplit    wsplit,
+        BpwSplit    osplit,
+        gboolean    bias,
+        guint64     semantic_rows)
+{
+  g_autofree char *wname = g_strconcat (name, ".w", NULL);
+  g_autofree char *oname = g_strconcat (name, ".out", NULL);
+  gint32 w = weight (c, wname, wsplit, layer, mul (c, in, out));
+  gint32 y = activation (c, oname, osplit, layer, mul (c, rows, out));
+  guint64 f = mul3 (c, 2 * rows, in, out);
+  guint64 fs = mul3 (c, 2 * semantic_rows, in, out);
+
+  fwd (c, &(TapeEntry) {
+    .name = name, .prim = BPW_PRIM_MATMUL, .layer_type = lt, .split = wsplit, .layer = layer,
+    .in = { x, NONE }, .weight = w, .out = y, .saved = NONE,
+    .flops = f, .semantic = fs, .bwd_act = f, .bwd_act_semantic = fs, .bwd_weight = f,
+    .batch = 1, .m = rows, .n = out, .k = in,
+  });
+
+  if (bias)
+    {
+      g_autofree char *bname = g_strconcat (name, ".bias", NULL);
+      g_autofree char *bwname = g_strconcat (name, ".b", NULL);
+      gint32 bw = weight (c, bwname, wsplit, layer, out);
+      gint32 yb = activation (c, bname, osplit, layer, mul (c, rows, out));
+      guint64 n = mul (c, rows, out);
+
+      fwd (c, &(TapeEntry) {
+        .name = bname, .prim = BPW_PRIM_BIAS, .layer_type = lt, .split = osplit, .layer = layer,
+        .in = { y, NONE }, .weight = bw, .out = yb, .saved = NONE,
+        .flops = n, .semantic = n, .bwd_act = 0, .bwd_weight = n,
+      });
+      y = yb;
+    }
+  return y;
+}
+
+static gint32
+pointwise (Ctx *c, const char *name, BpwPrimitive prim, BpwLayerType lt, BpwSplit split,
+           gint layer, gint32 x, gint32 x2, guint64 elements, guint64 out_elements,
+           guint64 per_elem)
+{
+  g_autofree char *oname = g_strconcat (name, ".out", NULL);
+  gint32 y = activation (c, oname, split, layer, out_elements);
+  guint64 f = mul (c, elements, per_elem);
+
+  fwd (c, &(TapeEntry) {
+    .name = name, .prim = prim, .layer_type = lt, .split = split, .layer = layer,
+    .in = { x, x2 }, .weight = NONE, .out = y, .saved = NONE,
+    .flops = f, .semantic = f, .bwd_act = 2 * f, .bwd_act_semantic = 2 * f,
+  });
+  return y;
+}
+
+static gint32
+norm (Ctx *c, const char *name, BpwLayerType lt, gint layer, gint32 x)
+{
+  gboolean ln = c->m->norm == BPW_NORM_LAYERNORM;
+  g_autofree char *wname = g_strconcat (name, ".w", NULL);
+  g_autofree char *oname = g_strconcat (name, ".out", NULL);
+  guint64 h = c->m->hidden;
+  gint32 w = weight (c, wname, BPW_SPLIT_REPLICATED, layer, ln ? 2 * h : h);
+  gint32 y = activation (c, oname, BPW_SPLIT_SEQUENCE, layer, mul (c, c->T, h));
+  guint64 f = mul3 (c, c->T, h, ln ? 8 : 4);
+
+  fwd (c, &(TapeEntry) {
+    .name = name, .prim = BPW_PRIM_NORM, .layer_type = lt, .split = BPW_SPLIT_SEQUENCE,
+    .layer = layer, .in = { x, NONE }, .weight = w, .out = y, .saved = NONE,
+    .flops = f, .semantic = f, .bwd_act = 2 * f, .bwd_act_semantic = 2 * f,
+    .bwd_weight = mul3 (c, c->T, h, ln ? 3 : 2),
+  });
+  return y;
+}
+
+/* Dropout in training only; the one-byte mask is what backward keeps. */
+static gint32
+dropout (Ctx *c, const char *name, BpwLayerType lt, BpwSplit split, gint layer, gint32 x,
+         guint64 elements, gboolean selective)
+{
+  g_autofree char *oname = NULL;
+  g_autofree char *mname = NULL;
+  gint32 y, mask;
+  guint64 f;
+  TapeEntry *e;
+
+  if (!c->dropout)
+    return x;
+  oname = g_strconcat (name, ".out", NULL);
+  mname = g_strconcat (name, ".mask", NULL);
+  y = activation (c, oname, split, layer, elements);
+  mask = tensor (c, mname, BPW_TENSOR_ACTIVATION, split, BPW_DTYPE_U8, layer, elements);
+  f = mul (c, elements, 2);
+  e = fwd (c, &(TapeEntry) {
+    .name = name, .prim = BPW_PRIM_DROPOUT, .layer_type = lt, .split = split, .layer = layer,
+    .in = { x, NONE }, .weight = NONE, .out = y, .saved = mask,
+    .flops = f, .semantic = f, .bwd_act = f, .bwd_act_semantic = f,
+  });
+  e->selective = selective;
+  return y;
+}
+
+static gint32
+mlp (Ctx *c, const char *prefix, BpwLayerType lt, gint layer, gint32 x, guint64 rows,
+     guint64 semantic_rows, guint64 f, BpwSplit split)
+{
+  const BpwModelSpec *m = c->m;
+  gboolean swiglu = m->ffn_kind == BPW_FFN_SWIGLU;
+  g_autofree char *fc1 = g_strconcat (prefix, swiglu ? ".gate_up" : ".fc1", NULL);
+  g_autofree char *act = g_strconcat (prefix, swiglu ? ".swiglu" : ".gelu", NULL);
+  g_autofree char *fc2 = g_strconcat (prefix, swiglu ? ".down" : ".fc2", NULL);
+  guint64 h = m->hidden, width = swiglu ? 2 * f : f;
+  BpwSplit osplit = split == BPW_SPLIT_EXPERT ? BPW_SPLIT_EXPERT : BPW_SPLIT_REPLICATED;
+  gint32 u, a, y;
+  TapeEntry *e;
+
+  u = linear (c, fc1, lt, layer, x, rows, h, width, split, split, m->linear_bias, semantic_rows);
+  a = pointwise (c, act, swiglu ? BPW_PRIM_SWIGLU : BPW_PRIM_GELU, lt, split, layer, u, NONE,
+                 mul (c, rows, f), mul (c, rows, f), swiglu ? 5 : 8);
+  /* Pointwise semantic work follows the routed rows, not the padded slots. */
+  e = &g_array_index (c->tape, TapeEntry, c->tape->len - 1);
+  e->semantic = mul3 (c, semantic_rows, f, swiglu ? 5 : 8);
+  e->bwd_act_semantic = 2 * e->semantic;
+  y = linear (c, fc2, lt, layer, a, rows, f, h, split, osplit, FALSE, semantic_rows);
+  return y;
+}
+
+static gint32
+attention (Ctx *c, gint layer, gint32 x)
+{
+  const BpwModelSpec *m = c->m;
+  const BpwScenario *s = c->s;
+  guint64 T = c->T, h = m->hidden, d = m->head_dim, a = m->heads, kv = m->kv_heads;
+  guint64 scores = mul3 (c, c->mb * a, c->sq, c->skv);
+  /* Causal prefill and training need only the lower triangle: s(s+1)/2 of s^2. */
+  gboolean causal = c->sq == c->skv && c->sq > 1;
+  guint64 tri = causal ? mul (c, c->mb * a, c->sq * (c->sq + 1) / 2) : scores;
+  gint32 qkv, q, k, v, kc = NONE, vc = NONE, sc, p, pd, ctx, y;
+  TapeEntry *e;
+
+  qkv = linear (c, "attn.qkv", BPW_LAYER_ATTENTION, layer, x, T, h, (a + 2 * kv) * d,
+                BPW_SPLIT_TP, BPW_SPLIT_TP, FALSE, T);
+  if (m->qkv_bias)
+    {
+      gint32 bw = weight (c, "attn.qkv.b", BPW_SPLIT_TP, layer, (a + 2 * kv) * d);
+      gint32 yb = activation (c, "attn.qkv.bias.out", BPW_SPLIT_TP, layer,
+                              mul (c, T, (a + 2 * kv) * d));
+      guint64 n = mul (c, T, (a + 2 * kv) * d);
+
+      fwd (c, &(TapeEntry) {
+        .name = "attn.qkv.bias", .prim = BPW_PRIM_BIAS, .layer_type = BPW_LAYER_ATTENTION,
+        .split = BPW_SPLIT_TP, .layer = layer, .in = { qkv, NONE }, .weight = bw, .out = yb,
+        .saved = NONE, .flops = n, .semantic = n, .bwd_weight = n,
+      });
+      qkv = yb;
+    }
+
+  /* Q, K and V as the attention core reads them (after rotary for Q and K). */
+  q = activation (c, "attn.q", BPW_SPLIT_TP, layer, mul3 (c, T, a, d));
+  k = activation (c, "attn.k", BPW_SPLIT_KV_HEADS, layer, mul3 (c, T, kv, d));
+  v = activation (c, "attn.v", BPW_SPLIT_KV_HEADS, layer, mul3 (c, T, kv, d));
+  {
+    guint64 rot = m->positions == BPW_POSITION_ROTARY ? mul3 (c, T, (a + kv) * d, 3) : 0;
+    guint32 op = _bpw_work_graph_add_op (c->b, "attn.rotary", m->positions == BPW_POSITION_ROTARY
+                                         ? BPW_PRIM_ROTARY : BPW_PRIM_PERMUTE,
+                                         BPW_PHASE_FORWARD, BPW_LAYER_ATTENTION, BPW_SPLIT_TP,
+                                         layer, c->count, rot, rot);
+    TapeEntry te = {
+      .out2 = { k, v },
+      .op = op, .name = "attn.rotary", .prim = m->positions == BPW_POSITION_ROTARY
+      ? BPW_PRIM_ROTARY : BPW_PRIM_PERMUTE, .layer_type = BPW_LAYER_ATTENTION,
+      .split = BPW_SPLIT_TP, .layer = layer, .in = { qkv, NONE }, .weight = NONE, .out = q,
+      .saved = NONE, .flops = rot, .semantic = rot, .bwd_act = rot, .bwd_act_semantic = rot,
+    };
+
+    use (c, op, qkv, BPW_ACCESS_READ);
+    use (c, op, q, BPW_ACCESS_WRITE);
+    use (c, op, k, BPW_ACCESS_WRITE);
+    use (c, op, v, BPW_ACCESS_WRITE);
+    g_array_append_val (c->tape, te);
+  }
+
+  if (s->phase != BPW_WORKLOAD_TRAIN)
+    {
+      /* Inference keeps K and V of every position in the cache; the scores read all of it. */
+      guint64 cache = mul3 (c, c->mb * c->skv, kv, d);
+      guint32 op = c->tape->len ? g_array_index (c->tape, TapeEntry, c->tape->len - 1).op : 0;
+
+      kc = tensor (c, "attn.k_cache", BPW_TENSOR_KV_CACHE, BPW_SPLIT_KV_HEADS, s->kv_dtype,
+                   layer, cache);
+      vc = tensor (c, "attn.v_cache", BPW_TENSOR_KV_CACHE, BPW_SPLIT_KV_HEADS, s->kv_dtype,
+                   layer, cache);
+      /* The rotary op appends this step's T positions to the cache. */
+      _bpw_work_graph_use_bytes (c->b, op, kc, BPW_ACCESS_WRITE,
+                                 mul3 (c, T, kv * d, bpw_dtype_bytes (s->kv_dtype)));
+      _bpw_work_graph_use_bytes (c->b, op, vc, BPW_ACCESS_WRITE,
+                                 mul3 (c, T, kv * d, bpw_dtype_bytes (s->kv_dtype)));
+    }
+
+  sc = activation (c, "attn.scores", BPW_SPLIT_TP, layer, scores);
+  e = fwd (c, &(TapeEntry) {
+    .name = "attn.qk", .prim = BPW_PRIM_BATCHED_MATMUL, .layer_type = BPW_LAYER_ATTENTION,
+    .split = BPW_SPLIT_TP, .layer = layer, .in = { q, kc != NONE ? kc : k }, .weight = NONE,
+    .out = sc, .saved = NONE, .flops = mul (c, scores, 2 * d), .semantic = mul (c, tri, 2 * d),
+    .bwd_act = mul (c, scores, 4 * d), .bwd_act_semantic = mul (c, tri, 4 * d),
+    .batch = c->mb * a, .m = c->sq, .n = c->skv, .k = d,
+  });
+  e->selective = TRUE;
+
+  p = activation (c, "attn.probs", BPW_SPLIT_TP, layer, scores);
+  e = fwd (c, &(TapeEntry) {
+    .name = "attn.softmax", .prim = BPW_PRIM_SOFTMAX, .layer_type = BPW_LAYER_ATTENTION,
+    .split = BPW_SPLIT_TP, .layer = layer, .in = { sc, NONE }, .weight = NONE, .out = p,
+    .saved = p, .flops = mul (c, scores, 5), .semantic = mul (c, tri, 5),
+    .bwd_act = mul (c, scores, 10), .bwd_act_semantic = mul (c, tri, 10),
+  });
+  e->selective = TRUE;
+
+  pd = dropout (c, "attn.dropout", BPW_LAYER_ATTENTION, BPW_SPLIT_TP, layer, p, scores, TRUE);
+
+  ctx = activation (c, "attn.context", BPW_SPLIT_TP, layer, mul3 (c, T, a, d));
+  e = fwd (c, &(TapeEntry) {
+    .name = "attn.av", .prim = BPW_PRIM_BATCHED_MATMUL, .layer_type = BPW_LAYER_ATTENTION,
+    .split = BPW_SPLIT_TP, .layer = layer, .in = { pd, vc != NONE ? vc : v }, .weight = NONE,
+    .out = ctx, .saved = NONE, .flops = mul (c, scores, 2 * d), .semantic = mul (c, tri, 2 * d),
+    .bwd_act = mul (c, scores, 4 * d), .bwd_act_semantic = mul (c, tri, 4 * d),
+    .batch = c->mb * a, .m = c->sq, .n = d, .k = c->skv,
+  });
+  /* Korthikanti et al.: selective recomputation redoes the whole attention core, both s^2
+   * matmuls included; its output, the projection's input, stays stored. */
+  e->selective = TRUE;
+
+  y = linear (c, "attn.proj", BPW_LAYER_ATTENTION, layer, ctx, T, a * d, h, BPW_SPLIT_TP,
+              BPW_SPLIT_REPLICATED, FALSE, T);
+  if (m->linear_bias)
+    {
+      gint32 bw = weight (c, "attn.proj.b", BPW_SPLIT_REPLICATED, layer, h);
+      gint32 yb = activation (c, "attn.proj.bias.out", BPW_SPLIT_SEQUENCE, layer, mul (c, T, h));
+
+      fwd (c, &(TapeEntry) {
+        .name = "attn.proj.bias", .prim = BPW_PRIM_BIAS, .layer_type = BPW_LAYER_ATTENTION,
+        .split = BPW_SPLIT_SEQUENCE, .layer = layer, .in = { y, NONE }, .weight = bw, .out = yb,
+        .saved = NONE, .flops = mul (c, T, h), .semantic = mul (c, T, h),
+        .bwd_weight = mul (c, T, h),
+      });
+      y = yb;
+    }
+  return dropout (c, "attn.out_dropout", BPW_LAYER_ATTENTION, BPW_SPLIT_SEQUENCE, layer, y,
+                  mul (c, T, h), FALSE);
+}
+
+static gint32
+dense_mlp (Ctx *c, gint layer, gint32 x)
+{
+  const BpwModelSpec *m = c->m;
+  guint64 T = c->T, h = m->hidden;
+  gint32 y = mlp (c, "mlp", BPW_LAYER_MLP, layer, x, T, T, m->ffn, BPW_SPLIT_TP);
+
+  if (m->linear_bias)
+    {
+      gint32 bw = weight (c, "mlp.fc2.b", BPW_SPLIT_REPLICATED, layer, h);
+      gint32 yb = activation (c, "mlp.fc2.bias.out", BPW_SPLIT_SEQUENCE, layer, mul (c, T, h));
+
+      fwd (c, &(TapeEntry) {
+        .name = "mlp.fc2.bias", .prim = BPW_PRIM_BIAS, .layer_type = BPW_LAYER_MLP,
+        .split = BPW_SPLIT_SEQUENCE, .layer = layer, .in = { y, NONE }, .weight = bw, .out = yb,
+        .saved = NONE, .flops = mul (c, T, h), .semantic = mul (c, T, h),
+        .bwd_weight = mul (c, T, h),
+      });
+      y = yb;
+    }
+  return dropout (c, "mlp.dropout", BPW_LAYER_MLP, BPW_SPLIT_SEQUENCE, layer, y,
+                  mul (c, T, h), FALSE);
+}
+
+/* Routed experts: the router picks top-k of E experts per token; with a capacity factor,
+ * each expert processes ceil(cf * T * k / E) slots whether filled or not. */
+static gint32
+moe (Ctx *c, gint layer, gint32 x)
+{
+  const BpwModelSpec *m = c->m;
+  guint64 T = c->T, h = m->hidden, E = m->experts, K = m->top_k;
+  guint64 ef = bpw_model_spec_expert_ffn (m);
+  guint64 routed = mul (c, T, K);
+  guint64 slots = routed;
+  gint32 logits, probs, disp, y, comb;
+
+  if (m->capacity_factor > 0.0)
+    {
+      double cap = m->capacity_factor * (double) routed / (double) E;
+      slots = mul (c, E, (guint64) cap + ((double) (guint64) cap < cap ? 1 : 0));
+    }
+
+  logits = linear (c, "moe.router", BPW_LAYER_MOE, layer, x, T, h, E, BPW_SPLIT_REPLICATED,
+                   BPW_SPLIT_SEQUENCE, FALSE, T);
+  probs = activation (c, "moe.topk.out", BPW_SPLIT_SEQUENCE, layer, mul (c, T, E));
+  fwd (c, &(TapeEntry) {
+    .name = "moe.topk", .prim = BPW_PRIM_ROUTER_TOPK, .layer_type = BPW_LAYER_MOE,
+    .split = BPW_SPLIT_SEQUENCE, .layer = layer, .in = { logits, NONE }, .weight = NONE,
+    .out = probs, .saved = probs, .flops = mul (c, T, 6 * E), .semantic = mul (c, T, 6 * E),
+    .bwd_act = mul (c, T, 12 * E), .bwd_act_semantic = mul (c, T, 12 * E),
+  });
+  disp = activation (c, "moe.dispatch.out", BPW_SPLIT_EXPERT, layer, mul (c, slots, h));
+  fwd (c, &(TapeEntry) {
+    .name = "moe.dispatch", .prim = BPW_PRIM_PERMUTE, .layer_type = BPW_LAYER_MOE,
+    .split = BPW_SPLIT_SEQUENCE, .layer = layer, .in = { x, probs }, .weight = NONE,
+    .out = disp, .saved = NONE,
+  });
+  /* The experts' weights are one tensor per matrix over all experts (a grouped GEMM). */
+  c->weight_copies = E;
+  y = mlp (c, "moe.expert", BPW_LAYER_MOE, layer, disp, slots, routed, ef, BPW_SPLIT_EXPERT);
+  c->weight_copies = 1;
+  comb = activation (c, "moe.combine.out", BPW_SPLIT_SEQUENCE, layer, mul (c, T, h));
+  fwd (c, &(TapeEntry) {
+    .name = "moe.combine", .prim = BPW_PRIM_PERMUTE, .layer_type = BPW_LAYER_MOE,
+    .split = BPW_SPLIT_SEQUENCE, .layer = layer, .in = { y, probs }, .weight = NONE,
+    .out = comb, .saved = NONE, .flops = mul (c, 2 * routed, h),
+    .semantic = mul (c, 2 * routed, h), .bwd_act = mul (c, 4 * routed, h),
+    .bwd_act_semantic = mul (c, 4 * routed, h),
+  });
+  for (gint64 i = 0; i < m->shared_experts; i++)
+    {
+      gint32 sh = mlp (c, "moe.shared", BPW_LAYER_MOE, layer, x, T, T, ef, BPW_SPLIT_TP);
+
+      comb = pointwise (c, "moe.shared.add", BPW_PRIM_ADD, BPW_LAYER_MOE, BPW_SPLIT_SEQUENCE,
+                        layer, comb, sh, mul (c, T, h), mul (c, T, h), 1);
+    }
+  return comb;
+}
+
+static gint32
+block (Ctx *c, gint layer, gint32 x)
+{
+  guint64 Th = mul (c, c->T, c->m->hidden);
+  gint32 a, x1, b, x2;
+
+  a = attention (c, layer, norm (c, "attn.norm", BPW_LAYER_NORM, layer, x));
+  x1 = pointwise (c, "attn.residual", BPW_PRIM_ADD, BPW_LAYER_ATTENTION, BPW_SPLIT_SEQUENCE,
+                  layer, x, a, Th, Th, 1);
+  x = norm (c, "mlp.norm", BPW_LAYER_NORM, layer, x1);
+  if (bpw_model_spec_is_moe_layer (c->m, layer))
+    {
+      b = moe (c, layer, x);
+      x2 = pointwise (c, "moe.residual", BPW_PRIM_ADD, BPW_LAYER_MOE, BPW_SPLIT_SEQUENCE,
+                      layer, x1, b, Th, Th, 1);
+    }
+  else
+    {
+      b = dense_mlp (c, layer, x);
+      x2 = pointwise (c, "mlp.residual", BPW_PRIM_ADD, BPW_LAYER_MLP, BPW_SPLIT_SEQUENCE,
+                      layer, x1, b, Th, Th, 1);
+    }
+  return x2;
+}
+
+static gint32
+embedding (Ctx *c, gint32 *table)
+{
+  const BpwModelSpec *m = c->m;
+  guint64 T = c->T, h = m->hidden;
+  gint32 x;
+
+  c->tokens = tensor (c, "tokens", BPW_TENSOR_ACTIVATION, BPW_SPLIT_REPLICATED, BPW_DTYPE_FP32,
+                      -1, T);
+  *table = weight (c, "embedding.w", BPW_SPLIT_TP, -1, mul (c, m->vocab, h));
+  x = activation (c, "embedding.out", BPW_SPLIT_SEQUENCE, -1, mul (c, T, h));
+  fwd (c, &(TapeEntry) {
+    .name = "embedding", .prim = BPW_PRIM_GATHER, .layer_type = BPW_LAYER_EMBEDDING,
+    .split = BPW_SPLIT_SEQUENCE, .layer = -1, .in = { c->tokens, NONE }, .weight = *table,
+    .out = x, .saved = NONE, .bwd_weight = mul (c, T, h),
+  });
+  if (m->positions == BPW_POSITION_LEARNED)
+    {
+      gint32 pos = weight (c, "position.w", BPW_SPLIT_REPLICATED, -1,
+                           mul (c, m->max_positions, h));
+      gint32 y = activation (c, "position.out", BPW_SPLIT_SEQUENCE, -1, mul (c, T, h));
+
+      fwd (c, &(TapeEntry) {
+        .name = "position", .prim = BPW_PRIM_ADD, .layer_type = BPW_LAYER_EMBEDDING,
+        .split = BPW_SPLIT_SEQUENCE, .layer = -1, .in = { x, NONE }, .weight = pos, .out = y,
+        .saved = NONE, .flops = mul (c, T, h), .semantic = mul (c, T, h),
+        .bwd_act = 0, .bwd_weight = mul (c, T, h),
+      });
+      x = y;
+    }
+  return dropout (c, "embedding.dropout", BPW_LAYER_EMBEDDING, BPW_SPLIT_SEQUENCE, -1, x,
+                  mul (c, T, h), FALSE);
+}
+
+static void
+head (Ctx *c, gint32 x, gint32 table)
+{
+  const BpwModelSpec *m = c->m;
+  guint64 h = m->hidden, V = m->vocab;
+  /* Inference needs the next-token logits of the last position of each sequence only. */
+  guint64 rows = c->train ? c->T : c->mb;
+  gint32 w, logits, y;
+
+  y = norm (c, "final.norm", BPW_LAYER_NORM, BPW_LAYER_AFTER_BLOCKS, x);
+  w = m->tied_embeddings ? table : weight (c, "head.w", BPW_SPLIT_TP, BPW_LAYER_AFTER_BLOCKS,
+                                              mul (c, V, h));
+  logits = activation (c, "head.logits", BPW_SPLIT_TP, BPW_LAYER_AFTER_BLOCKS, mul (c, rows, V));
+  fwd (c, &(TapeEntry) {
+    .name = "head", .prim = BPW_PRIM_MATMUL, .layer_type = BPW_LAYER_HEAD,
+    .split = BPW_SPLIT_TP, .layer = BPW_LAYER_AFTER_BLOCKS, .in = { y, NONE }, .weight = w,
+    .out = logits,
+    .saved = NONE, .flops = mul3 (c, 2 * rows, h, V), .semantic = mul3 (c, 2 * rows, h, V),
+    .bwd_act = mul3 (c, 2 * rows, h, V), .bwd_act_semantic = mul3 (c, 2 * rows, h, V),
+    .bwd_weight = mul3 (c, 2 * rows, h, V), .batch = 1, .m = rows, .n = V, .k = h,
+  });
+  if (c->train)
+    {
+      /* Megatron's vocab-parallel cross-entropy works on fp32 logits and keeps them. */
+      gint32 probs = tensor (c, "loss.probs", BPW_TENSOR_ACTIVATION, BPW_SPLIT_TP,
+                             BPW_DTYPE_FP32, BPW_LAYER_AFTER_BLOCKS, mul (c, rows, V));
+      gint32 loss = tensor (c, "loss.out", BPW_TENSOR_ACTIVATION, BPW_SPLIT_REPLICATED,
+                            BPW_DTYPE_FP32, BPW_LAYER_AFTER_BLOCKS, rows);
+
+      fwd (c, &(TapeEntry) {
+        .name = "loss", .prim = BPW_PRIM_CROSS_ENTROPY, .layer_type = BPW_LAYER_LOSS,
+        .split = BPW_SPLIT_TP, .layer = BPW_LAYER_AFTER_BLOCKS, .in = { logits, c->tokens },
+        .weight = NONE,
+        .out = loss, .saved = probs, .flops = mul3 (c, rows, V, 5),
+        .semantic = mul3 (c, rows, V, 5), .bwd_act = mul3 (c, rows, V, 2),
+        .bwd_act_semantic = mul3 (c, rows, V, 2),
+      });
+    }
+}
+
+/* ---- backward ---- */
+
+static gint32
+grad_of (Ctx *c, gint32 t)
+{
+  gint32 *slot;
+
+  if (t == NONE)
+    return NONE;
+  while (c->grad->len <= (guint) t)
+    {
+      gint32 none = NONE;
+      g_array_append_val (c->grad, none);
+    }
+  slot = &g_array_index (c->grad, gint32, t);
+  if (*slot == NONE)
+    {
+      const BpwTensor *src = T_ (c, t);
+      g_autofree char *name = g_strconcat (bpw_work_graph_name (c->b->graph, src->name),
+                                           ".grad", NULL);
+      gboolean is_weight = src->kind == BPW_TENSOR_WEIGHT;
+      gint32 g = tensor (c, name, is_weight ? BPW_TENSOR_GRADIENT : BPW_TENSOR_ACTIVATION_GRAD,
+                         src->split, is_weight ? c->m->gradient_dtype : src->dtype, src->layer,
+                         src->elements);
+
+      slot = &g_array_index (c->grad, gint32, t);  /* tensor() may not move grad, but be safe */
+      *slot = g;
+    }
+  return *slot;
+}
+
+/* What a backward op reads of a forward tensor. Inside a recomputed region it reads the
+ * recomputed copy; outside (or for tensors the region does not produce) it reads the
+ * original, which thereby becomes a stored activation of the reading layer. As with
+ * activation checkpointing, a region's output that later ops keep stays stored. */
+static gint32
+saved_in (Ctx *c, gint32 t, gint layer, gboolean in_region)
+{
+  BpwTensor *tt;
+
+  if (t == NONE)
+    return NONE;
+  if (in_region && (guint) t < c->recomputed->len &&
+      g_array_index (c->recomputed, gint32, t) != NONE)
+    return g_array_index (c->recomputed, gint32, t);
+  tt = &g_array_index (c->b->graph->tensors, BpwTensor, t);
+  if (tt->kind == BPW_TENSOR_ACTIVATION && !tt->stored)
+    {
+      tt->stored = TRUE;
+      tt->layer = layer;
+    }
+  return t;
+}
+
+static guint32
+bwd_op (Ctx *c, const TapeEntry *e, BpwPhase phase, guint64 flops, guint64 semantic)
+{
+  g_autofree char *name = g_strconcat (e->name, phase == BPW_PHASE_BACKWARD_WEIGHT ? ".wgrad"
+                                       : ".dgrad", NULL);
+  guint32 op = _bpw_work_graph_add_op (c->b, name, e->prim == BPW_PRIM_GATHER
+                                       ? BPW_PRIM_SCATTER_ADD : e->prim, phase, e->layer_type,
+                                       e->split, e->layer, c->count, flops, semantic);
+  BpwOp *o = &g_array_index (c->b->graph->ops, BpwOp, op);
+
+  o->forward_of = e->op;
+  o->batch = e->batch;
+  o->m = e->m;
+  o->n = e->n;
+  o->k = e->k;
+  return op;
+}
+
+static gboolean
+in_recompute_region (Ctx *c, const TapeEntry *e)
+{
+  return (c->s->recompute == BPW_RECOMPUTE_FULL && e->layer >= 0) ||
+         (c->s->recompute == BPW_RECOMPUTE_SELECTIVE && e->selective);
+}
+
+#define saved(c, t, layer) saved_in ((c), (t), (layer), in_recompute_region ((c), e))
+
+static void
+backward_entry (Ctx *c, const TapeEntry *e)
+{
+  gint32 dy = grad_of (c, e->out);
+  gboolean needs_dx = e->in[0] != NONE && e->in[0] != c->tokens;
+  guint32 op;
+
+  if (needs_dx || e->in[1] != NONE)
+    {
+      op = bwd_op (c, e, BPW_PHASE_BACKWARD_ACTIVATION, e->bwd_act, e->bwd_act_semantic);
+      use (c, op, dy, BPW_ACCESS_READ);
+      for (guint j = 0; j < G_N_ELEMENTS (e->out2); j++)
+        if (e->out2[j] > 0)
+          use (c, op, grad_of (c, e->out2[j]), BPW_ACCESS_READ);
+      switch (e->prim)
+        {
+        case BPW_PRIM_MATMUL:
+          use (c, op, e->weight, BPW_ACCESS_READ);
+          break;
+        case BPW_PRIM_BATCHED_MATMUL:
+        case BPW_PRIM_SWIGLU:
+          use (c, op, saved (c, e->in[0], e->layer), BPW_ACCESS_READ);
+          use (c, op, saved (c, e->in[1], e->layer), BPW_ACCESS_READ);
+          break;
+        case BPW_PRIM_NORM:
+          use (c, op, saved (c, e->in[0], e->layer), BPW_ACCESS_READ);
+          use (c, op, e->weight, BPW_ACCESS_READ);
+          break;
+        case BPW_PRIM_GELU:
+          use (c, op, saved (c, e->in[0], e->layer), BPW_ACCESS_READ);
+          break;
+        case BPW_PRIM_SOFTMAX:
+        case BPW_PRIM_DROPOUT:
+        case BPW_PRIM_CROSS_ENTROPY:
+        case BPW_PRIM_ROUTER_TOPK:
+          use (c, op, saved (c, e->saved, e->layer), BPW_ACCESS_READ);
+          break;
+        case BPW_PRIM_PERMUTE:
+          if (e->in[1] != NONE)
+            use (c, op, saved (c, e->in[1], e->layer), BPW_ACCESS_READ);
+          break;
+        default:
+          break;
+        }
+      if (needs_dx)
+        use (c, op, grad_of (c, e->in[0]), BPW_ACCESS_WRITE);
+      if (e->in[1] != NONE && e->in[1] != c->tokens &&
+          (e->prim == BPW_PRIM_BATCHED_MATMUL || e->prim == BPW_PRIM_ADD ||
+           e->prim == BPW_PRIM_PERMUTE))
+        use (c, op, grad_of (c, e->in[1]), BPW_ACCESS_WRITE);
+    }
+
+  if (e->weight != NONE && c->train)
+    {
+      op = bwd_op (c, e, BPW_PHASE_BACKWARD_WEIGHT, e->bwd_weight, e->bwd_weight);
+      use (c, op, dy, BPW_ACCESS_READ);
+      if (e->prim == BPW_PRIM_MATMUL || e->prim == BPW_PRIM_NORM)
+        use (c, op, saved (c, e->in[0], e->layer), BPW_ACCESS_READ);
+      else if (e->prim == BPW_PRIM_GATHER)
+        use (c, op, saved (c, e->in[0], e->layer), BPW_ACCESS_READ);
+      /* Gradient accumulation over micro-batches reads and writes the gradient buffer. */
+      use (c, op, grad_of (c, e->weight), BPW_ACCESS_READ);
+      use (c, op, grad_of (c, e->weight), BPW_ACCESS_WRITE);
+    }
+}
+
+/* Emits RECOMPUTE copies of the layer's tape entries [first, last) that the policy redoes,
+ * reading stored inputs and writing fresh copies the backward ops then read. */
+static void
+recompute_layer (Ctx *c, guint first, guint last)
+{
+  BpwRecompute policy = c->s->recompute;
+
+  for (guint i = first; i < last; i++)
+    {
+      const TapeEntry *e = &g_array_index (c->tape, TapeEntry, i);
+      const BpwOp *fop;
+      g_autofree char *name = NULL;
+      guint32 op;
+      gint32 outs[4] = { e->out, e->saved, e->out2[0], e->out2[1] };
+
+      if (policy == BPW_RECOMPUTE_SELECTIVE && !e->selective)
+        continue;
+      fop = bpw_work_graph_op (c->b->graph, e->op);
+      name = g_strconcat (e->name, ".recompute", NULL);
+      op = _bpw_work_graph_add_op (c->b, name, e->prim, BPW_PHASE_RECOMPUTE, e->layer_type,
+                                   e->split, e->layer, c->count, fop->flops, fop->semantic_flops);
+      g_array_index (c->b->graph->ops, BpwOp, op).forward_of = e->op;
+      g_array_index (c->b->graph->ops, BpwOp, op).batch = fop->batch;
+      g_array_index (c->b->graph->ops, BpwOp, op).m = fop->m;
+      g_array_index (c->b->graph->ops, BpwOp, op).n = fop->n;
+      g_array_index (c->b->graph->ops, BpwOp, op).k = fop->k;
+      use (c, op, saved_in (c, e->in[0], e->layer, TRUE), BPW_ACCESS_READ);
+      use (c, op, saved_in (c, e->in[1], e->layer, TRUE), BPW_ACCESS_READ);
+      use (c, op, e->weight, BPW_ACCESS_READ);
+      for (guint j = 0; j < G_N_ELEMENTS (outs); j++)
+        {
+          gint32 t = outs[j], copy;
+          const BpwTensor *src;
+          g_autofree char *cname = NULL;
+
+          if (t == NONE || t == 0 || (j == 1 && t == e->out))
+            continue;
+          src = T_ (c, t);
+          cname = g_strconcat (bpw_work_graph_name (c->b->graph, src->name), ".recomputed", NULL);
+          copy = tensor (c, cname, BPW_TENSOR_ACTIVATION, src->split, src->dtype, src->layer,
+                         src->elements);
+          use (c, op, copy, BPW_ACCESS_WRITE);
+          while (c->recomputed->len <= (guint) t)
+            {
+              gint32 none = NONE;
+              g_array_append_val (c->recomputed, none);
+            }
+          g_array_index (c->recomputed, gint32, t) = copy;
+        }
+    }
+}
+
+static void
+backward (Ctx *c, const guint *layer_start, gint64 n_layers)
+{
+  guint end = c->tape->len;
+
+  /* Head, loss and final norm come after the last block on the tape. */
+  for (gint64 l = n_layers; l >= 0; l--)
+    {
+      guint first = l == n_layers ? layer_start[n_layers] : layer_start[l];
+      guint last = end;
+
+      if (l < n_layers && c->s->recompute != BPW_RECOMPUTE_NONE)
+        {
+          g_array_set_size (c->recomputed, 0);
+          recompute_layer (c, first, last);
+        }
+      for (guint i = last; i-- > first;)
+        backward_entry (c, &g_array_index (c->tape, TapeEntry, i));
+      g_array_set_size (c->recomputed, 0);
+      end = first;
+    }
+  /* The embedding's entries precede layer 0. */
+  for (guint i = layer_start[0]; i-- > 0;)
+    backward_entry (c, &g_array_index (c->tape, TapeEntry, i));
+}
+
+/* ---- optimizer ---- */
+
+static void
+optimizer (Ctx *c)
+{
+  const BpwModelSpec *m = c->m;
+  BpwOptimizerKind kind = c->s->optimizer_set ? c->s->optimizer : m->optimizer;
+  guint moments = kind == BPW_OPTIMIZER_ADAM ? 2 : 1;
+  guint per_param = kind == BPW_OPTIMIZER_ADAM ? 12 : 4;
+  gboolean master = m->master_dtype != m->param_dtype;
+
+  for (guint i = 0; i < c->weights->len; i++)
+    {
+      guint32 w = g_array_index (c->weights, guint32, i);
+      const BpwTensor *wt = T_ (c, w);
+      g_autofree char *base = g_strdup (bpw_work_graph_name (c->b->graph, wt->name));
+      g_autofree char *sname = g_strconcat (base, ".moments", NULL);
+      g_autofree char *mname = g_strconcat (base, ".master", NULL);
+      g_autofree char *oname = g_strconcat (base, ".update", NULL);
+      guint64 n = wt->elements;
+      BpwSplit split = wt->split;
+      gint layer = wt->layer;
+      gint32 st, ms = NONE, g;
+      guint32 op;
+
+      st = tensor (c, sname, BPW_TENSOR_OPTIMIZER_STATE, split, m->optimizer_dtype, layer,
+                   mul (c, n, moments));
+      if (master)
+        ms = tensor (c, mname, BPW_TENSOR_MASTER_WEIGHT, split, m->master_dtype, layer, n);
+      g = grad_of (c, w);
+      op = _bpw_work_graph_add_op (c->b, oname, BPW_PRIM_OPTIMIZER_UPDATE, BPW_PHASE_OPTIMIZER,
+                                   BPW_LAYER_OPTIMIZER, split, layer, 1, mul (c, n, per_param),
+                                   mul (c, n, per_param));
+      use (c, op, g, BPW_ACCESS_READ);
+      use (c, op, st, BPW_ACCESS_READ);
+      use (c, op, ms != NONE ? ms : (gint32) w, BPW_ACCESS_READ);
+      use (c, op, st, BPW_ACCESS_WRITE);
+      if (ms != NONE)
+        use (c, op, ms, BPW_ACCESS_WRITE);
+      use (c, op, w, BPW_ACCESS_WRITE);
+    }
+}
+
+gboolean
+_bpw_decompose (BpwGraphBuilder *b,
+                GError         **error)
+{
+  BpwWorkGraph *g = b->graph;
+  const BpwScenario *s = &g->scenario;
+  g_autofree guint *layer_start = g_new0 (guint, g->spec.layers + 1);
+  Ctx c = {
+    .b = b,
+    .m = &g->spec,
+    .s = s,
+    .train = s->phase == BPW_WORKLOAD_TRAIN,
+    .act = s->dtype,
+    .mb = s->micro_batch,
+    .count = s->global_batch / s->micro_batch,
+    .weight_copies = 1,
+  };
+  gint32 x, table;
+
+  if (s->global_batch < 1 || s->micro_batch < 1 || s->global_batch % s->micro_batch != 0)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   "scenario: the global batch of %" G_GINT64_FORMAT " sequences is not a "
+                   "multiple of the micro-batch of %" G_GINT64_FORMAT,
+                   s->global_batch, s->micro_batch);
+      return FALSE;
+    }
+  c.dropout = c.train && c.m->dropout;
+  switch (s->phase)
+    {
+    case BPW_WORKLOAD_TRAIN:
+    case BPW_WORKLOAD_PREFILL:
+      c.sq = c.skv = s->seq;
+      break;
+    case BPW_WORKLOAD_DECODE:
+      c.sq = 1;
+      c.skv = s->context + 1;
+      break;
+    }
+  c.T = _bpw_mul (b, "tokens", c.mb, c.sq);
+  g->micro_batches = c.count;
+  g->tokens_per_micro_batch = c.T;
+
+  c.tape = g_array_sized_new (FALSE, FALSE, sizeof (TapeEntry), 24 * g->spec.layers + 16);
+  c.grad = g_array_new (FALSE, FALSE, sizeof (gint32));
+  c.weights = g_array_new (FALSE, FALSE, sizeof (guint32));
+  c.recomputed = g_array_new (FALSE, FALSE, sizeof (gint32));
+
+  x = embedding (&c, &table);
+  for (gint64 l = 0; l < g->spec.layers && !b->overflow; l++)
+    {
+      layer_start[l] = c.tape->len;
+      x = block (&c, l, x);
+    }
+  layer_start[g->spec.layers] = c.tape->len;
+  if (!b->overflow)
+    head (&c, x, table);
+  if (c.train && !b->overflow)
+    {
+      backward (&c, layer_start, g->spec.layers);
+      optimizer (&c);
+    }
+
+  g_array_unref (c.tape);
+  g_array_unref (c.grad);
+  g_array_unref (c.weights);
+  g_array_unref (c.recomputed);
+  return TRUE;
+}

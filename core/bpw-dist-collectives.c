@@ -1,0 +1,311 @@
+/* bpw-dist-collectives.c — the collectives and transfers a parallel decomposition needs
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Message bytes are logical: the whole buffer one rank contributes to (all-reduce,
+ * reduce-scatter) or receives from (all-gather) the collective, before any algorithm turns
+ * it into transfers. Counts are per step on every rank of the issuing stage.
+ */
+#define G_LOG_DOMAIN "bpw-dist-collectives"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "bpw-dist-work-private.h"
+#include "bpw-work-graph-private.h"
+
+typedef struct
+{
+  BpwDistWork *dist;
+  gint64       stage;
+  guint64      count;     /* per-rank executions of the op (micro-batches) */
+} Emit;
+
+static void
+emit (BpwDistWork       *dist,
+      gint64             stage,
+      const BpwOp       *op,
+      BpwCollectiveKind  kind,
+      BpwGroupKind       group,
+      gint64             group_size,
+      BpwPhase           phase,
+      guint64            bytes,
+      guint64            count,
+      const char        *name)
+{
+  BpwCollective c = {
+    .kind = kind,
+    .group = group,
+    .phase = phase,
+    .layer_type = op->layer_type,
+    .layer = op->layer,
+    .stage = stage,
+    .op = op->lineage,
+    .name = _bpw_work_graph_intern (dist->graph, name),
+    .group_size = group_size,
+    .bytes = bytes,
+    .count = count,
+  };
+
+  if (group_size > 1 && bytes > 0 && count > 0)
+    g_array_append_val (dist->stages[stage].collectives, c);
+}
+
+static gboolean
+has_suffix (const char *name, const char *suffix)
+{
+  return g_str_has_suffix (name, suffix);
+}
+
+/* Column-parallel matmuls read the whole (gathered) input; row-parallel ones produce
+ * partial sums that must be reduced. */
+static gboolean
+is_column_parallel (const char *name)
+{
+  return has_suffix (name, "attn.qkv") || has_suffix (name, ".fc1") ||
+         has_suffix (name, ".gate_up") || strcmp (name, "head") == 0;
+}
+
+static gboolean
+is_row_parallel (const char *name)
+{
+  return has_suffix (name, "attn.proj") || has_suffix (name, ".fc2") ||
+         has_suffix (name, ".down");
+}
+
+static void
+tensor_parallel (BpwDistWork *dist, gint64 stage, const BpwOp *op, const char *base,
+                 guint64 count)
+{
+  const BpwParallel *p = &dist->parallel;
+  const BpwWorkGraph *g = dist->graph;
+  guint act = bpw_dtype_bytes (g->scenario.dtype);
+  gboolean sp = p->sp;
+  gboolean fwd = op->phase == BPW_PHASE_FORWARD || op->phase == BPW_PHASE_RECOMPUTE;
+  gint64 tp = p->tp;
+
+  if (op->primitive != BPW_PRIM_MATMUL && op->primitive != BPW_PRIM_GATHER &&
+      op->primitive != BPW_PRIM_SCATTER_ADD && op->primitive != BPW_PRIM_CROSS_ENTROPY)
+    return;
+
+  if (op->primitive == BPW_PRIM_GATHER && op->phase == BPW_PHASE_FORWARD)
+    {
+      /* Vocab-parallel embedding: each rank holds V/tp rows and contributes zeros elsewhere. */
+      guint64 bytes = (guint64) g->tokens_per_micro_batch * g->spec.hidden * act;
+      emit (dist, stage, op, sp ? BPW_COLLECTIVE_REDUCE_SCATTER : BPW_COLLECTIVE_ALL_REDUCE,
+            BPW_GROUP_TP, tp, op->phase, bytes, count, "embedding.tp");
+      return;
+    }
+  if (op->primitive == BPW_PRIM_CROSS_ENTROPY && op->phase == BPW_PHASE_FORWARD)
+    {
+      /* Vocab-parallel cross-entropy: max, sum of exponentials and target logit, fp32. */
+      emit (dist, stage, op, BPW_COLLECTIVE_ALL_REDUCE, BPW_GROUP_TP, tp, op->phase,
+            (guint64) g->tokens_per_micro_batch * 4 * 3, count, "loss.tp");
+      return;
+    }
+  if (op->primitive != BPW_PRIM_MATMUL)
+    return;
+
+  if (is_column_parallel (base))
+    {
+      guint64 in_bytes = op->m * op->k * act;
+
+      if (fwd && sp)
+        emit (dist, stage, op, BPW_COLLECTIVE_ALL_GATHER, BPW_GROUP_TP, tp, op->phase, in_bytes,
+              count, "tp.all_gather");
+      else if (op->phase == BPW_PHASE_BACKWARD_ACTIVATION)
+        emit (dist, stage, op, sp ? BPW_COLLECTIVE_REDUCE_SCATTER : BPW_COLLECTIVE_ALL_REDUCE,
+              BPW_GROUP_TP, tp, op->phase, in_bytes, count, "tp.input_grad");
+      else if (op->phase == BPW_PHASE_BACKWARD_WEIGHT && sp)
+        /* Sequence parallelism stores the sharded input and gathers it again for dW. */
+        emit (dist, stage, op, BPW_COLLECTIVE_ALL_GATHER, BPW_GROUP_TP, tp, op->phase, in_bytes,
+              count, "tp.regather");
+    }
+  else if (is_row_parallel (base))
+    {
+      guint64 out_bytes = op->m * op->n * act;
+
+      if (fwd)
+        emit (dist, stage, op, sp ? BPW_COLLECTIVE_REDUCE_SCATTER : BPW_COLLECTIVE_ALL_REDUCE,
+              BPW_GROUP_TP, tp, op->phase, out_bytes, count, "tp.output_reduce");
+      else if (op->phase == BPW_PHASE_BACKWARD_ACTIVATION && sp)
+        emit (dist, stage, op, BPW_COLLECTIVE_ALL_GATHER, BPW_GROUP_TP, tp, op->phase, out_bytes,
+              count, "tp.grad_gather");
+    }
+}
+
+static void
+expert_parallel (BpwDistWork *dist, gint64 stage, const BpwOp *op, const BpwOp *fop,
+                 const char *base, guint64 count)
+{
+  const BpwWorkGraph *g = dist->graph;
+  guint64 bytes;
+
+  if (op->layer_type != BPW_LAYER_MOE || op->primitive != BPW_PRIM_PERMUTE ||
+      op->phase == BPW_PHASE_BACKWARD_WEIGHT)
+    return;
+  if (!has_suffix (base, "moe.dispatch") && !has_suffix (base, "moe.combine"))
+    return;
+  /* The routed slots x h of this rank's micro-batch, over its TP shard: what dispatch
+   * writes and what combine reads first. */
+  bytes = has_suffix (base, "moe.dispatch") ? fop->bytes_written
+          : g_array_index (g->uses, BpwTensorUse, fop->use_first).bytes;
+  bytes /= MAX (1, (guint64) dist->parallel.tp);
+  emit (dist, stage, op, BPW_COLLECTIVE_ALL_TO_ALL, BPW_GROUP_EP, dist->parallel.ep, op->phase,
+        bytes, count, has_suffix (base, "moe.dispatch") ? "ep.dispatch" : "ep.combine");
+}
+
+static void
+pipeline (BpwDistWork *dist)
+{
+  const BpwParallel *p = &dist->parallel;
+  const BpwWorkGraph *g = dist->graph;
+  guint64 bytes = (guint64) g->tokens_per_micro_batch * g->spec.hidden *
+                  bpw_dtype_bytes (g->scenario.dtype) / (p->sp ? p->tp : 1);
+  guint64 crossings = p->schedule == BPW_SCHEDULE_INTERLEAVED ? p->interleave : 1;
+  guint64 count = dist->micro_batches_per_pipeline * crossings;
+  gboolean train = g->scenario.phase == BPW_WORKLOAD_TRAIN;
+
+  if (p->pp < 2)
+    return;
+  for (gint64 s = 0; s < dist->n_stages; s++)
+    {
+      GArray *tasks = dist->stages[s].tasks;
+      const BpwOp *first = NULL, *last = NULL;
+
+      for (guint i = 0; i < tasks->len; i++)
+        {
+          const BpwOp *op = bpw_work_graph_op (g, g_array_index (tasks, BpwTask, i).op);
+
+          if (op->phase == BPW_PHASE_FORWARD)
+            last = op;
+          if (first == NULL && op->phase == BPW_PHASE_BACKWARD_ACTIVATION)
+            first = op;
+        }
+      if (s + 1 < dist->n_stages && last != NULL)
+        emit (dist, s, last, BPW_COLLECTIVE_SEND_RECV, BPW_GROUP_PP, 2, BPW_PHASE_FORWARD,
+              bytes, count, "pp.activation");
+      if (s > 0 && train && first != NULL)
+        emit (dist, s, first, BPW_COLLECTIVE_SEND_RECV, BPW_GROUP_PP, 2,
+              BPW_PHASE_BACKWARD_ACTIVATION, bytes, count, "pp.gradient");
+    }
+}
+
+static void
+data_parallel (BpwDistWork *dist)
+{
+  const BpwParallel *p = &dist->parallel;
+  const BpwWorkGraph *g = dist->graph;
+  guint64 m = dist->micro_batches_per_pipeline;
+
+  if (g->scenario.phase != BPW_WORKLOAD_TRAIN)
+    return;
+  for (gint64 s = 0; s < dist->n_stages; s++)
+    {
+      /* [0] dense parameters over dp, [1] expert parameters over dp / ep */
+      guint64 grads[2] = { 0, 0 }, params[2] = { 0, 0 };
+      gint64 groups[2] = { p->dp, p->dp / p->ep };
+      const BpwOp *anchor = NULL;
+      GArray *tasks = dist->stages[s].tasks;
+
+      for (guint i = 0; i < g->tensors->len; i++)
+        {
+          const BpwTensor *t = bpw_work_graph_tensor (g, i);
+          int e = t->split == BPW_SPLIT_EXPERT;
+
+          if (_bpw_dist_work_stage_of_layer (dist, t->layer) != s)
+            continue;
+          if (t->kind == BPW_TENSOR_GRADIENT)
+            grads[e] += _bpw_dist_work_tensor_rank_bytes (dist, t);
+          else if (t->kind == BPW_TENSOR_WEIGHT)
+            params[e] += _bpw_dist_work_tensor_rank_bytes (dist, t);
+        }
+      for (guint i = 0; i < tasks->len && anchor == NULL; i++)
+        {
+          const BpwOp *op = bpw_work_graph_op (g, g_array_index (tasks, BpwTask, i).op);
+          if (op->phase == BPW_PHASE_OPTIMIZER)
+            anchor = op;
+        }
+      if (anchor == NULL)
+        continue;
+      for (int e = 0; e < 2; e++)
+        {
+          const char *label = e ? "dp.expert" : "dp";
+
+          if (p->zero == 0)
+            emit (dist, s, anchor, BPW_COLLECTIVE_ALL_REDUCE, BPW_GROUP_DP, groups[e],
+                  BPW_PHASE_BACKWARD_WEIGHT, grads[e], 1, label);
+          else
+            {
+              emit (dist, s, anchor, BPW_COLLECTIVE_REDUCE_SCATTER, BPW_GROUP_DP, groups[e],
+                    BPW_PHASE_BACKWARD_WEIGHT, grads[e], 1, label);
+              /* ZeRO-3 gathers the sharded weights for every micro-batch's forward and
+               * backward; ZeRO-1/2 gather the updated weights once after the step. */
+              if (p->zero == 3)
+                emit (dist, s, anchor, BPW_COLLECTIVE_ALL_GATHER, BPW_GROUP_DP, groups[e],
+                      BPW_PHASE_FORWARD, params[e], 2 * m, label);
+              else
+                emit (dist, s, anchor, BPW_COLLECTIVE_ALL_GATHER, BPW_GROUP_DP, groups[e],
+                      BPW_PHASE_OPTIMIZER, params[e], 1, label);
+            }
+        }
+    }
+}
+
+/* Tied embeddings across a pipeline: the last stage keeps a copy of the table for the
+ * head, and the two copies' gradients are summed every step (Megatron-LM). */
+static void
+tied_embedding (BpwDistWork *dist)
+{
+  const BpwWorkGraph *g = dist->graph;
+  const BpwParallel *p = &dist->parallel;
+  GArray *tasks = dist->stages[0].tasks;
+
+  if (p->pp < 2 || !g->spec.tied_embeddings || g->scenario.phase != BPW_WORKLOAD_TRAIN)
+    return;
+  for (guint i = 0; i < tasks->len; i++)
+    {
+      const BpwOp *op = bpw_work_graph_op (g, g_array_index (tasks, BpwTask, i).op);
+
+      if (op->primitive == BPW_PRIM_SCATTER_ADD)
+        {
+          guint64 bytes = (guint64) g->spec.vocab * g->spec.hidden / p->tp *
+                          bpw_dtype_bytes (g->spec.gradient_dtype);
+          emit (dist, 0, op, BPW_COLLECTIVE_ALL_REDUCE, BPW_GROUP_PP, 2,
+                BPW_PHASE_BACKWARD_WEIGHT, bytes, 1, "pp.tied_embedding");
+          emit (dist, dist->n_stages - 1, op, BPW_COLLECTIVE_ALL_REDUCE, BPW_GROUP_PP, 2,
+                BPW_PHASE_BACKWARD_WEIGHT, bytes, 1, "pp.tied_embedding");
+          return;
+        }
+    }
+}
+
+void
+_bpw_dist_work_add_collectives (BpwDistWork *dist)
+{
+  const BpwWorkGraph *g = dist->graph;
+
+  for (gint64 s = 0; s < dist->n_stages; s++)
+    {
+      GArray *tasks = dist->stages[s].tasks;
+
+      for (guint i = 0; i < tasks->len; i++)
+        {
+          const BpwTask *task = &g_array_index (tasks, BpwTask, i);
+          const BpwOp *op = bpw_work_graph_op (g, task->op);
+          const BpwOp *fop = op->forward_of >= 0 ? bpw_work_graph_op (g, op->forward_of) : op;
+          const char *base = bpw_work_graph_name (g, fop->name);
+
+          if (op->phase == BPW_PHASE_OPTIMIZER)
+            continue;
+          if (dist->parallel.tp > 1)
+            tensor_parallel (dist, s, op, base, task->count);
+          if (dist->parallel.ep > 1)
+            expert_parallel (dist, s, op, fop, base, task->count);
+        }
+    }
+  pipeline (dist);
+  data_parallel (dist);
+  tied_embedding (dist);
+}

@@ -1,0 +1,166 @@
+/* bpw-dist-memory.c — bytes each rank of a pipeline stage holds
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Persistent state follows ZeRO (Rajbhandari et al. 2020, §5): stage 1 shards optimizer
+ * state (moments and master weights), stage 2 also gradients, stage 3 also weights, over
+ * the data-parallel group (dp / ep for expert parameters). Activations follow the reads of
+ * the backward pass: a tensor is stored when backward reads it, and a stage holds the
+ * stored tensors of every micro-batch in flight under its pipeline schedule.
+ */
+#define G_LOG_DOMAIN "bpw-dist-memory"
+
+#include "config.h"
+
+#include "bpw-dist-work-private.h"
+
+static inline guint64
+ceil_div (guint64 x, guint64 y)
+{
+  return x / y + (x % y != 0);
+}
+
+/* Micro-batches whose activations a stage holds at its peak. */
+static gint64
+in_flight (const BpwDistWork *dist, gint64 stage)
+{
+  const BpwParallel *p = &dist->parallel;
+  gint64 m = dist->micro_batches_per_pipeline;
+
+  if (dist->graph->scenario.phase != BPW_WORKLOAD_TRAIN)
+    return MIN (m, p->pp);
+  switch (p->schedule)
+    {
+    case BPW_SCHEDULE_GPIPE:
+      return m;
+    case BPW_SCHEDULE_1F1B:
+    case BPW_SCHEDULE_INTERLEAVED:
+    default:
+      return MIN (m, p->pp - stage);
+    }
+}
+
+static void
+stage_memory (BpwDistWork *dist, BpwStage *st)
+{
+  const BpwWorkGraph *g = dist->graph;
+  const BpwParallel *p = &dist->parallel;
+  const BpwModelSpec *m = &g->spec;
+  gboolean train = g->scenario.phase == BPW_WORKLOAD_TRAIN;
+  BpwRankMemory *mem = &st->memory;
+  g_autofree guint64 *layer_live = g_new0 (guint64, st->n_layers + 1);
+  guint64 stored = 0, kv = 0;
+  gint64 flight = in_flight (dist, st->index);
+
+  for (guint i = 0; i < g->tensors->len; i++)
+    {
+      const BpwTensor *t = bpw_work_graph_tensor (g, i);
+      gboolean expert = t->split == BPW_SPLIT_EXPERT;
+      guint64 dp_group = expert ? (guint64) (p->dp / p->ep) : (guint64) p->dp;
+      guint64 bytes;
+
+      if (_bpw_dist_work_stage_of_layer (dist, t->layer) != st->index)
+        continue;
+      bytes = _bpw_dist_work_tensor_rank_bytes (dist, t);
+      switch ((BpwTensorKind) t->kind)
+        {
+        case BPW_TENSOR_WEIGHT:
+          mem->parameters += ceil_div (t->elements, _bpw_dist_work_tensor_parts (dist, t));
+          mem->weights += p->zero >= 3 ? ceil_div (bytes, dp_group) : bytes;
+          break;
+        case BPW_TENSOR_GRADIENT:
+          mem->gradients += p->zero >= 2 ? ceil_div (bytes, dp_group) : bytes;
+          break;
+        case BPW_TENSOR_OPTIMIZER_STATE:
+        case BPW_TENSOR_MASTER_WEIGHT:
+          mem->optimizer_state += p->zero >= 1 ? ceil_div (bytes, dp_group) : bytes;
+          break;
+        case BPW_TENSOR_KV_CACHE:
+          kv += bytes;
+          break;
+        case BPW_TENSOR_ACTIVATION:
+          if (t->stored)
+            stored += bytes;
+          else if (t->layer >= st->first_layer && t->layer < st->first_layer + st->n_layers)
+            layer_live[t->layer - st->first_layer] += bytes;
+          break;
+        case BPW_TENSOR_ACTIVATION_GRAD:
+        case BPW_TENSOR_COMMUNICATION:
+        case BPW_N_TENSOR_KINDS:
+        default:
+          break;
+        }
+    }
+
+  /* Tied embeddings: the last stage of a pipeline keeps its own copy of the table. */
+  if (m->tied_embeddings && p->pp > 1 && st->has_head)
+    {
+      guint64 elements = ceil_div ((guint64) m->vocab * m->hidden, p->tp);
+      guint moments = (g->scenario.optimizer_set ? g->scenario.optimizer : m->optimizer)
+                      == BPW_OPTIMIZER_ADAM ? 2 : 1;
+      guint64 w = elements * bpw_dtype_bytes (m->param_dtype);
+
+      mem->parameters += elements;
+      mem->weights += p->zero >= 3 ? ceil_div (w, p->dp) : w;
+      if (train)
+        {
+          guint64 gr = elements * bpw_dtype_bytes (m->gradient_dtype);
+          guint64 os = elements * moments * bpw_dtype_bytes (m->optimizer_dtype) +
+                       (m->master_dtype != m->param_dtype
+                        ? elements * bpw_dtype_bytes (m->master_dtype) : 0);
+
+          mem->gradients += p->zero >= 2 ? ceil_div (gr, p->dp) : gr;
+          mem->optimizer_state += p->zero >= 1 ? ceil_div (os, p->dp) : os;
+        }
+    }
+
+  mem->in_flight = flight;
+  if (train)
+    {
+      guint64 working = 0;
+
+      stored *= (guint64) flight;
+      /* Interleaving v chunks per rank holds (1 + (p-1)/(p v)) times more (Korthikanti §4.2.3). */
+      if (p->schedule == BPW_SCHEDULE_INTERLEAVED)
+        stored = ceil_div (stored * (guint64) (p->pp * p->interleave + p->pp - 1),
+                           (guint64) (p->pp * p->interleave));
+      /* Recomputation re-creates one layer's activations at a time during backward. */
+      if (g->scenario.recompute != BPW_RECOMPUTE_NONE)
+        for (gint64 l = 0; l < st->n_layers; l++)
+          working = MAX (working, layer_live[l]);
+      mem->activations = stored + working;
+    }
+  else
+    {
+      /* Inference keeps no activations for backward; the largest layer's tensors bound
+       * what is live while it runs, for each micro-batch in flight in the pipeline. */
+      guint64 largest = 0;
+
+      for (gint64 l = 0; l < st->n_layers; l++)
+        largest = MAX (largest, layer_live[l]);
+      mem->activations = largest * (guint64) flight;
+    }
+  /* Every sequence of the replica is resident in the cache. */
+  mem->kv_cache = kv * (guint64) dist->micro_batches_per_pipeline;
+}
+
+void
+_bpw_dist_work_compute_memory (BpwDistWork *dist)
+{
+  guint64 heaviest = 0;
+
+  for (gint64 s = 0; s < dist->n_stages; s++)
+    {
+      BpwRankMemory *mem = &dist->stages[s].memory;
+      guint64 total;
+
+      stage_memory (dist, &dist->stages[s]);
+      total = mem->weights + mem->gradients + mem->optimizer_state + mem->activations +
+              mem->kv_cache;
+      if (s == 0 || total > heaviest)
+        {
+          heaviest = total;
+          dist->heaviest_stage = s;
+        }
+    }
+}

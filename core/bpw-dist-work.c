@@ -1,0 +1,208 @@
+/* bpw-dist-work.c — splitting the work graph over TP, SP, PP, DP, EP and ZeRO
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Ranks of one pipeline stage differ only by the even shares that the divisibility rules of
+ * bpw_scenario_validate() guarantee, so tasks and collectives are stored once per stage.
+ * Megatron conventions: column-parallel then row-parallel matmuls under TP, sequence
+ * parallelism shards the norm/dropout/residual region, EP is carved out of DP, ZeRO 1/2/3
+ * shard optimizer state, then gradients, then weights over DP.
+ */
+#define G_LOG_DOMAIN "bpw-dist-work"
+
+#include "config.h"
+
+#include "bpw-dist-work-private.h"
+#include "bpw-error.h"
+
+static inline guint64
+ceil_div (guint64 x, guint64 y)
+{
+  return x / y + (x % y != 0);
+}
+
+/* How many TP ranks divide work or bytes of @split; the rest of the TP group repeats it. */
+guint64
+_bpw_dist_work_tp_parts (const BpwParallel  *p,
+                         const BpwModelSpec *m,
+                         BpwSplit            split)
+{
+  switch (split)
+    {
+    case BPW_SPLIT_TP:
+    case BPW_SPLIT_EXPERT:
+      return p->tp;
+    case BPW_SPLIT_SEQUENCE:
+      return p->sp ? p->tp : 1;
+    case BPW_SPLIT_KV_HEADS:
+      return MIN (p->tp, m->kv_heads);
+    case BPW_SPLIT_REPLICATED:
+    default:
+      return 1;
+    }
+}
+
+gint64
+_bpw_dist_work_stage_of_layer (const BpwDistWork *dist,
+                               gint64             layer)
+{
+  if (layer == BPW_LAYER_BEFORE_BLOCKS)
+    return 0;
+  if (layer == BPW_LAYER_AFTER_BLOCKS)
+    return dist->n_stages - 1;
+  for (gint64 s = 0; s < dist->n_stages; s++)
+    if (layer < dist->stages[s].first_layer + dist->stages[s].n_layers)
+      return s;
+  return dist->n_stages - 1;
+}
+
+gint64
+bpw_dist_work_n_ranks (const BpwDistWork *dist)
+{
+  return bpw_parallel_devices (&dist->parallel);
+}
+
+gint64
+bpw_dist_work_rank_stage (const BpwDistWork *dist,
+                          gint64             rank)
+{
+  return (rank / dist->parallel.tp) % dist->parallel.pp;
+}
+
+/* Ranks of a stage's TP (and EP) group that divide a tensor. Expert parameters are also
+ * divided over EP; expert activations are not, since each EP rank processes the tokens of
+ * ep replicas for its E/ep experts. */
+guint64
+_bpw_dist_work_tensor_parts (const BpwDistWork *dist,
+                             const BpwTensor   *t)
+{
+  guint64 parts = _bpw_dist_work_tp_parts (&dist->parallel, &dist->graph->spec, t->split);
+
+  if (t->split == BPW_SPLIT_EXPERT &&
+      (t->kind == BPW_TENSOR_WEIGHT || t->kind == BPW_TENSOR_GRADIENT ||
+       t->kind == BPW_TENSOR_OPTIMIZER_STATE || t->kind == BPW_TENSOR_MASTER_WEIGHT))
+    parts *= dist->parallel.ep;
+  return parts;
+}
+
+/* Per-rank bytes of a tensor (most loaded rank). */
+guint64
+_bpw_dist_work_tensor_rank_bytes (const BpwDistWork *dist,
+                                  const BpwTensor   *t)
+{
+  return ceil_div (t->bytes, _bpw_dist_work_tensor_parts (dist, t));
+}
+
+guint64
+bpw_dist_work_layer_stored_bytes (const BpwDistWork *dist,
+                                  gint64             layer)
+{
+  const BpwWorkGraph *g = dist->graph;
+  guint64 total = 0;
+
+  for (guint i = 0; i < g->tensors->len; i++)
+    {
+      const BpwTensor *t = bpw_work_graph_tensor (g, i);
+
+      if (t->stored && t->layer == layer)
+        total += _bpw_dist_work_tensor_rank_bytes (dist, t);
+    }
+  return total;
+}
+
+static void
+bpw_dist_work_assign_tasks (BpwDistWork *dist)
+{
+  const BpwWorkGraph *g = dist->graph;
+  const BpwParallel *p = &dist->parallel;
+
+  for (guint i = 0; i < g->ops->len; i++)
+    {
+      const BpwOp *op = bpw_work_graph_op (g, i);
+      gint64 stage = _bpw_dist_work_stage_of_layer (dist, op->layer);
+      guint64 tp_parts = _bpw_dist_work_tp_parts (p, &g->spec, op->split);
+      gboolean optimizer = op->phase == BPW_PHASE_OPTIMIZER;
+      /* Optimizer updates run once per step; ZeRO >= 1 shards them over the DP group
+       * (over dp / ep for expert parameters, which EP already divides). */
+      gboolean expert = op->split == BPW_SPLIT_EXPERT;
+      /* Expert parameters are also divided over the EP ranks, which come out of DP. */
+      guint64 dp_parts = !optimizer ? 1 : p->zero >= 1 ? (guint64) p->dp : expert ? (guint64) p->ep : 1;
+      guint64 parts = tp_parts * dp_parts;
+      BpwTask task;
+
+      task = (BpwTask) {
+        .op = op->lineage,
+        .addition = op->addition,
+        .flops = ceil_div (op->flops, parts),
+        .bytes_read = ceil_div (op->bytes_read, parts),
+        .bytes_written = ceil_div (op->bytes_written, parts),
+        .count = optimizer ? 1 : op->count / p->dp,
+        .tp_parts = tp_parts,
+        .dp_parts = dp_parts,
+      };
+
+      /* Expert ops need no EP factor: each EP rank holds E/ep experts but receives the
+       * tokens of ep replicas for them, so its work equals one replica's share. */
+      if (task.addition == BPW_ADDITION_NONE && tp_parts < (guint64) p->tp)
+        task.addition = BPW_ADDITION_TP_REPLICATED;
+      if (task.addition == BPW_ADDITION_NONE && optimizer && dp_parts < (guint64) p->dp)
+        task.addition = BPW_ADDITION_DP_REPLICATED;
+      g_array_append_val (dist->stages[stage].tasks, task);
+    }
+}
+
+BpwDistWork *
+bpw_dist_work_new (BpwWorkGraph      *graph,
+                   const BpwParallel *parallel,
+                   GError           **error)
+{
+  g_autoptr(BpwDistWork) dist = g_new0 (BpwDistWork, 1);
+  const BpwModelSpec *m = &graph->spec;
+  gint64 base, extra, layer = 0;
+
+  dist->graph = graph;
+  dist->parallel = *parallel;
+  if (!bpw_scenario_validate (&graph->scenario, parallel, m, error))
+    return NULL;
+
+  dist->n_stages = parallel->pp;
+  dist->stages = g_new0 (BpwStage, dist->n_stages);
+  dist->micro_batches_per_pipeline = bpw_scenario_micro_batches (&graph->scenario, parallel);
+  /* Uneven layer counts put the extra layers on the later stages, which hold fewer
+   * micro-batches in flight under 1F1B. */
+  base = m->layers / parallel->pp;
+  extra = m->layers % parallel->pp;
+  for (gint64 s = 0; s < dist->n_stages; s++)
+    {
+      BpwStage *st = &dist->stages[s];
+
+      st->index = s;
+      st->first_layer = layer;
+      st->n_layers = base + (s >= dist->n_stages - extra ? 1 : 0);
+      st->has_embedding = s == 0;
+      st->has_head = s == dist->n_stages - 1;
+      st->tasks = g_array_new (FALSE, FALSE, sizeof (BpwTask));
+      st->collectives = g_array_new (FALSE, FALSE, sizeof (BpwCollective));
+      layer += st->n_layers;
+    }
+
+  bpw_dist_work_assign_tasks (dist);
+  _bpw_dist_work_add_collectives (dist);
+  _bpw_dist_work_compute_memory (dist);
+  return g_steal_pointer (&dist);
+}
+
+void
+bpw_dist_work_free (BpwDistWork *dist)
+{
+  if (dist == NULL)
+    return;
+  for (gint64 s = 0; s < dist->n_stages && dist->stages != NULL; s++)
+    {
+      g_clear_pointer (&dist->stages[s].tasks, g_array_unref);
+      g_clear_pointer (&dist->stages[s].collectives, g_array_unref);
+    }
+  g_free (dist->stages);
+  bpw_work_graph_free (dist->graph);
+  g_free (dist);
+}

@@ -1,0 +1,104 @@
+/* bpw-dist-work.h — a work graph split over ranks by TP, SP, PP, DP, EP and ZeRO
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "bpw-work-graph.h"
+
+G_BEGIN_DECLS
+
+/* One rank's share of one op. Ranks of one pipeline stage are alike up to the even splits
+ * that divisibility rules guarantee, so tasks are stored per stage. */
+typedef struct
+{
+  guint32  op;              /* lineage id of the model operation */
+  guint8   addition;        /* BPW_ADDITION_TP_REPLICATED when every TP rank repeats it */
+  guint16  tp_parts;        /* TP ranks that divide the op's work; the others repeat it */
+  guint32  dp_parts;        /* DP ranks that divide it (ZeRO-sharded optimizer), else 1 */
+  guint64  flops;           /* per rank, per execution */
+  guint64  bytes_read;      /* per rank, per execution */
+  guint64  bytes_written;
+  guint64  count;           /* executions per step on one rank */
+} BpwTask;
+
+/* Bytes held per rank of a stage, by what they are. */
+typedef struct
+{
+  guint64  weights;
+  guint64  gradients;
+  guint64  optimizer_state;  /* moments and master weights */
+  guint64  activations;      /* stored for backward, peak over the schedule */
+  guint64  kv_cache;
+  guint64  parameters;       /* parameter elements this rank holds (before ZeRO-3 sharding) */
+  gint64   in_flight;        /* micro-batches whose activations are live at once */
+} BpwRankMemory;
+
+typedef struct
+{
+  gint64         index;
+  gint64         first_layer;  /* transformer blocks [first_layer, first_layer + n_layers) */
+  gint64         n_layers;
+  gboolean       has_embedding;
+  gboolean       has_head;
+  GArray        *tasks;        /* BpwTask */
+  GArray        *collectives;  /* BpwCollective, per rank of this stage */
+  BpwRankMemory  memory;
+} BpwStage;
+
+struct _BpwDistWork
+{
+  BpwWorkGraph  *graph;        /* owned */
+  BpwParallel    parallel;
+  gint64         n_stages;
+  BpwStage      *stages;       /* n_stages */
+  gint64         micro_batches_per_pipeline;
+  gint64         heaviest_stage; /* most loaded in memory */
+};
+
+BpwDistWork *bpw_dist_work_new   (BpwWorkGraph      *graph,   /* transfer full */
+                                  const BpwParallel *parallel,
+                                  GError           **error);
+void         bpw_dist_work_free  (BpwDistWork       *dist);
+
+/* Rank r = ((dp_index * pp) + pp_index) * tp + tp_index. */
+gint64       bpw_dist_work_n_ranks     (const BpwDistWork *dist);
+gint64       bpw_dist_work_rank_stage  (const BpwDistWork *dist,
+                                        gint64             rank);
+
+/* Per-rank activation bytes one micro-batch stores in @layer (Korthikanti Table 2 under TP/SP). */
+guint64      bpw_dist_work_layer_stored_bytes (const BpwDistWork *dist,
+                                               gint64             layer);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (BpwDistWork, bpw_dist_work_free)
+
+/* ---- conservation ---- */
+
+typedef struct
+{
+  BpwAddition  addition;
+  BpwU128      flops;
+  BpwU128      bytes;
+} BpwAdditionTotal;
+
+typedef struct
+{
+  gboolean          ok;
+  BpwU128           semantic_flops;      /* the model's mathematics, whole job */
+  BpwU128           graph_flops;         /* work graph as decomposed (semantic + graph additions) */
+  BpwU128           distributed_flops;   /* summed over every rank */
+  BpwU128           graph_bytes;
+  BpwU128           distributed_bytes;
+  BpwAdditionTotal  additions[BPW_N_ADDITIONS];
+  guint             n_mismatched_ops;    /* ops whose rank shares do not reconcile */
+  gint64            first_mismatch;      /* lineage, or -1 */
+  char             *message;             /* owned, nullable: what did not reconcile */
+} BpwConservation;
+
+/* Sums every rank's tasks per lineage id and reconciles them with the graph and the named
+ * additions. Never fails: a mismatch is reported in @report with ok = FALSE. */
+void         bpw_dist_work_check_conservation (const BpwDistWork *dist,
+                                               BpwConservation   *report);
+void         bpw_conservation_clear           (BpwConservation   *report);
+
+G_END_DECLS

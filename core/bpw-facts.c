@@ -1,0 +1,97 @@
+/* bpw-facts.c — the hardware-free facts of a scenario: FLOPs, parameters, memory
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-facts"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "bpw-facts.h"
+#include "bpw-error.h"
+
+void
+bpw_facts_clear (BpwFacts *facts)
+{
+  bpw_conservation_clear (&facts->conservation);
+}
+
+/* Executed FLOPs are what every rank runs: the distributed sums, by phase. */
+static void
+bpw_facts_sum_phases (const BpwDistWork *dist,
+                      BpwFacts          *facts)
+{
+  const BpwWorkGraph *g = dist->graph;
+  const BpwParallel *p = &dist->parallel;
+
+  for (gint64 s = 0; s < dist->n_stages; s++)
+    {
+      GArray *tasks = dist->stages[s].tasks;
+
+      for (guint i = 0; i < tasks->len; i++)
+        {
+          const BpwTask *t = &g_array_index (tasks, BpwTask, i);
+          const BpwOp *op = bpw_work_graph_op (g, t->op);
+          /* tp x dp ranks of the stage each run their share; the shares of one op over
+           * its parts add up to the op, and the groups of parts repeat. */
+          BpwU128 ranks = (BpwU128) p->tp * p->dp;
+          BpwU128 per_group = (BpwU128) op->flops * t->count;
+          BpwU128 groups = ranks / ((BpwU128) t->tp_parts * t->dp_parts);
+
+          facts->flops_by_phase[op->phase] += per_group * groups;
+        }
+    }
+  facts->flops_hardware = 0;
+  for (guint ph = 0; ph < BPW_N_PHASES; ph++)
+    facts->flops_hardware += facts->flops_by_phase[ph];
+}
+
+static void
+bpw_facts_fill (BpwFacts          *facts,
+                const BpwDistWork *dist)
+{
+  const BpwWorkGraph *g = dist->graph;
+  const BpwModelSpec *m = &g->spec;
+  const BpwParallel *p = &dist->parallel;
+  const BpwStage *heavy = &dist->stages[dist->heaviest_stage];
+  guint64 kv_rank = m->kv_heads / MIN (p->tp, m->kv_heads);
+
+  facts->parameters = bpw_model_spec_parameters (m);
+  facts->active_parameters = bpw_model_spec_active_parameters (m);
+  facts->tokens_per_step = (BpwU128) g->tokens_per_micro_batch * g->micro_batches;
+  facts->micro_batches = dist->micro_batches_per_pipeline;
+  facts->flops_model = bpw_work_graph_model_flops (g);
+  facts->flops_semantic = bpw_work_graph_semantic_flops (g);
+  bpw_facts_sum_phases (dist, facts);
+  facts->memory = heavy->memory;
+  facts->memory_stage = dist->heaviest_stage;
+  facts->activation_per_layer = bpw_dist_work_layer_stored_bytes (dist, 0);
+  facts->kv_bytes_per_token = 2 * (guint64) m->layers * kv_rank * m->head_dim *
+                              bpw_dtype_bytes (g->scenario.kv_dtype);
+  bpw_dist_work_check_conservation (dist, &facts->conservation);
+}
+
+gboolean
+bpw_facts_compute (const BpwModelSpec *spec,
+                   const BpwScenario  *scenario,
+                   const BpwParallel  *parallel,
+                   BpwFacts           *facts,
+                   GError            **error)
+{
+  g_autoptr(BpwWorkGraph) graph = NULL;
+  g_autoptr(BpwDistWork) dist = NULL;
+
+  memset (facts, 0, sizeof *facts);
+  if (!bpw_model_spec_validate (spec, error) ||
+      !bpw_scenario_validate (scenario, parallel, spec, error))
+    return FALSE;
+  graph = bpw_work_graph_new (spec, scenario, error);
+  if (graph == NULL)
+    return FALSE;
+  dist = bpw_dist_work_new (g_steal_pointer (&graph), parallel, error);
+  if (dist == NULL)
+    return FALSE;
+  bpw_facts_fill (facts, dist);
+  return TRUE;
+}

@@ -1,0 +1,52 @@
+/* bpw-facts.h — the exact, hardware-free facts of one scenario under one decomposition
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "bpw-dist-work.h"
+
+G_BEGIN_DECLS
+
+struct _BpwFacts
+{
+  guint64          parameters;
+  guint64          active_parameters;
+  BpwU128          tokens_per_step;
+  gint64           micro_batches;       /* per pipeline, per step */
+  BpwU128          flops_model;         /* Megatron/PaLM convention, whole job */
+  BpwU128          flops_hardware;      /* everything executed, whole job */
+  BpwU128          flops_semantic;
+  BpwU128          flops_by_phase[BPW_N_PHASES];
+  BpwRankMemory    memory;              /* on the most loaded device */
+  gint64           memory_stage;        /* which pipeline stage that is */
+  guint64          activation_per_layer; /* bytes one micro-batch stores in layer 0, per rank */
+  guint64          kv_bytes_per_token;   /* per rank */
+  BpwConservation  conservation;        /* owned */
+};
+
+/* Builds the work graph and its distribution and fills @facts. */
+gboolean  bpw_facts_compute (const BpwModelSpec *spec,
+                             const BpwScenario  *scenario,
+                             const BpwParallel  *parallel,
+                             BpwFacts           *facts,
+                             GError            **error);
+void      bpw_facts_clear   (BpwFacts           *facts);
+
+/* Whole-model totals (parameters, FLOPs by phase, model and semantic FLOPs, KV bytes per
+ * token) from a one-layer template of each layer kind, scaled: the fast path for search.
+ * Agrees exactly with bpw_facts_compute on those fields (tested); leaves per-device memory
+ * and the conservation report (beyond ok) empty. */
+gboolean  bpw_facts_compute_analytic (const BpwModelSpec *spec,
+                                      const BpwScenario  *scenario,
+                                      const BpwParallel  *parallel,
+                                      BpwFacts           *facts,
+                                      GError            **error);
+
+/* JSON rendering with the keys of the `bpw facts --json` contract; big integers exact. */
+char     *bpw_facts_to_json (const BpwFacts     *facts,
+                             const BpwModelSpec *spec,
+                             const BpwScenario  *scenario,
+                             const BpwParallel  *parallel);
+
+G_END_DECLS

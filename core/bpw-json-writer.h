@@ -1,0 +1,34 @@
+/* bpw-json-writer.h — a small streaming JSON writer that keeps 128-bit integers exact
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "bpw-types.h"
+
+G_BEGIN_DECLS
+
+/* json-glib's generator holds integers as gint64; whole-job FLOP counts need 128 bits, so
+ * command-line JSON goes through this writer. It tracks nesting to place commas. */
+typedef struct
+{
+  GString *out;
+  guint    depth;
+  gboolean need_comma[64];
+  gboolean pretty;
+} BpwJsonWriter;
+
+void  bpw_json_writer_init        (BpwJsonWriter *w, gboolean pretty);
+char *bpw_json_writer_finish      (BpwJsonWriter *w);  /* transfer full */
+void  bpw_json_writer_begin_object (BpwJsonWriter *w, const char *key);  /* key NULL in arrays */
+void  bpw_json_writer_end_object  (BpwJsonWriter *w);
+void  bpw_json_writer_begin_array (BpwJsonWriter *w, const char *key);
+void  bpw_json_writer_end_array   (BpwJsonWriter *w);
+void  bpw_json_writer_string      (BpwJsonWriter *w, const char *key, const char *value);
+void  bpw_json_writer_int         (BpwJsonWriter *w, const char *key, gint64 value);
+void  bpw_json_writer_u128        (BpwJsonWriter *w, const char *key, BpwU128 value);
+void  bpw_json_writer_double      (BpwJsonWriter *w, const char *key, double value);
+void  bpw_json_writer_bool        (BpwJsonWriter *w, const char *key, gboolean value);
+void  bpw_json_writer_null        (BpwJsonWriter *w, const char *key);
+
+G_END_DECLS

@@ -1,0 +1,104 @@
+/* bpw-model-bundled.c — bundled models with their public dimensions
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-model-bundled"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "bpw-model-spec.h"
+
+typedef struct
+{
+  const char *name;
+  const char *source;
+  gint64 vocab, hidden, layers, heads, kv_heads, head_dim, ffn, max_positions;
+  BpwFfnKind ffn_kind;
+  BpwNormKind norm;
+  BpwPositionKind positions;
+  gboolean tied, qkv_bias, linear_bias, dropout;
+  gint64 experts, top_k;
+} BundledModel;
+
+/* GPT-3 uses Megatron-LM's padded GPT-2 vocabulary of 51,200 as in Narayanan et al. 2021
+ * (Table 1), so that its published FLOP and parameter formulas apply as they are. */
+static const BundledModel bundled[] = {
+  { "gpt3-175b", "Brown et al. 2020 (GPT-3) Table 2.1; vocabulary 51200 as Megatron-LM",
+    51200, 12288, 96, 96, 96, 128, 49152, 2048,
+    BPW_FFN_GELU, BPW_NORM_LAYERNORM, BPW_POSITION_LEARNED, TRUE, TRUE, TRUE, TRUE, 0, 0 },
+  { "gpt3-13b", "Brown et al. 2020 (GPT-3) Table 2.1",
+    51200, 5120, 40, 40, 40, 128, 20480, 2048,
+    BPW_FFN_GELU, BPW_NORM_LAYERNORM, BPW_POSITION_LEARNED, TRUE, TRUE, TRUE, TRUE, 0, 0 },
+  { "gpt2", "OpenAI GPT-2 small config.json",
+    50257, 768, 12, 12, 12, 64, 3072, 1024,
+    BPW_FFN_GELU, BPW_NORM_LAYERNORM, BPW_POSITION_LEARNED, TRUE, TRUE, TRUE, TRUE, 0, 0 },
+  { "llama3-8b", "Meta Llama 3 8B config.json",
+    128256, 4096, 32, 32, 8, 128, 14336, 8192,
+    BPW_FFN_SWIGLU, BPW_NORM_RMSNORM, BPW_POSITION_ROTARY, FALSE, FALSE, FALSE, FALSE, 0, 0 },
+  { "llama3-70b", "Meta Llama 3 70B config.json",
+    128256, 8192, 80, 64, 8, 128, 28672, 8192,
+    BPW_FFN_SWIGLU, BPW_NORM_RMSNORM, BPW_POSITION_ROTARY, FALSE, FALSE, FALSE, FALSE, 0, 0 },
+  { "llama3-405b", "Meta Llama 3.1 405B config.json",
+    128256, 16384, 126, 128, 8, 128, 53248, 131072,
+    BPW_FFN_SWIGLU, BPW_NORM_RMSNORM, BPW_POSITION_ROTARY, FALSE, FALSE, FALSE, FALSE, 0, 0 },
+  { "mixtral-8x7b", "Mistral AI Mixtral-8x7B-v0.1 config.json",
+    32000, 4096, 32, 32, 8, 128, 14336, 32768,
+    BPW_FFN_SWIGLU, BPW_NORM_RMSNORM, BPW_POSITION_ROTARY, FALSE, FALSE, FALSE, FALSE, 8, 2 },
+  { "mistral-7b", "Mistral AI Mistral-7B-v0.1 config.json",
+    32000, 4096, 32, 32, 8, 128, 14336, 32768,
+    BPW_FFN_SWIGLU, BPW_NORM_RMSNORM, BPW_POSITION_ROTARY, FALSE, FALSE, FALSE, FALSE, 0, 0 },
+  { "qwen2-7b", "Qwen/Qwen2-7B config.json",
+    152064, 3584, 28, 28, 4, 128, 18944, 131072,
+    BPW_FFN_SWIGLU, BPW_NORM_RMSNORM, BPW_POSITION_ROTARY, FALSE, TRUE, FALSE, FALSE, 0, 0 },
+};
+
+static const char * const bundled_names[] = {
+  "gpt3-175b", "gpt3-13b", "gpt2", "llama3-8b", "llama3-70b", "llama3-405b", "mixtral-8x7b",
+  "mistral-7b", "qwen2-7b", NULL,
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (bundled_names) == G_N_ELEMENTS (bundled) + 1);
+
+const char * const *
+bpw_model_spec_bundled_names (void)
+{
+  return bundled_names;
+}
+
+gboolean
+bpw_model_spec_lookup_bundled (const char   *name,
+                               BpwModelSpec *spec)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (bundled); i++)
+    {
+      const BundledModel *m = &bundled[i];
+
+      if (g_ascii_strcasecmp (m->name, name) != 0)
+        continue;
+
+      bpw_model_spec_init_defaults (spec);
+      spec->name = g_strdup (m->name);
+      spec->source = g_strdup (m->source);
+      spec->vocab = m->vocab;
+      spec->hidden = m->hidden;
+      spec->layers = m->layers;
+      spec->heads = m->heads;
+      spec->kv_heads = m->kv_heads;
+      spec->head_dim = m->head_dim;
+      spec->ffn = m->ffn;
+      spec->max_positions = m->max_positions;
+      spec->ffn_kind = m->ffn_kind;
+      spec->norm = m->norm;
+      spec->positions = m->positions;
+      spec->tied_embeddings = m->tied;
+      spec->qkv_bias = m->qkv_bias;
+      spec->linear_bias = m->linear_bias;
+      spec->dropout = m->dropout;
+      spec->experts = m->experts;
+      spec->top_k = m->top_k;
+      return TRUE;
+    }
+  return FALSE;
+}

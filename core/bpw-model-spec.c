@@ -1,0 +1,276 @@
+/* bpw-model-spec.c — validation and exact parameter counts of a Transformer spec
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-model-spec"
+
+#include "config.h"
+
+#include "bpw-model-spec.h"
+#include "bpw-error.h"
+
+/* Sizes beyond these are not models but typing mistakes; they also keep every derived
+ * per-layer count far from 64-bit overflow before the checked arithmetic even starts. */
+#define MAX_WIDTH    (G_GINT64_CONSTANT (1) << 24)
+#define MAX_LAYERS   (G_GINT64_CONSTANT (1) << 20)
+#define MAX_VOCAB    (G_GINT64_CONSTANT (1) << 31)
+#define MAX_HEADS    (G_GINT64_CONSTANT (1) << 16)
+#define MAX_EXPERTS  (G_GINT64_CONSTANT (1) << 16)
+
+void
+bpw_model_spec_init_defaults (BpwModelSpec *spec)
+{
+  *spec = (BpwModelSpec) {
+    .vocab = 0,
+    .ffn_kind = BPW_FFN_GELU,
+    .norm = BPW_NORM_LAYERNORM,
+    .positions = BPW_POSITION_LEARNED,
+    .tied_embeddings = TRUE,
+    .moe_every = 1,
+    .param_dtype = BPW_DTYPE_BF16,
+    .activation_dtype = BPW_DTYPE_BF16,
+    .gradient_dtype = BPW_DTYPE_BF16,
+    .optimizer_dtype = BPW_DTYPE_FP32,
+    .master_dtype = BPW_DTYPE_FP32,
+    .optimizer = BPW_OPTIMIZER_ADAM,
+  };
+}
+
+void
+bpw_model_spec_copy (BpwModelSpec       *dest,
+                     const BpwModelSpec *src)
+{
+  if (dest == src)
+    return;
+  *dest = *src;
+  dest->name = g_strdup (src->name);
+  dest->source = g_strdup (src->source);
+}
+
+void
+bpw_model_spec_clear (BpwModelSpec *spec)
+{
+  g_clear_pointer (&spec->name, g_free);
+  g_clear_pointer (&spec->source, g_free);
+}
+
+gboolean
+bpw_model_spec_is_moe_layer (const BpwModelSpec *spec,
+                             gint64              layer)
+{
+  if (spec->experts <= 0)
+    return FALSE;
+  if (layer < spec->moe_first)
+    return FALSE;
+  return (layer - spec->moe_first) % MAX (spec->moe_every, 1) == 0;
+}
+
+gint64
+bpw_model_spec_expert_ffn (const BpwModelSpec *spec)
+{
+  return spec->moe_ffn > 0 ? spec->moe_ffn : spec->ffn;
+}
+
+static gboolean
+bpw_model_spec_check_range (const char  *field,
+                            gint64       value,
+                            gint64       min,
+                            gint64       max,
+                            GError     **error)
+{
+  if (value >= min && value <= max)
+    return TRUE;
+  if (min == 1 && value < 1)
+    g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                 "model.%s: expected a positive integer, got %" G_GINT64_FORMAT, field, value);
+  else
+    g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                 "model.%s: expected an integer between %" G_GINT64_FORMAT " and %"
+                 G_GINT64_FORMAT ", got %" G_GINT64_FORMAT, field, min, max, value);
+  return FALSE;
+}
+
+/* Parameters of one MLP of inner width @f. */
+static guint64
+mlp_parameters (const BpwModelSpec *spec,
+                guint64             f)
+{
+  guint64 h = spec->hidden;
+
+  if (spec->ffn_kind == BPW_FFN_SWIGLU)
+    return 3 * h * f + (spec->linear_bias ? 2 * f + h : 0);
+  return 2 * h * f + (spec->linear_bias ? f + h : 0);
+}
+
+static guint64
+norm_parameters (const BpwModelSpec *spec)
+{
+  return spec->norm == BPW_NORM_LAYERNORM ? 2 * (guint64) spec->hidden : (guint64) spec->hidden;
+}
+
+static guint64
+attention_parameters (const BpwModelSpec *spec)
+{
+  guint64 h = spec->hidden;
+  guint64 qkv = (guint64) (spec->heads + 2 * spec->kv_heads) * spec->head_dim;
+
+  return h * qkv + (spec->qkv_bias ? qkv : 0)
+         + (guint64) spec->heads * spec->head_dim * h + (spec->linear_bias ? h : 0);
+}
+
+guint64
+bpw_model_spec_layer_parameters (const BpwModelSpec *spec,
+                                 gint64              layer)
+{
+  guint64 n = attention_parameters (spec) + 2 * norm_parameters (spec);
+
+  if (bpw_model_spec_is_moe_layer (spec, layer))
+    {
+      guint64 ef = bpw_model_spec_expert_ffn (spec);
+
+      n += (guint64) spec->hidden * spec->experts;  /* router */
+      n += (guint64) (spec->experts + spec->shared_experts) * mlp_parameters (spec, ef);
+    }
+  else
+    n += mlp_parameters (spec, spec->ffn);
+  return n;
+}
+
+guint64
+bpw_model_spec_embedding_parameters (const BpwModelSpec *spec)
+{
+  guint64 n = (guint64) spec->vocab * spec->hidden;
+
+  if (spec->positions == BPW_POSITION_LEARNED)
+    n += (guint64) spec->max_positions * spec->hidden;
+  return n;
+}
+
+guint64
+bpw_model_spec_head_parameters (const BpwModelSpec *spec)
+{
+  return norm_parameters (spec)
+         + (spec->tied_embeddings ? 0 : (guint64) spec->vocab * spec->hidden);
+}
+
+guint64
+bpw_model_spec_parameters (const BpwModelSpec *spec)
+{
+  guint64 n = bpw_model_spec_embedding_parameters (spec) + bpw_model_spec_head_parameters (spec);
+  guint64 dense = bpw_model_spec_layer_parameters (spec, -1);  /* -1 is never MoE */
+  gint64 moe_layers = 0;
+
+  for (gint64 l = 0; l < spec->layers; l++)
+    moe_layers += bpw_model_spec_is_moe_layer (spec, l);
+  n += dense * (guint64) (spec->layers - moe_layers);
+  if (moe_layers > 0)
+    n += bpw_model_spec_layer_parameters (spec, spec->moe_first) * (guint64) moe_layers;
+  return n;
+}
+
+guint64
+bpw_model_spec_active_parameters (const BpwModelSpec *spec)
+{
+  guint64 total = bpw_model_spec_parameters (spec);
+  guint64 ef, idle;
+  gint64 moe_layers = 0;
+
+  if (spec->experts <= 0)
+    return total;
+  for (gint64 l = 0; l < spec->layers; l++)
+    moe_layers += bpw_model_spec_is_moe_layer (spec, l);
+  ef = bpw_model_spec_expert_ffn (spec);
+  idle = (guint64) (spec->experts - spec->top_k) * mlp_parameters (spec, ef);
+  return total - idle * (guint64) moe_layers;
+}
+
+/* An upper bound of the largest count derived from the spec (parameters), computed in
+ * floating point so that the exact integer code that follows can never overflow. */
+static gboolean
+bpw_model_spec_check_size (const BpwModelSpec *spec,
+                           GError            **error)
+{
+  double h = spec->hidden, f = MAX (spec->ffn, bpw_model_spec_expert_ffn (spec));
+  double per_layer = h * (spec->heads + 2.0 * spec->kv_heads) * spec->head_dim
+                     + (double) spec->heads * spec->head_dim * h
+                     + (1.0 + spec->experts + spec->shared_experts) * (3.0 * h * f + 2 * f + h)
+                     + h * spec->experts + 4 * h;
+  double total = per_layer * spec->layers + 2.0 * spec->vocab * h + (double) spec->max_positions * h;
+
+  if (total >= 9.0e18)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_OVERFLOW,
+                   "model: about %.3g parameters do not fit in a 64-bit count; "
+                   "check hidden, layers, ffn and vocab", total);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+bpw_model_spec_validate (const BpwModelSpec *spec,
+                         GError            **error)
+{
+  if (!bpw_model_spec_check_range ("vocab", spec->vocab, 1, MAX_VOCAB, error) ||
+      !bpw_model_spec_check_range ("hidden", spec->hidden, 1, MAX_WIDTH, error) ||
+      !bpw_model_spec_check_range ("layers", spec->layers, 1, MAX_LAYERS, error) ||
+      !bpw_model_spec_check_range ("heads", spec->heads, 1, MAX_HEADS, error) ||
+      !bpw_model_spec_check_range ("kv_heads", spec->kv_heads, 1, spec->heads, error) ||
+      !bpw_model_spec_check_range ("head_dim", spec->head_dim, 1, MAX_WIDTH, error) ||
+      !bpw_model_spec_check_range ("ffn", spec->ffn, 1, MAX_WIDTH, error))
+    return FALSE;
+
+  if (spec->heads % spec->kv_heads != 0)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   "model.kv_heads: %" G_GINT64_FORMAT " query heads cannot be grouped over %"
+                   G_GINT64_FORMAT " key/value heads; use a divisor of %" G_GINT64_FORMAT,
+                   spec->heads, spec->kv_heads, spec->heads);
+      return FALSE;
+    }
+  if (spec->positions == BPW_POSITION_LEARNED &&
+      !bpw_model_spec_check_range ("max_positions", spec->max_positions, 1, MAX_WIDTH, error))
+    return FALSE;
+  if (spec->positions == BPW_POSITION_ROTARY && spec->head_dim % 2 != 0)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   "model.head_dim: rotary positions rotate pairs of dimensions, so head_dim "
+                   "must be even, got %" G_GINT64_FORMAT, spec->head_dim);
+      return FALSE;
+    }
+
+  if (spec->experts != 0)
+    {
+      if (!bpw_model_spec_check_range ("moe.experts", spec->experts, 1, MAX_EXPERTS, error) ||
+          !bpw_model_spec_check_range ("moe.top_k", spec->top_k, 1, spec->experts, error) ||
+          !bpw_model_spec_check_range ("moe.shared_experts", spec->shared_experts, 0, MAX_EXPERTS, error) ||
+          !bpw_model_spec_check_range ("moe.ffn", spec->moe_ffn, 0, MAX_WIDTH, error) ||
+          !bpw_model_spec_check_range ("moe.every", spec->moe_every, 1, spec->layers, error) ||
+          !bpw_model_spec_check_range ("moe.first", spec->moe_first, 0, spec->layers - 1, error))
+        return FALSE;
+      if (!(spec->capacity_factor == 0.0 ||
+            (spec->capacity_factor >= 1.0 && spec->capacity_factor <= 64.0)))
+        {
+          g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                       "model.moe.capacity_factor: expected 0 (dropless) or a factor between 1 "
+                       "and 64, got %g", spec->capacity_factor);
+          return FALSE;
+        }
+    }
+  else if (spec->top_k != 0 || spec->shared_experts != 0)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   "model.moe: top_k and shared_experts need experts > 0");
+      return FALSE;
+    }
+
+  if (spec->param_dtype >= BPW_N_DTYPES || spec->activation_dtype >= BPW_N_DTYPES ||
+      spec->gradient_dtype >= BPW_N_DTYPES || spec->optimizer_dtype >= BPW_N_DTYPES ||
+      spec->master_dtype >= BPW_N_DTYPES)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "model.dtypes: unknown data type");
+      return FALSE;
+    }
+
+  return bpw_model_spec_check_size (spec, error);
+}

@@ -1,0 +1,81 @@
+/* bpw-model-spec.h — architecture-independent description of a decoder-only Transformer
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "bpw-types.h"
+
+G_BEGIN_DECLS
+
+/* A plain struct: specs are small, copied freely and compared by value. All sizes are
+ * element counts; nothing here knows about hardware. */
+struct _BpwModelSpec
+{
+  char            *name;          /* owned */
+  char            *source;        /* owned, nullable: file or "bundled" it came from */
+
+  gint64           vocab;         /* V */
+  gint64           hidden;        /* h, residual width */
+  gint64           layers;        /* L */
+  gint64           heads;         /* a, query heads */
+  gint64           kv_heads;      /* n_kv: = heads for MHA, 1 for MQA */
+  gint64           head_dim;      /* d_head; heads * head_dim need not equal hidden */
+  gint64           ffn;           /* f, inner width of the MLP (of one expert for MoE) */
+  gint64           max_positions; /* learned position table size (ignored for rotary) */
+
+  BpwFfnKind       ffn_kind;
+  BpwNormKind      norm;
+  BpwPositionKind  positions;
+  gboolean         tied_embeddings;
+  gboolean         qkv_bias;      /* bias on Q, K, V projections */
+  gboolean         linear_bias;   /* bias on the output projection and the MLP matrices */
+  gboolean         dropout;       /* dropout layers present in training (masks are stored) */
+
+  /* Mixture of experts; experts == 0 means dense. */
+  gint64           experts;
+  gint64           top_k;
+  gint64           shared_experts;
+  gint64           moe_ffn;       /* inner width of one expert; 0 = ffn */
+  gint64           moe_every;     /* every n-th layer is MoE (1 = all) */
+  gint64           moe_first;     /* first MoE layer index */
+  double           capacity_factor; /* 0 = dropless; else slots = ceil(cf * tokens * k / E) */
+
+  BpwDType         param_dtype;
+  BpwDType         activation_dtype;
+  BpwDType         gradient_dtype;
+  BpwDType         optimizer_dtype;  /* moments */
+  BpwDType         master_dtype;     /* master weights; none when = param_dtype */
+  BpwOptimizerKind optimizer;
+};
+
+void      bpw_model_spec_init_defaults (BpwModelSpec       *spec);
+void      bpw_model_spec_copy          (BpwModelSpec       *dest,
+                                        const BpwModelSpec *src);
+void      bpw_model_spec_clear         (BpwModelSpec       *spec);
+
+/* Checks every relation between fields (heads divide, sizes positive, counts that do not
+ * overflow). @what names the source for the message ("gpt.json"); field names follow the
+ * native format. */
+gboolean  bpw_model_spec_validate      (const BpwModelSpec *spec,
+                                        GError            **error);
+
+gboolean  bpw_model_spec_is_moe_layer  (const BpwModelSpec *spec,
+                                        gint64              layer);
+gint64    bpw_model_spec_expert_ffn    (const BpwModelSpec *spec);
+
+/* Exact parameter counts (elements). */
+guint64   bpw_model_spec_parameters          (const BpwModelSpec *spec);
+guint64   bpw_model_spec_layer_parameters    (const BpwModelSpec *spec,
+                                              gint64              layer);
+guint64   bpw_model_spec_embedding_parameters (const BpwModelSpec *spec); /* token (+ position) table */
+guint64   bpw_model_spec_head_parameters     (const BpwModelSpec *spec); /* final norm + untied head */
+/* Parameters a token actually uses: top-k experts instead of all. */
+guint64   bpw_model_spec_active_parameters   (const BpwModelSpec *spec);
+
+/* Bundled models by name: "gpt3-175b", "llama3-8b", ... */
+const char * const *bpw_model_spec_bundled_names (void);
+gboolean  bpw_model_spec_lookup_bundled (const char   *name,
+                                         BpwModelSpec *spec);
+
+G_END_DECLS

@@ -1,0 +1,61 @@
+/* bpw-scenario.h — one regime of a workload, and the parallel decomposition applied to it
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "bpw-types.h"
+
+G_BEGIN_DECLS
+
+struct _BpwScenario
+{
+  char             *name;           /* owned, nullable */
+  BpwWorkloadPhase  phase;
+  gint64            global_batch;   /* sequences per step (train), requests in flight (inference) */
+  gint64            micro_batch;    /* sequences per micro-batch */
+  gint64            seq;            /* training sequence or prompt length */
+  gint64            context;        /* decode: tokens already in the KV cache */
+  BpwRecompute      recompute;
+  BpwDType          dtype;          /* compute / activation precision */
+  BpwDType          kv_dtype;       /* KV cache precision */
+  gboolean          optimizer_set;  /* optimizer overrides the model's */
+  BpwOptimizerKind  optimizer;
+
+  double            weight;         /* in its suite */
+  /* SLAs in seconds; 0 = none */
+  double            sla_step_time;
+  double            sla_ttft;
+  double            sla_tpot;
+  double            sla_p99;
+};
+
+struct _BpwParallel
+{
+  gint64       tp, pp, dp, ep;
+  gboolean     sp;          /* sequence parallelism (Korthikanti); needs tp > 1 to matter */
+  gint         zero;        /* 0..3 */
+  BpwSchedule  schedule;
+  gint64       interleave;  /* virtual stages per rank for the interleaved schedule */
+};
+
+void     bpw_scenario_init_defaults (BpwScenario       *scenario);
+void     bpw_scenario_copy          (BpwScenario       *dest,
+                                     const BpwScenario *src);
+void     bpw_scenario_clear         (BpwScenario       *scenario);
+
+void     bpw_parallel_init_defaults (BpwParallel       *parallel);
+gint64   bpw_parallel_devices       (const BpwParallel *parallel);
+
+/* Micro-batches each pipeline runs per step: global_batch / (dp * micro_batch). */
+gint64   bpw_scenario_micro_batches (const BpwScenario *scenario,
+                                     const BpwParallel *parallel);
+
+/* Every relation between model, scenario and parallel decomposition that makes the
+ * configuration executable; each violated rule is one sentence in the error. */
+gboolean bpw_scenario_validate      (const BpwScenario  *scenario,
+                                     const BpwParallel  *parallel,
+                                     const BpwModelSpec *spec,
+                                     GError            **error);
+
+G_END_DECLS

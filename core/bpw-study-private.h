@@ -1,0 +1,49 @@
+/* bpw-study-private.h — the study's fields, shared by its reader, writer and object
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "bpw-json-doc.h"
+#include "bpw-study.h"
+
+G_BEGIN_DECLS
+
+struct _BpwStudy
+{
+  GObject    parent_instance;
+
+  /* owned */
+  char      *name;
+  char      *description;
+  char      *path;        /* nullable: the file it was read from or saved to */
+  char      *base_dir;    /* nullable: where relative model paths resolve */
+  GArray    *workloads;   /* BpwStudyWorkload */
+  GArray    *scenarios;   /* BpwStudyScenario */
+  GArray    *suites;      /* BpwStudySuite */
+  GPtrArray *blueprints;  /* char *, NULL-terminated */
+  GArray    *candidates;  /* BpwStudyCandidate */
+  JsonNode  *views;       /* nullable, kept as written */
+  GPtrArray *warnings;    /* char * */
+};
+
+/* Fills an empty @self from the document; on failure @self is left partly filled and
+ * must be dropped. */
+gboolean _bpw_study_read  (BpwStudy    *self,
+                           BpwJsonDoc  *doc,
+                           GError     **error);
+JsonNode *_bpw_study_to_node (BpwStudy *self,
+                              const char *target_dir);
+
+/* The model reference to write when saving into @target_dir (NULL: as loaded). */
+char    *_bpw_study_model_ref_for (BpwStudy               *self,
+                                   const BpwStudyWorkload *w,
+                                   const char             *target_dir);
+
+/* The relation checks shared by the reader and bpw_study_add_scenario(): runs
+ * bpw_scenario_validate() and returns its message unlocated. */
+gboolean _bpw_study_validate_scenario (BpwStudy         *self,
+                                       BpwStudyScenario *sc,
+                                       GError          **error);
+
+G_END_DECLS

@@ -1,0 +1,578 @@
+/* bpw-study-read.c — reading the native study format, every error located
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-study-read"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "bpw-error.h"
+#include "bpw-quantity.h"
+#include "bpw-study-private.h"
+#include "bpw-workload-io.h"
+
+static const char * const root_keys[] = {
+  "$schema", "format", "version", "name", "description", "workloads", "scenarios", "suites",
+  "blueprints", "candidates", "views", NULL
+};
+static const char * const workload_keys[] = { "name", "description", "model", NULL };
+static const char * const scenario_keys[] = {
+  "name", "description", "workload", "suite", "phase", "global_batch", "micro_batch", "seq",
+  "context", "recompute", "dtype", "kv_dtype", "optimizer", "weight", "sla", "parallel", NULL
+};
+static const char * const sla_keys[] = { "step_time", "ttft", "tpot", "p99", NULL };
+static const char * const parallel_keys[] = {
+  "tp", "pp", "dp", "ep", "sp", "zero", "schedule", "interleave", NULL
+};
+static const char * const suite_keys[] = { "name", "description", "kind", "scenarios", NULL };
+static const char * const candidate_keys[] = {
+  "name", "description", "blueprint", "mapping", NULL
+};
+
+/* Index order = enum order of the types they fill. */
+static const char * const phase_names[] = { "train", "prefill", "decode", NULL };
+static const char * const recompute_names[] = { "none", "selective", "full", NULL };
+static const char * const schedule_names[] = { "gpipe", "1f1b", "interleaved", NULL };
+static const char * const dtype_names[] = { "fp32", "bf16", "fp16", "fp8", NULL };
+static const char * const optimizer_names[] = { "adam", "sgd", NULL };
+static const char * const suite_kind_names[] = {
+  "representative", "stress", "projected", NULL
+};
+
+typedef gboolean (*ReadItemFunc) (BpwStudy    *self,
+                                  BpwJsonDoc  *doc,
+                                  JsonNode    *node,
+                                  JsonObject  *item,
+                                  const char  *path,
+                                  GError     **error);
+
+/* Reads the list @member of @root (optional) and calls @func on each element, which must
+ * be an object. */
+static gboolean
+bpw_study_read_list (BpwStudy    *self,
+                     BpwJsonDoc  *doc,
+                     JsonObject  *root,
+                     const char  *member,
+                     ReadItemFunc func,
+                     GError     **error)
+{
+  JsonNode *node = json_object_get_member (root, member);
+  JsonArray *array;
+
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return bpw_json_doc_error (doc, node, member, error, "expected a list");
+  array = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+      g_autofree char *path = g_strdup_printf ("%s[%u]", member, i);
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        return bpw_json_doc_error (doc, element, path, error, "expected an object");
+      if (!func (self, doc, element, json_node_get_object (element), path, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* A required, non-empty name not used by an earlier item of the same list. */
+static gboolean
+bpw_study_read_name (BpwJsonDoc  *doc,
+                     JsonObject  *item,
+                     const char  *path,
+                     gboolean   (*taken) (BpwStudy *, const char *, guint *),
+                     BpwStudy    *self,
+                     const char **out,
+                     GError     **error)
+{
+  g_autofree char *full = g_strdup_printf ("%s.name", path);
+
+  if (!bpw_json_doc_get_string (doc, item, path, "name", TRUE, out, error))
+    return FALSE;
+  if (**out == '\0')
+    return bpw_json_doc_error (doc, json_object_get_member (item, "name"), full, error,
+                               "expected a non-empty name");
+  if (taken != NULL && taken (self, *out, NULL))
+    return bpw_json_doc_error (doc, json_object_get_member (item, "name"), full, error,
+                               "the name \"%s\" is already used; names must be unique", *out);
+  return TRUE;
+}
+
+static gboolean
+bpw_study_read_workload (BpwStudy    *self,
+                         BpwJsonDoc  *doc,
+                         JsonNode    *node,
+                         JsonObject  *item,
+                         const char  *path,
+                         GError     **error)
+{
+  BpwStudyWorkload w = { 0 };
+  g_autofree char *model_path = g_strdup_printf ("%s.model", path);
+  JsonNode *model;
+  const char *name = NULL;
+
+  bpw_json_doc_check_unknown (doc, item, path, workload_keys, self->warnings);
+  if (!bpw_study_read_name (doc, item, path, bpw_study_lookup_workload, self, &name, error))
+    return FALSE;
+  model = json_object_get_member (item, "model");
+  if (model == NULL)
+    return bpw_json_doc_error (doc, node, path, error, "a workload needs a \"model\": a bundled "
+                               "model name, a file path or a model object");
+
+  bpw_model_spec_init_defaults (&w.spec);
+  if (JSON_NODE_HOLDS_OBJECT (model))
+    {
+      w.spec.name = g_strdup (name);
+      w.spec.source = g_strdup (bpw_json_doc_get_filename (doc));
+      if (!bpw_workload_read_model_object (doc, json_node_get_object (model), model_path,
+                                           &w.spec, self->warnings, error))
+        {
+          bpw_model_spec_clear (&w.spec);
+          return FALSE;
+        }
+    }
+  else if (JSON_NODE_HOLDS_VALUE (model) && json_node_get_value_type (model) == G_TYPE_STRING)
+    {
+      const char *ref = json_node_get_string (model);
+      g_autofree char *file = NULL;
+
+      if (g_path_is_absolute (ref) || self->base_dir == NULL)
+        file = g_strdup (ref);
+      else
+        file = g_build_filename (self->base_dir, ref, NULL);
+
+      if (self->base_dir != NULL && g_file_test (file, G_FILE_TEST_EXISTS))
+        {
+          /* Errors inside the model file name that file; say which study line led there. */
+          if (!bpw_workload_load_with_warnings (file, 0, &w.spec, NULL, self->warnings, error))
+            {
+              guint line = 0, column = 0;
+
+              bpw_json_doc_locate (doc, model, &line, &column);
+              g_prefix_error (error, "%s:%u:%u: %s: ", bpw_json_doc_get_filename (doc), line,
+                              column, model_path);
+              bpw_model_spec_clear (&w.spec);
+              return FALSE;
+            }
+        }
+      else if (!bpw_model_spec_lookup_bundled (ref, &w.spec))
+        {
+          bpw_model_spec_clear (&w.spec);
+          return bpw_json_doc_error (doc, model, model_path, error,
+                                     "\"%s\" is neither a bundled model nor a file%s%s", ref,
+                                     self->base_dir != NULL ? " at " : "",
+                                     self->base_dir != NULL ? file : "");
+        }
+      w.model_ref = g_strdup (ref);
+    }
+  else
+    {
+      bpw_model_spec_clear (&w.spec);
+      return bpw_json_doc_error (doc, model, model_path, error,
+                                 "expected a bundled model name, a file path or a model object");
+    }
+  w.name = g_strdup (name);
+  g_array_append_val (self->workloads, w);
+  return TRUE;
+}
+
+static gboolean
+bpw_study_read_parallel (BpwJsonDoc   *doc,
+                         JsonObject   *item,
+                         const char   *path,
+                         BpwParallel  *p,
+                         GPtrArray    *warnings,
+                         GError      **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *ppath = g_strdup_printf ("%s.parallel", path);
+  JsonObject *o = bpw_json_doc_get_object (doc, item, path, "parallel", FALSE, &local_error);
+  gint64 zero = p->zero;
+  int schedule = p->schedule;
+
+  if (o == NULL)
+    {
+      if (local_error == NULL)
+        return TRUE;
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  bpw_json_doc_check_unknown (doc, o, ppath, parallel_keys, warnings);
+  if (!bpw_json_doc_get_int (doc, o, ppath, "tp", FALSE, 1, G_MAXINT64, &p->tp, error)
+      || !bpw_json_doc_get_int (doc, o, ppath, "pp", FALSE, 1, G_MAXINT64, &p->pp, error)
+      || !bpw_json_doc_get_int (doc, o, ppath, "dp", FALSE, 1, G_MAXINT64, &p->dp, error)
+      || !bpw_json_doc_get_int (doc, o, ppath, "ep", FALSE, 1, G_MAXINT64, &p->ep, error)
+      || !bpw_json_doc_get_bool (doc, o, ppath, "sp", FALSE, &p->sp, error)
+      || !bpw_json_doc_get_int (doc, o, ppath, "zero", FALSE, 0, 3, &zero, error)
+      || !bpw_json_doc_get_enum (doc, o, ppath, "schedule", FALSE, schedule_names, &schedule,
+                                 error)
+      || !bpw_json_doc_get_int (doc, o, ppath, "interleave", FALSE, 1, G_MAXINT64,
+                                &p->interleave, error))
+    return FALSE;
+  p->zero = (gint) zero;
+  p->schedule = (BpwSchedule) schedule;
+  return TRUE;
+}
+
+static gboolean
+bpw_study_read_sla (BpwJsonDoc   *doc,
+                    JsonObject   *item,
+                    const char   *path,
+                    BpwScenario  *s,
+                    GPtrArray    *warnings,
+                    GError      **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *spath = g_strdup_printf ("%s.sla", path);
+  JsonObject *o = bpw_json_doc_get_object (doc, item, path, "sla", FALSE, &local_error);
+
+  if (o == NULL)
+    {
+      if (local_error == NULL)
+        return TRUE;
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  bpw_json_doc_check_unknown (doc, o, spath, sla_keys, warnings);
+#define SLA(key, field) \
+  bpw_json_doc_get_quantity (doc, o, spath, key, FALSE, BPW_UNIT_SECONDS, 0.0, 1.0e9, \
+                             &s->field, NULL, NULL, error)
+  return SLA ("step_time", sla_step_time) && SLA ("ttft", sla_ttft)
+         && SLA ("tpot", sla_tpot) && SLA ("p99", sla_p99);
+#undef SLA
+}
+
+/* "scenario.FIELD: r" / "parallel.FIELD: r" from bpw_scenario_validate() point at FIELD;
+ * other messages at the scenario object. */
+static gboolean
+bpw_study_locate_scenario_error (BpwJsonDoc  *doc,
+                                 JsonNode    *node,
+                                 JsonObject  *item,
+                                 const char  *path,
+                                 GError      *local_error,
+                                 GError     **error)
+{
+  const char *msg = local_error->message;
+  JsonNode *target = node;
+  g_autofree char *target_path = g_strdup (path);
+  const char *colon = strstr (msg, ": ");
+
+  if (colon != NULL && (g_str_has_prefix (msg, "scenario.") || g_str_has_prefix (msg, "parallel.")))
+    {
+      g_autofree char *field = g_strndup (msg, colon - msg);
+      JsonObject *where = item;
+      const char *key = strchr (field, '.') + 1;
+
+      if (g_str_has_prefix (field, "parallel."))
+        {
+          JsonNode *pnode = json_object_get_member (item, "parallel");
+
+          where = pnode != NULL && JSON_NODE_HOLDS_OBJECT (pnode) ? json_node_get_object (pnode)
+                                                                  : NULL;
+        }
+      if (where != NULL && json_object_has_member (where, key))
+        {
+          target = json_object_get_member (where, key);
+          g_free (target_path);
+          target_path = g_strdup_printf ("%s%s.%s", path,
+                                         where == item ? "" : ".parallel", key);
+          msg = colon + 2;
+        }
+    }
+  bpw_json_doc_error (doc, target, target_path, error, "%s", msg);
+  if (error != NULL && *error != NULL)
+    (*error)->code = local_error->code;
+  return FALSE;
+}
+
+static gboolean
+bpw_study_read_scenario (BpwStudy    *self,
+                         BpwJsonDoc  *doc,
+                         JsonNode    *node,
+                         JsonObject  *item,
+                         const char  *path,
+                         GError     **error)
+{
+  BpwStudyScenario sc = { 0 };
+  g_autoptr(GError) local_error = NULL;
+  const char *name = NULL, *workload = NULL, *suite = NULL;
+  int phase = 0, recompute = 0, dtype, kv_dtype, optimizer = -1;
+  guint index = 0;
+
+  bpw_json_doc_check_unknown (doc, item, path, scenario_keys, self->warnings);
+  if (!bpw_study_read_name (doc, item, path, bpw_study_lookup_scenario, self, &name, error)
+      || !bpw_json_doc_get_string (doc, item, path, "workload", TRUE, &workload, error)
+      || !bpw_json_doc_get_string (doc, item, path, "suite", FALSE, &suite, error))
+    return FALSE;
+  if (!bpw_study_lookup_workload (self, workload, &index))
+    {
+      g_autofree char *wpath = g_strdup_printf ("%s.workload", path);
+
+      return bpw_json_doc_error (doc, json_object_get_member (item, "workload"), wpath, error,
+                                 "the study has no workload named \"%s\"", workload);
+    }
+
+  bpw_scenario_init_defaults (&sc.scenario);
+  bpw_parallel_init_defaults (&sc.parallel);
+  dtype = sc.scenario.dtype;
+  kv_dtype = sc.scenario.kv_dtype;
+  if (!bpw_json_doc_get_enum (doc, item, path, "phase", TRUE, phase_names, &phase, error)
+      || !bpw_json_doc_get_int (doc, item, path, "global_batch", TRUE, 1, G_MAXINT64,
+                                &sc.scenario.global_batch, error)
+      || !bpw_json_doc_get_enum (doc, item, path, "recompute", FALSE, recompute_names,
+                                 &recompute, error)
+      || !bpw_json_doc_get_enum (doc, item, path, "dtype", FALSE, dtype_names, &dtype, error)
+      || !bpw_json_doc_get_enum (doc, item, path, "kv_dtype", FALSE, dtype_names, &kv_dtype,
+                                 error)
+      || !bpw_json_doc_get_enum (doc, item, path, "optimizer", FALSE, optimizer_names,
+                                 &optimizer, error))
+    return FALSE;
+  /* Inference runs the whole batch at once unless told otherwise. */
+  sc.scenario.micro_batch = phase == BPW_WORKLOAD_TRAIN ? 1 : sc.scenario.global_batch;
+  if (!bpw_json_doc_get_int (doc, item, path, "micro_batch", FALSE, 1, G_MAXINT64,
+                             &sc.scenario.micro_batch, error)
+      || !bpw_json_doc_get_int (doc, item, path, "seq", FALSE, 1, G_MAXINT64,
+                                &sc.scenario.seq, error)
+      || !bpw_json_doc_get_int (doc, item, path, "context", phase == BPW_WORKLOAD_DECODE, 0,
+                                G_MAXINT64, &sc.scenario.context, error)
+      || !bpw_json_doc_get_double (doc, item, path, "weight", FALSE, 0.0, 1.0e9,
+                                   &sc.scenario.weight, error)
+      || !bpw_study_read_sla (doc, item, path, &sc.scenario, self->warnings, error)
+      || !bpw_study_read_parallel (doc, item, path, &sc.parallel, self->warnings, error))
+    return FALSE;
+
+  sc.scenario.phase = phase;
+  sc.scenario.recompute = recompute;
+  sc.scenario.dtype = dtype;
+  sc.scenario.kv_dtype = kv_dtype;
+  sc.scenario.optimizer_set = optimizer >= 0;
+  if (optimizer >= 0)
+    sc.scenario.optimizer = optimizer;
+  sc.workload = index;
+
+  if (!_bpw_study_validate_scenario (self, &sc, &local_error))
+    return bpw_study_locate_scenario_error (doc, node, item, path, local_error, error);
+
+  sc.scenario.name = g_strdup (name);
+  sc.name = g_strdup (name);
+  sc.suite = g_strdup (suite);
+  g_array_append_val (self->scenarios, sc);
+  return TRUE;
+}
+
+static gboolean
+bpw_study_lookup_suite (BpwStudy   *self,
+                        const char *name,
+                        guint      *index)
+{
+  for (guint i = 0; i < self->suites->len; i++)
+    if (g_strcmp0 (g_array_index (self->suites, BpwStudySuite, i).name, name) == 0)
+      {
+        if (index != NULL)
+          *index = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static gboolean
+bpw_study_read_suite (BpwStudy    *self,
+                      BpwJsonDoc  *doc,
+                      JsonNode    *node,
+                      JsonObject  *item,
+                      const char  *path,
+                      GError     **error)
+{
+  BpwStudySuite suite = { 0 };
+  g_autofree char *spath = g_strdup_printf ("%s.scenarios", path);
+  g_autoptr(GArray) indices = g_array_new (FALSE, FALSE, sizeof (guint));
+  const char *name = NULL;
+  int kind = BPW_SUITE_REPRESENTATIVE;
+  JsonNode *list;
+
+  bpw_json_doc_check_unknown (doc, item, path, suite_keys, self->warnings);
+  if (!bpw_study_read_name (doc, item, path, bpw_study_lookup_suite, self, &name, error)
+      || !bpw_json_doc_get_enum (doc, item, path, "kind", FALSE, suite_kind_names, &kind, error))
+    return FALSE;
+  list = json_object_get_member (item, "scenarios");
+  if (list != NULL && !JSON_NODE_HOLDS_ARRAY (list))
+    return bpw_json_doc_error (doc, list, spath, error, "expected a list of scenario names");
+  for (guint i = 0; list != NULL && i < json_array_get_length (json_node_get_array (list)); i++)
+    {
+      JsonNode *element = json_array_get_element (json_node_get_array (list), i);
+      g_autofree char *epath = g_strdup_printf ("%s[%u]", spath, i);
+      const char *ref;
+      guint index = 0;
+
+      if (!JSON_NODE_HOLDS_VALUE (element) || json_node_get_value_type (element) != G_TYPE_STRING)
+        return bpw_json_doc_error (doc, element, epath, error, "expected a scenario name");
+      ref = json_node_get_string (element);
+      if (!bpw_study_lookup_scenario (self, ref, &index))
+        return bpw_json_doc_error (doc, element, epath, error,
+                                   "the study has no scenario named \"%s\"", ref);
+      g_array_append_val (indices, index);
+    }
+  suite.name = g_strdup (name);
+  suite.kind = kind;
+  suite.n_scenarios = indices->len;
+  suite.scenarios = (guint *) g_array_free (g_steal_pointer (&indices), FALSE);
+  g_array_append_val (self->suites, suite);
+  return TRUE;
+}
+
+static gboolean
+bpw_study_read_candidate (BpwStudy    *self,
+                          BpwJsonDoc  *doc,
+                          JsonNode    *node,
+                          JsonObject  *item,
+                          const char  *path,
+                          GError     **error)
+{
+  BpwStudyCandidate c = { 0 };
+  g_autofree char *mpath = g_strdup_printf ("%s.mapping", path);
+  const char *name = NULL, *blueprint = NULL;
+  JsonNode *mapping = json_object_get_member (item, "mapping");
+  guint n = self->candidates->len;
+
+  bpw_json_doc_check_unknown (doc, item, path, candidate_keys, self->warnings);
+  if (!bpw_study_read_name (doc, item, path, NULL, self, &name, error)
+      || !bpw_json_doc_get_string (doc, item, path, "blueprint", TRUE, &blueprint, error))
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (g_array_index (self->candidates, BpwStudyCandidate, i).name, name) == 0)
+      {
+        g_autofree char *npath = g_strdup_printf ("%s.name", path);
+
+        return bpw_json_doc_error (doc, json_object_get_member (item, "name"), npath, error,
+                                   "the name \"%s\" is already used; names must be unique",
+                                   name);
+      }
+  if (mapping != NULL && !JSON_NODE_HOLDS_OBJECT (mapping))
+    return bpw_json_doc_error (doc, mapping, mpath, error, "expected a mapping object");
+  c.name = g_strdup (name);
+  c.blueprint = g_strdup (blueprint);
+  if (mapping != NULL)
+    c.mapping = json_node_copy (mapping);
+  else
+    {
+      g_autoptr(JsonObject) empty = json_object_new ();
+
+      c.mapping = json_node_init_object (json_node_alloc (), empty);
+    }
+  g_array_append_val (self->candidates, c);
+  return TRUE;
+}
+
+/* A scenario that names a suite joins it; a suite nobody declared is created. */
+static void
+bpw_study_link_suites (BpwStudy *self)
+{
+  for (guint i = 0; i < self->scenarios->len; i++)
+    {
+      BpwStudyScenario *sc = &g_array_index (self->scenarios, BpwStudyScenario, i);
+      BpwStudySuite *suite;
+      guint index = 0;
+      gboolean member = FALSE;
+
+      if (sc->suite == NULL)
+        continue;
+      if (!bpw_study_lookup_suite (self, sc->suite, &index))
+        {
+          BpwStudySuite fresh = { g_strdup (sc->suite), BPW_SUITE_REPRESENTATIVE, NULL, 0 };
+
+          g_array_append_val (self->suites, fresh);
+          index = self->suites->len - 1;
+        }
+      suite = &g_array_index (self->suites, BpwStudySuite, index);
+      for (guint k = 0; k < suite->n_scenarios; k++)
+        member |= suite->scenarios[k] == i;
+      if (!member)
+        {
+          suite->scenarios = g_renew (guint, suite->scenarios, suite->n_scenarios + 1);
+          suite->scenarios[suite->n_scenarios++] = i;
+        }
+    }
+}
+
+gboolean
+_bpw_study_read (BpwStudy    *self,
+                 BpwJsonDoc  *doc,
+                 GError     **error)
+{
+  JsonNode *root = bpw_json_doc_get_root (doc);
+  JsonObject *object;
+  JsonNode *node;
+  const char *format = NULL, *name = NULL, *description = NULL;
+  gint64 version = 0;
+
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return bpw_json_doc_error (doc, root, "", error, "expected a bpw-study object");
+  object = json_node_get_object (root);
+  if (!bpw_json_doc_get_string (doc, object, "", "format", TRUE, &format, error))
+    return FALSE;
+  if (g_strcmp0 (format, "bpw-study") != 0)
+    return bpw_json_doc_error (doc, json_object_get_member (object, "format"), "format", error,
+                               "expected \"bpw-study\", got \"%s\"; this is not a study file",
+                               format);
+  if (!bpw_json_doc_get_int (doc, object, "", "version", TRUE, 1, G_MAXINT64, &version, error))
+    return FALSE;
+  if (version > BPW_STUDY_FORMAT_VERSION)
+    return bpw_json_doc_error (doc, json_object_get_member (object, "version"), "version", error,
+                               "version %" G_GINT64_FORMAT " is newer than this program reads "
+                               "(%d); update Blueprint Workbench", version,
+                               BPW_STUDY_FORMAT_VERSION);
+  bpw_json_doc_check_unknown (doc, object, "", root_keys, self->warnings);
+  if (!bpw_json_doc_get_string (doc, object, "", "name", FALSE, &name, error)
+      || !bpw_json_doc_get_string (doc, object, "", "description", FALSE, &description, error))
+    return FALSE;
+  if (name != NULL)
+    bpw_study_set_name (self, name);
+  else
+    {
+      g_autofree char *base = g_path_get_basename (bpw_json_doc_get_filename (doc));
+      char *dot = strstr (base, ".bpw-study");
+
+      if (dot == NULL)
+        dot = strrchr (base, '.');
+      if (dot != NULL && dot != base)
+        *dot = '\0';
+      bpw_study_set_name (self, base);
+    }
+  g_free (self->description);
+  self->description = g_strdup (description);
+
+  if (!bpw_study_read_list (self, doc, object, "workloads", bpw_study_read_workload, error)
+      || !bpw_study_read_list (self, doc, object, "scenarios", bpw_study_read_scenario, error)
+      || !bpw_study_read_list (self, doc, object, "suites", bpw_study_read_suite, error))
+    return FALSE;
+  bpw_study_link_suites (self);
+
+  node = json_object_get_member (object, "blueprints");
+  if (node != NULL && !JSON_NODE_HOLDS_ARRAY (node))
+    return bpw_json_doc_error (doc, node, "blueprints", error, "expected a list of blueprints");
+  for (guint i = 0; node != NULL && i < json_array_get_length (json_node_get_array (node)); i++)
+    {
+      JsonNode *element = json_array_get_element (json_node_get_array (node), i);
+      g_autofree char *path = g_strdup_printf ("blueprints[%u]", i);
+
+      if (!JSON_NODE_HOLDS_VALUE (element) || json_node_get_value_type (element) != G_TYPE_STRING
+          || *json_node_get_string (element) == '\0')
+        return bpw_json_doc_error (doc, element, path, error,
+                                   "expected a bundled blueprint name or a file path");
+      bpw_study_add_blueprint (self, json_node_get_string (element));
+    }
+
+  if (!bpw_study_read_list (self, doc, object, "candidates", bpw_study_read_candidate, error))
+    return FALSE;
+
+  node = json_object_get_member (object, "views");
+  if (node != NULL && !JSON_NODE_HOLDS_OBJECT (node))
+    return bpw_json_doc_error (doc, node, "views", error, "expected an object");
+  if (node != NULL)
+    self->views = json_node_copy (node);
+  return TRUE;
+}

@@ -1,0 +1,197 @@
+/* bpw-study-write.c — writing the native study format
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-study-write"
+
+#include "config.h"
+
+#include "bpw-quantity.h"
+#include "bpw-study-private.h"
+#include "bpw-workload-io.h"
+
+char *
+_bpw_study_model_ref_for (BpwStudy               *self,
+                          const BpwStudyWorkload *w,
+                          const char             *target_dir)
+{
+  g_autofree char *resolved = NULL;
+
+  if (w->model_ref == NULL)
+    return NULL;
+  /* A path relative to the old folder would dangle in another one: write it absolute. */
+  if (target_dir == NULL || self->base_dir == NULL || g_path_is_absolute (w->model_ref)
+      || g_strcmp0 (target_dir, self->base_dir) == 0)
+    return g_strdup (w->model_ref);
+  resolved = g_build_filename (self->base_dir, w->model_ref, NULL);
+  if (!g_file_test (resolved, G_FILE_TEST_EXISTS))
+    return g_strdup (w->model_ref);  /* a bundled name */
+  return g_canonicalize_filename (resolved, NULL);
+}
+
+#define INT(key, value) \
+  G_STMT_START { json_builder_set_member_name (b, key); \
+                 json_builder_add_int_value (b, value); } G_STMT_END
+#define STR(key, value) \
+  G_STMT_START { json_builder_set_member_name (b, key); \
+                 json_builder_add_string_value (b, value); } G_STMT_END
+
+static void
+bpw_study_write_sla (JsonBuilder       *b,
+                     const BpwScenario *s)
+{
+  const struct { const char *key; double value; } slas[] = {
+    { "step_time", s->sla_step_time }, { "ttft", s->sla_ttft },
+    { "tpot", s->sla_tpot }, { "p99", s->sla_p99 },
+  };
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (slas); i++)
+    any |= slas[i].value > 0.0;
+  if (!any)
+    return;
+  json_builder_set_member_name (b, "sla");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < G_N_ELEMENTS (slas); i++)
+    if (slas[i].value > 0.0)
+      {
+        g_autofree char *text = bpw_quantity_format (slas[i].value, BPW_UNIT_SECONDS);
+        double back = 0.0;
+
+        json_builder_set_member_name (b, slas[i].key);
+        /* The unit string is what people write; a plain number when 4 digits would lose
+         * precision, so that a save and load never changes a value. */
+        if (bpw_quantity_parse (text, BPW_UNIT_SECONDS, &back, NULL) && back == slas[i].value)
+          json_builder_add_string_value (b, text);
+        else
+          json_builder_add_double_value (b, slas[i].value);
+      }
+  json_builder_end_object (b);
+}
+
+static void
+bpw_study_write_scenario (BpwStudy               *self,
+                          JsonBuilder            *b,
+                          const BpwStudyScenario *sc)
+{
+  const BpwScenario *s = &sc->scenario;
+  const BpwParallel *p = &sc->parallel;
+
+  json_builder_begin_object (b);
+  STR ("name", sc->name);
+  STR ("workload", bpw_study_get_workload (self, sc->workload)->name);
+  if (sc->suite != NULL)
+    STR ("suite", sc->suite);
+  STR ("phase", bpw_workload_phase_to_string (s->phase));
+  INT ("global_batch", s->global_batch);
+  INT ("micro_batch", s->micro_batch);
+  INT ("seq", s->seq);
+  INT ("context", s->context);
+  STR ("recompute", bpw_recompute_to_string (s->recompute));
+  STR ("dtype", bpw_dtype_to_string (s->dtype));
+  STR ("kv_dtype", bpw_dtype_to_string (s->kv_dtype));
+  if (s->optimizer_set)
+    STR ("optimizer", bpw_optimizer_to_string (s->optimizer));
+  json_builder_set_member_name (b, "weight");
+  json_builder_add_double_value (b, s->weight);
+  bpw_study_write_sla (b, s);
+  json_builder_set_member_name (b, "parallel");
+  json_builder_begin_object (b);
+  INT ("tp", p->tp);
+  INT ("pp", p->pp);
+  INT ("dp", p->dp);
+  INT ("ep", p->ep);
+  json_builder_set_member_name (b, "sp");
+  json_builder_add_boolean_value (b, p->sp);
+  INT ("zero", p->zero);
+  STR ("schedule", bpw_schedule_to_string (p->schedule));
+  INT ("interleave", p->interleave);
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+}
+
+JsonNode *
+_bpw_study_to_node (BpwStudy   *self,
+                    const char *target_dir)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  STR ("format", "bpw-study");
+  INT ("version", BPW_STUDY_FORMAT_VERSION);
+  STR ("name", self->name);
+  if (self->description != NULL)
+    STR ("description", self->description);
+
+  json_builder_set_member_name (b, "workloads");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < self->workloads->len; i++)
+    {
+      const BpwStudyWorkload *w = &g_array_index (self->workloads, BpwStudyWorkload, i);
+      g_autofree char *ref = _bpw_study_model_ref_for (self, w, target_dir);
+
+      json_builder_begin_object (b);
+      STR ("name", w->name);
+      json_builder_set_member_name (b, "model");
+      if (ref != NULL)
+        json_builder_add_string_value (b, ref);
+      else
+        json_builder_add_value (b, bpw_workload_model_to_node (&w->spec));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "scenarios");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < self->scenarios->len; i++)
+    bpw_study_write_scenario (self, b, &g_array_index (self->scenarios, BpwStudyScenario, i));
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "suites");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < self->suites->len; i++)
+    {
+      const BpwStudySuite *suite = &g_array_index (self->suites, BpwStudySuite, i);
+
+      json_builder_begin_object (b);
+      STR ("name", suite->name);
+      STR ("kind", bpw_suite_kind_to_string (suite->kind));
+      json_builder_set_member_name (b, "scenarios");
+      json_builder_begin_array (b);
+      for (guint k = 0; k < suite->n_scenarios; k++)
+        json_builder_add_string_value (b, bpw_study_get_scenario (self,
+                                                                  suite->scenarios[k])->name);
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "blueprints");
+  json_builder_begin_array (b);
+  for (guint i = 0; i + 1 < self->blueprints->len; i++)
+    json_builder_add_string_value (b, g_ptr_array_index (self->blueprints, i));
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "candidates");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < self->candidates->len; i++)
+    {
+      const BpwStudyCandidate *c = &g_array_index (self->candidates, BpwStudyCandidate, i);
+
+      json_builder_begin_object (b);
+      STR ("name", c->name);
+      STR ("blueprint", c->blueprint);
+      json_builder_set_member_name (b, "mapping");
+      json_builder_add_value (b, json_node_copy (c->mapping));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  if (self->views != NULL)
+    {
+      json_builder_set_member_name (b, "views");
+      json_builder_add_value (b, json_node_copy (self->views));
+    }
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}

@@ -1,0 +1,529 @@
+/* bpw-study.c — the study object: accessors, bundled studies, atomic save
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-study"
+
+#include "config.h"
+
+#include "bpw-study.h"
+
+#include <gio/gio.h>
+#include <string.h>
+
+#include "bpw-core-resource-private.h"
+#include "bpw-error.h"
+#include "bpw-json-dump-private.h"
+#include "bpw-study-private.h"
+
+#define BUNDLED_STUDIES "/io/github/bpw/Workbench/core/studies/"
+#define BUNDLED_SUFFIX ".bpw-study.json"
+
+G_DEFINE_FINAL_TYPE (BpwStudy, bpw_study, G_TYPE_OBJECT)
+
+static const char * const suite_kind_names[] = { "representative", "stress", "projected" };
+
+static void
+bpw_study_workload_clear (gpointer data)
+{
+  BpwStudyWorkload *w = data;
+
+  g_clear_pointer (&w->name, g_free);
+  g_clear_pointer (&w->model_ref, g_free);
+  bpw_model_spec_clear (&w->spec);
+}
+
+static void
+bpw_study_scenario_clear (gpointer data)
+{
+  BpwStudyScenario *sc = data;
+
+  g_clear_pointer (&sc->name, g_free);
+  g_clear_pointer (&sc->suite, g_free);
+  bpw_scenario_clear (&sc->scenario);
+}
+
+static void
+bpw_study_suite_clear (gpointer data)
+{
+  BpwStudySuite *suite = data;
+
+  g_clear_pointer (&suite->name, g_free);
+  g_clear_pointer (&suite->scenarios, g_free);
+  suite->n_scenarios = 0;
+}
+
+static void
+bpw_study_candidate_clear (gpointer data)
+{
+  BpwStudyCandidate *c = data;
+
+  g_clear_pointer (&c->name, g_free);
+  g_clear_pointer (&c->blueprint, g_free);
+  g_clear_pointer (&c->mapping, json_node_unref);
+}
+
+static void
+bpw_study_finalize (GObject *object)
+{
+  BpwStudy *self = BPW_STUDY (object);
+
+  g_clear_pointer (&self->name, g_free);
+  g_clear_pointer (&self->description, g_free);
+  g_clear_pointer (&self->path, g_free);
+  g_clear_pointer (&self->base_dir, g_free);
+  g_clear_pointer (&self->workloads, g_array_unref);
+  g_clear_pointer (&self->scenarios, g_array_unref);
+  g_clear_pointer (&self->suites, g_array_unref);
+  g_clear_pointer (&self->blueprints, g_ptr_array_unref);
+  g_clear_pointer (&self->candidates, g_array_unref);
+  g_clear_pointer (&self->views, json_node_unref);
+  g_clear_pointer (&self->warnings, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (bpw_study_parent_class)->finalize (object);
+}
+
+static void
+bpw_study_class_init (BpwStudyClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = bpw_study_finalize;
+}
+
+static void
+bpw_study_init (BpwStudy *self)
+{
+  self->name = g_strdup ("Untitled study");
+  self->workloads = g_array_new (FALSE, TRUE, sizeof (BpwStudyWorkload));
+  g_array_set_clear_func (self->workloads, bpw_study_workload_clear);
+  self->scenarios = g_array_new (FALSE, TRUE, sizeof (BpwStudyScenario));
+  g_array_set_clear_func (self->scenarios, bpw_study_scenario_clear);
+  self->suites = g_array_new (FALSE, TRUE, sizeof (BpwStudySuite));
+  g_array_set_clear_func (self->suites, bpw_study_suite_clear);
+  self->candidates = g_array_new (FALSE, TRUE, sizeof (BpwStudyCandidate));
+  g_array_set_clear_func (self->candidates, bpw_study_candidate_clear);
+  self->blueprints = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (self->blueprints, NULL);
+  self->warnings = g_ptr_array_new_with_free_func (g_free);
+}
+
+const char *
+bpw_suite_kind_to_string (BpwSuiteKind kind)
+{
+  return (guint) kind < G_N_ELEMENTS (suite_kind_names) ? suite_kind_names[kind] : "invalid";
+}
+
+BpwStudy *
+bpw_study_new (void)
+{
+  return g_object_new (BPW_TYPE_STUDY, NULL);
+}
+
+BpwStudy *
+bpw_study_new_from_data (const char  *filename,
+                         const char  *data,
+                         gssize       length,
+                         GError     **error)
+{
+  g_autoptr(BpwStudy) self = NULL;
+  g_autoptr(BpwJsonDoc) doc = NULL;
+
+  g_return_val_if_fail (filename != NULL && data != NULL, NULL);
+
+  doc = bpw_json_doc_new_from_data (filename, data, length, error);
+  if (doc == NULL)
+    return NULL;
+  self = bpw_study_new ();
+  self->base_dir = g_path_get_dirname (filename);
+  if (!_bpw_study_read (self, doc, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+BpwStudy *
+bpw_study_new_from_file (const char  *path,
+                         GError     **error)
+{
+  g_autoptr(BpwStudy) self = NULL;
+  g_autoptr(BpwJsonDoc) doc = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  doc = bpw_json_doc_new_from_file (path, error);
+  if (doc == NULL)
+    return NULL;
+  self = bpw_study_new ();
+  self->path = g_strdup (path);
+  self->base_dir = g_path_get_dirname (path);
+  if (!_bpw_study_read (self, doc, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+const char * const *
+bpw_study_bundled_names (void)
+{
+  static char **names = NULL;
+
+  if (g_once_init_enter (&names))
+    {
+      g_auto(GStrv) children = g_resource_enumerate_children (_bpw_core_resource_get (),
+                                                              BUNDLED_STUDIES,
+                                                              G_RESOURCE_LOOKUP_FLAGS_NONE,
+                                                              NULL);
+      GPtrArray *list = g_ptr_array_new ();
+
+      for (guint i = 0; children != NULL && children[i] != NULL; i++)
+        if (g_str_has_suffix (children[i], BUNDLED_SUFFIX))
+          {
+            char *name = g_strndup (children[i], strlen (children[i]) - strlen (BUNDLED_SUFFIX));
+
+            /* "default" first: it is the one the GUI opens. */
+            if (strcmp (name, "default") == 0)
+              g_ptr_array_insert (list, 0, name);
+            else
+              g_ptr_array_add (list, name);
+          }
+      g_ptr_array_add (list, NULL);
+      g_once_init_leave (&names, (char **) g_ptr_array_free (list, FALSE));
+    }
+  return (const char * const *) names;
+}
+
+BpwStudy *
+bpw_study_new_bundled (const char  *name,
+                       GError     **error)
+{
+  g_autofree char *resource_path = NULL;
+  g_autofree char *filename = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BpwStudy) self = NULL;
+  g_autoptr(BpwJsonDoc) doc = NULL;
+  gsize size = 0;
+  const char *data;
+
+  g_return_val_if_fail (name != NULL, NULL);
+
+  resource_path = g_strconcat (BUNDLED_STUDIES, name, BUNDLED_SUFFIX, NULL);
+  bytes = g_resource_lookup_data (_bpw_core_resource_get (), resource_path,
+                                  G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  if (bytes == NULL)
+    {
+      g_autofree char *known = g_strjoinv (", ", (char **) bpw_study_bundled_names ());
+
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   "%s: no such file and no bundled study of that name (bundled: %s)",
+                   name, known);
+      return NULL;
+    }
+  data = g_bytes_get_data (bytes, &size);
+  filename = g_strconcat (name, BUNDLED_SUFFIX, NULL);
+  doc = bpw_json_doc_new_from_data (filename, data, size, error);
+  if (doc == NULL)
+    return NULL;
+  self = bpw_study_new ();
+  /* Bundled studies name bundled models only; nothing resolves against a folder. */
+  if (!_bpw_study_read (self, doc, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+BpwStudy *
+bpw_study_load (const char  *path_or_name,
+                GError     **error)
+{
+  g_return_val_if_fail (path_or_name != NULL, NULL);
+
+  if (g_file_test (path_or_name, G_FILE_TEST_EXISTS)
+      || strchr (path_or_name, '/') != NULL || g_str_has_suffix (path_or_name, ".json"))
+    return bpw_study_new_from_file (path_or_name, error);
+  return bpw_study_new_bundled (path_or_name, error);
+}
+
+char *
+bpw_study_to_json (BpwStudy *self)
+{
+  g_autoptr(JsonNode) root = NULL;
+
+  g_return_val_if_fail (BPW_IS_STUDY (self), NULL);
+
+  root = _bpw_study_to_node (self, NULL);
+  return _bpw_json_dump (root);
+}
+
+gboolean
+bpw_study_save_to_file (BpwStudy    *self,
+                        const char  *path,
+                        GError     **error)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *target_dir = NULL;
+
+  g_return_val_if_fail (BPW_IS_STUDY (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  target_dir = g_path_get_dirname (path);
+  root = _bpw_study_to_node (self, target_dir);
+  text = _bpw_json_dump (root);
+  file = g_file_new_for_path (path);
+  /* g_file_replace_contents writes a temporary file and renames it over the old one, so
+   * a crash leaves either the old or the new study, never half of one; make_backup keeps
+   * the previous version as "path~". */
+  if (!g_file_replace_contents (file, text, strlen (text), NULL, TRUE, G_FILE_CREATE_NONE,
+                                NULL, NULL, error))
+    return FALSE;
+
+  /* Relative model paths must now resolve against the new folder. */
+  for (guint i = 0; i < self->workloads->len; i++)
+    {
+      BpwStudyWorkload *w = &g_array_index (self->workloads, BpwStudyWorkload, i);
+      char *ref = _bpw_study_model_ref_for (self, w, target_dir);
+
+      g_free (w->model_ref);
+      w->model_ref = ref;
+    }
+  g_free (self->path);
+  self->path = g_strdup (path);
+  g_free (self->base_dir);
+  self->base_dir = g_steal_pointer (&target_dir);
+  return TRUE;
+}
+
+const char *
+bpw_study_get_name (BpwStudy *self)
+{
+  g_return_val_if_fail (BPW_IS_STUDY (self), NULL);
+  return self->name;
+}
+
+void
+bpw_study_set_name (BpwStudy   *self,
+                    const char *name)
+{
+  g_return_if_fail (BPW_IS_STUDY (self));
+  g_return_if_fail (name != NULL);
+
+  if (g_strcmp0 (self->name, name) == 0)
+    return;
+  g_free (self->name);
+  self->name = g_strdup (name);
+}
+
+const char *
+bpw_study_get_path (BpwStudy *self)
+{
+  g_return_val_if_fail (BPW_IS_STUDY (self), NULL);
+  return self->path;
+}
+
+GPtrArray *
+bpw_study_get_warnings (BpwStudy *self)
+{
+  g_return_val_if_fail (BPW_IS_STUDY (self), NULL);
+  return self->warnings;
+}
+
+guint
+bpw_study_get_n_workloads (BpwStudy *self)
+{
+  g_return_val_if_fail (BPW_IS_STUDY (self), 0);
+  return self->workloads->len;
+}
+
+const BpwStudyWorkload *
+bpw_study_get_workload (BpwStudy *self,
+                        guint     i)
+{
+  g_return_val_if_fail (BPW_IS_STUDY (self), NULL);
+  g_return_val_if_fail (i < self->workloads->len, NULL);
+  return &g_array_index (self->workloads, BpwStudyWorkload, i);
+}
+
+gboolean
+bpw_study_lookup_workload (BpwStudy   *self,
+                           const char *name,
+                           guint      *index)
+{
+  g_return_val_if_fail (BPW_IS_STUDY (self), FALSE);
+
+  for (guint i = 0; i < self->workloads->len; i++)
+    if (g_strcmp0 (g_array_index (self->workloads, BpwStudyWorkload, i).name, name) == 0)
+      {
+        if (index != NULL)
+          *index = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+guint
+bpw_study_get_n_scenarios (BpwStudy *self)
+{
+  g_return_val_if_fail (BPW_IS_STUDY (self), 0);
+  return self->scenarios->len;
+}
+
+const BpwStudyScenario *
+bpw_study_get_scenario (BpwStudy *self,
+                        guint     i)
+{
+  g_return_val_if_fail (BPW_IS_STUDY (self), NULL);
+  g_return_val_if_fail (i < self->scenarios->len, NULL);
+  return &g_array_index (self->scenarios, BpwStudyScenario, i);
+}
+
+gboolean
+bpw_study_lookup_scenario (BpwStudy   *self,
+                           const char *name,
+                           guint      *index)
+{
+  g_return_val_if_fail (BPW_IS_STUDY (self), FALSE);
+
+  for (guint i = 0; i < self->scenarios->len; i++)
+    if (g_strcmp0 (g_array_index (self->scenarios, BpwStudyScenario, i).name, name) == 0)
+      {
+        if (index != NULL)
+          *index = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+guint
+bpw_study_get_n_suites (BpwStudy *self)
+{
+  g_return_val_if_fail (BPW_IS_STUDY (self), 0);
+  return self->suites->len;
+}
+
+const BpwStudySuite *
+bpw_study_get_suite (BpwStudy *self,
+                     guint     i)
+{
+  g_return_val_if_fail (BPW_IS_STUDY (self), NULL);
+  g_return_val_if_fail (i < self->suites->len, NULL);
+  return &g_array_index (self->suites, BpwStudySuite, i);
+}
+
+const char * const *
+bpw_study_get_blueprints (BpwStudy *self)
+{
+  g_return_val_if_fail (BPW_IS_STUDY (self), NULL);
+  return (const char * const *) self->blueprints->pdata;
+}
+
+guint
+bpw_study_get_n_candidates (BpwStudy *self)
+{
+  g_return_val_if_fail (BPW_IS_STUDY (self), 0);
+  return self->candidates->len;
+}
+
+const BpwStudyCandidate *
+bpw_study_get_candidate (BpwStudy *self,
+                         guint     i)
+{
+  g_return_val_if_fail (BPW_IS_STUDY (self), NULL);
+  g_return_val_if_fail (i < self->candidates->len, NULL);
+  return &g_array_index (self->candidates, BpwStudyCandidate, i);
+}
+
+JsonNode *
+bpw_study_get_views (BpwStudy *self)
+{
+  g_return_val_if_fail (BPW_IS_STUDY (self), NULL);
+  return self->views;
+}
+
+gboolean
+bpw_study_add_workload (BpwStudy            *self,
+                        const char          *name,
+                        const BpwModelSpec  *spec,
+                        const char          *model_ref,
+                        GError             **error)
+{
+  BpwStudyWorkload w = { 0 };
+
+  g_return_val_if_fail (BPW_IS_STUDY (self), FALSE);
+  g_return_val_if_fail (name != NULL && spec != NULL, FALSE);
+
+  if (bpw_study_lookup_workload (self, name, NULL))
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   "workloads: the study already has a workload named \"%s\"", name);
+      return FALSE;
+    }
+  if (!bpw_model_spec_validate (spec, error))
+    return FALSE;
+  w.name = g_strdup (name);
+  w.model_ref = g_strdup (model_ref);
+  bpw_model_spec_copy (&w.spec, spec);
+  g_array_append_val (self->workloads, w);
+  return TRUE;
+}
+
+gboolean
+bpw_study_add_scenario (BpwStudy           *self,
+                        const char         *name,
+                        const char         *workload,
+                        const BpwScenario  *scenario,
+                        const BpwParallel  *parallel,
+                        GError            **error)
+{
+  BpwStudyScenario sc = { 0 };
+  guint index = 0;
+
+  g_return_val_if_fail (BPW_IS_STUDY (self), FALSE);
+  g_return_val_if_fail (name != NULL && workload != NULL, FALSE);
+  g_return_val_if_fail (scenario != NULL && parallel != NULL, FALSE);
+
+  if (bpw_study_lookup_scenario (self, name, NULL))
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   "scenarios: the study already has a scenario named \"%s\"", name);
+      return FALSE;
+    }
+  if (!bpw_study_lookup_workload (self, workload, &index))
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   "scenarios: the study has no workload named \"%s\"", workload);
+      return FALSE;
+    }
+  sc.workload = index;
+  sc.parallel = *parallel;
+  bpw_scenario_copy (&sc.scenario, scenario);
+  g_free (sc.scenario.name);
+  sc.scenario.name = g_strdup (name);
+  sc.name = g_strdup (name);
+  if (!_bpw_study_validate_scenario (self, &sc, error))
+    {
+      bpw_study_scenario_clear (&sc);
+      return FALSE;
+    }
+  g_array_append_val (self->scenarios, sc);
+  return TRUE;
+}
+
+void
+bpw_study_add_blueprint (BpwStudy   *self,
+                         const char *blueprint)
+{
+  g_return_if_fail (BPW_IS_STUDY (self));
+  g_return_if_fail (blueprint != NULL);
+
+  if (g_strv_contains ((const char * const *) self->blueprints->pdata, blueprint))
+    return;
+  /* Keep the NULL terminator last. */
+  g_ptr_array_insert (self->blueprints, self->blueprints->len - 1, g_strdup (blueprint));
+}
+
+gboolean
+_bpw_study_validate_scenario (BpwStudy         *self,
+                              BpwStudyScenario *sc,
+                              GError          **error)
+{
+  const BpwStudyWorkload *w = bpw_study_get_workload (self, sc->workload);
+
+  return bpw_scenario_validate (&sc->scenario, &sc->parallel, &w->spec, error);
+}

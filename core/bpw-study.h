@@ -1,0 +1,129 @@
+/* bpw-study.h — what the user opens and saves: workloads, scenarios, suites, candidates
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib-object.h>
+#include <json-glib/json-glib.h>
+
+#include "bpw-model-spec.h"
+#include "bpw-scenario.h"
+
+G_BEGIN_DECLS
+
+#define BPW_STUDY_FORMAT_VERSION 1
+
+#define BPW_TYPE_STUDY (bpw_study_get_type ())
+G_DECLARE_FINAL_TYPE (BpwStudy, bpw_study, BPW, STUDY, GObject)
+
+typedef struct
+{
+  char         *name;
+  BpwModelSpec  spec;
+  /* How the study file names the model: a bundled name or a path relative to the study
+   * (written back as is); NULL when the model is written inline. */
+  char         *model_ref;
+} BpwStudyWorkload;
+
+typedef struct
+{
+  char         *name;       /* = scenario.name */
+  char         *suite;      /* nullable: the suite it was declared in */
+  guint         workload;   /* index into the study's workloads */
+  BpwScenario   scenario;
+  BpwParallel   parallel;
+} BpwStudyScenario;
+
+typedef enum
+{
+  BPW_SUITE_REPRESENTATIVE,
+  BPW_SUITE_STRESS,
+  BPW_SUITE_PROJECTED,
+} BpwSuiteKind;
+
+typedef struct
+{
+  char         *name;
+  BpwSuiteKind  kind;
+  guint        *scenarios;  /* indices into the study's scenarios */
+  guint         n_scenarios;
+} BpwStudySuite;
+
+typedef struct
+{
+  char         *name;
+  char         *blueprint;  /* bundled blueprint name or path */
+  JsonNode     *mapping;    /* the mapping object as written ({} = search for the best) */
+} BpwStudyCandidate;
+
+const char   *bpw_suite_kind_to_string   (BpwSuiteKind kind);
+
+BpwStudy     *bpw_study_new              (void);
+/* Relative model paths resolve against the study file's folder. */
+BpwStudy     *bpw_study_new_from_file    (const char  *path,
+                                          GError     **error);
+BpwStudy     *bpw_study_new_from_data    (const char  *filename,
+                                          const char  *data,
+                                          gssize       length,
+                                          GError     **error);
+/* A study compiled into the core ("default": the one the GUI opens on first launch). */
+BpwStudy     *bpw_study_new_bundled      (const char  *name,
+                                          GError     **error);
+const char * const *bpw_study_bundled_names (void);
+/* STUDY on the command line: an existing file, else a bundled name. */
+BpwStudy     *bpw_study_load             (const char  *path_or_name,
+                                          GError     **error);
+
+/* Atomic: written to a temporary file and renamed over @path; the previous file is kept
+ * as "@path~". Sets the study's path on success. */
+gboolean      bpw_study_save_to_file     (BpwStudy    *self,
+                                          const char  *path,
+                                          GError     **error);
+char         *bpw_study_to_json          (BpwStudy    *self);
+
+const char   *bpw_study_get_name         (BpwStudy    *self);
+void          bpw_study_set_name         (BpwStudy    *self,
+                                          const char  *name);
+const char   *bpw_study_get_path         (BpwStudy    *self);  /* nullable */
+/* "unknown field" warnings collected while reading (element-type utf8). */
+GPtrArray    *bpw_study_get_warnings     (BpwStudy    *self);
+
+guint                    bpw_study_get_n_workloads  (BpwStudy   *self);
+const BpwStudyWorkload  *bpw_study_get_workload     (BpwStudy   *self,
+                                                     guint       i);
+gboolean                 bpw_study_lookup_workload  (BpwStudy   *self,
+                                                     const char *name,
+                                                     guint      *index);
+guint                    bpw_study_get_n_scenarios  (BpwStudy   *self);
+const BpwStudyScenario  *bpw_study_get_scenario     (BpwStudy   *self,
+                                                     guint       i);
+gboolean                 bpw_study_lookup_scenario  (BpwStudy   *self,
+                                                     const char *name,
+                                                     guint      *index);
+guint                    bpw_study_get_n_suites     (BpwStudy   *self);
+const BpwStudySuite     *bpw_study_get_suite        (BpwStudy   *self,
+                                                     guint       i);
+const char * const      *bpw_study_get_blueprints   (BpwStudy   *self);
+guint                    bpw_study_get_n_candidates (BpwStudy   *self);
+const BpwStudyCandidate *bpw_study_get_candidate    (BpwStudy   *self,
+                                                     guint       i);
+JsonNode                *bpw_study_get_views        (BpwStudy   *self);  /* nullable */
+
+/* Building a study in code (the GUI's "add" actions). Names must be unique; the
+ * scenario's workload must exist and the configuration must validate. */
+gboolean      bpw_study_add_workload     (BpwStudy            *self,
+                                          const char          *name,
+                                          const BpwModelSpec  *spec,
+                                          const char          *model_ref,
+                                          GError             **error);
+gboolean      bpw_study_add_scenario     (BpwStudy            *self,
+                                          const char          *name,
+                                          const char          *workload,
+                                          const BpwScenario   *scenario,
+                                          const BpwParallel   *parallel,
+                                          GError             **error);
+void          bpw_study_add_blueprint    (BpwStudy            *self,
+                                          const char          *blueprint);
+
+G_END_DECLS

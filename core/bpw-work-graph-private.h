@@ -1,0 +1,66 @@
+/* bpw-work-graph-private.h — the builder the decomposition uses
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "bpw-work-graph.h"
+
+G_BEGIN_DECLS
+
+/* Checked arithmetic: every product that derives a count from user sizes goes through
+ * these, and the first overflow poisons the builder so that it fails with a sentence. */
+typedef struct
+{
+  BpwWorkGraph *graph;
+  gboolean      overflow;
+  const char   *overflow_what;
+} BpwGraphBuilder;
+
+guint64  _bpw_mul    (BpwGraphBuilder *b, const char *what, guint64 x, guint64 y);
+guint64  _bpw_mul3   (BpwGraphBuilder *b, const char *what, guint64 x, guint64 y, guint64 z);
+guint64  _bpw_add    (BpwGraphBuilder *b, const char *what, guint64 x, guint64 y);
+
+guint32  _bpw_work_graph_intern (BpwWorkGraph *graph, const char *name);
+
+guint32  _bpw_work_graph_add_tensor (BpwGraphBuilder *b,
+                                     const char      *name,
+                                     BpwTensorKind    kind,
+                                     BpwSplit         split,
+                                     BpwDType         dtype,
+                                     gint             layer,
+                                     guint64          elements);
+
+guint32  _bpw_work_graph_add_op (BpwGraphBuilder *b,
+                                 const char      *name,
+                                 BpwPrimitive     primitive,
+                                 BpwPhase         phase,
+                                 BpwLayerType     layer_type,
+                                 BpwSplit         split,
+                                 gint             layer,
+                                 guint64          count,
+                                 guint64          flops,
+                                 guint64          semantic_flops);
+
+/* Records that @op reads or writes @tensor (all of it) and derives the dependency on the
+ * tensor's producer. Must be called right after the op is added, before the next op. */
+void     _bpw_work_graph_use (BpwGraphBuilder *b,
+                              guint32          op,
+                              guint32          tensor,
+                              BpwAccess        access);
+
+/* The same for a part of the tensor (appending to a KV cache). */
+void     _bpw_work_graph_use_bytes (BpwGraphBuilder *b,
+                                    guint32          op,
+                                    guint32          tensor,
+                                    BpwAccess        access,
+                                    guint64          bytes);
+
+void     _bpw_work_graph_finish_op (BpwGraphBuilder *b,
+                                    guint32          op);
+
+/* Decomposition entry point (bpw-decompose.c). */
+gboolean _bpw_decompose (BpwGraphBuilder *b,
+                         GError         **error);
+
+G_END_DECLS

@@ -1,0 +1,367 @@
+/* bpw-workload-hf.c — Hugging Face config.json importer (gpt2, llama, mistral, mixtral, qwen2)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-workload-hf"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "bpw-error.h"
+#include "bpw-workload-io-private.h"
+
+typedef enum
+{
+  HF_GPT2,
+  HF_LLAMA,
+  HF_MISTRAL,
+  HF_MIXTRAL,
+  HF_QWEN2,
+  HF_N_FAMILIES
+} HfFamily;
+
+static const char * const family_names[] = { "gpt2", "llama", "mistral", "mixtral", "qwen2" };
+static const char * const family_architectures[] = {
+  "GPT2LMHeadModel", "LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM",
+  "Qwen2ForCausalLM",
+};
+G_STATIC_ASSERT (G_N_ELEMENTS (family_names) == HF_N_FAMILIES);
+G_STATIC_ASSERT (G_N_ELEMENTS (family_architectures) == HF_N_FAMILIES);
+
+/* Native field -> config key, for locating validation errors. */
+static const char * const gpt2_key_map[] = {
+  "vocab", "vocab_size", "hidden", "n_embd", "layers", "n_layer", "heads", "n_head",
+  "kv_heads", "n_head", "head_dim", "n_head", "ffn", "n_inner", "max_positions", "n_positions",
+  NULL
+};
+static const char * const llama_key_map[] = {
+  "vocab", "vocab_size", "hidden", "hidden_size", "layers", "num_hidden_layers",
+  "heads", "num_attention_heads", "kv_heads", "num_key_value_heads", "head_dim", "head_dim",
+  "ffn", "intermediate_size", "max_positions", "max_position_embeddings",
+  "moe.experts", "num_local_experts", "moe.top_k", "num_experts_per_tok", NULL
+};
+
+/* Keys that exist in these configs and that the model of work does not need: tokenizer
+ * ids, initialisation, numerics of norms and rotary embeddings, runtime switches. They are
+ * read by nobody and reported to nobody; anything else unknown is a warning. */
+static const char * const hf_ignored_keys[] = {
+  "$schema", "_name_or_path", "architectures", "model_type", "torch_dtype", "dtype",
+  "transformers_version", "bos_token_id", "eos_token_id", "pad_token_id", "use_cache",
+  "initializer_range", "rope_theta", "rope_scaling", "pretraining_tp", "hidden_act",
+  "rms_norm_eps", "layer_norm_epsilon", "attention_dropout", "sliding_window",
+  "use_sliding_window", "max_window_layers", "router_aux_loss_coef", "output_router_logits",
+  "router_jitter_noise", "n_ctx", "resid_pdrop", "embd_pdrop", "attn_pdrop",
+  "scale_attn_weights", "scale_attn_by_inverse_layer_idx", "reorder_and_upcast_attn",
+  "summary_type", "summary_use_proj", "summary_activation", "summary_proj_to_labels",
+  "summary_first_dropout", "task_specific_params", "activation_function", "n_inner",
+  "n_embd", "n_layer", "n_head", "n_positions", "vocab_size", "tie_word_embeddings",
+  "hidden_size", "num_hidden_layers", "num_attention_heads", "num_key_value_heads",
+  "head_dim", "intermediate_size", "max_position_embeddings", "attention_bias", "mlp_bias",
+  "num_local_experts", "num_experts_per_tok", "use_return_dict", "return_dict",
+  "output_hidden_states", "output_attentions", "id2label", "label2id", "qkv_bias",
+  "use_mrope", "tokenizer_class", NULL
+};
+
+static gboolean
+hf_is_null (JsonObject *object,
+            const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  return node != NULL && JSON_NODE_HOLDS_NULL (node);
+}
+
+/* HF writes null for "use the default" (n_inner, head_dim): treat as absent. */
+static gboolean
+hf_get_int (BpwJsonDoc  *doc,
+            JsonObject  *object,
+            const char  *member,
+            gboolean     required,
+            gint64       min,
+            gint64       max,
+            gint64      *out,
+            GError     **error)
+{
+  if (hf_is_null (object, member))
+    {
+      if (required)
+        return bpw_json_doc_error (doc, json_object_get_member (object, member), member, error,
+                                   "expected a positive integer, got null");
+      return TRUE;
+    }
+  return bpw_json_doc_get_int (doc, object, "", member, required, min, max, out, error);
+}
+
+static gboolean
+hf_detect_family (BpwJsonDoc  *doc,
+                  JsonObject  *root,
+                  HfFamily    *family,
+                  GError     **error)
+{
+  const char *model_type = NULL;
+  JsonNode *node;
+
+  if (!bpw_json_doc_get_string (doc, root, "", "model_type", FALSE, &model_type, error))
+    return FALSE;
+  if (model_type != NULL)
+    {
+      for (guint i = 0; i < HF_N_FAMILIES; i++)
+        if (g_strcmp0 (model_type, family_names[i]) == 0)
+          {
+            *family = i;
+            return TRUE;
+          }
+      bpw_json_doc_error (doc, json_object_get_member (root, "model_type"), "model_type", error,
+                          "model type \"%s\" is not supported; supported are gpt2, llama, "
+                          "mistral, mixtral and qwen2", model_type);
+      if (error != NULL && *error != NULL)
+        (*error)->code = BPW_ERROR_UNSUPPORTED;
+      return FALSE;
+    }
+
+  node = json_object_get_member (root, "architectures");
+  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node)
+      && json_array_get_length (json_node_get_array (node)) > 0)
+    {
+      JsonNode *first = json_array_get_element (json_node_get_array (node), 0);
+      const char *arch = JSON_NODE_HOLDS_VALUE (first)
+                         && json_node_get_value_type (first) == G_TYPE_STRING
+                         ? json_node_get_string (first) : NULL;
+
+      for (guint i = 0; arch != NULL && i < HF_N_FAMILIES; i++)
+        if (g_strcmp0 (arch, family_architectures[i]) == 0)
+          {
+            *family = i;
+            return TRUE;
+          }
+      bpw_json_doc_error (doc, first, "architectures[0]", error,
+                          "architecture %s%s%s is not supported and there is no model_type; "
+                          "supported are gpt2, llama, mistral, mixtral and qwen2",
+                          arch != NULL ? "\"" : "", arch != NULL ? arch : "(not a string)",
+                          arch != NULL ? "\"" : "");
+      if (error != NULL && *error != NULL)
+        (*error)->code = BPW_ERROR_UNSUPPORTED;
+      return FALSE;
+    }
+  return bpw_json_doc_error (doc, node, "architectures", error,
+                             "expected a non-empty list of architecture names");
+}
+
+static gboolean
+hf_read_dtype (BpwJsonDoc   *doc,
+               JsonObject   *root,
+               BpwModelSpec *spec,
+               GError      **error)
+{
+  const char *key = json_object_has_member (root, "torch_dtype") ? "torch_dtype" : "dtype";
+  const char *str = NULL;
+  BpwDType dtype;
+
+  if (hf_is_null (root, key))
+    return TRUE;
+  if (!bpw_json_doc_get_string (doc, root, "", key, FALSE, &str, error))
+    return FALSE;
+  if (str == NULL)
+    return TRUE;
+  if (!bpw_dtype_from_string (str, &dtype))
+    return bpw_json_doc_error (doc, json_object_get_member (root, key), key, error,
+                               "unknown dtype \"%s\"; expected float32, bfloat16 or float16",
+                               str);
+  spec->param_dtype = dtype;
+  return TRUE;
+}
+
+static gboolean
+hf_read_gpt2 (BpwJsonDoc   *doc,
+              JsonObject   *root,
+              BpwModelSpec *spec,
+              GPtrArray    *warnings,
+              GError      **error)
+{
+  const char *activation = NULL;
+  const char *positions_key = json_object_has_member (root, "n_positions") ? "n_positions"
+                                                                          : "n_ctx";
+  double pdrop[3] = { 0.1, 0.1, 0.1 };  /* GPT2Config defaults */
+  static const char * const pdrop_keys[] = { "resid_pdrop", "embd_pdrop", "attn_pdrop" };
+
+  spec->ffn = 0;
+  if (!hf_get_int (doc, root, "n_embd", TRUE, 1, BPW_WORKLOAD_MAX_WIDTH, &spec->hidden, error)
+      || !hf_get_int (doc, root, "n_layer", TRUE, 1, BPW_WORKLOAD_MAX_LAYERS, &spec->layers,
+                      error)
+      || !hf_get_int (doc, root, "n_head", TRUE, 1, BPW_WORKLOAD_MAX_HEADS, &spec->heads, error)
+      || !hf_get_int (doc, root, "vocab_size", TRUE, 1, BPW_WORKLOAD_MAX_WIDTH, &spec->vocab,
+                      error)
+      || !hf_get_int (doc, root, positions_key, TRUE, 1, BPW_WORKLOAD_MAX_WIDTH,
+                      &spec->max_positions, error)
+      || !hf_get_int (doc, root, "n_inner", FALSE, 1, BPW_WORKLOAD_MAX_WIDTH, &spec->ffn, error)
+      || !bpw_json_doc_get_string (doc, root, "", "activation_function", FALSE, &activation,
+                                   error))
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (pdrop_keys); i++)
+    if (!bpw_json_doc_get_double (doc, root, "", pdrop_keys[i], FALSE, 0.0, 1.0, &pdrop[i],
+                                  error))
+      return FALSE;
+
+  /* n_inner null or absent means 4 * n_embd in GPT2MLP. */
+  if (spec->ffn == 0)
+    spec->ffn = 4 * spec->hidden;
+  spec->kv_heads = spec->heads;
+  spec->ffn_kind = BPW_FFN_GELU;
+  spec->norm = BPW_NORM_LAYERNORM;
+  spec->positions = BPW_POSITION_LEARNED;
+  spec->tied_embeddings = TRUE;
+  spec->qkv_bias = TRUE;
+  spec->linear_bias = TRUE;
+  spec->dropout = pdrop[0] > 0.0 || pdrop[1] > 0.0 || pdrop[2] > 0.0;
+
+  if (activation != NULL && !g_str_has_prefix (activation, "gelu"))
+    {
+      guint line = 0, column = 0;
+
+      bpw_json_doc_locate (doc, json_object_get_member (root, "activation_function"),
+                           &line, &column);
+      if (warnings != NULL)
+        g_ptr_array_add (warnings,
+                         g_strdup_printf ("%s:%u:%u: activation_function: \"%s\" is modelled "
+                                          "with GeLU's element-wise cost (same matrices)",
+                                          bpw_json_doc_get_filename (doc), line, column,
+                                          activation));
+    }
+  return _bpw_workload_derive_head_dim (doc, root, "", "n_head", spec, error);
+}
+
+static gboolean
+hf_read_llama_like (BpwJsonDoc   *doc,
+                    JsonObject   *root,
+                    HfFamily      family,
+                    BpwModelSpec *spec,
+                    GPtrArray    *warnings,
+                    GError      **error)
+{
+  gboolean attention_bias = family == HF_QWEN2;
+  gboolean mlp_bias = FALSE;
+  double attention_dropout = 0.0;
+
+  spec->kv_heads = 0;
+  spec->head_dim = 0;
+  spec->max_positions = 0;
+  if (!hf_get_int (doc, root, "hidden_size", TRUE, 1, BPW_WORKLOAD_MAX_WIDTH, &spec->hidden,
+                   error)
+      || !hf_get_int (doc, root, "num_hidden_layers", TRUE, 1, BPW_WORKLOAD_MAX_LAYERS,
+                      &spec->layers, error)
+      || !hf_get_int (doc, root, "num_attention_heads", TRUE, 1, BPW_WORKLOAD_MAX_HEADS,
+                      &spec->heads, error)
+      || !hf_get_int (doc, root, "num_key_value_heads", FALSE, 1, BPW_WORKLOAD_MAX_HEADS,
+                      &spec->kv_heads, error)
+      || !hf_get_int (doc, root, "head_dim", FALSE, 1, BPW_WORKLOAD_MAX_WIDTH, &spec->head_dim,
+                      error)
+      || !hf_get_int (doc, root, "intermediate_size", TRUE, 1, BPW_WORKLOAD_MAX_WIDTH,
+                      &spec->ffn, error)
+      || !hf_get_int (doc, root, "vocab_size", TRUE, 1, BPW_WORKLOAD_MAX_WIDTH, &spec->vocab,
+                      error)
+      || !hf_get_int (doc, root, "max_position_embeddings", FALSE, 1, BPW_WORKLOAD_MAX_WIDTH,
+                      &spec->max_positions, error)
+      || !bpw_json_doc_get_double (doc, root, "", "attention_dropout", FALSE, 0.0, 1.0,
+                                   &attention_dropout, error))
+    return FALSE;
+
+  /* Qwen2 always has Q/K/V biases (and no o_proj bias); Llama's attention_bias puts a bias
+   * on Q, K, V and O alike. */
+  if (family != HF_QWEN2
+      && (!bpw_json_doc_get_bool (doc, root, "", "attention_bias", FALSE, &attention_bias,
+                                  error)
+          || !bpw_json_doc_get_bool (doc, root, "", "mlp_bias", FALSE, &mlp_bias, error)))
+    return FALSE;
+
+  if (spec->kv_heads == 0)
+    spec->kv_heads = spec->heads;
+  if (spec->max_positions == 0)
+    spec->max_positions = 2048;  /* unused with rotary positions; only needs to be valid */
+  spec->ffn_kind = BPW_FFN_SWIGLU;
+  spec->norm = BPW_NORM_RMSNORM;
+  spec->positions = BPW_POSITION_ROTARY;
+  spec->tied_embeddings = FALSE;
+  spec->qkv_bias = attention_bias;
+  spec->linear_bias = mlp_bias;
+  spec->dropout = attention_dropout > 0.0;
+
+  if (family != HF_QWEN2 && attention_bias && !mlp_bias && warnings != NULL)
+    {
+      guint line = 0, column = 0;
+
+      bpw_json_doc_locate (doc, json_object_get_member (root, "attention_bias"), &line, &column);
+      g_ptr_array_add (warnings,
+                       g_strdup_printf ("%s:%u:%u: attention_bias: the o_proj bias is not "
+                                        "modelled (only Q/K/V biases); %" G_GINT64_FORMAT
+                                        " parameters per layer are left out",
+                                        bpw_json_doc_get_filename (doc), line, column,
+                                        spec->hidden));
+    }
+
+  if (family == HF_MIXTRAL)
+    {
+      if (!hf_get_int (doc, root, "num_local_experts", TRUE, 1, BPW_WORKLOAD_MAX_HEADS,
+                       &spec->experts, error)
+          || !hf_get_int (doc, root, "num_experts_per_tok", TRUE, 1, BPW_WORKLOAD_MAX_HEADS,
+                          &spec->top_k, error))
+        return FALSE;
+      /* Mixtral: every layer is sparse, experts as wide as intermediate_size, dropless
+       * routing (no capacity factor), no shared expert. */
+      spec->shared_experts = 0;
+      spec->moe_ffn = 0;
+      spec->moe_every = 1;
+      spec->moe_first = 0;
+      spec->capacity_factor = 0.0;
+    }
+
+  if (spec->head_dim == 0)
+    return _bpw_workload_derive_head_dim (doc, root, "", "num_attention_heads", spec, error);
+  return TRUE;
+}
+
+gboolean
+_bpw_workload_read_hf (BpwJsonDoc          *doc,
+                       JsonObject          *root,
+                       BpwModelSpec        *spec,
+                       const char * const **key_map,
+                       GPtrArray           *warnings,
+                       GError             **error)
+{
+  HfFamily family = HF_LLAMA;
+  const char *name_or_path = NULL;
+
+  if (!hf_detect_family (doc, root, &family, error))
+    return FALSE;
+
+  _bpw_workload_check_unknown (doc, root, "", hf_ignored_keys, warnings);
+
+  if (!bpw_json_doc_get_string (doc, root, "", "_name_or_path", FALSE, &name_or_path, error)
+      || !hf_read_dtype (doc, root, spec, error))
+    return FALSE;
+  /* A local checkout path is no name; a hub id ("meta-llama/Meta-Llama-3-8B") is. */
+  if (name_or_path != NULL && *name_or_path != '\0' && *name_or_path != '/'
+      && *name_or_path != '.')
+    {
+      g_free (spec->name);
+      spec->name = g_strdup (name_or_path);
+    }
+
+  if (family == HF_GPT2)
+    {
+      *key_map = gpt2_key_map;
+      if (!hf_read_gpt2 (doc, root, spec, warnings, error))
+        return FALSE;
+    }
+  else
+    {
+      *key_map = llama_key_map;
+      if (!hf_read_llama_like (doc, root, family, spec, warnings, error))
+        return FALSE;
+    }
+
+  if (!bpw_json_doc_get_bool (doc, root, "", "tie_word_embeddings", FALSE,
+                              &spec->tied_embeddings, error))
+    return FALSE;
+  return TRUE;
+}

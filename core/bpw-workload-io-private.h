@@ -1,0 +1,69 @@
+/* bpw-workload-io-private.h — shared between the workload readers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "bpw-workload-io.h"
+
+G_BEGIN_DECLS
+
+/* Upper bounds for single sizes read from any file. The readers only ask for a positive
+ * integer ("expected a positive integer, got -4"); the ranges and every derived count are
+ * checked once, by bpw_model_spec_validate(), whose messages are then located. */
+#define BPW_WORKLOAD_MAX_WIDTH   G_MAXINT64
+#define BPW_WORKLOAD_MAX_LAYERS  G_MAXINT64
+#define BPW_WORKLOAD_MAX_HEADS   G_MAXINT64
+
+/* bpw_json_doc_check_unknown() for a caller that may not want the warnings. */
+static inline void
+_bpw_workload_check_unknown (BpwJsonDoc         *doc,
+                             JsonObject         *object,
+                             const char         *path,
+                             const char * const *known,
+                             GPtrArray          *warnings)
+{
+  if (warnings != NULL)
+    bpw_json_doc_check_unknown (doc, object, path, known, warnings);
+}
+
+/* Runs bpw_model_spec_validate() and turns its "model.FIELD: reason" message into a
+ * located one: FIELD is mapped to the key it came from through @key_map (pairs of
+ * native field and file key, NULL-terminated; NULL = the same names) and the error points
+ * at that key in @object, whose JSON path is @path ("" for the root). Messages that name
+ * no field present in the file get the file name as prefix. */
+gboolean _bpw_workload_validate_located (BpwJsonDoc         *doc,
+                                         JsonObject         *object,
+                                         const char         *path,
+                                         const char * const *key_map,
+                                         const BpwModelSpec *spec,
+                                         GError            **error);
+
+/* head_dim = hidden / heads when the file does not give it; a located error otherwise. */
+gboolean _bpw_workload_derive_head_dim (BpwJsonDoc   *doc,
+                                        JsonObject   *object,
+                                        const char   *path,
+                                        const char   *heads_key,
+                                        BpwModelSpec *spec,
+                                        GError      **error);
+
+/* "a/b/config.json" -> "b"; "a/gpt.json" -> "gpt". Transfer full. */
+char    *_bpw_workload_name_from_filename (const char *filename);
+
+/* The readers fill @spec (already defaulted) without validating it; the caller applies
+ * a vocabulary override and validates with the returned @key_map. */
+gboolean _bpw_workload_read_hf       (BpwJsonDoc          *doc,
+                                      JsonObject          *root,
+                                      BpwModelSpec        *spec,
+                                      const char * const **key_map,
+                                      GPtrArray           *warnings,
+                                      GError             **error);
+gboolean _bpw_workload_read_calculon (BpwJsonDoc          *doc,
+                                      JsonObject          *root,
+                                      BpwModelSpec        *spec,
+                                      BpwScenario         *scenario_hint,
+                                      const char * const **key_map,
+                                      GPtrArray           *warnings,
+                                      GError             **error);
+
+G_END_DECLS

@@ -1,0 +1,326 @@
+/* test-study.c — the native study format, the bundled default study, atomic save
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "bpw-error.h"
+#include "bpw-study.h"
+
+static char *
+fixture (const char *relative)
+{
+  return g_test_build_filename (G_TEST_DIST, "data", relative, NULL);
+}
+
+static const BpwStudyScenario *
+scenario_by_name (BpwStudy   *study,
+                  const char *name)
+{
+  guint index = 0;
+
+  g_assert_true (bpw_study_lookup_scenario (study, name, &index));
+  return bpw_study_get_scenario (study, index);
+}
+
+static void
+test_default_study (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwStudy) study = bpw_study_new_bundled ("default", &error);
+  const BpwStudyScenario *train, *prefill, *decode;
+  const char * const *blueprints;
+  const BpwStudySuite *suite;
+  double weights = 0.0;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (study);
+  g_assert_true (g_strv_contains (bpw_study_bundled_names (), "default"));
+  g_assert_cmpstr (bpw_study_bundled_names ()[0], ==, "default");
+  g_assert_null (bpw_study_get_path (study));
+  g_assert_cmpuint (bpw_study_get_warnings (study)->len, ==, 0);
+  g_assert_cmpuint (bpw_study_get_n_workloads (study), ==, 2);
+  g_assert_cmpuint (bpw_study_get_n_scenarios (study), ==, 3);
+
+  train = scenario_by_name (study, "gpt3-175b-train");
+  g_assert_cmpstr (bpw_study_get_workload (study, train->workload)->name, ==, "gpt3-175b");
+  g_assert_cmpint (train->scenario.phase, ==, BPW_WORKLOAD_TRAIN);
+  g_assert_cmpint (train->scenario.global_batch, ==, 1536);
+  g_assert_cmpint (train->scenario.micro_batch, ==, 1);
+  g_assert_cmpint (train->scenario.seq, ==, 2048);
+  g_assert_cmpint (train->scenario.recompute, ==, BPW_RECOMPUTE_SELECTIVE);
+  g_assert_cmpint (train->parallel.tp, ==, 8);
+  g_assert_cmpint (train->parallel.pp, ==, 8);
+  g_assert_cmpint (train->parallel.dp, ==, 16);
+  g_assert_true (train->parallel.sp);
+  g_assert_cmpint (train->parallel.zero, ==, 1);
+  g_assert_cmpint (train->parallel.schedule, ==, BPW_SCHEDULE_1F1B);
+  g_assert_cmpint (bpw_parallel_devices (&train->parallel), ==, 1024);
+  /* 1536 sequences over 16 replicas of micro-batch 1: 96 micro-batches per pipeline. */
+  g_assert_cmpint (bpw_scenario_micro_batches (&train->scenario, &train->parallel), ==, 96);
+
+  prefill = scenario_by_name (study, "llama3-70b-prefill");
+  g_assert_cmpint (prefill->scenario.phase, ==, BPW_WORKLOAD_PREFILL);
+  g_assert_cmpint (prefill->scenario.global_batch, ==, 8);
+  g_assert_cmpint (prefill->scenario.seq, ==, 2048);
+  g_assert_cmpint (prefill->parallel.tp, ==, 8);
+  g_assert_cmpfloat (prefill->scenario.sla_ttft, ==, 1.0);
+
+  decode = scenario_by_name (study, "llama3-70b-decode");
+  g_assert_cmpint (decode->scenario.phase, ==, BPW_WORKLOAD_DECODE);
+  g_assert_cmpint (decode->scenario.global_batch, ==, 64);
+  g_assert_cmpint (decode->scenario.context, ==, 4096);
+  g_assert_cmpfloat_with_epsilon (decode->scenario.sla_tpot, 0.050, 1e-15);
+  g_assert_cmpint (bpw_model_spec_parameters (&bpw_study_get_workload (study,
+                                                                       decode->workload)->spec),
+                   >, G_GUINT64_CONSTANT (70000000000));
+
+  blueprints = bpw_study_get_blueprints (study);
+  g_assert_cmpuint (g_strv_length ((char **) blueprints), ==, 4);
+  g_assert_cmpstr (blueprints[0], ==, "a100-sxm-80gb");
+  g_assert_cmpstr (blueprints[3], ==, "mi300x");
+  g_assert_cmpuint (bpw_study_get_n_candidates (study), ==, 4);
+  g_assert_cmpstr (bpw_study_get_candidate (study, 2)->blueprint, ==, "h200-sxm-141gb");
+
+  g_assert_cmpuint (bpw_study_get_n_suites (study), ==, 1);
+  suite = bpw_study_get_suite (study, 0);
+  g_assert_cmpint (suite->kind, ==, BPW_SUITE_REPRESENTATIVE);
+  g_assert_cmpuint (suite->n_scenarios, ==, 3);
+  for (guint i = 0; i < suite->n_scenarios; i++)
+    weights += bpw_study_get_scenario (study, suite->scenarios[i])->scenario.weight;
+  g_assert_cmpfloat_with_epsilon (weights, 1.0, 1e-12);
+}
+
+static void
+test_round_trip (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwStudy) a = bpw_study_new_bundled ("default", &error);
+  g_autoptr(BpwStudy) b = NULL;
+  g_autofree char *json_a = NULL;
+  g_autofree char *json_b = NULL;
+
+  g_assert_no_error (error);
+  json_a = bpw_study_to_json (a);
+  /* Units survive as written, and doubles print shortest. */
+  g_assert_nonnull (strstr (json_a, "\"tpot\": \"50 ms\""));
+  g_assert_nonnull (strstr (json_a, "\"weight\": 0.3,"));
+  b = bpw_study_new_from_data ("rt.bpw-study.json", json_a, -1, &error);
+  g_assert_no_error (error);
+  json_b = bpw_study_to_json (b);
+  g_assert_cmpstr (json_a, ==, json_b);
+  g_assert_cmpfloat (scenario_by_name (b, "llama3-70b-decode")->scenario.sla_tpot, ==,
+                     scenario_by_name (a, "llama3-70b-decode")->scenario.sla_tpot);
+}
+
+static void
+test_atomic_save_backup (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwStudy) study = bpw_study_new_bundled ("default", &error);
+  g_autoptr(BpwStudy) reread = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("bpw-study-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "s.bpw-study.json", NULL);
+  g_autofree char *backup = g_strconcat (path, "~", NULL);
+  g_autofree char *first = NULL;
+  g_autofree char *old = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (bpw_study_save_to_file (study, path, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (bpw_study_get_path (study), ==, path);
+  g_assert_true (g_file_get_contents (path, &first, NULL, NULL));
+
+  bpw_study_set_name (study, "Renamed");
+  g_assert_true (bpw_study_save_to_file (study, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (backup, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_get_contents (backup, &old, NULL, NULL));
+  g_assert_cmpstr (old, ==, first);
+
+  reread = bpw_study_new_from_file (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (bpw_study_get_name (reread), ==, "Renamed");
+  g_assert_cmpstr (bpw_study_get_path (reread), ==, path);
+
+  g_unlink (path);
+  g_unlink (backup);
+  g_rmdir (dir);
+}
+
+/* Inline models and models in files next to the study; saving elsewhere keeps the file
+ * reference valid. */
+static void
+test_model_references (void)
+{
+  const char *model =
+    "{\"format\": \"bpw-workload\", \"version\": 1, \"model\": {\"name\": \"tiny\", "
+    "\"vocab\": 1000, \"hidden\": 64, \"layers\": 2, \"heads\": 4, \"ffn\": 256, "
+    "\"max_positions\": 128}}";
+  const char *study_text =
+    "{\"format\": \"bpw-study\", \"version\": 1, \"name\": \"refs\",\n"
+    " \"workloads\": [{\"name\": \"file\", \"model\": \"tiny.json\"},\n"
+    "  {\"name\": \"inline\", \"model\": {\"vocab\": 1000, \"hidden\": 64, \"layers\": 3,\n"
+    "   \"heads\": 4, \"ffn\": 256, \"max_positions\": 128}}],\n"
+    " \"scenarios\": [{\"name\": \"t\", \"workload\": \"inline\", \"suite\": \"stress\",\n"
+    "   \"phase\": \"train\", \"global_batch\": 4, \"seq\": 128}]}";
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("bpw-study-XXXXXX", &error);
+  g_autofree char *other = g_dir_make_tmp ("bpw-study-XXXXXX", &error);
+  g_autofree char *model_path = g_build_filename (dir, "tiny.json", NULL);
+  g_autofree char *study_path = g_build_filename (dir, "refs.bpw-study.json", NULL);
+  g_autofree char *moved = g_build_filename (other, "refs.bpw-study.json", NULL);
+  g_autofree char *canonical = NULL;
+  g_autoptr(BpwStudy) study = NULL;
+  g_autoptr(BpwStudy) again = NULL;
+  const BpwStudyWorkload *w;
+  const BpwStudySuite *suite;
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (model_path, model, -1, NULL));
+  g_assert_true (g_file_set_contents (study_path, study_text, -1, NULL));
+  study = bpw_study_new_from_file (study_path, &error);
+  g_assert_no_error (error);
+
+  w = bpw_study_get_workload (study, 0);
+  g_assert_cmpstr (w->model_ref, ==, "tiny.json");
+  g_assert_cmpint (w->spec.layers, ==, 2);
+  w = bpw_study_get_workload (study, 1);
+  g_assert_null (w->model_ref);
+  g_assert_cmpint (w->spec.layers, ==, 3);
+  /* A suite named only by its scenario exists afterwards. */
+  g_assert_cmpuint (bpw_study_get_n_suites (study), ==, 1);
+  suite = bpw_study_get_suite (study, 0);
+  g_assert_cmpstr (suite->name, ==, "stress");
+  g_assert_cmpuint (suite->n_scenarios, ==, 1);
+
+  g_assert_true (bpw_study_save_to_file (study, moved, &error));
+  g_assert_no_error (error);
+  canonical = g_canonicalize_filename (model_path, NULL);
+  g_assert_cmpstr (bpw_study_get_workload (study, 0)->model_ref, ==, canonical);
+  again = bpw_study_new_from_file (moved, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (bpw_study_get_workload (again, 0)->spec.layers, ==, 2);
+  g_assert_cmpint (bpw_study_get_workload (again, 1)->spec.layers, ==, 3);
+
+  g_unlink (moved);
+  g_unlink (model_path);
+  g_unlink (study_path);
+  g_rmdir (dir);
+  g_rmdir (other);
+}
+
+static void
+test_build_in_code (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwStudy) study = bpw_study_new ();
+  g_autoptr(BpwStudy) back = NULL;
+  g_autofree char *json = NULL;
+  BpwModelSpec spec = { 0 };
+  BpwScenario scenario;
+  BpwParallel parallel;
+
+  g_assert_true (bpw_model_spec_lookup_bundled ("llama3-8b", &spec));
+  g_assert_true (bpw_study_add_workload (study, "llama", &spec, "llama3-8b", &error));
+  g_assert_no_error (error);
+  g_assert_false (bpw_study_add_workload (study, "llama", &spec, NULL, &error));
+  g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+  g_clear_error (&error);
+
+  bpw_scenario_init_defaults (&scenario);
+  bpw_parallel_init_defaults (&parallel);
+  scenario.phase = BPW_WORKLOAD_DECODE;
+  scenario.global_batch = 32;
+  scenario.micro_batch = 32;
+  scenario.context = 8192;
+  scenario.sla_tpot = 0.025;
+  parallel.tp = 3;  /* does not divide 32 heads */
+  g_assert_false (bpw_study_add_scenario (study, "d", "llama", &scenario, &parallel, &error));
+  g_assert_error (error, BPW_ERROR, BPW_ERROR_ILLEGAL_PLAN);
+  g_clear_error (&error);
+  parallel.tp = 4;
+  g_assert_true (bpw_study_add_scenario (study, "d", "llama", &scenario, &parallel, &error));
+  g_assert_no_error (error);
+  bpw_study_add_blueprint (study, "h100-sxm-80gb");
+  bpw_study_add_blueprint (study, "h100-sxm-80gb");
+  g_assert_cmpuint (g_strv_length ((char **) bpw_study_get_blueprints (study)), ==, 1);
+
+  json = bpw_study_to_json (study);
+  back = bpw_study_new_from_data ("b.json", json, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (scenario_by_name (back, "d")->parallel.tp, ==, 4);
+  g_assert_cmpfloat (scenario_by_name (back, "d")->scenario.sla_tpot, ==, 0.025);
+  bpw_model_spec_clear (&spec);
+}
+
+typedef struct
+{
+  const char *file;
+  int         code;
+  const char *message;  /* after the file name */
+} Broken;
+
+static const Broken broken[] = {
+  { "study-unknown-workload.json", BPW_ERROR_INVALID_INPUT,
+    ":9:36: scenarios[0].workload: the study has no workload named \"llama\"" },
+  { "study-bad-tp.json", BPW_ERROR_ILLEGAL_PLAN,
+    ":8:5: scenarios[0]: tensor parallelism 3 does not divide the 32 attention heads" },
+  { "study-bad-sla.json", BPW_ERROR_INVALID_INPUT,
+    ":9:24: scenarios[0].sla.ttft: expected a time such as \"10 us\", got \"2 GB\"" },
+  { "study-inline-negative.json", BPW_ERROR_INVALID_INPUT,
+    ":6:57: workloads[0].model.layers: expected a positive integer, got -2" },
+  { "negative-layers.json", BPW_ERROR_INVALID_INPUT,
+    ":2:13: format: expected \"bpw-study\", got \"bpw-workload\"; this is not a study file" },
+};
+
+static void
+test_broken (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (broken); i++)
+    {
+      g_autofree char *relative = g_build_filename ("broken", broken[i].file, NULL);
+      g_autofree char *path = fixture (relative);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BpwStudy) study = bpw_study_new_from_file (path, &error);
+
+      g_test_message ("%s -> %s", broken[i].file, error != NULL ? error->message : "(none)");
+      g_assert_null (study);
+      g_assert_error (error, BPW_ERROR, broken[i].code);
+      g_assert_true (g_str_has_prefix (error->message, path));
+      g_assert_cmpstr (error->message + strlen (path), ==, broken[i].message);
+    }
+}
+
+static void
+test_unknown_bundled (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwStudy) study = bpw_study_load ("no-such-study", &error);
+
+  g_assert_null (study);
+  g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+  g_assert_cmpstr (error->message, ==,
+                   "no-such-study: no such file and no bundled study of that name "
+                   "(bundled: default)");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/bpw/core/Study/default", test_default_study);
+  g_test_add_func ("/bpw/core/Study/round-trip", test_round_trip);
+  g_test_add_func ("/bpw/core/Study/atomic-save-backup", test_atomic_save_backup);
+  g_test_add_func ("/bpw/core/Study/model-references", test_model_references);
+  g_test_add_func ("/bpw/core/Study/build-in-code", test_build_in_code);
+  g_test_add_func ("/bpw/core/Study/broken", test_broken);
+  g_test_add_func ("/bpw/core/Study/unknown-bundled", test_unknown_bundled);
+
+  return g_test_run ();
+}

@@ -1,0 +1,238 @@
+/* bpw-facts-details.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-facts-details"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "bpw-facts-details.h"
+
+struct _BpwFactsDetails
+{
+  GtkWidget   parent_instance;
+
+  /* Borrowed: children of self */
+  GtkLabel   *title;
+  GtkLabel   *message;
+  GtkListBox *work;
+  GtkListBox *step;
+  GtkListBox *conservation;
+  GtkWidget  *columns;
+};
+
+G_DEFINE_FINAL_TYPE (BpwFactsDetails, bpw_facts_details, GTK_TYPE_WIDGET)
+
+static const char *
+bpw_facts_details_phase_label (BpwPhase phase)
+{
+  switch (phase)
+    {
+    case BPW_PHASE_FORWARD:
+      return _("Forward");
+    case BPW_PHASE_RECOMPUTE:
+      return _("Recompute");
+    case BPW_PHASE_BACKWARD_ACTIVATION:
+      return _("Backward, activation gradients");
+    case BPW_PHASE_BACKWARD_WEIGHT:
+      return _("Backward, weight gradients");
+    case BPW_PHASE_OPTIMIZER:
+      return _("Optimizer");
+    default:
+      return bpw_phase_to_string (phase);
+    }
+}
+
+static void
+bpw_facts_details_clear (GtkListBox *list)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (list))) != NULL)
+    gtk_list_box_remove (list, child);
+}
+
+static char *
+bpw_facts_details_exact (BpwU128     value,
+                         const char *unit)
+{
+  g_autofree char *count = bpw_format_count (value);
+
+  return g_strconcat (count, " ", unit, NULL);
+}
+
+/* Takes ownership of @value and @tooltip. */
+static void
+bpw_facts_details_add (GtkListBox *list,
+                       const char *title,
+                       char       *value,
+                       char       *tooltip)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *label = gtk_label_new (value);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  gtk_widget_add_css_class (label, "numeric");
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_set_tooltip_text (label, tooltip);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
+  gtk_list_box_append (list, row);
+  g_free (value);
+  g_free (tooltip);
+}
+
+static GtkListBox *
+bpw_facts_details_add_group (BpwFactsDetails *self,
+                             const char      *heading)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *label = gtk_label_new (heading);
+  GtkWidget *list = gtk_list_box_new ();
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_widget_add_css_class (label, "heading");
+  gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
+  gtk_widget_add_css_class (list, "boxed-list");
+  gtk_widget_set_valign (list, GTK_ALIGN_START);
+  gtk_widget_set_hexpand (box, TRUE);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), list);
+  gtk_box_append (GTK_BOX (self->columns), box);
+
+  return GTK_LIST_BOX (list);
+}
+
+static void
+bpw_facts_details_dispose (GObject *object)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL)
+    gtk_widget_unparent (child);
+
+  G_OBJECT_CLASS (bpw_facts_details_parent_class)->dispose (object);
+}
+
+static void
+bpw_facts_details_class_init (BpwFactsDetailsClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = bpw_facts_details_dispose;
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "factsdetails");
+}
+
+static void
+bpw_facts_details_init (BpwFactsDetails *self)
+{
+  GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
+
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
+  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), 12);
+
+  self->title = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->title, 0.0);
+  gtk_widget_add_css_class (GTK_WIDGET (self->title), "title-3");
+  gtk_widget_set_parent (GTK_WIDGET (self->title), GTK_WIDGET (self));
+
+  self->message = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->message, 0.0);
+  gtk_label_set_wrap (self->message, TRUE);
+  gtk_label_set_selectable (self->message, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->message), "dim-label");
+  gtk_widget_set_parent (GTK_WIDGET (self->message), GTK_WIDGET (self));
+
+  self->columns = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 24);
+  gtk_box_set_homogeneous (GTK_BOX (self->columns), TRUE);
+  gtk_widget_set_parent (self->columns, GTK_WIDGET (self));
+  self->work = bpw_facts_details_add_group (self, _("Executed Work per Step"));
+  self->step = bpw_facts_details_add_group (self, _("Step and Memory"));
+  self->conservation = bpw_facts_details_add_group (self, _("Conservation"));
+
+  bpw_facts_details_set_row (self, NULL);
+}
+
+GtkWidget *
+bpw_facts_details_new (void)
+{
+  return g_object_new (BPW_TYPE_FACTS_DETAILS, NULL);
+}
+
+void
+bpw_facts_details_set_row (BpwFactsDetails *self,
+                           BpwFactsRow     *row)
+{
+  const BpwFacts *facts;
+  const BpwConservation *c;
+
+  g_return_if_fail (BPW_IS_FACTS_DETAILS (self));
+  g_return_if_fail (row == NULL || BPW_IS_FACTS_ROW (row));
+
+  bpw_facts_details_clear (self->work);
+  bpw_facts_details_clear (self->step);
+  bpw_facts_details_clear (self->conservation);
+
+  facts = row != NULL ? bpw_facts_row_get_facts (row) : NULL;
+  gtk_widget_set_visible (self->columns, facts != NULL);
+  gtk_label_set_text (self->title, row != NULL ? bpw_facts_row_get_name (row) : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->title), row != NULL);
+
+  if (row == NULL)
+    {
+      gtk_label_set_text (self->message, _("Select a scenario to see its work by phase."));
+      return;
+    }
+  if (facts == NULL)
+    {
+      gtk_label_set_text (self->message, bpw_facts_row_get_error (row));
+      return;
+    }
+
+  gtk_label_set_text (self->message,
+                      _("Whole job, one training or inference step. Memory is on the most loaded "
+                        "device. Hover a value for its exact count."));
+
+  for (guint p = 0; p < BPW_N_PHASES; p++)
+    bpw_facts_details_add (self->work, bpw_facts_details_phase_label (p),
+                           bpw_format_si (bpw_u128_to_double (facts->flops_by_phase[p]), "FLOP"),
+                           bpw_facts_details_exact (facts->flops_by_phase[p], "FLOP"));
+
+  bpw_facts_details_add (self->step, _("Tokens per step"),
+                         bpw_format_si (bpw_u128_to_double (facts->tokens_per_step), ""),
+                         bpw_facts_details_exact (facts->tokens_per_step, ""));
+  bpw_facts_details_add (self->step, _("Micro-batches per pipeline"),
+                         g_strdup_printf ("%lld", (long long) facts->micro_batches), NULL);
+  bpw_facts_details_add (self->step, _("Most loaded pipeline stage"),
+                         g_strdup_printf ("%lld", (long long) facts->memory_stage), NULL);
+  bpw_facts_details_add (self->step, _("Activations stored per layer"),
+                         bpw_format_bytes (facts->activation_per_layer, BPW_BYTE_UNITS_BINARY),
+                         bpw_facts_details_exact (facts->activation_per_layer, "B"));
+  bpw_facts_details_add (self->step, _("KV cache per token"),
+                         bpw_facts_details_exact (facts->kv_bytes_per_token, "B"), NULL);
+
+  c = &facts->conservation;
+  bpw_facts_details_add (self->conservation, _("Reconciled"),
+                         g_strdup (c->ok ? "✓" : "✗"), g_strdup (c->message));
+  bpw_facts_details_add (self->conservation, _("Semantic work"),
+                         bpw_format_si (bpw_u128_to_double (c->semantic_flops), "FLOP"),
+                         bpw_facts_details_exact (c->semantic_flops, "FLOP"));
+  bpw_facts_details_add (self->conservation, _("Summed over ranks"),
+                         bpw_format_si (bpw_u128_to_double (c->distributed_flops), "FLOP"),
+                         bpw_facts_details_exact (c->distributed_flops, "FLOP"));
+  for (guint i = 0; i < BPW_N_ADDITIONS; i++)
+    {
+      const BpwAdditionTotal *a = &c->additions[i];
+      g_autofree char *flops = NULL;
+
+      if (a->addition == BPW_ADDITION_NONE || (a->flops == 0 && a->bytes == 0))
+        continue;
+      flops = bpw_format_si (bpw_u128_to_double (a->flops), "FLOP");
+      bpw_facts_details_add (self->conservation, bpw_addition_describe (a->addition),
+                             g_strconcat ("+", flops, NULL),
+                             bpw_facts_details_exact (a->flops, "FLOP"));
+    }
+}
