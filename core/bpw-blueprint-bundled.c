@@ -7,7 +7,7 @@
 #include "config.h"
 
 #include "bpw-blueprint-io.h"
-#include "bpw-core-data.h"
+#include "bpw-core-resource-private.h"
 #include "bpw-error.h"
 
 #define BPW_BLUEPRINT_RESOURCE_DIR "/io/github/bpw/Workbench/core/blueprints/"
@@ -40,7 +40,6 @@ bpw_blueprint_load_bundled (const char  *name,
   g_autofree char *filename = NULL;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) local = NULL;
-  static gsize registered = 0;
   BpwBlueprint *bp;
   gsize size;
   const char *data;
@@ -56,15 +55,8 @@ bpw_blueprint_load_bundled (const char  *name,
       return NULL;
     }
 
-  /* Registered on first use (--manual-register): the call also keeps the linker from
-   * dropping the generated object out of the static library. */
-  if (g_once_init_enter (&registered))
-    {
-      bpw_core_data_register_resource ();
-      g_once_init_leave (&registered, 1);
-    }
   path = g_strconcat (BPW_BLUEPRINT_RESOURCE_DIR, name, ".json", NULL);
-  bytes = g_resource_lookup_data (bpw_core_data_get_resource (), path,
+  bytes = g_resource_lookup_data (_bpw_core_resource_get (), path,
                                   G_RESOURCE_LOOKUP_FLAGS_NONE, &local);
   if (bytes == NULL)
     {

@@ -59,6 +59,10 @@ gboolean      _bpw_blueprint_read_tier       (BpwBlueprintReader *r,
                                               JsonNode           *node,
                                               const char         *path,
                                               GError            **error);
+/* "capabilities": dtypes and sparsity (bpw-blueprint-read-tier.c). */
+gboolean      _bpw_blueprint_read_capabilities (BpwBlueprintReader *r,
+                                                JsonObject         *root,
+                                                GError            **error);
 void          _bpw_blueprint_warn_unknown    (BpwBlueprintReader *r,
                                               JsonObject         *object,
                                               const char         *path,

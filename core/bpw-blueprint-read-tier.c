@@ -1,4 +1,4 @@
-/* bpw-blueprint-read-tier.c — interconnect tiers in the native blueprint format
+/* bpw-blueprint-read-tier.c — interconnect tiers and capabilities in the native blueprint format
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -155,6 +155,59 @@ _bpw_blueprint_read_tier (BpwBlueprintReader *r,
         return bpw_json_doc_error (r->doc, an, p, error, "unknown collective implementation "
                                    "\"%s\"; expected ring, tree, in-network or direct", aname);
       t->collectives |= algo;
+    }
+  return TRUE;
+}
+
+gboolean
+_bpw_blueprint_read_capabilities (BpwBlueprintReader *r,
+                                 JsonObject         *root,
+                                 GError            **error)
+{
+  static const char * const known[] = { "dtypes", "sparsity", "notes", NULL };
+  GError *local = NULL;
+  JsonObject *obj = bpw_json_doc_get_object (r->doc, root, "", "capabilities", FALSE, &local);
+  JsonArray *arr;
+
+  if (local == NULL && obj != NULL)
+    {
+      _bpw_blueprint_warn_unknown (r, obj, "capabilities", known);
+      arr = bpw_json_doc_get_array (r->doc, obj, "capabilities", "dtypes", FALSE, &local);
+      for (guint i = 0; local == NULL && arr != NULL && i < json_array_get_length (arr); i++)
+        {
+          JsonNode *n = json_array_get_element (arr, i);
+          g_autofree char *p = g_strdup_printf ("capabilities.dtypes[%u]", i);
+          const char *s = _bpw_blueprint_read_string_element (r, n, p, error);
+          BpwPrecision prec;
+
+          if (s == NULL)
+            return FALSE;
+          if (!bpw_precision_from_string (s, &prec))
+            return bpw_json_doc_error (r->doc, n, p, error, "unknown precision \"%s\"; expected "
+                                       "fp32, tf32, bf16, fp16, fp8, int8 or fp4", s);
+          r->bp->precisions |= 1u << prec;
+        }
+      arr = local == NULL
+            ? bpw_json_doc_get_array (r->doc, obj, "capabilities", "sparsity", FALSE, &local)
+            : NULL;
+      for (guint i = 0; local == NULL && arr != NULL && i < json_array_get_length (arr); i++)
+        {
+          JsonNode *n = json_array_get_element (arr, i);
+          g_autofree char *p = g_strdup_printf ("capabilities.sparsity[%u]", i);
+          const char *s = _bpw_blueprint_read_string_element (r, n, p, error);
+
+          if (s == NULL)
+            return FALSE;
+          if (strcmp (s, "2:4") != 0)
+            return bpw_json_doc_error (r->doc, n, p, error, "unknown sparsity pattern \"%s\"; "
+                                       "only \"2:4\" is modelled", s);
+          r->bp->sparsity_2_4 = TRUE;
+        }
+    }
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
     }
   return TRUE;
 }

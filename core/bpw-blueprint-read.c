@@ -421,59 +421,6 @@ bpw_blueprint_read_memory (BpwBlueprintReader *r,
 }
 
 static gboolean
-bpw_blueprint_read_capabilities (BpwBlueprintReader *r,
-                                 JsonObject         *root,
-                                 GError            **error)
-{
-  static const char * const known[] = { "dtypes", "sparsity", "notes", NULL };
-  GError *local = NULL;
-  JsonObject *obj = bpw_json_doc_get_object (r->doc, root, "", "capabilities", FALSE, &local);
-  JsonArray *arr;
-
-  if (local == NULL && obj != NULL)
-    {
-      _bpw_blueprint_warn_unknown (r, obj, "capabilities", known);
-      arr = bpw_json_doc_get_array (r->doc, obj, "capabilities", "dtypes", FALSE, &local);
-      for (guint i = 0; local == NULL && arr != NULL && i < json_array_get_length (arr); i++)
-        {
-          JsonNode *n = json_array_get_element (arr, i);
-          g_autofree char *p = g_strdup_printf ("capabilities.dtypes[%u]", i);
-          const char *s = _bpw_blueprint_read_string_element (r, n, p, error);
-          BpwPrecision prec;
-
-          if (s == NULL)
-            return FALSE;
-          if (!bpw_precision_from_string (s, &prec))
-            return bpw_json_doc_error (r->doc, n, p, error, "unknown precision \"%s\"; expected "
-                                       "fp32, tf32, bf16, fp16, fp8, int8 or fp4", s);
-          r->bp->precisions |= 1u << prec;
-        }
-      arr = local == NULL
-            ? bpw_json_doc_get_array (r->doc, obj, "capabilities", "sparsity", FALSE, &local)
-            : NULL;
-      for (guint i = 0; local == NULL && arr != NULL && i < json_array_get_length (arr); i++)
-        {
-          JsonNode *n = json_array_get_element (arr, i);
-          g_autofree char *p = g_strdup_printf ("capabilities.sparsity[%u]", i);
-          const char *s = _bpw_blueprint_read_string_element (r, n, p, error);
-
-          if (s == NULL)
-            return FALSE;
-          if (strcmp (s, "2:4") != 0)
-            return bpw_json_doc_error (r->doc, n, p, error, "unknown sparsity pattern \"%s\"; "
-                                       "only \"2:4\" is modelled", s);
-          r->bp->sparsity_2_4 = TRUE;
-        }
-    }
-  if (local != NULL)
-    {
-      g_propagate_error (error, local);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
 bpw_blueprint_read_list (BpwBlueprintReader *r,
                          JsonObject         *root,
                          const char         *member,
@@ -582,13 +529,26 @@ _bpw_blueprint_read_native (BpwJsonDoc  *doc,
   bp->description = g_strdup (description);
   bp->processing = processing;
 
-  if (!bpw_blueprint_read_capabilities (&r, root, error)
+  if (!_bpw_blueprint_read_capabilities (&r, root, error)
       || !bpw_blueprint_read_list (&r, root, "engines", TRUE, bpw_blueprint_read_engine, error)
       || !bpw_blueprint_read_list (&r, root, "memory", TRUE, bpw_blueprint_read_memory, error)
       || !bpw_blueprint_read_list (&r, root, "tiers", FALSE, _bpw_blueprint_read_tier, error)
       || !bpw_blueprint_read_power_cost (&r, root, error))
     return NULL;
 
+  /* Checked here too (validate() repeats it) so that the message has a location. */
+  if (bpw_blueprint_first_memory (bp, BPW_MEMORY_DEVICE) < 0)
+    {
+      bpw_json_doc_error (doc, json_object_get_member (root, "memory"), "memory", error,
+                          "no level of kind \"device\" (HBM); add one");
+      return NULL;
+    }
+  if (bpw_blueprint_first_engine (bp, BPW_ENGINE_MATRIX) < 0)
+    {
+      bpw_json_doc_error (doc, json_object_get_member (root, "engines"), "engines", error,
+                          "no engine of kind \"matrix\"; add one with a \"peak\"");
+      return NULL;
+    }
   if (bp->precisions == 0)
     for (guint i = 0; i < bp->n_engines; i++)
       for (guint p = 0; p < BPW_N_PRECISIONS; p++)

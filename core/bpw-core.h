@@ -14,4 +14,9 @@
 #include "bpw-facts.h"
 #include "bpw-json-writer.h"
 #include "bpw-json-doc.h"
+#include "bpw-quantity.h"
+#include "bpw-workload-io.h"
+#include "bpw-study.h"
+#include "bpw-blueprint.h"
+#include "bpw-blueprint-io.h"
 #undef BPW_CORE_INSIDE

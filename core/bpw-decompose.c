@@ -130,6 +130,8 @@ fwd (Ctx *c, const TapeEntry *tmpl)
   e.op = _bpw_work_graph_add_op (c->b, e.name, e.prim, BPW_PHASE_FORWARD, e.layer_type,
                                  e.split, e.layer, c->count, e.flops, e.semantic);
   op = &g_array_index (c->b->graph->ops, BpwOp, e.op);
+  /* Callers pass names they free on return; keep the graph's interned copy instead. */
+  e.name = bpw_work_graph_name (c->b->graph, op->name);
   op->batch = e.batch;
   op->m = e.m;
   op->n = e.n;

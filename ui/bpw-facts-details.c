@@ -63,6 +63,14 @@ bpw_facts_details_exact (BpwU128     value,
   return g_strconcat (count, " ", unit, NULL);
 }
 
+/* The value label of the list's last row. */
+static GtkWidget *
+bpw_facts_details_add_last_value (GtkListBox *list)
+{
+  return g_object_get_data (G_OBJECT (gtk_widget_get_last_child (GTK_WIDGET (list))),
+                            "bpw-value");
+}
+
 /* Takes ownership of @value and @tooltip. */
 static void
 bpw_facts_details_add (GtkListBox *list,
@@ -78,6 +86,7 @@ bpw_facts_details_add (GtkListBox *list,
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   gtk_widget_set_tooltip_text (label, tooltip);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
+  g_object_set_data (G_OBJECT (row), "bpw-value", label);
   gtk_list_box_append (list, row);
   g_free (value);
   g_free (tooltip);
@@ -211,12 +220,14 @@ bpw_facts_details_set_row (BpwFactsDetails *self,
   bpw_facts_details_add (self->step, _("Activations stored per layer"),
                          bpw_format_bytes (facts->activation_per_layer, BPW_BYTE_UNITS_BINARY),
                          bpw_facts_details_exact (facts->activation_per_layer, "B"));
-  bpw_facts_details_add (self->step, _("KV cache per token"),
+  bpw_facts_details_add (self->step, _("KV cache per token, per device"),
                          bpw_facts_details_exact (facts->kv_bytes_per_token, "B"), NULL);
 
   c = &facts->conservation;
   bpw_facts_details_add (self->conservation, _("Reconciled"),
                          g_strdup (c->ok ? "✓" : "✗"), g_strdup (c->message));
+  gtk_widget_add_css_class (bpw_facts_details_add_last_value (self->conservation),
+                            c->ok ? "success" : "error");
   bpw_facts_details_add (self->conservation, _("Semantic work"),
                          bpw_format_si (bpw_u128_to_double (c->semantic_flops), "FLOP"),
                          bpw_facts_details_exact (c->semantic_flops, "FLOP"));
@@ -227,11 +238,15 @@ bpw_facts_details_set_row (BpwFactsDetails *self,
     {
       const BpwAdditionTotal *a = &c->additions[i];
       g_autofree char *flops = NULL;
+      g_autofree char *title = NULL;
 
       if (a->addition == BPW_ADDITION_NONE || (a->flops == 0 && a->bytes == 0))
         continue;
       flops = bpw_format_si (bpw_u128_to_double (a->flops), "FLOP");
-      bpw_facts_details_add (self->conservation, bpw_addition_describe (a->addition),
+      /* The core describes additions in running text; a row title starts with a capital. */
+      title = g_strdup (bpw_addition_describe (a->addition));
+      title[0] = g_ascii_toupper (title[0]);
+      bpw_facts_details_add (self->conservation, title,
                              g_strconcat ("+", flops, NULL),
                              bpw_facts_details_exact (a->flops, "FLOP"));
     }

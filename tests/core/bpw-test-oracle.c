@@ -229,6 +229,42 @@ bpw_oracle_gpt_spec (BpwModelSpec *s, const char *name, gint64 vocab, gint64 hid
   s->optimizer = BPW_OPTIMIZER_ADAM;
 }
 
+/* Llama-2-7B (Touvron et al. 2023): MHA, the LLM-Viewer KV-cache example. */
+void
+bpw_oracle_llama2_7b_spec (BpwModelSpec *s)
+{
+  bpw_oracle_gpt_spec (s, "llama2-7b", 32000, 4096, 32, 32, 128, 11008, 4096);
+  s->ffn_kind = BPW_FFN_SWIGLU;
+  s->norm = BPW_NORM_RMSNORM;
+  s->positions = BPW_POSITION_ROTARY;
+  s->tied_embeddings = FALSE;
+  s->qkv_bias = FALSE;
+  s->linear_bias = FALSE;
+  s->dropout = FALSE;
+}
+
+/* GPT-style parameters: Megatron Eq. (2) plus the final LayerNorm. */
+guint64
+bpw_oracle_gpt_parameters (const BpwModelSpec *s)
+{
+  guint64 l = s->layers, h = s->hidden;
+
+  g_assert_cmpint (s->ffn, ==, 4 * s->hidden);
+  g_assert_cmpint (s->heads * s->head_dim, ==, s->hidden);
+  return 12 * l * h * h + 13 * l * h + (guint64) s->vocab * h + (guint64) s->max_positions * h
+         + 2 * h;
+}
+
+/* Llama-style (GQA, SwiGLU, RMSNorm, untied, no bias) parameters, and the replicated norms. */
+guint64
+bpw_oracle_llama_layer_parameters (const BpwModelSpec *s)
+{
+  guint64 h = s->hidden;
+
+  return h * (s->heads + 2 * s->kv_heads) * s->head_dim + (guint64) s->heads * s->head_dim * h
+         + 3 * h * s->ffn + 2 * h;
+}
+
 gboolean
 bpw_oracle_calculon_spec (const char *file, BpwModelSpec *spec, gint64 *seq)
 {

@@ -85,6 +85,12 @@ void     bpw_oracle_gpt_spec        (BpwModelSpec       *spec,
                                      gint64              head_dim,
                                      gint64              ffn,
                                      gint64              positions);
+/* Llama-2-7B (Touvron et al. 2023): MHA, SwiGLU, RMSNorm, rotary, untied, no bias. */
+void     bpw_oracle_llama2_7b_spec  (BpwModelSpec       *spec);
+/* Megatron Eq. (2) plus the final LayerNorm, for GPT-style specs with f = 4h and a·d = h. */
+guint64  bpw_oracle_gpt_parameters  (const BpwModelSpec *spec);
+/* One Llama-style block (GQA, SwiGLU, two RMSNorms, no bias). */
+guint64  bpw_oracle_llama_layer_parameters (const BpwModelSpec *spec);
 /* Calculon's models/<file> from BPW_SHARED_DIR as a GPT-style spec with vocabulary 51200, fp16.
  * FALSE when the shared data is missing. */
 gboolean bpw_oracle_calculon_spec   (const char         *file,

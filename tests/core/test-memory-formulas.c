@@ -15,42 +15,6 @@
 #define check_rel oracle_check_rel
 #define check_bytes oracle_check_bytes
 
-/* Llama-2-7B (Touvron et al. 2023): MHA, the LLM-Viewer KV-cache example. */
-static void
-llama2_7b_spec (BpwModelSpec *s)
-{
-  bpw_oracle_gpt_spec (s, "llama2-7b", 32000, 4096, 32, 32, 128, 11008, 4096);
-  s->ffn_kind = BPW_FFN_SWIGLU;
-  s->norm = BPW_NORM_RMSNORM;
-  s->positions = BPW_POSITION_ROTARY;
-  s->tied_embeddings = FALSE;
-  s->qkv_bias = FALSE;
-  s->linear_bias = FALSE;
-  s->dropout = FALSE;
-}
-
-/* GPT-style parameters: Megatron Eq. (2) plus the final LayerNorm. */
-static guint64
-gpt_parameters (const BpwModelSpec *s)
-{
-  guint64 l = s->layers, h = s->hidden;
-
-  g_assert_cmpint (s->ffn, ==, 4 * s->hidden);
-  g_assert_cmpint (s->heads * s->head_dim, ==, s->hidden);
-  return 12 * l * h * h + 13 * l * h + (guint64) s->vocab * h + (guint64) s->max_positions * h
-         + 2 * h;
-}
-
-/* Llama-style (GQA, SwiGLU, RMSNorm, untied, no bias) parameters, and the replicated norms. */
-static guint64
-llama_layer_parameters (const BpwModelSpec *s)
-{
-  guint64 h = s->hidden;
-
-  return h * (s->heads + 2 * s->kv_heads) * s->head_dim + (guint64) s->heads * s->head_dim * h
-         + 3 * h * s->ffn + 2 * h;
-}
-
 static guint64
 memory_total (const BpwRankMemory *m)
 {
@@ -79,7 +43,7 @@ test_zero_stages (void)
   gint zero;
 
   bpw_oracle_gpt_spec (&s, "megatron-7.5b", 51200, 4096, 36, 32, 128, 16384, 2048);
-  psi = gpt_parameters (&s);
+  psi = bpw_oracle_gpt_parameters (&s);
   g_assert_cmpuint (bpw_oracle_grad_bytes (&s), ==, 2);
   g_assert_cmpuint (bpw_oracle_optimizer_bytes (&s), ==, 12);
   check_rel (psi, 7.5e9, 0.005, "Megatron 7.5B parameters (Table 1)");
@@ -123,7 +87,7 @@ test_optimizer_kinds (void)
   guint64 psi;
 
   bpw_oracle_gpt_spec (&s, "gpt-1.3b", 51200, 2048, 24, 16, 128, 8192, 2048);
-  psi = gpt_parameters (&s);
+  psi = bpw_oracle_gpt_parameters (&s);
   bpw_oracle_scenario (&sc, BPW_WORKLOAD_TRAIN, 8, 1, 2048, 0, BPW_RECOMPUTE_NONE);
   bpw_oracle_parallel (&p, 1, 1, 2, FALSE, 0);
 
@@ -176,7 +140,8 @@ test_tp_weights (void)
       BpwFacts f;
       guint64 h = s.hidden;
       guint64 norms = (2 * s.layers + 1) * h;
-      guint64 total = s.layers * llama_layer_parameters (&s) + 2 * (guint64) s.vocab * h + h;
+      guint64 total = s.layers * bpw_oracle_llama_layer_parameters (&s)
+                      + 2 * (guint64) s.vocab * h + h;
       guint64 want = (total - norms) / tps[i] + norms;
 
       bpw_oracle_parallel (&p, tps[i], 1, 1, FALSE, 0);
@@ -201,7 +166,7 @@ test_tp_weights (void)
     BpwParallel p;
     BpwFacts f;
     guint64 h = s.hidden;
-    guint64 total = gpt_parameters (&s);
+    guint64 total = bpw_oracle_gpt_parameters (&s);
     guint64 slack = s.layers * 6 * h + 2 * h + (guint64) s.max_positions * h + 1024 * h;
 
     bpw_oracle_parallel (&p, 8, 1, 1, FALSE, 0);
@@ -230,7 +195,7 @@ test_pp_parameters (void)
   bpw_oracle_scenario (&sc, BPW_WORKLOAD_TRAIN, 16, 1, 4096, 0, BPW_RECOMPUTE_FULL);
   bpw_oracle_parallel (&p, 1, 4, 1, FALSE, 0);
   d = bpw_oracle_distribute (&s, &sc, &p);
-  layer = llama_layer_parameters (&s);
+  layer = bpw_oracle_llama_layer_parameters (&s);
   h = s.hidden;
   g_assert_nonnull (d);
   if (d == NULL)
@@ -361,8 +326,10 @@ table2 (const ActConfig *c, double s, double b, double h, double a)
 
 /* Table 2 counts what is stored; a model may add the tensors recompute re-creates for the one
  * layer whose backward runs. Those are bounded: selective re-creates only the attention core
- * (softmax output, dropout mask and output: 5as^2b/t), full re-creates one layer's stored set
- * as without recompute. The 1.5 leaves room for fp32 scores or a pre-mask copy. */
+ * (softmax output, dropout mask and output: 5as^2b/t; 1.5x leaves room for the pre-softmax
+ * scores), full re-creates one layer's forward (at most twice its stored set without
+ * recompute, even counting every intermediate as live at once). The forward's own transients
+ * of that layer are long freed by then and must not be added on top. */
 static double
 recompute_working_bound (const ActConfig *c, double s, double b, double h, double a)
 {
@@ -373,7 +340,7 @@ recompute_working_bound (const ActConfig *c, double s, double b, double h, doubl
   if (c->rc == BPW_RECOMPUTE_FULL)
     {
       none.rc = BPW_RECOMPUTE_NONE;
-      return 1.5 * table2 (&none, s, b, h, a);
+      return 2.0 * table2 (&none, s, b, h, a);
     }
   return 0.0;
 }
@@ -557,7 +524,7 @@ test_kv_cache_memory (void)
   guint64 per_token;
 
   /* LLM-Viewer: Llama-2-7B, 2048 tokens, batch 1 -> 1.074 GB of KV cache. */
-  llama2_7b_spec (&s);
+  bpw_oracle_llama2_7b_spec (&s);
   bpw_oracle_scenario (&sc, BPW_WORKLOAD_PREFILL, 1, 1, 2048, 0, BPW_RECOMPUTE_NONE);
   bpw_oracle_parallel (&p, 1, 1, 1, FALSE, 0);
   if (bpw_oracle_compute (&s, &sc, &p, &f))

@@ -114,7 +114,8 @@ test_hf_mixtral (void)
   g_assert_cmpfloat (spec.capacity_factor, ==, 0.0);
   g_assert_cmpuint (bpw_model_spec_parameters (&spec), ==, G_GUINT64_CONSTANT (46702792704));
   g_assert_cmpuint (bpw_model_spec_active_parameters (&spec), ==,
-                    G_GUINT64_CONSTANT (46702792704) - 32 * 6 * (3 * 4096 * G_GUINT64_CONSTANT (14336)));
+                    G_GUINT64_CONSTANT (46702792704)
+                    - 32 * 6 * (3 * 4096 * G_GUINT64_CONSTANT (14336)));
   bpw_model_spec_clear (&spec);
 }
 
@@ -242,6 +243,36 @@ test_unknown_fields_warn (void)
   g_assert_cmpstr (g_ptr_array_index (warnings, 0), ==, "w.json:1:52: colour: unknown field");
   g_assert_cmpstr (g_ptr_array_index (warnings, 1), ==, "w.json:3:34: model.widht: unknown field");
   bpw_model_spec_clear (&spec);
+}
+
+/* The shipped examples in data/models are the bundled models, written natively. */
+static void
+test_shipped_examples (void)
+{
+  const char *root = g_getenv ("BPW_SOURCE_ROOT");
+  const char * const names[] = { "gpt3-175b", "llama3-8b", "llama3-70b", "mixtral-8x7b" };
+
+  if (root == NULL)
+    {
+      g_test_skip ("BPW_SOURCE_ROOT is not set");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *file = g_strconcat (names[i], ".json", NULL);
+      g_autofree char *path = g_build_filename (root, "data", "models", file, NULL);
+      g_autoptr(GError) error = NULL;
+      BpwModelSpec a = { 0 }, b = { 0 };
+
+      g_assert_true (bpw_workload_load (path, &a, &error));
+      g_assert_no_error (error);
+      g_assert_true (bpw_model_spec_lookup_bundled (names[i], &b));
+      g_assert_cmpuint (bpw_model_spec_parameters (&a), ==, bpw_model_spec_parameters (&b));
+      g_assert_cmpuint (bpw_model_spec_active_parameters (&a), ==,
+                        bpw_model_spec_active_parameters (&b));
+      bpw_model_spec_clear (&a);
+      bpw_model_spec_clear (&b);
+    }
 }
 
 typedef struct
@@ -391,6 +422,7 @@ main (int    argc,
   g_test_add_func ("/bpw/core/WorkloadIo/bundled-and-unknown", test_bundled_and_unknown_name);
   g_test_add_func ("/bpw/core/WorkloadIo/native-round-trip", test_native_round_trip);
   g_test_add_func ("/bpw/core/WorkloadIo/unknown-fields-warn", test_unknown_fields_warn);
+  g_test_add_func ("/bpw/core/WorkloadIo/shipped-examples", test_shipped_examples);
   g_test_add_func ("/bpw/core/WorkloadIo/broken-corpus", test_broken_corpus);
   g_test_add_func ("/bpw/core/WorkloadIo/calculon-execution", test_calculon_execution);
   g_test_add_func ("/bpw/core/WorkloadIo/calculon-execution-broken",

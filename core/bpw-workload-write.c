@@ -1,0 +1,99 @@
+/* bpw-workload-write.c — writing the native workload format
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-workload-write"
+
+#include "config.h"
+
+#include "bpw-workload-io.h"
+
+#include "bpw-json-dump-private.h"
+
+/* Every field is written, defaults included, so that a file says everything the model
+ * of work uses and reads back to the same spec. */
+JsonNode *
+bpw_workload_model_to_node (const BpwModelSpec *spec)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  g_return_val_if_fail (spec != NULL, NULL);
+
+#define INT(key, value) \
+  G_STMT_START { json_builder_set_member_name (b, key); \
+                 json_builder_add_int_value (b, value); } G_STMT_END
+#define BOOL(key, value) \
+  G_STMT_START { json_builder_set_member_name (b, key); \
+                 json_builder_add_boolean_value (b, value); } G_STMT_END
+#define STR(key, value) \
+  G_STMT_START { json_builder_set_member_name (b, key); \
+                 json_builder_add_string_value (b, value); } G_STMT_END
+
+  json_builder_begin_object (b);
+  STR ("name", spec->name != NULL ? spec->name : "model");
+  INT ("vocab", spec->vocab);
+  INT ("hidden", spec->hidden);
+  INT ("layers", spec->layers);
+  INT ("heads", spec->heads);
+  INT ("kv_heads", spec->kv_heads);
+  INT ("head_dim", spec->head_dim);
+  INT ("ffn", spec->ffn);
+  INT ("max_positions", spec->max_positions);
+  STR ("ffn_kind", spec->ffn_kind == BPW_FFN_SWIGLU ? "swiglu" : "gelu");
+  STR ("norm", spec->norm == BPW_NORM_RMSNORM ? "rmsnorm" : "layernorm");
+  STR ("positions", spec->positions == BPW_POSITION_ROTARY ? "rotary" : "learned");
+  BOOL ("tied_embeddings", spec->tied_embeddings);
+  BOOL ("qkv_bias", spec->qkv_bias);
+  BOOL ("linear_bias", spec->linear_bias);
+  BOOL ("dropout", spec->dropout);
+  if (spec->experts > 0)
+    {
+      json_builder_set_member_name (b, "moe");
+      json_builder_begin_object (b);
+      INT ("experts", spec->experts);
+      INT ("top_k", spec->top_k);
+      INT ("shared_experts", spec->shared_experts);
+      INT ("ffn", spec->moe_ffn);
+      INT ("every", spec->moe_every);
+      INT ("first", spec->moe_first);
+      json_builder_set_member_name (b, "capacity_factor");
+      json_builder_add_double_value (b, spec->capacity_factor);
+      json_builder_end_object (b);
+    }
+  json_builder_set_member_name (b, "dtypes");
+  json_builder_begin_object (b);
+  STR ("param", bpw_dtype_to_string (spec->param_dtype));
+  STR ("activation", bpw_dtype_to_string (spec->activation_dtype));
+  STR ("gradient", bpw_dtype_to_string (spec->gradient_dtype));
+  STR ("optimizer", bpw_dtype_to_string (spec->optimizer_dtype));
+  STR ("master", bpw_dtype_to_string (spec->master_dtype));
+  json_builder_end_object (b);
+  STR ("optimizer", bpw_optimizer_to_string (spec->optimizer));
+  json_builder_end_object (b);
+
+#undef INT
+#undef BOOL
+#undef STR
+
+  return json_builder_get_root (b);
+}
+
+char *
+bpw_workload_to_json (const BpwModelSpec *spec)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  g_return_val_if_fail (spec != NULL, NULL);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "format");
+  json_builder_add_string_value (b, "bpw-workload");
+  json_builder_set_member_name (b, "version");
+  json_builder_add_int_value (b, BPW_WORKLOAD_FORMAT_VERSION);
+  json_builder_set_member_name (b, "model");
+  json_builder_add_value (b, bpw_workload_model_to_node (spec));
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  return _bpw_json_dump (root);
+}
