@@ -59,6 +59,12 @@ bpw_dist_work_check_conservation (const BpwDistWork *dist,
           BpwU128 f = 0, b = 0;
 
           seen[t->op]++;
+          /* The task's own per-rank figures must be the most loaded rank's share; a task
+           * that says otherwise is what later stages would consume, so it cannot pass. */
+          if (t->flops != share (op->flops, parts, 0) ||
+              t->bytes_read + t->bytes_written < share (bytes, parts, 0) ||
+              (op->phase != BPW_PHASE_OPTIMIZER && t->count * (guint64) p->dp != op->count))
+            seen[t->op] += 1000;
           for (gint64 dp_i = 0; dp_i < p->dp; dp_i++)
             for (gint64 tp_i = 0; tp_i < p->tp; tp_i++)
               {

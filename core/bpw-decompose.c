@@ -39,7 +39,7 @@ typedef struct
   gint32       saved;      /* what backward reads besides inputs: softmax output, dropout mask, CE probs */
   gboolean     selective;  /* part of the attention core that selective recompute redoes */
   guint64      flops, semantic;  /* forward */
-  guint64      bwd_act, bwd_act_semantic, bwd_weight;
+  guint64      bwd_act, bwd_act_semantic, bwd_weight, bwd_weight_semantic;
   guint64      batch, m, n, k;
   const char  *name;
 } TapeEntry;
@@ -173,7 +173,7 @@ linear (Ctx        *c,
     .name = name, .prim = BPW_PRIM_MATMUL, .layer_type = lt, .split = wsplit, .layer = layer,
     .in = { x, NONE }, .weight = w, .out = y, .saved = NONE,
     .flops = f, .semantic = fs, .bwd_act = f, .bwd_act_semantic = fs, .bwd_weight = f,
-    .batch = 1, .m = rows, .n = out, .k = in,
+    .bwd_weight_semantic = fs, .batch = 1, .m = rows, .n = out, .k = in,
   });
 
   if (bias)
@@ -564,7 +564,8 @@ head (Ctx *c, gint32 x, gint32 table)
     .out = logits,
     .saved = NONE, .flops = mul3 (c, 2 * rows, h, V), .semantic = mul3 (c, 2 * rows, h, V),
     .bwd_act = mul3 (c, 2 * rows, h, V), .bwd_act_semantic = mul3 (c, 2 * rows, h, V),
-    .bwd_weight = mul3 (c, 2 * rows, h, V), .batch = 1, .m = rows, .n = V, .k = h,
+    .bwd_weight = mul3 (c, 2 * rows, h, V), .bwd_weight_semantic = mul3 (c, 2 * rows, h, V),
+    .batch = 1, .m = rows, .n = V, .k = h,
   });
   if (c->train)
     {
@@ -629,11 +630,17 @@ saved_in (Ctx *c, gint32 t, gint layer, gboolean in_region)
     return NONE;
   if (in_region && (guint) t < c->recomputed->len &&
       g_array_index (c->recomputed, gint32, t) != NONE)
-    return g_array_index (c->recomputed, gint32, t);
+    {
+      gint32 copy = g_array_index (c->recomputed, gint32, t);
+
+      /* Live from its recomputation until this backward op: the recompute working set. */
+      g_array_index (c->b->graph->tensors, BpwTensor, copy).stored = BPW_STORED_RECOMPUTED;
+      return copy;
+    }
   tt = &g_array_index (c->b->graph->tensors, BpwTensor, t);
   if (tt->kind == BPW_TENSOR_ACTIVATION && !tt->stored)
     {
-      tt->stored = TRUE;
+      tt->stored = BPW_STORED_CHECKPOINT;
       tt->layer = layer;
     }
   return t;
@@ -720,7 +727,9 @@ backward_entry (Ctx *c, const TapeEntry *e)
 
   if (e->weight != NONE && c->train)
     {
-      op = bwd_op (c, e, BPW_PHASE_BACKWARD_WEIGHT, e->bwd_weight, e->bwd_weight);
+      /* Only matmuls have padded (capacity) rows whose semantic work differs. */
+      op = bwd_op (c, e, BPW_PHASE_BACKWARD_WEIGHT, e->bwd_weight,
+                   e->prim == BPW_PRIM_MATMUL ? e->bwd_weight_semantic : e->bwd_weight);
       use (c, op, dy, BPW_ACCESS_READ);
       if (e->prim == BPW_PRIM_MATMUL || e->prim == BPW_PRIM_NORM)
         use (c, op, saved (c, e->in[0], e->layer), BPW_ACCESS_READ);

@@ -79,9 +79,10 @@ stage_memory (BpwDistWork *dist, BpwStage *st)
           kv += bytes;
           break;
         case BPW_TENSOR_ACTIVATION:
-          if (t->stored)
+          if (t->stored == BPW_STORED_CHECKPOINT)
             stored += bytes;
-          else if (t->layer >= st->first_layer && t->layer < st->first_layer + st->n_layers)
+          else if (t->layer >= st->first_layer && t->layer < st->first_layer + st->n_layers &&
+                   t->stored == (train ? BPW_STORED_RECOMPUTED : BPW_STORED_NO))
             layer_live[t->layer - st->first_layer] += bytes;
           break;
         case BPW_TENSOR_ACTIVATION_GRAD:

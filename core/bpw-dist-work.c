@@ -104,7 +104,7 @@ bpw_dist_work_layer_stored_bytes (const BpwDistWork *dist,
     {
       const BpwTensor *t = bpw_work_graph_tensor (g, i);
 
-      if (t->stored && t->layer == layer)
+      if (t->stored == BPW_STORED_CHECKPOINT && t->layer == layer)
         total += _bpw_dist_work_tensor_rank_bytes (dist, t);
     }
   return total;

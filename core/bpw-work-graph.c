@@ -303,7 +303,7 @@ bpw_work_graph_layer_stored_bytes (const BpwWorkGraph *graph,
     {
       const BpwTensor *t = bpw_work_graph_tensor (graph, i);
 
-      if (t->stored && t->layer == layer)
+      if (t->stored == BPW_STORED_CHECKPOINT && t->layer == layer)
         total += t->bytes;
     }
   return total;

@@ -24,6 +24,13 @@ typedef enum
   BPW_SPLIT_KV_HEADS,    /* key/value heads: divided over min(tp, kv_heads) ranks */
 } BpwSplit;
 
+typedef enum
+{
+  BPW_STORED_NO,
+  BPW_STORED_CHECKPOINT,   /* kept from forward to backward */
+  BPW_STORED_RECOMPUTED,   /* recomputed in backward and read there: live for one layer */
+} BpwStored;
+
 /* One logical tensor: an activation, a weight, a gradient, optimizer state, KV cache.
  * Buffers are tensors with a lifetime: produced by @producer, last used by @last_consumer. */
 typedef struct
@@ -32,7 +39,7 @@ typedef struct
   guint8   kind;            /* BpwTensorKind */
   guint8   split;           /* BpwSplit */
   guint8   dtype;           /* BpwDType */
-  guint8   stored;          /* kept from forward to backward (a checkpoint) */
+  guint8   stored;          /* BpwStored */
   gint32   layer;           /* block, or BPW_LAYER_BEFORE_BLOCKS / AFTER_BLOCKS */
   guint64  elements;        /* whole tensor, all ranks together */
   guint64  bytes;
