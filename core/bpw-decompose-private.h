@@ -1,0 +1,115 @@
+/* bpw-decompose-private.h — the tape and builder context shared by the decomposition files
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "bpw-work-graph-private.h"
+
+G_BEGIN_DECLS
+
+#define NONE (-1)
+
+typedef struct
+{
+  guint32      op;
+  BpwPrimitive prim;
+  BpwLayerType layer_type;
+  BpwSplit     split;
+  gint32       layer;
+  gint32       in[2];      /* activation inputs */
+  gint32       weight;     /* weight tensor (matmul, norm, gather, bias) */
+  gint32       out;        /* activation output */
+  gint32       out2[2];    /* further outputs: K and V of the QKV split; 0 = none (tensor 0 is
+                            * the token ids, never an output) */
+  gint32       saved;      /* what backward reads besides inputs: softmax output, dropout mask, CE probs */
+  gboolean     selective;  /* part of the attention core that selective recompute redoes */
+  guint64      flops, semantic;  /* forward */
+  guint64      bwd_act, bwd_act_semantic, bwd_weight, bwd_weight_semantic;
+  guint64      batch, m, n, k;
+  const char  *name;
+} TapeEntry;
+
+typedef struct
+{
+  BpwGraphBuilder    *b;
+  const BpwModelSpec *m;
+  const BpwScenario  *s;
+  gboolean            train;
+  gboolean            dropout;
+  guint64             count;   /* executions of a micro-batch op per step, whole job */
+  guint64             mb;      /* sequences per micro-batch */
+  guint64             sq;      /* query positions per sequence */
+  guint64             skv;     /* key positions per sequence */
+  guint64             T;       /* tokens per micro-batch */
+  BpwDType            act;
+  GArray             *tape;    /* TapeEntry */
+  GArray             *grad;    /* gint32 per tensor: its gradient tensor */
+  GArray             *weights; /* guint32: every weight tensor, for the optimizer */
+  GArray             *recomputed; /* gint32 per tensor: its recomputed copy in this layer */
+  gint32              tokens;
+  guint64             weight_copies; /* experts stacked in one weight tensor; else 1 */
+} Ctx;
+
+static inline guint64
+mul (Ctx *c, guint64 x, guint64 y)
+{
+  return _bpw_mul (c->b, "FLOP and byte counts", x, y);
+}
+
+static inline guint64
+mul3 (Ctx *c, guint64 x, guint64 y, guint64 z)
+{
+  return _bpw_mul3 (c->b, "FLOP and byte counts", x, y, z);
+}
+
+static inline gint32
+tensor (Ctx           *c,
+        const char    *name,
+        BpwTensorKind  kind,
+        BpwSplit       split,
+        BpwDType       dtype,
+        gint           layer,
+        guint64        elements)
+{
+  return _bpw_work_graph_add_tensor (c->b, name, kind, split, dtype, layer, elements);
+}
+
+static inline gint32
+activation (Ctx *c, const char *name, BpwSplit split, gint layer, guint64 elements)
+{
+  return tensor (c, name, BPW_TENSOR_ACTIVATION, split, c->act, layer, elements);
+}
+
+/* A weight with its persistent companions: gradient, master copy, optimizer moments. */
+static inline gint32
+weight (Ctx *c, const char *name, BpwSplit split, gint layer, guint64 elements)
+{
+  gint32 w = tensor (c, name, BPW_TENSOR_WEIGHT, split, c->m->param_dtype, layer,
+                    mul (c, elements, c->weight_copies));
+  guint32 wu = w;
+
+  g_array_append_val (c->weights, wu);
+  return w;
+}
+
+static inline const BpwTensor *
+T_ (Ctx *c, gint32 t)
+{
+  return bpw_work_graph_tensor (c->b->graph, t);
+}
+
+static inline void
+use (Ctx *c, guint32 op, gint32 t, BpwAccess access)
+{
+  if (t != NONE)
+    _bpw_work_graph_use (c->b, op, t, access);
+}
+
+/* bpw-decompose-backward.c */
+void _bpw_decompose_backward  (Ctx         *c,
+                               const guint *layer_start,
+                               gint64       n_layers);
+void _bpw_decompose_optimizer (Ctx         *c);
+
+G_END_DECLS
