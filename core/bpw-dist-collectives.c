@@ -15,13 +15,6 @@
 #include "bpw-dist-work-private.h"
 #include "bpw-work-graph-private.h"
 
-typedef struct
-{
-  BpwDistWork *dist;
-  gint64       stage;
-  guint64      count;     /* per-rank executions of the op (micro-batches) */
-} Emit;
-
 static void
 emit (BpwDistWork       *dist,
       gint64             stage,

@@ -14,12 +14,6 @@
 
 #include "bpw-dist-work-private.h"
 
-static inline guint64
-ceil_div (guint64 x, guint64 y)
-{
-  return x / y + (x % y != 0);
-}
-
 /* Micro-batches whose activations a stage holds at its peak. */
 static gint64
 in_flight (const BpwDistWork *dist, gint64 stage)

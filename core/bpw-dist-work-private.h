@@ -8,6 +8,13 @@
 
 G_BEGIN_DECLS
 
+/* Shares are rounded up: the most loaded rank holds the remainder. */
+static inline guint64
+ceil_div (guint64 x, guint64 y)
+{
+  return x / y + (x % y != 0);
+}
+
 guint64  _bpw_dist_work_tp_parts           (const BpwParallel  *parallel,
                                             const BpwModelSpec *spec,
                                             BpwSplit            split);

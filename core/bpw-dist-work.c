@@ -15,12 +15,6 @@
 #include "bpw-dist-work-private.h"
 #include "bpw-error.h"
 
-static inline guint64
-ceil_div (guint64 x, guint64 y)
-{
-  return x / y + (x % y != 0);
-}
-
 /* How many TP ranks divide work or bytes of @split; the rest of the TP group repeats it. */
 guint64
 _bpw_dist_work_tp_parts (const BpwParallel  *p,

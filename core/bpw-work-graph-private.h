@@ -56,8 +56,6 @@ void     _bpw_work_graph_use_bytes (BpwGraphBuilder *b,
                                     BpwAccess        access,
                                     guint64          bytes);
 
-void     _bpw_work_graph_finish_op (BpwGraphBuilder *b,
-                                    guint32          op);
 
 /* Decomposition entry point (bpw-decompose.c). */
 gboolean _bpw_decompose (BpwGraphBuilder *b,

@@ -181,12 +181,6 @@ _bpw_work_graph_use_bytes (BpwGraphBuilder *b,
     }
 }
 
-void
-_bpw_work_graph_finish_op (BpwGraphBuilder *b,
-                           guint32          op)
-{
-}
-
 BpwWorkGraph *
 bpw_work_graph_new (const BpwModelSpec *spec,
                     const BpwScenario  *scenario,
