@@ -213,9 +213,12 @@ bpw_quantity_parse (const char  *text,
   const char *p;
   const char *end;
   gboolean dollar = FALSE;
+  gboolean negative = FALSE;
   BpwUnit unit = BPW_UNIT_NONE;
   double scale = 1;
   double result;
+  /* Messages are shown in the GUI and written to JSON: keep them UTF-8 whatever came in. */
+  g_autofree char *shown = NULL;
 
   g_return_val_if_fail (text != NULL, FALSE);
   g_return_val_if_fail (expected <= BPW_UNIT_DOLLARS, FALSE);
@@ -224,11 +227,19 @@ bpw_quantity_parse (const char  *text,
   p = text;
   while (g_ascii_isspace (*p))
     p++;
+  /* "-$2.50" is how bpw_quantity_format writes a negative price; "$-2.50" is read too. */
+  if (p[0] == '-' && p[1] == '$')
+    {
+      negative = TRUE;
+      p++;
+    }
   if (*p == '$')
     {
       dollar = TRUE;
       p++;
     }
+  if (negative && (*p == '-' || *p == '+'))
+    goto fail;
 
   end = scan_number (p);
   if (end == NULL)
@@ -260,10 +271,13 @@ bpw_quantity_parse (const char  *text,
     goto fail;
 
   result = g_ascii_strtod (number, NULL) * scale;
+  if (negative)
+    result = -result;
   if (!isfinite (result))
     {
+      shown = g_utf8_make_valid (text, -1);
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "the value \"%s\" is out of range",
-                   text);
+                   shown);
       return FALSE;
     }
 
@@ -271,8 +285,9 @@ bpw_quantity_parse (const char  *text,
   return TRUE;
 
 fail:
+  shown = g_utf8_make_valid (text, -1);
   g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "expected %s, got \"%s\"",
-               unit_info[expected].describe, text);
+               unit_info[expected].describe, shown);
   return FALSE;
 }
 
@@ -333,7 +348,9 @@ bpw_quantity_format (double  value,
 
   if (unit == BPW_UNIT_DOLLARS)
     {
-      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      /* "%.2f" writes every integer digit: up to 309 for G_MAXDOUBLE. A shorter buffer
+       * would cut the number and print a different amount. */
+      char buf[320];
 
       g_ascii_formatd (buf, sizeof buf, "%.2f", fabs (value));
       return g_strdup_printf ("%s$%s", value < 0 ? "-" : "", buf);

@@ -203,9 +203,10 @@ hf_read_gpt2 (BpwJsonDoc   *doc,
                                   error))
       return FALSE;
 
-  /* n_inner null or absent means 4 * n_embd in GPT2MLP. */
+  /* n_inner null or absent means 4 * n_embd in GPT2MLP. A width too large for that
+   * product is refused by validation, which names n_embd; only avoid the overflow here. */
   if (spec->ffn == 0)
-    spec->ffn = 4 * spec->hidden;
+    spec->ffn = spec->hidden <= G_MAXINT64 / 4 ? 4 * spec->hidden : G_MAXINT64;
   spec->kv_heads = spec->heads;
   spec->ffn_kind = BPW_FFN_GELU;
   spec->norm = BPW_NORM_LAYERNORM;

@@ -144,8 +144,10 @@ _bpw_workload_validate_located (BpwJsonDoc         *doc,
     }
   else
     {
-      g_set_error (error, BPW_ERROR, local_error->code, "%s: %s",
-                   bpw_json_doc_get_filename (doc), msg);
+      /* About the model as a whole in a file whose root is the model (Hugging Face,
+       * Calculon): point at that object, so that every message has a location. */
+      bpw_json_doc_error (doc, bpw_json_doc_get_object_node (doc, object), NULL, error, "%s",
+                          msg);
     }
   if (error != NULL && *error != NULL)
     (*error)->code = local_error->code;

@@ -38,7 +38,10 @@ bpw_workload_model_to_node (const BpwModelSpec *spec)
   INT ("kv_heads", spec->kv_heads);
   INT ("head_dim", spec->head_dim);
   INT ("ffn", spec->ffn);
-  INT ("max_positions", spec->max_positions);
+  /* Rotary models need no position table and may have none (0), which the reader, asking
+   * for a positive size, would refuse: such a file states no size at all. */
+  if (spec->max_positions > 0)
+    INT ("max_positions", spec->max_positions);
   STR ("ffn_kind", spec->ffn_kind == BPW_FFN_SWIGLU ? "swiglu" : "gelu");
   STR ("norm", spec->norm == BPW_NORM_RMSNORM ? "rmsnorm" : "layernorm");
   STR ("positions", spec->positions == BPW_POSITION_ROTARY ? "rotary" : "learned");
