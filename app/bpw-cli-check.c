@@ -11,6 +11,7 @@
 #include "bpw-blueprint-io.h"
 #include "bpw-error.h"
 #include "bpw-json-doc.h"
+#include "bpw-mapping.h"
 #include "bpw-study.h"
 #include "bpw-workload-io.h"
 
@@ -21,10 +22,13 @@ typedef enum
   BPW_CLI_KIND_BLUEPRINT,
   BPW_CLI_KIND_EXECUTION,
   BPW_CLI_KIND_STUDY,
+  BPW_CLI_KIND_MAPPING,
 } BpwCliKind;
 
+/* TRUE when @root is an object whose "format" is the string @format. */
 static gboolean
-bpw_cli_check_is_study (JsonNode *root)
+bpw_cli_check_has_format (JsonNode   *root,
+                          const char *format_name)
 {
   JsonObject *object;
   JsonNode *format;
@@ -35,7 +39,7 @@ bpw_cli_check_is_study (JsonNode *root)
   format = json_object_get_member (object, "format");
   return format != NULL && JSON_NODE_HOLDS_VALUE (format) &&
          json_node_get_value_type (format) == G_TYPE_STRING &&
-         g_strcmp0 (json_node_get_string (format), "bpw-study") == 0;
+         g_strcmp0 (json_node_get_string (format), format_name) == 0;
 }
 
 /* Decides by content, as the loaders do; the order matters only for files that would
@@ -43,8 +47,10 @@ bpw_cli_check_is_study (JsonNode *root)
 static BpwCliKind
 bpw_cli_check_detect (JsonNode *root)
 {
-  if (bpw_cli_check_is_study (root))
+  if (bpw_cli_check_has_format (root, "bpw-study"))
     return BPW_CLI_KIND_STUDY;
+  if (bpw_cli_check_has_format (root, "bpw-mapping"))
+    return BPW_CLI_KIND_MAPPING;
   if (bpw_calculon_execution_detect (root))
     return BPW_CLI_KIND_EXECUTION;
   if (bpw_blueprint_detect_format (root) != BPW_BLUEPRINT_FORMAT_UNKNOWN)
@@ -67,10 +73,11 @@ bpw_cli_check_unknown (BpwJsonDoc *doc,
       json_node_get_value_type (format) == G_TYPE_STRING)
     return bpw_json_doc_error (doc, format, "format", error,
                                "'%s' is not a format this version can check (expected "
-                               "bpw-workload, bpw-blueprint or bpw-study)",
+                               "bpw-workload, bpw-blueprint, bpw-mapping or bpw-study)",
                                json_node_get_string (format));
   return bpw_json_doc_error (doc, root, NULL, error,
-                             "not a workload, blueprint, study or Calculon file: expected a "
+                             "not a workload, blueprint, mapping, study or Calculon file: "
+                             "expected a "
                              "\"format\" member, a Hugging Face config.json, or a Calculon "
                              "model, system or execution file");
 }
@@ -154,6 +161,20 @@ bpw_cli_check_file (const char  *path,
         return TRUE;
       }
 
+    case BPW_CLI_KIND_MAPPING:
+      {
+        BpwMapping mapping;
+        gboolean ok;
+
+        bpw_mapping_init_defaults (&mapping);
+        ok = bpw_mapping_load_data (path, data, (gssize) length, &mapping, warnings, error);
+        bpw_mapping_clear (&mapping);
+        if (!ok)
+          return FALSE;
+        *kind_out = "mapping";
+        return TRUE;
+      }
+
     case BPW_CLI_KIND_STUDY:
       {
         g_autoptr(BpwStudy) study = NULL;
@@ -188,10 +209,10 @@ bpw_cli_check (int    argc,
   context = g_option_context_new ("FILE...");
   g_option_context_set_summary (context,
                                 "Validate study, workload (native, Hugging Face config.json, "
-                                "Calculon model),\nblueprint (native, Calculon system) and "
-                                "Calculon execution files.\nPrints \"FILE: ok (kind)\" for each "
-                                "valid file and the located error for each\ninvalid one; exits "
-                                "0 only if every file is valid.");
+                                "Calculon model),\nblueprint (native, Calculon system), mapping "
+                                "and Calculon execution files.\nPrints \"FILE: ok (kind)\" for "
+                                "each valid file and the located error for each\ninvalid one; "
+                                "exits 0 only if every file is valid.");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return bpw_cli_report_error ("check", error);
   if (argc < 2)

@@ -8,6 +8,8 @@
 
 #include "bpw-cli-options.h"
 
+#include <string.h>
+
 #include "bpw-cli.h"
 #include "bpw-workload-io.h"
 
@@ -33,6 +35,14 @@ static const char bpw_cli_defaults_help[] =
   "    --interleave N > 1 is given);\n"
   "  --vocab: the model's (Calculon models have none: 51200).\n";
 
+static const char bpw_cli_mapping_help[] =
+  "Mapping defaults (options override --mapping, which overrides --execution):\n"
+  "  --fusion bias_activation,optimizer; --tp-overlap none; DP overlap on;\n"
+  "  --tp-tier/--pp-tier/--dp-tier/--ep-tier: the innermost tier that holds the group;\n"
+  "  --tiling auto: per matmul, the largest square tile that fits on chip.\n"
+  "  --mapping FILE: a bpw-mapping file; its parallel, micro_batch and recompute also\n"
+  "    replace those of --execution.\n";
+
 void
 bpw_cli_options_init (BpwCliOptions *options)
 {
@@ -49,6 +59,8 @@ bpw_cli_options_init (BpwCliOptions *options)
     .zero = BPW_CLI_UNSET,
     .interleave = BPW_CLI_UNSET,
   };
+  for (guint g = 0; g < BPW_N_GROUPS; g++)
+    options->tier[g] = BPW_CLI_UNSET;
 }
 
 void
@@ -60,6 +72,10 @@ bpw_cli_options_clear (BpwCliOptions *options)
   g_clear_pointer (&options->optimizer, g_free);
   g_clear_pointer (&options->schedule, g_free);
   g_clear_pointer (&options->execution, g_free);
+  g_clear_pointer (&options->mapping, g_free);
+  g_clear_pointer (&options->fusion, g_free);
+  g_clear_pointer (&options->tp_overlap, g_free);
+  g_clear_pointer (&options->tiling, g_free);
 }
 
 void
@@ -105,10 +121,48 @@ bpw_cli_options_add (BpwCliOptions  *o,
   g_option_context_add_main_entries (context, entries, NULL);
 }
 
+void
+bpw_cli_options_add_mapping (BpwCliOptions  *o,
+                             GOptionContext *context)
+{
+  const GOptionEntry entries[] = {
+    { "mapping", 0, 0, G_OPTION_ARG_FILENAME, &o->mapping,
+      "Mapping file (bpw-mapping) as the base; options override it", "FILE" },
+    { "fusion", 0, 0, G_OPTION_ARG_STRING, &o->fusion,
+      "Fusions: comma list of attention, bias_activation, norm_residual, optimizer; or none",
+      "LIST" },
+    { "tp-overlap", 0, 0, G_OPTION_ARG_STRING, &o->tp_overlap,
+      "Overlap of TP communication with matmuls: none, ring or pipe", "MODE" },
+    { "dp-overlap", 0, 0, G_OPTION_ARG_NONE, &o->dp_overlap,
+      "Overlap the DP gradient reduction with the backward pass", NULL },
+    { "no-dp-overlap", 0, 0, G_OPTION_ARG_NONE, &o->no_dp_overlap,
+      "Reduce DP gradients after the backward pass", NULL },
+    { "tp-tier", 0, 0, G_OPTION_ARG_INT64, &o->tier[BPW_GROUP_TP],
+      "Interconnect tier index for TP traffic", "N" },
+    { "pp-tier", 0, 0, G_OPTION_ARG_INT64, &o->tier[BPW_GROUP_PP],
+      "Interconnect tier index for PP traffic", "N" },
+    { "dp-tier", 0, 0, G_OPTION_ARG_INT64, &o->tier[BPW_GROUP_DP],
+      "Interconnect tier index for DP traffic", "N" },
+    { "ep-tier", 0, 0, G_OPTION_ARG_INT64, &o->tier[BPW_GROUP_EP],
+      "Interconnect tier index for EP traffic", "N" },
+    { "tiling", 0, 0, G_OPTION_ARG_STRING, &o->tiling,
+      "Matmul tiling: auto or MxNxK (e.g. 128x128x64)", "TILE" },
+    G_OPTION_ENTRY_NULL
+  };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+}
+
 const char *
 bpw_cli_options_defaults_help (void)
 {
   return bpw_cli_defaults_help;
+}
+
+const char *
+bpw_cli_options_mapping_help (void)
+{
+  return bpw_cli_mapping_help;
 }
 
 gint64
@@ -196,6 +250,30 @@ bpw_cli_options_apply_choices (const BpwCliOptions *o,
   return TRUE;
 }
 
+/* What a mapping file says about the scenario and the decomposition; what it leaves out
+ * keeps the execution's (or default) values. Its warnings are reported by
+ * bpw_cli_options_resolve_mapping(), which reads it again. */
+static gboolean
+bpw_cli_options_apply_mapping_file (const char   *path,
+                                    BpwScenario  *scenario,
+                                    BpwParallel  *parallel,
+                                    GError      **error)
+{
+  BpwMapping m;
+
+  bpw_mapping_init_defaults (&m);
+  m.parallel = *parallel;
+  if (!bpw_mapping_load_over (path, &m, NULL, error))
+    {
+      bpw_mapping_clear (&m);
+      return FALSE;
+    }
+  *parallel = m.parallel;
+  bpw_mapping_apply_to_scenario (&m, scenario);
+  bpw_mapping_clear (&m);
+  return TRUE;
+}
+
 static gint64
 bpw_cli_options_default_seq (const BpwModelSpec *spec,
                              const BpwScenario  *hint)
@@ -236,6 +314,9 @@ bpw_cli_options_resolve (const BpwCliOptions *o,
         return FALSE;
       scenario->kv_dtype = scenario->dtype;
     }
+  if (o->mapping != NULL && !bpw_cli_options_apply_mapping_file (o->mapping, scenario, parallel,
+                                                                 error))
+    return FALSE;
 
   if (!bpw_cli_options_apply_choices (o, scenario, parallel, error))
     return FALSE;
@@ -288,5 +369,160 @@ bpw_cli_options_resolve (const BpwCliOptions *o,
         }
       scenario->global_batch = batch;
     }
+  return TRUE;
+}
+
+/* "none", or a comma list of fusion names. */
+static gboolean
+bpw_cli_options_parse_fusion (const char  *value,
+                              guint       *out,
+                              GError     **error)
+{
+  g_auto(GStrv) items = NULL;
+  guint flags = 0;
+
+  if (strcmp (value, "none") == 0)
+    {
+      *out = 0;
+      return TRUE;
+    }
+  items = g_strsplit (value, ",", -1);
+  for (guint i = 0; items[i] != NULL; i++)
+    {
+      BpwFusion f;
+
+      if (!bpw_fusion_from_string (g_strstrip (items[i]), &f))
+        return bpw_cli_options_bad_choice ("fusion", value, "a comma-separated list of "
+                                           "attention, bias_activation, norm_residual and "
+                                           "optimizer, or none", error);
+      flags |= f;
+    }
+  *out = flags;
+  return TRUE;
+}
+
+/* One positive tile edge of "MxNxK"; FALSE for anything else (signs, spaces, overflow). */
+static gboolean
+bpw_cli_options_parse_edge (const char *str,
+                            gint64     *out)
+{
+  guint64 v;
+
+  if (str[0] < '0' || str[0] > '9')
+    return FALSE;
+  if (!g_ascii_string_to_unsigned (str, 10, 1, G_MAXINT32, &v, NULL))
+    return FALSE;
+  *out = (gint64) v;
+  return TRUE;
+}
+
+static gboolean
+bpw_cli_options_parse_tiling (const char  *value,
+                              BpwTiling   *out,
+                              GError     **error)
+{
+  g_auto(GStrv) edges = NULL;
+  BpwTiling t = { FALSE, 0, 0, 0 };
+
+  if (strcmp (value, "auto") == 0)
+    {
+      *out = (BpwTiling) { TRUE, 0, 0, 0 };
+      return TRUE;
+    }
+  edges = g_strsplit (value, "x", -1);
+  if (g_strv_length (edges) != 3
+      || !bpw_cli_options_parse_edge (edges[0], &t.m)
+      || !bpw_cli_options_parse_edge (edges[1], &t.n)
+      || !bpw_cli_options_parse_edge (edges[2], &t.k))
+    return bpw_cli_options_bad_choice ("tiling", value, "auto or MxNxK with positive "
+                                       "integers (e.g. 128x128x64)", error);
+  *out = t;
+  return TRUE;
+}
+
+/* The explicit mapping options over @m; usage errors for bad values. */
+static gboolean
+bpw_cli_options_apply_mapping_options (const BpwCliOptions *o,
+                                       BpwMapping          *m,
+                                       GError             **error)
+{
+  static const char * const tier_options[] = { "tp-tier", "pp-tier", "dp-tier", "ep-tier" };
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (tier_options) == BPW_N_GROUPS);
+
+  if (o->dp_overlap && o->no_dp_overlap)
+    {
+      g_set_error (error, BPW_CLI_USAGE_ERROR, 0,
+                   "--dp-overlap and --no-dp-overlap contradict each other; give one");
+      return FALSE;
+    }
+  for (guint g = 0; g < BPW_N_GROUPS; g++)
+    if (!bpw_cli_options_check_int (tier_options[g], o->tier[g], 0, BPW_MAPPING_MAX_TIERS - 1,
+                                    error))
+      return FALSE;
+  if (o->fusion != NULL && !bpw_cli_options_parse_fusion (o->fusion, &m->fusion, error))
+    return FALSE;
+  if (o->tp_overlap != NULL && !bpw_tp_overlap_from_string (o->tp_overlap, &m->tp_overlap))
+    return bpw_cli_options_bad_choice ("tp-overlap", o->tp_overlap, "none, ring or pipe", error);
+  if (o->tiling != NULL && !bpw_cli_options_parse_tiling (o->tiling, &m->tiling, error))
+    return FALSE;
+  if (o->dp_overlap)
+    m->dp_overlap = TRUE;
+  if (o->no_dp_overlap)
+    m->dp_overlap = FALSE;
+  for (guint g = 0; g < BPW_N_GROUPS; g++)
+    if (o->tier[g] != BPW_CLI_UNSET)
+      m->tier[g] = (gint) o->tier[g];
+  return TRUE;
+}
+
+gboolean
+bpw_cli_options_resolve_mapping (const BpwCliOptions        *o,
+                                 const BpwScenario          *scenario,
+                                 const BpwParallel          *parallel,
+                                 const BpwCalculonExecution *exec,
+                                 BpwMapping                 *mapping,
+                                 GPtrArray                  *warnings,
+                                 GError                    **error)
+{
+  BpwCalculonExecution loaded;
+  BpwMapping m;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (o != NULL && scenario != NULL && parallel != NULL, FALSE);
+  g_return_val_if_fail (mapping != NULL, FALSE);
+
+  bpw_mapping_init_defaults (&m);
+  if (exec == NULL && o->execution != NULL)
+    {
+      BpwScenario s;
+      BpwParallel p;
+
+      /* Read again for the knobs BpwScenario has no place for; bpw_cli_options_resolve()
+       * reported its warnings already. */
+      bpw_scenario_init_defaults (&s);
+      bpw_parallel_init_defaults (&p);
+      ok = bpw_calculon_execution_load_full (o->execution, &s, &p, &loaded, NULL, error);
+      bpw_scenario_clear (&s);
+      exec = ok ? &loaded : NULL;
+    }
+  ok = ok
+       && (exec == NULL
+           || bpw_mapping_from_calculon_execution (exec, scenario, parallel, &m, error))
+       && (o->mapping == NULL || bpw_mapping_load_over (o->mapping, &m, warnings, error))
+       && bpw_cli_options_apply_mapping_options (o, &m, error);
+  if (!ok)
+    {
+      bpw_mapping_clear (&m);
+      return FALSE;
+    }
+
+  /* bpw_cli_options_resolve() already layered these the same way; the mapping states
+   * them explicitly so that it reads the same without the scenario. */
+  m.parallel = *parallel;
+  m.micro_batch = scenario->micro_batch;
+  m.recompute = (gint) scenario->recompute;
+  bpw_mapping_clear (mapping);
+  *mapping = m;
   return TRUE;
 }

@@ -4,8 +4,10 @@
  */
 #pragma once
 
+#include "bpw-mapping.h"
 #include "bpw-model-spec.h"
 #include "bpw-scenario.h"
+#include "bpw-workload-io.h"
 
 G_BEGIN_DECLS
 
@@ -33,6 +35,15 @@ typedef struct
   gint64    zero;
   gint64    interleave;
   gboolean  sp;
+
+  /* Mapping options (bpw_cli_options_add_mapping); owned strings, NULL when not given. */
+  char     *mapping;
+  char     *fusion;
+  char     *tp_overlap;
+  char     *tiling;
+  gboolean  dp_overlap;
+  gboolean  no_dp_overlap;
+  gint64    tier[BPW_N_GROUPS];   /* --tp-tier ... --ep-tier, BPW_CLI_UNSET until given */
 } BpwCliOptions;
 
 void      bpw_cli_options_init      (BpwCliOptions *options);
@@ -43,18 +54,28 @@ void      bpw_cli_options_clear     (BpwCliOptions *options);
 void      bpw_cli_options_add       (BpwCliOptions  *options,
                                      GOptionContext *context);
 
+/* Adds the mapping options of the subcommands that bind work to a blueprint: --mapping,
+ * --fusion, --tp-overlap, --dp-overlap / --no-dp-overlap, --tp-tier ... --ep-tier and
+ * --tiling. */
+void      bpw_cli_options_add_mapping (BpwCliOptions  *options,
+                                       GOptionContext *context);
+
 /* Help text that documents the defaults (for g_option_context_set_description). */
 const char *bpw_cli_options_defaults_help (void);
+/* The same for the mapping options. */
+const char *bpw_cli_options_mapping_help (void);
 
 /* The vocabulary override for the workload loader: 0 when --vocab was not given. */
 gint64    bpw_cli_options_vocab     (const BpwCliOptions *options);
 
 /* Builds the scenario and the decomposition. Precedence, highest first: options, the
- * Calculon execution file of --execution, @hint (what the model file knows: fields > 0),
- * the defaults of bpw_cli_options_defaults_help(). Bad option values are usage errors
- * (BPW_CLI_USAGE_ERROR); a bad execution file is a located BPW_ERROR_INVALID_INPUT, and
- * its unknown fields go to @warnings (owned strings). The result is not validated against
- * @spec: bpw_scenario_validate() does that. */
+ * mapping file of --mapping (its parallel, micro_batch and recompute), the Calculon
+ * execution file of --execution, @hint (what the model file knows: fields > 0), the
+ * defaults of bpw_cli_options_defaults_help(). Bad option values are usage errors
+ * (BPW_CLI_USAGE_ERROR); a bad execution or mapping file is a located
+ * BPW_ERROR_INVALID_INPUT. The execution file's unknown fields go to @warnings (owned
+ * strings); the mapping file's are reported by bpw_cli_options_resolve_mapping(). The
+ * result is not validated against @spec: bpw_scenario_validate() does that. */
 gboolean  bpw_cli_options_resolve   (const BpwCliOptions *options,
                                      const BpwModelSpec  *spec,
                                      const BpwScenario   *hint,
@@ -62,5 +83,21 @@ gboolean  bpw_cli_options_resolve   (const BpwCliOptions *options,
                                      BpwParallel         *parallel,
                                      GPtrArray           *warnings,
                                      GError             **error);
+
+/* Builds the mapping, after bpw_cli_options_resolve() gave @scenario and @parallel.
+ * Precedence, lowest first: bpw_mapping_init_defaults(), the Calculon execution (@exec, or
+ * when NULL the file of --execution) through bpw_mapping_from_calculon_execution(), the
+ * file of --mapping, the explicit mapping options. The result's parallel, micro_batch and
+ * recompute are those of @parallel and @scenario (which already honour all of these), so
+ * applying it to @scenario changes nothing. The mapping file's unknown fields go to
+ * @warnings (nullable, owned strings); the execution file's were reported by
+ * bpw_cli_options_resolve(). @mapping must be initialised; it is replaced on success. */
+gboolean  bpw_cli_options_resolve_mapping (const BpwCliOptions        *options,
+                                           const BpwScenario          *scenario,
+                                           const BpwParallel          *parallel,
+                                           const BpwCalculonExecution *exec,
+                                           BpwMapping                 *mapping,
+                                           GPtrArray                  *warnings,
+                                           GError                    **error);
 
 G_END_DECLS

@@ -26,6 +26,12 @@ typedef struct
 static const BpwCliCommand bpw_cli_commands[] = {
   { "facts", bpw_cli_facts,
     "facts MODEL [scenario options] [parallel options] [--json]" },
+  { "evaluate", bpw_cli_evaluate,
+    "evaluate MODEL --blueprint BP [scenario options] [parallel options] [mapping options]\n"
+    "                [--analytic] [--json]" },
+  { "validate", bpw_cli_validate, "validate [--blueprint BP] [--fit [--output FILE]] [--json]" },
+  { "export", bpw_cli_export,
+    "export STUDY --view sheet --format csv|md --output FILE [--candidate NAME] [--scenario NAME]" },
   { "check", bpw_cli_check, "check FILE..." },
   { "list", bpw_cli_list, "list models|blueprints|studies" },
 };

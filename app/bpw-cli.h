@@ -20,6 +20,9 @@ typedef enum
 /* Each subcommand gets its own argv, argv[0] being the subcommand's name. Ownership of
  * @argv stays with the caller, but the parser may reorder and remove entries. */
 int         bpw_cli_facts (int argc, char **argv);
+int         bpw_cli_evaluate (int argc, char **argv);
+int         bpw_cli_validate (int argc, char **argv);
+int         bpw_cli_export (int argc, char **argv);
 int         bpw_cli_check (int argc, char **argv);
 int         bpw_cli_list  (int argc, char **argv);
 

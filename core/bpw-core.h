@@ -19,4 +19,12 @@
 #include "bpw-study.h"
 #include "bpw-blueprint.h"
 #include "bpw-blueprint-io.h"
+#include "bpw-mapping.h"
+#include "bpw-cost.h"
+#include "bpw-plan.h"
+#include "bpw-evaluation.h"
+#include "bpw-estimator.h"
+#include "bpw-validation.h"
+#include "bpw-candidate.h"
+#include "bpw-mapping-sheet.h"
 #undef BPW_CORE_INSIDE

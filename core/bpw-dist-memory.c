@@ -15,22 +15,79 @@
 #include "bpw-dist-work-private.h"
 
 /* Micro-batches whose activations a stage holds at its peak. */
-static gint64
-in_flight (const BpwDistWork *dist, gint64 stage)
+gint64
+_bpw_dist_work_in_flight (BpwWorkloadPhase phase,
+                          BpwSchedule      schedule,
+                          gint64           micro_batches,
+                          gint64           pp,
+                          gint64           stage)
 {
-  const BpwParallel *p = &dist->parallel;
-  gint64 m = dist->micro_batches_per_pipeline;
-
-  if (dist->graph->scenario.phase != BPW_WORKLOAD_TRAIN)
-    return MIN (m, p->pp);
-  switch (p->schedule)
+  if (phase != BPW_WORKLOAD_TRAIN)
+    return MIN (micro_batches, pp);
+  switch (schedule)
     {
     case BPW_SCHEDULE_GPIPE:
-      return m;
+      return micro_batches;
     case BPW_SCHEDULE_1F1B:
     case BPW_SCHEDULE_INTERLEAVED:
     default:
-      return MIN (m, p->pp - stage);
+      return MIN (micro_batches, pp - stage);
+    }
+}
+
+static gint64
+in_flight (const BpwDistWork *dist, gint64 stage)
+{
+  return _bpw_dist_work_in_flight (dist->graph->scenario.phase, dist->parallel.schedule,
+                                   dist->micro_batches_per_pipeline, dist->parallel.pp, stage);
+}
+
+/* One tensor's per-rank bytes into its category of @mem; stored activations, KV cache and
+ * the activations live during one layer's (re)computation go to their own sums. */
+void
+_bpw_dist_work_account_tensor (const BpwDistWork *dist,
+                               const BpwTensor   *t,
+                               BpwRankMemory     *mem,
+                               guint64           *stored,
+                               guint64           *kv,
+                               guint64           *live)
+{
+  const BpwParallel *p = &dist->parallel;
+  gboolean train = dist->graph->scenario.phase == BPW_WORKLOAD_TRAIN;
+  gboolean expert = t->split == BPW_SPLIT_EXPERT;
+  guint64 dp_group = expert ? (guint64) (p->dp / p->ep) : (guint64) p->dp;
+  guint64 bytes = _bpw_dist_work_tensor_rank_bytes (dist, t);
+
+  switch ((BpwTensorKind) t->kind)
+    {
+    case BPW_TENSOR_WEIGHT:
+      mem->parameters = sat_add (mem->parameters,
+                                 ceil_div (t->elements, _bpw_dist_work_tensor_parts (dist, t)));
+      mem->weights = sat_add (mem->weights, p->zero >= 3 ? ceil_div (bytes, dp_group) : bytes);
+      break;
+    case BPW_TENSOR_GRADIENT:
+      mem->gradients = sat_add (mem->gradients,
+                                p->zero >= 2 ? ceil_div (bytes, dp_group) : bytes);
+      break;
+    case BPW_TENSOR_OPTIMIZER_STATE:
+    case BPW_TENSOR_MASTER_WEIGHT:
+      mem->optimizer_state = sat_add (mem->optimizer_state,
+                                      p->zero >= 1 ? ceil_div (bytes, dp_group) : bytes);
+      break;
+    case BPW_TENSOR_KV_CACHE:
+      *kv = sat_add (*kv, bytes);
+      break;
+    case BPW_TENSOR_ACTIVATION:
+      if (t->stored == BPW_STORED_CHECKPOINT)
+        *stored = sat_add (*stored, bytes);
+      else if (t->layer >= 0 && t->stored == (train ? BPW_STORED_RECOMPUTED : BPW_STORED_NO))
+        *live = sat_add (*live, bytes);
+      break;
+    case BPW_TENSOR_ACTIVATION_GRAD:
+    case BPW_TENSOR_COMMUNICATION:
+    case BPW_N_TENSOR_KINDS:
+    default:
+      break;
     }
 }
 
@@ -49,42 +106,14 @@ stage_memory (BpwDistWork *dist, BpwStage *st)
   for (guint i = 0; i < g->tensors->len; i++)
     {
       const BpwTensor *t = bpw_work_graph_tensor (g, i);
-      gboolean expert = t->split == BPW_SPLIT_EXPERT;
-      guint64 dp_group = expert ? (guint64) (p->dp / p->ep) : (guint64) p->dp;
-      guint64 bytes;
+      guint64 live = 0;
 
       if (_bpw_dist_work_stage_of_layer (dist, t->layer) != st->index)
         continue;
-      bytes = _bpw_dist_work_tensor_rank_bytes (dist, t);
-      switch ((BpwTensorKind) t->kind)
-        {
-        case BPW_TENSOR_WEIGHT:
-          mem->parameters += ceil_div (t->elements, _bpw_dist_work_tensor_parts (dist, t));
-          mem->weights += p->zero >= 3 ? ceil_div (bytes, dp_group) : bytes;
-          break;
-        case BPW_TENSOR_GRADIENT:
-          mem->gradients += p->zero >= 2 ? ceil_div (bytes, dp_group) : bytes;
-          break;
-        case BPW_TENSOR_OPTIMIZER_STATE:
-        case BPW_TENSOR_MASTER_WEIGHT:
-          mem->optimizer_state += p->zero >= 1 ? ceil_div (bytes, dp_group) : bytes;
-          break;
-        case BPW_TENSOR_KV_CACHE:
-          kv += bytes;
-          break;
-        case BPW_TENSOR_ACTIVATION:
-          if (t->stored == BPW_STORED_CHECKPOINT)
-            stored += bytes;
-          else if (t->layer >= st->first_layer && t->layer < st->first_layer + st->n_layers &&
-                   t->stored == (train ? BPW_STORED_RECOMPUTED : BPW_STORED_NO))
-            layer_live[t->layer - st->first_layer] += bytes;
-          break;
-        case BPW_TENSOR_ACTIVATION_GRAD:
-        case BPW_TENSOR_COMMUNICATION:
-        case BPW_N_TENSOR_KINDS:
-        default:
-          break;
-        }
+      _bpw_dist_work_account_tensor (dist, t, mem, &stored, &kv, &live);
+      if (live > 0 && t->layer >= st->first_layer && t->layer < st->first_layer + st->n_layers)
+        layer_live[t->layer - st->first_layer] =
+          sat_add (layer_live[t->layer - st->first_layer], live);
     }
 
   /* Tied embeddings: the last stage of a pipeline keeps its own copy of the table. */
@@ -95,8 +124,8 @@ stage_memory (BpwDistWork *dist, BpwStage *st)
                       == BPW_OPTIMIZER_ADAM ? 2 : 1;
       guint64 w = elements * bpw_dtype_bytes (m->param_dtype);
 
-      mem->parameters += elements;
-      mem->weights += p->zero >= 3 ? ceil_div (w, p->dp) : w;
+      mem->parameters = sat_add (mem->parameters, elements);
+      mem->weights = sat_add (mem->weights, p->zero >= 3 ? ceil_div (w, p->dp) : w);
       if (train)
         {
           guint64 gr = elements * bpw_dtype_bytes (m->gradient_dtype);
@@ -104,8 +133,9 @@ stage_memory (BpwDistWork *dist, BpwStage *st)
                        (m->master_dtype != m->param_dtype
                         ? elements * bpw_dtype_bytes (m->master_dtype) : 0);
 
-          mem->gradients += p->zero >= 2 ? ceil_div (gr, p->dp) : gr;
-          mem->optimizer_state += p->zero >= 1 ? ceil_div (os, p->dp) : os;
+          mem->gradients = sat_add (mem->gradients, p->zero >= 2 ? ceil_div (gr, p->dp) : gr);
+          mem->optimizer_state = sat_add (mem->optimizer_state,
+                                          p->zero >= 1 ? ceil_div (os, p->dp) : os);
         }
     }
 
@@ -114,16 +144,22 @@ stage_memory (BpwDistWork *dist, BpwStage *st)
     {
       guint64 working = 0;
 
-      stored *= (guint64) flight;
-      /* Interleaving v chunks per rank holds (1 + (p-1)/(p v)) times more (Korthikanti §4.2.3). */
-      if (p->schedule == BPW_SCHEDULE_INTERLEAVED)
-        stored = ceil_div (stored * (guint64) (p->pp * p->interleave + p->pp - 1),
-                           (guint64) (p->pp * p->interleave));
+      stored = sat_mul (stored, (guint64) flight);
+      /* Interleaving v chunks per rank holds (1 + (p-1)/(p v)) times more (Korthikanti §4.2.3);
+       * the product is taken in 128 bits so that only a result beyond 64 bits saturates. */
+      if (p->schedule == BPW_SCHEDULE_INTERLEAVED && stored != G_MAXUINT64)
+        {
+          BpwU128 num = (BpwU128) stored * (guint64) (p->pp * p->interleave + p->pp - 1);
+          guint64 den = (guint64) (p->pp * p->interleave);
+          BpwU128 q = num / den + (num % den != 0);
+
+          stored = q > G_MAXUINT64 ? G_MAXUINT64 : (guint64) q;
+        }
       /* Recomputation re-creates one layer's activations at a time during backward. */
       if (g->scenario.recompute != BPW_RECOMPUTE_NONE)
         for (gint64 l = 0; l < st->n_layers; l++)
           working = MAX (working, layer_live[l]);
-      mem->activations = stored + working;
+      mem->activations = sat_add (stored, working);
     }
   else
     {
@@ -133,29 +169,36 @@ stage_memory (BpwDistWork *dist, BpwStage *st)
 
       for (gint64 l = 0; l < st->n_layers; l++)
         largest = MAX (largest, layer_live[l]);
-      mem->activations = largest * (guint64) flight;
+      mem->activations = sat_mul (largest, (guint64) flight);
     }
   /* Every sequence of the replica is resident in the cache. */
-  mem->kv_cache = kv * (guint64) dist->micro_batches_per_pipeline;
+  mem->kv_cache = sat_mul (kv, (guint64) dist->micro_batches_per_pipeline);
 }
 
-void
+gboolean
 _bpw_dist_work_compute_memory (BpwDistWork *dist)
 {
-  guint64 heaviest = 0;
+  BpwU128 heaviest = 0;
+  gboolean fits = TRUE;
 
   for (gint64 s = 0; s < dist->n_stages; s++)
     {
       BpwRankMemory *mem = &dist->stages[s].memory;
-      guint64 total;
+      BpwU128 total;
 
       stage_memory (dist, &dist->stages[s]);
-      total = mem->weights + mem->gradients + mem->optimizer_state + mem->activations +
-              mem->kv_cache;
+      /* Five 64-bit terms cannot overflow 128 bits. */
+      total = (BpwU128) mem->weights + mem->gradients + mem->optimizer_state +
+              mem->activations + mem->kv_cache;
       if (s == 0 || total > heaviest)
         {
           heaviest = total;
           dist->heaviest_stage = s;
         }
+      if (mem->parameters == G_MAXUINT64 || mem->weights == G_MAXUINT64 ||
+          mem->gradients == G_MAXUINT64 || mem->optimizer_state == G_MAXUINT64 ||
+          mem->activations == G_MAXUINT64 || mem->kv_cache == G_MAXUINT64)
+        fits = FALSE;
     }
+  return fits;
 }

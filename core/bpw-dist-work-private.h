@@ -15,6 +15,24 @@ ceil_div (guint64 x, guint64 y)
   return x / y + (x % y != 0);
 }
 
+/* Byte sums per rank saturate at G_MAXUINT64 instead of wrapping; bpw_dist_work_new()
+ * refuses a distribution with a saturated count (BPW_ERROR_OVERFLOW). */
+static inline guint64
+sat_add (guint64 x, guint64 y)
+{
+  guint64 r;
+
+  return __builtin_add_overflow (x, y, &r) ? G_MAXUINT64 : r;
+}
+
+static inline guint64
+sat_mul (guint64 x, guint64 y)
+{
+  guint64 r;
+
+  return __builtin_mul_overflow (x, y, &r) ? G_MAXUINT64 : r;
+}
+
 guint64  _bpw_dist_work_tp_parts           (const BpwParallel  *parallel,
                                             const BpwModelSpec *spec,
                                             BpwSplit            split);
@@ -25,6 +43,18 @@ guint64  _bpw_dist_work_tensor_parts       (const BpwDistWork  *dist,
 guint64  _bpw_dist_work_tensor_rank_bytes  (const BpwDistWork  *dist,
                                             const BpwTensor    *tensor);
 void     _bpw_dist_work_add_collectives    (BpwDistWork        *dist);
-void     _bpw_dist_work_compute_memory     (BpwDistWork        *dist);
+/* FALSE when a count of some stage does not fit in 64 bits (saturated). */
+gboolean _bpw_dist_work_compute_memory     (BpwDistWork        *dist);
+gint64   _bpw_dist_work_in_flight          (BpwWorkloadPhase    phase,
+                                            BpwSchedule         schedule,
+                                            gint64              micro_batches,
+                                            gint64              pp,
+                                            gint64              stage);
+void     _bpw_dist_work_account_tensor     (const BpwDistWork  *dist,
+                                            const BpwTensor    *tensor,
+                                            BpwRankMemory      *mem,
+                                            guint64            *stored,
+                                            guint64            *kv,
+                                            guint64            *live);
 
 G_END_DECLS

@@ -182,7 +182,13 @@ bpw_dist_work_new (BpwWorkGraph      *graph,
 
   bpw_dist_work_assign_tasks (dist);
   _bpw_dist_work_add_collectives (dist);
-  _bpw_dist_work_compute_memory (dist);
+  if (!_bpw_dist_work_compute_memory (dist))
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_OVERFLOW,
+                   "the memory per device of this scenario exceeds 2^64 bytes; reduce the "
+                   "batch, sequence or model size, or split it over more devices");
+      return NULL;
+    }
   return g_steal_pointer (&dist);
 }
 

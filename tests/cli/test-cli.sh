@@ -11,63 +11,7 @@
 set -u
 
 BPW=${1:?usage: test-cli.sh PATH/TO/bpw}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-
-n=0
-failed=0
-CALCULON=${BPW_SHARED_DIR:-/nonexistent}/reference/calculon
-PYTHON=$(command -v python3 || true)
-
-pass () { n=$((n + 1)); echo "ok $n - $1"; }
-fail ()
-{
-  n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
-  shift
-  for line in "$@"; do printf '%s\n' "$line" | sed 's/^/# /'; done
-  sed 's/^/# stdout: /' "$TMP/out" | head -n 20
-  sed 's/^/# stderr: /' "$TMP/err" | head -n 20
-}
-skip () { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-
-# run CMD...: stdout in $TMP/out, stderr in $TMP/err, status in $rc.
-run () { "$@" >"$TMP/out" 2>"$TMP/err"; rc=$?; }
-
-# expect_rc DESCRIPTION CODE CMD...
-expect_rc ()
-{
-  local desc=$1 want=$2
-  shift 2
-  run "$@"
-  if [ "$rc" -eq "$want" ]; then pass "$desc"; else fail "$desc" "exit $rc, expected $want"; fi
-}
-
-# expect_stderr DESCRIPTION REGEX: checks the last run's stderr (extended regex).
-expect_stderr ()
-{
-  if grep -Eq -- "$2" "$TMP/err"; then pass "$1"; else fail "$1" "stderr does not match /$2/"; fi
-}
-
-expect_stdout ()
-{
-  if grep -Eq -- "$2" "$TMP/out"; then pass "$1"; else fail "$1" "stdout does not match /$2/"; fi
-}
-
-# py DESCRIPTION SCRIPT: runs SCRIPT with the last stdout parsed as JSON in `d`; the script
-# raises (or asserts) to fail.
-py ()
-{
-  local desc=$1 script=$2
-  if [ -z "$PYTHON" ]; then skip "$desc" "python3 not found"; return; fi
-  if "$PYTHON" - "$TMP/out" >"$TMP/py" 2>&1 <<EOF
-import json, sys
-d = json.load(open(sys.argv[1]))
-$script
-EOF
-  then pass "$desc"
-  else fail "$desc" "$(tail -n 3 "$TMP/py")"
-  fi
-}
+. "$(dirname "$0")/tap-lib.sh"
 
 # Closed forms shared by the JSON checks. Parameters: every weight, bias and norm of a
 # decoder-only Transformer from the echoed dimensions. Model FLOPs (Megatron/PaLM): per
@@ -313,6 +257,42 @@ expect_stderr "unknown kind is located" 'array\.json:1:1: '
 expect_rc "check without FILE is a usage error" 2 "$BPW" check
 expect_rc "check on a missing file fails with 1" 1 "$BPW" check "$TMP/missing.json"
 
+# ---- mapping files -----------------------------------------------------------------------
+
+cat >"$TMP/mapping.json" <<'EOF'
+{
+  "format": "bpw-mapping",
+  "version": 1,
+  "parallel": { "tp": 8, "pp": 8, "dp": 16, "sp": true },
+  "fusion": ["attention", "bias_activation"],
+  "overlap": { "dp": true, "tp": "ring" },
+  "tilling": "auto"
+}
+EOF
+expect_rc "check on a mapping file" 0 "$BPW" check "$TMP/mapping.json"
+expect_stdout "mapping file is recognised" 'mapping\.json: ok \(mapping\)'
+expect_stderr "unknown mapping field is a located warning" \
+  '^bpw: warning: [^ ]*mapping\.json:7:14: tilling: unknown field'
+cat >"$TMP/bad-mapping.json" <<'EOF'
+{
+  "format": "bpw-mapping",
+  "version": 1,
+  "parallel": {
+    "tp": -4,
+    "pp": 8
+  }
+}
+EOF
+expect_rc "check on a mapping with tp -4 fails with 1" 1 "$BPW" check "$TMP/bad-mapping.json"
+expect_stderr "bad mapping is located FILE:5:11: parallel.tp" \
+  '^bpw: [^ ]*bad-mapping\.json:5:11: parallel\.tp: expected a positive integer, got -4'
+SAMPLES=${BPW_SOURCE_ROOT:-/nonexistent}/tests/data/mappings
+if [ -n "$(ls "$SAMPLES"/*.json 2>/dev/null)" ]; then
+  expect_rc "check on the sample mappings" 0 "$BPW" check "$SAMPLES"/*.json
+else
+  skip "check on the sample mappings" "no tests/data/mappings under BPW_SOURCE_ROOT"
+fi
+
 # ---- bundled data files ------------------------------------------------------------------
 
 STUDIES=${BPW_SOURCE_ROOT:-/nonexistent}/data/studies
@@ -371,5 +351,4 @@ else
   done
 fi
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_finish

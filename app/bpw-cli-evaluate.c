@@ -1,0 +1,190 @@
+/* bpw-cli-evaluate.c — `bpw evaluate MODEL --blueprint BP [options] [--analytic] [--json]`
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-cli-evaluate"
+
+#include "config.h"
+
+#include "bpw-cli.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "bpw-cli-options.h"
+#include "bpw-cli-setup.h"
+#include "bpw-error.h"
+#include "bpw-estimator.h"
+#include "bpw-evaluation.h"
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+static const char * const breakdown_labels[BPW_N_BREAKDOWNS] = {
+  "compute", "memory stall", "fixed latencies", "exposed communication", "pipeline bubble",
+  "recompute", "optimizer",
+};
+
+static void
+describe_time (GString *out, const char *label, double seconds, double total)
+{
+  g_string_append_printf (out, "  %-28s %12.4f s  %5.1f %%\n", label, seconds,
+                          total > 0 ? 100.0 * seconds / total : 0.0);
+}
+
+static char *
+evaluation_to_text (const BpwEvaluation *e, const BpwPlan *plan, const BpwCliSetup *setup)
+{
+  GString *out = g_string_new (NULL);
+
+  g_string_append_printf (out, "%-30s %s on %s, %" G_GINT64_FORMAT " devices (%s)\n",
+                          "Evaluation", setup->spec.name, setup->blueprint->name,
+                          bpw_parallel_devices (&setup->parallel),
+                          plan != NULL ? "bound plan" : "analytic estimate");
+  g_string_append_printf (out, "%-30s %.4f s\n", "Step time", e->step_time_s);
+  for (guint b = 0; b < BPW_N_BREAKDOWNS; b++)
+    describe_time (out, breakdown_labels[b], e->breakdown_s[b], e->step_time_s);
+  g_string_append_printf (out, "%-30s %.2f %%   (HFU %.2f %%)\n", "MFU", 100.0 * e->mfu,
+                          100.0 * e->hfu);
+  g_string_append (out, "  (model FLOPs: matmuls of forward and backward, full attention "
+                        "matrix, logits, no recompute;\n   over step time × devices × dense "
+                        "matrix peak)\n");
+  g_string_append_printf (out, "%-30s %.2f GiB of %.2f GiB per device (stage %" G_GINT64_FORMAT
+                          ", a safe bound)\n", "Peak memory", e->peak_bytes / GIB,
+                          e->capacity_bytes / GIB, e->peak_stage);
+  g_string_append_printf (out, "%-30s %s\n", "Bottleneck", bpw_bottleneck_to_string (e->bottleneck));
+  g_string_append (out, "Memory-stall fraction by layer type\n");
+  for (guint l = 0; l < BPW_N_LAYER_TYPES; l++)
+    if (!isnan (e->stall_fraction[l]))
+      g_string_append_printf (out, "  %-28s %5.1f %%\n", bpw_layer_type_to_string (l),
+                              100.0 * e->stall_fraction[l]);
+  if (!isnan (e->ttft_s))
+    g_string_append_printf (out, "%-30s %.4f s\n", "Time to first token", e->ttft_s);
+  if (!isnan (e->tpot_s))
+    g_string_append_printf (out, "%-30s %.6f s\n", "Time per output token", e->tpot_s);
+  g_string_append_printf (out, "%-30s %.4g tokens/s\n", "Throughput", e->tokens_per_s);
+  if (!isnan (e->energy_j))
+    g_string_append_printf (out, "%-30s %.4g J per step, %.0f W per device, %.4g tokens/J\n",
+                            "Energy", e->energy_j, e->average_power_w, e->tokens_per_joule);
+  if (plan != NULL && plan->transformations->len > 0)
+    {
+      g_string_append (out, "Transformations (whole job, per step)\n");
+      for (guint i = 0; i < plan->transformations->len; i++)
+        {
+          const BpwTransformation *t = &g_array_index (plan->transformations,
+                                                       BpwTransformation, i);
+
+          g_string_append_printf (out, "  %-28s %+.4g FLOP  %+.4g B  ×%.4g\n", t->name,
+                                  t->flops, t->bytes, t->count);
+        }
+    }
+  if (!e->legal)
+    g_string_append (out, "ILLEGAL PLAN (see the reasons on stderr)\n");
+  return g_string_free (out, FALSE);
+}
+
+static int
+evaluate_run (const char *model, const char *blueprint, const BpwCliOptions *options,
+              gboolean analytic, gboolean json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwPlan) plan = NULL;
+  g_autoptr(GPtrArray) reasons = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *text = NULL;
+  BpwCliSetup setup;
+  BpwEvaluation eval;
+  int status = BPW_CLI_EXIT_OK;
+
+  if (!bpw_cli_setup_load (&setup, model, blueprint, options, &error))
+    {
+      status = bpw_cli_report_error ("evaluate", error);
+      bpw_cli_setup_clear (&setup);
+      return status;
+    }
+
+  if (analytic)
+    {
+      g_autoptr(BpwEstimator) est = bpw_estimator_new (&setup.spec, &setup.scenario,
+                                                       setup.blueprint, &error);
+
+      if (est == NULL || !bpw_estimator_evaluate (est, &setup.mapping, &eval, reasons, &error))
+        status = bpw_cli_report_error ("evaluate", error);
+    }
+  else
+    {
+      plan = bpw_cli_setup_bind (&setup, &error);
+      if (plan == NULL)
+        status = bpw_cli_report_error ("evaluate", error);
+      else
+        {
+          bpw_evaluation_from_plan (plan, &eval);
+          for (guint i = 0; i < plan->reasons->len; i++)
+            g_ptr_array_add (reasons, g_strdup (plan->reasons->pdata[i]));
+        }
+    }
+
+  if (status == BPW_CLI_EXIT_OK)
+    {
+      text = json ? bpw_evaluation_to_json (&eval, plan, reasons)
+                  : evaluation_to_text (&eval, plan, &setup);
+      fputs (text, stdout);
+      if (!eval.legal)
+        {
+          for (guint i = 0; i < reasons->len; i++)
+            g_printerr ("bpw: illegal plan: %s\n", (const char *) reasons->pdata[i]);
+          status = BPW_CLI_EXIT_ILLEGAL_PLAN;
+        }
+    }
+  bpw_cli_setup_clear (&setup);
+  return status;
+}
+
+int
+bpw_cli_evaluate (int    argc,
+                  char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *description = NULL;
+  g_autofree char *blueprint = NULL;
+  BpwCliOptions options;
+  gboolean json = FALSE, analytic = FALSE;
+  int status;
+  const GOptionEntry entries[] = {
+    { "blueprint", 0, 0, G_OPTION_ARG_STRING, &blueprint,
+      "The candidate accelerator (required)", "BP" },
+    { "analytic", 0, 0, G_OPTION_ARG_NONE, &analytic,
+      "The closed-form estimate that search uses (no plan is built)", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+      "Print the evaluation as JSON (keys of the bpw evaluate contract)", NULL },
+    G_OPTION_ENTRY_NULL
+  };
+
+  bpw_cli_options_init (&options);
+  g_set_prgname ("bpw evaluate");
+  context = g_option_context_new ("MODEL --blueprint BP");
+  g_option_context_set_summary (context,
+                                "Binds one scenario to a blueprint through a mapping, checks "
+                                "legality and estimates\nthe step: time and its breakdown, MFU, "
+                                "peak memory, stalls, bottleneck, energy.\nBP is a bundled "
+                                "name, a blueprint file or a Calculon system file.");
+  description = g_strconcat (bpw_cli_options_defaults_help (), "\n",
+                             bpw_cli_options_mapping_help (), NULL);
+  g_option_context_set_description (context, description);
+  g_option_context_add_main_entries (context, entries, NULL);
+  bpw_cli_options_add (&options, context);
+  bpw_cli_options_add_mapping (&options, context);
+
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    status = bpw_cli_report_error ("evaluate", error);
+  else if (argc < 2)
+    status = bpw_cli_usage ("evaluate", "evaluate: missing MODEL");
+  else if (argc > 2)
+    status = bpw_cli_usage ("evaluate", "evaluate: expected one MODEL, got also '%s'", argv[2]);
+  else if (blueprint == NULL)
+    status = bpw_cli_usage ("evaluate", "evaluate: missing --blueprint BP");
+  else
+    status = evaluate_run (argv[1], blueprint, &options, analytic, json);
+
+  bpw_cli_options_clear (&options);
+  return status;
+}

@@ -1,0 +1,162 @@
+/* bpw-cli-validate.c — `bpw validate [--blueprint BP] [--fit [--output FILE]] [--json]`
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-cli-validate"
+
+#include "config.h"
+
+#include "bpw-cli.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "bpw-blueprint-io.h"
+#include "bpw-json-writer.h"
+#include "bpw-validation.h"
+
+/* A row more than this far from the published figure fails the validation. */
+#define TOLERANCE 0.10
+
+static void
+print_efficiency (const BpwBlueprint *bp)
+{
+  int mi = bpw_blueprint_first_engine (bp, BPW_ENGINE_MATRIX);
+  int vi = bpw_blueprint_first_engine (bp, BPW_ENGINE_VECTOR);
+  int hi = bpw_blueprint_first_memory (bp, BPW_MEMORY_DEVICE);
+  const BpwEfficiencyTable *t = &bp->engines[mi].efficiency[BPW_PRECISION_FP16];
+
+  g_print ("\nFitted values (kind \"calibrated\"):\n  %s efficiency (fp16, bf16), log-linear:",
+           bp->engines[mi].name);
+  for (guint i = 0; i < t->n_points; i++)
+    g_print (" [%.4g FLOP, %.4f]", t->points[i].size, t->points[i].efficiency);
+  if (vi >= 0)
+    g_print ("\n  %s efficiency: %.4f", bp->engines[vi].name,
+             bp->engines[vi].efficiency[BPW_PRECISION_FP16].points[0].efficiency);
+  g_print ("\n  %s efficiency: %.4f\n  fixed cost per operation: %.3f us\n",
+           bp->memory[hi].name, bp->memory[hi].efficiency.points[0].efficiency,
+           bp->engines[mi].overhead.value * 1e6);
+}
+
+static int
+validate_run (const char *blueprint, gboolean fit, const char *output, gboolean json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load (blueprint, NULL, &error);
+  const BpwMegatronRow *rows;
+  BpwJsonWriter w;
+  double worst = 0, sum = 0;
+  guint n, failed = 0;
+
+  if (bp == NULL)
+    return bpw_cli_report_error ("validate", error);
+  if (fit && !bpw_validation_fit (bp, &worst, &error))
+    return bpw_cli_report_error ("validate", error);
+  if (output != NULL && !bpw_blueprint_save_file (bp, output, &error))
+    return bpw_cli_report_error ("validate", error);
+
+  rows = bpw_validation_megatron_rows (&n);
+  if (json)
+    {
+      bpw_json_writer_init (&w, TRUE);
+      bpw_json_writer_begin_object (&w, NULL);
+      bpw_json_writer_string (&w, "reference", "Megatron-LM 2021 Table 1 (Narayanan et al., SC'21)");
+      bpw_json_writer_string (&w, "blueprint", bp->name);
+      bpw_json_writer_begin_array (&w, "rows");
+    }
+  else
+    g_print ("Megatron-LM 2021 Table 1 (Narayanan et al., SC'21), %s: TF/s per GPU\n"
+             "Assumed where the table is silent: fp16, Adam, micro-batch 1, fused bias+GeLU and\n"
+             "Adam, scores materialised, no DP overlap; Eq. (3) FLOPs over the predicted time.\n\n"
+             "%9s %3s %3s %5s %5s %3s %10s %10s %8s %9s %9s\n", bp->name, "params", "tp", "pp",
+             "gpus", "batch", "v", "predicted", "published", "error", "step [s]", "pub. [s]");
+
+  worst = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      BpwValidationResult r;
+
+      if (!bpw_validation_megatron_predict (bp, &rows[i], &r, &error))
+        return bpw_cli_report_error ("validate", error);
+      worst = MAX (worst, fabs (r.error));
+      sum += fabs (r.error);
+      failed += fabs (r.error) > TOLERANCE || !r.legal;
+      if (json)
+        {
+          bpw_json_writer_begin_object (&w, NULL);
+          bpw_json_writer_double (&w, "parameters_b", rows[i].parameters_b);
+          bpw_json_writer_int (&w, "tp", rows[i].tp);
+          bpw_json_writer_int (&w, "pp", rows[i].pp);
+          bpw_json_writer_int (&w, "gpus", rows[i].gpus);
+          bpw_json_writer_int (&w, "batch", rows[i].batch);
+          bpw_json_writer_int (&w, "interleave", r.interleave);
+          bpw_json_writer_double (&w, "predicted_tflops", r.predicted_tflops);
+          bpw_json_writer_double (&w, "published_tflops", rows[i].published_tflops);
+          bpw_json_writer_double (&w, "error", r.error);
+          bpw_json_writer_double (&w, "step_time_s", r.step_time_s);
+          bpw_json_writer_bool (&w, "legal", r.legal);
+          bpw_json_writer_end_object (&w);
+        }
+      else
+        g_print ("%8.1fB %3" G_GINT64_FORMAT " %3" G_GINT64_FORMAT " %5" G_GINT64_FORMAT " %5"
+                 G_GINT64_FORMAT " %3" G_GINT64_FORMAT " %10.1f %10.0f %+7.1f%% %9.2f %9.2f%s\n",
+                 rows[i].parameters_b, rows[i].tp, rows[i].pp, rows[i].gpus, rows[i].batch,
+                 r.interleave, r.predicted_tflops, rows[i].published_tflops, 100.0 * r.error,
+                 r.step_time_s, r.published_step_s, r.legal ? "" : "  (illegal plan)");
+    }
+  if (json)
+    {
+      g_autofree char *text = NULL;
+
+      bpw_json_writer_end_array (&w);
+      bpw_json_writer_double (&w, "mean_abs_error", sum / n);
+      bpw_json_writer_double (&w, "max_abs_error", worst);
+      bpw_json_writer_bool (&w, "ok", failed == 0);
+      bpw_json_writer_end_object (&w);
+      text = bpw_json_writer_finish (&w);
+      fputs (text, stdout);
+    }
+  else
+    {
+      g_print ("\nmean |error| %.1f %%, max |error| %.1f %%: %u of %u rows within %.0f %%\n",
+               100.0 * sum / n, 100.0 * worst, n - failed, n, 100.0 * TOLERANCE);
+      if (fit)
+        print_efficiency (bp);
+    }
+  return failed == 0 ? BPW_CLI_EXIT_OK : BPW_CLI_EXIT_INVALID_INPUT;
+}
+
+int
+bpw_cli_validate (int    argc,
+                  char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *blueprint = NULL;
+  g_autofree char *output = NULL;
+  gboolean json = FALSE, fit = FALSE;
+  const GOptionEntry entries[] = {
+    { "blueprint", 0, 0, G_OPTION_ARG_STRING, &blueprint,
+      "The blueprint to validate (default a100-sxm-80gb)", "BP" },
+    { "fit", 0, 0, G_OPTION_ARG_NONE, &fit,
+      "Calibrate the blueprint's efficiencies on the table first, from fixed starting values",
+      NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      "Write the (calibrated) blueprint to FILE", "FILE" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the comparison as JSON", NULL },
+    G_OPTION_ENTRY_NULL
+  };
+
+  g_set_prgname ("bpw validate");
+  context = g_option_context_new (NULL);
+  g_option_context_set_summary (context,
+                                "Predicts every row of Megatron-LM 2021 Table 1 (GPT, 1.7 B to 1 T "
+                                "parameters on A100s)\nand compares with the published TF/s per "
+                                "GPU. Exit status 1 when a row is more than 10 % off.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return bpw_cli_report_error ("validate", error);
+  if (argc > 1)
+    return bpw_cli_usage ("validate", "validate: unexpected argument '%s'", argv[1]);
+  return validate_run (blueprint != NULL ? blueprint : "a100-sxm-80gb", fit, output, json);
+}

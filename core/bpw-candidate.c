@@ -1,0 +1,117 @@
+/* bpw-candidate.c — one candidate of a study on one of its scenarios
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-candidate"
+
+#include "config.h"
+
+#include "bpw-candidate.h"
+#include "bpw-blueprint-io.h"
+#include "bpw-dist-work.h"
+#include "bpw-error.h"
+#include "bpw-json-doc.h"
+#include "bpw-work-graph.h"
+
+static BpwBlueprint *
+load_blueprint (BpwStudy *study, const char *name, GError **error)
+{
+  const char *path = bpw_study_get_path (study);
+
+  /* A relative file next to the study wins over a bundled name, as on the command line. */
+  if (path != NULL && !g_path_is_absolute (name))
+    {
+      g_autofree char *dir = g_path_get_dirname (path);
+      g_autofree char *file = g_build_filename (dir, name, NULL);
+
+      if (g_file_test (file, G_FILE_TEST_IS_REGULAR))
+        return bpw_blueprint_load (file, NULL, error);
+    }
+  return bpw_blueprint_load (name, NULL, error);
+}
+
+static gboolean
+read_mapping (const BpwStudyCandidate *c, const BpwBlueprint *bp, BpwMapping *mapping,
+              GError **error)
+{
+  g_autoptr(JsonGenerator) gen = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *label = NULL;
+  g_autoptr(BpwJsonDoc) doc = NULL;
+  JsonNode *root;
+
+  if (c->mapping == NULL || !JSON_NODE_HOLDS_OBJECT (c->mapping))
+    return TRUE;
+  if (json_object_get_size (json_node_get_object (c->mapping)) == 0)
+    return TRUE;
+  gen = json_generator_new ();
+  json_generator_set_root (gen, c->mapping);
+  text = json_generator_to_data (gen, NULL);
+  label = g_strdup_printf ("candidate “%s” mapping", c->name);
+  doc = bpw_json_doc_new_from_data (label, text, -1, error);
+  if (doc == NULL)
+    return FALSE;
+  root = bpw_json_doc_get_root (doc);
+  return bpw_mapping_read_object (doc, json_node_get_object (root), "mapping", bp, mapping,
+                                  NULL, error);
+}
+
+gboolean
+bpw_candidate_run_init (BpwCandidateRun *run,
+                        BpwStudy        *study,
+                        guint            candidate,
+                        guint            scenario,
+                        GError         **error)
+{
+  const BpwStudyCandidate *c;
+  const BpwStudyScenario *s;
+
+  bpw_model_spec_init_defaults (&run->spec);
+  bpw_scenario_init_defaults (&run->scenario);
+  bpw_mapping_init_defaults (&run->mapping);
+  run->blueprint = NULL;
+  if (candidate >= bpw_study_get_n_candidates (study) ||
+      scenario >= bpw_study_get_n_scenarios (study))
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   "The study has no candidate %u or no scenario %u.", candidate, scenario);
+      return FALSE;
+    }
+  c = bpw_study_get_candidate (study, candidate);
+  s = bpw_study_get_scenario (study, scenario);
+  bpw_model_spec_clear (&run->spec);
+  bpw_model_spec_copy (&run->spec, &bpw_study_get_workload (study, s->workload)->spec);
+  bpw_scenario_clear (&run->scenario);
+  bpw_scenario_copy (&run->scenario, &s->scenario);
+  run->mapping.parallel = s->parallel;
+
+  run->blueprint = load_blueprint (study, c->blueprint, error);
+  if (run->blueprint == NULL || !read_mapping (c, run->blueprint, &run->mapping, error))
+    return FALSE;
+  bpw_mapping_apply_to_scenario (&run->mapping, &run->scenario);
+  return bpw_scenario_validate (&run->scenario, &run->mapping.parallel, &run->spec, error);
+}
+
+void
+bpw_candidate_run_clear (BpwCandidateRun *run)
+{
+  bpw_model_spec_clear (&run->spec);
+  bpw_scenario_clear (&run->scenario);
+  bpw_mapping_clear (&run->mapping);
+  g_clear_pointer (&run->blueprint, bpw_blueprint_free);
+}
+
+BpwPlan *
+bpw_candidate_run_bind (const BpwCandidateRun *run,
+                        GError               **error)
+{
+  BpwWorkGraph *graph = bpw_work_graph_new (&run->spec, &run->scenario, error);
+  BpwDistWork *dist;
+
+  if (graph == NULL)
+    return NULL;
+  dist = bpw_dist_work_new (graph, &run->mapping.parallel, error);
+  if (dist == NULL)
+    return NULL;
+  return bpw_plan_new (dist, run->blueprint, &run->mapping, error);
+}

@@ -1,0 +1,313 @@
+/* bpw-cost.c — the cost of one task or one collective on a blueprint
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-cost"
+
+#include "config.h"
+
+#include <math.h>
+
+#include "bpw-cost.h"
+#include "bpw-error.h"
+
+static const char * const bottleneck_names[BPW_N_BOTTLENECKS] = {
+  "compute", "memory", "communication", "latency", "capacity", "bubble", "dependency",
+};
+
+const char *
+bpw_bottleneck_to_string (BpwBottleneck bottleneck)
+{
+  g_return_val_if_fail (bottleneck < BPW_N_BOTTLENECKS, "?");
+  return bottleneck_names[bottleneck];
+}
+
+static gboolean
+engine_rate_init (BpwEngineRate      *rate,
+                  const BpwBlueprint *bp,
+                  BpwEngineKind       kind,
+                  BpwPrecision        precision)
+{
+  int i = bpw_blueprint_first_engine (bp, kind);
+  const BpwEngine *e;
+
+  *rate = (BpwEngineRate) { 0 };
+  if (i < 0)
+    return FALSE;
+  e = &bp->engines[i];
+  rate->engine = e;
+  rate->efficiency = &e->efficiency[precision];
+  rate->overhead = e->overhead.set ? e->overhead.value : 0.0;
+  if (e->peak[precision].set && e->peak[precision].value > 0)
+    rate->peak = e->peak[precision].value;
+  /* A vector unit without a 16-bit figure still runs 16-bit element-wise work, at its
+   * FP32 rate (the precision only sets the storage format of such kernels). */
+  else if (kind == BPW_ENGINE_VECTOR && e->peak[BPW_PRECISION_FP32].set)
+    {
+      rate->peak = e->peak[BPW_PRECISION_FP32].value;
+      rate->efficiency = &e->efficiency[BPW_PRECISION_FP32];
+    }
+  return rate->peak > 0;
+}
+
+static void
+memory_rate_init (BpwMemoryRate      *rate,
+                  const BpwBlueprint *bp,
+                  BpwMemoryKind       kind)
+{
+  int i = bpw_blueprint_first_memory (bp, kind);
+
+  *rate = (BpwMemoryRate) { 0 };
+  if (i < 0 || !bp->memory[i].bandwidth.set)
+    return;
+  rate->level = &bp->memory[i];
+  rate->bandwidth = bp->memory[i].bandwidth.value;
+}
+
+gboolean
+bpw_cost_rates_init (BpwCostRates       *rates,
+                     const BpwBlueprint *bp,
+                     BpwPrecision        precision,
+                     GError            **error)
+{
+  *rates = (BpwCostRates) { .processing = bp->processing };
+
+  if (!engine_rate_init (&rates->matrix, bp, BPW_ENGINE_MATRIX, precision))
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_ILLEGAL_PLAN,
+                   "Blueprint “%s” has no matrix engine that runs %s.",
+                   bp->name, bpw_precision_to_string (precision));
+      return FALSE;
+    }
+  /* Without a vector engine, element-wise work runs on the matrix engine's datapath. */
+  if (!engine_rate_init (&rates->vector, bp, BPW_ENGINE_VECTOR, precision))
+    rates->vector = rates->matrix;
+
+  memory_rate_init (&rates->traffic[BPW_TRAFFIC_DEVICE], bp, BPW_MEMORY_DEVICE);
+  memory_rate_init (&rates->traffic[BPW_TRAFFIC_HOST], bp, BPW_MEMORY_HOST);
+  if (rates->traffic[BPW_TRAFFIC_DEVICE].level == NULL)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_ILLEGAL_PLAN,
+                   "Blueprint “%s” has no device memory level with a bandwidth.", bp->name);
+      return FALSE;
+    }
+
+  for (guint i = 0; i < bp->n_memory; i++)
+    {
+      const BpwMemoryLevel *l = &bp->memory[i];
+      double copies = l->instances.set ? l->instances.value : 1.0;
+
+      if ((l->kind == BPW_MEMORY_SRAM || l->kind == BPW_MEMORY_CACHE) && l->capacity.set)
+        rates->onchip_bytes = MAX (rates->onchip_bytes, l->capacity.value * copies);
+    }
+  return TRUE;
+}
+
+void
+bpw_cost_task (const BpwCostRates  *rates,
+               const BpwEngineRate *engine,
+               double               flops,
+               const double         bytes[BPW_N_TRAFFIC_LEVELS],
+               BpwTaskCost         *cost)
+{
+  double compute = 0, memory = 0;
+
+  if (flops > 0)
+    compute = flops / (engine->peak * bpw_efficiency_table_lookup (engine->efficiency, flops));
+  for (guint l = 0; l < BPW_N_TRAFFIC_LEVELS; l++)
+    {
+      const BpwMemoryRate *m = &rates->traffic[l];
+      /* Offloaded bytes on a blueprint without host memory cost device bandwidth. */
+      if (m->level == NULL)
+        m = &rates->traffic[BPW_TRAFFIC_DEVICE];
+      if (bytes[l] > 0)
+        memory += bytes[l] / (m->bandwidth * bpw_efficiency_table_lookup (&m->level->efficiency,
+                                                                           bytes[l]));
+    }
+
+  cost->compute_s = compute;
+  cost->memory_s = memory;
+  cost->overhead_s = engine->overhead;
+  if (rates->processing == BPW_PROCESSING_NO_OVERLAP)
+    {
+      cost->stall_s = memory;
+      cost->time_s = engine->overhead + compute + memory;
+    }
+  else
+    {
+      cost->stall_s = MAX (0.0, memory - compute);
+      cost->time_s = engine->overhead + MAX (compute, memory);
+    }
+
+  if (engine->overhead > compute && engine->overhead > memory)
+    cost->bottleneck = BPW_BOTTLENECK_LATENCY;
+  else
+    cost->bottleneck = memory > compute ? BPW_BOTTLENECK_MEMORY : BPW_BOTTLENECK_COMPUTE;
+}
+
+static double
+ceil_log2 (gint64 n)
+{
+  double steps = 0;
+
+  for (gint64 v = 1; v < n; v <<= 1)
+    steps++;
+  return steps;
+}
+
+double
+bpw_cost_wire_bytes (BpwCollectiveKind kind,
+                     BpwCollectiveAlgo algo,
+                     double            bytes,
+                     gint64            n)
+{
+  double share = n > 1 ? (double) (n - 1) / (double) n : 0.0;
+
+  if (n <= 1)
+    return 0;
+  switch (kind)
+    {
+    case BPW_COLLECTIVE_ALL_REDUCE:
+      /* In-network reduction: each rank sends its buffer once and receives the result. */
+      return algo == BPW_COLLECTIVE_ALGO_IN_NETWORK ? bytes : 2.0 * share * bytes;
+    case BPW_COLLECTIVE_REDUCE_SCATTER:
+    case BPW_COLLECTIVE_ALL_GATHER:
+      return algo == BPW_COLLECTIVE_ALGO_IN_NETWORK ? bytes : share * bytes;
+    case BPW_COLLECTIVE_ALL_TO_ALL:
+      return share * bytes;
+    case BPW_COLLECTIVE_SEND_RECV:
+    case BPW_N_COLLECTIVES:
+    default:
+      return bytes;
+    }
+}
+
+double
+bpw_cost_latency_steps (BpwCollectiveKind kind,
+                        BpwCollectiveAlgo algo,
+                        gint64            n)
+{
+  double factor = kind == BPW_COLLECTIVE_ALL_REDUCE ? 2.0 : 1.0;
+
+  if (kind == BPW_COLLECTIVE_SEND_RECV)
+    return 1;
+  if (n <= 1)
+    return 0;
+  switch (algo)
+    {
+    case BPW_COLLECTIVE_ALGO_TREE:
+      return factor * ceil_log2 (n);
+    case BPW_COLLECTIVE_ALGO_IN_NETWORK:
+    case BPW_COLLECTIVE_ALGO_DIRECT:
+      return factor;
+    case BPW_COLLECTIVE_ALGO_RING:
+    default:
+      return factor * (double) (n - 1);
+    }
+}
+
+static gboolean
+algorithm_applies (const BpwTier *tier, BpwCollectiveAlgo algo, BpwCollectiveKind kind)
+{
+  if (!(tier->collectives & algo))
+    return FALSE;
+  if (algo == BPW_COLLECTIVE_ALGO_IN_NETWORK)
+    return kind != BPW_COLLECTIVE_ALL_TO_ALL && kind != BPW_COLLECTIVE_SEND_RECV;
+  if (algo == BPW_COLLECTIVE_ALGO_TREE)
+    return kind != BPW_COLLECTIVE_ALL_TO_ALL && kind != BPW_COLLECTIVE_SEND_RECV;
+  return TRUE;
+}
+
+static double
+tier_time (const BpwTier *tier, BpwCollectiveAlgo algo, BpwCollectiveKind kind,
+           double bytes, gint64 n)
+{
+  double bw = tier->bandwidth.value * (tier->efficiency.set ? tier->efficiency.value : 1.0);
+  double alpha = tier->latency.set ? tier->latency.value : 0.0;
+  const BpwOpFactor *f = &tier->ops[kind];
+
+  if (bytes <= 0 || (n <= 1 && kind != BPW_COLLECTIVE_SEND_RECV))
+    return 0;
+  /* Calculon's own per-collective factor, as its systems state it. */
+  if (f->set)
+    return alpha + bytes * f->scalar * (1.0 + (f->has_offset ? f->offset / (double) n : 0.0)) / bw;
+  return alpha * bpw_cost_latency_steps (kind, algo, n) +
+         bpw_cost_wire_bytes (kind, algo, bytes, n) / bw;
+}
+
+BpwCollectiveAlgo
+bpw_cost_best_algorithm (const BpwTier    *tier,
+                         BpwCollectiveKind kind,
+                         double            bytes,
+                         gint64            n)
+{
+  BpwCollectiveAlgo best = BPW_COLLECTIVE_ALGO_RING;
+  double best_t = G_MAXDOUBLE;
+
+  for (guint a = 0; a < BPW_N_COLLECTIVE_ALGOS; a++)
+    {
+      BpwCollectiveAlgo algo = 1u << a;
+      double t;
+
+      if (!algorithm_applies (tier, algo, kind))
+        continue;
+      t = tier_time (tier, algo, kind, bytes, n);
+      if (t < best_t)
+        {
+          best_t = t;
+          best = algo;
+        }
+    }
+  return best;
+}
+
+double
+bpw_cost_collective (const BpwTier     *tier,
+                     BpwCollectiveAlgo  algo,
+                     BpwCollectiveKind  kind,
+                     double             bytes,
+                     gint64             n)
+{
+  if (algo == 0)
+    algo = bpw_cost_best_algorithm (tier, kind, bytes, n);
+  return tier_time (tier, algo, kind, bytes, n);
+}
+
+double
+bpw_cost_matmul_traffic (double  batch,
+                         double  m,
+                         double  n,
+                         double  k,
+                         double  elem,
+                         double  onchip,
+                         double *tile_m,
+                         double *tile_n)
+{
+  /* Half of the on-chip capacity holds the output tile, the other half streams the A and
+   * B panels; square tiles minimise re-reads for a given tile area. A blueprint that does
+   * not describe its on-chip memory (Calculon systems) gets compulsory traffic only. */
+  double t = onchip > 0 ? floor (sqrt (onchip / (2.0 * elem))) : G_MAXDOUBLE;
+  double tm = MAX (1.0, MIN (m, t));
+  double tn = MAX (1.0, MIN (n, t));
+  double traffic = m * k * ceil (n / tn) + k * n * ceil (m / tm) + m * n;
+
+  if (tile_m != NULL)
+    *tile_m = tm;
+  if (tile_n != NULL)
+    *tile_n = tn;
+  return traffic * batch * elem;
+}
+
+double
+bpw_cost_padded_flops (const BpwTile *tile,
+                       double         batch,
+                       double         m,
+                       double         n,
+                       double         k)
+{
+  double pm = tile->m > 0 ? ceil (m / (double) tile->m) * (double) tile->m : m;
+  double pn = tile->n > 0 ? ceil (n / (double) tile->n) * (double) tile->n : n;
+  double pk = tile->k > 0 ? ceil (k / (double) tile->k) * (double) tile->k : k;
+
+  return 2.0 * batch * pm * pn * pk;
+}

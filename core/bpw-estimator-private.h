@@ -1,0 +1,84 @@
+/* bpw-estimator-private.h — the estimator's templates
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "bpw-estimator.h"
+#include "bpw-mapping.h"
+
+G_BEGIN_DECLS
+
+/* The template model: two blocks, two micro-batches per pipeline. */
+#define BPW_TEMPLATE_BLOCKS        2
+#define BPW_TEMPLATE_MICRO_BATCHES 2
+
+/* Parts of a pipeline stage: embedding (first stage), one transformer block, head and
+ * loss (last stage). */
+typedef enum
+{
+  BPW_PART_BEFORE,
+  BPW_PART_BLOCK,
+  BPW_PART_AFTER,
+  BPW_N_PARTS
+} BpwPart;
+
+/* Everything in a mapping that changes the bound tasks (not the tiers, algorithms,
+ * overlap or pipeline depth, which the hot path applies). Compared bytewise: build it
+ * with bpw_template_key_init() so that padding is zero. */
+typedef struct
+{
+  gint64  tp, dp, ep, micro_batch;
+  gint64  tile_m, tile_n, tile_k;
+  gint32  sp, zero, recompute, pipelined, tiling_automatic;
+  guint32 fusion;
+  gint32  engine[BPW_N_PRIMITIVES];
+  gint32  placement[BPW_N_TENSOR_KINDS];
+} BpwTemplateKey;
+
+typedef struct
+{
+  BpwTemplateKey   key;
+  gboolean         train;
+  BpwStageTotals   tasks[BPW_N_PARTS];     /* BLOCK: one block */
+  GArray          *transfers[BPW_N_PARTS]; /* BpwPlanTransfer; BLOCK counts per block */
+  BpwPlanTransfer  pp_send[2];             /* [0] forward activations, [1] gradients */
+  /* DP reduces one bucket per stage, whose size depends on the stage's layers: the
+   * shapes of the first stage's DP transfers, and per part the bytes they carry. */
+  GArray          *dp_shapes;              /* BpwPlanTransfer; bytes unused */
+  GArray          *dp_expert;              /* gboolean per shape: expert parameters */
+  double           dp_bytes[2][2][BPW_N_PARTS];  /* [gradients, weights][dense, expert] */
+  gboolean         has_pp_send[2];
+  /* Per rank. BEFORE and AFTER hold the first and the last stage's own state (the tied
+   * embedding copy included); stored activations per micro-batch, fusion applied. */
+  double           weights[BPW_N_PARTS], gradients[BPW_N_PARTS], optimizer[BPW_N_PARTS];
+  double           stored[BPW_N_PARTS];
+  double           live_block;             /* one block's tensors live while it runs */
+  double           kv_block;
+  double           temporaries[BPW_N_PARTS], communication[BPW_N_PARTS];
+  GPtrArray       *reasons;                /* mapping-invariant legality reasons */
+} BpwTemplate;
+
+void          bpw_template_key_init (BpwTemplateKey     *key,
+                                     const BpwMapping   *mapping,
+                                     const BpwScenario  *scenario);
+guint         bpw_template_key_hash (gconstpointer       key);
+gboolean      bpw_template_key_equal (gconstpointer      a,
+                                      gconstpointer      b);
+
+BpwTemplate  *bpw_template_new      (const BpwTemplateKey *key,
+                                     const BpwModelSpec   *spec,
+                                     const BpwScenario    *scenario,
+                                     const BpwBlueprint   *blueprint,
+                                     const BpwMapping     *mapping,
+                                     GError              **error);
+void          bpw_template_free     (BpwTemplate          *tmpl);
+
+/* The template @mapping binds to, bound on first use and cached (borrowed: valid until
+ * the estimator is freed or its templates dropped). Search reads its mapping-invariant
+ * totals for sound bounds. @mapping's scenario overrides must already be validated. */
+BpwTemplate  *_bpw_estimator_lookup_template (BpwEstimator      *estimator,
+                                              const BpwMapping  *mapping,
+                                              GError           **error);
+
+G_END_DECLS

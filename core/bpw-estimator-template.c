@@ -1,0 +1,262 @@
+/* bpw-estimator-template.c — binding a two-block model once per mapping shape
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The template model keeps every dimension of the real one but has two blocks and two
+ * micro-batches per pipeline. With a pipeline it is split over two stages, so that the
+ * template has the first stage's embedding, the last stage's head and tied-embedding copy,
+ * and the point-to-point sends between stages; without one it is a single stage.
+ */
+#define G_LOG_DOMAIN "bpw-estimator-template"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "bpw-estimator-private.h"
+#include "bpw-dist-work-private.h"
+#include "bpw-plan-private.h"
+#include "bpw-model-spec.h"
+
+
+void
+bpw_template_key_init (BpwTemplateKey    *key,
+                       const BpwMapping  *mapping,
+                       const BpwScenario *scenario)
+{
+  const BpwParallel *p = &mapping->parallel;
+
+  memset (key, 0, sizeof *key);
+  key->tp = p->tp;
+  key->dp = p->dp;
+  key->ep = p->ep;
+  key->sp = p->sp;
+  key->zero = p->zero;
+  key->pipelined = p->pp > 1;
+  key->micro_batch = mapping->micro_batch > 0 ? mapping->micro_batch : scenario->micro_batch;
+  key->recompute = mapping->recompute >= 0 ? mapping->recompute : (gint32) scenario->recompute;
+  key->fusion = mapping->fusion;
+  key->tiling_automatic = mapping->tiling.automatic;
+  if (!mapping->tiling.automatic)
+    {
+      key->tile_m = mapping->tiling.m;
+      key->tile_n = mapping->tiling.n;
+      key->tile_k = mapping->tiling.k;
+    }
+  for (guint i = 0; i < BPW_N_PRIMITIVES; i++)
+    key->engine[i] = mapping->engine[i];
+  for (guint i = 0; i < BPW_N_TENSOR_KINDS; i++)
+    key->placement[i] = mapping->placement[i];
+}
+
+guint
+bpw_template_key_hash (gconstpointer key)
+{
+  const guchar *bytes = key;
+  guint32 h = 2166136261u;  /* FNV-1a */
+
+  for (gsize i = 0; i < sizeof (BpwTemplateKey); i++)
+    h = (h ^ bytes[i]) * 16777619u;
+  return h;
+}
+
+gboolean
+bpw_template_key_equal (gconstpointer a,
+                        gconstpointer b)
+{
+  return memcmp (a, b, sizeof (BpwTemplateKey)) == 0;
+}
+
+static BpwPart
+part_of_layer (gint32 layer)
+{
+  return layer == BPW_LAYER_BEFORE_BLOCKS ? BPW_PART_BEFORE
+         : layer == BPW_LAYER_AFTER_BLOCKS ? BPW_PART_AFTER : BPW_PART_BLOCK;
+}
+
+static void
+collect_tasks_and_transfers (BpwTemplate *t, const BpwPlan *plan)
+{
+  double block_scale = 1.0 / BPW_TEMPLATE_BLOCKS;
+
+  for (gint64 s = 0; s < plan->dist->n_stages; s++)
+    {
+      const BpwPlanStage *ps = &plan->stages[s];
+
+      for (guint i = 0; i < ps->tasks->len; i++)
+        {
+          const BpwPlanTask *task = &g_array_index (ps->tasks, BpwPlanTask, i);
+          BpwPart part = part_of_layer (task->layer);
+
+          bpw_stage_totals_add_task (plan, task, part == BPW_PART_BLOCK ? block_scale : 1.0,
+                                     &t->tasks[part]);
+          t->temporaries[part] = MAX (t->temporaries[part],
+                                      task->bytes[BPW_TRAFFIC_DEVICE] - task->tiling_bytes);
+        }
+      for (guint i = 0; i < ps->transfers->len; i++)
+        {
+          BpwPlanTransfer tr = g_array_index (ps->transfers, BpwPlanTransfer, i);
+          BpwPart part = part_of_layer (tr.layer);
+
+          /* The last stage's half of the tied-embedding reduction serves the embedding op
+           * but belongs to the head's stage. */
+          if (part == BPW_PART_BEFORE && s > 0)
+            part = BPW_PART_AFTER;
+
+          if (tr.group == BPW_GROUP_PP && tr.kind == BPW_COLLECTIVE_SEND_RECV)
+            {
+              guint dir = tr.phase == BPW_PHASE_FORWARD ? 0 : 1;
+
+              t->pp_send[dir] = tr;
+              t->has_pp_send[dir] = TRUE;
+              continue;
+            }
+          if (tr.group == BPW_GROUP_DP)
+            {
+              gboolean expert = g_str_has_suffix (bpw_work_graph_name (plan->dist->graph,
+                                                                       tr.name), "expert");
+
+              if (s == 0)
+                {
+                  g_array_append_val (t->dp_shapes, tr);
+                  g_array_append_val (t->dp_expert, expert);
+                }
+              continue;
+            }
+          if (part == BPW_PART_BLOCK)
+            tr.count *= block_scale;
+          g_array_append_val (t->transfers[part], tr);
+          if (tr.group != BPW_GROUP_DP)
+            t->communication[part] = MAX (t->communication[part], tr.bytes);
+        }
+    }
+}
+
+static void
+collect_memory (BpwTemplate *t, const BpwPlan *plan)
+{
+  const BpwDistWork *dist = plan->dist;
+  const BpwWorkGraph *g = dist->graph;
+  g_autofree guint32 *groups = _bpw_plan_fusion_groups (g, plan->mapping.fusion);
+  BpwRankMemory mem[BPW_N_PARTS] = { { 0 } }, last = { 0 };
+  guint64 stored[BPW_N_PARTS] = { 0 }, kv[BPW_N_PARTS] = { 0 }, live[BPW_N_PARTS] = { 0 };
+  guint64 on_chip[BPW_N_PARTS] = { 0 };
+  gint64 last_stage = dist->n_stages - 1;
+  const BpwRankMemory *dist_last = &dist->stages[last_stage].memory;
+
+  for (guint i = 0; i < g->tensors->len; i++)
+    {
+      const BpwTensor *tensor = bpw_work_graph_tensor (g, i);
+      BpwPart part = part_of_layer (tensor->layer);
+      guint64 dummy_s = 0, dummy_k = 0, dummy_l = 0;
+
+      _bpw_dist_work_account_tensor (dist, tensor, &mem[part], &stored[part], &kv[part],
+                                     &live[part]);
+      if (tensor->stored == BPW_STORED_CHECKPOINT && tensor->kind == BPW_TENSOR_ACTIVATION &&
+          _bpw_plan_tensor_on_chip (g, groups, tensor))
+        on_chip[part] += _bpw_dist_work_tensor_rank_bytes (dist, tensor);
+      if (tensor->kind == BPW_TENSOR_GRADIENT || tensor->kind == BPW_TENSOR_WEIGHT)
+        t->dp_bytes[tensor->kind == BPW_TENSOR_WEIGHT][tensor->split == BPW_SPLIT_EXPERT][part] +=
+          (double) _bpw_dist_work_tensor_rank_bytes (dist, tensor) /
+          (part == BPW_PART_BLOCK ? BPW_TEMPLATE_BLOCKS : 1.0);
+      if (_bpw_dist_work_stage_of_layer (dist, tensor->layer) == last_stage)
+        _bpw_dist_work_account_tensor (dist, tensor, &last, &dummy_s, &dummy_k, &dummy_l);
+    }
+
+  for (guint p = 0; p < BPW_N_PARTS; p++)
+    {
+      double scale = p == BPW_PART_BLOCK ? 1.0 / BPW_TEMPLATE_BLOCKS : 1.0;
+      double fused = plan->mapping.fusion != 0 && t->train ? (double) on_chip[p] : 0.0;
+
+      t->weights[p] = (double) mem[p].weights * scale;
+      t->gradients[p] = (double) mem[p].gradients * scale;
+      t->optimizer[p] = (double) mem[p].optimizer_state * scale;
+      t->stored[p] = ((double) stored[p] - fused) * scale;
+    }
+  t->live_block = (double) live[BPW_PART_BLOCK] / BPW_TEMPLATE_BLOCKS;
+  t->kv_block = (double) kv[BPW_PART_BLOCK] / BPW_TEMPLATE_BLOCKS;
+
+  /* What the last stage holds beyond its tensors: the tied embedding copy. */
+  t->weights[BPW_PART_AFTER] += (double) (dist_last->weights - last.weights);
+  t->gradients[BPW_PART_AFTER] += (double) (dist_last->gradients - last.gradients);
+  t->optimizer[BPW_PART_AFTER] += (double) (dist_last->optimizer_state - last.optimizer_state);
+}
+
+BpwTemplate *
+bpw_template_new (const BpwTemplateKey *key,
+                  const BpwModelSpec   *spec,
+                  const BpwScenario    *scenario,
+                  const BpwBlueprint   *blueprint,
+                  const BpwMapping     *mapping,
+                  GError              **error)
+{
+  g_autoptr(BpwWorkGraph) graph = NULL;
+  g_autoptr(BpwPlan) plan = NULL;
+  BpwTemplate *t;
+  BpwModelSpec small = *spec;
+  BpwScenario s = *scenario;
+  BpwMapping m;
+  BpwDistWork *dist;
+
+  small.layers = BPW_TEMPLATE_BLOCKS;
+  s.micro_batch = key->micro_batch;
+  s.recompute = key->recompute;
+  s.global_batch = key->micro_batch * key->dp * BPW_TEMPLATE_MICRO_BATCHES;
+  bpw_mapping_copy (&m, mapping);
+  bpw_parallel_init_defaults (&m.parallel);
+  m.parallel.tp = key->tp;
+  m.parallel.dp = key->dp;
+  m.parallel.ep = key->ep;
+  m.parallel.sp = key->sp;
+  m.parallel.zero = key->zero;
+  m.parallel.pp = key->pipelined ? 2 : 1;
+  for (guint g = 0; g < BPW_N_GROUPS; g++)
+    m.tier[g] = -1;
+
+  graph = bpw_work_graph_new (&small, &s, error);
+  if (graph != NULL)
+    {
+      dist = bpw_dist_work_new (g_steal_pointer (&graph), &m.parallel, error);
+      if (dist != NULL)
+        plan = bpw_plan_new (dist, blueprint, &m, error);
+    }
+  bpw_mapping_clear (&m);
+  if (plan == NULL)
+    return NULL;
+
+  t = g_new0 (BpwTemplate, 1);
+  t->key = *key;
+  t->train = scenario->phase == BPW_WORKLOAD_TRAIN;
+  t->reasons = g_ptr_array_new_with_free_func (g_free);
+  for (guint p = 0; p < BPW_N_PARTS; p++)
+    t->transfers[p] = g_array_new (FALSE, FALSE, sizeof (BpwPlanTransfer));
+  t->dp_shapes = g_array_new (FALSE, FALSE, sizeof (BpwPlanTransfer));
+  t->dp_expert = g_array_new (FALSE, FALSE, sizeof (gboolean));
+
+  /* Reasons that hold whatever the tiers and the pipeline: capabilities and tiles.
+   * Capacity and tier rules are re-checked per mapping. */
+  for (guint i = 0; i < plan->reasons->len; i++)
+    {
+      const char *r = plan->reasons->pdata[i];
+
+      if (!g_str_has_prefix (r, "Pipeline stage") && !g_str_has_prefix (r, "Tier ") &&
+          !g_str_has_prefix (r, "The mapping puts"))
+        g_ptr_array_add (t->reasons, g_strdup (r));
+    }
+  collect_tasks_and_transfers (t, plan);
+  collect_memory (t, plan);
+  return t;
+}
+
+void
+bpw_template_free (BpwTemplate *t)
+{
+  if (t == NULL)
+    return;
+  for (guint p = 0; p < BPW_N_PARTS; p++)
+    g_clear_pointer (&t->transfers[p], g_array_unref);
+  g_clear_pointer (&t->dp_shapes, g_array_unref);
+  g_clear_pointer (&t->dp_expert, g_array_unref);
+  g_clear_pointer (&t->reasons, g_ptr_array_unref);
+  g_free (t);
+}

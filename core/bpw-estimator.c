@@ -1,0 +1,352 @@
+/* bpw-estimator.c — evaluating a mapping from the cached templates, allocation-free
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-estimator"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "bpw-estimator-private.h"
+#include "bpw-dist-work-private.h"
+#include "bpw-facts.h"
+#include "bpw-plan-private.h"
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+/* Stage groups: first, last, and the middle stages with the base or one extra layer. */
+#define MAX_GROUPS 4
+
+struct _BpwEstimator
+{
+  BpwModelSpec   spec;       /* shallow copy: strings borrowed from the caller's spec */
+  BpwScenario    scenario;   /* shallow copy */
+  BpwBlueprint  *blueprint;  /* owned copy */
+  GHashTable    *templates;  /* BpwTemplateKey -> BpwTemplate */
+  BpwPrecision   precision;
+  double         model_flops;
+  double         capacity;
+  double         host_capacity;
+  gboolean       has_host;
+};
+
+BpwEstimator *
+bpw_estimator_new (const BpwModelSpec *spec,
+                   const BpwScenario  *scenario,
+                   const BpwBlueprint *blueprint,
+                   GError            **error)
+{
+  g_autoptr(BpwEstimator) est = g_new0 (BpwEstimator, 1);
+  BpwParallel single;
+  BpwFacts facts;
+  BpwCostRates rates;
+  int hbm, host;
+
+  est->spec = *spec;
+  est->scenario = *scenario;
+  est->blueprint = bpw_blueprint_copy (blueprint);
+  est->templates = g_hash_table_new_full (bpw_template_key_hash, bpw_template_key_equal,
+                                          NULL, (GDestroyNotify) bpw_template_free);
+  est->precision = bpw_precision_from_dtype (scenario->dtype);
+  if (!bpw_cost_rates_init (&rates, est->blueprint, est->precision, error))
+    return NULL;
+
+  /* Model FLOPs per step do not depend on the mapping: micro-batches × FLOPs per
+   * micro-batch is the global batch's work. */
+  bpw_parallel_init_defaults (&single);
+  if (!bpw_facts_compute_analytic (spec, scenario, &single, &facts, error))
+    return NULL;
+  est->model_flops = bpw_u128_to_double (facts.flops_model);
+  bpw_facts_clear (&facts);
+
+  hbm = bpw_blueprint_first_memory (est->blueprint, BPW_MEMORY_DEVICE);
+  est->capacity = est->blueprint->memory[hbm].capacity.value *
+                  (est->blueprint->memory[hbm].instances.set
+                   ? est->blueprint->memory[hbm].instances.value : 1.0);
+  host = bpw_blueprint_first_memory (est->blueprint, BPW_MEMORY_HOST);
+  est->has_host = host >= 0;
+  est->host_capacity = host >= 0 && est->blueprint->memory[host].capacity.set
+                       ? est->blueprint->memory[host].capacity.value : 0;
+  return g_steal_pointer (&est);
+}
+
+void
+bpw_estimator_free (BpwEstimator *est)
+{
+  if (est == NULL)
+    return;
+  g_clear_pointer (&est->templates, g_hash_table_unref);
+  g_clear_pointer (&est->blueprint, bpw_blueprint_free);
+  g_free (est);
+}
+
+guint
+bpw_estimator_n_templates (const BpwEstimator *est)
+{
+  return g_hash_table_size (est->templates);
+}
+
+void
+bpw_estimator_drop_templates (BpwEstimator *est)
+{
+  g_hash_table_remove_all (est->templates);
+}
+
+/* The doubles of BpwStageTotals, in order, up to n_layers: combined linearly. */
+#define N_LINEAR (G_STRUCT_OFFSET (BpwStageTotals, n_layers) / sizeof (double))
+
+static void
+totals_add (BpwStageTotals *dst, double a, const BpwStageTotals *src)
+{
+  double *d = (double *) dst;
+  const double *s = (const double *) src;
+
+  for (gsize i = 0; i < N_LINEAR; i++)
+    d[i] += a * s[i];
+  dst->dp_processor_usage = MAX (dst->dp_processor_usage, src->dp_processor_usage);
+}
+
+static void
+cost_transfer (const BpwBlueprint *bp, const BpwMapping *m, const BpwPlanTransfer *src,
+               double scale, BpwStageTotals *out)
+{
+  BpwPlanTransfer tr = *src;
+  const BpwTier *tier;
+
+  tr.tier = m->tier[tr.group];
+  if (tr.tier < 0 || (guint) tr.tier >= bp->n_tiers)
+    return;
+  tier = &bp->tiers[tr.tier];
+  tr.algorithm = _bpw_plan_algorithm (bp, m, tr.tier, tr.kind, tr.bytes, tr.ranks);
+  tr.time_s = bpw_cost_collective (tier, tr.algorithm, tr.kind, tr.bytes, tr.ranks);
+  tr.wire_bytes = bpw_cost_wire_bytes (tr.kind, tr.algorithm, tr.bytes, tr.ranks);
+  tr.exposed_s = bpw_plan_transfer_exposed (&tr, tier, m->tp_overlap);
+  bpw_stage_totals_add_transfer (tier, &tr, scale, out);
+}
+
+/* The stage's DP buckets: gradients reduced (or reduce-scattered), weights gathered. */
+static void
+cost_dp (const BpwBlueprint *bp, const BpwMapping *m, const BpwTemplate *t, gint64 n_layers,
+         gboolean first, gboolean last, gint64 micro_batches, BpwStageTotals *out)
+{
+  for (guint i = 0; i < t->dp_shapes->len; i++)
+    {
+      BpwPlanTransfer tr = g_array_index (t->dp_shapes, BpwPlanTransfer, i);
+      gboolean expert = g_array_index (t->dp_expert, gboolean, i);
+      const double *b = t->dp_bytes[tr.kind == BPW_COLLECTIVE_ALL_GATHER][expert];
+
+      /* ZeRO-3 gathers the weights for every micro-batch's forward and backward. */
+      if (tr.phase == BPW_PHASE_FORWARD)
+        tr.count = tr.count / BPW_TEMPLATE_MICRO_BATCHES * (double) micro_batches;
+      tr.bytes = (double) n_layers * b[BPW_PART_BLOCK] + (first ? b[BPW_PART_BEFORE] : 0) +
+                 (last ? b[BPW_PART_AFTER] : 0);
+      cost_transfer (bp, m, &tr, 1.0, out);
+    }
+}
+
+typedef struct
+{
+  double weights, gradients, optimizer, stored, kv, temporaries, communication;
+} StageState;
+
+/* Device bytes of stage @s (and host bytes into @host). */
+static double
+stage_memory (const BpwEstimator *est, const BpwTemplate *t, const BpwMapping *m,
+              gint64 s, gint64 pp, gint64 n_layers, gint64 micro_batches, double *host)
+{
+  const BpwBlueprint *bp = est->blueprint;
+  gboolean first = s == 0, last = s == pp - 1;
+  double nl = (double) n_layers;
+  StageState st = {
+    .weights = nl * t->weights[BPW_PART_BLOCK],
+    .gradients = nl * t->gradients[BPW_PART_BLOCK],
+    .optimizer = nl * t->optimizer[BPW_PART_BLOCK],
+    .stored = nl * t->stored[BPW_PART_BLOCK],
+    .kv = nl * t->kv_block * (double) micro_batches,
+    .temporaries = t->temporaries[BPW_PART_BLOCK],
+    .communication = t->communication[BPW_PART_BLOCK],
+  };
+  gint64 flight = _bpw_dist_work_in_flight (est->scenario.phase, m->parallel.schedule,
+                                            micro_batches, pp, s);
+  double acts;
+
+  for (guint p = BPW_PART_BEFORE; p <= BPW_PART_AFTER; p += 2)
+    if ((p == BPW_PART_BEFORE && first) || (p == BPW_PART_AFTER && last))
+      {
+        st.weights += t->weights[p];
+        st.gradients += t->gradients[p];
+        st.optimizer += t->optimizer[p];
+        st.stored += t->stored[p];
+        st.temporaries = MAX (st.temporaries, t->temporaries[p]);
+        st.communication = MAX (st.communication, t->communication[p]);
+      }
+  if (pp > 1)
+    st.communication = MAX (st.communication, t->pp_send[0].bytes);
+
+  if (t->train)
+    {
+      acts = st.stored * _bpw_plan_stored_factor (&m->parallel, flight);
+      if (t->key.recompute != BPW_RECOMPUTE_NONE)
+        acts += t->live_block;
+    }
+  else
+    acts = t->live_block * (double) flight;
+
+  n_layers = MAX (n_layers, 1);
+  return _bpw_plan_offload (bp, m, BPW_TENSOR_WEIGHT, st.weights, n_layers, host) +
+         _bpw_plan_offload (bp, m, BPW_TENSOR_GRADIENT, st.gradients, n_layers, host) +
+         _bpw_plan_offload (bp, m, BPW_TENSOR_OPTIMIZER_STATE, st.optimizer, n_layers, host) +
+         _bpw_plan_offload (bp, m, BPW_TENSOR_ACTIVATION, acts, n_layers, host) +
+         _bpw_plan_offload (bp, m, BPW_TENSOR_KV_CACHE, st.kv, n_layers, host) +
+         st.temporaries + st.communication;
+}
+
+BpwTemplate *
+_bpw_estimator_lookup_template (BpwEstimator     *est,
+                                const BpwMapping *m,
+                                GError          **error)
+{
+  BpwTemplateKey key;
+  BpwTemplate *t;
+
+  bpw_template_key_init (&key, m, &est->scenario);
+  t = g_hash_table_lookup (est->templates, &key);
+  if (t != NULL)
+    return t;
+  t = bpw_template_new (&key, &est->spec, &est->scenario, est->blueprint, m, error);
+  if (t != NULL)
+    g_hash_table_insert (est->templates, &t->key, t);
+  return t;
+}
+
+gboolean
+bpw_estimator_evaluate (BpwEstimator     *est,
+                        const BpwMapping *mapping,
+                        BpwEvaluation    *out,
+                        GPtrArray        *reasons,
+                        GError          **error)
+{
+  const BpwBlueprint *bp = est->blueprint;
+  BpwStageTotals groups[MAX_GROUPS], xfer[BPW_N_PARTS], pp_fwd, pp_bwd;
+  BpwScenario s = est->scenario;
+  BpwMapping m = *mapping;  /* shallow: only tiers change, the name is never freed */
+  const BpwParallel *p = &m.parallel;
+  BpwStepContext ctx;
+  BpwTemplate *t;
+  gint64 micro_batches, base, extra, n_groups = 0, pp = p->pp;
+  gboolean tiers_ok;
+  double tokens;
+
+  if (mapping->micro_batch > 0)
+    s.micro_batch = mapping->micro_batch;
+  if (mapping->recompute >= 0)
+    s.recompute = mapping->recompute;
+  if (!bpw_scenario_validate (&s, p, &est->spec, error))
+    return FALSE;
+  t = _bpw_estimator_lookup_template (est, &m, error);
+  if (t == NULL)
+    return FALSE;
+
+  bpw_plan_resolve_tiers (bp, p, mapping->tier, m.tier);
+  tiers_ok = bpw_plan_check_tiers (bp, p, m.tier, reasons);
+  micro_batches = bpw_scenario_micro_batches (&s, p);
+  tokens = s.phase == BPW_WORKLOAD_DECODE ? (double) s.global_batch
+                                          : (double) s.global_batch * (double) s.seq;
+  bpw_step_context_init (&ctx, bp, &s, p, m.dp_overlap, est->precision, micro_batches,
+                         est->model_flops, tokens);
+  ctx.capacity = est->capacity;
+  ctx.legal = tiers_ok && t->reasons->len == 0;
+  if (reasons != NULL)
+    for (guint i = 0; i < t->reasons->len; i++)
+      g_ptr_array_add (reasons, g_strdup (t->reasons->pdata[i]));
+
+  /* Transfers re-costed on this mapping's tiers and algorithms. */
+  memset (xfer, 0, sizeof xfer);
+  memset (&pp_fwd, 0, sizeof pp_fwd);
+  memset (&pp_bwd, 0, sizeof pp_bwd);
+  if (bpw_parallel_devices (p) > 1 && bp->n_tiers > 0)
+    {
+      double crossings = p->schedule == BPW_SCHEDULE_INTERLEAVED ? (double) p->interleave : 1.0;
+
+      for (guint part = 0; part < BPW_N_PARTS; part++)
+        for (guint i = 0; i < t->transfers[part]->len; i++)
+          cost_transfer (bp, &m, &g_array_index (t->transfers[part], BpwPlanTransfer, i), 1.0,
+                         &xfer[part]);
+      /* Interleaving sends each micro-batch across a stage boundary once per chunk. */
+      if (pp > 1 && t->has_pp_send[0])
+        cost_transfer (bp, &m, &t->pp_send[0], crossings, &pp_fwd);
+      if (pp > 1 && t->has_pp_send[1])
+        cost_transfer (bp, &m, &t->pp_send[1], crossings, &pp_bwd);
+    }
+
+  /* Stage groups: identical stages are assembled once. Extra layers of an uneven split
+   * go to the later stages, as in the distribution. */
+  base = est->spec.layers / pp;
+  extra = est->spec.layers % pp;
+  for (gint64 st = 0; st < pp; st++)
+    {
+      gint64 n_layers = base + (st >= pp - extra ? 1 : 0);
+      gboolean first = st == 0, last = st == pp - 1;
+      double host = 0, memory;
+      BpwStageTotals *g = NULL;
+
+      memory = stage_memory (est, t, &m, st, pp, n_layers, micro_batches, &host);
+      if (memory > est->capacity || (host > 0 && !est->has_host) ||
+          (host > 0 && est->host_capacity > 0 && host > est->host_capacity))
+        {
+          ctx.legal = FALSE;
+          ctx.fits = ctx.fits && memory <= est->capacity;
+          if (reasons != NULL && memory > est->capacity)
+            g_ptr_array_add (reasons, g_strdup_printf (
+              "Pipeline stage %" G_GINT64_FORMAT " needs %.2f GiB of device memory per device, "
+              "but “%s” has %.2f GiB: %.2f GiB short. Shard with ZeRO, recompute "
+              "activations, offload, or use more devices.", st, memory / GIB, bp->name,
+              est->capacity / GIB, (memory - est->capacity) / GIB));
+          else if (reasons != NULL)
+            g_ptr_array_add (reasons, g_strdup_printf (
+              "Pipeline stage %" G_GINT64_FORMAT " offloads %.2f GiB per device to host "
+              "memory, which “%s” cannot hold.", st, host / GIB, bp->name));
+        }
+
+      if (!first && !last && n_groups > 0 && groups[n_groups - 1].n_layers == n_layers &&
+          groups[n_groups - 1].first_stage != 0)
+        g = &groups[n_groups - 1];
+      if (g != NULL)
+        {
+          g->copies++;
+          if (memory > g->memory)
+            g->memory = memory, g->memory_stage = st;
+          continue;
+        }
+
+      g = &groups[n_groups++];
+      memset (g, 0, sizeof *g);
+      g->n_layers = n_layers;
+      g->ranks = p->tp * p->dp;
+      g->copies = 1;
+      g->first_stage = st;
+      g->memory_stage = st;
+      totals_add (g, (double) n_layers, &t->tasks[BPW_PART_BLOCK]);
+      totals_add (g, (double) n_layers, &xfer[BPW_PART_BLOCK]);
+      if (first)
+        {
+          totals_add (g, 1.0, &t->tasks[BPW_PART_BEFORE]);
+          totals_add (g, 1.0, &xfer[BPW_PART_BEFORE]);
+        }
+      if (last)
+        {
+          totals_add (g, 1.0, &t->tasks[BPW_PART_AFTER]);
+          totals_add (g, 1.0, &xfer[BPW_PART_AFTER]);
+        }
+      cost_dp (bp, &m, t, n_layers, first, last, micro_batches, g);
+      if (!last)
+        totals_add (g, 1.0, &pp_fwd);
+      if (!first && t->train)
+        totals_add (g, 1.0, &pp_bwd);
+      g->memory = memory;
+    }
+
+  bpw_evaluation_combine (&ctx, groups, n_groups, out);
+  return TRUE;
+}

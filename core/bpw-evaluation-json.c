@@ -1,0 +1,123 @@
+/* bpw-evaluation-json.c — the `bpw evaluate --json` object
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-evaluation-json"
+
+#include "config.h"
+
+#include <math.h>
+
+#include "bpw-evaluation.h"
+#include "bpw-json-writer.h"
+
+static void
+number_or_null (BpwJsonWriter *w, const char *key, double value)
+{
+  if (isnan (value) || isinf (value))
+    bpw_json_writer_null (w, key);
+  else
+    bpw_json_writer_double (w, key, value);
+}
+
+static void
+write_plan (BpwJsonWriter *w, const BpwPlan *plan)
+{
+  const BpwMapping *m = &plan->mapping;
+  static const char * const groups[BPW_N_GROUPS] = { "tp", "pp", "dp", "ep" };
+
+  bpw_json_writer_begin_object (w, "plan");
+  bpw_json_writer_string (w, "blueprint", plan->blueprint->name);
+  bpw_json_writer_int (w, "devices", plan->devices);
+  bpw_json_writer_int (w, "micro_batches", plan->micro_batches);
+  bpw_json_writer_begin_object (w, "tiers");
+  for (guint g = 0; g < BPW_N_GROUPS; g++)
+    if (m->tier[g] >= 0 && (guint) m->tier[g] < plan->blueprint->n_tiers)
+      bpw_json_writer_string (w, groups[g], plan->blueprint->tiers[m->tier[g]].name);
+  bpw_json_writer_end_object (w);
+  bpw_json_writer_begin_array (w, "transformations");
+  for (guint i = 0; i < plan->transformations->len; i++)
+    {
+      const BpwTransformation *t = &g_array_index (plan->transformations, BpwTransformation, i);
+
+      bpw_json_writer_begin_object (w, NULL);
+      bpw_json_writer_string (w, "name", t->name);
+      bpw_json_writer_string (w, "description", t->description);
+      bpw_json_writer_double (w, "flops", t->flops);
+      bpw_json_writer_double (w, "bytes", t->bytes);
+      bpw_json_writer_double (w, "count", t->count);
+      bpw_json_writer_end_object (w);
+    }
+  bpw_json_writer_end_array (w);
+  bpw_json_writer_begin_array (w, "memory_by_stage");
+  for (gint64 s = 0; s < plan->dist->n_stages; s++)
+    {
+      const BpwPlanMemory *pm = &plan->stages[s].memory;
+
+      bpw_json_writer_begin_object (w, NULL);
+      bpw_json_writer_double (w, "weights", pm->weights);
+      bpw_json_writer_double (w, "gradients", pm->gradients);
+      bpw_json_writer_double (w, "optimizer_state", pm->optimizer_state);
+      bpw_json_writer_double (w, "activations", pm->activations);
+      bpw_json_writer_double (w, "kv_cache", pm->kv_cache);
+      bpw_json_writer_double (w, "temporaries", pm->temporaries);
+      bpw_json_writer_double (w, "communication", pm->communication);
+      bpw_json_writer_double (w, "device_total", pm->device_total);
+      bpw_json_writer_double (w, "host_total", pm->host_total);
+      bpw_json_writer_end_object (w);
+    }
+  bpw_json_writer_end_array (w);
+  bpw_json_writer_end_object (w);
+}
+
+char *
+bpw_evaluation_to_json (const BpwEvaluation *e,
+                        const BpwPlan       *plan,
+                        GPtrArray           *reasons)
+{
+  BpwJsonWriter w;
+
+  bpw_json_writer_init (&w, TRUE);
+  bpw_json_writer_begin_object (&w, NULL);
+  bpw_json_writer_bool (&w, "legal", e->legal);
+  bpw_json_writer_begin_array (&w, "reasons");
+  for (guint i = 0; reasons != NULL && i < reasons->len; i++)
+    bpw_json_writer_string (&w, NULL, reasons->pdata[i]);
+  bpw_json_writer_end_array (&w);
+  bpw_json_writer_double (&w, "step_time_s", e->step_time_s);
+  bpw_json_writer_double (&w, "mfu", e->mfu);
+  bpw_json_writer_double (&w, "hfu", e->hfu);
+  bpw_json_writer_string (&w, "mfu_convention", "model FLOPs (matmuls of forward and "
+                          "backward, full attention matrix, logits, no recompute) / (step "
+                          "time x devices x dense matrix peak); HFU counts executed matmul "
+                          "FLOPs including recompute");
+  bpw_json_writer_double (&w, "model_flops", e->model_flops);
+  bpw_json_writer_double (&w, "hardware_flops", e->hardware_flops);
+  bpw_json_writer_begin_object (&w, "memory");
+  bpw_json_writer_double (&w, "peak_bytes", e->peak_bytes);
+  bpw_json_writer_int (&w, "peak_stage", e->peak_stage);
+  bpw_json_writer_double (&w, "capacity_bytes", e->capacity_bytes);
+  bpw_json_writer_end_object (&w);
+  bpw_json_writer_begin_object (&w, "breakdown_s");
+  for (guint b = 0; b < BPW_N_BREAKDOWNS; b++)
+    bpw_json_writer_double (&w, bpw_breakdown_to_string (b), e->breakdown_s[b]);
+  bpw_json_writer_end_object (&w);
+  bpw_json_writer_begin_object (&w, "memory_stall_fraction_by_layer_type");
+  for (guint l = 0; l < BPW_N_LAYER_TYPES; l++)
+    if (!isnan (e->stall_fraction[l]))
+      bpw_json_writer_double (&w, bpw_layer_type_to_string (l), e->stall_fraction[l]);
+  bpw_json_writer_end_object (&w);
+  bpw_json_writer_string (&w, "bottleneck", bpw_bottleneck_to_string (e->bottleneck));
+  bpw_json_writer_int (&w, "slowest_stage", e->slowest_stage);
+  bpw_json_writer_double (&w, "communication_on_link_s", e->comm_link_s);
+  number_or_null (&w, "energy_j", e->energy_j);
+  number_or_null (&w, "average_power_w", e->average_power_w);
+  number_or_null (&w, "tokens_per_s", e->tokens_per_s);
+  number_or_null (&w, "tokens_per_joule", e->tokens_per_joule);
+  number_or_null (&w, "ttft_s", e->ttft_s);
+  number_or_null (&w, "tpot_s", e->tpot_s);
+  if (plan != NULL)
+    write_plan (&w, plan);
+  bpw_json_writer_end_object (&w);
+  return bpw_json_writer_finish (&w);
+}

@@ -1,0 +1,343 @@
+/* bpw-evaluation.c — from costed stages to the step: time, breakdown, MFU, stalls, energy
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-evaluation"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "bpw-evaluation.h"
+
+static const char * const breakdown_names[BPW_N_BREAKDOWNS] = {
+  "compute", "memory_stall", "latency", "exposed_communication", "bubble", "recompute",
+  "optimizer",
+};
+
+const char *
+bpw_breakdown_to_string (BpwBreakdown breakdown)
+{
+  g_return_val_if_fail (breakdown < BPW_N_BREAKDOWNS, "?");
+  return breakdown_names[breakdown];
+}
+
+static double
+sourced_or_nan (const BpwSourced *v)
+{
+  return v->set ? v->value : NAN;
+}
+
+void
+bpw_step_context_init (BpwStepContext     *ctx,
+                       const BpwBlueprint *bp,
+                       const BpwScenario  *scenario,
+                       const BpwParallel  *parallel,
+                       gboolean            dp_overlap,
+                       BpwPrecision        precision,
+                       gint64              micro_batches,
+                       double              model_flops,
+                       double              tokens_per_step)
+{
+  int hbm = bpw_blueprint_first_memory (bp, BPW_MEMORY_DEVICE);
+
+  *ctx = (BpwStepContext) {
+    .micro_batches = MAX (micro_batches, 1),
+    .pp = parallel->pp,
+    .interleave = parallel->schedule == BPW_SCHEDULE_INTERLEAVED ? MAX (parallel->interleave, 1) : 1,
+    .devices = bpw_parallel_devices (parallel),
+    .phase = scenario->phase,
+    .dp_overlap = dp_overlap,
+    .peak_flops = bpw_blueprint_peak_flops (bp, BPW_ENGINE_MATRIX, precision),
+    .model_flops = model_flops,
+    .tokens_per_step = tokens_per_step,
+    .sequences_per_step = (double) scenario->global_batch,
+    .capacity = hbm >= 0 ? bp->memory[hbm].capacity.value : 0,
+    .idle_power = sourced_or_nan (&bp->idle_power),
+    .tdp = sourced_or_nan (&bp->tdp),
+    .legal = TRUE,
+    .fits = TRUE,
+  };
+}
+
+static double
+energy_of_task (const BpwPlan *plan, const BpwPlanTask *t)
+{
+  const BpwBlueprint *bp = plan->blueprint;
+  const BpwSourced *ef = &bp->energy_per_flop[plan->precision];
+  const BpwMemoryLevel *hbm = plan->rates.traffic[BPW_TRAFFIC_DEVICE].level;
+  double e = 0;
+
+  if (!ef->set)
+    return NAN;
+  e += t->flops * ef->value;
+  if (hbm != NULL && hbm->energy_per_byte.set)
+    e += t->bytes[BPW_TRAFFIC_DEVICE] * hbm->energy_per_byte.value;
+  return e;
+}
+
+void
+bpw_stage_totals_add_task (const BpwPlan      *plan,
+                           const BpwPlanTask  *t,
+                           double              scale,
+                           BpwStageTotals     *st)
+{
+  const BpwTaskCost *c = &t->cost;
+  double count = t->count * scale;
+  double time = c->time_s * count;
+  double energy = energy_of_task (plan, t) * count;
+
+  if (t->engine == BPW_ENGINE_MATRIX &&
+      (t->primitive == BPW_PRIM_MATMUL || t->primitive == BPW_PRIM_BATCHED_MATMUL))
+    st->matmul_flops += (t->flops - t->padding_flops) * count;
+  st->busy += time;
+
+  switch ((BpwPhase) t->phase)
+    {
+    case BPW_PHASE_OPTIMIZER:
+      st->optimizer += time;
+      st->energy_step += energy;
+      return;
+    case BPW_PHASE_RECOMPUTE:
+      st->recompute += time;
+      break;
+    case BPW_PHASE_BACKWARD_ACTIVATION:
+    case BPW_PHASE_BACKWARD_WEIGHT:
+      st->backward += time;
+      G_GNUC_FALLTHROUGH;
+    case BPW_PHASE_FORWARD:
+    case BPW_N_PHASES:
+    default:
+      st->compute += c->compute_s * count;
+      st->stall += c->stall_s * count;
+      st->overhead += c->overhead_s * count;
+      break;
+    }
+  st->energy += energy;
+  st->layer_time[t->layer_type] += time;
+  st->layer_stall[t->layer_type] += c->stall_s * count;
+}
+
+void
+bpw_stage_totals_add_transfer (const BpwTier         *tier,
+                               const BpwPlanTransfer *tr,
+                               double                 scale,
+                               BpwStageTotals        *st)
+{
+  double count = tr->count * scale;
+  double e = tier->energy_per_byte.set ? tier->energy_per_byte.value * tr->wire_bytes : 0;
+
+  if (bpw_plan_transfer_per_step (tr->group, tr->kind, tr->phase))
+    {
+      st->dp_time += tr->time_s * count;
+      st->energy_step += e * count;
+      if (tier->processor_usage.set)
+        st->dp_processor_usage = tier->processor_usage.value;
+      return;
+    }
+  st->comm_exposed += tr->exposed_s * count;
+  st->comm_link += tr->time_s * count;
+  st->energy += e * count;
+}
+
+void
+bpw_stage_totals_from_plan (const BpwPlan  *plan,
+                            gint64          stage,
+                            BpwStageTotals *st)
+{
+  const BpwPlanStage *ps = &plan->stages[stage];
+
+  memset (st, 0, sizeof *st);
+  st->copies = 1;
+  st->memory_stage = stage;
+  st->first_stage = stage;
+  st->n_layers = plan->dist->stages[stage].n_layers;
+  st->ranks = plan->dist->parallel.tp * plan->dist->parallel.dp;
+  st->memory = ps->memory.device_total;
+  for (guint i = 0; i < ps->tasks->len; i++)
+    bpw_stage_totals_add_task (plan, &g_array_index (ps->tasks, BpwPlanTask, i), 1.0, st);
+  for (guint i = 0; i < ps->transfers->len; i++)
+    {
+      const BpwPlanTransfer *tr = &g_array_index (ps->transfers, BpwPlanTransfer, i);
+
+      bpw_stage_totals_add_transfer (&plan->blueprint->tiers[tr->tier], tr, 1.0, st);
+    }
+}
+
+/* DP gradient reduction of a stage: hidden behind the backward pass of the last
+ * micro-batch except the last layer's bucket, which can only start when backward ends. */
+static double
+dp_exposed (const BpwStepContext *ctx, const BpwStageTotals *st)
+{
+  double layers = (double) MAX (st->n_layers, 1);
+  double window, hidden;
+
+  if (!ctx->dp_overlap || ctx->phase != BPW_WORKLOAD_TRAIN || st->dp_time <= 0)
+    return st->dp_time;
+  window = (st->backward + st->recompute) * (layers - 1.0) / layers;
+  hidden = MIN (window, st->dp_time * (layers - 1.0) / layers);
+  return st->dp_time - hidden + st->dp_processor_usage * hidden;
+}
+
+static double
+stage_time (const BpwStageTotals *st)
+{
+  return st->compute + st->stall + st->overhead + st->recompute + st->comm_exposed;
+}
+
+void
+bpw_evaluation_combine (const BpwStepContext *ctx,
+                        const BpwStageTotals *stages,
+                        gint64                n_stages,
+                        BpwEvaluation        *out)
+{
+  const BpwStageTotals *slow = &stages[0];
+
+  double m = (double) ctx->micro_batches, t_mb, bubble, tail = 0, tail_opt = 0, tail_dp = 0;
+  double busy = 0, dynamic = 0, peak = 0, hw = 0, best = -1;
+  double layer_time[BPW_N_LAYER_TYPES] = { 0 }, layer_stall[BPW_N_LAYER_TYPES] = { 0 };
+  gint64 peak_stage = 0;
+  gboolean known_energy = TRUE;
+
+  memset (out, 0, sizeof *out);
+  for (gint64 s = 0; s < n_stages; s++)
+    {
+      const BpwStageTotals *st = &stages[s];
+      double exposed = dp_exposed (ctx, st);
+
+      double copies = (double) MAX (st->copies, 1);
+
+      if (stage_time (st) > stage_time (slow))
+        slow = st, out->slowest_stage = st->first_stage;
+      if (st->optimizer + exposed > tail)
+        {
+          tail = st->optimizer + exposed;
+          tail_opt = st->optimizer;
+          tail_dp = exposed;
+        }
+      if (st->memory > peak)
+        peak = st->memory, peak_stage = st->memory_stage;
+      for (guint l = 0; l < BPW_N_LAYER_TYPES; l++)
+        {
+          layer_time[l] += st->layer_time[l] * copies;
+          layer_stall[l] += st->layer_stall[l] * copies;
+        }
+      hw += st->matmul_flops * m * (double) st->ranks * copies;
+      busy += (st->busy * m) * (double) st->ranks * copies;
+      if (isnan (st->energy) || isnan (st->energy_step))
+        known_energy = FALSE;
+      else
+        dynamic += (st->energy * m + st->energy_step) * (double) st->ranks * copies;
+    }
+
+  t_mb = stage_time (slow);
+  bubble = (double) (ctx->pp - 1) / (double) ctx->interleave * t_mb;
+  out->breakdown_s[BPW_BREAKDOWN_COMPUTE] = m * slow->compute;
+  out->breakdown_s[BPW_BREAKDOWN_MEMORY_STALL] = m * slow->stall;
+  out->breakdown_s[BPW_BREAKDOWN_LATENCY] = m * slow->overhead;
+  out->breakdown_s[BPW_BREAKDOWN_RECOMPUTE] = m * slow->recompute;
+  out->breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION] = m * slow->comm_exposed + tail_dp;
+  out->breakdown_s[BPW_BREAKDOWN_BUBBLE] = bubble;
+  out->breakdown_s[BPW_BREAKDOWN_OPTIMIZER] = tail_opt;
+  out->step_time_s = m * t_mb + bubble + tail;
+  out->comm_link_s = m * slow->comm_link + slow->dp_time;
+
+  out->legal = ctx->legal;
+  out->model_flops = ctx->model_flops;
+  out->hardware_flops = hw;
+  if (out->step_time_s > 0 && ctx->peak_flops > 0)
+    {
+      double denominator = out->step_time_s * (double) ctx->devices * ctx->peak_flops;
+
+      out->mfu = ctx->model_flops / denominator;
+      out->hfu = hw / denominator;
+    }
+  out->peak_bytes = peak;
+  out->peak_stage = peak_stage;
+  out->capacity_bytes = ctx->capacity;
+  for (guint l = 0; l < BPW_N_LAYER_TYPES; l++)
+    out->stall_fraction[l] = layer_time[l] > 0 ? layer_stall[l] / layer_time[l] : NAN;
+
+  /* The dominant class: recompute and the optimizer are engine work, so they count as
+   * compute; a plan that does not fit is capacity-bound whatever its time says. */
+  {
+    double classes[BPW_N_BOTTLENECKS] = { 0 };
+
+    classes[BPW_BOTTLENECK_COMPUTE] = out->breakdown_s[BPW_BREAKDOWN_COMPUTE] +
+                                      out->breakdown_s[BPW_BREAKDOWN_RECOMPUTE] +
+                                      out->breakdown_s[BPW_BREAKDOWN_OPTIMIZER];
+    classes[BPW_BOTTLENECK_MEMORY] = out->breakdown_s[BPW_BREAKDOWN_MEMORY_STALL];
+    classes[BPW_BOTTLENECK_LATENCY] = out->breakdown_s[BPW_BREAKDOWN_LATENCY];
+    classes[BPW_BOTTLENECK_COMMUNICATION] = out->breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION];
+    classes[BPW_BOTTLENECK_BUBBLE] = out->breakdown_s[BPW_BREAKDOWN_BUBBLE];
+    out->bottleneck = BPW_BOTTLENECK_COMPUTE;
+    for (guint c = 0; c < BPW_N_BOTTLENECKS; c++)
+      if (classes[c] > best)
+        best = classes[c], out->bottleneck = c;
+    if (!ctx->fits)
+      out->bottleneck = BPW_BOTTLENECK_CAPACITY;
+  }
+
+  /* Energy: every device idles through the step; dynamic energy from the tasks' FLOPs and
+   * bytes when the blueprint has per-FLOP figures, else (TDP − idle) while busy. */
+  out->energy_j = NAN;
+  out->average_power_w = NAN;
+  if (!isnan (ctx->idle_power) && out->step_time_s > 0)
+    {
+      double idle = ctx->idle_power * (double) ctx->devices * out->step_time_s;
+
+      if (!known_energy && !isnan (ctx->tdp))
+        dynamic = (ctx->tdp - ctx->idle_power) * busy;
+      if (known_energy || !isnan (ctx->tdp))
+        {
+          out->energy_j = idle + dynamic;
+          out->average_power_w = out->energy_j / ((double) ctx->devices * out->step_time_s);
+          /* Devices cannot draw more than their TDP: a power cap stretches nothing here,
+           * it caps the estimate. */
+          if (!isnan (ctx->tdp) && out->average_power_w > ctx->tdp)
+            {
+              out->average_power_w = ctx->tdp;
+              out->energy_j = ctx->tdp * (double) ctx->devices * out->step_time_s;
+            }
+        }
+    }
+
+  out->ttft_s = NAN;
+  out->tpot_s = NAN;
+  if (out->step_time_s > 0)
+    out->tokens_per_s = ctx->tokens_per_step / out->step_time_s;
+  if (ctx->phase == BPW_WORKLOAD_PREFILL)
+    out->ttft_s = out->step_time_s;
+  else if (ctx->phase == BPW_WORKLOAD_DECODE)
+    out->tpot_s = out->step_time_s;
+  out->tokens_per_joule = out->energy_j > 0
+                          ? ctx->tokens_per_step / out->energy_j : NAN;
+}
+
+void
+bpw_evaluation_from_plan (const BpwPlan *plan,
+                          BpwEvaluation *out)
+{
+  const BpwDistWork *dist = plan->dist;
+  const BpwWorkGraph *g = dist->graph;
+  g_autofree BpwStageTotals *stages = g_new0 (BpwStageTotals, dist->n_stages);
+  BpwStepContext ctx;
+  double tokens = (double) g->tokens_per_micro_batch * (double) g->micro_batches;
+
+  /* Decode produces one token per sequence per step, whatever the context. */
+  if (g->scenario.phase == BPW_WORKLOAD_DECODE)
+    tokens = (double) g->scenario.global_batch;
+  bpw_step_context_init (&ctx, plan->blueprint, &g->scenario, &dist->parallel,
+                         plan->mapping.dp_overlap, plan->precision, plan->micro_batches,
+                         bpw_u128_to_double (bpw_work_graph_model_flops (g)), tokens);
+  ctx.capacity = plan->capacity;
+  ctx.legal = plan->legal;
+  for (gint64 s = 0; s < dist->n_stages; s++)
+    {
+      bpw_stage_totals_from_plan (plan, s, &stages[s]);
+      if (stages[s].memory > plan->capacity)
+        ctx.fits = FALSE;
+    }
+  bpw_evaluation_combine (&ctx, stages, dist->n_stages, out);
+}

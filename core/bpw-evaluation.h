@@ -1,0 +1,147 @@
+/* bpw-evaluation.h — the analytic evaluation of one step: time, breakdown, MFU, memory, power
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Conventions (stated in every report):
+ * - step time = m·t + (p−1)/v·t + max over stages (optimizer + exposed DP), where t is the
+ *   slowest stage's time per micro-batch (forward, recompute, backward and its exposed TP,
+ *   EP and PP communication), m micro-batches per pipeline, p stages, v interleaved chunks.
+ * - breakdown: compute (engine time), memory_stall (memory time not hidden behind compute),
+ *   latency (fixed per-op overheads), exposed_communication, bubble, recompute, optimizer;
+ *   they add up to the step time exactly.
+ * - MFU: model FLOPs (Megatron/PaLM: matmuls of forward and backward, full attention
+ *   matrix, logits, no recompute) ÷ (step time × devices × dense matrix peak).
+ *   HFU: executed matmul FLOPs (recompute included, padding excluded) over the same.
+ * - memory-stall fraction of a layer type: its memory stall ÷ its task time.
+ * - energy: idle power over the step plus each task's FLOPs, bytes and wire bytes at the
+ *   blueprint's energy figures; without energy per FLOP, (TDP − idle) while busy.
+ */
+#pragma once
+
+#include "bpw-plan.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  BPW_BREAKDOWN_COMPUTE,
+  BPW_BREAKDOWN_MEMORY_STALL,
+  BPW_BREAKDOWN_LATENCY,
+  BPW_BREAKDOWN_EXPOSED_COMMUNICATION,
+  BPW_BREAKDOWN_BUBBLE,
+  BPW_BREAKDOWN_RECOMPUTE,
+  BPW_BREAKDOWN_OPTIMIZER,
+  BPW_N_BREAKDOWNS
+} BpwBreakdown;
+
+/* What one rank of one stage does, accumulated from a plan's tasks or from the
+ * estimator's templates. Per micro-batch unless marked per step. */
+typedef struct
+{
+  double  compute, stall, overhead;        /* forward + backward tasks */
+  double  recompute;                       /* recompute tasks (all of their time) */
+  double  backward;                        /* backward task time (DP overlap window) */
+  double  optimizer;                       /* per step */
+  double  comm_exposed;                    /* TP, EP and PP, not hidden */
+  double  comm_link;                       /* time on links */
+  double  dp_time;                         /* per step: DP collectives on the link */
+  double  dp_processor_usage;              /* of DP's tier */
+  double  layer_time[BPW_N_LAYER_TYPES];
+  double  layer_stall[BPW_N_LAYER_TYPES];
+  double  matmul_flops;                    /* executed, recompute included, no padding */
+  double  busy;                            /* task time, for energy without per-FLOP figures */
+  double  energy;                          /* dynamic J per micro-batch */
+  double  energy_step;                     /* dynamic J per step (optimizer, DP) */
+  double  memory;                          /* device bytes at the peak (bound) */
+  /* Not summed (keep after the doubles above, which may be combined linearly). */
+  gint64  n_layers;
+  gint64  ranks;                           /* ranks of this stage: tp·dp */
+  gint64  copies;                          /* identical stages this one stands for (≥ 1) */
+  gint64  memory_stage;                    /* index of the stage whose memory this is */
+  gint64  first_stage;                     /* index of the first stage it stands for */
+} BpwStageTotals;
+
+typedef struct
+{
+  gboolean       legal;
+  double         step_time_s;
+  double         breakdown_s[BPW_N_BREAKDOWNS];
+  double         mfu, hfu;
+  double         model_flops;        /* per step, whole job */
+  double         hardware_flops;     /* executed matmul FLOPs per step, whole job */
+  double         peak_bytes;         /* device memory of the most loaded device (bound) */
+  gint64         peak_stage;
+  double         capacity_bytes;
+  double         stall_fraction[BPW_N_LAYER_TYPES];  /* NaN: no work of that type */
+  BpwBottleneck  bottleneck;
+  gint64         slowest_stage;
+  double         comm_link_s;        /* per step, on the slowest stage's links */
+  double         energy_j;           /* per step, whole job */
+  double         average_power_w;    /* per device; NaN when the blueprint has no power */
+  double         tokens_per_s;
+  double         ttft_s, tpot_s;     /* NaN where the scenario has none */
+  double         tokens_per_joule;
+} BpwEvaluation;
+
+/* Adds @scale times a task's or a transfer's per-micro-batch (or per-step) figures. */
+void     bpw_stage_totals_add_task     (const BpwPlan         *plan,
+                                        const BpwPlanTask     *task,
+                                        double                 scale,
+                                        BpwStageTotals        *totals);
+void     bpw_stage_totals_add_transfer (const BpwTier         *tier,
+                                        const BpwPlanTransfer *transfer,
+                                        double                 scale,
+                                        BpwStageTotals        *totals);
+
+/* Per-stage accumulation of a bound plan. */
+void     bpw_stage_totals_from_plan (const BpwPlan  *plan,
+                                     gint64          stage,
+                                     BpwStageTotals *totals);
+
+typedef struct
+{
+  gint64            micro_batches;
+  gint64            pp;
+  gint64            interleave;     /* 1 unless interleaved */
+  gint64            devices;
+  BpwWorkloadPhase  phase;
+  gboolean          dp_overlap;
+  double            peak_flops;     /* dense matrix peak per device */
+  double            model_flops;    /* per step, whole job */
+  double            tokens_per_step;
+  double            sequences_per_step;
+  double            capacity;
+  double            idle_power, tdp;  /* W; NaN when unknown */
+  gboolean          legal;
+  gboolean          fits;           /* memory fits (else the bottleneck is capacity) */
+} BpwStepContext;
+
+/* Combines the stages into the step. No allocation: the estimator's hot path. */
+void     bpw_evaluation_combine     (const BpwStepContext *ctx,
+                                     const BpwStageTotals *stages,
+                                     gint64                n_stages,
+                                     BpwEvaluation        *out);
+
+/* Accumulates every stage of @plan and combines them. */
+void     bpw_evaluation_from_plan   (const BpwPlan  *plan,
+                                     BpwEvaluation  *out);
+
+void     bpw_step_context_init      (BpwStepContext     *ctx,
+                                     const BpwBlueprint *bp,
+                                     const BpwScenario  *scenario,
+                                     const BpwParallel  *parallel,
+                                     gboolean            dp_overlap,
+                                     BpwPrecision        precision,
+                                     gint64              micro_batches,
+                                     double              model_flops,
+                                     double              tokens_per_step);
+
+const char *bpw_breakdown_to_string (BpwBreakdown breakdown);
+
+/* The `bpw evaluate --json` object (DESIGN.md keys; NaN written as null). @plan is
+ * nullable (analytic evaluation without a plan); @reasons nullable. */
+char    *bpw_evaluation_to_json     (const BpwEvaluation *eval,
+                                     const BpwPlan       *plan,
+                                     GPtrArray           *reasons);
+
+G_END_DECLS

@@ -1,0 +1,164 @@
+/* bpw-mapping.h — the decisions that bind distributed work to a blueprint
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A mapping is a plain value: the parallel decomposition and micro-batch (which shape the
+ * distributed work), and everything binding decides on top of it: which interconnect tier
+ * carries each parallel group, fusion, tiling, engine assignment, buffer placement,
+ * collective algorithms and overlap. "Automatic" fields (-1, 0) are resolved by binding
+ * against the blueprint, and the plan records what they resolved to.
+ */
+#pragma once
+
+#include "bpw-types.h"
+#include "bpw-scenario.h"
+#include "bpw-blueprint.h"
+#include "bpw-json-doc.h"
+#include "bpw-workload-io.h"
+
+G_BEGIN_DECLS
+
+#define BPW_MAPPING_FORMAT_VERSION 1
+#define BPW_MAPPING_MAX_TIERS      8
+
+/* Placement on the blueprint's host level (its first memory level of kind host), whatever
+ * index that level has: offload stated without a blueprint, as Calculon's offload flags
+ * are. Binding resolves it; a blueprint without a host level makes the plan illegal. */
+#define BPW_PLACEMENT_HOST         (-2)
+
+/* Fusion decisions (flags). Each one is a named transformation when it applies. */
+typedef enum
+{
+  /* FlashAttention-style: scores, softmax and dropout stay on chip; the s^2 score,
+   * probability and mask tensors never reach device memory and are never stored. */
+  BPW_FUSION_ATTENTION       = 1 << 0,
+  /* bias + activation (GeLU / SwiGLU) in the producing matmul's epilogue. */
+  BPW_FUSION_BIAS_ACTIVATION = 1 << 1,
+  /* norm + dropout + residual in one pass over the activations. */
+  BPW_FUSION_NORM_RESIDUAL   = 1 << 2,
+  /* all optimizer updates of a stage in one multi-tensor kernel (one launch). */
+  BPW_FUSION_OPTIMIZER       = 1 << 3,
+} BpwFusion;
+#define BPW_N_FUSIONS 4
+
+/* Overlap of TP communication with the adjacent matmul (Calculon's tensor_par_overlap). */
+typedef enum
+{
+  BPW_TP_OVERLAP_NONE,
+  BPW_TP_OVERLAP_RING,  /* matmul split into TP tiles, communication hidden behind them */
+  BPW_TP_OVERLAP_PIPE,  /* as ring, one communication tile stays exposed */
+} BpwTpOverlap;
+
+/* Tiling of matmuls to on-chip memory. Automatic picks, per matmul, the largest square
+ * output tile whose working set (A and B panels plus the C tile) fits the innermost
+ * software-managed level the matrix engine reaches; HBM traffic follows from the tile. */
+typedef struct
+{
+  gboolean automatic;
+  gint64   m, n, k;      /* explicit tile when !automatic */
+} BpwTiling;
+
+typedef struct
+{
+  char              *name;           /* owned, nullable */
+  BpwParallel        parallel;
+  gint64             micro_batch;    /* 0: the scenario's */
+  gint               recompute;      /* BpwRecompute, or -1: the scenario's */
+
+  /* Interconnect tier index per parallel group; -1: innermost tier that holds it. */
+  gint               tier[BPW_N_GROUPS];
+  /* Collective algorithm per tier; 0: the cheapest one the tier offers. */
+  BpwCollectiveAlgo  algorithm[BPW_MAPPING_MAX_TIERS];
+
+  guint              fusion;         /* BpwFusion flags */
+  BpwTiling          tiling;
+  /* Engine index per primitive; -1: matrix engine for matmuls, vector engine otherwise. */
+  gint               engine[BPW_N_PRIMITIVES];
+  /* Memory level index per tensor kind; -1: device memory (HBM). A host level is offload. */
+  gint               placement[BPW_N_TENSOR_KINDS];
+
+  gboolean           dp_overlap;     /* DP gradient reduction overlapped with backward */
+  BpwTpOverlap       tp_overlap;
+  /* Sequence parallelism: do not keep the all-gathered input for backward, gather it
+   * again there (Calculon's seq_par_ag_redo). */
+  gboolean           sp_gather_again;
+} BpwMapping;
+
+/* Defaults: the parallel defaults (everything 1, 1F1B), scenario micro-batch and
+ * recompute, automatic tiers and algorithms, fused bias+activation and optimizer,
+ * automatic tiling, default engines and placement, DP overlap on. */
+void         bpw_mapping_init_defaults (BpwMapping       *mapping);
+void         bpw_mapping_copy          (BpwMapping       *dest,
+                                        const BpwMapping *src);
+void         bpw_mapping_clear         (BpwMapping       *mapping);
+gboolean     bpw_mapping_equal         (const BpwMapping *a,
+                                        const BpwMapping *b);
+
+/* The scenario as this mapping runs it: micro-batch and recompute overridden. */
+void         bpw_mapping_apply_to_scenario (const BpwMapping *mapping,
+                                            BpwScenario      *scenario);
+
+/* Native JSON (format "bpw-mapping", data/schemas/bpw-mapping.schema.json). Errors name
+ * file, line, column and JSON path. @warnings (nullable, element-type utf8, owned strings)
+ * receives unknown fields with their location. @mapping must be initialised; on success it
+ * is replaced by the file's mapping (fields the file leaves out take the defaults of
+ * bpw_mapping_init_defaults()), on failure it is left as it was. */
+gboolean     bpw_mapping_load_data     (const char  *filename,
+                                        const char  *data,
+                                        gssize       length,
+                                        BpwMapping  *mapping,
+                                        GPtrArray   *warnings,
+                                        GError     **error);
+gboolean     bpw_mapping_load          (const char  *path,
+                                        BpwMapping  *mapping,
+                                        GPtrArray   *warnings,
+                                        GError     **error);
+/* As bpw_mapping_load(), but fields the file leaves out keep the values @mapping has:
+ * layers a file over a base (defaults, a Calculon execution). Lists (fusion, collective
+ * algorithms) replace the base's as a whole; objects (parallel, tiers, engines,
+ * placement, overlap) member by member. On failure @mapping is left as it was. */
+gboolean     bpw_mapping_load_over     (const char  *path,
+                                        BpwMapping  *mapping,
+                                        GPtrArray   *warnings,
+                                        GError     **error);
+/* Reads a mapping object at JSON path @path of @doc over @mapping (as load_over: absent
+ * fields keep their values); "format" and "version" are not expected here. Used for the
+ * "mapping" object of a study candidate. With @blueprint (nullable), tiers, engines and
+ * memory levels may also be given by name and indices must exist in it; without one they
+ * must be indices. On failure @mapping is left as it was. */
+gboolean     bpw_mapping_read_object   (BpwJsonDoc         *doc,
+                                        JsonObject         *object,
+                                        const char         *path,
+                                        const BpwBlueprint *blueprint,
+                                        BpwMapping         *mapping,
+                                        GPtrArray          *warnings,
+                                        GError            **error);
+/* The whole file, every field written ("auto" for automatic ones), so that loading it
+ * gives a mapping bpw_mapping_equal() to @mapping. */
+char        *bpw_mapping_to_json       (const BpwMapping *mapping);
+
+/* The mapping Calculon's execution @exec stands for: @parallel copied, micro-batch and
+ * recompute from @scenario, tiers tp/pp/dp from tensor/pipeline/data_par_net (EP rides
+ * on the DP tier, as Calculon has no EP), fused bias+activation iff fused_activation,
+ * fused optimizer, no fused attention (Calculon materialises the score matrix),
+ * automatic tiling, engines and algorithms, DP overlap from data_par_overlap, TP overlap
+ * from tensor_par_overlap, sp_gather_again from seq_par_ag_redo, and the offload flags as
+ * BPW_PLACEMENT_HOST for weights (weight_offload), activations (activations_offload) and
+ * optimizer state, master weights and gradients (optimizer_offload: "optimizer state and
+ * weight grads in tier 2"). Fails (BPW_ERROR_INVALID_INPUT) only for a network index a
+ * mapping cannot hold (>= BPW_MAPPING_MAX_TIERS). @mapping must be initialised; it is
+ * replaced on success, left as it was on failure. */
+gboolean     bpw_mapping_from_calculon_execution (const BpwCalculonExecution *exec,
+                                                  const BpwScenario          *scenario,
+                                                  const BpwParallel          *parallel,
+                                                  BpwMapping                 *mapping,
+                                                  GError                    **error);
+
+const char  *bpw_fusion_to_string      (BpwFusion    fusion);   /* one flag */
+gboolean     bpw_fusion_from_string    (const char  *str,
+                                        BpwFusion   *out);
+const char  *bpw_tp_overlap_to_string  (BpwTpOverlap overlap);
+gboolean     bpw_tp_overlap_from_string (const char *str,
+                                         BpwTpOverlap *out);
+
+G_END_DECLS

@@ -1,0 +1,315 @@
+/* bpw-plan-bind.c — tasks and transfers of a plan: transformations and cost estimates
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A task's physical traffic is derived per tensor use, not from the distributed share of
+ * the op: a column-parallel matmul reads its whole (replicated) input on every TP rank.
+ * Fusion keeps tensors on chip when their producer and last consumer are in one fused
+ * group; tiling adds the re-reads of operand panels that do not fit on chip; padding to
+ * the matrix engine's tile adds FLOPs. Each is recorded as a transformation.
+ */
+#define G_LOG_DOMAIN "bpw-plan-bind"
+
+#include "config.h"
+
+#include <math.h>
+
+#include "bpw-plan-private.h"
+#include "bpw-dist-work-private.h"
+
+static gboolean
+is_matmul (const BpwOp *op)
+{
+  return op->primitive == BPW_PRIM_MATMUL || op->primitive == BPW_PRIM_BATCHED_MATMUL;
+}
+
+static double
+explicit_tile_traffic (const BpwTiling *t, double batch, double m, double n, double k,
+                       double elem)
+{
+  double tm = MIN ((double) t->m, m), tn = MIN ((double) t->n, n);
+
+  return elem * batch * (m * k * ceil (n / tn) + k * n * ceil (m / tm) + m * n);
+}
+
+static void
+check_explicit_tile (BpwPlan *plan, double elem)
+{
+  const BpwTiling *t = &plan->mapping.tiling;
+  double need = ((double) t->m * t->k + (double) t->k * t->n + (double) t->m * t->n) * elem;
+
+  if (!t->automatic && need > plan->rates.onchip_bytes)
+    _bpw_plan_reason (plan->reasons, "The %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT "×%"
+                      G_GINT64_FORMAT " matmul tile needs %.0f KiB on chip, but the largest "
+                      "on-chip level of “%s” holds %.0f KiB.", t->m, t->n, t->k, need / 1024.0,
+                      plan->blueprint->name, plan->rates.onchip_bytes / 1024.0);
+}
+
+/* Matmul traffic and padding: tiling replaces the compulsory operand reads. */
+static void
+bind_matmul (BpwPlan *plan, const BpwOp *op, const BpwTask *task, BpwPlanTask *pt)
+{
+  const BpwEngine *engine = plan->rates.matrix.engine;
+  double elem = bpw_dtype_bytes (op->dtype);
+  double batch, m, n, k, traffic, compulsory;
+
+  _bpw_plan_rank_shape (op, task->tp_parts, &batch, &m, &n, &k);
+  if (m <= 0 || n <= 0 || k <= 0)
+    return;
+  compulsory = elem * batch * (m * k + k * n + m * n);
+  if (plan->mapping.tiling.automatic)
+    traffic = bpw_cost_matmul_traffic (batch, m, n, k, elem, plan->rates.onchip_bytes,
+                                       &pt->tile_m, &pt->tile_n);
+  else
+    {
+      traffic = explicit_tile_traffic (&plan->mapping.tiling, batch, m, n, k, elem);
+      pt->tile_m = MIN ((double) plan->mapping.tiling.m, m);
+      pt->tile_n = MIN ((double) plan->mapping.tiling.n, n);
+    }
+  pt->tiling_bytes = MAX (0.0, traffic - compulsory);
+  pt->bytes[BPW_TRAFFIC_DEVICE] += pt->tiling_bytes;
+
+  /* Grouped-query attention kernels (FlashAttention-2, FlashDecoding) stack the query heads
+   * that share a key/value head into the rows of one matmul, so a decode step's single
+   * query row per head does not pad to a whole tile per head. */
+  if (op->primitive == BPW_PRIM_BATCHED_MATMUL && op->layer_type == BPW_LAYER_ATTENTION)
+    {
+      const BpwModelSpec *spec = &plan->dist->graph->spec;
+      double group = spec->kv_heads > 0 ? (double) (spec->heads / spec->kv_heads) : 1.0;
+
+      if (group > 1 && fmod (batch, group) == 0)
+        {
+          batch /= group;
+          m *= group;
+        }
+    }
+  if (pt->engine == BPW_ENGINE_MATRIX && engine != NULL)
+    pt->padding_flops = MAX (0.0, bpw_cost_padded_flops (&engine->tile, batch, m, n, k) -
+                                  2.0 * batch * m * n * k);
+  pt->flops += pt->padding_flops;
+}
+
+/* FlashAttention's backward recomputes QKᵀ on chip unless recompute already does. */
+static double
+fused_attention_extra_flops (const BpwPlan *plan, const BpwOp *op, const BpwTask *task)
+{
+  const BpwWorkGraph *g = plan->dist->graph;
+  const BpwOp *fwd;
+
+  if (op->phase != BPW_PHASE_BACKWARD_ACTIVATION || op->forward_of < 0 ||
+      g->scenario.recompute != BPW_RECOMPUTE_NONE)
+    return 0;
+  fwd = bpw_work_graph_op (g, (guint) op->forward_of);
+  if (fwd->primitive != BPW_PRIM_BATCHED_MATMUL ||
+      !g_str_has_prefix (bpw_work_graph_name (g, fwd->name), "attn.qk"))
+    return 0;
+  return ceil ((double) fwd->flops / (double) task->tp_parts);
+}
+
+static void
+bind_task (BpwPlan *plan, const guint32 *groups, gint64 ranks, const BpwTask *task,
+           BpwPlanTask *pt)
+{
+  const BpwDistWork *dist = plan->dist;
+  const BpwWorkGraph *g = dist->graph;
+  const BpwOp *op = bpw_work_graph_op (g, task->op);
+  gboolean optimizer = op->phase == BPW_PHASE_OPTIMIZER;
+  const BpwEngineRate *rate;
+  double per_step, extra = 0;
+
+  *pt = (BpwPlanTask) {
+    .op = task->op,
+    .phase = op->phase,
+    .layer_type = op->layer_type,
+    .primitive = op->primitive,
+    .layer = op->layer,
+    .engine = _bpw_plan_engine_kind (plan->blueprint, &plan->mapping, op->primitive),
+    .fusion = _bpw_plan_op_fusion (g, op, plan->mapping.fusion),
+    .fusion_group = groups[task->op],
+    .count = optimizer ? (double) task->count
+                       : (double) task->count / (double) plan->micro_batches,
+    .flops = (double) task->flops,
+  };
+
+  for (guint u = op->use_first; u < op->use_first + op->use_count; u++)
+    {
+      const BpwTensorUse *use = &g_array_index (g->uses, BpwTensorUse, u);
+      const BpwTensor *t = bpw_work_graph_tensor (g, use->tensor);
+      double parts = (double) _bpw_dist_work_tensor_parts (dist, t) *
+                     (optimizer ? (double) task->dp_parts : 1.0);
+      double bytes = ceil ((double) use->bytes / parts);
+
+      if (_bpw_plan_tensor_on_chip (g, groups, t))
+        pt->fused_bytes += bytes;
+      else
+        pt->bytes[_bpw_plan_traffic_level (plan->blueprint, &plan->mapping, t->kind)] += bytes;
+    }
+  if (is_matmul (op))
+    bind_matmul (plan, op, task, pt);
+  if (pt->fusion == BPW_FUSION_ATTENTION)
+    {
+      extra = fused_attention_extra_flops (plan, op, task);
+      pt->flops += extra;
+    }
+
+  rate = pt->engine == BPW_ENGINE_MATRIX ? &plan->rates.matrix : &plan->rates.vector;
+  bpw_cost_task (&plan->rates, rate, pt->flops, pt->bytes, &pt->cost);
+  /* One multi-tensor optimizer kernel pays the launch once per stage, not per tensor. */
+  if (pt->fusion == BPW_FUSION_OPTIMIZER)
+    {
+      pt->cost.time_s -= pt->cost.overhead_s;
+      pt->cost.overhead_s = 0;
+    }
+
+  per_step = (optimizer ? 1.0 : (double) plan->micro_batches) * pt->count * (double) ranks;
+  if (pt->padding_flops > 0)
+    _bpw_plan_add_transformation (plan, "padding", "operands padded to the matrix engine's "
+                                  "native tile: extra FLOPs", pt->padding_flops * per_step,
+                                  0, per_step);
+  if (pt->tiling_bytes > 0)
+    _bpw_plan_add_transformation (plan, "tiling", "operand panels re-read because the tile "
+                                  "does not cover the matmul: extra device-memory traffic", 0,
+                                  pt->tiling_bytes * per_step, per_step);
+  if (pt->fused_bytes > 0 || extra > 0)
+    {
+      static const char * const names[] = {
+        [BPW_FUSION_ATTENTION] = "fused-attention",
+        [BPW_FUSION_BIAS_ACTIVATION] = "fused-bias-activation",
+        [BPW_FUSION_NORM_RESIDUAL] = "fused-norm-residual",
+      };
+      static const char * const what[] = {
+        [BPW_FUSION_ATTENTION] = "attention core in one kernel: the s² scores never reach "
+                                 "device memory; backward recomputes QKᵀ on chip",
+        [BPW_FUSION_BIAS_ACTIVATION] = "bias and activation in the matmul epilogue",
+        [BPW_FUSION_NORM_RESIDUAL] = "norm, dropout and residual in one pass",
+      };
+      if (pt->fusion <= BPW_FUSION_NORM_RESIDUAL && names[pt->fusion] != NULL)
+        _bpw_plan_add_transformation (plan, names[pt->fusion], what[pt->fusion],
+                                      extra * per_step, -pt->fused_bytes * per_step, per_step);
+    }
+}
+
+void
+_bpw_plan_bind_tasks (BpwPlan *plan)
+{
+  const BpwDistWork *dist = plan->dist;
+  g_autofree guint32 *groups = _bpw_plan_fusion_groups (dist->graph, plan->mapping.fusion);
+  gint64 ranks = dist->parallel.tp * dist->parallel.dp;
+
+  if (!plan->mapping.tiling.automatic)
+    check_explicit_tile (plan, bpw_dtype_bytes (dist->graph->scenario.dtype));
+
+  for (gint64 s = 0; s < dist->n_stages; s++)
+    {
+      GArray *tasks = dist->stages[s].tasks;
+      GArray *out = plan->stages[s].tasks;
+
+      g_array_set_size (out, tasks->len);
+      for (guint i = 0; i < tasks->len; i++)
+        bind_task (plan, groups, ranks, &g_array_index (tasks, BpwTask, i),
+                   &g_array_index (out, BpwPlanTask, i));
+    }
+}
+
+static const char *
+algorithm_transformation (BpwCollectiveKind kind, BpwCollectiveAlgo algo, const char **what)
+{
+  static const char * const names[BPW_N_COLLECTIVES][BPW_N_COLLECTIVE_ALGOS] = {
+    { "ring-all-reduce", "tree-all-reduce", "in-network-all-reduce", "direct-all-reduce" },
+    { "ring-reduce-scatter", "tree-reduce-scatter", "in-network-reduce-scatter",
+      "direct-reduce-scatter" },
+    { "ring-all-gather", "tree-all-gather", "in-network-all-gather", "direct-all-gather" },
+    { "ring-all-to-all", "tree-all-to-all", "in-network-all-to-all", "direct-all-to-all" },
+    { "send-recv", "send-recv", "send-recv", "send-recv" },
+  };
+  static const char * const descriptions[BPW_N_COLLECTIVES] = {
+    "each logical all-reduce of M bytes over n ranks becomes the algorithm's transfers "
+    "(ring: 2(n−1) transfers of M/n per rank)",
+    "each logical reduce-scatter becomes (n−1) transfers of M/n per rank (ring)",
+    "each logical all-gather becomes (n−1) transfers of M/n per rank (ring)",
+    "each logical all-to-all sends (n−1)/n of M per rank",
+    "pipeline activations and gradients sent point to point",
+  };
+  guint a = 0;
+
+  while (a + 1 < BPW_N_COLLECTIVE_ALGOS && !((1u << a) & algo))
+    a++;
+  *what = descriptions[kind];
+  return names[kind][a];
+}
+
+double
+bpw_plan_transfer_exposed (const BpwPlanTransfer *tr,
+                           const BpwTier         *tier,
+                           BpwTpOverlap           overlap)
+{
+  double pu = tier->processor_usage.set ? tier->processor_usage.value : 0.0;
+  double exposed;
+
+  /* TP overlap splits the adjacent matmul into tiles that hide the communication; the
+   * link's traffic still slows compute by the tier's processor usage. */
+  if (tr->group != BPW_GROUP_TP || overlap == BPW_TP_OVERLAP_NONE)
+    return tr->time_s;
+  exposed = MAX (0.0, tr->time_s - tr->served_s) + pu * MIN (tr->time_s, tr->served_s);
+  if (overlap == BPW_TP_OVERLAP_PIPE)
+    exposed += tr->time_s / (double) MAX (tr->ranks, 1);
+  return MIN (exposed, tr->time_s);
+}
+
+void
+_bpw_plan_bind_transfers (BpwPlan *plan)
+{
+  const BpwDistWork *dist = plan->dist;
+  const BpwBlueprint *bp = plan->blueprint;
+  guint n_ops = dist->graph->ops->len;
+  g_autofree gint32 *task_of = g_new (gint32, n_ops);
+  gint64 ranks = dist->parallel.tp * dist->parallel.dp;
+
+  for (gint64 s = 0; s < dist->n_stages; s++)
+    {
+      GArray *colls = dist->stages[s].collectives;
+      GArray *tasks = plan->stages[s].tasks;
+
+      for (guint i = 0; i < n_ops; i++)
+        task_of[i] = -1;
+      for (guint i = 0; i < tasks->len; i++)
+        task_of[g_array_index (tasks, BpwPlanTask, i).op] = (gint32) i;
+
+      for (guint i = 0; i < colls->len; i++)
+        {
+          const BpwCollective *c = &g_array_index (colls, BpwCollective, i);
+          gboolean per_step = bpw_plan_transfer_per_step (c->group, c->kind, c->phase);
+          gint tier = plan->mapping.tier[c->group];
+          BpwPlanTransfer tr = {
+            .op = c->op, .kind = c->kind, .group = c->group, .phase = c->phase,
+            .layer_type = c->layer_type, .layer = c->layer, .name = c->name, .tier = tier, .ranks = c->group_size,
+            .count = per_step ? (double) c->count
+                              : (double) c->count / (double) plan->micro_batches,
+            .bytes = (double) c->bytes,
+          };
+          const BpwTier *t;
+          const char *name, *what;
+          double served = 0, occurrences;
+
+
+          if (tier < 0 || (guint) tier >= bp->n_tiers)
+            continue;
+          t = &bp->tiers[tier];
+          tr.algorithm = _bpw_plan_algorithm (bp, &plan->mapping, tier, c->kind, tr.bytes,
+                                              tr.ranks);
+          tr.time_s = bpw_cost_collective (t, tr.algorithm, c->kind, tr.bytes, tr.ranks);
+          tr.wire_bytes = bpw_cost_wire_bytes (c->kind, tr.algorithm, tr.bytes, tr.ranks);
+          if (task_of[c->op] >= 0)
+            served = g_array_index (tasks, BpwPlanTask, task_of[c->op]).cost.time_s;
+          tr.served_s = served;
+          tr.exposed_s = bpw_plan_transfer_exposed (&tr, t, plan->mapping.tp_overlap);
+          g_array_append_val (plan->stages[s].transfers, tr);
+
+          occurrences = tr.count * (per_step ? 1.0 : (double) plan->micro_batches) *
+                        (double) ranks;
+          name = algorithm_transformation (c->kind, tr.algorithm, &what);
+          _bpw_plan_add_transformation (plan, name, what, 0, tr.wire_bytes * occurrences,
+                                        occurrences);
+        }
+    }
+}

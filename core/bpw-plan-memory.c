@@ -1,0 +1,142 @@
+/* bpw-plan-memory.c — what each stage keeps on device and on host, and whether it fits
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The distribution's per-rank memory is the starting point. Binding then removes stored
+ * activations that a fusion keeps on chip (fused attention stores no s² tensors), moves
+ * categories placed on the host there (keeping two layers' worth on device as the
+ * double buffer that streams them), and adds the largest task's working set and the
+ * largest collective buffer. The result is a safe bound on the peak; the simulation
+ * refines it with lifetimes.
+ */
+#define G_LOG_DOMAIN "bpw-plan-memory"
+
+#include "config.h"
+
+#include "bpw-plan-private.h"
+#include "bpw-dist-work-private.h"
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+/* Per-rank bytes of stored activations of one micro-batch that fusion keeps on chip. */
+static double
+fused_stored_bytes (const BpwPlan *plan, const guint32 *groups, gint64 stage)
+{
+  const BpwDistWork *dist = plan->dist;
+  const BpwWorkGraph *g = dist->graph;
+  double total = 0;
+
+  for (guint i = 0; i < g->tensors->len; i++)
+    {
+      const BpwTensor *t = bpw_work_graph_tensor (g, i);
+
+      if (t->stored == BPW_STORED_CHECKPOINT && t->kind == BPW_TENSOR_ACTIVATION &&
+          _bpw_dist_work_stage_of_layer (dist, t->layer) == stage &&
+          _bpw_plan_tensor_on_chip (g, groups, t))
+        total += (double) _bpw_dist_work_tensor_rank_bytes (dist, t);
+    }
+  return total;
+}
+
+/* Micro-batches' worth of stored activations a stage holds at its peak. */
+double
+_bpw_plan_stored_factor (const BpwParallel *p,
+                         gint64             in_flight)
+{
+  double f = (double) MAX (in_flight, 1);
+
+  if (p->schedule == BPW_SCHEDULE_INTERLEAVED)
+    f *= (double) (p->pp * p->interleave + p->pp - 1) / (double) (p->pp * p->interleave);
+  return f;
+}
+
+double
+_bpw_plan_offload (const BpwBlueprint *bp,
+                   const BpwMapping   *mapping,
+                   BpwTensorKind       kind,
+                   double              bytes,
+                   gint64              layers,
+                   double             *host)
+{
+  if (_bpw_plan_traffic_level (bp, mapping, kind) != BPW_TRAFFIC_HOST)
+    return bytes;
+  *host += bytes;
+  return layers > 2 ? bytes * 2.0 / (double) layers : bytes;
+}
+
+static double
+place (const BpwPlan *plan, BpwTensorKind kind, double bytes, gint64 layers, double *host)
+{
+  return _bpw_plan_offload (plan->blueprint, &plan->mapping, kind, bytes, layers, host);
+}
+
+void
+_bpw_plan_place_memory (BpwPlan *plan)
+{
+  const BpwDistWork *dist = plan->dist;
+  g_autofree guint32 *groups = _bpw_plan_fusion_groups (dist->graph, plan->mapping.fusion);
+  int host_level = bpw_blueprint_first_memory (plan->blueprint, BPW_MEMORY_HOST);
+  double host_capacity = host_level >= 0 && plan->blueprint->memory[host_level].capacity.set
+                         ? plan->blueprint->memory[host_level].capacity.value : 0;
+
+  for (gint64 s = 0; s < dist->n_stages; s++)
+    {
+      const BpwStage *st = &dist->stages[s];
+      const BpwRankMemory *mem = &st->memory;
+      BpwPlanStage *ps = &plan->stages[s];
+      BpwPlanMemory *pm = &ps->memory;
+      gboolean train = dist->graph->scenario.phase == BPW_WORKLOAD_TRAIN;
+      gint64 layers = MAX (st->n_layers, 1);
+      double host = 0, acts = (double) mem->activations;
+
+      if (train && plan->mapping.fusion != 0)
+        acts = MAX (0.0, acts - fused_stored_bytes (plan, groups, s) *
+                              _bpw_plan_stored_factor (&dist->parallel, mem->in_flight));
+
+      *pm = (BpwPlanMemory) { 0 };
+      pm->weights = place (plan, BPW_TENSOR_WEIGHT, (double) mem->weights, layers, &host);
+      pm->gradients = place (plan, BPW_TENSOR_GRADIENT, (double) mem->gradients, layers, &host);
+      pm->optimizer_state = place (plan, BPW_TENSOR_OPTIMIZER_STATE,
+                                     (double) mem->optimizer_state, layers, &host);
+      pm->activations = place (plan, BPW_TENSOR_ACTIVATION, acts, layers, &host);
+      pm->kv_cache = place (plan, BPW_TENSOR_KV_CACHE, (double) mem->kv_cache, layers, &host);
+
+      for (guint i = 0; i < ps->tasks->len; i++)
+        {
+          const BpwPlanTask *t = &g_array_index (ps->tasks, BpwPlanTask, i);
+
+          pm->temporaries = MAX (pm->temporaries, t->bytes[BPW_TRAFFIC_DEVICE] - t->tiling_bytes);
+        }
+      /* DP reduces the gradient buffer in place; the others need a receive buffer. */
+      for (guint i = 0; i < ps->transfers->len; i++)
+        {
+          const BpwPlanTransfer *tr = &g_array_index (ps->transfers, BpwPlanTransfer, i);
+
+          if (tr->group != BPW_GROUP_DP)
+            pm->communication = MAX (pm->communication, tr->bytes);
+        }
+
+      pm->device_total = pm->weights + pm->gradients + pm->optimizer_state + pm->activations +
+                         pm->kv_cache + pm->temporaries + pm->communication;
+      pm->host_total = host;
+
+      if (pm->device_total > plan->capacity)
+        _bpw_plan_reason (plan->reasons, "Pipeline stage %" G_GINT64_FORMAT " needs %.2f GiB "
+                          "of device memory per device, but “%s” has %.2f GiB: %.2f GiB short "
+                          "(weights %.2f, gradients %.2f, optimizer state %.2f, activations "
+                          "%.2f, KV cache %.2f, working set %.2f GiB). Shard with ZeRO, "
+                          "recompute activations, offload, or use more devices.", s,
+                          pm->device_total / GIB, plan->blueprint->name, plan->capacity / GIB,
+                          (pm->device_total - plan->capacity) / GIB, pm->weights / GIB,
+                          pm->gradients / GIB, pm->optimizer_state / GIB,
+                          pm->activations / GIB, pm->kv_cache / GIB,
+                          (pm->temporaries + pm->communication) / GIB);
+      if (host > 0 && host_level < 0)
+        _bpw_plan_reason (plan->reasons, "The mapping offloads to host memory, but “%s” has "
+                          "no host memory level.", plan->blueprint->name);
+      else if (host > 0 && host_capacity > 0 && host > host_capacity)
+        _bpw_plan_reason (plan->reasons, "Pipeline stage %" G_GINT64_FORMAT " offloads %.2f "
+                          "GiB per device to host memory, which holds %.2f GiB.", s,
+                          host / GIB, host_capacity / GIB);
+    }
+}

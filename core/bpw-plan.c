@@ -1,0 +1,422 @@
+/* bpw-plan.c — binding distributed work to a blueprint: resolution, legality, lifecycle
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-plan"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "bpw-plan-private.h"
+#include "bpw-error.h"
+#include "bpw-model-spec.h"
+
+static const char * const group_words[BPW_N_GROUPS] = {
+  "tensor parallelism", "pipeline parallelism", "data parallelism", "expert parallelism",
+};
+
+/* Ranks are laid out TP innermost, then PP, then DP (with EP inside DP): a group's ranks
+ * span this many consecutive devices. */
+static gint64
+group_span (const BpwParallel *p, BpwGroupKind group)
+{
+  switch (group)
+    {
+    case BPW_GROUP_TP:
+      return p->tp;
+    case BPW_GROUP_PP:
+      return p->tp * p->pp;
+    case BPW_GROUP_EP:
+      return p->tp * p->pp * p->ep;
+    case BPW_GROUP_DP:
+    case BPW_N_GROUPS:
+    default:
+      return p->tp * p->pp * p->dp;
+    }
+}
+
+static gint64
+group_degree (const BpwParallel *p, BpwGroupKind group)
+{
+  switch (group)
+    {
+    case BPW_GROUP_TP:
+      return p->tp;
+    case BPW_GROUP_PP:
+      return p->pp;
+    case BPW_GROUP_EP:
+      return p->ep;
+    case BPW_GROUP_DP:
+    case BPW_N_GROUPS:
+    default:
+      return p->dp;
+    }
+}
+
+void
+bpw_plan_resolve_tiers (const BpwBlueprint *bp,
+                        const BpwParallel  *parallel,
+                        const gint          requested[BPW_N_GROUPS],
+                        gint                resolved[BPW_N_GROUPS])
+{
+  for (guint g = 0; g < BPW_N_GROUPS; g++)
+    {
+      gint64 span = group_span (parallel, g);
+
+      resolved[g] = requested[g];
+      if (resolved[g] >= 0 || bp->n_tiers == 0)
+        continue;
+      resolved[g] = (gint) bp->n_tiers - 1;
+      for (guint t = 0; t < bp->n_tiers; t++)
+        if (bp->tiers[t].size.set && bp->tiers[t].size.value >= (double) span)
+          {
+            resolved[g] = (gint) t;
+            break;
+          }
+    }
+}
+
+static const char *
+group_abbreviation (BpwGroupKind group)
+{
+  static const char * const names[BPW_N_GROUPS] = { "TP", "PP", "DP", "EP" };
+
+  return names[group];
+}
+
+/* EP ranks are a subset of DP's, so EP on DP's tier adds no devices to it. */
+static gboolean
+counts_on_tier (const BpwParallel *p, const gint tiers[BPW_N_GROUPS], guint g, guint t)
+{
+  return tiers[g] == (gint) t && group_degree (p, g) > 1 &&
+         !(g == BPW_GROUP_EP && tiers[BPW_GROUP_DP] == (gint) t);
+}
+
+static void
+tier_reason (GPtrArray *reasons, const BpwBlueprint *bp, const BpwParallel *p,
+             const gint tiers[BPW_N_GROUPS], guint t, gint64 product, gboolean overfull)
+{
+  const BpwTier *tier = &bp->tiers[t];
+  g_autoptr(GString) who = g_string_new (NULL);
+  gint64 size = (gint64) tier->size.value;
+
+  for (guint g = 0; g < BPW_N_GROUPS; g++)
+    if (counts_on_tier (p, tiers, g, t))
+      g_string_append_printf (who, "%s%s %" G_GINT64_FORMAT, who->len ? " × " : "",
+                              group_abbreviation (g), group_degree (p, g));
+  if (overfull)
+    _bpw_plan_reason (reasons, "Tier “%s” holds %" G_GINT64_FORMAT " devices, but the "
+                      "mapping puts %s = %" G_GINT64_FORMAT " on it; move a group to an "
+                      "outer tier.", tier->name, size, who->str, product);
+  else
+    _bpw_plan_reason (reasons, "Tier “%s” must be filled evenly: %s = %" G_GINT64_FORMAT
+                      " does not divide its %" G_GINT64_FORMAT " devices.", tier->name,
+                      who->str, product, size);
+}
+
+gboolean
+bpw_plan_check_tiers (const BpwBlueprint *bp,
+                      const BpwParallel  *parallel,
+                      const gint          tiers[BPW_N_GROUPS],
+                      GPtrArray          *reasons)
+{
+  gboolean ok = TRUE;
+
+  if (bp->n_tiers == 0)
+    {
+      if (bpw_parallel_devices (parallel) > 1 && reasons != NULL)
+        _bpw_plan_reason (reasons, "Blueprint “%s” has no interconnect tier, but the mapping "
+                          "uses %" G_GINT64_FORMAT " devices.", bp->name,
+                          bpw_parallel_devices (parallel));
+      return bpw_parallel_devices (parallel) <= 1;
+    }
+  for (guint g = 0; g < BPW_N_GROUPS; g++)
+    if (group_degree (parallel, g) > 1 && (tiers[g] < 0 || (guint) tiers[g] >= bp->n_tiers))
+      {
+        if (reasons != NULL)
+          _bpw_plan_reason (reasons, "The mapping puts %s on tier %d, but blueprint “%s” has "
+                            "tiers 0 to %u.", group_words[g], tiers[g], bp->name,
+                            bp->n_tiers - 1);
+        ok = FALSE;
+      }
+  if (!ok)
+    return FALSE;
+
+  for (guint t = 0; t < bp->n_tiers; t++)
+    {
+      const BpwTier *tier = &bp->tiers[t];
+      gint64 product = 1;
+      gint64 size = tier->size.set ? (gint64) tier->size.value : G_MAXINT64;
+      gboolean overfull, unfilled;
+
+      for (guint g = 0; g < BPW_N_GROUPS; g++)
+        if (counts_on_tier (parallel, tiers, g, t))
+          product *= group_degree (parallel, g);
+      overfull = product > size;
+      unfilled = !overfull && tier->must_be_filled && product > 1 && size % product != 0;
+      if ((overfull || unfilled) && reasons != NULL)
+        tier_reason (reasons, bp, parallel, tiers, t, product, overfull);
+      ok = ok && !overfull && !unfilled;
+    }
+  return ok;
+}
+
+static gboolean
+name_has_prefix (const BpwWorkGraph *g, const BpwOp *op, const char *prefix)
+{
+  return g_str_has_prefix (bpw_work_graph_name (g, op->name), prefix);
+}
+
+BpwFusion
+_bpw_plan_op_fusion (const BpwWorkGraph *g,
+                     const BpwOp        *op,
+                     guint               fusion)
+{
+  if ((fusion & BPW_FUSION_ATTENTION) && op->layer_type == BPW_LAYER_ATTENTION &&
+      (name_has_prefix (g, op, "attn.qk") || name_has_prefix (g, op, "attn.softmax") ||
+       name_has_prefix (g, op, "attn.dropout") || name_has_prefix (g, op, "attn.av")))
+    return BPW_FUSION_ATTENTION;
+  if ((fusion & BPW_FUSION_BIAS_ACTIVATION) &&
+      (op->primitive == BPW_PRIM_GELU || op->primitive == BPW_PRIM_SWIGLU ||
+       (op->primitive == BPW_PRIM_BIAS &&
+        (name_has_prefix (g, op, "mlp.fc1") || name_has_prefix (g, op, "mlp.gate_up") ||
+         name_has_prefix (g, op, "moe.expert.fc1") || name_has_prefix (g, op, "moe.shared.fc1")))))
+    return BPW_FUSION_BIAS_ACTIVATION;
+  if ((fusion & BPW_FUSION_NORM_RESIDUAL) && op->split == BPW_SPLIT_SEQUENCE &&
+      (op->primitive == BPW_PRIM_NORM || op->primitive == BPW_PRIM_ADD ||
+       op->primitive == BPW_PRIM_DROPOUT))
+    return BPW_FUSION_NORM_RESIDUAL;
+  if ((fusion & BPW_FUSION_OPTIMIZER) && op->phase == BPW_PHASE_OPTIMIZER)
+    return BPW_FUSION_OPTIMIZER;
+  return 0;
+}
+
+guint32 *
+_bpw_plan_fusion_groups (const BpwWorkGraph *g,
+                         guint               fusion)
+{
+  guint32 *groups = g_new0 (guint32, g->ops->len);
+
+  for (guint i = 0; i < g->ops->len; i++)
+    {
+      const BpwOp *op = bpw_work_graph_op (g, i);
+      BpwFusion f = _bpw_plan_op_fusion (g, op, fusion);
+      /* Attention fusion spans forward and backward of a layer (the backward kernel
+       * recomputes the scores on chip); the others fuse within one phase. */
+      guint phase = f == BPW_FUSION_ATTENTION ? 0 : op->phase + 1u;
+
+      if (f != 0)
+        groups[i] = ((guint32) (op->layer + 3) * 8u + phase) * 16u + (guint32) f;
+    }
+  return groups;
+}
+
+gboolean
+_bpw_plan_tensor_on_chip (const BpwWorkGraph *g,
+                          const guint32      *groups,
+                          const BpwTensor    *t)
+{
+  if (t->producer < 0 || t->last_consumer < 0)
+    return FALSE;
+  if (groups[t->producer] == 0 || groups[t->producer] != groups[t->last_consumer])
+    return FALSE;
+  return t->kind == BPW_TENSOR_ACTIVATION || t->kind == BPW_TENSOR_ACTIVATION_GRAD;
+}
+
+BpwEngineKind
+_bpw_plan_engine_kind (const BpwBlueprint *bp,
+                       const BpwMapping   *mapping,
+                       BpwPrimitive        primitive)
+{
+  gint e = mapping->engine[primitive];
+
+  if (e >= 0 && (guint) e < bp->n_engines)
+    return bp->engines[e].kind == BPW_ENGINE_MATRIX ? BPW_ENGINE_MATRIX : BPW_ENGINE_VECTOR;
+  return primitive == BPW_PRIM_MATMUL || primitive == BPW_PRIM_BATCHED_MATMUL
+         ? BPW_ENGINE_MATRIX : BPW_ENGINE_VECTOR;
+}
+
+BpwTrafficLevel
+_bpw_plan_traffic_level (const BpwBlueprint *bp,
+                         const BpwMapping   *mapping,
+                         BpwTensorKind       kind)
+{
+  gint level = mapping->placement[kind];
+
+  if (level == BPW_PLACEMENT_HOST)
+    return BPW_TRAFFIC_HOST;
+  if (level >= 0 && (guint) level < bp->n_memory && bp->memory[level].kind == BPW_MEMORY_HOST)
+    return BPW_TRAFFIC_HOST;
+  return BPW_TRAFFIC_DEVICE;
+}
+
+void
+_bpw_plan_rank_shape (const BpwOp *op,
+                      guint64      tp_parts,
+                      double      *batch,
+                      double      *m,
+                      double      *n,
+                      double      *k)
+{
+  *batch = (double) MAX (op->batch, 1);
+  *m = (double) op->m;
+  *n = (double) op->n;
+  *k = (double) op->k;
+  if (tp_parts <= 1)
+    return;
+  if (op->primitive == BPW_PRIM_BATCHED_MATMUL)
+    *batch = MAX (1.0, *batch / (double) tp_parts);
+  else if (*n >= *k)
+    *n /= (double) tp_parts;
+  else
+    *k /= (double) tp_parts;
+}
+
+BpwCollectiveAlgo
+_bpw_plan_algorithm (const BpwBlueprint *bp,
+                     const BpwMapping   *mapping,
+                     gint                tier,
+                     BpwCollectiveKind   kind,
+                     double              bytes,
+                     gint64              ranks)
+{
+  BpwCollectiveAlgo algo = tier < BPW_MAPPING_MAX_TIERS ? mapping->algorithm[tier] : 0;
+
+  if (algo != 0 && (bp->tiers[tier].collectives & algo))
+    return algo;
+  return bpw_cost_best_algorithm (&bp->tiers[tier], kind, bytes, ranks);
+}
+
+void
+_bpw_plan_add_transformation (BpwPlan    *plan,
+                              const char *name,
+                              const char *description,
+                              double      flops,
+                              double      bytes,
+                              double      count)
+{
+  for (guint i = 0; i < plan->transformations->len; i++)
+    {
+      BpwTransformation *t = &g_array_index (plan->transformations, BpwTransformation, i);
+
+      if (strcmp (t->name, name) == 0)
+        {
+          t->flops += flops;
+          t->bytes += bytes;
+          t->count += count;
+          return;
+        }
+    }
+  g_array_append_val (plan->transformations, ((BpwTransformation) {
+    .name = name, .description = description, .flops = flops, .bytes = bytes, .count = count,
+  }));
+}
+
+static void
+check_capabilities (BpwPlan *plan)
+{
+  const BpwBlueprint *bp = plan->blueprint;
+  const BpwModelSpec *m = &plan->dist->graph->spec;
+
+  if (bp->precisions != 0 && !(bp->precisions & (1u << plan->precision)))
+    _bpw_plan_reason (plan->reasons, "Blueprint “%s” does not list %s among its data types; "
+                      "choose another --dtype.", bp->name,
+                      bpw_precision_to_string (plan->precision));
+  if (m->experts > 0 && plan->mapping.parallel.ep > m->experts)
+    _bpw_plan_reason (plan->reasons, "Expert parallelism %" G_GINT64_FORMAT " exceeds the "
+                      "model's %" G_GINT64_FORMAT " experts.", plan->mapping.parallel.ep,
+                      (gint64) m->experts);
+  for (guint p = 0; p < BPW_N_PRIMITIVES; p++)
+    if (plan->mapping.engine[p] >= (gint) bp->n_engines)
+      _bpw_plan_reason (plan->reasons, "The mapping assigns %s to engine %d, but blueprint "
+                        "“%s” has %u engines.", bpw_primitive_to_string (p),
+                        plan->mapping.engine[p], bp->name, bp->n_engines);
+}
+
+/* Transfers can be costed even on an overfull tier, but not on one that does not exist. */
+static gboolean
+tiers_in_range (const BpwPlan *plan)
+{
+  for (guint g = 0; g < BPW_N_GROUPS; g++)
+    if (plan->mapping.tier[g] < 0 || (guint) plan->mapping.tier[g] >= plan->blueprint->n_tiers)
+      return plan->devices == 1;
+  return TRUE;
+}
+
+BpwPlan *
+bpw_plan_new (BpwDistWork        *dist,
+              const BpwBlueprint *blueprint,
+              const BpwMapping   *mapping,
+              GError            **error)
+{
+  g_autoptr(BpwPlan) plan = g_new0 (BpwPlan, 1);
+  const BpwWorkGraph *g = dist->graph;
+  int hbm;
+
+  plan->dist = dist;
+  plan->blueprint = bpw_blueprint_copy (blueprint);
+  bpw_mapping_copy (&plan->mapping, mapping);
+  plan->mapping.parallel = dist->parallel;
+  plan->precision = bpw_precision_from_dtype (g->scenario.dtype);
+  plan->transformations = g_array_new (FALSE, FALSE, sizeof (BpwTransformation));
+  plan->reasons = g_ptr_array_new_with_free_func (g_free);
+  plan->micro_batches = MAX (dist->micro_batches_per_pipeline, 1);
+  plan->devices = bpw_parallel_devices (&dist->parallel);
+  plan->legal = TRUE;
+
+  if (!bpw_cost_rates_init (&plan->rates, plan->blueprint, plan->precision, error))
+    return NULL;
+  hbm = bpw_blueprint_first_memory (plan->blueprint, BPW_MEMORY_DEVICE);
+  plan->capacity = plan->blueprint->memory[hbm].capacity.value *
+                   (plan->blueprint->memory[hbm].instances.set
+                    ? plan->blueprint->memory[hbm].instances.value : 1.0);
+
+  bpw_plan_resolve_tiers (plan->blueprint, &plan->mapping.parallel, mapping->tier,
+                          plan->mapping.tier);
+  bpw_plan_check_tiers (plan->blueprint, &plan->mapping.parallel, plan->mapping.tier,
+                        plan->reasons);
+  check_capabilities (plan);
+
+  plan->stages = g_new0 (BpwPlanStage, dist->n_stages);
+  for (gint64 s = 0; s < dist->n_stages; s++)
+    {
+      plan->stages[s].tasks = g_array_new (FALSE, FALSE, sizeof (BpwPlanTask));
+      plan->stages[s].transfers = g_array_new (FALSE, FALSE, sizeof (BpwPlanTransfer));
+    }
+  _bpw_plan_bind_tasks (plan);
+  if (tiers_in_range (plan))
+    _bpw_plan_bind_transfers (plan);
+  _bpw_plan_place_memory (plan);
+  plan->legal = plan->reasons->len == 0;
+  return g_steal_pointer (&plan);
+}
+
+void
+bpw_plan_free (BpwPlan *plan)
+{
+  if (plan == NULL)
+    return;
+  for (gint64 s = 0; plan->stages != NULL && s < plan->dist->n_stages; s++)
+    {
+      g_clear_pointer (&plan->stages[s].tasks, g_array_unref);
+      g_clear_pointer (&plan->stages[s].transfers, g_array_unref);
+    }
+  g_free (plan->stages);
+  g_clear_pointer (&plan->transformations, g_array_unref);
+  g_clear_pointer (&plan->reasons, g_ptr_array_unref);
+  bpw_mapping_clear (&plan->mapping);
+  g_clear_pointer (&plan->blueprint, bpw_blueprint_free);
+  g_clear_pointer (&plan->dist, bpw_dist_work_free);
+  g_free (plan);
+}
+
+char *
+bpw_plan_reasons_to_string (const BpwPlan *plan)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < plan->reasons->len; i++)
+    g_string_append_printf (s, "%s%s", i ? "\n" : "", (char *) plan->reasons->pdata[i]);
+  return g_string_free (s, FALSE);
+}

@@ -1,0 +1,146 @@
+/* bpw-plan.h — distributed work bound to a blueprint by a mapping: a legal, costed plan
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Binding is the one place where work and hardware meet. It resolves the mapping's
+ * automatic choices, checks legality (every violated rule one sentence), applies the
+ * transformations the mapping implies (fusion, tiling, padding, collective algorithms,
+ * offload) and records each with what it added or removed, and costs every task and
+ * transfer. Tasks are stored per pipeline stage, like the distributed work.
+ */
+#pragma once
+
+#include "bpw-dist-work.h"
+#include "bpw-mapping.h"
+#include "bpw-cost.h"
+
+G_BEGIN_DECLS
+
+typedef struct _BpwPlan BpwPlan;
+
+typedef struct
+{
+  guint32        op;            /* lineage id */
+  guint8         engine;        /* BpwEngineKind it runs on */
+  guint8         phase;         /* BpwPhase */
+  guint8         layer_type;    /* BpwLayerType */
+  guint8         primitive;     /* BpwPrimitive */
+  guint8         fusion;        /* BpwFusion flag whose group it belongs to, 0 none */
+  gint32         layer;
+  guint32        fusion_group;  /* 0 none; tasks of one group share the id */
+  double         count;         /* executions per micro-batch (per step: optimizer) */
+  double         flops;         /* executed per execution, padding included */
+  double         padding_flops; /* of which padding to the engine tile */
+  double         bytes[BPW_N_TRAFFIC_LEVELS];  /* physical traffic per execution */
+  double         fused_bytes;   /* traffic the fusion kept on chip */
+  double         tiling_bytes;  /* traffic beyond compulsory because of tiling */
+  double         tile_m, tile_n;
+  BpwTaskCost    cost;          /* per execution */
+} BpwPlanTask;
+
+typedef struct
+{
+  guint32            op;        /* lineage id of the op it serves */
+  guint8             kind;      /* BpwCollectiveKind */
+  guint8             group;     /* BpwGroupKind */
+  guint8             phase;
+  guint8             layer_type;
+  gint32             layer;     /* block, or BPW_LAYER_BEFORE_BLOCKS / AFTER_BLOCKS */
+  guint32            name;      /* in the work graph's string table: "tp.output_reduce" */
+  gint               tier;
+  BpwCollectiveAlgo  algorithm;
+  gint64             ranks;
+  double             count;     /* per micro-batch (per step: DP) */
+  double             bytes;     /* logical message bytes */
+  double             wire_bytes; /* per rank per direction after the algorithm */
+  double             time_s;    /* per occurrence on the link */
+  double             exposed_s; /* per occurrence, not hidden by overlap */
+  double             served_s;  /* time of the task it serves (the overlap window) */
+} BpwPlanTransfer;
+
+/* Memory per rank of a stage after placement: what lives on device and on host. */
+typedef struct
+{
+  double  weights, gradients, optimizer_state, activations, kv_cache;
+  double  temporaries;     /* the largest task working set */
+  double  communication;   /* the largest collective buffer */
+  double  device_total;
+  double  host_total;
+} BpwPlanMemory;
+
+typedef struct
+{
+  GArray        *tasks;      /* BpwPlanTask */
+  GArray        *transfers;  /* BpwPlanTransfer */
+  BpwPlanMemory  memory;
+} BpwPlanStage;
+
+/* A named transformation and what it changed, whole job per step. */
+typedef struct
+{
+  const char *name;          /* static: "padding", "fused-attention", "ring-all-reduce" ... */
+  const char *description;   /* static sentence */
+  double      flops;         /* added (negative: removed) */
+  double      bytes;         /* traffic added (negative: removed) */
+  double      count;         /* how many times it applied */
+} BpwTransformation;
+
+struct _BpwPlan
+{
+  BpwDistWork   *dist;        /* owned */
+  BpwBlueprint  *blueprint;   /* owned copy */
+  BpwMapping     mapping;     /* owned copy, automatic choices resolved */
+  BpwPrecision   precision;
+  BpwCostRates   rates;       /* points into blueprint */
+  gint64         micro_batches;  /* per pipeline per step */
+  gint64         devices;
+  double         capacity;    /* device memory per device, bytes */
+  BpwPlanStage  *stages;      /* dist->n_stages */
+  GArray        *transformations;  /* BpwTransformation */
+  gboolean       legal;
+  GPtrArray     *reasons;     /* owned sentences; empty when legal */
+};
+
+/* Takes ownership of @dist. Returns NULL only when binding is impossible to even attempt
+ * (no usable engine or device memory); an illegal but costable plan is returned with
+ * legal == FALSE and its reasons. */
+BpwPlan      *bpw_plan_new     (BpwDistWork        *dist,
+                                const BpwBlueprint *blueprint,
+                                const BpwMapping   *mapping,
+                                GError            **error);
+void          bpw_plan_free    (BpwPlan            *plan);
+
+/* Every legality reason joined into one message (for a GError / stderr). */
+char         *bpw_plan_reasons_to_string (const BpwPlan *plan);
+
+/* Resolves -1 tiers: each group goes on the innermost tier whose size spans it (ranks are
+ * laid out TP innermost, then PP, then EP within DP). Also used by the estimator. */
+void          bpw_plan_resolve_tiers (const BpwBlueprint *bp,
+                                      const BpwParallel  *parallel,
+                                      const gint          requested[BPW_N_GROUPS],
+                                      gint                resolved[BPW_N_GROUPS]);
+/* Tier rules (index in range, product of degrees on a tier ≤ its size, must_be_filled
+ * divides) appended to @reasons as sentences; TRUE when none is violated. */
+gboolean      bpw_plan_check_tiers   (const BpwBlueprint *bp,
+                                      const BpwParallel  *parallel,
+                                      const gint          tiers[BPW_N_GROUPS],
+                                      GPtrArray          *reasons);
+
+/* Transfers that happen once per step at its end, not per micro-batch: DP gradient
+ * reductions, optimizer traffic and the tied-embedding gradient all-reduce between the
+ * first and the last pipeline stage. */
+static inline gboolean
+bpw_plan_transfer_per_step (guint group, guint kind, guint phase)
+{
+  return group == BPW_GROUP_DP || phase == BPW_PHASE_OPTIMIZER ||
+         (group == BPW_GROUP_PP && kind == BPW_COLLECTIVE_ALL_REDUCE);
+}
+
+/* Part of a transfer's time not hidden behind the task it serves (TP overlap). */
+double        bpw_plan_transfer_exposed (const BpwPlanTransfer *transfer,
+                                         const BpwTier         *tier,
+                                         BpwTpOverlap           overlap);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (BpwPlan, bpw_plan_free)
+
+G_END_DECLS

@@ -1,0 +1,262 @@
+/* bpw-validation.c — Megatron-LM 2021 Table 1: prediction and calibration
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-validation"
+
+#include "config.h"
+
+#include <math.h>
+
+#include "bpw-validation.h"
+#include "bpw-error.h"
+#include "bpw-estimator.h"
+#include "bpw-mapping.h"
+#include "bpw-workload-io.h"
+
+#define SEQ   2048
+#define VOCAB 51200
+
+/* Narayanan et al., SC'21, Table 1 (REFERENCES.md §3.1). */
+static const BpwMegatronRow megatron_rows[] = {
+  {    1.7,  24,  2304,  24, 1,  1,   32,  512, 137 },
+  {    3.6,  32,  3072,  30, 2,  1,   64,  512, 138 },
+  {    7.5,  32,  4096,  36, 4,  1,  128,  512, 142 },
+  {   18.4,  48,  6144,  40, 8,  1,  256, 1024, 135 },
+  {   39.1,  64,  8192,  48, 8,  2,  512, 1536, 138 },
+  {   76.1,  80, 10240,  60, 8,  4, 1024, 1792, 140 },
+  {  145.6,  96, 12288,  80, 8,  8, 1536, 2304, 148 },
+  {  310.1, 128, 16384,  96, 8, 16, 1920, 2160, 155 },
+  {  529.6, 128, 20480, 105, 8, 35, 2520, 2520, 163 },
+  { 1008.0, 160, 25600, 128, 8, 64, 3072, 3072, 163 },
+};
+
+const BpwMegatronRow *
+bpw_validation_megatron_rows (guint *n_rows)
+{
+  *n_rows = G_N_ELEMENTS (megatron_rows);
+  return megatron_rows;
+}
+
+double
+bpw_validation_megatron_flops (const BpwMegatronRow *r)
+{
+  double h = (double) r->hidden, l = (double) r->layers, s = SEQ;
+
+  return 96.0 * (double) r->batch * s * l * h * h *
+         (1.0 + s / (6.0 * h) + VOCAB / (16.0 * l * h));
+}
+
+static gboolean
+row_setup (const BpwMegatronRow *r, BpwModelSpec *spec, BpwScenario *scenario,
+           BpwMapping *mapping, GError **error)
+{
+  gint64 dp = r->gpus / (r->tp * r->pp), micro_batches;
+
+  /* The GPT-3 family: GeLU MLP of 4h, LayerNorm, learned positions, biases, V = 51,200. */
+  if (!bpw_workload_load ("gpt3-175b", spec, error))
+    return FALSE;
+  g_free (spec->name);
+  spec->name = g_strdup_printf ("megatron-%.1fB", r->parameters_b);
+  spec->layers = r->layers;
+  spec->hidden = r->hidden;
+  spec->heads = spec->kv_heads = r->heads;
+  spec->head_dim = r->hidden / r->heads;
+  spec->ffn = 4 * r->hidden;
+  spec->vocab = VOCAB;
+
+  bpw_scenario_init_defaults (scenario);
+  scenario->phase = BPW_WORKLOAD_TRAIN;
+  scenario->global_batch = r->batch;
+  scenario->micro_batch = 1;
+  scenario->seq = SEQ;
+  scenario->recompute = BPW_RECOMPUTE_FULL;
+  scenario->dtype = BPW_DTYPE_FP16;
+
+  bpw_mapping_init_defaults (mapping);
+  mapping->parallel.tp = r->tp;
+  mapping->parallel.pp = r->pp;
+  mapping->parallel.dp = dp;
+  mapping->fusion = BPW_FUSION_BIAS_ACTIVATION | BPW_FUSION_OPTIMIZER;
+  mapping->dp_overlap = FALSE;
+  micro_batches = r->batch / dp;
+  if (r->pp > 1)
+    for (gint64 v = 4; v >= 2; v--)
+      if (r->layers % (r->pp * v) == 0 && micro_batches % r->pp == 0)
+        {
+          mapping->parallel.schedule = BPW_SCHEDULE_INTERLEAVED;
+          mapping->parallel.interleave = v;
+          break;
+        }
+  return TRUE;
+}
+
+gboolean
+bpw_validation_megatron_predict (const BpwBlueprint   *bp,
+                                 const BpwMegatronRow *r,
+                                 BpwValidationResult  *result,
+                                 GError              **error)
+{
+  g_autoptr(BpwEstimator) est = NULL;
+  BpwModelSpec spec;
+  BpwScenario scenario;
+  BpwMapping mapping;
+  BpwEvaluation e;
+  gboolean ok;
+
+  bpw_model_spec_init_defaults (&spec);
+  ok = row_setup (r, &spec, &scenario, &mapping, error);
+  if (ok)
+    {
+      est = bpw_estimator_new (&spec, &scenario, bp, error);
+      ok = est != NULL && bpw_estimator_evaluate (est, &mapping, &e, NULL, error);
+    }
+  if (ok)
+    {
+      double flops = bpw_validation_megatron_flops (r);
+
+      *result = (BpwValidationResult) {
+        .step_time_s = e.step_time_s,
+        .predicted_tflops = flops / ((double) r->gpus * e.step_time_s) / 1e12,
+        .published_step_s = flops / ((double) r->gpus * r->published_tflops * 1e12),
+        .micro_batch = scenario.micro_batch,
+        .interleave = mapping.parallel.schedule == BPW_SCHEDULE_INTERLEAVED
+                      ? mapping.parallel.interleave : 1,
+        .legal = e.legal,
+      };
+      result->error = result->predicted_tflops / r->published_tflops - 1.0;
+    }
+  bpw_mapping_clear (&mapping);
+  bpw_scenario_clear (&scenario);
+  bpw_model_spec_clear (&spec);
+  return ok;
+}
+
+/* ---- calibration ---- */
+
+enum { P_MATRIX_LOW, P_MATRIX_MID, P_MATRIX_HIGH, P_VECTOR, P_MEMORY, P_OVERHEAD, N_PARAMS };
+
+static const double param_min[N_PARAMS] = { 0.05, 0.05, 0.05, 0.05, 0.05, 0.0 };
+static const double param_max[N_PARAMS] = { 1.0, 1.0, 1.0, 1.0, 1.0, 50e-6 };
+static const double param_start[N_PARAMS] = { 0.5, 0.7, 0.85, 0.7, 0.8, 5e-6 };
+static const double param_step[N_PARAMS] = { 0.1, 0.1, 0.1, 0.1, 0.1, 4e-6 };
+
+#define FIT_SOURCE "fitted to Megatron-LM 2021 Table 1 (Narayanan et al., SC'21; REFERENCES.md " \
+                   "§3.1), all 10 rows, by `bpw validate --fit`"
+
+static void
+apply_params (BpwBlueprint *bp, const double *x)
+{
+  int mi = bpw_blueprint_first_engine (bp, BPW_ENGINE_MATRIX);
+  int vi = bpw_blueprint_first_engine (bp, BPW_ENGINE_VECTOR);
+  int hi = bpw_blueprint_first_memory (bp, BPW_MEMORY_DEVICE);
+  BpwEfficiencyPoint matrix[3] = {
+    { 1e9, x[P_MATRIX_LOW] }, { pow (10.0, 10.5), x[P_MATRIX_MID] }, { 1e12, x[P_MATRIX_HIGH] },
+  };
+  BpwEfficiencyPoint vector[1] = { { 1e9, x[P_VECTOR] } };
+  BpwEfficiencyPoint memory[1] = { { 1e8, x[P_MEMORY] } };
+  BpwPrecision precisions[2] = { BPW_PRECISION_FP16, BPW_PRECISION_BF16 };
+
+  for (guint p = 0; p < G_N_ELEMENTS (precisions); p++)
+    {
+      bpw_efficiency_table_set (bp, &bp->engines[mi].efficiency[precisions[p]], matrix, 3,
+                                BPW_INTERPOLATION_LOG_LINEAR, BPW_PROVENANCE_CALIBRATED,
+                                FIT_SOURCE);
+      if (vi >= 0)
+        bpw_efficiency_table_set (bp, &bp->engines[vi].efficiency[precisions[p]], vector, 1,
+                                  BPW_INTERPOLATION_LOG_LINEAR, BPW_PROVENANCE_CALIBRATED,
+                                  FIT_SOURCE);
+    }
+  bpw_efficiency_table_set (bp, &bp->memory[hi].efficiency, memory, 1,
+                            BPW_INTERPOLATION_LOG_LINEAR, BPW_PROVENANCE_CALIBRATED, FIT_SOURCE);
+  bpw_blueprint_set_value (bp, &bp->engines[mi].overhead, x[P_OVERHEAD],
+                           BPW_PROVENANCE_CALIBRATED, FIT_SOURCE);
+  if (vi >= 0)
+    bpw_blueprint_set_value (bp, &bp->engines[vi].overhead, x[P_OVERHEAD],
+                             BPW_PROVENANCE_CALIBRATED, FIT_SOURCE);
+}
+
+/* Largest |error| over the rows, with the sum of squares to break ties. */
+static gboolean
+objective (BpwBlueprint *bp, const double *x, double *worst, double *squares, GError **error)
+{
+  guint n;
+  const BpwMegatronRow *rows = bpw_validation_megatron_rows (&n);
+
+  apply_params (bp, x);
+  *worst = 0;
+  *squares = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      BpwValidationResult r;
+
+      if (!bpw_validation_megatron_predict (bp, &rows[i], &r, error))
+        return FALSE;
+      *worst = MAX (*worst, fabs (r.error));
+      *squares += r.error * r.error;
+    }
+  return TRUE;
+}
+
+static gboolean
+better (double worst, double squares, double best_worst, double best_squares)
+{
+  return worst < best_worst - 1e-9 || (worst < best_worst + 1e-9 && squares < best_squares - 1e-12);
+}
+
+gboolean
+bpw_validation_fit (BpwBlueprint *bp,
+                    double       *max_error,
+                    GError      **error)
+{
+  double x[N_PARAMS], step[N_PARAMS], best_worst, best_squares;
+
+  if (bpw_blueprint_first_engine (bp, BPW_ENGINE_MATRIX) < 0 ||
+      bpw_blueprint_first_memory (bp, BPW_MEMORY_DEVICE) < 0)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   "Blueprint “%s” needs a matrix engine and device memory to be calibrated.",
+                   bp->name);
+      return FALSE;
+    }
+  for (guint p = 0; p < N_PARAMS; p++)
+    {
+      x[p] = param_start[p];
+      step[p] = param_step[p];
+    }
+  if (!objective (bp, x, &best_worst, &best_squares, error))
+    return FALSE;
+
+  /* Pattern search: try each parameter up and down by its step, keep what helps, halve
+   * the steps when nothing does. Deterministic, bounded, no derivatives needed. */
+  for (guint sweep = 0; sweep < 200 && step[P_MATRIX_LOW] > 2e-4; sweep++)
+    {
+      gboolean improved = FALSE;
+
+      for (guint p = 0; p < N_PARAMS; p++)
+        for (int dir = -1; dir <= 1; dir += 2)
+          {
+            double saved = x[p], worst, squares;
+
+            x[p] = CLAMP (saved + dir * step[p], param_min[p], param_max[p]);
+            if (x[p] == saved)
+              continue;
+            if (!objective (bp, x, &worst, &squares, error))
+              return FALSE;
+            if (better (worst, squares, best_worst, best_squares))
+              {
+                best_worst = worst;
+                best_squares = squares;
+                improved = TRUE;
+              }
+            else
+              x[p] = saved;
+          }
+      if (!improved)
+        for (guint p = 0; p < N_PARAMS; p++)
+          step[p] /= 2.0;
+    }
+  apply_params (bp, x);
+  *max_error = best_worst;
+  return TRUE;
+}

@@ -1,0 +1,60 @@
+/* bpw-validation.h — predicted against published: Megatron-LM 2021 Table 1, and the
+ * calibration of a blueprint's efficiencies on it
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Table 1 of Narayanan et al. (SC'21) reports the achieved TF/s per A100 of GPT models
+ * from 1.7 B to 1 T parameters, trained with full activation recomputation and the
+ * interleaved schedule, vocabulary 51,200, sequence 2,048 (REFERENCES.md §3.1). What the
+ * table does not state is assumed and printed with every prediction: fp16 with Adam,
+ * micro-batch 1, interleaving by the largest of 4, 3, 2 chunks the layer and micro-batch
+ * counts allow (1F1B without a pipeline), fused bias + GeLU and fused Adam (Megatron-LM's
+ * kernels), no fused attention (2021: the scores are materialised), no DP overlap.
+ * Predicted TF/s per GPU = Eq. (3) FLOPs / (GPUs × predicted step time), the paper's own
+ * convention, so that the numbers compare one to one.
+ */
+#pragma once
+
+#include "bpw-blueprint.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  double  parameters_b;   /* as published, billions */
+  gint64  heads, hidden, layers, tp, pp, gpus, batch;
+  double  published_tflops;
+} BpwMegatronRow;
+
+typedef struct
+{
+  double   predicted_tflops;
+  double   error;          /* predicted / published − 1 */
+  double   step_time_s;
+  double   published_step_s;  /* implied by the published TF/s */
+  gint64   micro_batch;
+  gint64   interleave;     /* 1: 1F1B */
+  gboolean legal;
+} BpwValidationResult;
+
+const BpwMegatronRow *bpw_validation_megatron_rows (guint *n_rows);
+
+/* Eq. (3): 96·B·s·l·h²·(1 + s/6h + V/16lh), FLOPs per iteration. */
+double    bpw_validation_megatron_flops   (const BpwMegatronRow *row);
+
+gboolean  bpw_validation_megatron_predict (const BpwBlueprint   *blueprint,
+                                           const BpwMegatronRow *row,
+                                           BpwValidationResult  *result,
+                                           GError              **error);
+
+/* Fits @blueprint's matrix-engine efficiency (log-linear in FLOPs per operation, points at
+ * 10^9, 10^10.5, 10^12 FLOP), its vector engine's efficiency, its device-memory efficiency
+ * and the fixed cost per operation of both engines, so that the largest relative error
+ * over the rows is smallest. Starts from fixed values, whatever @blueprint holds, so the
+ * result is reproducible; marks every fitted value "calibrated" with its source.
+ * Returns the largest |error| reached in @max_error. */
+gboolean  bpw_validation_fit              (BpwBlueprint         *blueprint,
+                                           double               *max_error,
+                                           GError              **error);
+
+G_END_DECLS

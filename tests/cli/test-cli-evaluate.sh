@@ -1,0 +1,108 @@
+#!/bin/bash
+# test-cli-evaluate.sh — `bpw evaluate`, `bpw validate` and `bpw export --view sheet`
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Usage: test-cli-evaluate.sh PATH/TO/bpw. Prints TAP.
+
+set -u
+BPW=${1:?usage: test-cli-evaluate.sh PATH/TO/bpw}
+. "$(dirname "$0")/tap-lib.sh"
+
+# ---- evaluate: the contract's keys, exit codes, and both paths agreeing ----
+expect_rc "evaluate gpt3-175b on a100 (bound plan)" 0 \
+  "$BPW" evaluate gpt3-175b --blueprint a100-sxm-80gb --tp 8 --pp 8 --dp 16 \
+  --global-batch 1536 --recompute full --json
+py "evaluate --json has the contract's keys" "
+for k in ('step_time_s', 'mfu', 'hfu', 'bottleneck', 'legal', 'reasons',
+          'memory_stall_fraction_by_layer_type'):
+    assert k in d, k
+assert 'peak_bytes' in d['memory']
+for k in ('compute', 'memory_stall', 'exposed_communication', 'bubble', 'recompute', 'optimizer'):
+    assert k in d['breakdown_s'], k
+assert d['legal'] is True and d['reasons'] == []
+assert abs(sum(d['breakdown_s'].values()) - d['step_time_s']) < 1e-9 * d['step_time_s']
+assert d['bottleneck'] in ('compute', 'memory', 'communication', 'latency', 'capacity', 'bubble', 'dependency')"
+cp "$TMP/out" "$TMP/plan.json"
+py "MFU is model FLOPs over step time x devices x 312 TFLOP/s" "
+B, s, L, h, V = 1536, 2048, 96, 12288, 51200
+model = 72 * B * s * L * h * h + 12 * B * L * s * s * h + 6 * B * s * h * V
+mfu = model / (d['step_time_s'] * 1024 * 312e12)
+assert abs(d['mfu'] - mfu) < 1e-9 * mfu, (d['mfu'], mfu)"
+
+expect_rc "evaluate --analytic" 0 \
+  "$BPW" evaluate gpt3-175b --blueprint a100-sxm-80gb --tp 8 --pp 8 --dp 16 \
+  --global-batch 1536 --recompute full --analytic --json
+py "the analytic estimate agrees with the bound plan" "
+p = json.load(open('$TMP/plan.json'))
+assert abs(d['step_time_s'] - p['step_time_s']) < 1e-9 * p['step_time_s']
+assert abs(d['memory']['peak_bytes'] - p['memory']['peak_bytes']) < 1e-6 * p['memory']['peak_bytes']"
+
+expect_rc "decode reports the time per output token" 0 \
+  "$BPW" evaluate llama3-70b --blueprint h200-sxm-141gb --tp 8 --phase decode \
+  --global-batch 64 --context 4096 --json
+py "decode: tpot = step, tokens/s = batch / step, no ttft" "
+assert d['tpot_s'] == d['step_time_s'] and d['ttft_s'] is None
+assert abs(d['tokens_per_s'] - 64 / d['step_time_s']) < 1e-9 * d['tokens_per_s']"
+
+# ---- an illegal plan: exit 3 with the shortfall in GiB ----
+cat > "$TMP/1t.json" <<JSON
+{ "format": "bpw-workload", "version": 1,
+  "model": { "name": "megatron-1t", "layers": 128, "hidden": 25600, "heads": 160,
+             "ffn": 102400, "vocab": 51200, "max_positions": 2048 } }
+JSON
+expect_rc "a 1T model on 8 GPUs without ZeRO is refused with exit 3" 3 \
+  "$BPW" evaluate "$TMP/1t.json" --blueprint a100-sxm-80gb --tp 8 --global-batch 8
+expect_stderr "the reason names the shortfall per device in GiB" \
+  "illegal plan: Pipeline stage 0 needs [0-9.]+ GiB .* [0-9.]+ GiB short"
+expect_rc "an overfull tier is refused" 3 \
+  "$BPW" evaluate gpt3-175b --blueprint a100-sxm-80gb --tp 16 --pp 8 --dp 8 \
+  --global-batch 1536 --tp-tier 0
+expect_stderr "the tier reason names the tier and the product" "Tier .nvlink. holds 8 devices"
+expect_rc "evaluate without --blueprint is a usage error" 2 "$BPW" evaluate gpt3-175b
+expect_rc "an unknown blueprint is invalid input" 1 \
+  "$BPW" evaluate gpt3-175b --blueprint no-such-chip
+
+# ---- Calculon's three inputs as they are ----
+if [ -d "$CALCULON" ]; then
+  for run in full:27.295 seqsel:21.422; do
+    name=${run%%:*}; ref=${run##*:}
+    expect_rc "evaluate Calculon's $name run" 0 \
+      "$BPW" evaluate "$CALCULON"/models/gpt3-175B.json --blueprint "$CALCULON"/systems/a100_80g.json \
+      --execution "$CALCULON"/runs/gpt3-175B_$name.execution.json --json
+    py "Calculon $name: within 10 % of $ref s" "assert abs(d['step_time_s'] / $ref - 1) < 0.10, d['step_time_s']"
+  done
+else
+  for t in full full-10 seqsel seqsel-10; do skip "Calculon $t" "no reference/calculon"; done
+fi
+
+# ---- validate: Megatron-LM 2021 Table 1 ----
+expect_rc "validate: every Table 1 row within 10 %" 0 "$BPW" validate --json
+py "validate --json lists ten rows with errors under 10 %" "
+assert len(d['rows']) == 10 and d['ok']
+for r in d['rows']:
+    assert abs(r['predicted_tflops'] / r['published_tflops'] - 1) < 0.10, r"
+
+# ---- export --view sheet ----
+expect_rc "export the default study's mapping sheet as CSV" 0 \
+  "$BPW" export default --view sheet --format csv --output "$TMP/sheet.csv"
+py_file "the sheet's CSV has one row per operation with the sheet's columns" "$TMP/sheet.csv" "
+rows = list(csv.DictReader(open(path)))
+need = {'lineage_id', 'layer_type', 'phase', 'engine', 'dtype', 'flops', 'device_bytes',
+        'arithmetic_intensity_flop_per_byte', 'tile_m', 'fusion', 'time_s', 'bottleneck'}
+assert need <= set(rows[0]), set(rows[0])
+assert len(rows) > 1000
+assert {r['phase'] for r in rows} >= {'forward', 'backward_activation', 'backward_weight', 'optimizer'}
+for r in rows:
+    if float(r['device_bytes']) > 0 and float(r['flops']) > 0:
+        ai = float(r['flops']) / float(r['device_bytes'])
+        assert abs(ai - float(r['arithmetic_intensity_flop_per_byte'])) <= 1e-5 * ai"
+expect_rc "export the sheet as Markdown for one candidate and scenario" 0 \
+  "$BPW" export default --view sheet --format md --output "$TMP/sheet.md" \
+  --candidate "H100 SXM 80 GB" --scenario llama3-70b-decode
+if grep -q "^| 0 | .* | attn.qkv |" "$TMP/sheet.md"; then pass "the Markdown sheet has the QKV row"
+else fail "the Markdown sheet has the QKV row"; fi
+expect_rc "export of an unknown candidate is a usage error" 2 \
+  "$BPW" export default --view sheet --format csv --output "$TMP/x.csv" --candidate nope
+
+tap_finish
