@@ -19,6 +19,8 @@ struct _BpwApplication
 
   /* Owned references */
   GSettings      *settings;  /* nullable */
+
+  gboolean        recovery_offered;
 };
 
 G_DEFINE_FINAL_TYPE (BpwApplication, bpw_application, ADW_TYPE_APPLICATION)
@@ -121,7 +123,15 @@ bpw_application_quit_action (GSimpleAction *action,
                              GVariant      *parameter,
                              gpointer       user_data)
 {
-  g_application_quit (G_APPLICATION (user_data));
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (user_data));
+  g_autoptr(GPtrArray) copy = g_ptr_array_new_with_free_func (g_object_unref);
+
+  /* Closing each window, rather than quitting outright, lets a window with unsaved
+   * changes ask first; the application ends with its last window. */
+  for (GList *l = windows; l != NULL; l = l->next)
+    g_ptr_array_add (copy, g_object_ref (l->data));
+  for (guint i = 0; i < copy->len; i++)
+    gtk_window_close (g_ptr_array_index (copy, i));
 }
 
 static void
@@ -162,8 +172,15 @@ bpw_application_startup (GApplication *application)
                                          (const char *[]) { "<Control>q", NULL });
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.shortcuts",
                                          (const char *[]) { "<Control>question", NULL });
+  /* The windows bind these keys themselves; set here too, so that menus show them. */
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.open",
                                          (const char *[]) { "<Control>o", NULL });
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.save",
+                                         (const char *[]) { "<Control>s", NULL });
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.save-as",
+                                         (const char *[]) { "<Control><Shift>s", NULL });
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.find",
+                                         (const char *[]) { "<Control>f", NULL });
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "window.close",
                                          (const char *[]) { "<Control>w", NULL });
 
@@ -187,22 +204,60 @@ bpw_application_startup (GApplication *application)
   bpw_application_apply_style (self);
 }
 
+/* Once per run, with the first window: autosaves an earlier run left behind were not
+ * saved, so each is offered for recovery (the first in @window, the others in windows of
+ * their own). */
+static void
+bpw_application_offer_recovery (BpwApplication *self,
+                                BpwWindow      *window)
+{
+  g_autoptr(GFile) dir = NULL;
+  g_autoptr(GPtrArray) pending = NULL;
+
+  if (self->recovery_offered)
+    return;
+  self->recovery_offered = TRUE;
+
+  dir = bpw_autosave_dup_default_dir ();
+  pending = bpw_autosave_list_pending (dir);
+  for (guint i = 0; i < pending->len; i++)
+    {
+      BpwWindow *target = window;
+
+      if (i > 0)
+        {
+          target = bpw_application_new_window (self);
+          bpw_window_open_bundled (target, "default", NULL);
+          gtk_window_present (GTK_WINDOW (target));
+        }
+      bpw_window_offer_recovery (target, g_ptr_array_index (pending, i));
+    }
+}
+
+static BpwWindow *
+bpw_application_get_bpw_window (BpwApplication *self)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  return BPW_IS_WINDOW (window) ? BPW_WINDOW (window) : NULL;
+}
+
 static void
 bpw_application_activate (GApplication *application)
 {
   BpwApplication *self = BPW_APPLICATION (application);
-  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+  BpwWindow *window = bpw_application_get_bpw_window (self);
 
   if (window == NULL)
     {
-      BpwWindow *bpw_window = bpw_application_new_window (self);
-
-      /* A failure is shown in the window as a toast. */
-      bpw_window_open_bundled (bpw_window, "default", NULL);
-      window = GTK_WINDOW (bpw_window);
+      window = bpw_application_new_window (self);
+      /* First launch, and every launch without files: the bundled default study. A
+       * failure is shown in the window as a toast. */
+      bpw_window_open_bundled (window, "default", NULL);
     }
 
-  gtk_window_present (window);
+  gtk_window_present (GTK_WINDOW (window));
+  bpw_application_offer_recovery (self, window);
 }
 
 static void
@@ -212,16 +267,34 @@ bpw_application_open (GApplication  *application,
                       const char    *hint)
 {
   BpwApplication *self = BPW_APPLICATION (application);
+  BpwWindow *first = NULL;
 
   for (int i = 0; i < n_files; i++)
     {
-      BpwWindow *window = bpw_application_new_window (self);
+      BpwWindow *window = bpw_application_get_bpw_window (self);
+      gboolean study = bpw_window_file_is_study (files[i]);
 
-      /* The toast with the file's error stays; the window shows the default study. */
-      if (!bpw_window_open_file (window, files[i], NULL))
+      /* A study replaces only a study nobody has touched or saved (the default one);
+       * workloads and blueprints join the study of the active window. */
+      if (window == NULL
+          || (study && (bpw_window_get_modified (window) || bpw_window_get_file (window) != NULL)))
+        {
+          window = bpw_application_new_window (self);
+          if (!study)
+            bpw_window_open_bundled (window, "default", NULL);
+        }
+
+      /* On failure the toast with the file's error stays, and the window keeps (or gets)
+       * the default study. */
+      if (!bpw_window_open_file (window, files[i], NULL) && bpw_window_get_study (window) == NULL)
         bpw_window_open_bundled (window, "default", NULL);
       gtk_window_present (GTK_WINDOW (window));
+      if (first == NULL)
+        first = window;
     }
+
+  if (first != NULL)
+    bpw_application_offer_recovery (self, first);
 }
 
 static void

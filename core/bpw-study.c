@@ -250,28 +250,50 @@ bpw_study_to_json (BpwStudy *self)
   return _bpw_json_dump (root);
 }
 
-gboolean
-bpw_study_save_to_file (BpwStudy    *self,
-                        const char  *path,
-                        GError     **error)
+static gboolean
+bpw_study_write_file (BpwStudy    *self,
+                      const char  *path,
+                      const char  *target_dir,
+                      gboolean     make_backup,
+                      GError     **error)
 {
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *text = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(JsonNode) root = _bpw_study_to_node (self, target_dir);
+  g_autofree char *text = _bpw_json_dump (root);
+
+  /* g_file_replace_contents writes a temporary file and renames it over the old one, so
+   * a crash leaves either the old or the new study, never half of one; make_backup keeps
+   * the previous version as "path~". */
+  return g_file_replace_contents (file, text, strlen (text), NULL, make_backup,
+                                  G_FILE_CREATE_NONE, NULL, NULL, error);
+}
+
+gboolean
+bpw_study_save_copy (BpwStudy    *self,
+                     const char  *path,
+                     GError     **error)
+{
   g_autofree char *target_dir = NULL;
 
   g_return_val_if_fail (BPW_IS_STUDY (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
   target_dir = g_path_get_dirname (path);
-  root = _bpw_study_to_node (self, target_dir);
-  text = _bpw_json_dump (root);
-  file = g_file_new_for_path (path);
-  /* g_file_replace_contents writes a temporary file and renames it over the old one, so
-   * a crash leaves either the old or the new study, never half of one; make_backup keeps
-   * the previous version as "path~". */
-  if (!g_file_replace_contents (file, text, strlen (text), NULL, TRUE, G_FILE_CREATE_NONE,
-                                NULL, NULL, error))
+  return bpw_study_write_file (self, path, target_dir, FALSE, error);
+}
+
+gboolean
+bpw_study_save_to_file (BpwStudy    *self,
+                        const char  *path,
+                        GError     **error)
+{
+  g_autofree char *target_dir = NULL;
+
+  g_return_val_if_fail (BPW_IS_STUDY (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  target_dir = g_path_get_dirname (path);
+  if (!bpw_study_write_file (self, path, target_dir, TRUE, error))
     return FALSE;
 
   /* Relative model paths must now resolve against the new folder. */
@@ -502,6 +524,46 @@ bpw_study_add_scenario (BpwStudy           *self,
       return FALSE;
     }
   g_array_append_val (self->scenarios, sc);
+  return TRUE;
+}
+
+gboolean
+bpw_study_add_candidate (BpwStudy    *self,
+                         const char  *name,
+                         const char  *blueprint,
+                         JsonNode    *mapping,
+                         GError     **error)
+{
+  BpwStudyCandidate c = { 0 };
+
+  g_return_val_if_fail (BPW_IS_STUDY (self), FALSE);
+  g_return_val_if_fail (name != NULL && blueprint != NULL, FALSE);
+  g_return_val_if_fail (mapping == NULL || JSON_NODE_HOLDS_OBJECT (mapping), FALSE);
+
+  if (*name == '\0' || *blueprint == '\0')
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   "candidates: a candidate needs a name and a blueprint");
+      return FALSE;
+    }
+  for (guint i = 0; i < self->candidates->len; i++)
+    if (g_strcmp0 (g_array_index (self->candidates, BpwStudyCandidate, i).name, name) == 0)
+      {
+        g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                     "candidates: the study already has a candidate named \"%s\"", name);
+        return FALSE;
+      }
+  c.name = g_strdup (name);
+  c.blueprint = g_strdup (blueprint);
+  if (mapping != NULL)
+    c.mapping = json_node_copy (mapping);
+  else
+    {
+      g_autoptr(JsonObject) empty = json_object_new ();
+
+      c.mapping = json_node_init_object (json_node_alloc (), empty);
+    }
+  g_array_append_val (self->candidates, c);
   return TRUE;
 }
 

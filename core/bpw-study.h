@@ -80,6 +80,12 @@ BpwStudy     *bpw_study_load             (const char  *path_or_name,
 gboolean      bpw_study_save_to_file     (BpwStudy    *self,
                                           const char  *path,
                                           GError     **error);
+/* Atomic like bpw_study_save_to_file(), without a backup, and the study's path and model
+ * references stay as they are: for autosave and "save a copy". Relative model paths are
+ * written so that they resolve from @path's folder. */
+gboolean      bpw_study_save_copy        (BpwStudy    *self,
+                                          const char  *path,
+                                          GError     **error);
 char         *bpw_study_to_json          (BpwStudy    *self);
 
 const char   *bpw_study_get_name         (BpwStudy    *self);
@@ -125,5 +131,12 @@ gboolean      bpw_study_add_scenario     (BpwStudy            *self,
                                           GError             **error);
 void          bpw_study_add_blueprint    (BpwStudy            *self,
                                           const char          *blueprint);
+/* @mapping (nullable) is copied; NULL writes {} (search for the best). The blueprint is
+ * not checked here: it may be added to the study's blueprints separately. */
+gboolean      bpw_study_add_candidate    (BpwStudy            *self,
+                                          const char          *name,
+                                          const char          *blueprint,
+                                          JsonNode            *mapping,
+                                          GError             **error);
 
 G_END_DECLS

@@ -21,6 +21,11 @@ struct _BpwFactsDetails
   GtkListBox *step;
   GtkListBox *conservation;
   GtkWidget  *columns;
+
+  /* Owned */
+  BpwFactsRow *row;
+
+  BpwByteUnits units;
 };
 
 G_DEFINE_FINAL_TYPE (BpwFactsDetails, bpw_facts_details, GTK_TYPE_WIDGET)
@@ -116,7 +121,10 @@ bpw_facts_details_add_group (BpwFactsDetails *self,
 static void
 bpw_facts_details_dispose (GObject *object)
 {
+  BpwFactsDetails *self = BPW_FACTS_DETAILS (object);
   GtkWidget *child;
+
+  g_clear_object (&self->row);
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL)
     gtk_widget_unparent (child);
@@ -181,6 +189,7 @@ bpw_facts_details_set_row (BpwFactsDetails *self,
   g_return_if_fail (BPW_IS_FACTS_DETAILS (self));
   g_return_if_fail (row == NULL || BPW_IS_FACTS_ROW (row));
 
+  g_set_object (&self->row, row);
   bpw_facts_details_clear (self->work);
   bpw_facts_details_clear (self->step);
   bpw_facts_details_clear (self->conservation);
@@ -218,7 +227,7 @@ bpw_facts_details_set_row (BpwFactsDetails *self,
   bpw_facts_details_add (self->step, _("Most loaded pipeline stage"),
                          g_strdup_printf ("%lld", (long long) facts->memory_stage), NULL);
   bpw_facts_details_add (self->step, _("Activations stored per layer"),
-                         bpw_format_bytes (facts->activation_per_layer, BPW_BYTE_UNITS_BINARY),
+                         bpw_format_bytes (facts->activation_per_layer, self->units),
                          bpw_facts_details_exact (facts->activation_per_layer, "B"));
   bpw_facts_details_add (self->step, _("KV cache per token, per device"),
                          bpw_facts_details_exact (facts->kv_bytes_per_token, "B"), NULL);
@@ -250,4 +259,19 @@ bpw_facts_details_set_row (BpwFactsDetails *self,
                              g_strconcat ("+", flops, NULL),
                              bpw_facts_details_exact (a->flops, "FLOP"));
     }
+}
+
+void
+bpw_facts_details_set_units (BpwFactsDetails *self,
+                             BpwByteUnits     units)
+{
+  g_autoptr(BpwFactsRow) row = NULL;
+
+  g_return_if_fail (BPW_IS_FACTS_DETAILS (self));
+
+  if (self->units == units)
+    return;
+  self->units = units;
+  row = self->row != NULL ? g_object_ref (self->row) : NULL;
+  bpw_facts_details_set_row (self, row);
 }

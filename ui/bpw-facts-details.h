@@ -18,5 +18,7 @@ GtkWidget *bpw_facts_details_new     (void);
 /* @row (nullable): the scenario to show; NULL shows a hint. */
 void       bpw_facts_details_set_row (BpwFactsDetails *self,
                                       BpwFactsRow     *row);
+void       bpw_facts_details_set_units (BpwFactsDetails *self,
+                                        BpwByteUnits     units);
 
 G_END_DECLS

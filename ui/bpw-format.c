@@ -84,6 +84,46 @@ bpw_format_bytes (guint64      bytes,
 }
 
 char *
+bpw_format_bytes_scaled (guint64      bytes,
+                         BpwByteUnits units)
+{
+  static const char *binary[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+  static const char *decimal[] = { "B", "kB", "MB", "GB", "TB", "PB", "EB" };
+  const char **names = units == BPW_BYTE_UNITS_DECIMAL ? decimal : binary;
+  double base = units == BPW_BYTE_UNITS_DECIMAL ? 1000.0 : 1024.0;
+  double scaled = (double) bytes;
+  guint i = 0;
+
+  if (bytes < 1000)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " B", bytes);
+  /* 999.5 rather than the base: "1.00 MiB" reads better than "1000 KiB", and the three
+   * significant digits never need four. */
+  while (i + 1 < G_N_ELEMENTS (binary) && scaled >= 999.5)
+    {
+      scaled /= base;
+      i++;
+    }
+  return bpw_format_significant (scaled, names[i]);
+}
+
+char *
+bpw_format_seconds (double seconds)
+{
+  static const struct { double scale; const char *unit; } units[] = {
+    { 1.0, "s" }, { 1e-3, "ms" }, { 1e-6, "µs" }, { 1e-9, "ns" },
+  };
+  double magnitude = fabs (seconds);
+
+  if (seconds == 0.0)
+    return g_strdup ("0 s");
+  /* The first unit in which the value, rounded to three digits, is at least one. */
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    if (magnitude >= 0.9995 * units[i].scale)
+      return bpw_format_significant (seconds / units[i].scale, units[i].unit);
+  return bpw_format_significant (seconds / 1e-9, "ns");
+}
+
+char *
 bpw_format_count (BpwU128 value)
 {
   char digits[48];

@@ -6,9 +6,16 @@
 
 #include <adwaita.h>
 
+#include "bpw-autosave.h"
 #include "bpw-facts-details.h"
 #include "bpw-facts-row.h"
 #include "bpw-format.h"
+#include "bpw-overview-item.h"
+#include "bpw-overview-page.h"
+#include "bpw-sheet-page.h"
+#include "bpw-sheet-item.h"
+#include "bpw-sidebar.h"
+#include "bpw-sidebar-item.h"
 #include "bpw-window.h"
 
 G_BEGIN_DECLS

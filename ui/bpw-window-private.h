@@ -1,6 +1,11 @@
 /* bpw-window-private.h — what the files of BpwWindow share
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * BpwWindow is split by concern, Text Editor style: bpw-window.c (lifecycle, study, title),
+ * bpw-window-actions.c (actions and menus), bpw-window-compute.c (facts and Overview items
+ * in a worker thread), bpw-window-files.c (opening, adding, saving, drag and drop) and
+ * bpw-window-dialogs.c (unsaved changes and recovery).
  */
 #pragma once
 
@@ -9,8 +14,91 @@
 
 G_BEGIN_DECLS
 
-BpwByteUnits _bpw_window_get_units   (BpwWindow     *self);
-void         _bpw_window_add_columns (BpwWindow     *self,
-                                      GtkColumnView *column_view);
+struct _BpwWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  /* Template widgets */
+  AdwWindowTitle       *study_title;
+  AdwViewSwitcherTitle *switcher_title;
+  GtkSpinner           *spinner;
+  AdwToastOverlay      *toast_overlay;
+  AdwViewStack         *view_stack;
+  BpwSidebar           *sidebar;
+  BpwOverviewPage      *overview_page;
+  BpwSheetPage         *sheet_page;
+  GMenu                *templates_menu;
+  GMenu                *recent_menu;
+
+  /* Owned references */
+  BpwStudy             *study;
+  GFile                *file;            /* nullable: where the study is saved */
+  GListStore           *rows;            /* BpwFactsRow */
+  GListStore           *overview_items;  /* BpwOverviewItem */
+  GCancellable         *cancellable;
+  GSettings            *settings;        /* nullable */
+  BpwAutosave          *autosave;
+
+  BpwByteUnits          units;
+  guint                 generation;      /* of the study whose facts are being computed */
+  gboolean              busy;
+  gboolean              modified;
+  gboolean              close_confirmed;
+};
+
+/* What to do once unsaved changes are saved or discarded. */
+typedef enum
+{
+  BPW_WINDOW_THEN_CLOSE,
+  BPW_WINDOW_THEN_OPEN,      /* @argument: the file */
+  BPW_WINDOW_THEN_TEMPLATE,  /* @argument: the template name, NULL for an empty study */
+} BpwWindowThen;
+
+/* bpw-window.c */
+void     _bpw_window_show_toast        (BpwWindow     *self,
+                                        const char    *message);
+void     _bpw_window_set_busy          (BpwWindow     *self,
+                                        gboolean       busy);
+/* Takes ownership of @study; @file (nullable) is where it is saved. Unmodified. */
+void     _bpw_window_set_study         (BpwWindow     *self,
+                                        BpwStudy      *study,
+                                        GFile         *file);
+/* The study changed in place (something was added): modified, lists rebuilt. */
+void     _bpw_window_study_changed     (BpwWindow     *self);
+void     _bpw_window_set_modified      (BpwWindow     *self,
+                                        gboolean       modified);
+void     _bpw_window_remember_folder   (BpwWindow     *self,
+                                        GFile         *file);
+
+/* bpw-window-compute.c */
+void     _bpw_window_compute           (BpwWindow     *self);
+
+/* bpw-window-actions.c */
+void     _bpw_window_class_actions_init (GtkWidgetClass *widget_class);
+void     _bpw_window_actions_init      (BpwWindow     *self);
+void     _bpw_window_actions_update    (BpwWindow     *self);
+void     _bpw_window_add_recent        (BpwWindow     *self,
+                                        GFile         *file);
+/* Save, or Save As when there is no file; @done (nullable) runs with TRUE once saved. */
+void     _bpw_window_save_interactive  (BpwWindow     *self,
+                                        gboolean       choose_file,
+                                        void         (*done) (BpwWindow *self,
+                                                              gpointer   data),
+                                        gpointer       data,
+                                        GDestroyNotify destroy);
+
+/* bpw-window-files.c */
+void     _bpw_window_dnd_init          (BpwWindow     *self);
+/* Opens from the user's hand (chooser, recent, drop): asks first before a study with
+ * unsaved changes is replaced. */
+void     _bpw_window_open_interactive  (BpwWindow     *self,
+                                        GFile         *file);
+
+/* bpw-window-dialogs.c */
+/* Asks Cancel / Discard / Save about the unsaved changes, then does @then. Takes
+ * ownership of @argument (a GFile for OPEN, a string for TEMPLATE). */
+void     _bpw_window_confirm_unsaved   (BpwWindow     *self,
+                                        BpwWindowThen  then,
+                                        gpointer       argument);
 
 G_END_DECLS

@@ -257,6 +257,91 @@ test_build_in_code (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* A copy (autosave) written into another folder loads with the same models, and the
+ * original keeps its path, its relative reference and writes no backup. */
+static void
+test_save_copy (void)
+{
+  const char *model =
+    "{\"format\": \"bpw-workload\", \"version\": 1, \"model\": {\"name\": \"tiny\", "
+    "\"vocab\": 1000, \"hidden\": 64, \"layers\": 2, \"heads\": 4, \"ffn\": 256, "
+    "\"max_positions\": 128}}";
+  const char *study_text =
+    "{\"format\": \"bpw-study\", \"version\": 1, \"name\": \"copy\",\n"
+    " \"workloads\": [{\"name\": \"file\", \"model\": \"tiny.json\"}]}";
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("bpw-study-XXXXXX", &error);
+  g_autofree char *other = g_dir_make_tmp ("bpw-study-XXXXXX", &error);
+  g_autofree char *model_path = g_build_filename (dir, "tiny.json", NULL);
+  g_autofree char *study_path = g_build_filename (dir, "copy.bpw-study.json", NULL);
+  g_autofree char *copy_path = g_build_filename (other, "autosave.bpw", NULL);
+  g_autofree char *copy_backup = g_strconcat (copy_path, "~", NULL);
+  g_autoptr(BpwStudy) study = NULL;
+  g_autoptr(BpwStudy) copy = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (model_path, model, -1, NULL));
+  g_assert_true (g_file_set_contents (study_path, study_text, -1, NULL));
+  study = bpw_study_new_from_file (study_path, &error);
+  g_assert_no_error (error);
+
+  /* Twice: a second write replaces the first without leaving "path~". */
+  g_assert_true (bpw_study_save_copy (study, copy_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (bpw_study_save_copy (study, copy_path, &error));
+  g_assert_no_error (error);
+  g_assert_false (g_file_test (copy_backup, G_FILE_TEST_EXISTS));
+  g_assert_cmpstr (bpw_study_get_path (study), ==, study_path);
+  g_assert_cmpstr (bpw_study_get_workload (study, 0)->model_ref, ==, "tiny.json");
+
+  copy = bpw_study_new_from_file (copy_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (bpw_study_get_name (copy), ==, "copy");
+  g_assert_cmpint (bpw_study_get_workload (copy, 0)->spec.layers, ==, 2);
+
+  g_unlink (copy_path);
+  g_unlink (model_path);
+  g_unlink (study_path);
+  g_rmdir (dir);
+  g_rmdir (other);
+}
+
+static void
+test_add_candidate (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwStudy) study = bpw_study_new ();
+  g_autoptr(BpwStudy) back = NULL;
+  g_autoptr(JsonNode) mapping = json_from_string ("{\"tp\": 8}", NULL);
+  g_autofree char *json = NULL;
+  const BpwStudyCandidate *c;
+
+  g_assert_true (bpw_study_add_candidate (study, "H100", "h100-sxm-80gb", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (bpw_study_add_candidate (study, "H100 TP8", "h100-sxm-80gb", mapping,
+                                          &error));
+  g_assert_no_error (error);
+  g_assert_false (bpw_study_add_candidate (study, "H100", "mi300x", NULL, &error));
+  g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+  g_clear_error (&error);
+  g_assert_false (bpw_study_add_candidate (study, "", "mi300x", NULL, &error));
+  g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+  g_clear_error (&error);
+  g_assert_cmpuint (bpw_study_get_n_candidates (study), ==, 2);
+
+  json = bpw_study_to_json (study);
+  back = bpw_study_new_from_data ("c.json", json, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (bpw_study_get_n_candidates (back), ==, 2);
+  c = bpw_study_get_candidate (back, 0);
+  g_assert_cmpstr (c->name, ==, "H100");
+  g_assert_cmpstr (c->blueprint, ==, "h100-sxm-80gb");
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (c->mapping));
+  g_assert_cmpuint (json_object_get_size (json_node_get_object (c->mapping)), ==, 0);
+  c = bpw_study_get_candidate (back, 1);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (c->mapping), "tp"), ==, 8);
+}
+
 typedef struct
 {
   const char *file;
@@ -319,6 +404,8 @@ main (int    argc,
   g_test_add_func ("/bpw/core/Study/atomic-save-backup", test_atomic_save_backup);
   g_test_add_func ("/bpw/core/Study/model-references", test_model_references);
   g_test_add_func ("/bpw/core/Study/build-in-code", test_build_in_code);
+  g_test_add_func ("/bpw/core/Study/save-copy", test_save_copy);
+  g_test_add_func ("/bpw/core/Study/add-candidate", test_add_candidate);
   g_test_add_func ("/bpw/core/Study/broken", test_broken);
   g_test_add_func ("/bpw/core/Study/unknown-bundled", test_unknown_bundled);
 

@@ -48,6 +48,35 @@ test_format_bytes (void)
 }
 
 static void
+test_format_bytes_scaled (void)
+{
+  check_string (bpw_format_bytes_scaled (0, BPW_BYTE_UNITS_BINARY), "0 B");
+  check_string (bpw_format_bytes_scaled (999, BPW_BYTE_UNITS_BINARY), "999 B");
+  /* 1000 B is under one KiB: 1000 / 1024 = 0.977. */
+  check_string (bpw_format_bytes_scaled (1000, BPW_BYTE_UNITS_BINARY), "0.977 KiB");
+  check_string (bpw_format_bytes_scaled (12ull << 20, BPW_BYTE_UNITS_BINARY), "12.0 MiB");
+  check_string (bpw_format_bytes_scaled (12000000, BPW_BYTE_UNITS_DECIMAL), "12.0 MB");
+  check_string (bpw_format_bytes_scaled (3ull << 30, BPW_BYTE_UNITS_BINARY), "3.00 GiB");
+  /* 1023.9 KiB rounds to the next prefix, not to "1024 KiB". */
+  check_string (bpw_format_bytes_scaled (1048470, BPW_BYTE_UNITS_BINARY), "1.00 MiB");
+  check_string (bpw_format_bytes_scaled (2500000000000ull, BPW_BYTE_UNITS_DECIMAL), "2.50 TB");
+}
+
+static void
+test_format_seconds (void)
+{
+  check_string (bpw_format_seconds (0.0), "0 s");
+  check_string (bpw_format_seconds (12.34), "12.3 s");
+  check_string (bpw_format_seconds (0.0456), "45.6 ms");
+  check_string (bpw_format_seconds (789e-6), "789 µs");
+  /* 0.99996 s rounds to "1.00 s", not "1000 ms". */
+  check_string (bpw_format_seconds (0.99996), "1.00 s");
+  check_string (bpw_format_seconds (2e-9), "2.00 ns");
+  check_string (bpw_format_seconds (5e-11), "0.050 ns");
+  check_string (bpw_format_seconds (3600.0), "3600 s");
+}
+
+static void
 test_format_parameters (void)
 {
   check_string (bpw_format_parameters (174604259328ull), "175 B");
@@ -79,6 +108,8 @@ main (int   argc,
 
   g_test_add_func ("/bpw/ui/Format/si", test_format_si);
   g_test_add_func ("/bpw/ui/Format/bytes", test_format_bytes);
+  g_test_add_func ("/bpw/ui/Format/bytes-scaled", test_format_bytes_scaled);
+  g_test_add_func ("/bpw/ui/Format/seconds", test_format_seconds);
   g_test_add_func ("/bpw/ui/Format/parameters", test_format_parameters);
   g_test_add_func ("/bpw/ui/Format/count", test_format_count);
 

@@ -1,4 +1,5 @@
-/* test-window.c — the main window opens the default study and survives broken files
+/* test-window.c — the main window opens the default study, shows its pages and survives
+ * broken files
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -6,66 +7,17 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gstdio.h>
 
-#include "bpw-study.h"
-#include "bpw-ui.h"
+#include "bpw-ui-test-util.h"
 
-static void
-wait_until_idle (BpwWindow *window)
-{
-  while (bpw_window_get_busy (window))
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static void
-after_paint_cb (GdkFrameClock *clock,
-                gboolean      *painted)
-{
-  *painted = TRUE;
-}
-
-/* Iterates until the window is mapped and one frame with the current contents is painted. */
-static void
-wait_for_frame (GtkWidget *widget)
-{
-  GdkFrameClock *clock;
-  gboolean painted = FALSE;
-  gulong id;
-
-  while (!gtk_widget_get_mapped (widget))
-    g_main_context_iteration (NULL, TRUE);
-  clock = gtk_widget_get_frame_clock (widget);
-  id = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), &painted);
-  gtk_widget_queue_draw (widget);
-  while (!painted)
-    g_main_context_iteration (NULL, TRUE);
-  g_signal_handler_disconnect (clock, id);
-}
-
-static GtkWidget *
-find_widget (GtkWidget *root,
-             GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-/* The row widgets the column view has created and shows. */
+/* The row widgets a list view has created and shows. */
 static guint
 count_visible_rows (GtkWidget *column_view)
 {
-  GtkWidget *list_view = find_widget (column_view, GTK_TYPE_LIST_VIEW);
+  GtkWidget *list_view = bpw_test_find_widget (column_view, GTK_TYPE_LIST_VIEW);
   guint n = 0;
 
   g_assert_nonnull (list_view);
@@ -77,32 +29,81 @@ count_visible_rows (GtkWidget *column_view)
   return n;
 }
 
-static BpwWindow *
-open_default_window (void)
+/* The Overview's headline numbers are the core's evaluation of the candidate, read
+ * consistently: MFU is model FLOPs over step time × devices × dense matrix peak
+ * (DESIGN.md), and the SLA verdict follows from the scenario's target. */
+static void
+check_evaluation (BpwStudy        *study,
+                  guint            candidate,
+                  guint            scenario,
+                  BpwOverviewItem *item)
 {
+  const BpwOverviewEvaluation *e = bpw_overview_item_get_evaluation (item);
+  const BpwStudyScenario *s = bpw_study_get_scenario (study, scenario);
+  const BpwFacts *facts = bpw_facts_row_get_facts (bpw_overview_item_get_scenario (item));
+  g_autoptr(BpwBlueprint) bp = NULL;
   g_autoptr(GError) error = NULL;
-  BpwWindow *window = bpw_window_new (NULL, NULL);
+  double peak, mfu;
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
-  gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (bpw_window_open_bundled (window, "default", &error));
+  g_assert_nonnull (e);
+  g_test_message ("%s on %s: step %g s, MFU %g", bpw_overview_item_get_candidate (item),
+                  s->name, e->step_time_s, e->mfu);
+  /* The default study is meant to run on every candidate. */
+  g_assert_false (e->failed);
+  g_assert_true (e->legal);
+  g_assert_cmpfloat (e->step_time_s, >, 0.0);
+  g_assert_nonnull (e->bottleneck);
+  g_assert_cmpuint (e->peak_bytes, >, 0);
+  g_assert_cmpuint (e->peak_bytes, <=, bpw_overview_item_get_capacity (item));
+  g_assert_cmpuint (bpw_overview_item_get_memory (item), ==, e->peak_bytes);
+
+  bp = bpw_blueprint_load (bpw_study_get_candidate (study, candidate)->blueprint, NULL, &error);
   g_assert_no_error (error);
-  wait_until_idle (window);
-  return window;
+  peak = bpw_blueprint_peak_flops (bp, BPW_ENGINE_MATRIX,
+                                   bpw_precision_from_dtype (s->scenario.dtype));
+  mfu = bpw_u128_to_double (facts->flops_model)
+        / (e->step_time_s * (double) bpw_overview_item_get_devices (item) * peak);
+  g_assert_cmpfloat_with_epsilon (e->mfu, mfu, 1e-6 * mfu);
+  g_assert_cmpfloat (e->mfu, >, 0.0);
+  g_assert_cmpfloat (e->mfu, <, 1.0);
+
+  switch (s->scenario.phase)
+    {
+    case BPW_WORKLOAD_TRAIN:
+      g_assert_cmpint (e->sla, ==, BPW_SLA_NONE);  /* no step-time target */
+      break;
+    case BPW_WORKLOAD_PREFILL:
+      g_assert_cmpfloat (e->ttft_s, >, 0.0);
+      g_assert_cmpint (e->sla, ==, e->ttft_s <= s->scenario.sla_ttft ? BPW_SLA_MET
+                                                                     : BPW_SLA_MISSED);
+      break;
+    case BPW_WORKLOAD_DECODE:
+      g_assert_cmpfloat (e->tpot_s, >, 0.0);
+      g_assert_cmpint (e->sla, ==, e->tpot_s <= s->scenario.sla_tpot ? BPW_SLA_MET
+                                                                     : BPW_SLA_MISSED);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
 }
 
 static void
 test_window_default_study (void)
 {
-  BpwWindow *window = open_default_window ();
+  BpwWindow *window = bpw_test_open_default ();
   BpwStudy *study = bpw_window_get_study (window);
   GListModel *rows = bpw_window_get_rows (window);
+  GListModel *items = bpw_window_get_overview_items (window);
+  BpwOverviewPage *overview = bpw_window_get_overview_page (window);
   GtkWidget *column_view;
-  guint n_scenarios;
+  guint n_scenarios, n_candidates;
 
   g_assert_nonnull (study);
   n_scenarios = bpw_study_get_n_scenarios (study);
-  g_assert_cmpuint (n_scenarios, >, 0);
+  n_candidates = bpw_study_get_n_candidates (study);
+  /* Issue 5: GPT-3 training and Llama 3 prefill and decode, on four candidates. */
+  g_assert_cmpuint (n_scenarios, ==, 3);
+  g_assert_cmpuint (n_candidates, ==, 4);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n_scenarios);
 
   for (guint i = 0; i < n_scenarios; i++)
@@ -123,11 +124,83 @@ test_window_default_study (void)
       g_assert_true (facts->flops_hardware >= facts->flops_model);
     }
 
-  /* One row widget per scenario: the default study fits on a 1000 px high window. */
-  wait_for_frame (GTK_WIDGET (window));
-  column_view = find_widget (GTK_WIDGET (window), GTK_TYPE_COLUMN_VIEW);
+  /* Candidate × scenario, candidate-major. */
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, n_candidates * n_scenarios);
+  for (guint c = 0; c < n_candidates; c++)
+    for (guint s = 0; s < n_scenarios; s++)
+      {
+        g_autoptr(BpwOverviewItem) item = g_list_model_get_item (items, c * n_scenarios + s);
+        const BpwStudyScenario *scenario = bpw_study_get_scenario (study, s);
+
+        g_assert_cmpstr (bpw_overview_item_get_candidate (item), ==,
+                         bpw_study_get_candidate (study, c)->name);
+        g_assert_cmpstr (bpw_overview_item_get_scenario_name (item), ==, scenario->name);
+        g_assert_cmpint (bpw_overview_item_get_devices (item), ==,
+                         scenario->parallel.tp * scenario->parallel.pp * scenario->parallel.dp);
+        check_evaluation (study, c, s, item);
+      }
+  {
+    /* GPT-3 175B training on 1024 GPUs: TP 8 × PP 8 × DP 16. */
+    g_autoptr(BpwOverviewItem) train = g_list_model_get_item (items, 0);
+    /* H100 SXM: 80 GB of HBM3 (datasheet), MI300X: 192 GB. */
+    g_autoptr(BpwOverviewItem) h100 = g_list_model_get_item (items, 1 * n_scenarios);
+    g_autoptr(BpwOverviewItem) mi300x = g_list_model_get_item (items, 3 * n_scenarios);
+
+    g_assert_cmpint (bpw_overview_item_get_devices (train), ==, 1024);
+    g_assert_cmpuint (bpw_overview_item_get_capacity (h100), ==, 80000000000ull);
+    g_assert_cmpuint (bpw_overview_item_get_capacity (mi300x), ==, 192000000000ull);
+  }
+  g_assert_true (bpw_overview_page_get_shows_evaluation (overview));
+
+  /* One row widget per item: twelve fit on a 1000 px high window. */
+  bpw_test_wait_for_frame (GTK_WIDGET (window));
+  column_view = bpw_test_find_widget (GTK_WIDGET (overview), GTK_TYPE_COLUMN_VIEW);
   g_assert_nonnull (column_view);
-  g_assert_cmpuint (count_visible_rows (column_view), ==, n_scenarios);
+  g_assert_cmpuint (count_visible_rows (column_view), ==, n_candidates * n_scenarios);
+
+  /* A fresh study from a template is not modified and has no file. */
+  g_assert_false (bpw_window_get_modified (window));
+  g_assert_null (bpw_window_get_file (window));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, bpw_study_get_name (study));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_window_pages (void)
+{
+  static const char * const names[] = {
+    "overview", "sheet", "timeline", "memory", "roofline", "tradeoffs", "compare",
+  };
+  BpwWindow *window = bpw_test_open_default ();
+  AdwViewStack *stack = bpw_window_get_view_stack (window);
+  GtkSelectionModel *pages = adw_view_stack_get_pages (stack);
+
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (pages)), ==, G_N_ELEMENTS (names));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr(AdwViewStackPage) page = g_list_model_get_item (G_LIST_MODEL (pages), i);
+      GtkWidget *child = adw_view_stack_page_get_child (page);
+
+      g_assert_cmpstr (adw_view_stack_page_get_name (page), ==, names[i]);
+      g_assert_nonnull (adw_view_stack_page_get_title (page));
+      g_assert_nonnull (adw_view_stack_page_get_icon_name (page));
+      /* The chart pages say what will be there instead of drawing anything. */
+      if (i >= 2)
+        {
+          g_assert_true (ADW_IS_STATUS_PAGE (child));
+          g_assert_cmpuint (strlen (adw_status_page_get_description (ADW_STATUS_PAGE (child))),
+                            >, 40);
+        }
+
+      /* Alt+1..7 and the menu reach each page through win.show-page. */
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s",
+                                                 names[i]));
+      g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, names[i]);
+    }
+  g_assert_true (BPW_IS_OVERVIEW_PAGE (adw_view_stack_get_child_by_name (stack, "overview")));
+  g_assert_true (BPW_IS_SHEET_PAGE (adw_view_stack_get_child_by_name (stack, "sheet")));
+  g_object_unref (pages);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -135,7 +208,7 @@ test_window_default_study (void)
 static void
 test_window_broken_file (void)
 {
-  BpwWindow *window = open_default_window ();
+  BpwWindow *window = bpw_test_open_default ();
   BpwStudy *study = bpw_window_get_study (window);
   guint n_rows = g_list_model_get_n_items (bpw_window_get_rows (window));
   g_autoptr(GError) error = NULL;
@@ -161,6 +234,7 @@ test_window_broken_file (void)
 
   g_assert_true (bpw_window_get_study (window) == study);
   g_assert_false (bpw_window_get_busy (window));
+  g_assert_false (bpw_window_get_modified (window));
   g_assert_cmpuint (g_list_model_get_n_items (bpw_window_get_rows (window)), ==, n_rows);
 
   missing = g_file_new_for_path ("/nonexistent/bpw/no-such-study.json");
@@ -184,25 +258,18 @@ int
 main (int   argc,
       char *argv[])
 {
-  /* No G_TEST_OPTION_ISOLATE_DIRS: it empties XDG_DATA_DIRS, and libadwaita's adw_init()
-   * then looks up its settings schema in a NULL source (a critical, fatal in tests). */
-  g_test_init (&argc, &argv, NULL);
+  g_autofree char *scratch = NULL;
+  int exit_code = 0;
+  int result;
 
-  if (!gtk_init_check ())
-    {
-      if (g_strcmp0 (g_getenv ("BPW_REQUIRE_DISPLAY"), "1") == 0)
-        {
-          g_printerr ("no display, and BPW_REQUIRE_DISPLAY=1\n");
-          return 1;
-        }
-      g_print ("1..0 # SKIP no display\n");
-      return 0;
-    }
-  bpw_ui_init ();
-  adw_init ();
+  if (!bpw_test_init_gui (&argc, &argv, &scratch, &exit_code))
+    return exit_code;
 
   g_test_add_func ("/bpw/ui/Window/default-study", test_window_default_study);
+  g_test_add_func ("/bpw/ui/Window/pages", test_window_pages);
   g_test_add_func ("/bpw/ui/Window/broken-file", test_window_broken_file);
 
-  return g_test_run ();
+  result = g_test_run ();
+  bpw_test_remove_tree (scratch);
+  return result;
 }

@@ -1,0 +1,253 @@
+/* bpw-overview-item.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-overview-item"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "bpw-overview-item-private.h"
+
+G_DEFINE_FINAL_TYPE (BpwOverviewItem, bpw_overview_item, G_TYPE_OBJECT)
+
+/* Bytes of one device's device memory (HBM): capacity per instance times instances. */
+static guint64
+bpw_overview_item_device_capacity (const BpwBlueprint *bp)
+{
+  const BpwMemoryLevel *level;
+  int index;
+  double instances;
+
+  if (bp == NULL || (index = bpw_blueprint_first_memory (bp, BPW_MEMORY_DEVICE)) < 0)
+    return 0;
+  level = &bp->memory[index];
+  if (!level->capacity.set || level->capacity.value <= 0.0)
+    return 0;
+  instances = level->instances.set && level->instances.value > 0.0 ? level->instances.value : 1.0;
+  return (guint64) (level->capacity.value * instances);
+}
+
+/* The hardware-independent numbers of the scenario, and what the blueprint says about one
+ * device. */
+static void
+bpw_overview_item_fill_facts (BpwOverviewItem         *self,
+                              const BpwOverviewInputs *inputs)
+{
+  const BpwFacts *facts = bpw_facts_row_get_facts (inputs->scenario);
+  const BpwBlueprint *bp = inputs->run != NULL ? inputs->run->blueprint : NULL;
+  const BpwRankMemory *m;
+
+  self->devices = bpw_parallel_devices (bpw_facts_row_get_parallel (inputs->scenario));
+  self->capacity = bpw_overview_item_device_capacity (bp);
+  if (bp != NULL && bp->device != NULL)
+    self->device = g_strdup (bp->device);
+  if (facts == NULL)
+    return;
+
+  m = &facts->memory;
+  self->parameters = facts->parameters;
+  self->flops_model = facts->flops_model;
+  self->memory = m->weights + m->gradients + m->optimizer_state + m->activations + m->kv_cache;
+}
+
+/* Targets the step evaluation can judge: step time, TTFT and TPOT (p99 latency needs the
+ * serving simulation and is not judged here). */
+static BpwSlaResult
+bpw_overview_item_judge_sla (const BpwScenario   *s,
+                             const BpwEvaluation *e)
+{
+  gboolean judged = FALSE;
+  gboolean met = TRUE;
+
+  if (s->sla_step_time > 0.0 && isfinite (e->step_time_s))
+    {
+      judged = TRUE;
+      met &= e->step_time_s <= s->sla_step_time;
+    }
+  if (s->sla_ttft > 0.0 && isfinite (e->ttft_s))
+    {
+      judged = TRUE;
+      met &= e->ttft_s <= s->sla_ttft;
+    }
+  if (s->sla_tpot > 0.0 && isfinite (e->tpot_s))
+    {
+      judged = TRUE;
+      met &= e->tpot_s <= s->sla_tpot;
+    }
+  return !judged ? BPW_SLA_NONE : met ? BPW_SLA_MET : BPW_SLA_MISSED;
+}
+
+/* Binds the candidate's plan for the scenario and evaluates it (bpw evaluate, the plan
+ * path). A candidate that cannot be set up or bound is an evaluation that failed, with
+ * the reason; no number stands in for the missing ones. */
+static void
+bpw_overview_item_fill_evaluation (BpwOverviewItem         *self,
+                                   const BpwOverviewInputs *inputs)
+{
+  BpwOverviewEvaluation result = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwPlan) plan = NULL;
+  g_autofree char *reasons = NULL;
+  BpwEvaluation e;
+
+  if (inputs->run_error != NULL)
+    {
+      result.failed = TRUE;
+      result.reason = inputs->run_error;
+      bpw_overview_item_set_evaluation (self, &result);
+      return;
+    }
+  if (inputs->run == NULL)
+    return;
+
+  plan = bpw_candidate_run_bind (inputs->run, &error);
+  if (plan == NULL)
+    {
+      result.failed = TRUE;
+      result.reason = error->message;
+      bpw_overview_item_set_evaluation (self, &result);
+      return;
+    }
+
+  bpw_evaluation_from_plan (plan, &e);
+  if (!plan->legal)
+    reasons = bpw_plan_reasons_to_string (plan);
+  result.legal = plan->legal && e.legal;
+  result.reason = reasons;
+  result.step_time_s = isfinite (e.step_time_s) ? e.step_time_s : 0.0;
+  result.ttft_s = isfinite (e.ttft_s) ? e.ttft_s : 0.0;
+  result.tpot_s = isfinite (e.tpot_s) ? e.tpot_s : 0.0;
+  result.mfu = isfinite (e.mfu) ? e.mfu : 0.0;
+  result.peak_bytes = isfinite (e.peak_bytes) && e.peak_bytes > 0.0 ? (guint64) e.peak_bytes : 0;
+  result.bottleneck = bpw_bottleneck_to_string (e.bottleneck);
+  result.sla = result.legal ? bpw_overview_item_judge_sla (&inputs->run->scenario, &e)
+                            : BPW_SLA_NONE;
+  bpw_overview_item_set_evaluation (self, &result);
+}
+
+static void
+bpw_overview_item_clear_evaluation (BpwOverviewItem *self)
+{
+  g_clear_pointer ((char **) &self->evaluation.reason, g_free);
+  g_clear_pointer ((char **) &self->evaluation.bottleneck, g_free);
+  memset (&self->evaluation, 0, sizeof self->evaluation);
+  self->evaluated = FALSE;
+}
+
+static void
+bpw_overview_item_finalize (GObject *object)
+{
+  BpwOverviewItem *self = (BpwOverviewItem *) object;
+
+  bpw_overview_item_clear_evaluation (self);
+  g_clear_pointer (&self->candidate, g_free);
+  g_clear_pointer (&self->blueprint_ref, g_free);
+  g_clear_pointer (&self->device, g_free);
+  g_clear_pointer (&self->blueprint_error, g_free);
+  g_clear_object (&self->scenario);
+
+  G_OBJECT_CLASS (bpw_overview_item_parent_class)->finalize (object);
+}
+
+static void
+bpw_overview_item_class_init (BpwOverviewItemClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = bpw_overview_item_finalize;
+}
+
+static void
+bpw_overview_item_init (BpwOverviewItem *self)
+{
+}
+
+BpwOverviewItem *
+bpw_overview_item_new (const BpwOverviewInputs *inputs)
+{
+  BpwOverviewItem *self;
+
+  g_return_val_if_fail (inputs != NULL, NULL);
+  g_return_val_if_fail (inputs->candidate != NULL, NULL);
+  g_return_val_if_fail (BPW_IS_FACTS_ROW (inputs->scenario), NULL);
+
+  self = g_object_new (BPW_TYPE_OVERVIEW_ITEM, NULL);
+  self->candidate = g_strdup (inputs->candidate);
+  self->blueprint_ref = g_strdup (inputs->blueprint_ref);
+  self->blueprint_error = g_strdup (inputs->run_error);
+  self->scenario = g_object_ref (inputs->scenario);
+
+  bpw_overview_item_fill_facts (self, inputs);
+  bpw_overview_item_fill_evaluation (self, inputs);
+  return self;
+}
+
+void
+bpw_overview_item_set_evaluation (BpwOverviewItem             *self,
+                                  const BpwOverviewEvaluation *evaluation)
+{
+  g_return_if_fail (BPW_IS_OVERVIEW_ITEM (self));
+
+  bpw_overview_item_clear_evaluation (self);
+  if (evaluation == NULL)
+    return;
+  self->evaluation = *evaluation;
+  self->evaluation.reason = g_strdup (evaluation->reason);
+  self->evaluation.bottleneck = g_strdup (evaluation->bottleneck);
+  self->evaluated = TRUE;
+}
+
+const BpwOverviewEvaluation *
+bpw_overview_item_get_evaluation (BpwOverviewItem *self)
+{
+  g_return_val_if_fail (BPW_IS_OVERVIEW_ITEM (self), NULL);
+  return self->evaluated ? &self->evaluation : NULL;
+}
+
+const char *
+bpw_overview_item_get_candidate (BpwOverviewItem *self)
+{
+  g_return_val_if_fail (BPW_IS_OVERVIEW_ITEM (self), NULL);
+  return self->candidate;
+}
+
+const char *
+bpw_overview_item_get_scenario_name (BpwOverviewItem *self)
+{
+  g_return_val_if_fail (BPW_IS_OVERVIEW_ITEM (self), NULL);
+  return bpw_facts_row_get_name (self->scenario);
+}
+
+BpwFactsRow *
+bpw_overview_item_get_scenario (BpwOverviewItem *self)
+{
+  g_return_val_if_fail (BPW_IS_OVERVIEW_ITEM (self), NULL);
+  return self->scenario;
+}
+
+gint64
+bpw_overview_item_get_devices (BpwOverviewItem *self)
+{
+  g_return_val_if_fail (BPW_IS_OVERVIEW_ITEM (self), 0);
+  return self->devices;
+}
+
+guint64
+bpw_overview_item_get_memory (BpwOverviewItem *self)
+{
+  g_return_val_if_fail (BPW_IS_OVERVIEW_ITEM (self), 0);
+
+  if (self->evaluated && !self->evaluation.failed && self->evaluation.peak_bytes > 0)
+    return self->evaluation.peak_bytes;
+  return self->memory;
+}
+
+guint64
+bpw_overview_item_get_capacity (BpwOverviewItem *self)
+{
+  g_return_val_if_fail (BPW_IS_OVERVIEW_ITEM (self), 0);
+  return self->capacity;
+}

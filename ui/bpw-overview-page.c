@@ -1,0 +1,249 @@
+/* bpw-overview-page.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-overview-page"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "bpw-facts-details.h"
+#include "bpw-overview-page.h"
+
+struct _BpwOverviewPage
+{
+  GtkWidget            parent_instance;
+
+  /* Template widgets */
+  GtkStack            *stack;
+  GtkColumnView       *column_view;
+  BpwFactsDetails     *details;
+
+  /* Owned references */
+  GListModel          *items;
+  GtkSortListModel    *sorted;
+  GtkSingleSelection  *selection;
+  GtkColumnViewColumn *columns[BPW_N_OVERVIEW_COLUMNS];
+
+  BpwByteUnits         units;
+  gboolean             busy;
+  gboolean             shows_evaluation;
+};
+
+G_DEFINE_FINAL_TYPE (BpwOverviewPage, bpw_overview_page, GTK_TYPE_WIDGET)
+
+static void
+bpw_overview_page_update (BpwOverviewPage *self)
+{
+  guint n = self->items != NULL ? g_list_model_get_n_items (self->items) : 0;
+  gboolean evaluated = FALSE;
+
+  for (guint i = 0; i < n && !evaluated; i++)
+    {
+      g_autoptr(BpwOverviewItem) item = g_list_model_get_item (self->items, i);
+
+      evaluated = bpw_overview_item_get_evaluation (item) != NULL;
+    }
+  /* No column stands empty waiting for numbers that do not exist yet. */
+  self->shows_evaluation = evaluated;
+  for (int c = 0; c < BPW_N_OVERVIEW_COLUMNS; c++)
+    if (bpw_overview_column_is_evaluation (c))
+      gtk_column_view_column_set_visible (self->columns[c], evaluated);
+    else if (bpw_overview_column_is_preliminary (c))
+      gtk_column_view_column_set_visible (self->columns[c], !evaluated);
+
+  gtk_stack_set_visible_child_name (self->stack, n > 0 || self->busy ? "table" : "empty");
+}
+
+static void
+bpw_overview_page_selection_cb (BpwOverviewPage *self)
+{
+  BpwOverviewItem *item = gtk_single_selection_get_selected_item (self->selection);
+
+  bpw_facts_details_set_row (self->details,
+                             item != NULL ? bpw_overview_item_get_scenario (item) : NULL);
+}
+
+static void
+bpw_overview_page_cell_setup_cb (GtkSignalListItemFactory *factory,
+                                 GtkListItem              *item,
+                                 gpointer                  user_data)
+{
+  BpwOverviewColumn column = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory),
+                                                                 "bpw-column"));
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), bpw_overview_column_is_numeric (column) ? 1.0 : 0.0);
+  if (bpw_overview_column_is_numeric (column))
+    gtk_widget_add_css_class (label, "numeric");
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bpw_overview_page_cell_bind_cb (GtkSignalListItemFactory *factory,
+                                GtkListItem              *item,
+                                BpwOverviewPage          *self)
+{
+  BpwOverviewColumn column = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory),
+                                                                 "bpw-column"));
+  BpwOverviewItem *entry = gtk_list_item_get_item (item);
+  GtkWidget *label = gtk_list_item_get_child (item);
+  g_autofree char *text = bpw_overview_item_format (entry, column, self->units);
+  g_autofree char *tooltip = bpw_overview_item_dup_tooltip (entry, column);
+  const char *style = bpw_overview_item_get_style (entry, column);
+
+  gtk_label_set_text (GTK_LABEL (label), text);
+  gtk_widget_set_tooltip_text (label, tooltip);
+  gtk_widget_remove_css_class (label, "error");
+  gtk_widget_remove_css_class (label, "success");
+  if (style != NULL)
+    gtk_widget_add_css_class (label, style);
+}
+
+static int
+bpw_overview_page_compare_cb (gconstpointer a,
+                              gconstpointer b,
+                              gpointer      user_data)
+{
+  int order = bpw_overview_item_compare ((BpwOverviewItem *) a, (BpwOverviewItem *) b,
+                                         GPOINTER_TO_INT (user_data));
+
+  return order < 0 ? GTK_ORDERING_SMALLER : order > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+}
+
+static void
+bpw_overview_page_add_columns (BpwOverviewPage *self)
+{
+  for (int c = 0; c < BPW_N_OVERVIEW_COLUMNS; c++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      g_autoptr(GtkCustomSorter) sorter = NULL;
+      GtkColumnViewColumn *column;
+
+      g_object_set_data (G_OBJECT (factory), "bpw-column", GINT_TO_POINTER (c));
+      g_signal_connect (factory, "setup", G_CALLBACK (bpw_overview_page_cell_setup_cb), NULL);
+      g_signal_connect_object (factory, "bind", G_CALLBACK (bpw_overview_page_cell_bind_cb),
+                               self, 0);
+
+      column = gtk_column_view_column_new (bpw_overview_column_get_title (c), factory);
+      sorter = gtk_custom_sorter_new (bpw_overview_page_compare_cb, GINT_TO_POINTER (c), NULL);
+      gtk_column_view_column_set_sorter (column, GTK_SORTER (sorter));
+      gtk_column_view_column_set_resizable (column, TRUE);
+      gtk_column_view_column_set_expand (column, c == BPW_OVERVIEW_COLUMN_SCENARIO);
+      gtk_column_view_append_column (self->column_view, column);
+      self->columns[c] = column;
+    }
+}
+
+static void
+bpw_overview_page_dispose (GObject *object)
+{
+  BpwOverviewPage *self = (BpwOverviewPage *) object;
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), BPW_TYPE_OVERVIEW_PAGE);
+
+  for (int c = 0; c < BPW_N_OVERVIEW_COLUMNS; c++)
+    g_clear_object (&self->columns[c]);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->sorted);
+  if (self->items != NULL)
+    g_signal_handlers_disconnect_by_data (self->items, self);
+  g_clear_object (&self->items);
+
+  G_OBJECT_CLASS (bpw_overview_page_parent_class)->dispose (object);
+}
+
+static void
+bpw_overview_page_class_init (BpwOverviewPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = bpw_overview_page_dispose;
+
+  g_type_ensure (BPW_TYPE_FACTS_DETAILS);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "overviewpage");
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/bpw/Workbench/ui/bpw-overview-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, BpwOverviewPage, stack);
+  gtk_widget_class_bind_template_child (widget_class, BpwOverviewPage, column_view);
+  gtk_widget_class_bind_template_child (widget_class, BpwOverviewPage, details);
+}
+
+static void
+bpw_overview_page_init (BpwOverviewPage *self)
+{
+  GtkSorter *sorter;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  bpw_overview_page_add_columns (self);
+
+  sorter = gtk_column_view_get_sorter (self->column_view);
+  self->sorted = gtk_sort_list_model_new (NULL, g_object_ref (sorter));
+  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
+  g_signal_connect_object (self->selection, "notify::selected-item",
+                           G_CALLBACK (bpw_overview_page_selection_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+
+  bpw_overview_page_update (self);
+  bpw_overview_page_selection_cb (self);
+}
+
+void
+bpw_overview_page_set_model (BpwOverviewPage *self,
+                             GListModel      *items)
+{
+  g_return_if_fail (BPW_IS_OVERVIEW_PAGE (self));
+  g_return_if_fail (items == NULL || G_IS_LIST_MODEL (items));
+
+  if (self->items != NULL)
+    g_signal_handlers_disconnect_by_data (self->items, self);
+  g_set_object (&self->items, items);
+  if (items != NULL)
+    g_signal_connect_object (items, "items-changed", G_CALLBACK (bpw_overview_page_update),
+                             self, G_CONNECT_SWAPPED);
+  gtk_sort_list_model_set_model (self->sorted, items);
+  bpw_overview_page_update (self);
+}
+
+void
+bpw_overview_page_set_busy (BpwOverviewPage *self,
+                            gboolean         busy)
+{
+  g_return_if_fail (BPW_IS_OVERVIEW_PAGE (self));
+
+  self->busy = busy;
+  bpw_overview_page_update (self);
+}
+
+void
+bpw_overview_page_set_units (BpwOverviewPage *self,
+                             BpwByteUnits     units)
+{
+  g_return_if_fail (BPW_IS_OVERVIEW_PAGE (self));
+
+  if (self->units == units)
+    return;
+  self->units = units;
+  bpw_facts_details_set_units (self->details, units);
+  /* Rebinding every visible cell is the simplest way to reformat them. */
+  gtk_column_view_set_model (self->column_view, NULL);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+}
+
+GListModel *
+bpw_overview_page_get_visible_items (BpwOverviewPage *self)
+{
+  g_return_val_if_fail (BPW_IS_OVERVIEW_PAGE (self), NULL);
+  return G_LIST_MODEL (self->sorted);
+}
+
+gboolean
+bpw_overview_page_get_shows_evaluation (BpwOverviewPage *self)
+{
+  g_return_val_if_fail (BPW_IS_OVERVIEW_PAGE (self), FALSE);
+  return self->shows_evaluation;
+}

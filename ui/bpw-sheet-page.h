@@ -1,0 +1,38 @@
+/* bpw-sheet-page.h — the Sheet page: the operations of one scenario, sortable and filterable
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "bpw-sheet-item.h"
+
+G_BEGIN_DECLS
+
+#define BPW_TYPE_SHEET_PAGE (bpw_sheet_page_get_type ())
+
+G_DECLARE_FINAL_TYPE (BpwSheetPage, bpw_sheet_page, BPW, SHEET_PAGE, GtkWidget)
+
+/* Lists the scenarios of @study (nullable) and shows the one of the same name as before,
+ * else the first. The rows are computed in a worker thread; "busy" is TRUE meanwhile. */
+void          bpw_sheet_page_set_study        (BpwSheetPage *self,
+                                               BpwStudy     *study);
+/* Index into the study's scenarios; GTK_INVALID_LIST_POSITION when there is none. */
+void          bpw_sheet_page_select_scenario  (BpwSheetPage *self,
+                                               guint         index);
+guint         bpw_sheet_page_get_scenario     (BpwSheetPage *self);
+/* Applies at once (the search entry waits for typing to pause). */
+void          bpw_sheet_page_set_filter_text  (BpwSheetPage *self,
+                                               const char   *text);
+/* Every row of the scenario (element-type BpwSheetItem). */
+GListModel   *bpw_sheet_page_get_rows         (BpwSheetPage *self);
+/* The rows the table shows: filtered and sorted. */
+GListModel   *bpw_sheet_page_get_visible_rows (BpwSheetPage *self);
+gboolean      bpw_sheet_page_get_busy         (BpwSheetPage *self);
+void          bpw_sheet_page_set_units        (BpwSheetPage *self,
+                                               BpwByteUnits  units);
+/* Moves the keyboard focus to the search entry (Ctrl+F). */
+void          bpw_sheet_page_focus_search     (BpwSheetPage *self);
+
+G_END_DECLS
