@@ -1,4 +1,5 @@
-/* bpw-cli-evaluate.c — `bpw evaluate MODEL --blueprint BP [options] [--analytic] [--json]`
+/* bpw-cli-evaluate.c — `bpw evaluate MODEL --blueprint BP [options] [--analytic] [--json]
+ *                      [--trace FILE]`
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -16,6 +17,8 @@
 #include "bpw-error.h"
 #include "bpw-estimator.h"
 #include "bpw-evaluation.h"
+#include "bpw-simulation.h"
+#include "bpw-trace.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
 
@@ -31,15 +34,56 @@ describe_time (GString *out, const char *label, double seconds, double total)
                           total > 0 ? 100.0 * seconds / total : 0.0);
 }
 
+/* What only the simulation knows: the analytic step it is compared with, the effects
+ * that make up the difference, the bubble, the critical path and memory over time. */
+static void
+describe_simulation (GString *out, const BpwSimulation *sim, const BpwEvaluation *analytic)
+{
+  const BpwSimMemory *peak = &sim->memory[0];
+  BpwSimDifference d;
+  guint tasks = 0;
+
+  bpw_simulation_difference (sim, analytic, &d);
+  for (gint64 s = 1; s < sim->plan->dist->n_stages; s++)
+    if (sim->memory[s].peak > peak->peak)
+      peak = &sim->memory[s];
+  for (guint i = 0; i < sim->critical_path->len; i++)
+    tasks += bpw_simulation_event (sim, g_array_index (sim->critical_path, guint32, i))->kind ==
+             BPW_SIM_EVENT_TASK;
+  g_string_append (out, "Simulated schedule\n");
+  g_string_append_printf (out, "  %-28s %12.4f s  (simulated %+.2f %%)\n", "analytic step time",
+                          analytic->step_time_s, analytic->step_time_s > 0
+                          ? 100.0 * d.difference_s / analytic->step_time_s : 0.0);
+  g_string_append_printf (out, "  %-28s %+12.4f s  (pipeline fill, drain, unequal stages)\n",
+                          "difference from bubble", d.bubble_s);
+  g_string_append_printf (out, "  %-28s %+12.4f s  (DP, TP and pipeline overlap)\n",
+                          "difference from overlap", d.overlap_s);
+  g_string_append_printf (out, "  %-28s %+12.4f s  (shared links, processor usage)\n",
+                          "difference from contention", d.contention_s);
+  g_string_append_printf (out, "  %-28s %+12.4f s  (optimizer and DP tail of another stage)\n",
+                          "difference from work", d.work_s);
+  g_string_append_printf (out, "  %-28s %12.2f %%  (stage %" G_GINT64_FORMAT ")\n",
+                          "bubble fraction", 100.0 * bpw_simulation_bubble_fraction (sim),
+                          sim->reference_rank);
+  g_string_append_printf (out, "  %-28s %12u events (%u tasks) of %u in the pipeline column\n",
+                          "critical path", sim->critical_path->len, tasks,
+                          (guint) sim->column_events);
+  g_string_append_printf (out, "  %-28s %12.2f GiB (the plan's bound %.2f GiB, %+.2f GiB)\n",
+                          "simulated peak memory", peak->peak / GIB, peak->analytic / GIB,
+                          (peak->peak - peak->analytic) / GIB);
+}
+
 static char *
-evaluation_to_text (const BpwEvaluation *e, const BpwPlan *plan, const BpwCliSetup *setup)
+evaluation_to_text (const BpwEvaluation *e, const BpwPlan *plan, const BpwCliSetup *setup,
+                    const BpwSimulation *sim, const BpwEvaluation *analytic)
 {
   GString *out = g_string_new (NULL);
 
   g_string_append_printf (out, "%-30s %s on %s, %" G_GINT64_FORMAT " devices (%s)\n",
                           "Evaluation", setup->spec.name, setup->blueprint->name,
                           bpw_parallel_devices (&setup->parallel),
-                          plan != NULL ? "bound plan" : "analytic estimate");
+                          sim != NULL ? "simulated schedule"
+                          : plan != NULL ? "bound plan" : "analytic estimate");
   g_string_append_printf (out, "%-30s %.4f s\n", "Step time", e->step_time_s);
   for (guint b = 0; b < BPW_N_BREAKDOWNS; b++)
     describe_time (out, breakdown_labels[b], e->breakdown_s[b], e->step_time_s);
@@ -49,8 +93,9 @@ evaluation_to_text (const BpwEvaluation *e, const BpwPlan *plan, const BpwCliSet
                         "matrix, logits, no recompute;\n   over step time × devices × dense "
                         "matrix peak)\n");
   g_string_append_printf (out, "%-30s %.2f GiB of %.2f GiB per device (stage %" G_GINT64_FORMAT
-                          ", a safe bound)\n", "Peak memory", e->peak_bytes / GIB,
-                          e->capacity_bytes / GIB, e->peak_stage);
+                          ", %s)\n", "Peak memory", e->peak_bytes / GIB,
+                          e->capacity_bytes / GIB, e->peak_stage,
+                          sim != NULL ? "simulated" : "a safe bound");
   g_string_append_printf (out, "%-30s %s\n", "Bottleneck", bpw_bottleneck_to_string (e->bottleneck));
   g_string_append (out, "Memory-stall fraction by layer type\n");
   for (guint l = 0; l < BPW_N_LAYER_TYPES; l++)
@@ -77,17 +122,30 @@ evaluation_to_text (const BpwEvaluation *e, const BpwPlan *plan, const BpwCliSet
                                   t->flops, t->bytes, t->count);
         }
     }
+  if (sim != NULL)
+    describe_simulation (out, sim, analytic);
   if (!e->legal)
     g_string_append (out, "ILLEGAL PLAN (see the reasons on stderr)\n");
   return g_string_free (out, FALSE);
 }
 
+typedef struct
+{
+  gboolean    analytic;
+  gboolean    json;
+  gboolean    all_ranks;
+  gboolean    concurrent_engines;
+  const char *trace;
+} EvaluateFlags;
+
 static int
 evaluate_run (const char *model, const char *blueprint, const BpwCliOptions *options,
-              gboolean analytic, gboolean json)
+              const EvaluateFlags *flags)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(BpwPlan) plan = NULL;
+  g_autoptr(BpwSimulation) sim = NULL;
+  BpwEvaluation bound;
   g_autoptr(GPtrArray) reasons = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *text = NULL;
   BpwCliSetup setup;
@@ -101,7 +159,7 @@ evaluate_run (const char *model, const char *blueprint, const BpwCliOptions *opt
       return status;
     }
 
-  if (analytic)
+  if (flags->analytic)
     {
       g_autoptr(BpwEstimator) est = bpw_estimator_new (&setup.spec, &setup.scenario,
                                                        setup.blueprint, &error);
@@ -111,21 +169,36 @@ evaluate_run (const char *model, const char *blueprint, const BpwCliOptions *opt
     }
   else
     {
+      /* Bind, estimate the step in closed form on the plan, then simulate it. */
+      BpwSimOptions sim_options = { .all_ranks = flags->all_ranks,
+                                    .concurrent_engines = flags->concurrent_engines };
+
       plan = bpw_cli_setup_bind (&setup, &error);
-      if (plan == NULL)
+      if (plan != NULL)
+        {
+          bpw_evaluation_from_plan (plan, &bound);
+          sim = bpw_simulation_new (plan, &sim_options, &error);
+        }
+      if (sim == NULL)
         status = bpw_cli_report_error ("evaluate", error);
       else
         {
-          bpw_evaluation_from_plan (plan, &eval);
+          bpw_simulation_evaluation (sim, &bound, &eval);
           for (guint i = 0; i < plan->reasons->len; i++)
             g_ptr_array_add (reasons, g_strdup (plan->reasons->pdata[i]));
+          if (flags->trace != NULL && !bpw_trace_write (sim, NULL, flags->trace, &error))
+            status = bpw_cli_report_error ("evaluate", error);
         }
     }
 
   if (status == BPW_CLI_EXIT_OK)
     {
-      text = json ? bpw_evaluation_to_json (&eval, plan, reasons)
-                  : evaluation_to_text (&eval, plan, &setup);
+      if (sim != NULL)
+        text = flags->json ? bpw_simulation_evaluation_to_json (sim, &eval, &bound, reasons)
+                           : evaluation_to_text (&eval, plan, &setup, sim, &bound);
+      else
+        text = flags->json ? bpw_evaluation_to_json (&eval, plan, reasons)
+                           : evaluation_to_text (&eval, plan, &setup, NULL, NULL);
       fputs (text, stdout);
       if (!eval.legal)
         {
@@ -145,17 +218,25 @@ bpw_cli_evaluate (int    argc,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *description = NULL;
-  g_autofree char *blueprint = NULL;
   BpwCliOptions options;
-  gboolean json = FALSE, analytic = FALSE;
+  g_autofree char *blueprint = NULL;
+  g_autofree char *trace = NULL;
+  EvaluateFlags flags = { 0 };
   int status;
   const GOptionEntry entries[] = {
     { "blueprint", 0, 0, G_OPTION_ARG_STRING, &blueprint,
       "The candidate accelerator (required)", "BP" },
-    { "analytic", 0, 0, G_OPTION_ARG_NONE, &analytic,
-      "The closed-form estimate that search uses (no plan is built)", NULL },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+    { "analytic", 0, 0, G_OPTION_ARG_NONE, &flags.analytic,
+      "The closed-form estimate that search uses (no plan is built, nothing simulated)", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &flags.json,
       "Print the evaluation as JSON (keys of the bpw evaluate contract)", NULL },
+    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace,
+      "Write the simulated step as a Chrome trace (Perfetto, chrome://tracing)", "FILE" },
+    { "all-ranks", 0, 0, G_OPTION_ARG_NONE, &flags.all_ranks,
+      "Expand the simulated pipeline column to every rank (the trace shows them all)", NULL },
+    { "concurrent-engines", 0, 0, G_OPTION_ARG_NONE, &flags.concurrent_engines,
+      "Let matrix and vector tasks overlap where dependencies allow (default: one stream)",
+      NULL },
     G_OPTION_ENTRY_NULL
   };
 
@@ -164,9 +245,10 @@ bpw_cli_evaluate (int    argc,
   context = g_option_context_new ("MODEL --blueprint BP");
   g_option_context_set_summary (context,
                                 "Binds one scenario to a blueprint through a mapping, checks "
-                                "legality and estimates\nthe step: time and its breakdown, MFU, "
-                                "peak memory, stalls, bottleneck, energy.\nBP is a bundled "
-                                "name, a blueprint file or a Calculon system file.");
+                                "legality and simulates\nthe step: time and its breakdown, MFU, "
+                                "peak memory over time, stalls, bottleneck,\nenergy, and how "
+                                "it differs from the closed-form estimate (--analytic).\nBP is "
+                                "a bundled name, a blueprint file or a Calculon system file.");
   description = g_strconcat (bpw_cli_options_defaults_help (), "\n",
                              bpw_cli_options_mapping_help (), NULL);
   g_option_context_set_description (context, description);
@@ -182,8 +264,14 @@ bpw_cli_evaluate (int    argc,
     status = bpw_cli_usage ("evaluate", "evaluate: expected one MODEL, got also '%s'", argv[2]);
   else if (blueprint == NULL)
     status = bpw_cli_usage ("evaluate", "evaluate: missing --blueprint BP");
+  else if (flags.analytic && (trace != NULL || flags.all_ranks || flags.concurrent_engines))
+    status = bpw_cli_usage ("evaluate", "evaluate: --trace, --all-ranks and --concurrent-engines "
+                            "need the simulation; leave out --analytic");
   else
-    status = evaluate_run (argv[1], blueprint, &options, analytic, json);
+    {
+      flags.trace = trace;
+      status = evaluate_run (argv[1], blueprint, &options, &flags);
+    }
 
   bpw_cli_options_clear (&options);
   return status;

@@ -135,9 +135,8 @@ roofline_plot (BpwStudy *study, const ExportOptions *o, BpwPlan *plan, GError **
 static BpwPlot *
 assignment_plot (BpwStudy *study, const ExportOptions *o, BpwPlan *plan, GError **error)
 {
-  BpwAssignmentData *data = bpw_assignment_data_new_from_plan (plan, o->stage,
-                                                                candidate_name (study, o->candidate),
-                                                                error);
+  const char *label = candidate_name (study, o->candidate);
+  BpwAssignmentData *data = bpw_assignment_data_new_from_plan (plan, o->stage, label, error);
 
   return data != NULL ? BPW_PLOT (bpw_assignment_plot_new (data)) : NULL;
 }
@@ -252,10 +251,10 @@ bpw_cli_export (int    argc,
                                 "Exports a view of a study candidate on a scenario. STUDY is a "
                                 "study file or a bundled\nname (default). The mapping sheet "
                                 "(--view sheet) is written as CSV (every operation of\nevery "
-                                "stage) or Markdown (each stage's first block, embedding and head). "
-                                "Charts\n(--view roofline, --view assignment) are written as PNG, "
-                                "SVG or PDF with the print\nstyle, or as the CSV of the data they "
-                                "plot.");
+                                "stage) or Markdown (each stage's first block, embedding and "
+                                "head). Charts\n(--view roofline, --view assignment) are written "
+                                "as PNG, SVG or PDF with the print\nstyle, or as the CSV of the "
+                                "data they plot.");
   g_option_context_add_main_entries (context, entries, NULL);
 
   if (!g_option_context_parse (context, &argc, &argv, &error))

@@ -60,7 +60,8 @@ validate_run (const char *blueprint, gboolean fit, const char *output, gboolean 
     {
       bpw_json_writer_init (&w, TRUE);
       bpw_json_writer_begin_object (&w, NULL);
-      bpw_json_writer_string (&w, "reference", "Megatron-LM 2021 Table 1 (Narayanan et al., SC'21)");
+      bpw_json_writer_string (&w, "reference",
+                              "Megatron-LM 2021 Table 1 (Narayanan et al., SC'21)");
       bpw_json_writer_string (&w, "blueprint", bp->name);
       bpw_json_writer_begin_array (&w, "rows");
     }

@@ -28,10 +28,14 @@ static const BpwCliCommand bpw_cli_commands[] = {
     "facts MODEL [scenario options] [parallel options] [--json]" },
   { "evaluate", bpw_cli_evaluate,
     "evaluate MODEL --blueprint BP [scenario options] [parallel options] [mapping options]\n"
-    "                [--analytic] [--json]" },
+    "                [--analytic] [--json] [--trace FILE]" },
+  { "serve", bpw_cli_serve,
+    "serve MODEL --blueprint BP [parallel options] --arrival-rate R --requests N\n"
+    "                [--prompt-len DIST] [--output-len DIST] [--seed S] [--sweep R1,R2,...] [--json]" },
   { "validate", bpw_cli_validate, "validate [--blueprint BP] [--fit [--output FILE]] [--json]" },
   { "export", bpw_cli_export,
-    "export STUDY --view sheet --format csv|md --output FILE [--candidate NAME] [--scenario NAME]" },
+    "export STUDY --view sheet|roofline|assignment --format csv|md|png|svg|pdf --output FILE\n"
+    "                [--candidate NAME] [--scenario NAME]" },
   { "check", bpw_cli_check, "check FILE..." },
   { "list", bpw_cli_list, "list models|blueprints|studies" },
 };

@@ -21,6 +21,7 @@ typedef enum
  * @argv stays with the caller, but the parser may reorder and remove entries. */
 int         bpw_cli_facts (int argc, char **argv);
 int         bpw_cli_evaluate (int argc, char **argv);
+int         bpw_cli_serve (int argc, char **argv);
 int         bpw_cli_validate (int argc, char **argv);
 int         bpw_cli_export (int argc, char **argv);
 int         bpw_cli_check (int argc, char **argv);

@@ -27,4 +27,7 @@
 #include "bpw-validation.h"
 #include "bpw-candidate.h"
 #include "bpw-mapping-sheet.h"
+#include "bpw-simulation.h"
+#include "bpw-trace.h"
+#include "bpw-serve.h"
 #undef BPW_CORE_INSIDE

@@ -45,7 +45,8 @@ bpw_step_context_init (BpwStepContext     *ctx,
   *ctx = (BpwStepContext) {
     .micro_batches = MAX (micro_batches, 1),
     .pp = parallel->pp,
-    .interleave = parallel->schedule == BPW_SCHEDULE_INTERLEAVED ? MAX (parallel->interleave, 1) : 1,
+    .interleave = parallel->schedule == BPW_SCHEDULE_INTERLEAVED
+                  ? MAX (parallel->interleave, 1) : 1,
     .devices = bpw_parallel_devices (parallel),
     .phase = scenario->phase,
     .dp_overlap = dp_overlap,

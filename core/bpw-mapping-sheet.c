@@ -179,7 +179,8 @@ bpw_mapping_sheet_to_markdown (const GArray *rows,
                           "per step (exposed time for transfers).\n\n", title);
   g_string_append (out, "| stage | lineage | operation | layer | type | phase | engine | dtype | "
                         "FLOPs | bytes | FLOP/B | tile | fusion | time | per step | bottleneck |\n"
-                        "|---:|---:|---|---|---|---|---|---|---:|---:|---:|---|---|---:|---:|---|\n");
+                        "|---:|---:|---|---|---|---|---|---|---:|---:|---:|---|---|---:|---:"
+                        "|---|\n");
   for (guint i = 0; i < rows->len; i++)
     {
       const BpwSheetRow *r = &g_array_index (rows, BpwSheetRow, i);

@@ -282,7 +282,8 @@ _bpw_plan_bind_transfers (BpwPlan *plan)
           gint tier = plan->mapping.tier[c->group];
           BpwPlanTransfer tr = {
             .op = c->op, .kind = c->kind, .group = c->group, .phase = c->phase,
-            .layer_type = c->layer_type, .layer = c->layer, .name = c->name, .tier = tier, .ranks = c->group_size,
+            .layer_type = c->layer_type, .layer = c->layer, .name = c->name, .tier = tier,
+            .ranks = c->group_size,
             .count = per_step ? (double) c->count
                               : (double) c->count / (double) plan->micro_batches,
             .bytes = (double) c->bytes,

@@ -26,7 +26,8 @@ random_blueprint (GRand *rand)
   bpw_blueprint_set_value (bp, &bp->engines[e].overhead, g_rand_double_range (rand, 0, 1e-5),
                            BPW_PROVENANCE_ESTIMATE, NULL);
   for (guint i = 0; i < 4; i++)
-    points[i] = (BpwEfficiencyPoint) { pow (10.0, 6 + 3 * i), g_rand_double_range (rand, 0.05, 1.0) };
+    points[i] = (BpwEfficiencyPoint) { pow (10.0, 6 + 3 * i),
+                                       g_rand_double_range (rand, 0.05, 1.0) };
   bpw_efficiency_table_set (bp, &bp->engines[e].efficiency[BPW_PRECISION_BF16], points, 4, interp,
                             BPW_PROVENANCE_ESTIMATE, NULL);
   e = bpw_blueprint_add_engine (bp, "vector", BPW_ENGINE_VECTOR);
@@ -38,7 +39,8 @@ random_blueprint (GRand *rand)
   bpw_blueprint_set_value (bp, &bp->memory[m].bandwidth, g_rand_double_range (rand, 1e11, 1e13),
                            BPW_PROVENANCE_ESTIMATE, NULL);
   for (guint i = 0; i < 4; i++)
-    points[i] = (BpwEfficiencyPoint) { pow (10.0, 3 + 2 * i), g_rand_double_range (rand, 0.05, 1.0) };
+    points[i] = (BpwEfficiencyPoint) { pow (10.0, 3 + 2 * i),
+                                       g_rand_double_range (rand, 0.05, 1.0) };
   bpw_efficiency_table_set (bp, &bp->memory[m].efficiency, points, 4, interp,
                             BPW_PROVENANCE_ESTIMATE, NULL);
   bp->processing = g_rand_boolean (rand) ? BPW_PROCESSING_OVERLAP : BPW_PROCESSING_NO_OVERLAP;
@@ -108,8 +110,8 @@ test_collective_never_beats_its_algorithm (void)
     }
 }
 
-/* Ring all-reduce: 2(n−1)·α + 2(n−1)/n·M/(B·eff); ring all-gather (n−1)·α + (n−1)/n·M/(B·eff)
- * (REFERENCES.md §5.2); tree all-reduce 2⌈log2 n⌉ latencies. */
+/* Ring all-reduce: 2(n−1)·α + 2(n−1)/n·M/(B·eff); ring all-gather (n−1)·α +
+ * (n−1)/n·M/(B·eff) (REFERENCES.md §5.2); tree all-reduce 2⌈log2 n⌉ latencies. */
 static void
 test_collective_closed_forms (void)
 {

@@ -1,0 +1,240 @@
+/* bpw-cli-serve.c — `bpw serve MODEL --blueprint BP [parallel options] --arrival-rate R
+ *                    --requests N [--prompt-len DIST] [--output-len DIST] [--seed S]
+ *                    [--sweep R1,R2,...] [--max-batch N] [--json]`
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-cli-serve"
+
+#include "config.h"
+
+#include "bpw-cli.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "bpw-cli-options.h"
+#include "bpw-cli-setup.h"
+#include "bpw-error.h"
+#include "bpw-serve.h"
+
+#define DEFAULT_PROMPT    "fixed:512"
+#define DEFAULT_OUTPUT    "fixed:128"
+#define DEFAULT_MAX_BATCH 256
+
+typedef struct
+{
+  double   rate;
+  gint64   requests;
+  gint64   seed;
+  gint64   max_batch;
+  char    *prompt;
+  char    *output;
+  char    *sweep;
+  gboolean json;
+} ServeArgs;
+
+static void
+describe_stats (GString *out, const char *label, const BpwLatencyStats *s, double scale,
+                const char *unit)
+{
+  g_string_append_printf (out, "  %-22s %10.4g %10.4g %10.4g %10.4g  %s\n", label,
+                          s->mean * scale, s->p50 * scale, s->p95 * scale, s->p99 * scale, unit);
+}
+
+static char *
+serve_to_text (const BpwServeResult *results, guint n, const BpwServeOptions *o,
+               const BpwCliSetup *setup, const BpwServeModel *model)
+{
+  GString *out = g_string_new (NULL);
+  g_autofree char *prompt = bpw_length_dist_to_string (&o->prompt);
+  g_autofree char *output = bpw_length_dist_to_string (&o->output);
+
+  g_string_append_printf (out, "Serving %s on %s: %" G_GINT64_FORMAT " replica(s) of %"
+                          G_GINT64_FORMAT " devices, KV cache %" G_GINT64_FORMAT
+                          " tokens per replica, at most %" G_GINT64_FORMAT " sequences per "
+                          "step\n", setup->spec.name, setup->blueprint->name, o->replicas,
+                          bpw_serve_model_devices (model), bpw_serve_model_kv_capacity (model),
+                          bpw_serve_model_max_batch (model));
+  g_string_append_printf (out, "%" G_GINT64_FORMAT " requests, Poisson arrivals, prompts %s, "
+                          "outputs %s, seed %" G_GUINT64_FORMAT "\n", o->requests, prompt,
+                          output, o->seed);
+  for (guint i = 0; i < n; i++)
+    {
+      const BpwServeResult *r = &results[i];
+
+      g_string_append_printf (out, "\nArrival rate %.4g requests/s: %" G_GINT64_FORMAT
+                              " served, %" G_GINT64_FORMAT " rejected (larger than the KV "
+                              "cache)\n", r->arrival_rate, r->requests, r->rejected);
+      g_string_append_printf (out, "  %-22s %10s %10s %10s %10s\n", "", "mean", "p50", "p95",
+                              "p99");
+      describe_stats (out, "time to first token", &r->ttft_s, 1e3, "ms");
+      describe_stats (out, "time per output token", &r->tpot_s, 1e3, "ms");
+      describe_stats (out, "end to end", &r->e2e_s, 1.0, "s");
+      g_string_append_printf (out, "  %-22s %10.4g tokens/s (mean decode batch %.1f, %"
+                              G_GINT64_FORMAT " prefills, %" G_GINT64_FORMAT " decode steps)\n",
+                              "throughput", r->throughput_tokens_per_s, r->mean_decode_batch,
+                              r->prefills, r->decodes);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* "R1,R2,...": positive rates. */
+static gboolean
+parse_sweep (const char *text, GArray *rates, GError **error)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ",", -1);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      char *end = NULL;
+      double r = g_ascii_strtod (g_strstrip (parts[i]), &end);
+
+      if (end == parts[i] || *end != '\0' || !(r > 0) || !isfinite (r))
+        {
+          g_set_error (error, BPW_CLI_USAGE_ERROR, 0, "--sweep: expected positive arrival "
+                       "rates separated by commas, got '%s'", text);
+          return FALSE;
+        }
+      g_array_append_val (rates, r);
+    }
+  return TRUE;
+}
+
+static int
+serve_run (const char *model_name, const char *blueprint, const BpwCliOptions *options,
+           const ServeArgs *args)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) rates = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(BpwServeModel) model = NULL;
+  g_autofree BpwServeResult *results = NULL;
+  g_autofree char *text = NULL;
+  BpwServeOptions o = { .requests = args->requests, .seed = (guint64) args->seed };
+  gint64 longest_prompt, longest_request;
+  BpwCliSetup setup;
+  int status = BPW_CLI_EXIT_OK;
+
+  if (args->sweep != NULL ? !parse_sweep (args->sweep, rates, &error)
+                          : (g_array_append_val (rates, args->rate), FALSE))
+    return bpw_cli_report_error ("serve", error);
+  if (!bpw_length_dist_parse (args->prompt ? args->prompt : DEFAULT_PROMPT, "--prompt-len",
+                              &o.prompt, &error) ||
+      !bpw_length_dist_parse (args->output ? args->output : DEFAULT_OUTPUT, "--output-len",
+                              &o.output, &error))
+    {
+      g_prefix_error (&error, "serve: ");
+      error->domain = BPW_CLI_USAGE_ERROR;
+      return bpw_cli_report_error ("serve", error);
+    }
+
+  if (!bpw_cli_setup_load (&setup, model_name, blueprint, options, &error))
+    {
+      status = bpw_cli_report_error ("serve", error);
+      bpw_cli_setup_clear (&setup);
+      return status;
+    }
+  o.replicas = setup.parallel.dp;
+  o.arrival_rate = g_array_index (rates, double, 0);
+  bpw_serve_stream_bounds (&o, &longest_prompt, &longest_request);
+  model = bpw_serve_model_new (&setup.spec, &setup.scenario, setup.blueprint, &setup.mapping,
+                               args->max_batch, longest_prompt, longest_request, &error);
+  results = g_new0 (BpwServeResult, rates->len);
+  for (guint i = 0; model != NULL && i < rates->len && error == NULL; i++)
+    {
+      o.arrival_rate = g_array_index (rates, double, i);
+      bpw_serve_run (model, &o, &results[i], &error);
+    }
+  if (error != NULL)
+    status = bpw_cli_report_error ("serve", error);
+  else
+    {
+      o.arrival_rate = g_array_index (rates, double, 0);
+      text = args->json ? bpw_serve_to_json (results, rates->len, &o)
+                        : serve_to_text (results, rates->len, &o, &setup, model);
+      fputs (text, stdout);
+    }
+  bpw_cli_setup_clear (&setup);
+  return status;
+}
+
+int
+bpw_cli_serve (int    argc,
+               char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *description = NULL;
+  g_autofree char *blueprint = NULL;
+  ServeArgs args = { .rate = NAN, .requests = 0, .seed = 1, .max_batch = DEFAULT_MAX_BATCH };
+  BpwCliOptions options;
+  int status;
+  const GOptionEntry entries[] = {
+    { "blueprint", 0, 0, G_OPTION_ARG_STRING, &blueprint,
+      "The candidate accelerator (required)", "BP" },
+    { "arrival-rate", 0, 0, G_OPTION_ARG_DOUBLE, &args.rate,
+      "Requests per second, all replicas together (required unless --sweep)", "R" },
+    { "requests", 0, 0, G_OPTION_ARG_INT64, &args.requests,
+      "Requests in the stream (required)", "N" },
+    { "prompt-len", 0, 0, G_OPTION_ARG_STRING, &args.prompt,
+      "Prompt lengths: fixed:N, uniform:LO:HI or lognormal:MEAN:SIGMA (default "
+      DEFAULT_PROMPT ")", "DIST" },
+    { "output-len", 0, 0, G_OPTION_ARG_STRING, &args.output,
+      "Output lengths, as --prompt-len (default " DEFAULT_OUTPUT ")", "DIST" },
+    { "seed", 0, 0, G_OPTION_ARG_INT64, &args.seed,
+      "Seed of the request stream (default 1)", "S" },
+    { "sweep", 0, 0, G_OPTION_ARG_STRING, &args.sweep,
+      "Arrival rates of a latency–throughput curve, comma-separated", "R1,R2,..." },
+    { "max-batch", 0, 0, G_OPTION_ARG_INT64, &args.max_batch,
+      "Sequences a replica runs at most per step (default 256)", "N" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &args.json,
+      "Print the results as JSON (keys of the bpw serve contract)", NULL },
+    G_OPTION_ENTRY_NULL
+  };
+
+  bpw_cli_options_init (&options);
+  g_set_prgname ("bpw serve");
+  context = g_option_context_new ("MODEL --blueprint BP --arrival-rate R --requests N");
+  g_option_context_set_summary (context,
+                                "Serves a seeded stream of requests (Poisson arrivals) with "
+                                "continuous batching on\nDP replicas of TP × PP devices: "
+                                "prefill and decode steps from the analytic estimator,\nthe KV "
+                                "cache as large as device memory allows, and the time to first "
+                                "token, time\nper output token and end-to-end latency (mean, "
+                                "p50, p95, p99) with throughput.");
+  description = g_strconcat ("Lengths: fixed:N; uniform:LO:HI (whole tokens, both included); "
+                             "lognormal:MEAN:SIGMA\n(round(X), ln X normal with standard "
+                             "deviation SIGMA and E[X] = MEAN, at least 1).\nScenario options "
+                             "other than --dtype are ignored: the stream sets batches and "
+                             "lengths.\n\n", bpw_cli_options_mapping_help (), NULL);
+  g_option_context_set_description (context, description);
+  g_option_context_add_main_entries (context, entries, NULL);
+  bpw_cli_options_add (&options, context);
+  bpw_cli_options_add_mapping (&options, context);
+
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    status = bpw_cli_report_error ("serve", error);
+  else if (argc < 2)
+    status = bpw_cli_usage ("serve", "serve: missing MODEL");
+  else if (argc > 2)
+    status = bpw_cli_usage ("serve", "serve: expected one MODEL, got also '%s'", argv[2]);
+  else if (blueprint == NULL)
+    status = bpw_cli_usage ("serve", "serve: missing --blueprint BP");
+  else if (args.sweep == NULL && !(args.rate > 0 && isfinite (args.rate)))
+    status = bpw_cli_usage ("serve", "serve: --arrival-rate R must be a positive number of "
+                            "requests per second (or give --sweep)");
+  else if (args.requests < 1 || args.requests > 100000000)
+    status = bpw_cli_usage ("serve", "serve: --requests N must be from 1 to 100000000");
+  else if (args.max_batch < 1 || args.max_batch > 65536)
+    status = bpw_cli_usage ("serve", "serve: --max-batch N must be from 1 to 65536");
+  else if (args.seed < 0)
+    status = bpw_cli_usage ("serve", "serve: --seed S must not be negative");
+  else
+    status = serve_run (argv[1], blueprint, &options, &args);
+
+  g_free (args.prompt);
+  g_free (args.output);
+  g_free (args.sweep);
+  bpw_cli_options_clear (&options);
+  return status;
+}

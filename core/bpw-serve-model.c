@@ -1,0 +1,290 @@
+/* bpw-serve-model.c — step times of a serving replica on cached grids, KV-cache capacity
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-serve-model"
+
+#include "config.h"
+
+#include "bpw-serve-model.h"
+
+#include <math.h>
+
+#include "bpw-dist-work.h"
+#include "bpw-error.h"
+#include "bpw-estimator.h"
+#include "bpw-plan.h"
+#include "bpw-work-graph.h"
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+struct _BpwServeModel
+{
+  BpwModelSpec   spec;        /* owned copy */
+  BpwScenario    base;        /* owned copy */
+  BpwBlueprint  *blueprint;   /* owned copy */
+  BpwMapping     mapping;     /* owned copy: the replica's */
+  gint64         max_batch;
+  gint64         kv_capacity;
+  GHashTable    *cache;       /* packed (phase, batch, length) → double seconds */
+  guint          evaluations;
+};
+
+/* ---- grid points ---- */
+
+static gint64
+align (const BpwServeModel *m, BpwWorkloadPhase phase, gint64 length)
+{
+  gint64 tp = m->mapping.parallel.tp;
+
+  /* Sequence parallelism splits the prompt over the TP ranks. */
+  if (phase == BPW_WORKLOAD_PREFILL && m->mapping.parallel.sp && tp > 1)
+    return (length + tp - 1) / tp * tp;
+  return length;
+}
+
+static gboolean
+evaluate_point (BpwServeModel *m, BpwWorkloadPhase phase, gint64 batch, gint64 length,
+                double *seconds, GError **error)
+{
+  guint64 key = ((guint64) length << 26) | ((guint64) batch << 2) | (guint64) phase;
+  gpointer found = g_hash_table_lookup (m->cache, &key);
+  g_autoptr(BpwEstimator) est = NULL;
+  BpwScenario s = m->base;
+  BpwMapping map = m->mapping;
+  BpwEvaluation e;
+  guint64 *stored;
+  double *value;
+
+  if (found != NULL)
+    {
+      *seconds = *(double *) found;
+      return TRUE;
+    }
+  s.phase = phase;
+  s.global_batch = batch;
+  s.micro_batch = batch;
+  s.recompute = BPW_RECOMPUTE_NONE;
+  if (phase == BPW_WORKLOAD_PREFILL)
+    s.seq = length;
+  else
+    s.context = length;
+  map.micro_batch = batch;
+  map.recompute = BPW_RECOMPUTE_NONE;
+  est = bpw_estimator_new (&m->spec, &s, m->blueprint, error);
+  if (est == NULL || !bpw_estimator_evaluate (est, &map, &e, NULL, error))
+    return FALSE;
+  m->evaluations++;
+  stored = g_new (guint64, 2);  /* the key, then the value's bits */
+  stored[0] = key;
+  value = (double *) &stored[1];
+  *value = e.step_time_s;
+  g_hash_table_insert (m->cache, stored, value);
+  *seconds = e.step_time_s;
+  return TRUE;
+}
+
+/* Grid neighbours of @x: powers of two (the last one @top for batches). */
+static void
+bracket (double x, gint64 top, gint64 *lo, gint64 *hi)
+{
+  gint64 p = 1;
+
+  x = MAX (x, 1.0);
+  while ((double) (p * 2) <= x && (top <= 0 || p * 2 <= top))
+    p *= 2;
+  *lo = p;
+  *hi = (double) p >= x ? p : (top > 0 ? MIN (p * 2, top) : p * 2);
+  if (top > 0 && *lo > top)
+    *lo = *hi = top;
+}
+
+static gboolean
+interpolate (BpwServeModel *m, BpwWorkloadPhase phase, double batch, double length,
+             double *seconds, GError **error)
+{
+  gint64 b0, b1, x0, x1;
+  double u, v, f[4] = { 0, 0, 0, 0 }, w[4];
+
+  bracket (batch, m->max_batch, &b0, &b1);
+  bracket (length, 0, &x0, &x1);
+  u = b1 > b0 ? (batch - (double) b0) / (double) (b1 - b0) : 0.0;
+  v = x1 > x0 ? (MAX (length, 1.0) - (double) x0) / (double) (x1 - x0) : 0.0;
+  w[0] = (1 - u) * (1 - v);
+  w[1] = u * (1 - v);
+  w[2] = (1 - u) * v;
+  w[3] = u * v;
+  for (guint c = 0; c < 4; c++)
+    {
+      gint64 b = c & 1 ? b1 : b0, x = c & 2 ? x1 : x0;
+
+      if (w[c] > 0 && !evaluate_point (m, phase, b, align (m, phase, x), &f[c], error))
+        return FALSE;
+    }
+  *seconds = w[0] * f[0] + w[1] * f[1] + w[2] * f[2] + w[3] * f[3];
+  return TRUE;
+}
+
+gboolean
+bpw_serve_model_prefill_time (BpwServeModel *m,
+                              gint64         batch,
+                              double         sum_squares,
+                              double        *seconds,
+                              GError       **error)
+{
+  g_return_val_if_fail (batch >= 1 && batch <= m->max_batch, FALSE);
+  return interpolate (m, BPW_WORKLOAD_PREFILL, (double) batch,
+                      sqrt (sum_squares / (double) batch), seconds, error);
+}
+
+gboolean
+bpw_serve_model_decode_time (BpwServeModel *m,
+                             gint64         batch,
+                             double         context,
+                             double        *seconds,
+                             GError       **error)
+{
+  g_return_val_if_fail (batch >= 1 && batch <= m->max_batch, FALSE);
+  return interpolate (m, BPW_WORKLOAD_DECODE, (double) batch, context / (double) batch,
+                      seconds, error);
+}
+
+/* ---- capacity ---- */
+
+static BpwPlan *
+bind (BpwServeModel *m, BpwWorkloadPhase phase, gint64 batch, gint64 length, GError **error)
+{
+  g_autoptr(BpwWorkGraph) graph = NULL;
+  BpwScenario s = m->base;
+  BpwMapping map = m->mapping;
+  BpwDistWork *dist;
+
+  s.phase = phase;
+  s.global_batch = s.micro_batch = batch;
+  s.recompute = BPW_RECOMPUTE_NONE;
+  s.name = NULL;
+  if (phase == BPW_WORKLOAD_PREFILL)
+    s.seq = align (m, phase, length);
+  else
+    s.context = length;
+  map.micro_batch = batch;
+  map.recompute = BPW_RECOMPUTE_NONE;
+  graph = bpw_work_graph_new (&m->spec, &s, error);
+  if (graph == NULL)
+    return NULL;
+  dist = bpw_dist_work_new (g_steal_pointer (&graph), &map.parallel, error);
+  if (dist == NULL)
+    return NULL;
+  return bpw_plan_new (dist, m->blueprint, &map, error);
+}
+
+static gboolean
+compute_capacity (BpwServeModel *m, gint64 longest_prompt, GError **error)
+{
+  g_autoptr(BpwPlan) decode = bind (m, BPW_WORKLOAD_DECODE, m->max_batch, 1, error);
+  g_autoptr(BpwPlan) prefill = NULL;
+  double best = G_MAXDOUBLE, worst_fixed = 0;
+
+  if (decode == NULL)
+    return FALSE;
+  prefill = bind (m, BPW_WORKLOAD_PREFILL, 1, longest_prompt, error);
+  if (prefill == NULL)
+    return FALSE;
+  for (gint64 s = 0; s < decode->dist->n_stages; s++)
+    {
+      const BpwPlanMemory *d = &decode->stages[s].memory, *p = &prefill->stages[s].memory;
+      /* The decode plan holds max_batch sequences of two cached tokens (context 1 + 1). */
+      double per_token = d->kv_cache / (2.0 * (double) m->max_batch);
+      double fixed = MAX (d->device_total - d->kv_cache, p->device_total - p->kv_cache);
+
+      worst_fixed = MAX (worst_fixed, fixed);
+      if (per_token > 0)
+        best = MIN (best, floor ((decode->capacity - fixed) / per_token));
+    }
+  if (best < 1)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_ILLEGAL_PLAN,
+                   "a replica of %" G_GINT64_FORMAT " devices of “%s” has %.2f GiB per device, "
+                   "but weights and working memory already need %.2f GiB: no room for a KV "
+                   "cache; use more TP or PP devices, a smaller --max-batch, or fused "
+                   "attention (--fusion attention) for long prompts",
+                   bpw_parallel_devices (&m->mapping.parallel), m->blueprint->name,
+                   decode->capacity / GIB, worst_fixed / GIB);
+      return FALSE;
+    }
+  m->kv_capacity = best >= (double) G_MAXINT64 ? G_MAXINT64 : (gint64) best;
+  return TRUE;
+}
+
+BpwServeModel *
+bpw_serve_model_new (const BpwModelSpec *spec,
+                     const BpwScenario  *scenario,
+                     const BpwBlueprint *blueprint,
+                     const BpwMapping   *mapping,
+                     gint64              max_batch,
+                     gint64              longest_prompt,
+                     gint64              longest_request,
+                     GError            **error)
+{
+  g_autoptr(BpwServeModel) m = g_new0 (BpwServeModel, 1);
+
+  g_return_val_if_fail (max_batch >= 1 && max_batch < (1 << 24), NULL);
+  if (mapping->parallel.ep > 1)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_UNSUPPORTED,
+                   "serving does not model expert parallelism; use --ep 1 (experts are split "
+                   "over the TP ranks)");
+      return NULL;
+    }
+  bpw_model_spec_copy (&m->spec, spec);
+  bpw_scenario_copy (&m->base, scenario);
+  m->blueprint = bpw_blueprint_copy (blueprint);
+  bpw_mapping_copy (&m->mapping, mapping);
+  m->mapping.parallel.dp = 1;
+  m->mapping.parallel.zero = 0;
+  m->mapping.parallel.schedule = BPW_SCHEDULE_1F1B;
+  m->mapping.parallel.interleave = 1;
+  m->max_batch = max_batch;
+  m->cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  (void) longest_request;
+  if (!compute_capacity (m, MAX (longest_prompt, 1), error))
+    return NULL;
+  return g_steal_pointer (&m);
+}
+
+void
+bpw_serve_model_free (BpwServeModel *m)
+{
+  if (m == NULL)
+    return;
+  g_clear_pointer (&m->cache, g_hash_table_unref);
+  g_clear_pointer (&m->blueprint, bpw_blueprint_free);
+  bpw_mapping_clear (&m->mapping);
+  bpw_scenario_clear (&m->base);
+  bpw_model_spec_clear (&m->spec);
+  g_free (m);
+}
+
+gint64
+bpw_serve_model_kv_capacity (const BpwServeModel *m)
+{
+  return m->kv_capacity;
+}
+
+gint64
+bpw_serve_model_max_batch (const BpwServeModel *m)
+{
+  return m->max_batch;
+}
+
+gint64
+bpw_serve_model_devices (const BpwServeModel *m)
+{
+  return bpw_parallel_devices (&m->mapping.parallel);
+}
+
+guint
+bpw_serve_model_evaluations (const BpwServeModel *m)
+{
+  return m->evaluations;
+}

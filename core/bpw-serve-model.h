@@ -1,0 +1,70 @@
+/* bpw-serve-model.h — one serving replica: prefill and decode step times, KV-cache capacity
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A replica is the mapping's TP × PP devices (DP replicas serve independent shares of the
+ * requests). With PP, an iteration's batch goes through the stages as one micro-batch,
+ * one stage after the other: the latency of a token, without overlapping iterations. Step times come from the analytic estimator (bpw-estimator.h) evaluated on
+ * grids of batch sizes (powers of two up to the largest batch) and per-sequence lengths
+ * (powers of two), cached, and interpolated bilinearly in batch and length:
+ * - prefill of b prompts of lengths l_i is the estimator's prefill of b prompts of the
+ *   quadratic mean length sqrt(Σl_i²/b), which has the batch's attention work exactly and
+ *   at least its linear work;
+ * - decode of b sequences with C tokens in their caches is the estimator's decode of b
+ *   sequences of mean context C/b: attention reads and KV bytes are linear in context.
+ * Bilinear interpolation is a positive combination of grid points and exact on functions
+ * a + b·x + c·y + d·x·y, so physical lower bounds of that form (weights and KV bytes read
+ * per step over the memory bandwidth; FLOPs over the peak, convex in length) that hold at
+ * the grid points hold everywhere in between.
+ *
+ * KV capacity (tokens per replica): device memory minus everything else the heavier of
+ * two plans holds on its most constrained stage — a decode step of the largest batch and a
+ * prefill of the longest prompt — divided by the KV bytes per token of that stage.
+ */
+#pragma once
+
+#include "bpw-blueprint.h"
+#include "bpw-mapping.h"
+#include "bpw-model-spec.h"
+#include "bpw-scenario.h"
+
+G_BEGIN_DECLS
+
+typedef struct _BpwServeModel BpwServeModel;
+
+/* @scenario gives dtype and KV dtype; @mapping the replica's TP, PP, SP, tiers, fusion,
+ * engines and placement (its DP is ignored; EP must be 1). @max_batch sequences at most
+ * per step; @longest_prompt and @longest_request bound the grids and size the capacity. */
+BpwServeModel *bpw_serve_model_new          (const BpwModelSpec *spec,
+                                             const BpwScenario  *scenario,
+                                             const BpwBlueprint *blueprint,
+                                             const BpwMapping   *mapping,
+                                             gint64              max_batch,
+                                             gint64              longest_prompt,
+                                             gint64              longest_request,
+                                             GError            **error);
+void           bpw_serve_model_free         (BpwServeModel      *model);
+
+/* Seconds of a prefill of @batch prompts with Σ length² = @sum_squares. */
+gboolean       bpw_serve_model_prefill_time (BpwServeModel      *model,
+                                             gint64              batch,
+                                             double              sum_squares,
+                                             double             *seconds,
+                                             GError            **error);
+/* Seconds of a decode step of @batch sequences holding @context tokens in their caches
+ * (together; each reads its context and the new token). */
+gboolean       bpw_serve_model_decode_time  (BpwServeModel      *model,
+                                             gint64              batch,
+                                             double              context,
+                                             double             *seconds,
+                                             GError            **error);
+
+gint64         bpw_serve_model_kv_capacity  (const BpwServeModel *model);  /* tokens */
+gint64         bpw_serve_model_max_batch    (const BpwServeModel *model);
+gint64         bpw_serve_model_devices      (const BpwServeModel *model);  /* per replica */
+/* Estimator evaluations so far (grid points computed). */
+guint          bpw_serve_model_evaluations  (const BpwServeModel *model);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (BpwServeModel, bpw_serve_model_free)
+
+G_END_DECLS

@@ -1,0 +1,367 @@
+/* bpw-serve.c — continuous batching of a seeded request stream on serving replicas
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-serve"
+
+#include "config.h"
+
+#include "bpw-serve.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "bpw-error.h"
+#include "bpw-json-writer.h"
+
+typedef struct
+{
+  double  arrival;
+  gint64  prompt;
+  gint64  output;
+  double  first;      /* time of the first token */
+  double  done;       /* completion (or rejection) */
+  gboolean rejected;
+} Request;
+
+typedef struct
+{
+  guint32 request;
+  gint64  generated;
+} Running;
+
+static GRand *
+seeded (guint64 seed)
+{
+  guint32 words[2] = { (guint32) seed, (guint32) (seed >> 32) };
+
+  return g_rand_new_with_seed_array (words, 2);
+}
+
+/* The whole stream, drawn in a fixed order: gap, prompt, output per request. */
+static GArray *
+draw (const BpwServeOptions *o)
+{
+  GArray *reqs = g_array_sized_new (FALSE, TRUE, sizeof (Request), (guint) o->requests);
+  g_autoptr(GRand) rand = seeded (o->seed);
+  double t = 0;
+
+  for (gint64 i = 0; i < o->requests; i++)
+    {
+      Request r = { 0 };
+
+      t += -log (1.0 - g_rand_double (rand)) / o->arrival_rate;
+      r.arrival = t;
+      r.prompt = bpw_length_dist_sample (&o->prompt, rand);
+      r.output = bpw_length_dist_sample (&o->output, rand);
+      g_array_append_val (reqs, r);
+    }
+  return reqs;
+}
+
+void
+bpw_serve_stream_bounds (const BpwServeOptions *options,
+                         gint64                *longest_prompt,
+                         gint64                *longest_request)
+{
+  g_autoptr(GArray) reqs = draw (options);
+
+  *longest_prompt = 1;
+  *longest_request = 2;
+  for (guint i = 0; i < reqs->len; i++)
+    {
+      const Request *r = &g_array_index (reqs, Request, i);
+
+      *longest_prompt = MAX (*longest_prompt, r->prompt);
+      *longest_request = MAX (*longest_request, r->prompt + r->output);
+    }
+}
+
+typedef struct
+{
+  BpwServeModel  *model;
+  GArray         *reqs;
+  BpwServeResult *out;
+  double          decode_batches;
+} Run;
+
+static void
+finish (Run *run, GArray *running, guint k, double t, gint64 *kv_used)
+{
+  Running *s = &g_array_index (running, Running, k);
+  Request *r = &g_array_index (run->reqs, Request, s->request);
+
+  r->done = t;
+  *kv_used -= r->prompt + r->output;
+  run->out->output_tokens += r->output;
+  g_array_remove_index (running, k);
+}
+
+/* One replica: the requests i with i mod replicas == replica. */
+static gboolean
+serve_replica (Run *run, gint64 replica, gint64 replicas, GError **error)
+{
+  BpwServeModel *m = run->model;
+  gint64 capacity = bpw_serve_model_kv_capacity (m), max_batch = bpw_serve_model_max_batch (m);
+  g_autoptr(GArray) waiting = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) running = g_array_new (FALSE, FALSE, sizeof (Running));
+  guint next = (guint) replica, head = 0;
+  gint64 kv_used = 0;
+  double t = 0;
+
+  while (next < run->reqs->len || head < waiting->len || running->len > 0)
+    {
+      guint admitted = 0;
+      double sum_sq = 0, dt;
+
+      while (next < run->reqs->len && g_array_index (run->reqs, Request, next).arrival <= t)
+        {
+          g_array_append_val (waiting, next);
+          next += (guint) replicas;
+        }
+      if (head == waiting->len && running->len == 0)
+        {
+          t = g_array_index (run->reqs, Request, next).arrival;
+          continue;
+        }
+
+      /* Admit in arrival order while the batch and the cache have room. */
+      while (head < waiting->len && (gint64) running->len < max_batch)
+        {
+          guint32 i = g_array_index (waiting, guint32, head);
+          Request *r = &g_array_index (run->reqs, Request, i);
+          gint64 need = r->prompt + r->output;
+          Running s = { .request = i, .generated = 0 };
+
+          if (need > capacity)
+            {
+              r->rejected = TRUE;
+              r->done = t;
+              run->out->rejected++;
+              head++;
+              continue;
+            }
+          if (kv_used + need > capacity)
+            break;
+          kv_used += need;
+          sum_sq += (double) r->prompt * (double) r->prompt;
+          g_array_append_val (running, s);
+          admitted++;
+          head++;
+        }
+
+      if (admitted > 0)
+        {
+          guint base = running->len - admitted;
+
+          if (!bpw_serve_model_prefill_time (m, admitted, sum_sq, &dt, error))
+            return FALSE;
+          t += dt;
+          run->out->prefills++;
+          for (guint k = running->len; k-- > base;)
+            {
+              Running *s = &g_array_index (running, Running, k);
+              Request *r = &g_array_index (run->reqs, Request, s->request);
+
+              s->generated = 1;
+              r->first = t;
+              if (r->output == 1)
+                finish (run, running, k, t, &kv_used);
+            }
+        }
+      else if (running->len > 0)
+        {
+          double context = 0;
+
+          for (guint k = 0; k < running->len; k++)
+            {
+              const Running *s = &g_array_index (running, Running, k);
+
+              context += (double) (g_array_index (run->reqs, Request, s->request).prompt +
+                                   s->generated - 1);
+            }
+          if (!bpw_serve_model_decode_time (m, running->len, context, &dt, error))
+            return FALSE;
+          t += dt;
+          run->out->decodes++;
+          run->decode_batches += running->len;
+          for (guint k = running->len; k-- > 0;)
+            {
+              Running *s = &g_array_index (running, Running, k);
+
+              if (++s->generated == g_array_index (run->reqs, Request, s->request).output)
+                finish (run, running, k, t, &kv_used);
+            }
+        }
+    }
+  return TRUE;
+}
+
+static int
+compare_double (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+static void
+stats (GArray *values, BpwLatencyStats *out)
+{
+  const double p[3] = { 0.50, 0.95, 0.99 };
+  double *q[3] = { &out->p50, &out->p95, &out->p99 };
+  double sum = 0;
+  guint n = values->len;
+
+  if (n == 0)
+    {
+      out->mean = out->p50 = out->p95 = out->p99 = NAN;
+      return;
+    }
+  g_array_sort (values, compare_double);
+  for (guint i = 0; i < n; i++)
+    sum += g_array_index (values, double, i);
+  out->mean = sum / n;
+  for (guint k = 0; k < 3; k++)
+    {
+      double h = (n - 1) * p[k];
+      guint lo = (guint) floor (h), hi = MIN (lo + 1, n - 1);
+      double a = g_array_index (values, double, lo), b = g_array_index (values, double, hi);
+
+      *q[k] = a + (h - lo) * (b - a);
+    }
+}
+
+gboolean
+bpw_serve_run (BpwServeModel         *model,
+               const BpwServeOptions *options,
+               BpwServeResult        *out,
+               GError               **error)
+{
+  g_autoptr(GArray) ttft = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) tpot = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) e2e = g_array_new (FALSE, FALSE, sizeof (double));
+  Run run = { .model = model, .out = out };
+  double first = G_MAXDOUBLE, last = 0, in_system = 0;
+
+  g_return_val_if_fail (options->arrival_rate > 0 && options->requests >= 1, FALSE);
+  memset (out, 0, sizeof *out);
+  out->arrival_rate = options->arrival_rate;
+  out->kv_capacity_tokens = bpw_serve_model_kv_capacity (model);
+  run.reqs = draw (options);
+  for (gint64 r = 0; r < MAX (options->replicas, 1); r++)
+    if (!serve_replica (&run, r, MAX (options->replicas, 1), error))
+      {
+        g_array_unref (run.reqs);
+        return FALSE;
+      }
+
+  for (guint i = 0; i < run.reqs->len; i++)
+    {
+      const Request *r = &g_array_index (run.reqs, Request, i);
+      double v;
+
+      first = MIN (first, r->arrival);
+      last = MAX (last, r->done);
+      /* ∫ N(t) dt: each request is in the system from its arrival until it leaves. */
+      in_system += r->done - r->arrival;
+      if (r->rejected)
+        continue;
+      out->requests++;
+      v = r->first - r->arrival;
+      g_array_append_val (ttft, v);
+      v = r->done - r->arrival;
+      g_array_append_val (e2e, v);
+      if (r->output > 1)
+        {
+          v = (r->done - r->first) / (double) (r->output - 1);
+          g_array_append_val (tpot, v);
+        }
+    }
+  g_array_unref (run.reqs);
+  stats (ttft, &out->ttft_s);
+  stats (tpot, &out->tpot_s);
+  stats (e2e, &out->e2e_s);
+  out->duration_s = last - first;
+  if (out->duration_s > 0)
+    {
+      out->throughput_tokens_per_s = (double) out->output_tokens / out->duration_s;
+      out->mean_in_system = in_system / out->duration_s;
+    }
+  out->mean_decode_batch = out->decodes > 0 ? run.decode_batches / (double) out->decodes : 0;
+  return TRUE;
+}
+
+static void
+number_or_null (BpwJsonWriter *w, const char *key, double v)
+{
+  if (isfinite (v))
+    bpw_json_writer_double (w, key, v);
+  else
+    bpw_json_writer_null (w, key);
+}
+
+static void
+write_stats (BpwJsonWriter *w, const char *key, const BpwLatencyStats *s)
+{
+  bpw_json_writer_begin_object (w, key);
+  number_or_null (w, "mean", s->mean);
+  number_or_null (w, "p50", s->p50);
+  number_or_null (w, "p95", s->p95);
+  number_or_null (w, "p99", s->p99);
+  bpw_json_writer_end_object (w);
+}
+
+static void
+write_result (BpwJsonWriter *w, const BpwServeResult *r)
+{
+  bpw_json_writer_double (w, "arrival_rate", r->arrival_rate);
+  bpw_json_writer_int (w, "requests", r->requests);
+  bpw_json_writer_int (w, "rejected", r->rejected);
+  write_stats (w, "ttft_s", &r->ttft_s);
+  write_stats (w, "tpot_s", &r->tpot_s);
+  write_stats (w, "e2e_s", &r->e2e_s);
+  bpw_json_writer_double (w, "throughput_tokens_per_s", r->throughput_tokens_per_s);
+  bpw_json_writer_int (w, "output_tokens", r->output_tokens);
+  bpw_json_writer_double (w, "duration_s", r->duration_s);
+  bpw_json_writer_double (w, "mean_in_system", r->mean_in_system);
+  bpw_json_writer_double (w, "mean_decode_batch", r->mean_decode_batch);
+  bpw_json_writer_int (w, "prefills", r->prefills);
+  bpw_json_writer_int (w, "decodes", r->decodes);
+  bpw_json_writer_int (w, "kv_capacity_tokens", r->kv_capacity_tokens);
+}
+
+char *
+bpw_serve_to_json (const BpwServeResult  *results,
+                   guint                  n,
+                   const BpwServeOptions *o)
+{
+  g_autofree char *prompt = bpw_length_dist_to_string (&o->prompt);
+  g_autofree char *output = bpw_length_dist_to_string (&o->output);
+  BpwJsonWriter w;
+
+  bpw_json_writer_init (&w, TRUE);
+  bpw_json_writer_begin_object (&w, NULL);
+  write_result (&w, &results[0]);
+  bpw_json_writer_begin_object (&w, "stream");
+  bpw_json_writer_int (&w, "seed", (gint64) o->seed);
+  bpw_json_writer_int (&w, "requests", o->requests);
+  bpw_json_writer_string (&w, "prompt_len", prompt);
+  bpw_json_writer_string (&w, "output_len", output);
+  bpw_json_writer_int (&w, "replicas", o->replicas);
+  bpw_json_writer_string (&w, "arrivals", "poisson");
+  bpw_json_writer_end_object (&w);
+  if (n > 1)
+    {
+      bpw_json_writer_begin_array (&w, "sweep");
+      for (guint i = 0; i < n; i++)
+        {
+          bpw_json_writer_begin_object (&w, NULL);
+          write_result (&w, &results[i]);
+          bpw_json_writer_end_object (&w);
+        }
+      bpw_json_writer_end_array (&w);
+    }
+  bpw_json_writer_end_object (&w);
+  return bpw_json_writer_finish (&w);
+}

@@ -1,0 +1,70 @@
+/* bpw-serve.h — inference serving: a seeded request stream under continuous batching
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Requests arrive as a Poisson process of the given rate (exponential gaps from a GRand
+ * seeded with the seed: the same seed gives the same run, bit for bit) with prompt and
+ * output lengths from their distributions; request i goes to DP replica i mod dp. Each
+ * replica runs iterations in the manner of Orca and vLLM: when requests wait and fit, a
+ * prefill iteration admits them (first come, first served, at most max_batch sequences
+ * running, each reserving its prompt + output tokens of KV cache so that nothing is ever
+ * evicted); otherwise a decode iteration advances every running sequence by one token.
+ * The prefill produces the first token (TTFT = its end − arrival); each decode step one
+ * more (TPOT = (end − first token) / (output − 1)). A request that alone exceeds the KV
+ * capacity is rejected and counted.
+ */
+#pragma once
+
+#include "bpw-serve-length.h"
+#include "bpw-serve-model.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  double         arrival_rate;  /* requests per second, all replicas together */
+  gint64         requests;
+  BpwLengthDist  prompt;
+  BpwLengthDist  output;
+  guint64        seed;
+  gint64         replicas;      /* DP replicas; ≥ 1 */
+} BpwServeOptions;
+
+typedef struct
+{
+  double  mean, p50, p95, p99;  /* p-quantiles with linear interpolation between ranks */
+} BpwLatencyStats;
+
+typedef struct
+{
+  double           arrival_rate;
+  gint64           requests;          /* completed */
+  gint64           rejected;
+  BpwLatencyStats  ttft_s, tpot_s, e2e_s;
+  double           throughput_tokens_per_s;  /* output tokens over the run */
+  double           duration_s;        /* first arrival to last completion */
+  double           mean_in_system;    /* time average of requests arrived and not finished */
+  double           mean_decode_batch;
+  gint64           prefills, decodes;
+  gint64           output_tokens;
+  gint64           kv_capacity_tokens;  /* per replica */
+} BpwServeResult;
+
+/* The longest prompt and prompt + output the stream of @options will draw (for sizing the
+ * model before the run). */
+void      bpw_serve_stream_bounds (const BpwServeOptions *options,
+                                   gint64                *longest_prompt,
+                                   gint64                *longest_request);
+
+gboolean  bpw_serve_run           (BpwServeModel         *model,
+                                   const BpwServeOptions *options,
+                                   BpwServeResult        *result,
+                                   GError               **error);
+
+/* The `bpw serve --json` object: one result's keys at the top level, and with @n > 1 the
+ * list "sweep" of all of them (one per arrival rate). */
+char     *bpw_serve_to_json       (const BpwServeResult  *results,
+                                   guint                  n,
+                                   const BpwServeOptions *options);
+
+G_END_DECLS

@@ -1,0 +1,339 @@
+/* bpw-simulation.c — the simulated plan: lifecycle, lanes, expansion to every rank
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-simulation"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "bpw-simulation-private.h"
+#include "bpw-error.h"
+
+/* A column of more events than this (about 115 bytes each while simulating) is refused
+ * rather than exhausting memory, and so is an expansion to every rank beyond it. */
+#define MAX_EVENTS (G_GUINT64_CONSTANT (1) << 25)
+
+static const char * const category_names[BPW_N_MEM_CATEGORIES] = {
+  "weights", "gradients", "optimizer_state", "checkpoints", "temporaries", "communication",
+  "kv_cache",
+};
+
+const char *
+bpw_memory_category_to_string (BpwMemoryCategory category)
+{
+  g_return_val_if_fail (category < BPW_N_MEM_CATEGORIES, "?");
+  return category_names[category];
+}
+
+gint64
+bpw_simulation_rank_stage (const BpwSimulation *sim,
+                           guint32              rank)
+{
+  const BpwParallel *p = &sim->plan->dist->parallel;
+
+  return sim->options.all_ranks ? (gint64) (rank / p->tp) % p->pp : (gint64) rank;
+}
+
+static guint32
+lane_of (const BpwSimulation *sim, const BpwSimEvent *e)
+{
+  return e->rank * sim->n_queues + e->queue;
+}
+
+static gint
+compare_start (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const BpwSimEvent *events = data;
+  guint32 i = *(const guint32 *) a, j = *(const guint32 *) b;
+
+  if (events[i].start != events[j].start)
+    return events[i].start < events[j].start ? -1 : 1;
+  return (i > j) - (i < j);
+}
+
+/* Per lane, event indices sorted by start. Events are created close to start order, so
+ * most lanes are already sorted and only the others are sorted. */
+static void
+build_lanes (BpwSimulation *sim)
+{
+  guint32 n_lanes = sim->n_ranks * sim->n_queues;
+  guint32 n = sim->events->len;
+  g_autofree guint32 *fill = g_new0 (guint32, n_lanes + 1);
+  const BpwSimEvent *events = (const BpwSimEvent *) sim->events->data;
+
+  sim->lane_first = g_new0 (guint32, n_lanes + 1);
+  sim->lane_events = g_new (guint32, MAX (n, 1));
+  for (guint32 i = 0; i < n; i++)
+    sim->lane_first[lane_of (sim, &events[i]) + 1]++;
+  for (guint32 l = 0; l < n_lanes; l++)
+    sim->lane_first[l + 1] += sim->lane_first[l];
+  memcpy (fill, sim->lane_first, n_lanes * sizeof (guint32));
+  for (guint32 i = 0; i < n; i++)
+    sim->lane_events[fill[lane_of (sim, &events[i])]++] = i;
+
+  for (guint32 l = 0; l < n_lanes; l++)
+    {
+      guint32 *lane = sim->lane_events + sim->lane_first[l];
+      guint32 len = sim->lane_first[l + 1] - sim->lane_first[l];
+      gboolean sorted = TRUE;
+
+      for (guint32 i = 1; i < len && sorted; i++)
+        sorted = events[lane[i - 1]].start <= events[lane[i]].start;
+      if (!sorted)
+        g_qsort_with_data (lane, (gint) len, sizeof (guint32), compare_start, (gpointer) events);
+    }
+}
+
+/* Copies of the column for every other rank: the column itself stands for the ranks of
+ * DP replica 0 and TP rank 0; predecessors map to the same replica and TP rank. */
+static gboolean
+expand (BpwSimulation *sim, GError **error)
+{
+  const BpwParallel *par = &sim->plan->dist->parallel;
+  guint32 pp = (guint32) par->pp, tp = (guint32) par->tp;
+  guint32 devices = (guint32) bpw_parallel_devices (par);
+  guint32 n = (guint32) sim->column_events;
+  g_autofree guint32 *pos = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *per_stage = g_new0 (guint32, pp);
+  g_autofree guint64 *base = g_new0 (guint64, devices + 1);
+  guint64 total = n;
+
+  for (guint32 i = 0; i < n; i++)
+    {
+      BpwSimEvent *e = &g_array_index (sim->events, BpwSimEvent, i);
+
+      pos[i] = per_stage[e->rank]++;
+    }
+  for (guint32 g = 0; g < devices; g++)
+    {
+      guint32 stage = (g / tp) % pp;
+      gboolean column = g % tp == 0 && g / (tp * pp) == 0;
+
+      base[g] = total;
+      if (!column)
+        total += per_stage[stage];
+    }
+  if (total > MAX_EVENTS)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_UNSUPPORTED,
+                   "simulating all %u ranks would hold %" G_GUINT64_FORMAT " events (%"
+                   G_GUINT64_FORMAT " MiB); the ranks of a stage are identical, so simulate "
+                   "the pipeline column instead", devices, total,
+                   total * sizeof (BpwSimEvent) >> 20);
+      return FALSE;
+    }
+
+  g_array_set_size (sim->events, (guint) total);
+  for (guint32 g = 0; g < devices; g++)
+    {
+      guint32 stage = (g / tp) % pp;
+      guint64 out = base[g];
+
+      if (g % tp == 0 && g / (tp * pp) == 0)
+        continue;
+      for (guint32 i = 0; i < n; i++)
+        {
+          BpwSimEvent e = g_array_index (sim->events, BpwSimEvent, i);
+
+          if (e.rank != stage)
+            continue;
+          if (e.pred != BPW_SIM_NONE)
+            {
+              guint32 pr = g_array_index (sim->events, BpwSimEvent, e.pred).rank;
+              guint32 gp = g + (pr - stage) * tp;
+
+              if (gp % tp != 0 || gp / (tp * pp) != 0)
+                e.pred = (guint32) (base[gp] + pos[e.pred]);
+            }
+          e.rank = g;
+          g_array_index (sim->events, BpwSimEvent, out++) = e;
+        }
+    }
+  for (guint32 i = 0; i < n; i++)
+    g_array_index (sim->events, BpwSimEvent, i).rank *= tp;
+  return TRUE;
+}
+
+BpwSimulation *
+bpw_simulation_new (const BpwPlan        *plan,
+                    const BpwSimOptions  *options,
+                    GError              **error)
+{
+  g_autoptr(BpwSimulation) sim = g_new0 (BpwSimulation, 1);
+  SimProgram *program;
+  guint64 estimate = 0;
+
+  g_return_val_if_fail (plan != NULL, NULL);
+
+  sim->plan = plan;
+  if (options != NULL)
+    sim->options = *options;
+  program = _bpw_sim_program_new (plan);
+  sim->program = program;
+  _bpw_sim_program_order (program, plan);
+  for (gint64 s = 0; s < program->n_stages; s++)
+    estimate += program->runs[s].n_task_slots + program->runs[s].n_xfer_slots +
+                2 * (guint64) program->micro_batches * program->chunks + 64;
+  if (estimate > MAX_EVENTS)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_UNSUPPORTED,
+                   "the step has about %" G_GUINT64_FORMAT " task and transfer executions to "
+                   "simulate (%" G_GINT64_FORMAT " micro-batches per pipeline), more than the "
+                   "%" G_GUINT64_FORMAT " the simulator holds; use larger micro-batches or "
+                   "the closed-form estimate (--analytic)", estimate, program->micro_batches,
+                   MAX_EVENTS);
+      return NULL;
+    }
+  sim->events = g_array_sized_new (FALSE, FALSE, sizeof (BpwSimEvent), (guint) estimate);
+  sim->n_queues = 2 + plan->blueprint->n_tiers * BPW_N_GROUPS;
+  sim->queue_names = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (sim->queue_names, g_strdup ("matrix"));
+  g_ptr_array_add (sim->queue_names, g_strdup ("vector"));
+  for (guint t = 0; t < plan->blueprint->n_tiers; t++)
+    for (guint g = 0; g < BPW_N_GROUPS; g++)
+      g_ptr_array_add (sim->queue_names, g_strdup_printf ("%s %s", plan->blueprint->tiers[t].name,
+                                                          bpw_group_to_string (g)));
+  sim->n_ranks = (guint32) program->n_stages;
+  sim->critical_path = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  if (!_bpw_sim_run (sim, program, error))
+    return NULL;
+  sim->column_events = sim->events->len;
+  for (guint i = 0; i < sim->events->len; i++)
+    sim->step_time_s = MAX (sim->step_time_s, g_array_index (sim->events, BpwSimEvent, i).end);
+
+  _bpw_simulation_compute_memory (sim);
+  _bpw_simulation_compute_metrics (sim);
+  if (sim->options.all_ranks)
+    {
+      if (!expand (sim, error))
+        return NULL;
+      /* The column keeps its indices (the critical path and the runs refer to them). */
+      sim->n_ranks = (guint32) bpw_parallel_devices (&plan->dist->parallel);
+      sim->expanded = TRUE;
+    }
+  build_lanes (sim);
+  return g_steal_pointer (&sim);
+}
+
+void
+bpw_simulation_free (BpwSimulation *sim)
+{
+  if (sim == NULL)
+    return;
+  g_clear_pointer (&sim->events, g_array_unref);
+  g_clear_pointer (&sim->critical_path, g_array_unref);
+  g_clear_pointer (&sim->queue_names, g_ptr_array_unref);
+  g_free (sim->lane_first);
+  g_free (sim->lane_events);
+  g_free (sim->ranks);
+  g_free (sim->memory);
+  _bpw_sim_program_free (sim->program);
+  g_free (sim);
+}
+
+const guint32 *
+bpw_simulation_lane (const BpwSimulation *sim,
+                     guint32              rank,
+                     guint32              queue,
+                     guint32             *n_events)
+{
+  guint32 l;
+
+  g_return_val_if_fail (rank < sim->n_ranks && queue < sim->n_queues, NULL);
+  l = rank * sim->n_queues + queue;
+  *n_events = sim->lane_first[l + 1] - sim->lane_first[l];
+  return sim->lane_events + sim->lane_first[l];
+}
+
+const char *
+bpw_simulation_queue_name (const BpwSimulation *sim,
+                           guint32              queue)
+{
+  g_return_val_if_fail (queue < sim->queue_names->len, "?");
+  return g_ptr_array_index (sim->queue_names, queue);
+}
+
+static const BpwPlanTask *
+event_task (const BpwSimulation *sim, const BpwSimEvent *e)
+{
+  return &g_array_index (sim->plan->stages[e->stage].tasks, BpwPlanTask, e->item);
+}
+
+const char *
+bpw_simulation_event_name (const BpwSimulation *sim,
+                           const BpwSimEvent   *e)
+{
+  const BpwWorkGraph *g = sim->plan->dist->graph;
+
+  if (e->kind == BPW_SIM_EVENT_TASK)
+    return bpw_work_graph_name (g, bpw_work_graph_op (g, event_task (sim, e)->op)->name);
+  return bpw_work_graph_name (g, _bpw_sim_transfer (sim->plan, e->stage, e->item)->name);
+}
+
+void
+bpw_simulation_event_work (const BpwSimulation *sim,
+                           const BpwSimEvent   *e,
+                           double              *flops,
+                           double              *bytes)
+{
+  if (e->kind == BPW_SIM_EVENT_TASK)
+    {
+      const BpwPlanTask *t = event_task (sim, e);
+
+      *flops = t->flops * t->count;
+      *bytes = (t->bytes[BPW_TRAFFIC_DEVICE] + t->bytes[BPW_TRAFFIC_HOST]) * t->count;
+    }
+  else
+    {
+      const BpwPlanTransfer *tr = _bpw_sim_transfer (sim->plan, e->stage, e->item);
+      double layers = (double) MAX (sim->plan->dist->stages[e->stage].n_layers, 1);
+
+      *flops = 0;
+      *bytes = tr->wire_bytes * (e->flags & BPW_SIM_FLAG_BUCKET ? 1.0 / layers : 1.0);
+    }
+}
+
+BpwBottleneck
+bpw_simulation_event_bottleneck (const BpwSimulation *sim,
+                                 const BpwSimEvent   *e)
+{
+  if (e->kind == BPW_SIM_EVENT_TASK)
+    return event_task (sim, e)->cost.bottleneck;
+  return BPW_BOTTLENECK_COMMUNICATION;
+}
+
+void
+bpw_simulation_utilisation (const BpwSimulation *sim,
+                            guint32              rank,
+                            guint32              queue,
+                            guint                n_bins,
+                            double              *fractions)
+{
+  guint32 n;
+  const guint32 *lane = bpw_simulation_lane (sim, rank, queue, &n);
+  double width = sim->step_time_s / (double) MAX (n_bins, 1);
+
+  memset (fractions, 0, n_bins * sizeof (double));
+  if (n_bins == 0 || width <= 0)
+    return;
+  for (guint32 i = 0; i < n; i++)
+    {
+      const BpwSimEvent *e = bpw_simulation_event (sim, lane[i]);
+      guint b0 = (guint) MIN (e->start / width, n_bins - 1);
+      guint b1 = (guint) MIN (e->end / width, n_bins - 1);
+
+      for (guint b = b0; b <= b1; b++)
+        {
+          double lo = MAX (e->start, b * width), hi = MIN (e->end, (b + 1) * width);
+
+          if (hi > lo)
+            fractions[b] += (hi - lo) / width;
+        }
+    }
+  /* Overlapping transfers on one link (a tied all-reduce beside a bucket) can exceed 1. */
+  for (guint b = 0; b < n_bins; b++)
+    fractions[b] = MIN (fractions[b], 1.0);
+}

@@ -1,0 +1,153 @@
+#!/bin/bash
+# test-cli-simulate.sh — `bpw evaluate` (simulated by default), `--trace FILE`, `bpw serve`
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Usage: test-cli-simulate.sh PATH/TO/bpw. Prints TAP.
+
+set -u
+BPW=${1:?usage: test-cli-simulate.sh PATH/TO/bpw}
+. "$(dirname "$0")/tap-lib.sh"
+
+GPT3="gpt3-175b --blueprint a100-sxm-80gb --tp 8 --pp 8 --dp 16 --global-batch 1536"
+GPT3="$GPT3 --recompute full"
+
+# Checks of a Chrome trace shared by the small and the full-step traces: well-formed JSON,
+# complete slices with the required args and non-negative durations, B/E balanced, every
+# flow an "s" and an "f" with one id, metadata naming every process and thread used,
+# counter tracks for memory and link utilisation, microsecond timestamps.
+TRACE_CHECK='
+import collections
+d = json.load(open(path))
+ev = d["traceEvents"]
+step_us = d["otherData"]["step_time_s"] * 1e6
+xs = [e for e in ev if e["ph"] == "X"]
+assert xs, "no slices"
+end = 0
+for e in xs:
+    assert e["dur"] >= 0 and e["ts"] >= 0, e
+    for k in ("name", "pid", "tid", "cat"):
+        assert k in e, (k, e)
+    for k in ("lineage", "flops", "bytes", "bottleneck", "micro_batch"):
+        assert k in e["args"], (k, e)
+    assert e["args"]["bottleneck"] in ("compute", "memory", "communication", "latency")
+    end = max(end, e["ts"] + e["dur"])
+assert abs(end - step_us) <= 1e-3 * step_us + 1, (end, step_us)
+be = collections.Counter((e["pid"], e.get("tid"), e["ph"]) for e in ev if e["ph"] in "BE")
+for (pid, tid, ph), n in be.items():
+    assert n == be[(pid, tid, "E" if ph == "B" else "B")]
+s = collections.Counter(e["id"] for e in ev if e["ph"] == "s")
+f = collections.Counter(e["id"] for e in ev if e["ph"] == "f")
+assert s == f and all(n == 1 for n in s.values()), "unpaired flows"
+assert all(e["bp"] == "e" for e in ev if e["ph"] == "f")
+named = {(e["pid"], e.get("tid")) for e in ev if e["ph"] == "M" and e["name"] == "thread_name"}
+procs = {e["pid"] for e in ev if e["ph"] == "M" and e["name"] == "process_name"}
+for e in xs:
+    assert (e["pid"], e["tid"]) in named and e["pid"] in procs
+counters = {e["name"] for e in ev if e["ph"] == "C"}
+assert {"device memory (bytes)", "link utilisation"} <= counters, counters
+mem = [e for e in ev if e["ph"] == "C" and e["name"].startswith("device memory")]
+assert all(set(e["args"]) >= {"weights", "checkpoints", "temporaries", "kv_cache"} for e in mem)
+'
+
+# ---- evaluate simulates by default ----
+expect_rc "evaluate gpt3-175b simulates the schedule" 0 "$BPW" evaluate $GPT3 --json
+cp "$TMP/out" "$TMP/sim.json"
+py "the simulated step keeps the contract and names the difference from the analytic one" "
+for k in ('step_time_s', 'analytic_step_time_s', 'simulated_vs_analytic', 'mfu', 'hfu',
+          'breakdown_s', 'memory', 'simulation', 'memory_stall_fraction_by_layer_type'):
+    assert k in d, k
+s, a = d['step_time_s'], d['analytic_step_time_s']
+assert abs(s / a - 1) < 0.10, (s, a)
+v = d['simulated_vs_analytic']
+assert abs(v['difference_s'] - (s - a)) < 1e-9 * a
+assert abs(sum(v['by_effect_s'].values()) - v['difference_s']) < 1e-6 * a
+assert set(v['by_effect_s']) == {'bubble', 'overlap', 'contention', 'work'}
+assert abs(sum(d['breakdown_s'].values()) - s) < 1e-9 * s
+assert d['memory']['peak_bytes'] <= v['analytic_peak_bytes']
+sim = d['simulation']
+assert 0 < sim['bubble_fraction'] < 1 and sim['critical_path']['events'] > 0
+for m in sim['memory_by_stage']:
+    assert abs(sum(m['live_at_peak'].values()) - m['peak_bytes']) < 1e-6 * m['peak_bytes']
+    assert m['peak_bytes'] <= m['analytic_bytes']"
+py "MFU is model FLOPs over the simulated step x devices x 312 TFLOP/s" "
+B, s, L, h, V = 1536, 2048, 96, 12288, 51200
+model = 72 * B * s * L * h * h + 12 * B * L * s * s * h + 6 * B * s * h * V
+mfu = model / (d['step_time_s'] * 1024 * 312e12)
+assert abs(d['mfu'] - mfu) < 1e-9 * mfu, (d['mfu'], mfu)"
+expect_rc "evaluate --analytic" 0 "$BPW" evaluate $GPT3 --analytic --json
+py "the analytic estimate is the step the simulation compares with" "
+p = json.load(open('$TMP/sim.json'))
+assert abs(d['step_time_s'] - p['analytic_step_time_s']) < 1e-9 * d['step_time_s']
+assert 'simulated_vs_analytic' not in d"
+expect_rc "evaluate prints the comparison as text" 0 "$BPW" evaluate $GPT3
+expect_stdout "the text names the analytic step and the effects" "analytic step time .* s"
+expect_stdout "the text gives the bubble fraction" "bubble fraction"
+expect_rc "--trace with --analytic is a usage error" 2 \
+  "$BPW" evaluate $GPT3 --analytic --trace "$TMP/x.json"
+
+expect_rc "decode is simulated: the time per output token is the step" 0 \
+  "$BPW" evaluate llama3-70b --blueprint h200-sxm-141gb --tp 8 --phase decode \
+  --global-batch 64 --context 4096 --json
+py "decode: tpot = step, no ttft, agrees with the analytic step" "
+assert d['tpot_s'] == d['step_time_s'] and d['ttft_s'] is None
+assert abs(d['step_time_s'] / d['analytic_step_time_s'] - 1) < 1e-9"
+
+# ---- traces ----
+expect_rc "a small interleaved step as a trace of every rank" 0 \
+  "$BPW" evaluate gpt3-13b --blueprint h100-sxm-80gb --tp 2 --pp 4 --dp 2 --global-batch 16 \
+  --schedule interleaved --interleave 2 --sp --all-ranks --trace "$TMP/small.json" --json
+py_file "the small trace is valid and shows every rank" "$TMP/small.json" "
+import json
+$TRACE_CHECK
+assert len(procs) == 16, procs
+# Slices of one thread never overlap partially (they are disjoint).
+by = collections.defaultdict(list)
+for e in xs:
+    by[(e['pid'], e['tid'])].append((e['ts'], e['ts'] + e['dur']))
+for k, v in by.items():
+    v.sort()
+    for (a0, a1), (b0, b1) in zip(v, v[1:]):
+        assert b0 >= a1 - 1e-3, (k, a0, a1, b0, b1)"
+
+expect_rc "a full gpt3-175B step as a trace" 0 "$BPW" evaluate $GPT3 --trace "$TMP/full.json"
+py_file "the full-step trace is valid" "$TMP/full.json" "
+import json
+$TRACE_CHECK
+assert len(xs) > 500000, len(xs)"
+rm -f "$TMP/full.json"
+
+# ---- serve ----
+SERVE="llama3-70b --blueprint h200-sxm-141gb --tp 8 --requests 3000"
+SERVE="$SERVE --prompt-len lognormal:1024:0.8 --output-len uniform:64:512"
+expect_rc "serve a seeded stream" 0 "$BPW" serve $SERVE --arrival-rate 4 --seed 7 --json
+cp "$TMP/out" "$TMP/serve1.json"
+py "serve --json has the contract's keys, ordered quantiles, and Little's law" "
+for k in ('ttft_s', 'tpot_s', 'e2e_s'):
+    q = d[k]
+    assert set(q) >= {'mean', 'p50', 'p95', 'p99'}, q
+    assert 0 < q['p50'] <= q['p95'] <= q['p99'], q
+assert d['requests'] == 3000 and d['throughput_tokens_per_s'] > 0
+assert abs(d['mean_in_system'] / (4 * d['e2e_s']['mean']) - 1) < 0.05"
+expect_rc "the same seed again" 0 "$BPW" serve $SERVE --arrival-rate 4 --seed 7 --json
+if cmp -s "$TMP/out" "$TMP/serve1.json"; then pass "a fixed seed reproduces the run bit for bit"
+else fail "a fixed seed reproduces the run bit for bit"; fi
+expect_rc "serve --sweep" 0 "$BPW" serve $SERVE --sweep 1,8,32 --json
+py "the sweep lists one result per rate; p99 grows with load" "
+w = d['sweep']
+assert [r['arrival_rate'] for r in w] == [1, 8, 32]
+assert w[0]['e2e_s']['p99'] < w[1]['e2e_s']['p99'] < w[2]['e2e_s']['p99']
+assert w[0]['throughput_tokens_per_s'] < w[1]['throughput_tokens_per_s']"
+expect_rc "serve prints a table" 0 "$BPW" serve $SERVE --arrival-rate 2
+expect_stdout "the table has the time to first token" "time to first token"
+expect_rc "a bad length distribution is a usage error" 2 \
+  "$BPW" serve $SERVE --arrival-rate 2 --prompt-len normal:5
+expect_stderr "the message names the option" "--prompt-len"
+expect_rc "serve without a rate is a usage error" 2 "$BPW" serve $SERVE
+expect_rc "serve an unknown model is invalid input" 1 \
+  "$BPW" serve no-such-model --blueprint h200-sxm-141gb --arrival-rate 1 --requests 10
+expect_rc "a model that leaves no room for a KV cache is refused with exit 3" 3 \
+  "$BPW" serve llama3-405b --blueprint a100-sxm-80gb --tp 8 --arrival-rate 1 --requests 10
+expect_stderr "the reason names the memory" "no room for a KV cache"
+
+tap_finish

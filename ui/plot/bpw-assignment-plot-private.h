@@ -1,0 +1,48 @@
+/* bpw-assignment-plot-private.h — the assignment chart's instance, shared by layout and draw
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "bpw-assignment-plot.h"
+#include "bpw-axis-layout.h"
+#include "bpw-plot-legend.h"
+#include "bpw-plot-private.h"
+
+G_BEGIN_DECLS
+
+/* A header band: a phase (row 0) or a layer-type group (row 1). */
+typedef struct
+{
+  BpwPlotRect  rect;
+  guint        row;
+  guint        index;   /* phase, or group index */
+} BpwAssignmentBand;
+
+struct _BpwAssignmentPlot
+{
+  BpwPlot             parent_instance;
+
+  /* owned */
+  BpwAssignmentData  *data;
+  GArray             *marks;        /* BpwAssignmentMark, lane by lane */
+  GArray             *lane_first;   /* guint: first mark of each lane, plus the end */
+  GArray             *lane_rects;   /* BpwPlotRect per lane */
+  GArray             *bands;        /* BpwAssignmentBand */
+  GArray             *labels;       /* BpwPlotLabel: lane names, band and bar labels */
+  GArray             *separators;   /* double: x of phase boundaries */
+
+  /* the scene of the last layout */
+  BpwPlotRect         area;         /* the lanes */
+  BpwScale            xscale;
+  BpwAxisLayout       xaxis;
+  BpwPlotLegend       legend;
+  BpwPlotLabel        title;
+};
+
+void  _bpw_assignment_plot_layout (BpwPlot               *plot,
+                                   const BpwPlotViewport *viewport,
+                                   double                 width,
+                                   double                 height);
+
+G_END_DECLS
