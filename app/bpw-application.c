@@ -145,8 +145,22 @@ bpw_application_shortcuts_action (GSimpleAction *action,
     gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL);
 }
 
+static void
+bpw_application_preferences_action (GSimpleAction *action,
+                                    GVariant      *parameter,
+                                    gpointer       user_data)
+{
+  BpwApplication *self = user_data;
+  GtkWidget *preferences = bpw_preferences_window_new (self->settings);
+
+  gtk_window_set_transient_for (GTK_WINDOW (preferences),
+                                gtk_application_get_active_window (GTK_APPLICATION (self)));
+  gtk_window_present (GTK_WINDOW (preferences));
+}
+
 static const GActionEntry app_actions[] = {
   { .name = "about", .activate = bpw_application_about_action },
+  { .name = "preferences", .activate = bpw_application_preferences_action },
   { .name = "quit", .activate = bpw_application_quit_action },
   { .name = "shortcuts", .activate = bpw_application_shortcuts_action },
 };
@@ -172,6 +186,14 @@ bpw_application_startup (GApplication *application)
                                          (const char *[]) { "<Control>q", NULL });
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.shortcuts",
                                          (const char *[]) { "<Control>question", NULL });
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.preferences",
+                                         (const char *[]) { "<Control>comma", NULL });
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.undo",
+                                         (const char *[]) { "<Control>z", NULL });
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.redo",
+                                         (const char *[]) { "<Control><Shift>z", NULL });
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.show-inspector",
+                                         (const char *[]) { "F9", NULL });
   /* The windows bind these keys themselves; set here too, so that menus show them. */
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.open",
                                          (const char *[]) { "<Control>o", NULL });

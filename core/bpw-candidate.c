@@ -17,7 +17,11 @@ static BpwBlueprint *
 load_blueprint (BpwStudy *study, const char *name, GError **error)
 {
   const char *path = bpw_study_get_path (study);
+  const BpwBlueprint *held = bpw_study_lookup_inline_blueprint (study, name);
 
+  /* A blueprint the study holds (an edited copy) shadows a file or bundled one. */
+  if (held != NULL)
+    return bpw_blueprint_copy (held);
   /* A relative file next to the study wins over a bundled name, as on the command line. */
   if (path != NULL && !g_path_is_absolute (name))
     {

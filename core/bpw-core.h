@@ -30,4 +30,6 @@
 #include "bpw-simulation.h"
 #include "bpw-trace.h"
 #include "bpw-serve.h"
+#include "bpw-blueprint-field.h"
+#include "bpw-study-edit.h"
 #undef BPW_CORE_INSIDE

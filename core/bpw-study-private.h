@@ -22,6 +22,7 @@ struct _BpwStudy
   GArray    *scenarios;   /* BpwStudyScenario */
   GArray    *suites;      /* BpwStudySuite */
   GPtrArray *blueprints;  /* char *, NULL-terminated */
+  GHashTable *inline_blueprints;  /* char *name → BpwBlueprint *: objects in "blueprints" */
   GArray    *candidates;  /* BpwStudyCandidate */
   JsonNode  *views;       /* nullable, kept as written */
   GPtrArray *warnings;    /* char * */
@@ -45,5 +46,16 @@ char    *_bpw_study_model_ref_for (BpwStudy               *self,
 gboolean _bpw_study_validate_scenario (BpwStudy         *self,
                                        BpwStudyScenario *sc,
                                        GError          **error);
+
+/* bpw-study-change.c: an object of "blueprints" (element @node at @path) and its JSON. */
+gboolean  _bpw_study_read_inline_blueprint (BpwStudy    *self,
+                                            BpwJsonDoc  *doc,
+                                            JsonNode    *node,
+                                            const char  *path,
+                                            GError     **error);
+JsonNode *_bpw_study_inline_blueprint_to_node (BpwStudy   *self,
+                                               const char *name);
+/* A copy that shares nothing with @node (json_node_copy() shares objects and arrays). */
+JsonNode *_bpw_study_json_copy (JsonNode *node);
 
 G_END_DECLS

@@ -559,10 +559,18 @@ _bpw_study_read (BpwStudy    *self,
       JsonNode *element = json_array_get_element (json_node_get_array (node), i);
       g_autofree char *path = g_strdup_printf ("blueprints[%u]", i);
 
+      /* An object is a blueprint held in the study (an edited copy, say). */
+      if (JSON_NODE_HOLDS_OBJECT (element))
+        {
+          if (!_bpw_study_read_inline_blueprint (self, doc, element, path, error))
+            return FALSE;
+          continue;
+        }
       if (!JSON_NODE_HOLDS_VALUE (element) || json_node_get_value_type (element) != G_TYPE_STRING
           || *json_node_get_string (element) == '\0')
         return bpw_json_doc_error (doc, element, path, error,
-                                   "expected a bundled blueprint name or a file path");
+                                   "expected a bundled blueprint name, a file path or a "
+                                   "blueprint object");
       bpw_study_add_blueprint (self, json_node_get_string (element));
     }
 

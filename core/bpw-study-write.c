@@ -169,7 +169,16 @@ _bpw_study_to_node (BpwStudy   *self,
   json_builder_set_member_name (b, "blueprints");
   json_builder_begin_array (b);
   for (guint i = 0; i + 1 < self->blueprints->len; i++)
-    json_builder_add_string_value (b, g_ptr_array_index (self->blueprints, i));
+    {
+      const char *name = g_ptr_array_index (self->blueprints, i);
+      JsonNode *object = _bpw_study_inline_blueprint_to_node (self, name);
+
+      /* Inline blueprints are written whole, so that the study carries its edits. */
+      if (object != NULL)
+        json_builder_add_value (b, object);
+      else
+        json_builder_add_string_value (b, name);
+    }
   json_builder_end_array (b);
 
   json_builder_set_member_name (b, "candidates");

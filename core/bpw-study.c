@@ -11,6 +11,7 @@
 #include <gio/gio.h>
 #include <string.h>
 
+#include "bpw-blueprint.h"
 #include "bpw-core-resource-private.h"
 #include "bpw-error.h"
 #include "bpw-json-dump-private.h"
@@ -76,6 +77,7 @@ bpw_study_finalize (GObject *object)
   g_clear_pointer (&self->scenarios, g_array_unref);
   g_clear_pointer (&self->suites, g_array_unref);
   g_clear_pointer (&self->blueprints, g_ptr_array_unref);
+  g_clear_pointer (&self->inline_blueprints, g_hash_table_unref);
   g_clear_pointer (&self->candidates, g_array_unref);
   g_clear_pointer (&self->views, json_node_unref);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
@@ -103,6 +105,8 @@ bpw_study_init (BpwStudy *self)
   g_array_set_clear_func (self->candidates, bpw_study_candidate_clear);
   self->blueprints = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (self->blueprints, NULL);
+  self->inline_blueprints = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                   (GDestroyNotify) bpw_blueprint_free);
   self->warnings = g_ptr_array_new_with_free_func (g_free);
 }
 

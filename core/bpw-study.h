@@ -7,6 +7,7 @@
 #include <glib-object.h>
 #include <json-glib/json-glib.h>
 
+#include "bpw-blueprint.h"
 #include "bpw-model-spec.h"
 #include "bpw-scenario.h"
 
@@ -138,5 +139,44 @@ gboolean      bpw_study_add_candidate    (BpwStudy            *self,
                                           const char          *blueprint,
                                           JsonNode            *mapping,
                                           GError             **error);
+
+/* Changing a study in place (bpw-study-change.c): what the workbench's inspectors edit.
+ *
+ * A study may hold blueprints itself, as objects in its "blueprints" list. Editing a
+ * bundled or file blueprint makes such an inline copy under the same name: it shadows the
+ * original, so every candidate naming it runs the edited values (bpw_candidate_run_init()
+ * resolves inline blueprints first), and dropping the copy restores the original. */
+const BpwBlueprint *bpw_study_lookup_inline_blueprint (BpwStudy           *self,
+                                                       const char         *name);
+/* Copies @blueprint (valid, named) into the study, replacing an inline one of that name;
+ * a new name joins the study's blueprints. */
+gboolean      bpw_study_set_inline_blueprint (BpwStudy            *self,
+                                              const BpwBlueprint  *blueprint,
+                                              GError             **error);
+/* FALSE when there was no inline blueprint of that name. The name stays listed. */
+gboolean      bpw_study_remove_inline_blueprint (BpwStudy         *self,
+                                                 const char       *name);
+/* What @name means in this study, as a new copy: the inline blueprint, else a file next to
+ * the study, else a path or a bundled name. */
+BpwBlueprint *bpw_study_load_blueprint   (BpwStudy            *self,
+                                          const char          *name,
+                                          GError             **error);
+/* What @name means without the study's inline copy: a file or a bundled blueprint. */
+BpwBlueprint *bpw_study_load_original_blueprint (BpwStudy     *self,
+                                                 const char   *name,
+                                                 GError      **error);
+/* Replaces scenario @index's values (its name, suite and workload stay) after the checks
+ * of bpw_scenario_validate(); on failure the study is unchanged. */
+gboolean      bpw_study_set_scenario     (BpwStudy            *self,
+                                          guint                index,
+                                          const BpwScenario   *scenario,
+                                          const BpwParallel   *parallel,
+                                          GError             **error);
+/* Replaces candidate @index's mapping object (copied) when it reads as a mapping for the
+ * candidate's blueprint; on failure the study is unchanged. */
+gboolean      bpw_study_set_candidate_mapping (BpwStudy       *self,
+                                               guint           index,
+                                               JsonNode       *mapping,
+                                               GError        **error);
 
 G_END_DECLS

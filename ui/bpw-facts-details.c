@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "bpw-facts-details.h"
+#include "bpw-tooltip.h"
 
 struct _BpwFactsDetails
 {
@@ -89,7 +90,7 @@ bpw_facts_details_add (GtkListBox *list,
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   gtk_widget_add_css_class (label, "numeric");
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_widget_set_tooltip_text (label, tooltip);
+  bpw_tooltip_set (label, tooltip);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
   g_object_set_data (G_OBJECT (row), "bpw-value", label);
   gtk_list_box_append (list, row);
@@ -189,6 +190,9 @@ bpw_facts_details_set_row (BpwFactsDetails *self,
   g_return_if_fail (BPW_IS_FACTS_DETAILS (self));
   g_return_if_fail (row == NULL || BPW_IS_FACTS_ROW (row));
 
+  /* Rebuilding the lists is not free; an edit that kept the scenario keeps its row. */
+  if (row == self->row && row != NULL)
+    return;
   g_set_object (&self->row, row);
   bpw_facts_details_clear (self->work);
   bpw_facts_details_clear (self->step);

@@ -82,8 +82,10 @@ bpw_overview_item_judge_sla (const BpwScenario   *s,
   return !judged ? BPW_SLA_NONE : met ? BPW_SLA_MET : BPW_SLA_MISSED;
 }
 
-/* Binds the candidate's plan for the scenario and evaluates it (bpw evaluate, the plan
- * path). A candidate that cannot be set up or bound is an evaluation that failed, with
+/* Evaluates the candidate's mapping for the scenario with the core's analytic estimator:
+ * the same numbers as binding the whole plan and evaluating it (the core tests that they
+ * agree), in about a millisecond instead of tens, so that an edit updates the Overview at
+ * once. A candidate that cannot be set up or evaluated is an evaluation that failed, with
  * the reason; no number stands in for the missing ones. */
 static void
 bpw_overview_item_fill_evaluation (BpwOverviewItem         *self,
@@ -91,8 +93,9 @@ bpw_overview_item_fill_evaluation (BpwOverviewItem         *self,
 {
   BpwOverviewEvaluation result = { 0 };
   g_autoptr(GError) error = NULL;
-  g_autoptr(BpwPlan) plan = NULL;
-  g_autofree char *reasons = NULL;
+  g_autoptr(BpwEstimator) estimator = NULL;
+  g_autoptr(GPtrArray) reasons = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *reason = NULL;
   BpwEvaluation e;
 
   if (inputs->run_error != NULL)
@@ -105,8 +108,10 @@ bpw_overview_item_fill_evaluation (BpwOverviewItem         *self,
   if (inputs->run == NULL)
     return;
 
-  plan = bpw_candidate_run_bind (inputs->run, &error);
-  if (plan == NULL)
+  estimator = bpw_estimator_new (&inputs->run->spec, &inputs->run->scenario,
+                                 inputs->run->blueprint, &error);
+  if (estimator == NULL
+      || !bpw_estimator_evaluate (estimator, &inputs->run->mapping, &e, reasons, &error))
     {
       result.failed = TRUE;
       result.reason = error->message;
@@ -114,11 +119,11 @@ bpw_overview_item_fill_evaluation (BpwOverviewItem         *self,
       return;
     }
 
-  bpw_evaluation_from_plan (plan, &e);
-  if (!plan->legal)
-    reasons = bpw_plan_reasons_to_string (plan);
-  result.legal = plan->legal && e.legal;
-  result.reason = reasons;
+  g_ptr_array_add (reasons, NULL);
+  if (reasons->len > 1)
+    reason = g_strjoinv ("\n", (char **) reasons->pdata);
+  result.legal = e.legal;
+  result.reason = reason;
   result.step_time_s = isfinite (e.step_time_s) ? e.step_time_s : 0.0;
   result.ttft_s = isfinite (e.ttft_s) ? e.ttft_s : 0.0;
   result.tpot_s = isfinite (e.tpot_s) ? e.tpot_s : 0.0;

@@ -5,7 +5,7 @@
  * Every number of an item is filled in one place, bpw_overview_item_new(), in the worker
  * thread: the hardware-independent facts of the scenario (devices, parameters, model FLOPs,
  * memory per device), the blueprint's device memory, and the core's evaluation of the
- * candidate's plan (step time or TTFT/TPOT, MFU, peak memory, bottleneck, SLA).
+ * candidate's mapping (step time or TTFT/TPOT, MFU, peak memory, bottleneck, SLA).
  */
 #pragma once
 
@@ -79,8 +79,8 @@ typedef struct
 
 G_DECLARE_FINAL_TYPE (BpwOverviewItem, bpw_overview_item, BPW, OVERVIEW_ITEM, GObject)
 
-/* Binds and evaluates the candidate's plan when @inputs has a run: call it from a worker
- * thread. */
+/* Evaluates the candidate's mapping (the analytic estimator) when @inputs has a run: call
+ * it from a worker thread. */
 BpwOverviewItem *bpw_overview_item_new            (const BpwOverviewInputs     *inputs);
 /* Copies @evaluation (its strings too); NULL removes it. */
 void             bpw_overview_item_set_evaluation (BpwOverviewItem             *self,

@@ -10,6 +10,7 @@
 
 #include "bpw-facts-details.h"
 #include "bpw-overview-page.h"
+#include "bpw-tooltip.h"
 
 struct _BpwOverviewPage
 {
@@ -26,12 +27,65 @@ struct _BpwOverviewPage
   GtkSingleSelection  *selection;
   GtkColumnViewColumn *columns[BPW_N_OVERVIEW_COLUMNS];
 
+  char                *selected_candidate;  /* nullable: the selected item's names */
+  char                *selected_scenario;
+
   BpwByteUnits         units;
   gboolean             busy;
   gboolean             shows_evaluation;
+  gboolean             restoring;     /* the selection follows replaced items */
 };
 
+enum {
+  PROP_0,
+  PROP_SELECTED_ITEM,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 G_DEFINE_FINAL_TYPE (BpwOverviewPage, bpw_overview_page, GTK_TYPE_WIDGET)
+
+/* The position of the item for @candidate on @scenario in the sorted list. */
+static guint
+bpw_overview_page_find (BpwOverviewPage *self,
+                        const char      *candidate,
+                        const char      *scenario)
+{
+  GListModel *model = G_LIST_MODEL (self->sorted);
+
+  for (guint i = 0; candidate != NULL && i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(BpwOverviewItem) item = g_list_model_get_item (model, i);
+
+      if (g_strcmp0 (bpw_overview_item_get_candidate (item), candidate) == 0
+          && g_strcmp0 (bpw_overview_item_get_scenario_name (item), scenario) == 0)
+        return i;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
+static void bpw_overview_page_selection_cb (BpwOverviewPage *self);
+
+static void
+bpw_overview_page_items_changing_cb (BpwOverviewPage *self)
+{
+  self->restoring = TRUE;
+}
+
+/* An edit replaces items with new ones: the same candidate on the same scenario stays
+ * selected wherever sorting puts it. */
+static void
+bpw_overview_page_items_changed_after_cb (BpwOverviewPage *self)
+{
+  guint position = bpw_overview_page_find (self, self->selected_candidate,
+                                           self->selected_scenario);
+
+  if (position != GTK_INVALID_LIST_POSITION)
+    gtk_single_selection_set_selected (self->selection, position);
+  self->restoring = FALSE;
+  bpw_overview_page_selection_cb (self);
+}
 
 static void
 bpw_overview_page_update (BpwOverviewPage *self)
@@ -60,9 +114,24 @@ static void
 bpw_overview_page_selection_cb (BpwOverviewPage *self)
 {
   BpwOverviewItem *item = gtk_single_selection_get_selected_item (self->selection);
+  const char *candidate = item != NULL ? bpw_overview_item_get_candidate (item) : NULL;
+  const char *scenario = item != NULL ? bpw_overview_item_get_scenario_name (item) : NULL;
 
+  /* While items are being replaced the selection passes through others; only the user's
+   * choice of another candidate or scenario is news. */
+  if (self->restoring)
+    return;
   bpw_facts_details_set_row (self->details,
                              item != NULL ? bpw_overview_item_get_scenario (item) : NULL);
+  if (item == NULL
+      || (g_strcmp0 (candidate, self->selected_candidate) == 0
+          && g_strcmp0 (scenario, self->selected_scenario) == 0))
+    return;
+  g_free (self->selected_candidate);
+  self->selected_candidate = g_strdup (candidate);
+  g_free (self->selected_scenario);
+  self->selected_scenario = g_strdup (scenario);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ITEM]);
 }
 
 static void
@@ -94,7 +163,7 @@ bpw_overview_page_cell_bind_cb (GtkSignalListItemFactory *factory,
   const char *style = bpw_overview_item_get_style (entry, column);
 
   gtk_label_set_text (GTK_LABEL (label), text);
-  gtk_widget_set_tooltip_text (label, tooltip);
+  bpw_tooltip_set (label, tooltip);
   gtk_widget_remove_css_class (label, "error");
   gtk_widget_remove_css_class (label, "success");
   if (style != NULL)
@@ -150,8 +219,28 @@ bpw_overview_page_dispose (GObject *object)
   if (self->items != NULL)
     g_signal_handlers_disconnect_by_data (self->items, self);
   g_clear_object (&self->items);
+  g_clear_pointer (&self->selected_candidate, g_free);
+  g_clear_pointer (&self->selected_scenario, g_free);
 
   G_OBJECT_CLASS (bpw_overview_page_parent_class)->dispose (object);
+}
+
+static void
+bpw_overview_page_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  BpwOverviewPage *self = BPW_OVERVIEW_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTED_ITEM:
+      g_value_set_object (value, bpw_overview_page_get_selected_item (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -161,6 +250,14 @@ bpw_overview_page_class_init (BpwOverviewPageClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = bpw_overview_page_dispose;
+  object_class->get_property = bpw_overview_page_get_property;
+
+  /* Notified when another candidate or scenario is selected, not when an edit replaces the
+   * selected item with its new numbers. */
+  properties[PROP_SELECTED_ITEM] =
+    g_param_spec_object ("selected-item", NULL, NULL, BPW_TYPE_OVERVIEW_ITEM,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (BPW_TYPE_FACTS_DETAILS);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -203,8 +300,18 @@ bpw_overview_page_set_model (BpwOverviewPage *self,
     g_signal_handlers_disconnect_by_data (self->items, self);
   g_set_object (&self->items, items);
   if (items != NULL)
-    g_signal_connect_object (items, "items-changed", G_CALLBACK (bpw_overview_page_update),
-                             self, G_CONNECT_SWAPPED);
+    {
+      /* Before the sort model and the selection see the change (connected first). */
+      g_signal_connect_object (items, "items-changed",
+                               G_CALLBACK (bpw_overview_page_items_changing_cb), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (items, "items-changed", G_CALLBACK (bpw_overview_page_update),
+                               self, G_CONNECT_SWAPPED);
+      /* After the sort model and the selection have seen the change. */
+      g_signal_connect_object (items, "items-changed",
+                               G_CALLBACK (bpw_overview_page_items_changed_after_cb), self,
+                               G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+    }
   gtk_sort_list_model_set_model (self->sorted, items);
   bpw_overview_page_update (self);
 }
@@ -246,4 +353,29 @@ bpw_overview_page_get_shows_evaluation (BpwOverviewPage *self)
 {
   g_return_val_if_fail (BPW_IS_OVERVIEW_PAGE (self), FALSE);
   return self->shows_evaluation;
+}
+
+BpwOverviewItem *
+bpw_overview_page_get_selected_item (BpwOverviewPage *self)
+{
+  g_return_val_if_fail (BPW_IS_OVERVIEW_PAGE (self), NULL);
+  return gtk_single_selection_get_selected_item (self->selection);
+}
+
+void
+bpw_overview_page_select (BpwOverviewPage *self,
+                          const char      *candidate,
+                          const char      *scenario)
+{
+  guint position;
+
+  g_return_if_fail (BPW_IS_OVERVIEW_PAGE (self));
+
+  g_free (self->selected_candidate);
+  self->selected_candidate = g_strdup (candidate);
+  g_free (self->selected_scenario);
+  self->selected_scenario = g_strdup (scenario);
+  position = bpw_overview_page_find (self, candidate, scenario);
+  if (position != GTK_INVALID_LIST_POSITION)
+    gtk_single_selection_set_selected (self->selection, position);
 }

@@ -24,6 +24,12 @@ void        bpw_overview_page_set_units      (BpwOverviewPage *self,
                                               BpwByteUnits     units);
 /* The items as the table shows them (sorted). */
 GListModel *bpw_overview_page_get_visible_items (BpwOverviewPage *self);
+/* Nullable; "notify::selected-item" tells when another candidate or scenario is picked. */
+BpwOverviewItem *bpw_overview_page_get_selected_item (BpwOverviewPage *self);
+/* Selects the item of @candidate on @scenario (names), now or once it exists. */
+void        bpw_overview_page_select         (BpwOverviewPage *self,
+                                              const char      *candidate,
+                                              const char      *scenario);
 /* TRUE when the evaluation's columns are shown: some item carries an evaluation. */
 gboolean    bpw_overview_page_get_shows_evaluation (BpwOverviewPage *self);
 

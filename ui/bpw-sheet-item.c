@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -14,23 +15,39 @@
 
 struct _BpwSheetItem
 {
-  GObject       parent_instance;
+  GObject        parent_instance;
 
   /* Owned */
-  char         *operation;
-  char         *search_text;  /* casefolded: operation, labels, primitive */
+  char          *operation;
+  char          *kind;         /* primitive, or collective kind */
+  char          *engine;
+  char          *fusion;       /* "" when not fused */
+  char          *search_text;  /* casefolded */
 
-  BpwPhase      phase;
-  BpwLayerType  layer_type;
-  BpwPrimitive  primitive;
-  guint64       batch, m, n, k;
-  guint64       flops_per_run;
-  guint         instances;    /* graph operations merged into this row */
-  guint64       runs;         /* executions per step, whole job */
-  BpwU128       flops;
-  BpwU128       bytes_read;
-  BpwU128       bytes_written;
+  gint64         stage;
+  guint32        lineage;
+  gboolean       transfer;
+  gint32         layer;
+  BpwLayerType   layer_type;
+  BpwPhase       phase;
+  double         flops;
+  double         device_bytes;
+  double         host_bytes;
+  double         intensity;
+  double         tile_m, tile_n;
+  guint32        fusion_group;
+  double         count;
+  double         time_s;
+  double         total_s;
+  BpwBottleneck  bottleneck;
 };
+
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (BpwSheetItem, bpw_sheet_item, G_TYPE_OBJECT)
 
@@ -83,18 +100,30 @@ bpw_sheet_item_layer_type_label (BpwLayerType type)
     }
 }
 
-static gboolean
-bpw_sheet_item_is_matmul (BpwSheetItem *self)
+static const char *
+bpw_sheet_item_fusion_label (const char *fusion)
 {
-  return self->primitive == BPW_PRIM_MATMUL || self->primitive == BPW_PRIM_BATCHED_MATMUL;
+  if (g_strcmp0 (fusion, "attention") == 0)
+    return _("Attention");
+  if (g_strcmp0 (fusion, "bias_activation") == 0)
+    /* Translators: bias and activation fused into the matmul epilogue */
+    return _("Bias + activation");
+  if (g_strcmp0 (fusion, "norm_residual") == 0)
+    return _("Norm + residual");
+  if (g_strcmp0 (fusion, "optimizer") == 0)
+    return _("Optimizer");
+  return fusion;
 }
 
-static double
-bpw_sheet_item_intensity (BpwSheetItem *self)
+static char *
+bpw_sheet_item_layer_label (gint32 layer)
 {
-  BpwU128 bytes = self->bytes_read + self->bytes_written;
-
-  return bytes > 0 ? bpw_u128_to_double (self->flops) / bpw_u128_to_double (bytes) : 0.0;
+  if (layer == BPW_LAYER_BEFORE_BLOCKS)
+    return g_strdup (_("before the blocks"));
+  if (layer == BPW_LAYER_AFTER_BLOCKS)
+    return g_strdup (_("after the blocks"));
+  /* Translators: the transformer block (layer) an operation belongs to */
+  return g_strdup_printf (_("block %d"), layer);
 }
 
 static void
@@ -102,8 +131,11 @@ bpw_sheet_item_finalize (GObject *object)
 {
   BpwSheetItem *self = (BpwSheetItem *) object;
 
-  g_clear_pointer (&self->operation, g_free);
-  g_clear_pointer (&self->search_text, g_free);
+  g_free (self->operation);
+  g_free (self->kind);
+  g_free (self->engine);
+  g_free (self->fusion);
+  g_free (self->search_text);
 
   G_OBJECT_CLASS (bpw_sheet_item_parent_class)->finalize (object);
 }
@@ -112,6 +144,9 @@ static void
 bpw_sheet_item_class_init (BpwSheetItemClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = bpw_sheet_item_finalize;
+
+  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                   NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -120,68 +155,86 @@ bpw_sheet_item_init (BpwSheetItem *self)
 }
 
 static BpwSheetItem *
-bpw_sheet_item_new_for_op (const BpwWorkGraph *graph,
-                          const BpwOp        *op)
+bpw_sheet_item_new (const BpwSheetRow *row)
 {
   BpwSheetItem *self = g_object_new (BPW_TYPE_SHEET_ITEM, NULL);
   g_autofree char *joined = NULL;
 
-  self->operation = g_strdup (bpw_work_graph_name (graph, op->name));
-  self->phase = op->phase;
-  self->layer_type = op->layer_type;
-  self->primitive = op->primitive;
-  self->batch = op->batch;
-  self->m = op->m;
-  self->n = op->n;
-  self->k = op->k;
-  self->flops_per_run = op->flops;
-  joined = g_strjoin (" ", self->operation, bpw_sheet_item_layer_type_label (op->layer_type),
-                      bpw_sheet_item_phase_label (op->phase),
-                      bpw_primitive_to_string (op->primitive), NULL);
+  self->operation = g_strdup (row->name);
+  self->kind = g_strdup (row->kind);
+  self->engine = g_strdup (row->engine);
+  self->fusion = g_strdup (row->fusion != NULL ? row->fusion : "");
+  self->stage = row->stage;
+  self->lineage = row->lineage;
+  self->transfer = row->transfer;
+  self->layer = row->layer;
+  self->layer_type = row->layer_type;
+  self->phase = row->phase;
+  self->flops = row->flops;
+  self->device_bytes = row->device_bytes;
+  self->host_bytes = row->host_bytes;
+  self->intensity = row->intensity;
+  self->tile_m = row->tile_m;
+  self->tile_n = row->tile_n;
+  self->fusion_group = row->fusion_group;
+  self->count = row->count;
+  self->time_s = row->time_s;
+  self->total_s = row->total_s;
+  self->bottleneck = row->bottleneck;
+
+  joined = g_strjoin (" ", self->operation, bpw_sheet_item_layer_type_label (self->layer_type),
+                      bpw_sheet_item_phase_label (self->phase), self->kind, self->engine,
+                      bpw_sheet_item_fusion_label (self->fusion),
+                      bpw_bottleneck_to_string (self->bottleneck), NULL);
   self->search_text = g_utf8_casefold (joined, -1);
   return self;
 }
 
 GPtrArray *
-bpw_sheet_item_list_from_graph (const BpwWorkGraph *graph)
+bpw_sheet_item_list_from_sheet (const GArray *rows)
 {
-  g_autoptr(GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  GPtrArray *rows = g_ptr_array_new_with_free_func (g_object_unref);
+  GPtrArray *items = g_ptr_array_new_with_free_func (g_object_unref);
 
-  g_return_val_if_fail (graph != NULL, rows);
+  g_return_val_if_fail (rows != NULL, items);
 
-  for (guint i = 0; i < graph->ops->len; i++)
-    {
-      const BpwOp *op = bpw_work_graph_op (graph, i);
-      BpwSheetItem *row;
-      char *key;
+  for (guint i = 0; i < rows->len; i++)
+    g_ptr_array_add (items, bpw_sheet_item_new (&g_array_index (rows, BpwSheetRow, i)));
+  return items;
+}
 
-      /* Everything that makes two operations the same line of the sheet: layers that
-       * repeat an operation unchanged merge, anything that differs splits. */
-      key = g_strdup_printf ("%u/%u/%u/%u/%u/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT
-                             "/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT
-                             "/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT,
-                             op->name, op->phase, op->primitive, op->layer_type, op->dtype,
-                             op->batch, op->m, op->n, op->k, op->flops, op->bytes_read,
-                             op->bytes_written, op->count);
-      row = g_hash_table_lookup (index, key);
-      if (row == NULL)
-        {
-          row = bpw_sheet_item_new_for_op (graph, op);
-          g_ptr_array_add (rows, row);
-          g_hash_table_insert (index, key, row);
-        }
-      else
-        g_free (key);
+gboolean
+bpw_sheet_item_update (BpwSheetItem *self,
+                       BpwSheetItem *other)
+{
+  g_return_val_if_fail (BPW_IS_SHEET_ITEM (self) && BPW_IS_SHEET_ITEM (other), FALSE);
 
-      row->instances++;
-      row->runs += op->count;
-      row->flops += (BpwU128) op->flops * op->count;
-      row->bytes_read += (BpwU128) op->bytes_read * op->count;
-      row->bytes_written += (BpwU128) op->bytes_written * op->count;
-    }
+  /* The same row of the same plan shape: same operation of the same stage and layer. */
+  if (self->stage != other->stage || self->lineage != other->lineage
+      || self->transfer != other->transfer || self->layer != other->layer
+      || self->phase != other->phase || g_strcmp0 (self->operation, other->operation) != 0
+      || g_strcmp0 (self->kind, other->kind) != 0)
+    return FALSE;
 
-  return rows;
+  g_free (self->engine);
+  self->engine = g_strdup (other->engine);
+  g_free (self->fusion);
+  self->fusion = g_strdup (other->fusion);
+  g_free (self->search_text);
+  self->search_text = g_strdup (other->search_text);
+  self->layer_type = other->layer_type;
+  self->flops = other->flops;
+  self->device_bytes = other->device_bytes;
+  self->host_bytes = other->host_bytes;
+  self->intensity = other->intensity;
+  self->tile_m = other->tile_m;
+  self->tile_n = other->tile_n;
+  self->fusion_group = other->fusion_group;
+  self->count = other->count;
+  self->time_s = other->time_s;
+  self->total_s = other->total_s;
+  self->bottleneck = other->bottleneck;
+  g_signal_emit (self, signals[CHANGED], 0);
+  return TRUE;
 }
 
 const char *
@@ -189,6 +242,20 @@ bpw_sheet_item_get_operation (BpwSheetItem *self)
 {
   g_return_val_if_fail (BPW_IS_SHEET_ITEM (self), NULL);
   return self->operation;
+}
+
+gint64
+bpw_sheet_item_get_stage (BpwSheetItem *self)
+{
+  g_return_val_if_fail (BPW_IS_SHEET_ITEM (self), 0);
+  return self->stage;
+}
+
+gint32
+bpw_sheet_item_get_layer (BpwSheetItem *self)
+{
+  g_return_val_if_fail (BPW_IS_SHEET_ITEM (self), 0);
+  return self->layer;
 }
 
 BpwPhase
@@ -205,65 +272,75 @@ bpw_sheet_item_get_layer_type (BpwSheetItem *self)
   return self->layer_type;
 }
 
-BpwPrimitive
-bpw_sheet_item_get_primitive (BpwSheetItem *self)
+gboolean
+bpw_sheet_item_is_transfer (BpwSheetItem *self)
 {
-  g_return_val_if_fail (BPW_IS_SHEET_ITEM (self), 0);
-  return self->primitive;
+  g_return_val_if_fail (BPW_IS_SHEET_ITEM (self), FALSE);
+  return self->transfer;
 }
 
-guint64
-bpw_sheet_item_get_runs (BpwSheetItem *self)
+const char *
+bpw_sheet_item_get_engine (BpwSheetItem *self)
 {
-  g_return_val_if_fail (BPW_IS_SHEET_ITEM (self), 0);
-  return self->runs;
+  g_return_val_if_fail (BPW_IS_SHEET_ITEM (self), NULL);
+  return self->engine;
 }
 
-BpwU128
+double
 bpw_sheet_item_get_flops (BpwSheetItem *self)
 {
-  g_return_val_if_fail (BPW_IS_SHEET_ITEM (self), 0);
+  g_return_val_if_fail (BPW_IS_SHEET_ITEM (self), 0.0);
   return self->flops;
 }
 
-BpwU128
-bpw_sheet_item_get_bytes_read (BpwSheetItem *self)
+double
+bpw_sheet_item_get_bytes (BpwSheetItem *self)
 {
-  g_return_val_if_fail (BPW_IS_SHEET_ITEM (self), 0);
-  return self->bytes_read;
+  g_return_val_if_fail (BPW_IS_SHEET_ITEM (self), 0.0);
+  return self->device_bytes;
 }
 
-BpwU128
-bpw_sheet_item_get_bytes_written (BpwSheetItem *self)
+double
+bpw_sheet_item_get_count (BpwSheetItem *self)
+{
+  g_return_val_if_fail (BPW_IS_SHEET_ITEM (self), 0.0);
+  return self->count;
+}
+
+double
+bpw_sheet_item_get_time (BpwSheetItem *self)
+{
+  g_return_val_if_fail (BPW_IS_SHEET_ITEM (self), 0.0);
+  return self->time_s;
+}
+
+double
+bpw_sheet_item_get_per_step (BpwSheetItem *self)
+{
+  g_return_val_if_fail (BPW_IS_SHEET_ITEM (self), 0.0);
+  return self->total_s;
+}
+
+guint32
+bpw_sheet_item_get_lineage (BpwSheetItem *self)
 {
   g_return_val_if_fail (BPW_IS_SHEET_ITEM (self), 0);
-  return self->bytes_written;
+  return self->lineage;
 }
 
 gboolean
 bpw_sheet_item_matches (BpwSheetItem *self,
-                       const char  *needle)
+                        const char   *needle)
 {
   g_return_val_if_fail (BPW_IS_SHEET_ITEM (self), FALSE);
 
   return needle == NULL || needle[0] == '\0' || strstr (self->search_text, needle) != NULL;
 }
 
-/* Per-step totals that exceed 2^64 are rare (whole-job FLOPs of the largest runs) but
- * exact counts would be wrong there; the display only needs three digits. */
-static char *
-bpw_sheet_item_format_bytes (BpwU128      bytes,
-                            BpwByteUnits units)
-{
-  if (bytes > G_MAXUINT64)
-    return bpw_format_si (bpw_u128_to_double (bytes), "B");
-  return bpw_format_bytes_scaled ((guint64) bytes, units);
-}
-
 char *
-bpw_sheet_item_format (BpwSheetItem    *self,
-                      BpwSheetColumn  column,
-                      BpwByteUnits    units)
+bpw_sheet_item_format (BpwSheetItem   *self,
+                       BpwSheetColumn  column,
+                       BpwByteUnits    units)
 {
   g_return_val_if_fail (BPW_IS_SHEET_ITEM (self), NULL);
 
@@ -271,97 +348,108 @@ bpw_sheet_item_format (BpwSheetItem    *self,
     {
     case BPW_SHEET_COLUMN_OPERATION:
       return g_strdup (self->operation);
-    case BPW_SHEET_COLUMN_LAYER_TYPE:
-      return g_strdup (bpw_sheet_item_layer_type_label (self->layer_type));
+    case BPW_SHEET_COLUMN_STAGE:
+      return g_strdup_printf ("%" G_GINT64_FORMAT, self->stage);
     case BPW_SHEET_COLUMN_PHASE:
       return g_strdup (bpw_sheet_item_phase_label (self->phase));
-    case BPW_SHEET_COLUMN_PRIMITIVE:
-      return g_strdup (bpw_primitive_to_string (self->primitive));
-    case BPW_SHEET_COLUMN_SHAPE:
-      if (!bpw_sheet_item_is_matmul (self))
-        return g_strdup ("");
-      if (self->batch > 1)
-        return g_strdup_printf ("%" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT " × %"
-                                G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT,
-                                self->batch, self->m, self->n, self->k);
-      return g_strdup_printf ("%" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT " × %"
-                              G_GUINT64_FORMAT, self->m, self->n, self->k);
-    case BPW_SHEET_COLUMN_RUNS:
-      return g_strdup_printf ("%" G_GUINT64_FORMAT, self->runs);
+    case BPW_SHEET_COLUMN_ENGINE:
+      return g_strdup (self->engine);
     case BPW_SHEET_COLUMN_FLOPS:
-      return bpw_format_si (bpw_u128_to_double (self->flops), "FLOP");
-    case BPW_SHEET_COLUMN_BYTES_READ:
-      return bpw_sheet_item_format_bytes (self->bytes_read, units);
-    case BPW_SHEET_COLUMN_BYTES_WRITTEN:
-      return bpw_sheet_item_format_bytes (self->bytes_written, units);
+      return self->flops > 0.0 ? bpw_format_si (self->flops, "FLOP") : g_strdup ("");
+    case BPW_SHEET_COLUMN_BYTES:
+      return bpw_format_bytes_scaled ((guint64) MAX (self->device_bytes, 0.0), units);
     case BPW_SHEET_COLUMN_INTENSITY:
-      {
-        double intensity = bpw_sheet_item_intensity (self);
-
-        /* Translators: arithmetic intensity, floating-point operations per byte moved */
-        return g_strdup_printf (intensity >= 100.0 ? _("%.0f FLOP/B") : _("%.1f FLOP/B"),
-                                intensity);
-      }
+      if (self->intensity <= 0.0)
+        return g_strdup ("");
+      /* The header says FLOP/B; the cells stay narrow enough for every column to show. */
+      return g_strdup_printf (self->intensity >= 100.0 ? "%.0f" : "%.1f", self->intensity);
+    case BPW_SHEET_COLUMN_TILE:
+      if (self->tile_m <= 0.0)
+        return g_strdup ("");
+      return g_strdup_printf ("%.0f × %.0f", self->tile_m, self->tile_n);
+    case BPW_SHEET_COLUMN_FUSION:
+      return g_strdup (bpw_sheet_item_fusion_label (self->fusion));
+    case BPW_SHEET_COLUMN_TIME:
+      return bpw_format_seconds (self->time_s);
+    case BPW_SHEET_COLUMN_PER_STEP:
+      return bpw_format_seconds (self->total_s);
+    case BPW_SHEET_COLUMN_BOTTLENECK:
+      return g_strdup (bpw_bottleneck_to_string (self->bottleneck));
+    case BPW_SHEET_COLUMN_LINEAGE:
+      return g_strdup_printf ("%u", self->lineage);
+    case BPW_N_SHEET_COLUMNS:
     default:
       g_return_val_if_reached (NULL);
     }
 }
 
 char *
-bpw_sheet_item_dup_tooltip (BpwSheetItem    *self,
-                           BpwSheetColumn  column)
+bpw_sheet_item_dup_tooltip (BpwSheetItem   *self,
+                            BpwSheetColumn  column)
 {
   g_return_val_if_fail (BPW_IS_SHEET_ITEM (self), NULL);
 
   switch (column)
     {
-    case BPW_SHEET_COLUMN_SHAPE:
-      if (!bpw_sheet_item_is_matmul (self))
-        return NULL;
-      return g_strdup_printf (_("Batch %llu of (%llu × %llu) · (%llu × %llu)"),
-                              (unsigned long long) MAX (self->batch, 1),
-                              (unsigned long long) self->m, (unsigned long long) self->k,
-                              (unsigned long long) self->k, (unsigned long long) self->n);
-    case BPW_SHEET_COLUMN_RUNS:
-      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                           "Runs %llu times per step in %u layer",
-                                           "Runs %llu times per step in %u layers",
-                                           self->instances),
-                              (unsigned long long) self->runs, self->instances);
+    case BPW_SHEET_COLUMN_OPERATION:
+      {
+        /* Each stage lists its first block: the layer says which one, or where outside
+         * the blocks the operation sits. */
+        g_autofree char *layer = bpw_sheet_item_layer_label (self->layer);
+
+        return g_strdup_printf ("%s · %s · %s",
+                                bpw_sheet_item_layer_type_label (self->layer_type), self->kind,
+                                layer);
+      }
     case BPW_SHEET_COLUMN_FLOPS:
-      {
-        g_autofree char *exact = bpw_format_count (self->flops);
-        g_autofree char *per_run = bpw_format_count (self->flops_per_run);
-
-        return g_strdup_printf (_("%s FLOP per step, whole job; %s FLOP per run"),
-                                exact, per_run);
-      }
-    case BPW_SHEET_COLUMN_BYTES_READ:
-    case BPW_SHEET_COLUMN_BYTES_WRITTEN:
-      {
-        g_autofree char *exact = bpw_format_count (column == BPW_SHEET_COLUMN_BYTES_READ
-                                                   ? self->bytes_read : self->bytes_written);
-
-        return g_strdup_printf (_("%s bytes per step, whole job, before fusion"), exact);
-      }
+      if (self->flops <= 0.0)
+        return NULL;
+      return g_strdup_printf (_("%.0f FLOP per execution, padding included"), self->flops);
+    case BPW_SHEET_COLUMN_BYTES:
+      if (self->transfer)
+        return g_strdup_printf (_("%.0f bytes on the wire per execution"), self->device_bytes);
+      return g_strdup_printf (_("%.0f bytes of device memory per execution; %.0f of host "
+                                "memory"), self->device_bytes, self->host_bytes);
+    case BPW_SHEET_COLUMN_TILE:
+      return self->tile_m > 0.0 ? g_strdup (_("Output tile of the matmul, rows × columns"))
+                                : NULL;
+    case BPW_SHEET_COLUMN_FUSION:
+      return self->fusion_group > 0 ? g_strdup_printf (_("Fusion group %u"), self->fusion_group)
+                                    : NULL;
+    case BPW_SHEET_COLUMN_TIME:
+      return g_strdup_printf (_("Per execution; %.0f executions per step on one rank"),
+                              self->count);
+    case BPW_SHEET_COLUMN_PER_STEP:
+      return g_strdup (self->transfer
+                       ? _("Time the transfer is exposed per step, on one rank")
+                       : _("Executions per step × time per execution, on one rank"));
+    case BPW_SHEET_COLUMN_LINEAGE:
+      return g_strdup (_("The work-graph operation this row implements"));
+    case BPW_SHEET_COLUMN_STAGE:
+    case BPW_SHEET_COLUMN_PHASE:
     case BPW_SHEET_COLUMN_INTENSITY:
-      return g_strdup (_("FLOPs per byte read or written, before fusion and tiling"));
+      return self->intensity > 0.0
+             ? g_strdup (_("Arithmetic intensity: FLOPs per byte of device memory"))
+             : NULL;
+    case BPW_SHEET_COLUMN_ENGINE:
+    case BPW_SHEET_COLUMN_BOTTLENECK:
+    case BPW_N_SHEET_COLUMNS:
     default:
       return NULL;
     }
 }
 
 static int
-bpw_sheet_item_cmp_u128 (BpwU128 a,
-                        BpwU128 b)
+bpw_sheet_item_cmp_double (double a,
+                           double b)
 {
   return (a > b) - (a < b);
 }
 
 int
-bpw_sheet_item_compare (BpwSheetItem    *a,
-                       BpwSheetItem    *b,
-                       BpwSheetColumn  column)
+bpw_sheet_item_compare (BpwSheetItem   *a,
+                        BpwSheetItem   *b,
+                        BpwSheetColumn  column)
 {
   g_return_val_if_fail (BPW_IS_SHEET_ITEM (a) && BPW_IS_SHEET_ITEM (b), 0);
 
@@ -369,31 +457,31 @@ bpw_sheet_item_compare (BpwSheetItem    *a,
     {
     case BPW_SHEET_COLUMN_OPERATION:
       return g_utf8_collate (a->operation, b->operation);
-    case BPW_SHEET_COLUMN_LAYER_TYPE:
-      return (int) a->layer_type - (int) b->layer_type;
+    case BPW_SHEET_COLUMN_STAGE:
+      return (a->stage > b->stage) - (a->stage < b->stage);
     case BPW_SHEET_COLUMN_PHASE:
       return (int) a->phase - (int) b->phase;
-    case BPW_SHEET_COLUMN_PRIMITIVE:
-      return strcmp (bpw_primitive_to_string (a->primitive),
-                     bpw_primitive_to_string (b->primitive));
-    case BPW_SHEET_COLUMN_SHAPE:
-      return bpw_sheet_item_cmp_u128 ((BpwU128) MAX (a->batch, 1) * a->m * a->n * a->k,
-                                     (BpwU128) MAX (b->batch, 1) * b->m * b->n * b->k);
-    case BPW_SHEET_COLUMN_RUNS:
-      return bpw_sheet_item_cmp_u128 (a->runs, b->runs);
+    case BPW_SHEET_COLUMN_ENGINE:
+      return g_strcmp0 (a->engine, b->engine);
     case BPW_SHEET_COLUMN_FLOPS:
-      return bpw_sheet_item_cmp_u128 (a->flops, b->flops);
-    case BPW_SHEET_COLUMN_BYTES_READ:
-      return bpw_sheet_item_cmp_u128 (a->bytes_read, b->bytes_read);
-    case BPW_SHEET_COLUMN_BYTES_WRITTEN:
-      return bpw_sheet_item_cmp_u128 (a->bytes_written, b->bytes_written);
+      return bpw_sheet_item_cmp_double (a->flops, b->flops);
+    case BPW_SHEET_COLUMN_BYTES:
+      return bpw_sheet_item_cmp_double (a->device_bytes, b->device_bytes);
     case BPW_SHEET_COLUMN_INTENSITY:
-      {
-        double x = bpw_sheet_item_intensity (a);
-        double y = bpw_sheet_item_intensity (b);
-
-        return (x > y) - (x < y);
-      }
+      return bpw_sheet_item_cmp_double (a->intensity, b->intensity);
+    case BPW_SHEET_COLUMN_TILE:
+      return bpw_sheet_item_cmp_double (a->tile_m * a->tile_n, b->tile_m * b->tile_n);
+    case BPW_SHEET_COLUMN_FUSION:
+      return g_strcmp0 (a->fusion, b->fusion);
+    case BPW_SHEET_COLUMN_TIME:
+      return bpw_sheet_item_cmp_double (a->time_s, b->time_s);
+    case BPW_SHEET_COLUMN_PER_STEP:
+      return bpw_sheet_item_cmp_double (a->total_s, b->total_s);
+    case BPW_SHEET_COLUMN_BOTTLENECK:
+      return (int) a->bottleneck - (int) b->bottleneck;
+    case BPW_SHEET_COLUMN_LINEAGE:
+      return (a->lineage > b->lineage) - (a->lineage < b->lineage);
+    case BPW_N_SHEET_COLUMNS:
     default:
       g_return_val_if_reached (0);
     }
@@ -406,29 +494,36 @@ bpw_sheet_column_get_title (BpwSheetColumn column)
     {
     case BPW_SHEET_COLUMN_OPERATION:
       return _("Operation");
-    case BPW_SHEET_COLUMN_LAYER_TYPE:
-      return _("Layer Type");
+    case BPW_SHEET_COLUMN_STAGE:
+      /* Translators: pipeline stage */
+      return _("Stage");
     case BPW_SHEET_COLUMN_PHASE:
       return _("Phase");
-    case BPW_SHEET_COLUMN_PRIMITIVE:
-      return _("Primitive");
-    case BPW_SHEET_COLUMN_SHAPE:
-      /* Translators: matrix multiplication dimensions, batch × M × N × K */
-      return _("Shape (M × N × K)");
-    case BPW_SHEET_COLUMN_RUNS:
-      /* Translators: how many times an operation runs in one step */
-      return _("Runs");
-    /* Per step: the count above the table says so, and the headers stay narrow. */
+    case BPW_SHEET_COLUMN_ENGINE:
+      /* Translators: the engine (or link) that runs an operation */
+      return _("Engine");
     case BPW_SHEET_COLUMN_FLOPS:
       return _("FLOPs");
-    case BPW_SHEET_COLUMN_BYTES_READ:
-      /* Translators: bytes read */
-      return _("Read");
-    case BPW_SHEET_COLUMN_BYTES_WRITTEN:
-      /* Translators: bytes written */
-      return _("Written");
+    case BPW_SHEET_COLUMN_BYTES:
+      return _("Bytes");
     case BPW_SHEET_COLUMN_INTENSITY:
-      return _("Intensity");
+      /* Translators: arithmetic intensity, FLOPs per byte */
+      return _("FLOP/B");
+    case BPW_SHEET_COLUMN_TILE:
+      return _("Tile");
+    case BPW_SHEET_COLUMN_FUSION:
+      return _("Fusion");
+    case BPW_SHEET_COLUMN_TIME:
+      /* Translators: time of one execution */
+      return _("Time");
+    case BPW_SHEET_COLUMN_PER_STEP:
+      return _("Per Step");
+    case BPW_SHEET_COLUMN_BOTTLENECK:
+      return _("Bottleneck");
+    case BPW_SHEET_COLUMN_LINEAGE:
+      /* Translators: the id of the work-graph operation a row comes from */
+      return _("Lineage");
+    case BPW_N_SHEET_COLUMNS:
     default:
       g_return_val_if_reached (NULL);
     }
@@ -437,5 +532,24 @@ bpw_sheet_column_get_title (BpwSheetColumn column)
 gboolean
 bpw_sheet_column_is_numeric (BpwSheetColumn column)
 {
-  return column >= BPW_SHEET_COLUMN_RUNS;
+  switch (column)
+    {
+    case BPW_SHEET_COLUMN_STAGE:
+    case BPW_SHEET_COLUMN_FLOPS:
+    case BPW_SHEET_COLUMN_BYTES:
+    case BPW_SHEET_COLUMN_INTENSITY:
+    case BPW_SHEET_COLUMN_TILE:
+    case BPW_SHEET_COLUMN_TIME:
+    case BPW_SHEET_COLUMN_PER_STEP:
+    case BPW_SHEET_COLUMN_LINEAGE:
+      return TRUE;
+    case BPW_SHEET_COLUMN_OPERATION:
+    case BPW_SHEET_COLUMN_PHASE:
+    case BPW_SHEET_COLUMN_ENGINE:
+    case BPW_SHEET_COLUMN_FUSION:
+    case BPW_SHEET_COLUMN_BOTTLENECK:
+    case BPW_N_SHEET_COLUMNS:
+    default:
+      return FALSE;
+    }
 }

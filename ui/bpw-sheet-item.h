@@ -1,13 +1,12 @@
-/* bpw-sheet-item.h — one row of the Sheet page: an operation and what it costs per step
+/* bpw-sheet-item.h — one row of the Sheet page: an operation or transfer of a bound plan
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Today a row is one operation of the scenario's work graph, merged over the layers where
- * it recurs unchanged (a dense model repeats every block operation once per layer). The
- * core's mapping sheet (core/bpw-mapping-sheet.h: engine, tiling, fusion, time, bottleneck
- * per operation of a bound plan) is meant to replace this source; its row struct took the
- * name BpwSheetRow, hence BpwSheetItem here. Columns are an enum so that the mapping sheet's
- * columns can be appended without touching the page.
+ * A row is one row of the core's mapping sheet (core/bpw-mapping-sheet.h, whose row struct
+ * took the name BpwSheetRow, hence BpwSheetItem here): what one rank of a pipeline stage
+ * executes, on which engine or link, with its FLOPs, bytes, tiling, fusion, time and
+ * bottleneck, and the lineage id of the work-graph operation it implements. The strings
+ * are copied, so an item outlives the plan it came from.
  */
 #pragma once
 
@@ -22,15 +21,18 @@ G_BEGIN_DECLS
 typedef enum
 {
   BPW_SHEET_COLUMN_OPERATION,
-  BPW_SHEET_COLUMN_LAYER_TYPE,
+  BPW_SHEET_COLUMN_STAGE,
   BPW_SHEET_COLUMN_PHASE,
-  BPW_SHEET_COLUMN_PRIMITIVE,
-  BPW_SHEET_COLUMN_SHAPE,
-  BPW_SHEET_COLUMN_RUNS,
+  BPW_SHEET_COLUMN_ENGINE,
   BPW_SHEET_COLUMN_FLOPS,
-  BPW_SHEET_COLUMN_BYTES_READ,
-  BPW_SHEET_COLUMN_BYTES_WRITTEN,
+  BPW_SHEET_COLUMN_BYTES,
   BPW_SHEET_COLUMN_INTENSITY,
+  BPW_SHEET_COLUMN_TILE,
+  BPW_SHEET_COLUMN_FUSION,
+  BPW_SHEET_COLUMN_TIME,
+  BPW_SHEET_COLUMN_PER_STEP,
+  BPW_SHEET_COLUMN_BOTTLENECK,
+  BPW_SHEET_COLUMN_LINEAGE,
   BPW_N_SHEET_COLUMNS
 } BpwSheetColumn;
 
@@ -38,34 +40,51 @@ typedef enum
 
 G_DECLARE_FINAL_TYPE (BpwSheetItem, bpw_sheet_item, BPW, SHEET_ITEM, GObject)
 
-/* The operations of @graph merged over identical layers, in graph order
- * (element-type BpwSheetItem). Totals are per step, whole job. */
-GPtrArray      *bpw_sheet_item_list_from_graph (const BpwWorkGraph *graph);
+/* One item per row of @rows (element-type BpwSheetRow), in order
+ * (element-type BpwSheetItem). */
+GPtrArray      *bpw_sheet_item_list_from_sheet (const GArray   *rows);
 
-const char     *bpw_sheet_item_get_operation   (BpwSheetItem        *self);
-BpwPhase        bpw_sheet_item_get_phase       (BpwSheetItem        *self);
-BpwLayerType    bpw_sheet_item_get_layer_type  (BpwSheetItem        *self);
-BpwPrimitive    bpw_sheet_item_get_primitive   (BpwSheetItem        *self);
-/* Executions per step (layers × micro-batches). */
-guint64         bpw_sheet_item_get_runs        (BpwSheetItem        *self);
-BpwU128         bpw_sheet_item_get_flops       (BpwSheetItem        *self);
-BpwU128         bpw_sheet_item_get_bytes_read  (BpwSheetItem        *self);
-BpwU128         bpw_sheet_item_get_bytes_written (BpwSheetItem      *self);
+/* When @other is the same row (operation, stage, layer, phase) with new numbers, as after
+ * an edit of the blueprint: takes its values, emits "changed" and returns TRUE. Cells
+ * then update their text instead of the table building new rows. */
+gboolean        bpw_sheet_item_update          (BpwSheetItem   *self,
+                                                BpwSheetItem   *other);
 
-/* @needle is lower case (g_utf8_casefold); matches operation, layer type, phase and
- * primitive. An empty needle matches every row. */
-gboolean        bpw_sheet_item_matches         (BpwSheetItem        *self,
-                                               const char         *needle);
-char           *bpw_sheet_item_format          (BpwSheetItem        *self,
-                                               BpwSheetColumn      column,
-                                               BpwByteUnits        units);
-char           *bpw_sheet_item_dup_tooltip     (BpwSheetItem        *self,
-                                               BpwSheetColumn      column);
-int             bpw_sheet_item_compare         (BpwSheetItem        *a,
-                                               BpwSheetItem        *b,
-                                               BpwSheetColumn      column);
+const char     *bpw_sheet_item_get_operation   (BpwSheetItem   *self);
+gint64          bpw_sheet_item_get_stage       (BpwSheetItem   *self);
+/* Block index, or -1 (embedding side), -2 (head side). */
+gint32          bpw_sheet_item_get_layer       (BpwSheetItem   *self);
+BpwPhase        bpw_sheet_item_get_phase       (BpwSheetItem   *self);
+BpwLayerType    bpw_sheet_item_get_layer_type  (BpwSheetItem   *self);
+gboolean        bpw_sheet_item_is_transfer     (BpwSheetItem   *self);
+/* Engine, or the tier a transfer runs on. */
+const char     *bpw_sheet_item_get_engine      (BpwSheetItem   *self);
+/* Per execution, padding included. */
+double          bpw_sheet_item_get_flops       (BpwSheetItem   *self);
+/* Device-memory bytes per execution; wire bytes for transfers. */
+double          bpw_sheet_item_get_bytes       (BpwSheetItem   *self);
+/* Executions per step on one rank. */
+double          bpw_sheet_item_get_count       (BpwSheetItem   *self);
+/* Seconds per execution. */
+double          bpw_sheet_item_get_time        (BpwSheetItem   *self);
+/* Seconds per step on one rank: count × time, exposed time for transfers. */
+double          bpw_sheet_item_get_per_step    (BpwSheetItem   *self);
+guint32         bpw_sheet_item_get_lineage     (BpwSheetItem   *self);
 
-const char     *bpw_sheet_column_get_title    (BpwSheetColumn      column);
-gboolean        bpw_sheet_column_is_numeric   (BpwSheetColumn      column);
+/* @needle is lower case (g_utf8_casefold); matches operation, layer type, phase, kind,
+ * engine, fusion and bottleneck. An empty needle matches every row. */
+gboolean        bpw_sheet_item_matches         (BpwSheetItem   *self,
+                                                const char     *needle);
+char           *bpw_sheet_item_format          (BpwSheetItem   *self,
+                                                BpwSheetColumn  column,
+                                                BpwByteUnits    units);
+char           *bpw_sheet_item_dup_tooltip     (BpwSheetItem   *self,
+                                                BpwSheetColumn  column);
+int             bpw_sheet_item_compare         (BpwSheetItem   *a,
+                                                BpwSheetItem   *b,
+                                                BpwSheetColumn  column);
+
+const char     *bpw_sheet_column_get_title    (BpwSheetColumn  column);
+gboolean        bpw_sheet_column_is_numeric   (BpwSheetColumn  column);
 
 G_END_DECLS

@@ -2,8 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The rows come from the scenario's work graph today; when the core produces the mapping
- * sheet, only bpw_sheet_page_compute_thread() and BpwSheetItem change.
+ * The rows are the core's mapping sheet of one candidate's plan for one scenario
+ * (bpw-sheet-page-compute.c binds it); this file is the widget around them.
  */
 #define G_LOG_DOMAIN "bpw-sheet-page"
 
@@ -11,44 +11,14 @@
 
 #include <glib/gi18n.h>
 
-#include "bpw-sheet-page.h"
-
-struct _BpwSheetPage
-{
-  GtkWidget           parent_instance;
-
-  /* Template widgets */
-  GtkWidget          *toolbar;
-  GtkWidget          *separator;
-  GtkDropDown        *scenario_dropdown;
-  GtkSearchEntry     *search_entry;
-  GtkSpinner         *spinner;
-  GtkLabel           *count_label;
-  GtkStack           *stack;
-  AdwStatusPage      *error_page;
-  GtkColumnView      *column_view;
-
-  /* Owned references */
-  BpwStudy           *study;
-  GtkStringList      *scenario_names;
-  GListStore         *rows;
-  GtkCustomFilter    *filter;
-  GtkFilterListModel *filtered;
-  GtkSortListModel   *sorted;
-  GtkSingleSelection *selection;
-  GCancellable       *cancellable;
-  char               *needle;      /* casefolded filter text */
-  char               *error;       /* nullable: why the rows could not be computed */
-
-  BpwByteUnits        units;
-  guint               generation;
-  gboolean            busy;
-  gboolean            updating_dropdown;
-};
+#include "bpw-sheet-page-private.h"
+#include "bpw-tooltip.h"
 
 enum {
   PROP_0,
   PROP_BUSY,
+  PROP_CANDIDATE,
+  PROP_SCENARIO,
   N_PROPS
 };
 
@@ -56,46 +26,9 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (BpwSheetPage, bpw_sheet_page, GTK_TYPE_WIDGET)
 
-typedef struct
-{
-  BpwModelSpec spec;
-  BpwScenario  scenario;
-  guint        generation;
-} BpwSheetJob;
-
-static void
-bpw_sheet_job_free (BpwSheetJob *job)
-{
-  bpw_model_spec_clear (&job->spec);
-  bpw_scenario_clear (&job->scenario);
-  g_free (job);
-}
-
-static void
-bpw_sheet_page_compute_thread (GTask        *task,
-                               gpointer      source_object,
-                               gpointer      task_data,
-                               GCancellable *cancellable)
-{
-  BpwSheetJob *job = task_data;
-  g_autoptr(BpwWorkGraph) graph = NULL;
-  GError *error = NULL;
-
-  graph = bpw_work_graph_new (&job->spec, &job->scenario, &error);
-  if (graph == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  if (g_task_return_error_if_cancelled (task))
-    return;
-  g_task_return_pointer (task, bpw_sheet_item_list_from_graph (graph),
-                         (GDestroyNotify) g_ptr_array_unref);
-}
-
-static void
-bpw_sheet_page_set_busy (BpwSheetPage *self,
-                         gboolean      busy)
+void
+_bpw_sheet_page_set_busy (BpwSheetPage *self,
+                          gboolean      busy)
 {
   if (self->busy == busy)
     return;
@@ -105,15 +38,15 @@ bpw_sheet_page_set_busy (BpwSheetPage *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
-/* The stack page and the count follow from the rows, the filter and the error. */
-static void
-bpw_sheet_page_update_state (BpwSheetPage *self)
+void
+_bpw_sheet_page_update_state (BpwSheetPage *self)
 {
   guint total = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
   guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
   g_autofree char *count = NULL;
 
-  if (self->study == NULL || bpw_study_get_n_scenarios (self->study) == 0)
+  if (self->study == NULL || bpw_study_get_n_scenarios (self->study) == 0
+      || bpw_study_get_n_candidates (self->study) == 0)
     gtk_stack_set_visible_child_name (self->stack, "empty");
   else if (self->error != NULL)
     {
@@ -127,89 +60,41 @@ bpw_sheet_page_update_state (BpwSheetPage *self)
 
   if (total == 0)
     count = g_strdup ("");
-  else if (shown == total)
-    count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                          "%u operation, per step for the whole job",
-                                          "%u operations, per step for the whole job", total),
-                             total);
   else
-    /* Translators: filtered count, e.g. "12 of 214 operations" */
-    count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u of %u operation",
-                                          "%u of %u operations", total), shown, total);
+    {
+      g_autofree char *step = bpw_format_seconds (self->step_time);
+
+      if (shown == total)
+        /* Translators: %u rows, then the step time of the bound plan, e.g. "7.48 s" */
+        count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                              "%u row · one rank per stage · step %s",
+                                              "%u rows · one rank per stage · step %s", total),
+                                 total, step);
+      else
+        /* Translators: filtered count, e.g. "12 of 214 rows · step 7.48 s" */
+        count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u of %u row · step %s",
+                                              "%u of %u rows · step %s", total),
+                                 shown, total, step);
+    }
   gtk_label_set_text (self->count_label, count);
-}
-
-static void
-bpw_sheet_page_compute_cb (GObject      *object,
-                           GAsyncResult *result,
-                           gpointer      user_data)
-{
-  BpwSheetPage *self = BPW_SHEET_PAGE (object);
-  BpwSheetJob *job = g_task_get_task_data (G_TASK (result));
-  g_autoptr(GPtrArray) rows = NULL;
-  g_autoptr(GError) error = NULL;
-
-  rows = g_task_propagate_pointer (G_TASK (result), &error);
-  if (job->generation != self->generation
-      || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;  /* a newer scenario or study has replaced this one */
-
-  g_clear_pointer (&self->error, g_free);
-  if (rows == NULL)
-    {
-      self->error = g_strdup (error->message);
-      g_list_store_remove_all (self->rows);
-    }
-  else
-    g_list_store_splice (self->rows, 0, g_list_model_get_n_items (G_LIST_MODEL (self->rows)),
-                         rows->pdata, rows->len);
-
-  bpw_sheet_page_set_busy (self, FALSE);
-  bpw_sheet_page_update_state (self);
-}
-
-static void
-bpw_sheet_page_compute (BpwSheetPage *self)
-{
-  g_autoptr(GTask) task = NULL;
-  const BpwStudyScenario *s;
-  BpwSheetJob *job;
-  guint index = bpw_sheet_page_get_scenario (self);
-
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  self->generation++;
-  g_clear_pointer (&self->error, g_free);
-  g_list_store_remove_all (self->rows);
-
-  if (self->study == NULL || index >= bpw_study_get_n_scenarios (self->study))
-    {
-      bpw_sheet_page_set_busy (self, FALSE);
-      bpw_sheet_page_update_state (self);
-      return;
-    }
-
-  /* Copies: the worker reads nothing the study may change meanwhile. */
-  s = bpw_study_get_scenario (self->study, index);
-  job = g_new0 (BpwSheetJob, 1);
-  bpw_model_spec_copy (&job->spec, &bpw_study_get_workload (self->study, s->workload)->spec);
-  bpw_scenario_copy (&job->scenario, &s->scenario);
-  job->generation = self->generation;
-
-  self->cancellable = g_cancellable_new ();
-  bpw_sheet_page_set_busy (self, TRUE);
-  bpw_sheet_page_update_state (self);
-  task = g_task_new (self, self->cancellable, bpw_sheet_page_compute_cb, NULL);
-  g_task_set_source_tag (task, bpw_sheet_page_compute);
-  g_task_set_task_data (task, job, (GDestroyNotify) bpw_sheet_job_free);
-  g_task_run_in_thread (task, bpw_sheet_page_compute_thread);
 }
 
 static void
 bpw_sheet_page_scenario_cb (BpwSheetPage *self)
 {
-  if (!self->updating_dropdown)
-    bpw_sheet_page_compute (self);
+  if (self->updating_dropdown)
+    return;
+  _bpw_sheet_page_compute (self, FALSE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
+}
+
+static void
+bpw_sheet_page_candidate_cb (BpwSheetPage *self)
+{
+  if (self->updating_dropdown)
+    return;
+  _bpw_sheet_page_compute (self, FALSE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CANDIDATE]);
 }
 
 static gboolean
@@ -233,7 +118,7 @@ bpw_sheet_page_apply_filter (BpwSheetPage *self,
   g_free (self->needle);
   self->needle = g_steal_pointer (&needle);
   gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
-  bpw_sheet_page_update_state (self);
+  _bpw_sheet_page_update_state (self);
 }
 
 static void
@@ -252,9 +137,22 @@ bpw_sheet_page_cell_setup_cb (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (label), bpw_sheet_column_is_numeric (column) ? 1.0 : 0.0);
-  if (bpw_sheet_column_is_numeric (column) || column == BPW_SHEET_COLUMN_SHAPE)
+  if (bpw_sheet_column_is_numeric (column))
     gtk_widget_add_css_class (label, "numeric");
   gtk_list_item_set_child (item, label);
+}
+
+static void
+bpw_sheet_page_cell_update (GtkWidget *label)
+{
+  BpwSheetPage *self = g_object_get_data (G_OBJECT (label), "bpw-page");
+  BpwSheetItem *row = g_object_get_data (G_OBJECT (label), "bpw-item");
+  BpwSheetColumn column = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (label), "bpw-column"));
+  g_autofree char *text = bpw_sheet_item_format (row, column, self->units);
+  g_autofree char *tooltip = bpw_sheet_item_dup_tooltip (row, column);
+
+  gtk_label_set_text (GTK_LABEL (label), text);
+  bpw_tooltip_set (label, tooltip);
 }
 
 static void
@@ -265,11 +163,30 @@ bpw_sheet_page_cell_bind_cb (GtkSignalListItemFactory *factory,
   BpwSheetColumn column = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory), "bpw-column"));
   BpwSheetItem *row = gtk_list_item_get_item (item);
   GtkWidget *label = gtk_list_item_get_child (item);
-  g_autofree char *text = bpw_sheet_item_format (row, column, self->units);
-  g_autofree char *tooltip = bpw_sheet_item_dup_tooltip (row, column);
+  gulong id;
 
-  gtk_label_set_text (GTK_LABEL (label), text);
-  gtk_widget_set_tooltip_text (label, tooltip);
+  g_object_set_data (G_OBJECT (label), "bpw-page", self);
+  g_object_set_data (G_OBJECT (label), "bpw-item", row);
+  g_object_set_data (G_OBJECT (label), "bpw-column", GINT_TO_POINTER (column));
+  bpw_sheet_page_cell_update (label);
+  /* An edit updates the rows in place; the cell follows its row. */
+  id = g_signal_connect_swapped (row, "changed", G_CALLBACK (bpw_sheet_page_cell_update), label);
+  g_object_set_data (G_OBJECT (label), "bpw-changed-id", GSIZE_TO_POINTER ((gsize) id));
+}
+
+static void
+bpw_sheet_page_cell_unbind_cb (GtkSignalListItemFactory *factory,
+                               GtkListItem              *item,
+                               BpwSheetPage             *self)
+{
+  GtkWidget *label = gtk_list_item_get_child (item);
+  gulong id = (gulong) GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (label),
+                                                             "bpw-changed-id"));
+
+  if (id != 0)
+    g_signal_handler_disconnect (gtk_list_item_get_item (item), id);
+  g_object_set_data (G_OBJECT (label), "bpw-changed-id", NULL);
+  g_object_set_data (G_OBJECT (label), "bpw-item", NULL);
 }
 
 static int
@@ -296,6 +213,8 @@ bpw_sheet_page_add_columns (BpwSheetPage *self)
       g_signal_connect (factory, "setup", G_CALLBACK (bpw_sheet_page_cell_setup_cb), NULL);
       g_signal_connect_object (factory, "bind", G_CALLBACK (bpw_sheet_page_cell_bind_cb),
                                self, 0);
+      g_signal_connect_object (factory, "unbind", G_CALLBACK (bpw_sheet_page_cell_unbind_cb),
+                               self, 0);
 
       column = gtk_column_view_column_new (bpw_sheet_column_get_title (c), factory);
       sorter = gtk_custom_sorter_new (bpw_sheet_page_compare_cb, GINT_TO_POINTER (c), NULL);
@@ -321,9 +240,11 @@ bpw_sheet_page_dispose (GObject *object)
   g_clear_object (&self->filter);
   g_clear_object (&self->rows);
   g_clear_object (&self->scenario_names);
+  g_clear_object (&self->candidate_names);
   g_clear_object (&self->study);
   g_clear_pointer (&self->needle, g_free);
   g_clear_pointer (&self->error, g_free);
+  _bpw_sheet_page_forget_shown (self);
 
   G_OBJECT_CLASS (bpw_sheet_page_parent_class)->dispose (object);
 }
@@ -340,6 +261,12 @@ bpw_sheet_page_get_property (GObject    *object,
     {
     case PROP_BUSY:
       g_value_set_boolean (value, self->busy);
+      break;
+    case PROP_CANDIDATE:
+      g_value_set_uint (value, bpw_sheet_page_get_candidate (self));
+      break;
+    case PROP_SCENARIO:
+      g_value_set_uint (value, bpw_sheet_page_get_scenario (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -358,6 +285,13 @@ bpw_sheet_page_class_init (BpwSheetPageClass *klass)
   properties[PROP_BUSY] =
     g_param_spec_boolean ("busy", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Notified when the user picks another one in the toolbar. */
+  properties[PROP_CANDIDATE] =
+    g_param_spec_uint ("candidate", NULL, NULL, 0, G_MAXUINT, G_MAXUINT,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SCENARIO] =
+    g_param_spec_uint ("scenario", NULL, NULL, 0, G_MAXUINT, G_MAXUINT,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
@@ -366,6 +300,7 @@ bpw_sheet_page_class_init (BpwSheetPageClass *klass)
                                                "/io/github/bpw/Workbench/ui/bpw-sheet-page.ui");
   gtk_widget_class_bind_template_child (widget_class, BpwSheetPage, toolbar);
   gtk_widget_class_bind_template_child (widget_class, BpwSheetPage, separator);
+  gtk_widget_class_bind_template_child (widget_class, BpwSheetPage, candidate_dropdown);
   gtk_widget_class_bind_template_child (widget_class, BpwSheetPage, scenario_dropdown);
   gtk_widget_class_bind_template_child (widget_class, BpwSheetPage, search_entry);
   gtk_widget_class_bind_template_child (widget_class, BpwSheetPage, spinner);
@@ -387,6 +322,10 @@ bpw_sheet_page_init (BpwSheetPage *self)
   self->needle = g_strdup ("");
   self->scenario_names = gtk_string_list_new (NULL);
   gtk_drop_down_set_model (self->scenario_dropdown, G_LIST_MODEL (self->scenario_names));
+  self->candidate_names = gtk_string_list_new (NULL);
+  gtk_drop_down_set_model (self->candidate_dropdown, G_LIST_MODEL (self->candidate_names));
+  g_signal_connect_object (self->candidate_dropdown, "notify::selected",
+                           G_CALLBACK (bpw_sheet_page_candidate_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->scenario_dropdown, "notify::selected",
                            G_CALLBACK (bpw_sheet_page_scenario_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->search_entry, "search-changed",
@@ -405,45 +344,88 @@ bpw_sheet_page_init (BpwSheetPage *self)
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
 
-  bpw_sheet_page_update_state (self);
+  _bpw_sheet_page_update_state (self);
+}
+
+/* Fills @list with the names and returns the index of @previous among them, else 0 (or
+ * GTK_INVALID_LIST_POSITION for an empty list). */
+static guint
+bpw_sheet_page_fill_names (GtkStringList *list,
+                           const char   **names,
+                           guint          n,
+                           const char    *previous)
+{
+  guint selected = n > 0 ? 0 : GTK_INVALID_LIST_POSITION;
+
+  gtk_string_list_splice (list, 0, g_list_model_get_n_items (G_LIST_MODEL (list)), NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      gtk_string_list_append (list, names[i]);
+      if (g_strcmp0 (names[i], previous) == 0)
+        selected = i;
+    }
+  return selected;
 }
 
 void
 bpw_sheet_page_set_study (BpwSheetPage *self,
                           BpwStudy     *study)
 {
-  g_autofree char *previous = NULL;
-  guint n, selected = GTK_INVALID_LIST_POSITION;
+  g_autofree char *previous_scenario = NULL;
+  g_autofree char *previous_candidate = NULL;
+  g_autofree const char **names = NULL;
+  guint n_scenarios, n_candidates, n;
 
   g_return_if_fail (BPW_IS_SHEET_PAGE (self));
   g_return_if_fail (study == NULL || BPW_IS_STUDY (study));
 
-  if (self->study != NULL && bpw_sheet_page_get_scenario (self) != GTK_INVALID_LIST_POSITION)
-    previous = g_strdup (bpw_study_get_scenario (self->study,
-                                                 bpw_sheet_page_get_scenario (self))->name);
+  /* The same names stay selected in a changed study. */
+  if (self->study != NULL
+      && bpw_sheet_page_get_scenario (self) < bpw_study_get_n_scenarios (self->study))
+    previous_scenario = g_strdup (bpw_study_get_scenario (
+      self->study, bpw_sheet_page_get_scenario (self))->name);
+  if (self->study != NULL
+      && bpw_sheet_page_get_candidate (self) < bpw_study_get_n_candidates (self->study))
+    previous_candidate = g_strdup (bpw_study_get_candidate (
+      self->study, bpw_sheet_page_get_candidate (self))->name);
   g_set_object (&self->study, study);
 
-  n = study != NULL ? bpw_study_get_n_scenarios (study) : 0;
+  n_scenarios = study != NULL ? bpw_study_get_n_scenarios (study) : 0;
+  n_candidates = study != NULL ? bpw_study_get_n_candidates (study) : 0;
+  names = g_new0 (const char *, MAX (n_scenarios, n_candidates) + 1);
   self->updating_dropdown = TRUE;
-  gtk_string_list_splice (self->scenario_names, 0,
-                          g_list_model_get_n_items (G_LIST_MODEL (self->scenario_names)),
-                          NULL);
-  for (guint i = 0; i < n; i++)
-    {
-      const char *name = bpw_study_get_scenario (study, i)->name;
-
-      gtk_string_list_append (self->scenario_names, name);
-      if (g_strcmp0 (name, previous) == 0)
-        selected = i;
-    }
-  if (selected == GTK_INVALID_LIST_POSITION && n > 0)
-    selected = 0;
-  gtk_drop_down_set_selected (self->scenario_dropdown, selected);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->scenario_dropdown), n > 0);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->search_entry), n > 0);
+  for (guint i = 0; i < n_scenarios; i++)
+    names[i] = bpw_study_get_scenario (study, i)->name;
+  n = bpw_sheet_page_fill_names (self->scenario_names, names, n_scenarios, previous_scenario);
+  gtk_drop_down_set_selected (self->scenario_dropdown, n);
+  for (guint i = 0; i < n_candidates; i++)
+    names[i] = bpw_study_get_candidate (study, i)->name;
+  n = bpw_sheet_page_fill_names (self->candidate_names, names, n_candidates,
+                                 previous_candidate);
+  gtk_drop_down_set_selected (self->candidate_dropdown, n);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->scenario_dropdown), n_scenarios > 0);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->candidate_dropdown), n_candidates > 0);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->search_entry), n_scenarios > 0);
   self->updating_dropdown = FALSE;
 
-  bpw_sheet_page_compute (self);
+  _bpw_sheet_page_compute (self, TRUE);
+}
+
+void
+bpw_sheet_page_select (BpwSheetPage *self,
+                       guint         candidate,
+                       guint         scenario)
+{
+  g_return_if_fail (BPW_IS_SHEET_PAGE (self));
+
+  /* Set both before computing once. */
+  self->updating_dropdown = TRUE;
+  if (candidate != G_MAXUINT)
+    gtk_drop_down_set_selected (self->candidate_dropdown, candidate);
+  if (scenario != G_MAXUINT)
+    gtk_drop_down_set_selected (self->scenario_dropdown, scenario);
+  self->updating_dropdown = FALSE;
+  _bpw_sheet_page_compute (self, FALSE);
 }
 
 void
@@ -463,6 +445,34 @@ bpw_sheet_page_get_scenario (BpwSheetPage *self)
 {
   g_return_val_if_fail (BPW_IS_SHEET_PAGE (self), GTK_INVALID_LIST_POSITION);
   return gtk_drop_down_get_selected (self->scenario_dropdown);
+}
+
+guint
+bpw_sheet_page_get_candidate (BpwSheetPage *self)
+{
+  g_return_val_if_fail (BPW_IS_SHEET_PAGE (self), GTK_INVALID_LIST_POSITION);
+  return gtk_drop_down_get_selected (self->candidate_dropdown);
+}
+
+gboolean
+bpw_sheet_page_refresh (BpwSheetPage *self)
+{
+  g_return_val_if_fail (BPW_IS_SHEET_PAGE (self), FALSE);
+  return _bpw_sheet_page_compute (self, FALSE);
+}
+
+guint
+bpw_sheet_page_get_n_binds (BpwSheetPage *self)
+{
+  g_return_val_if_fail (BPW_IS_SHEET_PAGE (self), 0);
+  return self->n_binds;
+}
+
+double
+bpw_sheet_page_get_step_time (BpwSheetPage *self)
+{
+  g_return_val_if_fail (BPW_IS_SHEET_PAGE (self), 0.0);
+  return self->step_time;
 }
 
 void

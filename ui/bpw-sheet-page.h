@@ -1,4 +1,4 @@
-/* bpw-sheet-page.h — the Sheet page: the operations of one scenario, sortable and filterable
+/* bpw-sheet-page.h — the Sheet page: one candidate's plan for one scenario, row by row
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,14 +14,27 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (BpwSheetPage, bpw_sheet_page, BPW, SHEET_PAGE, GtkWidget)
 
-/* Lists the scenarios of @study (nullable) and shows the one of the same name as before,
- * else the first. The rows are computed in a worker thread; "busy" is TRUE meanwhile. */
+/* Lists the candidates and scenarios of @study (nullable) and shows those of the same
+ * names as before, else the first. The rows are the mapping sheet of the candidate's plan
+ * for the scenario, bound in a worker thread; "busy" is TRUE meanwhile. */
 void          bpw_sheet_page_set_study        (BpwSheetPage *self,
                                                BpwStudy     *study);
+/* Indices into the study's candidates and scenarios; G_MAXUINT keeps the current one. */
+void          bpw_sheet_page_select           (BpwSheetPage *self,
+                                               guint         candidate,
+                                               guint         scenario);
 /* Index into the study's scenarios; GTK_INVALID_LIST_POSITION when there is none. */
 void          bpw_sheet_page_select_scenario  (BpwSheetPage *self,
                                                guint         index);
 guint         bpw_sheet_page_get_scenario     (BpwSheetPage *self);
+guint         bpw_sheet_page_get_candidate    (BpwSheetPage *self);
+/* The study changed in place (an edit): binds again when the shown candidate's blueprint,
+ * mapping or scenario differ from what the rows came from. TRUE when it started. */
+gboolean      bpw_sheet_page_refresh          (BpwSheetPage *self);
+/* Plans bound so far (each a full binding: the expensive part). */
+guint         bpw_sheet_page_get_n_binds      (BpwSheetPage *self);
+/* Step time of the bound plan; 0 without one. */
+double        bpw_sheet_page_get_step_time    (BpwSheetPage *self);
 /* Applies at once (the search entry waits for typing to pause). */
 void          bpw_sheet_page_set_filter_text  (BpwSheetPage *self,
                                                const char   *text);

@@ -177,9 +177,11 @@ bpw_sidebar_item_list_new_for_study (BpwStudy *study)
     {
       g_autofree char *label = bpw_sidebar_item_blueprint_label (blueprints[i]);
       gboolean file = strchr (blueprints[i], G_DIR_SEPARATOR) != NULL;
+      gboolean held = bpw_study_lookup_inline_blueprint (study, blueprints[i]) != NULL;
 
       bpw_sidebar_item_append (store, BPW_SIDEBAR_ITEM_BLUEPRINT, i, label,
-                               g_strdup (file ? _("From a file") : _("Bundled")));
+                               g_strdup (held ? _("Edited in this study")
+                                         : file ? _("From a file") : _("Bundled")));
     }
 
   bpw_sidebar_item_append_heading (store, _("Candidates"), bpw_study_get_n_candidates (study),
@@ -188,13 +190,13 @@ bpw_sidebar_item_list_new_for_study (BpwStudy *study)
     {
       const BpwStudyCandidate *c = bpw_study_get_candidate (study, i);
       g_autofree char *label = bpw_sidebar_item_blueprint_label (c->blueprint);
-      gboolean searched = c->mapping == NULL || !JSON_NODE_HOLDS_OBJECT (c->mapping)
-                          || json_object_get_size (json_node_get_object (c->mapping)) == 0;
+      gboolean own = c->mapping != NULL && JSON_NODE_HOLDS_OBJECT (c->mapping)
+                     && json_object_get_size (json_node_get_object (c->mapping)) > 0;
 
+      /* An empty mapping runs each scenario's own decomposition: nothing to point out. */
       bpw_sidebar_item_append (store, BPW_SIDEBAR_ITEM_CANDIDATE, i, c->name,
-                               g_strdup_printf ("%s · %s", label,
-                                                searched ? _("best mapping")
-                                                         : _("chosen mapping")));
+                               own ? g_strdup_printf ("%s · %s", label, _("own mapping"))
+                                   : g_strdup (label));
     }
 
   return store;

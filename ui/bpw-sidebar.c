@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "bpw-sidebar.h"
+#include "bpw-tooltip.h"
 
 struct _BpwSidebar
 {
@@ -87,7 +88,7 @@ bpw_sidebar_bind_cb (GtkSignalListItemFactory *factory,
   gtk_label_set_text (GTK_LABEL (title), bpw_sidebar_item_get_title (entry));
   gtk_label_set_text (GTK_LABEL (subtitle), text != NULL ? text : "");
   gtk_widget_set_visible (subtitle, text != NULL);
-  gtk_widget_set_tooltip_text (box, selectable ? bpw_sidebar_item_get_title (entry) : NULL);
+  bpw_tooltip_set (box, selectable ? bpw_sidebar_item_get_title (entry) : NULL);
 
   if (kind == BPW_SIDEBAR_ITEM_HEADING)
     gtk_widget_add_css_class (title, "heading");

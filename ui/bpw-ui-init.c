@@ -21,7 +21,9 @@ bpw_ui_init (void)
       bpw_ui_register_resource ();
       g_type_ensure (BPW_TYPE_FACTS_DETAILS);
       g_type_ensure (BPW_TYPE_FACTS_ROW);
+      g_type_ensure (BPW_TYPE_INSPECTOR);
       g_type_ensure (BPW_TYPE_OVERVIEW_PAGE);
+      g_type_ensure (BPW_TYPE_PREFERENCES_WINDOW);
       g_type_ensure (BPW_TYPE_SHEET_PAGE);
       g_type_ensure (BPW_TYPE_SIDEBAR);
       g_type_ensure (BPW_TYPE_WINDOW);

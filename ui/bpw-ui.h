@@ -10,12 +10,16 @@
 #include "bpw-facts-details.h"
 #include "bpw-facts-row.h"
 #include "bpw-format.h"
+#include "bpw-inspector.h"
 #include "bpw-overview-item.h"
 #include "bpw-overview-page.h"
+#include "bpw-preferences-window.h"
 #include "bpw-sheet-page.h"
 #include "bpw-sheet-item.h"
 #include "bpw-sidebar.h"
 #include "bpw-sidebar-item.h"
+#include "bpw-tooltip.h"
+#include "bpw-value-row.h"
 #include "bpw-window.h"
 
 G_BEGIN_DECLS

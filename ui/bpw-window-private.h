@@ -10,9 +10,21 @@
 #pragma once
 
 #include "bpw-facts-row.h"
+#include "bpw-inspector.h"
 #include "bpw-window.h"
 
 G_BEGIN_DECLS
+
+/* The inputs of one computation of the Overview (bpw-window-compute.c), kept after it
+ * finished so that the next one recomputes only what changed. */
+typedef struct _BpwComputeBatch BpwComputeBatch;
+
+/* What an edit waits for before the pages count as updated. */
+typedef enum
+{
+  BPW_WINDOW_PENDING_OVERVIEW = 1 << 0,
+  BPW_WINDOW_PENDING_SHEET    = 1 << 1,
+} BpwWindowPending;
 
 struct _BpwWindow
 {
@@ -27,6 +39,8 @@ struct _BpwWindow
   BpwSidebar           *sidebar;
   BpwOverviewPage      *overview_page;
   BpwSheetPage         *sheet_page;
+  GtkRevealer          *inspector_revealer;
+  BpwInspector         *inspector;
   GMenu                *templates_menu;
   GMenu                *recent_menu;
 
@@ -38,9 +52,24 @@ struct _BpwWindow
   GCancellable         *cancellable;
   GSettings            *settings;        /* nullable */
   BpwAutosave          *autosave;
+  BpwComputeBatch      *last_batch;      /* nullable: what rows and items were computed from */
+  GPtrArray            *undo;            /* BpwStudyEdit, oldest first */
+  GPtrArray            *redo;            /* BpwStudyEdit, next to redo last */
+  char                 *selected_blueprint;  /* nullable: else the candidate's */
+  char                 *sidebar_signature;   /* nullable: what the sidebar last showed */
+  guint                 selected_candidate;  /* G_MAXUINT: none */
+  guint                 selected_scenario;   /* G_MAXUINT: none */
+
+  BpwComputeStats       stats;           /* of the last computation that finished */
+  gint64                edit_started;    /* monotonic µs of the edit whose pages are pending */
+  double                edit_latency_ms; /* of the last edit whose pages were updated; -1 */
+  guint                 pending;         /* BpwWindowPending */
+  guint                 saved_depth;     /* undo depth of the saved study; G_MAXUINT: none */
+  gboolean              selecting;       /* a selection is being passed between views */
 
   BpwByteUnits          units;
   guint                 generation;      /* of the study whose facts are being computed */
+  guint                 spinner_timeout;
   gboolean              busy;
   gboolean              modified;
   gboolean              close_confirmed;
@@ -72,6 +101,20 @@ void     _bpw_window_remember_folder   (BpwWindow     *self,
 
 /* bpw-window-compute.c */
 void     _bpw_window_compute           (BpwWindow     *self);
+/* Forgets the last computation: the next one computes everything (a new study, or one
+ * whose workloads, scenarios or candidates were added). */
+void     _bpw_window_compute_reset     (BpwWindow     *self);
+void     _bpw_compute_batch_unref      (BpwComputeBatch *batch);
+
+/* bpw-window-edit.c */
+void     _bpw_window_edit_init         (BpwWindow     *self);
+void     _bpw_window_class_edit_init   (GtkWidgetClass *widget_class);
+/* A new study: no history, first candidate and scenario selected. */
+void     _bpw_window_edit_reset        (BpwWindow     *self);
+/* The Overview finished computing (bpw-window-compute.c). */
+void     _bpw_window_computed          (BpwWindow     *self);
+/* Passes the selected candidate, scenario and blueprint to the Sheet and the inspector. */
+void     _bpw_window_sync_selection    (BpwWindow     *self);
 
 /* bpw-window-actions.c */
 void     _bpw_window_class_actions_init (GtkWidgetClass *widget_class);

@@ -19,6 +19,7 @@ enum {
   PROP_UNITS,
   PROP_BUSY,
   PROP_MODIFIED,
+  PROP_SHOW_INSPECTOR,
   N_PROPS
 };
 
@@ -38,6 +39,17 @@ _bpw_window_show_toast (BpwWindow  *self,
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
+static gboolean
+bpw_window_show_spinner_cb (gpointer data)
+{
+  BpwWindow *self = data;
+
+  self->spinner_timeout = 0;
+  gtk_spinner_set_spinning (self->spinner, TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), TRUE);
+  return G_SOURCE_REMOVE;
+}
+
 void
 _bpw_window_set_busy (BpwWindow *self,
                       gboolean   busy)
@@ -46,8 +58,16 @@ _bpw_window_set_busy (BpwWindow *self,
     return;
 
   self->busy = busy;
-  gtk_spinner_set_spinning (self->spinner, busy);
-  gtk_widget_set_visible (GTK_WIDGET (self->spinner), busy);
+  /* An edit is recomputed in milliseconds: a spinner that flashes on every keystroke would
+   * only distract, so it shows for work that takes noticeably long. */
+  g_clear_handle_id (&self->spinner_timeout, g_source_remove);
+  if (busy)
+    self->spinner_timeout = g_timeout_add (300, bpw_window_show_spinner_cb, self);
+  else
+    {
+      gtk_spinner_set_spinning (self->spinner, FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
+    }
   bpw_overview_page_set_busy (self->overview_page, busy);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
@@ -103,7 +123,11 @@ _bpw_window_set_modified (BpwWindow *self,
   if (modified)
     bpw_autosave_mark_modified (self->autosave);
   else
-    bpw_autosave_discard (self->autosave);  /* saved, or the changes were dropped */
+    {
+      bpw_autosave_discard (self->autosave);  /* saved, or the changes were dropped */
+      /* Undoing or redoing back to here is the saved study again. */
+      self->saved_depth = self->undo->len;
+    }
 
   if (self->modified == modified)
     return;
@@ -122,9 +146,13 @@ _bpw_window_set_study (BpwWindow *self,
   self->study = study;
   g_set_object (&self->file, file);
   bpw_autosave_set_study (self->autosave, study, file);
+  _bpw_window_compute_reset (self);
 
+  self->selecting = TRUE;
   bpw_sidebar_set_study (self->sidebar, study);
+  self->selecting = FALSE;
   bpw_sheet_page_set_study (self->sheet_page, study);
+  _bpw_window_edit_reset (self);
   _bpw_window_set_modified (self, FALSE);
   bpw_window_update_title (self);
   _bpw_window_actions_update (self);
@@ -134,9 +162,22 @@ _bpw_window_set_study (BpwWindow *self,
 void
 _bpw_window_study_changed (BpwWindow *self)
 {
+  /* Something was added: every computation starts afresh, and no undo returns to the
+   * saved study any more. */
+  _bpw_window_compute_reset (self);
+  self->selecting = TRUE;
   bpw_sidebar_set_study (self->sidebar, self->study);
+  self->selecting = FALSE;
   bpw_sheet_page_set_study (self->sheet_page, self->study);
+  bpw_inspector_set_study (self->inspector, self->study);
+  g_clear_pointer (&self->sidebar_signature, g_free);
+  if (self->selected_candidate == G_MAXUINT && bpw_study_get_n_candidates (self->study) > 0)
+    self->selected_candidate = 0;
+  if (self->selected_scenario == G_MAXUINT && bpw_study_get_n_scenarios (self->study) > 0)
+    self->selected_scenario = 0;
+  _bpw_window_sync_selection (self);
   _bpw_window_set_modified (self, TRUE);
+  self->saved_depth = G_MAXUINT;
   _bpw_window_compute (self);
 }
 
@@ -151,13 +192,49 @@ _bpw_window_remember_folder (BpwWindow *self,
 }
 
 static void
+bpw_window_set_show_inspector (BpwWindow *self,
+                               gboolean   show)
+{
+  if (self->inspector_revealer == NULL
+      || gtk_revealer_get_reveal_child (self->inspector_revealer) == show)
+    return;
+  gtk_revealer_set_reveal_child (self->inspector_revealer, show);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_INSPECTOR]);
+}
+
+/* Picking a candidate, scenario or blueprint in the sidebar selects it everywhere and opens
+ * it in the inspector: the sidebar is how one says "this one". */
+static void
 bpw_window_sidebar_selected_cb (BpwWindow *self)
 {
   BpwSidebarItem *item = bpw_sidebar_get_selected_item (self->sidebar);
+  guint index;
 
-  /* A scenario picked in the sidebar is the one the Sheet lists. */
-  if (item != NULL && bpw_sidebar_item_get_kind (item) == BPW_SIDEBAR_ITEM_SCENARIO)
-    bpw_sheet_page_select_scenario (self->sheet_page, bpw_sidebar_item_get_index (item));
+  if (item == NULL || self->selecting || self->study == NULL)
+    return;
+  index = bpw_sidebar_item_get_index (item);
+  switch (bpw_sidebar_item_get_kind (item))
+    {
+    case BPW_SIDEBAR_ITEM_CANDIDATE:
+      bpw_window_select (self, index, G_MAXUINT);
+      bpw_inspector_show_page (self->inspector, "blueprint");
+      break;
+    case BPW_SIDEBAR_ITEM_SCENARIO:
+      bpw_window_select (self, G_MAXUINT, index);
+      bpw_inspector_show_page (self->inspector, "scenario");
+      break;
+    case BPW_SIDEBAR_ITEM_BLUEPRINT:
+      bpw_window_select_blueprint (self, bpw_study_get_blueprints (self->study)[index]);
+      bpw_inspector_show_page (self->inspector, "blueprint");
+      break;
+    case BPW_SIDEBAR_ITEM_HEADING:
+    case BPW_SIDEBAR_ITEM_WORKLOAD:
+    case BPW_SIDEBAR_ITEM_SUITE:
+    case BPW_SIDEBAR_ITEM_EMPTY:
+    default:
+      return;
+    }
+  bpw_window_set_show_inspector (self, TRUE);
 }
 
 static gboolean
@@ -199,8 +276,14 @@ bpw_window_dispose (GObject *object)
   BpwWindow *self = (BpwWindow *) object;
 
   g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->spinner_timeout, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), BPW_TYPE_WINDOW);
 
+  g_clear_pointer (&self->last_batch, _bpw_compute_batch_unref);
+  g_clear_pointer (&self->undo, g_ptr_array_unref);
+  g_clear_pointer (&self->redo, g_ptr_array_unref);
+  g_clear_pointer (&self->selected_blueprint, g_free);
+  g_clear_pointer (&self->sidebar_signature, g_free);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->overview_items);
   g_clear_object (&self->rows);
@@ -234,6 +317,11 @@ bpw_window_get_property (GObject    *object,
     case PROP_MODIFIED:
       g_value_set_boolean (value, self->modified);
       break;
+    case PROP_SHOW_INSPECTOR:
+      /* The property action asks while the template is being disposed, too. */
+      g_value_set_boolean (value, self->inspector_revealer != NULL
+                                  && gtk_revealer_get_reveal_child (self->inspector_revealer));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -262,8 +350,12 @@ bpw_window_set_property (GObject      *object,
         self->units = units;
         bpw_overview_page_set_units (self->overview_page, units);
         bpw_sheet_page_set_units (self->sheet_page, units);
+        bpw_inspector_set_units (self->inspector, units);
         g_object_notify_by_pspec (object, pspec);
       }
+      break;
+    case PROP_SHOW_INSPECTOR:
+      bpw_window_set_show_inspector (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -295,11 +387,15 @@ bpw_window_class_init (BpwWindowClass *klass)
   properties[PROP_MODIFIED] =
     g_param_spec_boolean ("modified", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SHOW_INSPECTOR] =
+    g_param_spec_boolean ("show-inspector", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (BPW_TYPE_SIDEBAR);
   g_type_ensure (BPW_TYPE_OVERVIEW_PAGE);
   g_type_ensure (BPW_TYPE_SHEET_PAGE);
+  g_type_ensure (BPW_TYPE_INSPECTOR);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/bpw/Workbench/ui/bpw-window.ui");
   gtk_widget_class_bind_template_child (widget_class, BpwWindow, study_title);
@@ -310,10 +406,17 @@ bpw_window_class_init (BpwWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BpwWindow, sidebar);
   gtk_widget_class_bind_template_child (widget_class, BpwWindow, overview_page);
   gtk_widget_class_bind_template_child (widget_class, BpwWindow, sheet_page);
+  gtk_widget_class_bind_template_child (widget_class, BpwWindow, inspector_revealer);
+  gtk_widget_class_bind_template_child (widget_class, BpwWindow, inspector);
   gtk_widget_class_bind_template_child (widget_class, BpwWindow, templates_menu);
   gtk_widget_class_bind_template_child (widget_class, BpwWindow, recent_menu);
 
   _bpw_window_class_actions_init (widget_class);
+  _bpw_window_class_edit_init (widget_class);
+  gtk_widget_class_install_property_action (widget_class, "win.show-inspector",
+                                            "show-inspector");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "win.show-inspector",
+                                       NULL);
 }
 
 static void
@@ -328,6 +431,7 @@ bpw_window_init (BpwWindow *self)
                            G_CALLBACK (bpw_window_sidebar_selected_cb), self,
                            G_CONNECT_SWAPPED);
 
+  _bpw_window_edit_init (self);
   _bpw_window_actions_init (self);
   _bpw_window_dnd_init (self);
   bpw_window_update_title (self);
@@ -438,6 +542,13 @@ bpw_window_get_view_stack (BpwWindow *self)
 {
   g_return_val_if_fail (BPW_IS_WINDOW (self), NULL);
   return self->view_stack;
+}
+
+BpwInspector *
+bpw_window_get_inspector (BpwWindow *self)
+{
+  g_return_val_if_fail (BPW_IS_WINDOW (self), NULL);
+  return self->inspector;
 }
 
 BpwAutosave *

@@ -7,12 +7,22 @@
 #include <adwaita.h>
 
 #include "bpw-autosave.h"
+#include "bpw-inspector.h"
 #include "bpw-overview-page.h"
 #include "bpw-sheet-page.h"
 #include "bpw-sidebar.h"
 #include "bpw-study.h"
 
 G_BEGIN_DECLS
+
+/* The work the last computation of the Overview did: an edit recomputes only what it
+ * changed. */
+typedef struct
+{
+  guint facts;        /* scenarios whose facts were computed */
+  guint evaluations;  /* candidate × scenario pairs evaluated (analytic estimator) */
+  guint reused;       /* Overview items kept unchanged from the computation before */
+} BpwComputeStats;
 
 #define BPW_TYPE_WINDOW (bpw_window_get_type ())
 
@@ -63,5 +73,34 @@ BpwSheetPage *bpw_window_get_sheet_page   (BpwWindow      *self);
 BpwOverviewPage *bpw_window_get_overview_page (BpwWindow  *self);
 AdwViewStack *bpw_window_get_view_stack   (BpwWindow      *self);
 BpwAutosave  *bpw_window_get_autosave     (BpwWindow      *self);
+BpwInspector *bpw_window_get_inspector    (BpwWindow      *self);
+
+/* Editing (bpw-window-edit.c). Applies @edit (transfer full) to the study, or refuses it
+ * with @error and leaves everything as it was; an applied edit joins the undo history,
+ * marks the study modified and updates every page in the background. */
+gboolean      bpw_window_apply_edit       (BpwWindow      *self,
+                                           BpwStudyEdit   *edit,
+                                           GError        **error);
+gboolean      bpw_window_undo             (BpwWindow      *self);
+gboolean      bpw_window_redo             (BpwWindow      *self);
+gboolean      bpw_window_get_can_undo     (BpwWindow      *self);
+gboolean      bpw_window_get_can_redo     (BpwWindow      *self);
+/* The candidate and scenario the Sheet lists and the inspector shows (indices into the
+ * study's; G_MAXUINT keeps the current one). The blueprint shown is the candidate's. */
+void          bpw_window_select           (BpwWindow      *self,
+                                           guint           candidate,
+                                           guint           scenario);
+guint         bpw_window_get_selected_candidate (BpwWindow *self);
+guint         bpw_window_get_selected_scenario  (BpwWindow *self);
+/* Shows @name (a blueprint of the study) in the inspector. */
+void          bpw_window_select_blueprint (BpwWindow      *self,
+                                           const char     *name);
+/* TRUE from an edit, undo or redo until the Overview and the Sheet show its result. */
+gboolean      bpw_window_get_edit_pending (BpwWindow      *self);
+/* Milliseconds from the last edit, undo or redo to both pages updated; -1 before the
+ * first or while pending. */
+double        bpw_window_get_edit_latency (BpwWindow      *self);
+void          bpw_window_get_compute_stats (BpwWindow     *self,
+                                            BpwComputeStats *stats);
 
 G_END_DECLS

@@ -1,4 +1,4 @@
-/* test-sheet.c — the Sheet lists a scenario's operations, exactly, sorted and filtered
+/* test-sheet.c — the Sheet lists a candidate's bound plan, exactly, sorted and filtered
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,20 +13,23 @@
 static BpwSheetItem *
 find_row (GListModel *rows,
           const char *operation,
-          BpwPhase    phase)
+          BpwPhase    phase,
+          gint64      stage)
 {
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
     {
       g_autoptr(BpwSheetItem) row = g_list_model_get_item (rows, i);
 
       if (strcmp (bpw_sheet_item_get_operation (row), operation) == 0
-          && bpw_sheet_item_get_phase (row) == phase)
+          && bpw_sheet_item_get_phase (row) == phase && bpw_sheet_item_get_stage (row) == stage
+          && !bpw_sheet_item_is_transfer (row))
         return row;
     }
   return NULL;
 }
 
-/* GPT-3 175B training: the QKV projection, closed form, and nothing lost in merging. */
+/* GPT-3 175B training on the A100 candidate (TP 8, PP 8, DP 16, SP): the mapping sheet of
+ * the bound plan, checked against closed forms. */
 static void
 test_sheet_training (void)
 {
@@ -35,43 +38,71 @@ test_sheet_training (void)
   BpwSheetPage *sheet = bpw_window_get_sheet_page (window);
   const BpwStudyScenario *s = bpw_study_get_scenario (study, 0);
   const BpwModelSpec *spec = &bpw_study_get_workload (study, s->workload)->spec;
-  GListModel *rows;
-  BpwSheetItem *qkv;
+  const BpwParallel *p = &s->parallel;
+  g_autoptr(BpwBlueprint) a100 = bpw_study_load_blueprint (
+    study, bpw_study_get_candidate (study, 0)->blueprint, NULL);
   g_autoptr(BpwWorkGraph) graph = NULL;
   g_autoptr(GError) error = NULL;
-  BpwU128 expected, sum = 0, total = 0;
-  guint64 micro_batches, tokens, width;
+  GListModel *rows;
+  BpwSheetItem *qkv;
+  double tokens, width, micro_batches;
+  gboolean stages[8] = { FALSE };
 
   bpw_test_wait_sheet (sheet);
+  g_assert_cmpuint (bpw_sheet_page_get_candidate (sheet), ==, 0);
   g_assert_cmpuint (bpw_sheet_page_get_scenario (sheet), ==, 0);
+  g_assert_cmpint (p->pp, ==, 8);
   rows = bpw_sheet_page_get_rows (sheet);
   g_assert_cmpuint (g_list_model_get_n_items (rows), >, 20);
 
-  /* Every block operation recurs once per layer and per micro-batch. */
-  micro_batches = s->scenario.global_batch / s->scenario.micro_batch;
-  tokens = s->scenario.micro_batch * s->scenario.seq;
-  width = (spec->heads + 2 * spec->kv_heads) * spec->head_dim;
-  qkv = find_row (rows, "attn.qkv", BPW_PHASE_FORWARD);
-  g_assert_nonnull (qkv);
-  g_assert_cmpint (bpw_sheet_item_get_layer_type (qkv), ==, BPW_LAYER_ATTENTION);
-  g_assert_cmpint (bpw_sheet_item_get_primitive (qkv), ==, BPW_PRIM_MATMUL);
-  g_assert_cmpuint (bpw_sheet_item_get_runs (qkv), ==, (guint64) spec->layers * micro_batches);
-  expected = (BpwU128) 2 * tokens * spec->hidden * width * spec->layers * micro_batches;
-  g_assert_true (bpw_sheet_item_get_flops (qkv) == expected);
-
-  /* Merging rows keeps every FLOP of the work graph. */
-  graph = bpw_work_graph_new (spec, &s->scenario, &error);
-  g_assert_no_error (error);
-  for (guint p = 0; p < BPW_N_PHASES; p++)
-    total += bpw_work_graph_total_flops (graph, p);
+  /* Every stage is there, one rank of each. */
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
     {
       g_autoptr(BpwSheetItem) row = g_list_model_get_item (rows, i);
 
-      sum += bpw_sheet_item_get_flops (row);
+      g_assert_cmpint (bpw_sheet_item_get_stage (row), >=, 0);
+      g_assert_cmpint (bpw_sheet_item_get_stage (row), <, 8);
+      stages[bpw_sheet_item_get_stage (row)] = TRUE;
+      /* A task's step time is its executions times its time; transfers count what is
+       * exposed, never more than they take. */
+      if (!bpw_sheet_item_is_transfer (row))
+        g_assert_cmpfloat_with_epsilon (bpw_sheet_item_get_per_step (row),
+                                        bpw_sheet_item_get_count (row)
+                                        * bpw_sheet_item_get_time (row),
+                                        1e-9 * bpw_sheet_item_get_per_step (row) + 1e-15);
+      else
+        g_assert_cmpfloat (bpw_sheet_item_get_per_step (row), <=,
+                           bpw_sheet_item_get_count (row) * bpw_sheet_item_get_time (row)
+                           * (1 + 1e-12));
     }
-  g_assert_true (sum == total);
-  g_assert_true (find_row (rows, "attn.qkv.wgrad", BPW_PHASE_BACKWARD_WEIGHT) != NULL);
+  for (guint i = 0; i < 8; i++)
+    g_assert_true (stages[i]);
+
+  /* The QKV projection of stage 0's first block: with sequence parallelism its input is
+   * gathered, so one TP rank multiplies all micro_batch × seq tokens by its 1/TP share of
+   * the (heads + 2 kv_heads) × head_dim columns; once per micro-batch of the pipeline. */
+  tokens = (double) s->scenario.micro_batch * s->scenario.seq;
+  width = (double) (spec->heads + 2 * spec->kv_heads) * spec->head_dim / p->tp;
+  micro_batches = (double) s->scenario.global_batch / (p->dp * s->scenario.micro_batch);
+  qkv = find_row (rows, "attn.qkv", BPW_PHASE_FORWARD, 0);
+  g_assert_nonnull (qkv);
+  g_assert_cmpint (bpw_sheet_item_get_layer_type (qkv), ==, BPW_LAYER_ATTENTION);
+  g_assert_cmpint (bpw_sheet_item_get_layer (qkv), ==, 0);
+  g_assert_cmpfloat (bpw_sheet_item_get_flops (qkv), ==, 2.0 * tokens * spec->hidden * width);
+  g_assert_cmpfloat (bpw_sheet_item_get_count (qkv), ==, micro_batches);
+  g_assert_cmpstr (bpw_sheet_item_get_engine (qkv), ==,
+                   a100->engines[bpw_blueprint_first_engine (a100, BPW_ENGINE_MATRIX)].name);
+  g_assert_cmpfloat (bpw_sheet_item_get_time (qkv), >, 0.0);
+
+  /* Lineage: the row names the operation of the scenario's work graph it implements. */
+  graph = bpw_work_graph_new (spec, &s->scenario, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (bpw_sheet_item_get_lineage (qkv), <, graph->ops->len);
+  g_assert_cmpstr (bpw_work_graph_name (graph, bpw_work_graph_op (graph,
+                                        bpw_sheet_item_get_lineage (qkv))->name), ==,
+                   "attn.qkv");
+  g_assert_true (find_row (rows, "attn.qkv.wgrad", BPW_PHASE_BACKWARD_WEIGHT, 0) != NULL);
+  g_assert_cmpfloat (bpw_sheet_page_get_step_time (sheet), >, 0.0);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }

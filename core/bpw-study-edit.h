@@ -1,0 +1,79 @@
+/* bpw-study-edit.h — one undoable change of a study: a blueprint, a scenario or a mapping
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * An edit records the part of the study it changes as it was and as it becomes, whole: a
+ * blueprint (with "not held in the study" as a possible before), a scenario's values, or a
+ * candidate's mapping object. Applying and reverting are then exact, in any order an undo
+ * stack replays them, and need no knowledge of which value inside the part changed.
+ */
+#pragma once
+
+#include "bpw-blueprint-field.h"
+#include "bpw-study.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  BPW_STUDY_EDIT_BLUEPRINT,
+  BPW_STUDY_EDIT_SCENARIO,
+  BPW_STUDY_EDIT_MAPPING,
+} BpwStudyEditKind;
+
+typedef struct _BpwStudyEdit BpwStudyEdit;
+
+/* The study's blueprint @after->name becomes @after (held inline); before is the study's
+ * inline blueprint of that name, or none. @label (nullable) says what changed, for menus. */
+BpwStudyEdit     *bpw_study_edit_new_blueprint (BpwStudy           *study,
+                                                const BpwBlueprint *after,
+                                                const char         *label);
+/* One value of blueprint @name (inline, file or bundled) set to @value with provenance:
+ * the whole blueprint with that value, checked by bpw_blueprint_field_set(). NULL with
+ * @error when the blueprint cannot be loaded or the value is refused. */
+BpwStudyEdit     *bpw_study_edit_new_blueprint_value (BpwStudy                *study,
+                                                      const char              *name,
+                                                      const BpwBlueprintField *field,
+                                                      double                   value,
+                                                      BpwProvenance            kind,
+                                                      const char              *source,
+                                                      const char              *label,
+                                                      GError                 **error);
+/* Drops the study's inline copy of @name, so that the name means its file or bundled
+ * blueprint again. NULL with @error when the study holds no copy or nothing else answers
+ * to the name. */
+BpwStudyEdit     *bpw_study_edit_new_blueprint_revert (BpwStudy      *study,
+                                                       const char    *name,
+                                                       const char    *label,
+                                                       GError       **error);
+BpwStudyEdit     *bpw_study_edit_new_scenario  (BpwStudy           *study,
+                                                guint               index,
+                                                const BpwScenario  *scenario,
+                                                const BpwParallel  *parallel,
+                                                const char         *label);
+/* @mapping (an object) is copied. */
+BpwStudyEdit     *bpw_study_edit_new_mapping   (BpwStudy           *study,
+                                                guint               candidate,
+                                                JsonNode           *mapping,
+                                                const char         *label);
+void              bpw_study_edit_free          (BpwStudyEdit       *edit);
+
+/* Sets the part to its "after" (apply) or "before" (revert) state, with the checks of the
+ * study's setters; on failure the study is unchanged. */
+gboolean          bpw_study_edit_apply         (const BpwStudyEdit *edit,
+                                                BpwStudy           *study,
+                                                GError            **error);
+gboolean          bpw_study_edit_revert        (const BpwStudyEdit *edit,
+                                                BpwStudy           *study,
+                                                GError            **error);
+
+BpwStudyEditKind  bpw_study_edit_get_kind      (const BpwStudyEdit *edit);
+/* Scenario or candidate index; 0 for blueprints. */
+guint             bpw_study_edit_get_index     (const BpwStudyEdit *edit);
+/* Blueprint, scenario or candidate name. */
+const char       *bpw_study_edit_get_target    (const BpwStudyEdit *edit);
+const char       *bpw_study_edit_get_label     (const BpwStudyEdit *edit);  /* nullable */
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (BpwStudyEdit, bpw_study_edit_free)
+
+G_END_DECLS

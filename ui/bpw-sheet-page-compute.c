@@ -1,0 +1,216 @@
+/* bpw-sheet-page-compute.c — binding the shown candidate's plan, off the main thread
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Binding a whole plan takes tens of milliseconds for the largest models, so the page binds
+ * again only when what it shows changed: another candidate or scenario, or an edit of that
+ * candidate's blueprint, mapping or scenario.
+ */
+#define G_LOG_DOMAIN "bpw-sheet-page-compute"
+
+#include "config.h"
+
+#include "bpw-run-util.h"
+#include "bpw-sheet-page-private.h"
+
+typedef struct
+{
+  BpwCandidateRun run;
+  guint           generation;
+} BpwSheetJob;
+
+typedef struct
+{
+  GPtrArray *items;      /* BpwSheetItem */
+  double     step_time;
+} BpwSheetResult;
+
+static void
+bpw_sheet_job_free (BpwSheetJob *job)
+{
+  bpw_candidate_run_clear (&job->run);
+  g_free (job);
+}
+
+static void
+bpw_sheet_result_free (BpwSheetResult *result)
+{
+  g_clear_pointer (&result->items, g_ptr_array_unref);
+  g_free (result);
+}
+
+static void
+bpw_sheet_page_compute_thread (GTask        *task,
+                               gpointer      source_object,
+                               gpointer      task_data,
+                               GCancellable *cancellable)
+{
+  BpwSheetJob *job = task_data;
+  g_autoptr(BpwPlan) plan = NULL;
+  g_autoptr(GArray) rows = NULL;
+  BpwSheetResult *result;
+  BpwEvaluation e;
+  GError *error = NULL;
+
+  plan = bpw_candidate_run_bind (&job->run, &error);
+  if (plan == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  /* All blocks of a stage are alike: each stage's first block, embedding and head. */
+  rows = bpw_mapping_sheet_new (plan, TRUE);
+  bpw_evaluation_from_plan (plan, &e);
+  result = g_new0 (BpwSheetResult, 1);
+  result->items = bpw_sheet_item_list_from_sheet (rows);
+  result->step_time = e.step_time_s;
+  g_task_return_pointer (task, result, (GDestroyNotify) bpw_sheet_result_free);
+}
+
+/* After an edit of a value, the plan has the same rows with other numbers: the table keeps
+ * its rows, widgets, selection and scroll position, and only the text of its cells changes.
+ * Sorting by a number may then order the rows differently. */
+static gboolean
+bpw_sheet_page_update_in_place (BpwSheetPage *self,
+                                GPtrArray    *items)
+{
+  GListModel *rows = G_LIST_MODEL (self->rows);
+  guint n = g_list_model_get_n_items (rows);
+
+  if (n == 0 || n != items->len)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(BpwSheetItem) row = g_list_model_get_item (rows, i);
+
+      /* The first row that differs in shape means a differently shaped plan; rows before
+       * it took the new numbers, which the splice that follows replaces anyway. */
+      if (!bpw_sheet_item_update (row, g_ptr_array_index (items, i)))
+        return FALSE;
+    }
+  gtk_sorter_changed (gtk_column_view_get_sorter (self->column_view), GTK_SORTER_CHANGE_DIFFERENT);
+  return TRUE;
+}
+
+static void
+bpw_sheet_page_compute_cb (GObject      *object,
+                           GAsyncResult *result,
+                           gpointer      user_data)
+{
+  BpwSheetPage *self = BPW_SHEET_PAGE (object);
+  BpwSheetJob *job = g_task_get_task_data (G_TASK (result));
+  BpwSheetResult *computed;
+  g_autoptr(GError) error = NULL;
+
+  computed = g_task_propagate_pointer (G_TASK (result), &error);
+  if (job->generation != self->generation
+      || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_clear_pointer (&computed, bpw_sheet_result_free);
+      return;  /* a newer candidate, scenario, edit or study has replaced this one */
+    }
+
+  g_clear_pointer (&self->error, g_free);
+  if (computed == NULL)
+    {
+      self->error = g_strdup (error->message);
+      self->step_time = 0.0;
+      g_list_store_remove_all (self->rows);
+    }
+  else
+    {
+      self->step_time = computed->step_time;
+      if (!bpw_sheet_page_update_in_place (self, computed->items))
+        g_list_store_splice (self->rows, 0,
+                             g_list_model_get_n_items (G_LIST_MODEL (self->rows)),
+                             computed->items->pdata, computed->items->len);
+      bpw_sheet_result_free (computed);
+    }
+
+  _bpw_sheet_page_set_busy (self, FALSE);
+  _bpw_sheet_page_update_state (self);
+}
+
+void
+_bpw_sheet_page_forget_shown (BpwSheetPage *self)
+{
+  if (self->has_shown)
+    bpw_candidate_run_clear (&self->shown);
+  g_clear_pointer (&self->shown_error, g_free);
+  self->has_shown = FALSE;
+}
+
+gboolean
+_bpw_sheet_page_compute (BpwSheetPage *self,
+                         gboolean      force)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  BpwCandidateRun run;
+  BpwSheetJob *job;
+  guint candidate = bpw_sheet_page_get_candidate (self);
+  guint scenario = bpw_sheet_page_get_scenario (self);
+  gboolean ok;
+
+  if (self->study == NULL || candidate >= bpw_study_get_n_candidates (self->study)
+      || scenario >= bpw_study_get_n_scenarios (self->study))
+    {
+      g_cancellable_cancel (self->cancellable);
+      self->generation++;
+      _bpw_sheet_page_forget_shown (self);
+      g_clear_pointer (&self->error, g_free);
+      g_list_store_remove_all (self->rows);
+      _bpw_sheet_page_set_busy (self, FALSE);
+      _bpw_sheet_page_update_state (self);
+      return FALSE;
+    }
+
+  ok = bpw_candidate_run_init (&run, self->study, candidate, scenario, &error);
+  if (!force && self->has_shown && candidate == self->shown_candidate
+      && scenario == self->shown_scenario
+      && bpw_candidate_run_same (&self->shown, self->shown_error, &run,
+                                 ok ? NULL : error->message))
+    {
+      bpw_candidate_run_clear (&run);
+      return FALSE;
+    }
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->generation++;
+  _bpw_sheet_page_forget_shown (self);
+  self->shown = run;
+  self->shown_error = ok ? NULL : g_strdup (error->message);
+  self->shown_candidate = candidate;
+  self->shown_scenario = scenario;
+  self->has_shown = TRUE;
+  g_clear_pointer (&self->error, g_free);
+
+  if (!ok)
+    {
+      self->error = g_strdup (error->message);
+      g_list_store_remove_all (self->rows);
+      _bpw_sheet_page_set_busy (self, FALSE);
+      _bpw_sheet_page_update_state (self);
+      return FALSE;
+    }
+
+  /* The worker binds a copy: the page keeps its own to compare the next inputs with. The
+   * rows stay until the new ones replace them, so an edit does not flash an empty table. */
+  job = g_new0 (BpwSheetJob, 1);
+  bpw_candidate_run_copy (&job->run, &self->shown);
+  job->generation = self->generation;
+
+  self->cancellable = g_cancellable_new ();
+  self->n_binds++;
+  _bpw_sheet_page_set_busy (self, TRUE);
+  _bpw_sheet_page_update_state (self);
+  task = g_task_new (self, self->cancellable, bpw_sheet_page_compute_cb, NULL);
+  g_task_set_source_tag (task, _bpw_sheet_page_compute);
+  g_task_set_task_data (task, job, (GDestroyNotify) bpw_sheet_job_free);
+  g_task_run_in_thread (task, bpw_sheet_page_compute_thread);
+  return TRUE;
+}
+
