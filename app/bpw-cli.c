@@ -36,6 +36,12 @@ static const BpwCliCommand bpw_cli_commands[] = {
   { "export", bpw_cli_export,
     "export STUDY --view sheet|roofline|assignment --format csv|md|png|svg|pdf --output FILE\n"
     "                [--candidate NAME] [--scenario NAME]" },
+  { "profile", bpw_cli_profile,
+    "profile import TRACE... [--json]\n"
+    "  bpw profile correlate MODEL --blueprint BP --profile TRACE [options] [--json]\n"
+    "  bpw profile calibrate MODEL --blueprint BP --profile TRACE... --output FILE [--json]\n"
+    "  bpw profile report [MODEL --blueprint BP --profile TRACE... [--calibrated FILE]]\n"
+    "                [--megatron] [--json]" },
   { "check", bpw_cli_check, "check FILE..." },
   { "list", bpw_cli_list, "list models|blueprints|studies" },
 };

@@ -1,0 +1,59 @@
+/* bpw-cli-profile.h — what the `bpw profile` subcommands share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "bpw-calibrate.h"
+#include "bpw-cli-options.h"
+#include "bpw-cli-setup.h"
+#include "bpw-correlate.h"
+#include "bpw-profile.h"
+#include "bpw-simulation.h"
+
+G_BEGIN_DECLS
+
+/* A simulated step of MODEL on a blueprint and the profiles correlated with it. */
+typedef struct
+{
+  BpwCliSetup     setup;
+  gboolean        loaded;        /* setup needs clearing */
+  BpwPlan        *plan;          /* owned */
+  BpwSimulation  *sim;           /* owned */
+  GPtrArray      *profiles;      /* BpwProfile, owned */
+  GPtrArray      *correlations;  /* BpwCorrelation, owned, one per profile */
+} BpwCliProfileRun;
+
+/* Options of correlate, calibrate and report. */
+typedef struct
+{
+  BpwCliOptions  options;
+  char          *blueprint;
+  char         **profiles;
+  gint           device;
+  gint           rank;
+  gboolean       ignore_lineage;
+  gboolean       concurrent_engines;
+  gboolean       json;
+} BpwCliProfileArgs;
+
+void      bpw_cli_profile_args_init  (BpwCliProfileArgs *args);
+void      bpw_cli_profile_args_clear (BpwCliProfileArgs *args);
+/* Adds --blueprint, --profile, --device, --rank, --ignore-lineage, --concurrent-engines,
+ * --json and the scenario, parallel and mapping options to @context. */
+void      bpw_cli_profile_args_add   (BpwCliProfileArgs *args,
+                                      GOptionContext    *context);
+
+/* Binds and simulates MODEL on @blueprint (args->blueprint when NULL) and correlates every
+ * profile of @args with the step. */
+gboolean  bpw_cli_profile_run        (BpwCliProfileRun        *run,
+                                      const char              *model,
+                                      const char              *blueprint,
+                                      const BpwCliProfileArgs *args,
+                                      GError                 **error);
+void      bpw_cli_profile_run_clear  (BpwCliProfileRun        *run);
+
+int       bpw_cli_profile_calibrate  (int argc, char **argv);
+int       bpw_cli_profile_report     (int argc, char **argv);
+
+G_END_DECLS
