@@ -16,19 +16,23 @@
 typedef struct
 {
   BpwCandidateRun run;
+  char           *label;       /* the candidate's name, for the charts */
   guint           generation;
 } BpwSheetJob;
 
 typedef struct
 {
-  GPtrArray *items;      /* BpwSheetItem */
-  double     step_time;
+  GPtrArray         *items;       /* BpwSheetItem */
+  BpwRooflineData   *roofline;    /* nullable: the plan has nothing to place */
+  BpwAssignmentData *assignment;  /* nullable */
+  double             step_time;
 } BpwSheetResult;
 
 static void
 bpw_sheet_job_free (BpwSheetJob *job)
 {
   bpw_candidate_run_clear (&job->run);
+  g_free (job->label);
   g_free (job);
 }
 
@@ -36,6 +40,8 @@ static void
 bpw_sheet_result_free (BpwSheetResult *result)
 {
   g_clear_pointer (&result->items, g_ptr_array_unref);
+  g_clear_pointer (&result->roofline, bpw_roofline_data_free);
+  g_clear_pointer (&result->assignment, bpw_assignment_data_free);
   g_free (result);
 }
 
@@ -66,6 +72,20 @@ bpw_sheet_page_compute_thread (GTask        *task,
   result = g_new0 (BpwSheetResult, 1);
   result->items = bpw_sheet_item_list_from_sheet (rows);
   result->step_time = e.step_time_s;
+  /* The charts come from the same plan, so the pages agree with the table. A plan the
+   * charts cannot show leaves them empty; the table still shows its rows. */
+  result->roofline = bpw_roofline_data_new_from_plan (plan, -1, job->label, &error);
+  if (result->roofline == NULL)
+    {
+      g_debug ("No roofline: %s", error->message);
+      g_clear_error (&error);
+    }
+  result->assignment = bpw_assignment_data_new_from_plan (plan, -1, job->label, &error);
+  if (result->assignment == NULL)
+    {
+      g_debug ("No assignment chart: %s", error->message);
+      g_clear_error (&error);
+    }
   g_task_return_pointer (task, result, (GDestroyNotify) bpw_sheet_result_free);
 }
 
@@ -95,6 +115,16 @@ bpw_sheet_page_update_in_place (BpwSheetPage *self,
 }
 
 static void
+bpw_sheet_page_clear_charts (BpwSheetPage *self)
+{
+  if (bpw_roofline_plot_get_data (self->roofline_plot)->points->len > 0
+      || bpw_roofline_plot_get_data (self->roofline_plot)->ceilings->len > 0)
+    bpw_roofline_plot_set_data (self->roofline_plot, NULL);
+  if (bpw_assignment_plot_get_data (self->assignment_plot)->items->len > 0)
+    bpw_assignment_plot_set_data (self->assignment_plot, NULL);
+}
+
+static void
 bpw_sheet_page_compute_cb (GObject      *object,
                            GAsyncResult *result,
                            gpointer      user_data)
@@ -118,10 +148,14 @@ bpw_sheet_page_compute_cb (GObject      *object,
       self->error = g_strdup (error->message);
       self->step_time = 0.0;
       g_list_store_remove_all (self->rows);
+      bpw_sheet_page_clear_charts (self);
     }
   else
     {
       self->step_time = computed->step_time;
+      bpw_roofline_plot_set_data (self->roofline_plot, g_steal_pointer (&computed->roofline));
+      bpw_assignment_plot_set_data (self->assignment_plot,
+                                    g_steal_pointer (&computed->assignment));
       if (!bpw_sheet_page_update_in_place (self, computed->items))
         g_list_store_splice (self->rows, 0,
                              g_list_model_get_n_items (G_LIST_MODEL (self->rows)),
@@ -162,6 +196,7 @@ _bpw_sheet_page_compute (BpwSheetPage *self,
       _bpw_sheet_page_forget_shown (self);
       g_clear_pointer (&self->error, g_free);
       g_list_store_remove_all (self->rows);
+      bpw_sheet_page_clear_charts (self);
       _bpw_sheet_page_set_busy (self, FALSE);
       _bpw_sheet_page_update_state (self);
       return FALSE;
@@ -192,6 +227,7 @@ _bpw_sheet_page_compute (BpwSheetPage *self,
     {
       self->error = g_strdup (error->message);
       g_list_store_remove_all (self->rows);
+      bpw_sheet_page_clear_charts (self);
       _bpw_sheet_page_set_busy (self, FALSE);
       _bpw_sheet_page_update_state (self);
       return FALSE;
@@ -201,6 +237,7 @@ _bpw_sheet_page_compute (BpwSheetPage *self,
    * rows stay until the new ones replace them, so an edit does not flash an empty table. */
   job = g_new0 (BpwSheetJob, 1);
   bpw_candidate_run_copy (&job->run, &self->shown);
+  job->label = g_strdup (bpw_study_get_candidate (self->study, candidate)->name);
   job->generation = self->generation;
 
   self->cancellable = g_cancellable_new ();

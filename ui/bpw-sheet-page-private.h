@@ -7,6 +7,8 @@
  */
 #pragma once
 
+#include "bpw-assignment-plot.h"
+#include "bpw-roofline-plot.h"
 #include "bpw-sheet-page.h"
 
 G_BEGIN_DECLS
@@ -28,6 +30,8 @@ struct _BpwSheetPage
   GtkColumnView      *column_view;
 
   /* Owned references */
+  BpwRooflinePlot    *roofline_plot;   /* of the bound plan; empty without one */
+  BpwAssignmentPlot  *assignment_plot;
   BpwStudy           *study;
   GtkStringList      *candidate_names;
   GtkStringList      *scenario_names;

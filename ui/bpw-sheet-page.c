@@ -242,6 +242,8 @@ bpw_sheet_page_dispose (GObject *object)
   g_clear_object (&self->scenario_names);
   g_clear_object (&self->candidate_names);
   g_clear_object (&self->study);
+  g_clear_object (&self->roofline_plot);
+  g_clear_object (&self->assignment_plot);
   g_clear_pointer (&self->needle, g_free);
   g_clear_pointer (&self->error, g_free);
   _bpw_sheet_page_forget_shown (self);
@@ -320,6 +322,8 @@ bpw_sheet_page_init (BpwSheetPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->needle = g_strdup ("");
+  self->roofline_plot = bpw_roofline_plot_new (NULL);
+  self->assignment_plot = bpw_assignment_plot_new (NULL);
   self->scenario_names = gtk_string_list_new (NULL);
   gtk_drop_down_set_model (self->scenario_dropdown, G_LIST_MODEL (self->scenario_names));
   self->candidate_names = gtk_string_list_new (NULL);
@@ -525,4 +529,18 @@ bpw_sheet_page_focus_search (BpwSheetPage *self)
 {
   g_return_if_fail (BPW_IS_SHEET_PAGE (self));
   gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+BpwPlot *
+bpw_sheet_page_get_roofline_plot (BpwSheetPage *self)
+{
+  g_return_val_if_fail (BPW_IS_SHEET_PAGE (self), NULL);
+  return BPW_PLOT (self->roofline_plot);
+}
+
+BpwPlot *
+bpw_sheet_page_get_assignment_plot (BpwSheetPage *self)
+{
+  g_return_val_if_fail (BPW_IS_SHEET_PAGE (self), NULL);
+  return BPW_PLOT (self->assignment_plot);
 }

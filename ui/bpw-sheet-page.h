@@ -6,6 +6,7 @@
 
 #include <adwaita.h>
 
+#include "bpw-plot.h"
 #include "bpw-sheet-item.h"
 
 G_BEGIN_DECLS
@@ -45,6 +46,10 @@ GListModel   *bpw_sheet_page_get_visible_rows (BpwSheetPage *self);
 gboolean      bpw_sheet_page_get_busy         (BpwSheetPage *self);
 void          bpw_sheet_page_set_units        (BpwSheetPage *self,
                                                BpwByteUnits  units);
+/* The charts of the bound plan (all stages; the slowest stage's assignment), drawn from
+ * the same binding as the rows; empty while there is none. They emit "changed". */
+BpwPlot      *bpw_sheet_page_get_roofline_plot   (BpwSheetPage *self);
+BpwPlot      *bpw_sheet_page_get_assignment_plot (BpwSheetPage *self);
 /* Moves the keyboard focus to the search entry (Ctrl+F). */
 void          bpw_sheet_page_focus_search     (BpwSheetPage *self);
 

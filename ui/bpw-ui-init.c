@@ -23,6 +23,7 @@ bpw_ui_init (void)
       g_type_ensure (BPW_TYPE_FACTS_ROW);
       g_type_ensure (BPW_TYPE_INSPECTOR);
       g_type_ensure (BPW_TYPE_OVERVIEW_PAGE);
+      g_type_ensure (BPW_TYPE_PLOT_VIEW);
       g_type_ensure (BPW_TYPE_PREFERENCES_WINDOW);
       g_type_ensure (BPW_TYPE_SHEET_PAGE);
       g_type_ensure (BPW_TYPE_SIDEBAR);

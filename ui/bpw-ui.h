@@ -13,6 +13,7 @@
 #include "bpw-inspector.h"
 #include "bpw-overview-item.h"
 #include "bpw-overview-page.h"
+#include "bpw-plot-view.h"
 #include "bpw-preferences-window.h"
 #include "bpw-sheet-page.h"
 #include "bpw-sheet-item.h"

@@ -11,6 +11,7 @@
 
 #include "bpw-facts-row.h"
 #include "bpw-inspector.h"
+#include "bpw-plot-view.h"
 #include "bpw-window.h"
 
 G_BEGIN_DECLS
@@ -39,6 +40,8 @@ struct _BpwWindow
   BpwSidebar           *sidebar;
   BpwOverviewPage      *overview_page;
   BpwSheetPage         *sheet_page;
+  BpwPlotView          *roofline_view;
+  BpwPlotView          *assignment_view;
   GtkRevealer          *inspector_revealer;
   BpwInspector         *inspector;
   GMenu                *templates_menu;

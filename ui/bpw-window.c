@@ -396,6 +396,7 @@ bpw_window_class_init (BpwWindowClass *klass)
   g_type_ensure (BPW_TYPE_OVERVIEW_PAGE);
   g_type_ensure (BPW_TYPE_SHEET_PAGE);
   g_type_ensure (BPW_TYPE_INSPECTOR);
+  g_type_ensure (BPW_TYPE_PLOT_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/bpw/Workbench/ui/bpw-window.ui");
   gtk_widget_class_bind_template_child (widget_class, BpwWindow, study_title);
@@ -406,6 +407,8 @@ bpw_window_class_init (BpwWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BpwWindow, sidebar);
   gtk_widget_class_bind_template_child (widget_class, BpwWindow, overview_page);
   gtk_widget_class_bind_template_child (widget_class, BpwWindow, sheet_page);
+  gtk_widget_class_bind_template_child (widget_class, BpwWindow, roofline_view);
+  gtk_widget_class_bind_template_child (widget_class, BpwWindow, assignment_view);
   gtk_widget_class_bind_template_child (widget_class, BpwWindow, inspector_revealer);
   gtk_widget_class_bind_template_child (widget_class, BpwWindow, inspector);
   gtk_widget_class_bind_template_child (widget_class, BpwWindow, templates_menu);
@@ -427,6 +430,11 @@ bpw_window_init (BpwWindow *self)
   self->rows = g_list_store_new (BPW_TYPE_FACTS_ROW);
   self->overview_items = g_list_store_new (BPW_TYPE_OVERVIEW_ITEM);
   bpw_overview_page_set_model (self->overview_page, G_LIST_MODEL (self->overview_items));
+  /* The charts show the plan the Sheet binds: one binding for the table and the charts. */
+  bpw_plot_view_set_plot (self->roofline_view,
+                          bpw_sheet_page_get_roofline_plot (self->sheet_page));
+  bpw_plot_view_set_plot (self->assignment_view,
+                          bpw_sheet_page_get_assignment_plot (self->sheet_page));
   g_signal_connect_object (self->sidebar, "notify::selected-item",
                            G_CALLBACK (bpw_window_sidebar_selected_cb), self,
                            G_CONNECT_SWAPPED);
