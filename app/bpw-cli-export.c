@@ -2,92 +2,33 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The mapping sheet as CSV or Markdown, and the charts (roofline, assignment) as PNG,
- * SVG, PDF or the CSV behind them, drawn by libbpw-plot with its print style: the same
- * code the workbench's views draw with.
+ * The mapping sheet as CSV or Markdown; the charts (roofline, assignment, timeline,
+ * lifetimes, trade, compare) as PNG, SVG, PDF or the CSV behind them, drawn by
+ * libbpw-plot with its print style, the same code the workbench's views draw with
+ * (bpw-cli-export-views.c builds them); and the design-review memo as a PDF.
  */
 #define G_LOG_DOMAIN "bpw-cli-export"
 
 #include "config.h"
 
 #include "bpw-cli.h"
+#include "bpw-cli-export.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "bpw-candidate.h"
 #include "bpw-mapping-sheet.h"
-#include "bpw-study.h"
 
 #ifdef BPW_HAVE_PLOT
-#include "bpw-assignment-plot.h"
 #include "bpw-plot-export.h"
-#include "bpw-roofline-plot.h"
 #endif
 
-typedef struct
-{
-  char     *view;
-  char     *format;
-  char     *output;
-  char     *candidate;
-  char     *scenario;
-  char     *baseline;
-  gboolean  all_blocks;
-  gboolean  all_precisions;
-  gint64    stage;
-  double    width, height, dpi;
-} ExportOptions;
+static const char * const chart_views[] = {
+  "roofline", "assignment", "timeline", "lifetimes", "trade", "compare", NULL,
+};
 
 static gboolean
-lookup_candidate (BpwStudy *study, const char *name, guint *index, GError **error)
-{
-  for (guint i = 0; i < bpw_study_get_n_candidates (study); i++)
-    if (name == NULL || strcmp (bpw_study_get_candidate (study, i)->name, name) == 0)
-      {
-        *index = i;
-        return TRUE;
-      }
-  g_set_error (error, BPW_CLI_USAGE_ERROR, 0, "export: the study has no candidate “%s”",
-               name != NULL ? name : "");
-  return FALSE;
-}
-
-/* Binds study candidate @candidate (NULL: the first) on scenario @scenario (NULL: the
- * first); @s receives the scenario's index. */
-static BpwPlan *
-bind_plan (BpwStudy *study, const char *candidate, const char *scenario, guint *s,
-           GError **error)
-{
-  BpwPlan *plan = NULL;
-  BpwCandidateRun run;
-  guint c = 0;
-  gboolean ok;
-
-  *s = 0;
-  if (!lookup_candidate (study, candidate, &c, error))
-    return NULL;
-  if (scenario != NULL && !bpw_study_lookup_scenario (study, scenario, s))
-    {
-      g_set_error (error, BPW_CLI_USAGE_ERROR, 0, "export: the study has no scenario “%s”",
-                   scenario);
-      return NULL;
-    }
-  ok = bpw_candidate_run_init (&run, study, c, *s, error);
-  if (ok)
-    plan = bpw_candidate_run_bind (&run, error);
-  bpw_candidate_run_clear (&run);
-  return plan;
-}
-
-static const char *
-candidate_name (BpwStudy *study, const char *name)
-{
-  return name != NULL ? name : bpw_study_get_candidate (study, 0)->name;
-}
-
-static gboolean
-export_sheet (BpwStudy *study, const ExportOptions *o, GError **error)
+export_sheet (BpwStudy *study, const BpwExportOptions *o, GError **error)
 {
   g_autoptr(BpwPlan) plan = NULL;
   g_autoptr(GArray) rows = NULL;
@@ -95,121 +36,158 @@ export_sheet (BpwStudy *study, const ExportOptions *o, GError **error)
   g_autofree char *title = NULL;
   guint s;
 
-  plan = bind_plan (study, o->candidate, o->scenario, &s, error);
+  plan = bpw_cli_export_bind_plan (study, o->candidate, o->scenario, &s, error);
   if (plan == NULL)
     return FALSE;
 
   rows = bpw_mapping_sheet_new (plan, !o->all_blocks && strcmp (o->format, "md") == 0);
   title = g_strdup_printf ("Mapping sheet: %s on %s (%s)",
                            bpw_study_get_scenario (study, s)->name,
-                           candidate_name (study, o->candidate), plan->blueprint->name);
+                           bpw_cli_export_candidate_name (study, o->candidate),
+                           plan->blueprint->name);
   text = strcmp (o->format, "csv") == 0 ? bpw_mapping_sheet_to_csv (rows)
                                         : bpw_mapping_sheet_to_markdown (rows, title);
   return g_file_set_contents (o->output, text, -1, error);
 }
 
-#ifdef BPW_HAVE_PLOT
-static BpwPlot *
-roofline_plot (BpwStudy *study, const ExportOptions *o, BpwPlan *plan, GError **error)
+/* "T0:T1" in seconds, T0 < T1. */
+static gboolean
+parse_time (BpwExportOptions *o)
 {
-  g_autoptr(BpwRooflineData) data = NULL;
-  g_autoptr(BpwPlan) baseline = NULL;
-  guint s;
+  g_auto(GStrv) parts = NULL;
+  char *end = NULL;
 
-  data = bpw_roofline_data_new_from_plan (plan, o->stage,
-                                          candidate_name (study, o->candidate), error);
-  if (data == NULL)
-    return NULL;
-  if (o->all_precisions)
-    bpw_roofline_data_add_precisions (data, plan);
-  if (o->baseline != NULL)
-    {
-      baseline = bind_plan (study, o->baseline, o->scenario, &s, error);
-      if (baseline == NULL ||
-          !bpw_roofline_data_add_baseline (data, baseline, o->stage, o->baseline, error))
-        return NULL;
-    }
-  return BPW_PLOT (bpw_roofline_plot_new (g_steal_pointer (&data)));
+  o->t0 = o->t1 = NAN;
+  if (o->time == NULL)
+    return TRUE;
+  parts = g_strsplit (o->time, ":", -1);
+  if (g_strv_length (parts) != 2)
+    return FALSE;
+  o->t0 = g_ascii_strtod (parts[0], &end);
+  if (end == parts[0] || *end != '\0')
+    return FALSE;
+  o->t1 = g_ascii_strtod (parts[1], &end);
+  if (end == parts[1] || *end != '\0')
+    return FALSE;
+  return isfinite (o->t0) && isfinite (o->t1) && o->t0 >= 0 && o->t1 > o->t0;
 }
 
-static BpwPlot *
-assignment_plot (BpwStudy *study, const ExportOptions *o, BpwPlan *plan, GError **error)
+/* "FIRST-LAST", stage numbers from 0, FIRST <= LAST. */
+static gboolean
+parse_stages (BpwExportOptions *o)
 {
-  const char *label = candidate_name (study, o->candidate);
-  BpwAssignmentData *data = bpw_assignment_data_new_from_plan (plan, o->stage, label, error);
+  char *end = NULL;
 
-  return data != NULL ? BPW_PLOT (bpw_assignment_plot_new (data)) : NULL;
+  o->first_stage = o->last_stage = -1;
+  if (o->stages == NULL)
+    return TRUE;
+  o->first_stage = g_ascii_strtoll (o->stages, &end, 10);
+  if (end == o->stages || *end != '-' || o->first_stage < 0)
+    return FALSE;
+  o->last_stage = g_ascii_strtoll (end + 1, &end, 10);
+  return *end == '\0' && o->last_stage >= o->first_stage && o->last_stage < 1000000;
 }
 
 static gboolean
-export_chart (BpwStudy *study, const ExportOptions *o, BpwPlotFormat format, GError **error)
+one_of (const char *value, const char * const *allowed)
 {
-  g_autoptr(BpwPlan) plan = NULL;
-  g_autoptr(BpwPlot) plot = NULL;
-  guint s;
+  return value == NULL || g_strv_contains (allowed, value);
+}
 
-  plan = bind_plan (study, o->candidate, o->scenario, &s, error);
-  if (plan == NULL)
-    return FALSE;
-  plot = strcmp (o->view, "roofline") == 0 ? roofline_plot (study, o, plan, error)
-                                           : assignment_plot (study, o, plan, error);
-  if (plot == NULL)
-    return FALSE;
-  return bpw_plot_export (plot, NULL, format, o->width, o->height, o->dpi / 72.0, o->output,
-                          error);
+#ifdef BPW_HAVE_PLOT
+static int
+check_chart_options (BpwExportOptions *o, gboolean memo, BpwPlotFormat *format)
+{
+  static const char * const colorings[] = { "phase", "bottleneck", "layer-type", NULL };
+  static const char * const metrics[] = { "ttft", "tpot", "e2e", NULL };
+  static const char * const ys[] = { "throughput", "per-watt", "per-dollar", NULL };
+
+  if (memo && strcmp (o->format, "pdf") != 0)
+    return bpw_cli_usage ("export", "export: the memo is written as pdf only, not '%s'",
+                          o->format);
+  if (!bpw_plot_format_from_string (o->format, format))
+    return bpw_cli_usage ("export", "export: charts are written as png, svg, pdf or csv, "
+                          "not '%s'", o->format);
+  if (!(o->width >= 1 && o->height >= 1 && o->width <= 14400 && o->height <= 14400))
+    return bpw_cli_usage ("export", "export: --width and --height must be between 1 and "
+                          "14400 points");
+  if (!(o->dpi >= 18 && o->dpi <= 1200) ||
+      ceil (o->width * o->dpi / 72) > BPW_PLOT_EXPORT_MAX_PIXELS ||
+      ceil (o->height * o->dpi / 72) > BPW_PLOT_EXPORT_MAX_PIXELS)
+    return bpw_cli_usage ("export", "export: --dpi must be between 18 and 1200 and give "
+                          "at most %d pixels a side", BPW_PLOT_EXPORT_MAX_PIXELS);
+  if (o->stage < -1)
+    return bpw_cli_usage ("export", "export: --stage must be a stage number from 0");
+  if (o->baseline != NULL && strcmp (o->view, "roofline") != 0 &&
+      strcmp (o->view, "compare") != 0 && !memo)
+    return bpw_cli_usage ("export", "export: --baseline applies to the roofline, the "
+                          "comparison and the memo");
+  if (!parse_time (o))
+    return bpw_cli_usage ("export", "export: --time expects T0:T1 in seconds with "
+                          "0 <= T0 < T1, got '%s'", o->time);
+  if (!parse_stages (o) || (o->stages != NULL && o->stage >= 0))
+    return bpw_cli_usage ("export", "export: --stages expects FIRST-LAST stage numbers, and "
+                          "not with --stage; got '%s'", o->stages);
+  if (!one_of (o->color_by, colorings))
+    return bpw_cli_usage ("export", "export: --color-by is phase, bottleneck or layer-type, "
+                          "not '%s'", o->color_by);
+  if (!one_of (o->metric, metrics))
+    return bpw_cli_usage ("export", "export: --metric is ttft, tpot or e2e, not '%s'",
+                          o->metric);
+  if (!one_of (o->y, ys))
+    return bpw_cli_usage ("export", "export: --y is throughput, per-watt or per-dollar, "
+                          "not '%s'", o->y);
+  if (o->requests < 0 || o->requests > 1000000)
+    return bpw_cli_usage ("export", "export: --requests must be from 1 to 1000000");
+  return BPW_CLI_EXIT_OK;
 }
 #endif
 
 static int
-run_export (const ExportOptions *o, const char *study_name)
+run_export (BpwExportOptions *o, const char *study_name)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(BpwStudy) study = NULL;
-  gboolean chart = strcmp (o->view, "roofline") == 0 || strcmp (o->view, "assignment") == 0;
+  gboolean memo = strcmp (o->view, "memo") == 0;
+  gboolean chart = g_strv_contains (chart_views, o->view);
 
   if (strcmp (o->view, "sheet") == 0)
     {
       if (strcmp (o->format, "csv") != 0 && strcmp (o->format, "md") != 0)
         return bpw_cli_usage ("export", "export: the sheet is written as csv or md, not '%s'",
                               o->format);
-    }
-  else if (!chart)
-    return bpw_cli_usage ("export", "export: view '%s' cannot be exported from the command "
-                          "line yet; available: sheet, roofline, assignment", o->view);
-#ifdef BPW_HAVE_PLOT
-  else
-    {
-      BpwPlotFormat format;
-
-      if (!bpw_plot_format_from_string (o->format, &format))
-        return bpw_cli_usage ("export", "export: charts are written as png, svg, pdf or csv, "
-                              "not '%s'", o->format);
-      if (!(o->width >= 1 && o->height >= 1 && o->width <= 14400 && o->height <= 14400))
-        return bpw_cli_usage ("export", "export: --width and --height must be between 1 and "
-                              "14400 points");
-      if (!(o->dpi >= 18 && o->dpi <= 1200) ||
-          ceil (o->width * o->dpi / 72) > BPW_PLOT_EXPORT_MAX_PIXELS ||
-          ceil (o->height * o->dpi / 72) > BPW_PLOT_EXPORT_MAX_PIXELS)
-        return bpw_cli_usage ("export", "export: --dpi must be between 18 and 1200 and give "
-                              "at most %d pixels a side", BPW_PLOT_EXPORT_MAX_PIXELS);
-      if (o->stage < -1)
-        return bpw_cli_usage ("export", "export: --stage must be a stage number from 0");
-      if (o->baseline != NULL && strcmp (o->view, "roofline") != 0)
-        return bpw_cli_usage ("export", "export: --baseline applies to the roofline only");
       if ((study = bpw_study_load (study_name, &error)) == NULL ||
-          !export_chart (study, o, format, &error))
+          !export_sheet (study, o, &error))
         return bpw_cli_report_error ("export", error);
       return BPW_CLI_EXIT_OK;
     }
-#else
-  else
-    return bpw_cli_usage ("export", "export: this bpw was built without cairo and pango, so "
-                          "it cannot draw the %s chart", o->view);
-#endif
+  if (!chart && !memo)
+    return bpw_cli_usage ("export", "export: unknown view '%s'; available: sheet, roofline, "
+                          "assignment, timeline, lifetimes, trade, compare, memo", o->view);
+#ifdef BPW_HAVE_PLOT
+  {
+    g_autoptr(BpwPlot) plot = NULL;
+    BpwPlotFormat format;
+    int status = check_chart_options (o, memo, &format);
 
-  if ((study = bpw_study_load (study_name, &error)) == NULL || !export_sheet (study, o, &error))
-    return bpw_cli_report_error ("export", error);
-  return BPW_CLI_EXIT_OK;
+    if (status != BPW_CLI_EXIT_OK)
+      return status;
+    if ((study = bpw_study_load (study_name, &error)) == NULL)
+      return bpw_cli_report_error ("export", error);
+    if (memo)
+      return bpw_cli_export_memo (study, o, &error) ? BPW_CLI_EXIT_OK
+                                                    : bpw_cli_report_error ("export", error);
+    plot = bpw_cli_export_chart (study, o, &error);
+    if (plot == NULL ||
+        !bpw_plot_export (plot, NULL, format, o->width, o->height, o->dpi / 72.0, o->output,
+                          &error))
+      return bpw_cli_report_error ("export", error);
+    return BPW_CLI_EXIT_OK;
+  }
+#else
+  return bpw_cli_usage ("export", "export: this bpw was built without cairo and pango, so it "
+                        "cannot draw the %s", o->view);
+#endif
 }
 
 int
@@ -218,26 +196,48 @@ bpw_cli_export (int    argc,
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
-  ExportOptions o = { .stage = -1, .width = 720, .height = 405, .dpi = 144 };
+  BpwExportOptions o = { .stage = -1, .select = -1, .width = 720, .height = 405, .dpi = 144,
+                         .first_stage = -1, .last_stage = -1 };
   int status = BPW_CLI_EXIT_OK;
   const GOptionEntry entries[] = {
     { "view", 0, 0, G_OPTION_ARG_STRING, &o.view,
-      "What to export: sheet, roofline or assignment", "VIEW" },
+      "What to export: sheet, roofline, assignment, timeline, lifetimes, trade, compare or "
+      "memo", "VIEW" },
     { "format", 0, 0, G_OPTION_ARG_STRING, &o.format,
-      "csv or md (the sheet); png, svg, pdf or csv (charts: the data behind them)", "FORMAT" },
+      "csv or md (the sheet); png, svg, pdf or csv (charts: the data behind them); pdf (memo)",
+      "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "The file to write", "FILE" },
     { "candidate", 0, 0, G_OPTION_ARG_STRING, &o.candidate,
       "The study candidate (default: the first)", "NAME" },
     { "scenario", 0, 0, G_OPTION_ARG_STRING, &o.scenario,
-      "The study scenario (default: the first)", "NAME" },
+      "The study scenario (default: the first; trade: the first serving one; compare: the "
+      "first for the breakdown bars)", "NAME" },
     { "all-blocks", 0, 0, G_OPTION_ARG_NONE, &o.all_blocks,
       "Markdown: every transformer block, not only each stage's first", NULL },
     { "stage", 0, 0, G_OPTION_ARG_INT64, &o.stage,
-      "Charts: the pipeline stage (roofline default: all; assignment: the slowest)", "N" },
+      "Charts: the pipeline stage (roofline: all; assignment: the slowest; timeline: all; "
+      "lifetimes: the one with the highest peak)", "N" },
     { "baseline", 0, 0, G_OPTION_ARG_STRING, &o.baseline,
-      "Roofline: overlay this study candidate as a baseline", "NAME" },
+      "Roofline: overlay this candidate; compare and memo: the candidate deltas are against "
+      "(default: the first)", "NAME" },
     { "all-precisions", 0, 0, G_OPTION_ARG_NONE, &o.all_precisions,
       "Roofline: matrix peaks in every precision the blueprint runs", NULL },
+    { "time", 0, 0, G_OPTION_ARG_STRING, &o.time,
+      "Timeline, lifetimes: the time range in seconds (default: the whole step)", "T0:T1" },
+    { "stages", 0, 0, G_OPTION_ARG_STRING, &o.stages,
+      "Timeline: only these pipeline stages", "FIRST-LAST" },
+    { "color-by", 0, 0, G_OPTION_ARG_STRING, &o.color_by,
+      "Timeline: phase (default), bottleneck or layer-type", "KEY" },
+    { "select", 0, 0, G_OPTION_ARG_INT64, &o.select,
+      "Timeline: select an event of this op lineage id (the first in the time range) and "
+      "draw its dependencies",
+      "ID" },
+    { "metric", 0, 0, G_OPTION_ARG_STRING, &o.metric,
+      "Trade: the latency on x: ttft, tpot or e2e (default: the scenario's SLA)", "M" },
+    { "y", 0, 0, G_OPTION_ARG_STRING, &o.y,
+      "Trade: throughput (default), per-watt or per-dollar", "Y" },
+    { "requests", 0, 0, G_OPTION_ARG_INT64, &o.requests,
+      "Trade: requests served per arrival rate (default 1000)", "N" },
     { "width", 0, 0, G_OPTION_ARG_DOUBLE, &o.width, "Charts: width in points (720)", "PT" },
     { "height", 0, 0, G_OPTION_ARG_DOUBLE, &o.height, "Charts: height in points (405)", "PT" },
     { "dpi", 0, 0, G_OPTION_ARG_DOUBLE, &o.dpi,
@@ -248,13 +248,14 @@ bpw_cli_export (int    argc,
   g_set_prgname ("bpw export");
   context = g_option_context_new ("STUDY");
   g_option_context_set_summary (context,
-                                "Exports a view of a study candidate on a scenario. STUDY is a "
-                                "study file or a bundled\nname (default). The mapping sheet "
-                                "(--view sheet) is written as CSV (every operation of\nevery "
-                                "stage) or Markdown (each stage's first block, embedding and "
-                                "head). Charts\n(--view roofline, --view assignment) are written "
-                                "as PNG, SVG or PDF with the print\nstyle, or as the CSV of the "
-                                "data they plot.");
+                                "Exports a view of a study. STUDY is a study file or a bundled "
+                                "name (default).\nThe mapping sheet (--view sheet) is written as "
+                                "CSV (every operation of every stage) or\nMarkdown (each stage's "
+                                "first block, embedding and head). Charts (roofline, assignment,\n"
+                                "timeline, lifetimes, trade, compare) are written as PNG, SVG or "
+                                "PDF with the print\nstyle, or as the CSV of the data they plot. "
+                                "The memo (--view memo) is a PDF for design\nreviews: the study, "
+                                "its candidates, the comparison and the key charts of the best.");
   g_option_context_add_main_entries (context, entries, NULL);
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
@@ -272,5 +273,10 @@ bpw_cli_export (int    argc,
   g_free (o.candidate);
   g_free (o.scenario);
   g_free (o.baseline);
+  g_free (o.color_by);
+  g_free (o.time);
+  g_free (o.metric);
+  g_free (o.y);
+  g_free (o.stages);
   return status;
 }

@@ -34,8 +34,13 @@ static const BpwCliCommand bpw_cli_commands[] = {
     "                [--prompt-len DIST] [--output-len DIST] [--seed S] [--sweep R1,R2,...] [--json]" },
   { "validate", bpw_cli_validate, "validate [--blueprint BP] [--fit [--output FILE]] [--json]" },
   { "export", bpw_cli_export,
-    "export STUDY --view sheet|roofline|assignment --format csv|md|png|svg|pdf --output FILE\n"
-    "                [--candidate NAME] [--scenario NAME]" },
+    "export STUDY --view sheet|roofline|assignment|timeline|lifetimes|trade|compare|memo\n"
+    "                --format csv|md|png|svg|pdf --output FILE [--candidate NAME] [--scenario NAME]" },
+  { "search", bpw_cli_search,
+    "search MODEL --blueprint BP --devices N [scenario options] [--threads N] [--top K]\n"
+    "                [--shard I/N] [--sweep-param NAME=V1,V2,...] [--json]" },
+  { "search-merge", bpw_cli_search_merge, "search-merge FILE...  (merge shard outputs)" },
+  { "compare", bpw_cli_compare, "compare STUDY [--search] [--json]" },
   { "profile", bpw_cli_profile,
     "profile import TRACE... [--json]\n"
     "  bpw profile correlate MODEL --blueprint BP --profile TRACE [options] [--json]\n"

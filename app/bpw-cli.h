@@ -26,6 +26,9 @@ int         bpw_cli_validate (int argc, char **argv);
 int         bpw_cli_export (int argc, char **argv);
 int         bpw_cli_check (int argc, char **argv);
 int         bpw_cli_list  (int argc, char **argv);
+int         bpw_cli_search (int argc, char **argv);
+int         bpw_cli_search_merge (int argc, char **argv);
+int         bpw_cli_compare (int argc, char **argv);
 int         bpw_cli_profile (int argc, char **argv);
 
 /* The exit code for @error: usage errors (GOptionError, BPW_CLI_USAGE_ERROR) 2, illegal

@@ -36,4 +36,8 @@
 #include "bpw-serve.h"
 #include "bpw-blueprint-field.h"
 #include "bpw-study-edit.h"
+#include "bpw-search-space.h"
+#include "bpw-search.h"
+#include "bpw-sweep.h"
+#include "bpw-compare.h"
 #undef BPW_CORE_INSIDE

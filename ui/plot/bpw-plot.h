@@ -43,6 +43,8 @@ typedef enum
   BPW_PLOT_HIT_BASELINE,  /* an item of the baseline overlay */
   BPW_PLOT_HIT_CEILING,   /* a roofline ceiling: index into its ceilings */
   BPW_PLOT_HIT_LEGEND,    /* a legend entry: index into the legend */
+  BPW_PLOT_HIT_COUNTER,   /* a counter track or curve: index is the plot's track or series */
+  BPW_PLOT_HIT_CELL,      /* a table or heat-map cell: index is the plot's cell */
 } BpwPlotHitKind;
 
 typedef struct

@@ -1,0 +1,63 @@
+/* bpw-cli-search-job.h — the options of `bpw search`, shared with bpw-mpi-search
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "bpw-cli-options.h"
+#include "bpw-cli-setup.h"
+#include "bpw-search.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  BpwCliOptions  options;       /* scenario, parallel (fixed choices) and mapping options */
+  char          *blueprint;
+  gint64         devices;
+  gint64         top;
+  gint64         threads;
+  char          *shard;         /* "I/N" */
+  char          *fusion_sets;   /* "none,default,attention,all" */
+  char          *offloads;      /* "none,weights,optimizer,both" */
+  char         **sweep;         /* NAME=V1,V2,... */
+  gboolean       json;
+  gboolean       exhaustive;
+  gboolean       pareto;
+  gboolean       no_algorithms;
+  gboolean       no_reevaluate;
+  gboolean       no_simulate;
+  gboolean       progress;
+} BpwCliSearchJob;
+
+void      bpw_cli_search_job_init    (BpwCliSearchJob *job);
+void      bpw_cli_search_job_clear   (BpwCliSearchJob *job);
+/* Adds the options above (and the scenario, parallel and mapping options) to @context. */
+void      bpw_cli_search_job_add     (BpwCliSearchJob *job,
+                                      GOptionContext  *context);
+/* What --help says about the space and the output. */
+const char *bpw_cli_search_job_help  (void);
+
+/* Loads MODEL and BP into @setup, and builds the search options and the space: explicit
+ * --tp, --pp, --dp, --ep, --zero, --sp, --schedule, --interleave, --micro-batch,
+ * --recompute, --tp-overlap and --dp-overlap/--no-dp-overlap fix those choices; the rest
+ * of the mapping options shape the base mapping. @setup is always initialised and must be
+ * cleared. Usage errors are BPW_CLI_USAGE_ERROR. */
+gboolean  bpw_cli_search_job_prepare (BpwCliSearchJob   *job,
+                                      const char        *model,
+                                      BpwCliSetup       *setup,
+                                      BpwSearchOptions  *options,
+                                      BpwSearchLimits   *limits,
+                                      GError           **error);
+
+/* Parses "I/N" (0 <= I < N). */
+gboolean  bpw_cli_search_parse_shard (const char        *text,
+                                      guint64           *index,
+                                      guint64           *count,
+                                      GError           **error);
+
+/* The human-readable report: counts, rate, and the best plans as a table. */
+char     *bpw_cli_search_report_to_text (const BpwSearchReport *report,
+                                         const BpwSearchSpace  *space);
+
+G_END_DECLS

@@ -1,0 +1,21 @@
+/* bpw-compare-private.h — the comparison's storage, shared with its report writers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "bpw-compare.h"
+
+G_BEGIN_DECLS
+
+struct _BpwComparison
+{
+  BpwStudy         *study;         /* owned reference */
+  guint             n_candidates;
+  guint             n_scenarios;
+  BpwCompareCell   *cells;         /* [candidate * n_scenarios + scenario] */
+  GArray           *suites;        /* BpwCompareSuite */
+  gboolean          search_empty;
+};
+
+G_END_DECLS

@@ -1,0 +1,160 @@
+/* bpw-search-private.h — sound bounds of the search, shared with its tests
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "bpw-search.h"
+#include <json-glib/json-glib.h>
+
+#include "bpw-estimator-private.h"
+
+G_BEGIN_DECLS
+
+/* Relative slack on every bound: the estimator adds the same terms in another order, so a
+ * bound may exceed the exact value by a few ulps; pruning only beyond this margin keeps
+ * it sound. */
+#define BPW_SEARCH_BOUND_SLACK 1e-9
+
+/* What a node's template proves about every plan of the node, whatever its schedule,
+ * overlaps and collective algorithms (which only add non-negative exposed time). */
+typedef struct
+{
+  gboolean  illegal;       /* capability reasons, or memory that no schedule can lower */
+  double    memory;        /* device bytes of the most loaded stage without stored activations */
+  double    host;          /* host bytes of the stage with the most */
+  double    compute;       /* max over stages: task time per micro-batch (no communication) */
+  double    optimizer;     /* max over stages: optimizer time per step */
+  /* Max over stages: matmul FLOPs per micro-batch on matrix engines (recompute included,
+   * padding excluded). Proportional to the micro-batch within a run of nodes. */
+  double    matmul_flops;
+  gboolean  all_to_all;    /* an all-to-all transfer exists: explicit algorithms may beat auto */
+} BpwSearchBound;
+
+/* Device capacity per device and host capacity (0: unlimited), as the estimator has them. */
+void      _bpw_search_capacities     (const BpwBlueprint   *blueprint,
+                                      double               *device,
+                                      double               *host,
+                                      gboolean             *has_host);
+
+/* Bound of the node @mapping (any plan of it) belongs to. FALSE with @error when its
+ * template cannot be bound. */
+gboolean  _bpw_search_bound_node     (BpwEstimator         *estimator,
+                                      const BpwSearchSpace *space,
+                                      const BpwMapping     *mapping,
+                                      gint64                micro_batches,
+                                      BpwSearchBound       *bound,
+                                      GError              **error);
+
+/* Persistent state alone (weights, gradients, optimizer state after offload) of the
+ * stage that holds the most, from @mapping's template: equal for every node of a group
+ * (micro-batch, recompute, fusion and SP do not change it), so a group whose state does
+ * not fit is illegal as a whole. Host bytes likewise into @host. */
+gboolean  _bpw_search_bound_state    (BpwEstimator         *estimator,
+                                      const BpwSearchSpace *space,
+                                      const BpwMapping     *mapping,
+                                      double               *device,
+                                      double               *host,
+                                      GError              **error);
+
+/* The fastest any matrix engine runs @precision: peak × its best efficiency. A matmul of F
+ * FLOPs takes at least F over this. 0 when no matrix engine runs it. */
+double    _bpw_search_matrix_rate    (const BpwBlueprint   *blueprint,
+                                      BpwPrecision          precision);
+
+/* Lower bound on the step time of every plan of the node with schedule interleave @v. */
+static inline double
+_bpw_search_bound_step (const BpwSearchBound *b,
+                        gint64                micro_batches,
+                        gint64                pp,
+                        gint64                v)
+{
+  return ((double) micro_batches + (double) (pp - 1) / (double) v) * b->compute + b->optimizer;
+}
+
+/* TRUE when a plan whose step time is at least @bound cannot enter a top list whose
+ * last entry takes @threshold seconds. */
+static inline gboolean
+_bpw_search_bound_exceeds (double bound,
+                           double threshold)
+{
+  return bound > threshold * (1.0 + BPW_SEARCH_BOUND_SLACK);
+}
+
+/* ---- the runner (bpw-search.c) and its workers (bpw-search-worker.c) ---- */
+
+typedef struct
+{
+  double         time, energy;
+  guint64        index;
+  BpwEvaluation  eval;
+} BpwSearchHit;
+
+enum { BPW_SEARCH_GROUP_UNKNOWN, BPW_SEARCH_GROUP_OK, BPW_SEARCH_GROUP_ILLEGAL };
+
+typedef struct
+{
+  const BpwSearchSpace   *space;
+  const BpwSearchOptions *options;
+  GCancellable           *cancellable;
+  guint64                 begin, end;
+  double                  capacity, host_capacity;
+  gboolean                has_host;
+  gboolean                dp_dominance;  /* DP overlap on is never slower than off */
+  double                  matrix_rate;   /* _bpw_search_matrix_rate(), 0: no FLOP bound */
+  gboolean                linear;        /* matmul FLOPs scale with the micro-batch */
+  guint                   phase;         /* 1, 2: reported with the progress */
+
+  /* The current phase's work list, taken through an atomic counter. */
+  const guint            *work;
+  guint                   n_work;
+  gint                    next;
+  guint64                 threshold;     /* atomic: bits of the lowest published K-th best */
+  guint64                 decided;       /* atomic */
+  guint64                 estimated;     /* atomic */
+  gint                   *group_state;   /* atomic per group */
+  /* Per node, read only between phases: the pre-binding bound (+inf: illegal group). */
+  double                 *node_bound;
+  /* Per run (indexed by its first node): FLOPs per sequence and optimizer time. */
+  double                 *run_flops;
+  double                 *run_optimizer;
+  gint                   *run_state;
+
+  GMutex                  lock;          /* the fields below */
+  GCond                   done;
+  guint                   running;
+  gboolean                has_best;
+  double                  best_time;
+  guint64                 best_index;
+} BpwSearchRun;
+
+enum { BPW_SEARCH_RUN_UNKNOWN, BPW_SEARCH_RUN_BOUND, BPW_SEARCH_RUN_ILLEGAL };
+
+typedef struct
+{
+  BpwSearchRun  *run;
+  BpwEstimator  *est;
+  GArray        *hits;        /* BpwSearchHit, sorted, at most K */
+  GArray        *front;       /* BpwSearchHit */
+  GArray        *values;      /* double per leaf of the current node */
+  GArray        *interleave;  /* gint64 per schedule of the current node */
+  guint64        estimated, legal, failed, pruned_illegal, pruned_bound, pruned_dominated;
+  guint64        templates;
+} BpwSearchWorker;
+
+/* Phase 1: binds the first node of run @node's run, records its FLOPs and optimizer time. */
+void      _bpw_search_worker_bound_run  (BpwSearchWorker *w,
+                                         guint            node);
+/* Phase 2: every plan of @node in the range, pruned or evaluated. */
+void      _bpw_search_worker_node       (BpwSearchWorker *w,
+                                         guint            node);
+/* Front of (step time, energy), both minimised; equal points go to the lower index. */
+void      _bpw_search_front_insert      (GArray          *front,
+                                         const BpwSearchHit *hit);
+int       _bpw_search_hit_compare       (gconstpointer    a,
+                                         gconstpointer    b);
+
+/* One entry of a "best" list: index, analytic step time, mapping, evaluate keys. */
+JsonNode *_bpw_search_result_to_node (const BpwSearchResult *result);
+
+G_END_DECLS

@@ -1,0 +1,329 @@
+/* bpw-search-worker.c — one search thread: bounds, dominance, evaluation, top K
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each worker has its own estimator and keeps its own top K and front. The threshold that
+ * prunes is the lowest K-th best any worker has published: never below the final K-th
+ * best, so whatever the interleaving, nothing that belongs in the final list is pruned.
+ */
+#define G_LOG_DOMAIN "bpw-search-worker"
+
+#include "config.h"
+
+#include "bpw-search-private.h"
+
+#include <math.h>
+#include <string.h>
+
+static double
+load_double (guint64 *bits)
+{
+  guint64 b = __atomic_load_n (bits, __ATOMIC_RELAXED);
+  double d;
+
+  memcpy (&d, &b, sizeof d);
+  return d;
+}
+
+/* Lowers the shared threshold to @value if it is higher. */
+static void
+publish_threshold (BpwSearchRun *s, double value)
+{
+  guint64 old = __atomic_load_n (&s->threshold, __ATOMIC_RELAXED), bits;
+  double current;
+
+  memcpy (&bits, &value, sizeof bits);
+  do
+    {
+      memcpy (&current, &old, sizeof current);
+      if (!(value < current))
+        return;
+    }
+  while (!__atomic_compare_exchange_n (&s->threshold, &old, bits, TRUE, __ATOMIC_RELAXED,
+                                       __ATOMIC_RELAXED));
+}
+
+static gboolean
+hit_before (const BpwSearchHit *a, const BpwSearchHit *b)
+{
+  return a->time < b->time || (a->time == b->time && a->index < b->index);
+}
+
+int
+_bpw_search_hit_compare (gconstpointer a,
+                         gconstpointer b)
+{
+  return hit_before (a, b) ? -1 : hit_before (b, a) ? 1 : 0;
+}
+
+static void
+offer_best (BpwSearchWorker *w, const BpwSearchHit *h)
+{
+  BpwSearchRun *s = w->run;
+  guint k = s->options->top_k, i;
+
+  if (w->hits->len == k && !hit_before (h, &g_array_index (w->hits, BpwSearchHit, k - 1)))
+    return;
+  for (i = w->hits->len; i > 0 && hit_before (h, &g_array_index (w->hits, BpwSearchHit, i - 1));
+       i--)
+    ;
+  g_array_insert_val (w->hits, i, *h);
+  if (w->hits->len > k)
+    g_array_set_size (w->hits, k);
+  if (w->hits->len == k && !s->options->pareto)
+    publish_threshold (s, g_array_index (w->hits, BpwSearchHit, k - 1).time);
+  if (i == 0)
+    {
+      g_mutex_lock (&s->lock);
+      if (!s->has_best || h->time < s->best_time ||
+          (h->time == s->best_time && h->index < s->best_index))
+        {
+          s->has_best = TRUE;
+          s->best_time = h->time;
+          s->best_index = h->index;
+        }
+      g_mutex_unlock (&s->lock);
+    }
+}
+
+static gboolean
+hit_dominates (const BpwSearchHit *a, const BpwSearchHit *b)
+{
+  return a->time <= b->time && a->energy <= b->energy &&
+         (a->time < b->time || a->energy < b->energy || a->index < b->index);
+}
+
+void
+_bpw_search_front_insert (GArray             *front,
+                          const BpwSearchHit *h)
+{
+  guint j = 0;
+
+  for (guint i = 0; i < front->len; i++)
+    if (hit_dominates (&g_array_index (front, BpwSearchHit, i), h))
+      return;
+  for (guint i = 0; i < front->len; i++)
+    if (!hit_dominates (h, &g_array_index (front, BpwSearchHit, i)))
+      g_array_index (front, BpwSearchHit, j++) = g_array_index (front, BpwSearchHit, i);
+  g_array_set_size (front, j);
+  g_array_append_val (front, *h);
+}
+
+static gboolean
+tiers_legal (const BpwSearchSpace *space, const BpwSearchGroup *g)
+{
+  BpwParallel p;
+  gint tiers[BPW_N_GROUPS];
+
+  bpw_parallel_init_defaults (&p);
+  p.tp = g->tp, p.pp = g->pp, p.dp = g->dp, p.ep = g->ep;
+  bpw_plan_resolve_tiers (space->blueprint, &p, space->base.tier, tiers);
+  return bpw_plan_check_tiers (space->blueprint, &p, tiers, NULL);
+}
+
+/* Whether the group can hold a legal plan: its tiers, and its persistent state (the same
+ * for every node of the group). */
+static gint
+group_state (BpwSearchWorker *w, guint gi)
+{
+  BpwSearchRun *s = w->run;
+  const BpwSearchSpace *space = s->space;
+  const BpwSearchGroup *g = &g_array_index (space->groups, BpwSearchGroup, gi);
+  gint state = __atomic_load_n (&s->group_state[gi], __ATOMIC_RELAXED);
+  BpwSearchLeaf leaf = { 0 };
+  BpwMapping m;
+  double device, host;
+
+  if (state != BPW_SEARCH_GROUP_UNKNOWN)
+    return state;
+  /* Two workers may both compute it: the answer is the same. */
+  state = BPW_SEARCH_GROUP_OK;
+  bpw_search_space_fill (space, g->first_node, &leaf, &m);
+  if (!tiers_legal (space, g))
+    state = BPW_SEARCH_GROUP_ILLEGAL;
+  else if (_bpw_search_bound_state (w->est, space, &m, &device, &host, NULL) &&
+           (device > s->capacity * (1.0 + BPW_SEARCH_BOUND_SLACK) ||
+            (host > 0 && !s->has_host) ||
+            (host > 0 && s->host_capacity > 0 &&
+             host > s->host_capacity * (1.0 + BPW_SEARCH_BOUND_SLACK))))
+    state = BPW_SEARCH_GROUP_ILLEGAL;
+  __atomic_store_n (&s->group_state[gi], state, __ATOMIC_RELAXED);
+  return state;
+}
+
+void
+_bpw_search_worker_bound_run (BpwSearchWorker *w,
+                              guint            ni)
+{
+  BpwSearchRun *s = w->run;
+  const BpwSearchSpace *space = s->space;
+  const BpwSearchNode *n = &g_array_index (space->nodes, BpwSearchNode, ni);
+  BpwSearchLeaf leaf = { 0 };
+  BpwSearchBound b;
+  BpwMapping m;
+
+  if (group_state (w, n->group) == BPW_SEARCH_GROUP_ILLEGAL)
+    {
+      s->run_state[ni] = BPW_SEARCH_RUN_ILLEGAL;
+      return;
+    }
+  bpw_search_space_fill (space, ni, &leaf, &m);
+  if (_bpw_search_bound_node (w->est, space, &m, n->micro_batches, &b, NULL))
+    {
+      s->run_flops[ni] = b.matmul_flops / (double) n->micro_batch;
+      s->run_optimizer[ni] = b.optimizer;
+      s->run_state[ni] = BPW_SEARCH_RUN_BOUND;
+    }
+}
+
+/* Lower bound that the plans dominating @leaf give it: +inf when one is illegal (the same
+ * legality), -inf when none is known. */
+static double
+dominance_bound (BpwSearchWorker *w, guint ni, const BpwSearchNode *n,
+                 const BpwSearchLeaf *leaf, gboolean all_to_all)
+{
+  const BpwSearchSpace *space = w->run->space;
+  const double *values = (const double *) w->values->data;
+  double bound = -INFINITY;
+  BpwSearchLeaf d;
+
+#define DOMINATED_BY(field, value) G_STMT_START {                                     \
+    d = *leaf;                                                                        \
+    d.field = (value);                                                                \
+    bound = MAX (bound, values[bpw_search_space_leaf_offset (space, ni, &d)]);        \
+  } G_STMT_END
+
+  /* Automatic algorithms take the cheapest applicable one per transfer; an explicit one
+   * is also used where it does not apply, which all-to-all can exploit. */
+  if (leaf->algorithm != 0 && !all_to_all)
+    DOMINATED_BY (algorithm, 0);
+  /* Ring overlap hides at least what pipe does, and pipe at least what none does. */
+  if (n->tp_overlap[0] == BPW_TP_OVERLAP_RING)
+    for (guint o = 0; o < leaf->tp_overlap; o++)
+      DOMINATED_BY (tp_overlap, o);
+  if (leaf->dp_overlap != 0 && n->dp_overlap[0] && !n->dp_overlap[leaf->dp_overlap] &&
+      w->run->dp_dominance)
+    DOMINATED_BY (dp_overlap, 0);
+  /* GPipe takes 1F1B's time and holds at least its activations. */
+  if (leaf->schedule == 1 && n->n_plain == 2 && n->plain[0] == BPW_SCHEDULE_1F1B &&
+      n->plain[1] == BPW_SCHEDULE_GPIPE)
+    DOMINATED_BY (schedule, 0);
+#undef DOMINATED_BY
+  return bound;
+}
+
+static void
+evaluate_leaf (BpwSearchWorker *w, guint ni, const BpwSearchLeaf *leaf, guint64 index,
+               double *value)
+{
+  BpwSearchRun *s = w->run;
+  BpwMapping m;
+  BpwSearchHit h;
+
+  bpw_search_space_fill (s->space, ni, leaf, &m);
+  if (!bpw_estimator_evaluate (w->est, &m, &h.eval, NULL, NULL))
+    {
+      w->failed++;
+      *value = INFINITY;
+      return;
+    }
+  w->estimated++;
+  if (!h.eval.legal || isnan (h.eval.step_time_s))
+    {
+      *value = INFINITY;
+      return;
+    }
+  w->legal++;
+  *value = h.time = h.eval.step_time_s;
+  h.energy = isnan (h.eval.energy_j) ? INFINITY : h.eval.energy_j;
+  h.index = index;
+  offer_best (w, &h);
+  if (s->options->pareto)
+    _bpw_search_front_insert (w->front, &h);
+}
+
+void
+_bpw_search_worker_node (BpwSearchWorker *w,
+                         guint            ni)
+{
+  BpwSearchRun *s = w->run;
+  const BpwSearchSpace *space = s->space;
+  const BpwSearchNode *n = &g_array_index (space->nodes, BpwSearchNode, ni);
+  const BpwSearchGroup *g = &g_array_index (space->groups, BpwSearchGroup, n->group);
+  gboolean exhaustive = s->options->exhaustive, pareto = s->options->pareto;
+  guint64 lo = MAX (n->first, s->begin), hi = MIN (n->first + n->count, s->end);
+  BpwSearchBound bound = { 0 };
+  BpwSearchLeaf leaf = { 0 };
+  BpwMapping m0;
+
+  if (lo >= hi)
+    return;
+  if (!exhaustive)
+    {
+      if (s->run_state[n->run] == BPW_SEARCH_RUN_ILLEGAL ||
+          group_state (w, n->group) == BPW_SEARCH_GROUP_ILLEGAL)
+        {
+          w->pruned_illegal += hi - lo;
+          return;
+        }
+      /* Bounded before binding: the run's FLOPs scaled to this micro-batch. */
+      if (!pareto && _bpw_search_bound_exceeds (s->node_bound[ni], load_double (&s->threshold)))
+        {
+          w->pruned_bound += hi - lo;
+          return;
+        }
+      bpw_search_space_fill (space, ni, &leaf, &m0);
+      if (!_bpw_search_bound_node (w->est, space, &m0, n->micro_batches, &bound, NULL))
+        {
+          w->failed += hi - lo;
+          return;
+        }
+      if (bound.illegal)
+        {
+          w->pruned_illegal += hi - lo;
+          return;
+        }
+    }
+
+  g_array_set_size (w->values, n->count);
+  for (guint64 i = 0; i < n->count; i++)
+    g_array_index (w->values, double, i) = -INFINITY;
+  g_array_set_size (w->interleave, n->n_schedules);
+  for (guint i = 0; i < n->n_schedules; i++)
+    bpw_search_space_schedule (space, ni, i, &g_array_index (w->interleave, gint64, i));
+
+  for (guint64 off = lo - n->first; off < hi - n->first; off++)
+    {
+      double *value = &g_array_index (w->values, double, off);
+      double lb, dom;
+
+      bpw_search_space_leaf (space, ni, off, &leaf);
+      if (!exhaustive)
+        {
+          lb = _bpw_search_bound_step (&bound, n->micro_batches, g->pp,
+                                       g_array_index (w->interleave, gint64, leaf.schedule));
+          dom = dominance_bound (w, ni, n, &leaf, bound.all_to_all);
+          if (dom == INFINITY)
+            {
+              w->pruned_dominated++;
+              *value = INFINITY;
+              continue;
+            }
+          if (!pareto)
+            {
+              double threshold = load_double (&s->threshold);
+
+              if (_bpw_search_bound_exceeds (MAX (lb, dom), threshold))
+                {
+                  if (_bpw_search_bound_exceeds (lb, threshold))
+                    w->pruned_bound++;
+                  else
+                    w->pruned_dominated++;
+                  *value = MAX (lb, dom);
+                  continue;
+                }
+            }
+        }
+      evaluate_leaf (w, ni, &leaf, n->first + off, value);
+    }
+}

@@ -1,0 +1,165 @@
+/* bpw-simulation-buffers.c — every buffer a simulated rank allocates over the step
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The rules are bpw_simulation_live_at()'s (bpw-simulation-memory.c), applied to every
+ * allocation instead of filtering by one instant: one pass over the rank's segment
+ * instances, with an index from (segment kind, micro-batch, chunk) to the segment
+ * instance and to the end of its pipeline send, so each buffer's free time is found in
+ * constant time.
+ */
+#define G_LOG_DOMAIN "bpw-simulation-buffers"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "bpw-simulation-buffers.h"
+#include "bpw-simulation-private.h"
+
+typedef struct
+{
+  const SimProgram *p;
+  guint32          *segment;    /* [seg][mb][chunk] → segment instance */
+  double           *send_end;   /* [backward][mb][chunk] → end of its pipeline send */
+} Index;
+
+static gsize
+slot (const SimProgram *p, guint kind, gint32 mb, guint chunk)
+{
+  return ((gsize) kind * (gsize) p->micro_batches + (gsize) MAX (mb, 0)) * (gsize) p->chunks +
+         chunk;
+}
+
+static void
+index_init (Index *ix, const BpwSimulation *sim, guint32 rank)
+{
+  const SimProgram *p = sim->program;
+  const SimRun *run = &p->runs[rank];
+  gsize n = slot (p, SIM_N_SEGS, 0, 0);
+
+  ix->p = p;
+  ix->segment = g_new (guint32, n);
+  ix->send_end = g_new (double, n);
+  memset (ix->segment, 0xff, n * sizeof (guint32));
+  for (gsize i = 0; i < n; i++)
+    ix->send_end[i] = sim->step_time_s;
+  for (guint32 i = 0; i < run->n_segments; i++)
+    ix->segment[slot (p, run->segments[i].seg, run->segments[i].micro_batch,
+                      run->segments[i].chunk)] = i;
+  for (guint64 i = 0; i < sim->column_events; i++)
+    {
+      const BpwSimEvent *x = bpw_simulation_event (sim, (guint32) i);
+
+      if ((x->flags & BPW_SIM_FLAG_PIPELINE) && _bpw_sim_column_rank (sim, x) == rank)
+        ix->send_end[slot (p, (x->flags & BPW_SIM_FLAG_BACKWARD) ? 1 : 0, x->micro_batch,
+                           x->chunk)] = x->end;
+    }
+}
+
+static void
+index_clear (Index *ix)
+{
+  g_free (ix->segment);
+  g_free (ix->send_end);
+}
+
+/* When the buffer allocated by @m in segment instance @sg is freed. */
+static double
+free_time (const BpwSimulation *sim, const Index *ix, const SimStage *st, const SimRun *run,
+           const SimSegment *sg, const SimMem *m)
+{
+  const SimTask *t;
+  guint32 seg, e;
+
+  if (m->partner < 0)
+    return ix->send_end[slot (ix->p, sg->seg == SIM_SEG_BACKWARD, sg->micro_batch, sg->chunk)];
+  t = &g_array_index (st->tasks, SimTask, m->partner);
+  seg = ix->segment[slot (ix->p, t->seg, t->seg == SIM_SEG_OPTIMIZER ? 0 : sg->micro_batch,
+                          t->chunk)];
+  if (seg == BPW_SIM_NONE)
+    return sim->step_time_s;
+  e = run->task_events[run->segments[seg].task_base + t->pos];
+  return e == BPW_SIM_NONE ? sim->step_time_s : bpw_simulation_event (sim, e)->end;
+}
+
+GArray *
+bpw_simulation_buffers (const BpwSimulation *sim,
+                        guint32              lane_rank)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (BpwLiveBuffer));
+  const SimProgram *p;
+  const SimStage *st;
+  const SimRun *run;
+  guint32 rank;
+  Index ix;
+
+  g_return_val_if_fail (sim != NULL, out);
+  g_return_val_if_fail (lane_rank < sim->n_ranks, out);
+
+  p = sim->program;
+  rank = (guint32) bpw_simulation_rank_stage (sim, lane_rank);
+  st = &p->stages[rank];
+  run = &p->runs[rank];
+  index_init (&ix, sim, rank);
+
+  for (guint32 i = 0; i < run->n_segments; i++)
+    {
+      const SimSegment *sg = &run->segments[i];
+      const SimList *l = _bpw_sim_list (p, st, sg->seg, sg->chunk);
+
+      for (guint n = 0; n < l->tasks->len; n++)
+        {
+          guint32 local = g_array_index (l->tasks, guint32, n);
+          const SimTask *t = &g_array_index (st->tasks, SimTask, local);
+          guint32 e = run->task_events[sg->task_base + n];
+          const BpwSimEvent *te;
+
+          if (e == BPW_SIM_NONE)
+            continue;
+          te = bpw_simulation_event (sim, e);
+          for (guint k = t->mem_first; k < t->mem_first + t->mem_count; k++)
+            {
+              const SimMem *m = &g_array_index (st->mem, SimMem, k);
+              BpwLiveBuffer b;
+
+              if (m->at_end)
+                continue;
+              b = (BpwLiveBuffer) {
+                .tensor = m->tensor, .event = e, .micro_batch = sg->micro_batch,
+                .category = m->category, .chunk = sg->chunk, .bytes = m->bytes,
+                .allocated = te->start, .freed = free_time (sim, &ix, st, run, sg, m),
+              };
+              /* live_at's half-open rule: a buffer freed when it is allocated is never
+               * live, and holds no memory on the curve. */
+              if (b.freed > b.allocated)
+                g_array_append_val (out, b);
+            }
+        }
+    }
+
+  /* Receive buffers of the rank's own transfers (not pipeline sends, not per step). */
+  for (guint64 i = 0; i < sim->column_events; i++)
+    {
+      const BpwSimEvent *e = bpw_simulation_event (sim, (guint32) i);
+      const SimXfer *x;
+
+      if (e->kind != BPW_SIM_EVENT_TRANSFER || _bpw_sim_column_rank (sim, e) != rank ||
+          (e->flags & (BPW_SIM_FLAG_PIPELINE | BPW_SIM_FLAG_STEP)) || e->stage != rank ||
+          !(e->end > e->start))
+        continue;
+      x = &g_array_index (st->xfers, SimXfer, e->item);
+      if (x->bytes > 0)
+        {
+          BpwLiveBuffer b = {
+            .tensor = -1, .event = (guint32) i, .micro_batch = e->micro_batch,
+            .category = BPW_MEM_COMMUNICATION, .chunk = e->chunk, .bytes = x->bytes,
+            .allocated = e->start, .freed = e->end,
+          };
+
+          g_array_append_val (out, b);
+        }
+    }
+  index_clear (&ix);
+  return out;
+}

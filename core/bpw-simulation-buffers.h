@@ -1,0 +1,26 @@
+/* bpw-simulation-buffers.h — every buffer a simulated rank allocates over the step
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The buffer lifetimes chart draws one interval per buffer. bpw_simulation_live_at()
+ * answers for one instant; asking it at every allocation instant of a rank would cost the
+ * square of the rank's tasks, so this walks the rank's run once with the same rules: a
+ * task allocates the buffers it produces when it starts, the task that reads them last
+ * frees them when it ends (a pipeline send's buffer when the send ends), and a transfer
+ * holds its receive buffer while it runs.
+ */
+#pragma once
+
+#include "bpw-simulation.h"
+
+G_BEGIN_DECLS
+
+/* (transfer full): BpwLiveBuffer of every buffer of lane rank @rank over the step, in the
+ * order of its run (segment instances, then each segment's tasks), the receive buffers
+ * of transfers last; the constant persistent state excluded (BpwSimMemory has it by
+ * category). A buffer live at time t in this list is exactly one that
+ * bpw_simulation_live_at (sim, rank, t) returns. */
+GArray  *bpw_simulation_buffers (const BpwSimulation *sim,
+                                 guint32              rank);
+
+G_END_DECLS

@@ -1,0 +1,30 @@
+#!/bin/bash
+# test-cli-mpi-search.sh — bpw-mpi-search over 2 ranks equals the threaded `bpw search`
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Usage: test-cli-mpi-search.sh PATH/TO/bpw PATH/TO/bpw-mpi-search. Prints TAP.
+# Registered only when meson's `mpi` option is enabled.
+
+set -u
+BPW=${1:?usage: test-cli-mpi-search.sh PATH/TO/bpw PATH/TO/bpw-mpi-search}
+MPI_SEARCH=${2:?usage: test-cli-mpi-search.sh PATH/TO/bpw PATH/TO/bpw-mpi-search}
+. "$(dirname "$0")/tap-lib.sh"
+
+MPIRUN=(mpirun -n 2 --oversubscribe --allow-run-as-root)
+PROBLEM=(llama3-8b --blueprint a100-sxm-80gb --devices 8 --global-batch 16 --seq 1024)
+
+expect_rc "threaded search" 0 "$BPW" search "${PROBLEM[@]}" --threads 2 --pareto --json
+cp "$TMP/out" "$TMP/threads.json"
+expect_rc "the same search over 2 MPI ranks" 0 \
+  "${MPIRUN[@]}" "$MPI_SEARCH" "${PROBLEM[@]}" --threads 1 --pareto
+py "the MPI run equals the threaded run: counts, best and Pareto front" "
+t = json.load(open('$TMP/threads.json'))
+assert d['evaluated'] == t['evaluated'] == d['space'] and d['complete'] is True
+assert d['shard']['merged'] == 2
+assert d['best'] == t['best']
+assert d['pareto'] == t['pareto'] and len(d['pareto']) >= 1"
+expect_rc "a bad option fails on every rank without hanging" 2 \
+  "${MPIRUN[@]}" "$MPI_SEARCH" "${PROBLEM[@]}" --shard 0/2
+
+tap_finish

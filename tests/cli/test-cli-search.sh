@@ -1,0 +1,175 @@
+#!/bin/bash
+# test-cli-search.sh — `bpw search`, `bpw search-merge`, `--sweep-param` and `bpw compare`
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Usage: test-cli-search.sh PATH/TO/bpw. Prints TAP.
+
+set -u
+BPW=${1:?usage: test-cli-search.sh PATH/TO/bpw}
+. "$(dirname "$0")/tap-lib.sh"
+
+SMALL=(llama3-8b --blueprint a100-sxm-80gb --devices 8 --global-batch 16 --seq 1024)
+
+# ---- the contract's keys ----
+expect_rc "search llama3-8b on 8 A100s" 0 "$BPW" search "${SMALL[@]}" --threads 2 --json
+cp "$TMP/out" "$TMP/whole.json"
+py "search --json has the contract's keys; every plan of the space is decided" "
+for k in ('evaluated', 'legal', 'seconds', 'best', 'space', 'estimated', 'pruned', 'complete'):
+    assert k in d, k
+assert d['evaluated'] == d['space'] > 1000 and d['complete'] is True
+assert d['evaluated'] == d['estimated'] + d['failed'] + sum(d['pruned'].values())
+assert 1 <= len(d['best']) <= 10
+for b in d['best']:
+    assert b['mapping']['format'] == 'bpw-mapping'
+    for k in ('step_time_s', 'mfu', 'hfu', 'bottleneck', 'legal', 'breakdown_s', 'memory',
+              'memory_stall_fraction_by_layer_type', 'index', 'estimated_step_time_s'):
+        assert k in b, k
+    p = b['mapping']['parallel']
+    assert p['tp'] * p['pp'] * p['dp'] == 8
+keys = [(b['estimated_step_time_s'], b['index']) for b in d['best']]
+assert keys == sorted(keys)"
+py "the best plan is legal and its mapping file reproduces it" "
+b = d['best'][0]
+assert b['legal'] is True
+json.dump(b['mapping'], open('$TMP/best-mapping.json', 'w'))"
+expect_rc "evaluate the best mapping as a file (simulated)" 0 \
+  "$BPW" evaluate llama3-8b --blueprint a100-sxm-80gb --global-batch 16 --seq 1024 \
+  --mapping "$TMP/best-mapping.json" --json
+py "bpw evaluate --mapping gives the search's simulated step" "
+w = json.load(open('$TMP/whole.json'))['best'][0]
+assert w['simulated'] is True
+assert abs(d['step_time_s'] - w['step_time_s']) <= 1e-9 * w['step_time_s'], (d['step_time_s'], w['step_time_s'])"
+expect_rc "evaluate the best mapping as a file (analytic)" 0 \
+  "$BPW" evaluate llama3-8b --blueprint a100-sxm-80gb --global-batch 16 --seq 1024 \
+  --mapping "$TMP/best-mapping.json" --analytic --json
+py "bpw evaluate --analytic --mapping gives the step time search ranked it by" "
+w = json.load(open('$TMP/whole.json'))['best'][0]
+assert d['step_time_s'] == w['estimated_step_time_s'], (d['step_time_s'], w['estimated_step_time_s'])"
+
+# ---- determinism: threads, shards, brute force ----
+expect_rc "search with one thread" 0 "$BPW" search "${SMALL[@]}" --threads 1 --json
+py "one thread and two threads give the same best" "
+w = json.load(open('$TMP/whole.json'))
+assert [(b['index'], b['step_time_s']) for b in d['best']] == \
+       [(b['index'], b['step_time_s']) for b in w['best']]"
+for i in 0 1 2; do
+  expect_rc "shard $i/3" 0 "$BPW" search "${SMALL[@]}" --threads 2 --shard $i/3 --json
+  cp "$TMP/out" "$TMP/shard$i.json"
+done
+py "the shards' evaluated add up to the whole" "
+w = json.load(open('$TMP/whole.json'))
+s = [json.load(open('$TMP/shard%d.json' % i)) for i in range(3)]
+assert sum(x['evaluated'] for x in s) == w['evaluated']
+assert s[0]['shard']['begin'] == 0 and s[2]['shard']['end'] == w['space']
+assert all(s[i]['shard']['end'] == s[i + 1]['shard']['begin'] for i in range(2))
+assert not any(x['complete'] for x in s)"
+expect_rc "search-merge the three shards" 0 \
+  "$BPW" search-merge "$TMP/shard0.json" "$TMP/shard1.json" "$TMP/shard2.json"
+py "the merged best equals the whole's best" "
+w = json.load(open('$TMP/whole.json'))
+assert d['best'] == w['best']
+assert d['evaluated'] == w['evaluated'] and d['complete'] is True"
+expect_rc "search --merge is the same command" 0 \
+  "$BPW" search --merge "$TMP/shard2.json" "$TMP/shard0.json" "$TMP/shard1.json"
+py "search --merge, shards in any order" "
+w = json.load(open('$TMP/whole.json'))
+assert d['best'] == w['best']"
+expect_rc "an incomplete merge still merges" 0 \
+  "$BPW" search-merge "$TMP/shard0.json" "$TMP/shard2.json"
+py "and says it is incomplete" "assert d['complete'] is False"
+expect_rc "overlapping shards are refused" 1 \
+  "$BPW" search-merge "$TMP/shard0.json" "$TMP/shard0.json"
+expect_stderr "the message names the overlap" "overlap"
+expect_rc "a shard of another space (H100)" 0 \
+  "$BPW" search llama3-8b --blueprint h100-sxm-80gb --devices 8 --global-batch 16 --seq 1024 \
+  --shard 1/3 --json
+cp "$TMP/out" "$TMP/other.json"
+expect_rc "merging shards of different spaces is invalid input" 1 \
+  "$BPW" search-merge "$TMP/shard0.json" "$TMP/other.json"
+expect_stderr "the message says the spaces differ" "another search space"
+expect_rc "brute force (--exhaustive)" 0 "$BPW" search "${SMALL[@]}" --threads 2 --exhaustive --json
+py "the bounds never drop the optimum: brute force finds the same best" "
+w = json.load(open('$TMP/whole.json'))
+assert d['estimated'] == d['space'] and d['estimated'] > w['estimated']
+assert d['best'] == w['best']"
+
+# ---- restrictions and exit codes ----
+expect_rc "fixed choices restrict the space" 0 \
+  "$BPW" search "${SMALL[@]}" --tp 2 --recompute none --fusion-sets default --offload none \
+  --no-algorithms --json
+py "every best plan keeps the fixed choices" "
+for b in d['best']:
+    m = b['mapping']
+    assert m['parallel']['tp'] == 2 and m['recompute'] == 'none'
+w = json.load(open('$TMP/whole.json'))
+assert d['space'] < w['space']"
+expect_rc "search without --devices is a usage error" 2 \
+  "$BPW" search llama3-8b --blueprint a100-sxm-80gb
+expect_rc "a bad shard is a usage error" 2 "$BPW" search "${SMALL[@]}" --shard 3/3
+expect_rc "an unknown fusion set is a usage error" 2 "$BPW" search "${SMALL[@]}" --fusion-sets fast
+expect_rc "an unknown blueprint is invalid input" 1 \
+  "$BPW" search llama3-8b --blueprint no-such-chip --devices 8
+cat > "$TMP/1t.json" <<JSON
+{ "format": "bpw-workload", "version": 1,
+  "model": { "name": "megatron-1t", "layers": 128, "hidden": 25600, "heads": 160,
+             "ffn": 102400, "vocab": 51200, "max_positions": 2048 } }
+JSON
+expect_rc "no legal plan for a 1T model on 8 GPUs without ZeRO or offload: exit 3" 3 \
+  "$BPW" search "$TMP/1t.json" --blueprint a100-sxm-80gb --devices 8 --global-batch 8 \
+  --zero 0 --offload none
+expect_stderr "the message says no plan is legal" "no legal plan"
+
+# ---- joint exploration ----
+expect_rc "sweep HBM bandwidth" 0 \
+  "$BPW" search "${SMALL[@]}" --threads 2 --fusion-sets default \
+  --sweep-param hbm_bandwidth=2TB/s,4TB/s --json
+py "each point splits its gain into architecture x mapping" "
+assert d['format'] == 'bpw-sweep' and len(d['points']) == 2
+base = d['baseline']['estimated_step_time_s']
+for p in d['points']:
+    g = p['gain']
+    assert abs(g['total'] - base / p['best']['estimated_step_time_s']) < 1e-12 * g['total']
+    assert abs(g['total'] - g['architecture'] * g['mapping']) < 1e-12 * g['total']
+    assert g['mapping'] >= 1 - 1e-12
+t = [p['baseline_mapping_step_time_s'] for p in d['points']]
+assert t[1] <= t[0]"
+expect_rc "an unknown sweep parameter is invalid input" 1 \
+  "$BPW" search "${SMALL[@]}" --sweep-param flux=1,2
+
+# ---- compare ----
+expect_rc "compare the bundled study" 0 "$BPW" compare default --json
+py "compare --json: fit matrix, SLA margins, suite scores and front" "
+nc, ns = len(d['candidates']), len(d['scenarios'])
+assert len(d['fit']) == nc and all(len(r) == ns for r in d['fit'])
+for row in d['fit']:
+    for c in row:
+        assert c['ok'] and c['bottleneck'] in ('compute', 'memory', 'communication', 'latency', 'capacity', 'bubble', 'dependency')
+        if c['sla'] is not None:
+            s = c['sla']
+            assert abs(s['margin'] - (s['limit'] - s['value']) / s['limit']) < 1e-12
+            assert s['pass'] == (s['value'] <= s['limit'])
+        assert c['feasible'] == (c['legal'] and (c['sla'] is None or c['sla']['pass']))
+for suite in d['suites']:
+    assert len(suite['pareto']) >= 1
+    for sc in suite['scores']:
+        assert 0 <= sc['score'] <= 1 + 1e-12"
+expect_rc "compare a missing study is invalid input" 1 "$BPW" compare /nonexistent.json
+
+# ---- the issue's acceptance: gpt3-175B on 1024 A100s beats the Megatron plan ----
+# Restricted to the default fusion set and no offload (the Megatron plan's), so that the
+# test stays short under sanitizers; bench/bench-search searches the whole space.
+expect_rc "the Megatron plan (TP 8, PP 8, DP 16, SP, selective recompute)" 0 \
+  "$BPW" evaluate gpt3-175b --blueprint a100-sxm-80gb --tp 8 --pp 8 --dp 16 --sp \
+  --recompute selective --global-batch 1536 --json
+cp "$TMP/out" "$TMP/megatron.json"
+expect_rc "search gpt3-175b on 1024 A100s, batch 1536" 0 \
+  "$BPW" search gpt3-175b --blueprint a100-sxm-80gb --devices 1024 --global-batch 1536 \
+  --fusion-sets default --offload none --top 3 --json
+py "the best is legal and at least as fast as the Megatron plan" "
+m = json.load(open('$TMP/megatron.json'))
+b = d['best'][0]
+assert d['evaluated'] == d['space'] and b['legal'] is True
+assert b['step_time_s'] <= m['step_time_s'], (b['step_time_s'], m['step_time_s'])"
+
+tap_finish

@@ -1,0 +1,635 @@
+/* test-search.c — the mapping space, its sound bounds, and search against brute force
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "bpw-core.h"
+#include "bpw-search.h"
+#include "bpw-search-private.h"
+
+#define SLACK 1e-9
+
+/* A small dense model whose every width divides by 8: TP 1–8 all legal. */
+static void
+small_spec (BpwModelSpec *spec)
+{
+  g_autoptr(GError) error = NULL;
+
+  bpw_model_spec_init_defaults (spec);
+  spec->name = g_strdup ("search-test");
+  spec->layers = 4;
+  spec->hidden = 512;
+  spec->heads = 8;
+  spec->kv_heads = 8;
+  spec->head_dim = 64;
+  spec->ffn = 2048;
+  spec->vocab = 4096;
+  spec->max_positions = 1024;
+  bpw_model_spec_validate (spec, &error);
+  g_assert_no_error (error);
+}
+
+static void
+train_scenario (BpwScenario *s, gint64 batch, gint64 seq)
+{
+  bpw_scenario_init_defaults (s);
+  s->global_batch = batch;
+  s->seq = seq;
+}
+
+/* Two fusion sets and two offload choices: the searches stay short under sanitizers. */
+static void
+modest_limits (BpwSearchLimits *l)
+{
+  bpw_search_limits_init (l);
+  l->fusion_sets = 1u << BPW_SEARCH_FUSION_DEFAULT | 1u << BPW_SEARCH_FUSION_ALL;
+  l->offloads = 1u << BPW_SEARCH_OFFLOAD_NONE | 1u << BPW_SEARCH_OFFLOAD_WEIGHTS;
+}
+
+static BpwBlueprint *
+a100 (void)
+{
+  g_autoptr(GError) error = NULL;
+  BpwBlueprint *bp = bpw_blueprint_load ("a100-sxm-80gb", NULL, &error);
+
+  g_assert_no_error (error);
+  return bp;
+}
+
+static BpwSearchSpace *
+new_space (const BpwModelSpec *spec, const BpwScenario *s, const BpwBlueprint *bp,
+           gint64 devices, const BpwSearchLimits *limits)
+{
+  g_autoptr(GError) error = NULL;
+  BpwSearchLimits free_limits;
+  BpwSearchSpace *space;
+
+  bpw_search_limits_init (&free_limits);
+  space = bpw_search_space_new (spec, s, bp, NULL, devices, limits != NULL ? limits : &free_limits,
+                                &error);
+  g_assert_no_error (error);
+  return space;
+}
+
+static BpwSearchReport *
+run (const BpwSearchSpace *space, guint threads, gboolean exhaustive, guint64 shard,
+     guint64 shards)
+{
+  g_autoptr(GError) error = NULL;
+  BpwSearchOptions o;
+  BpwSearchReport *r;
+
+  bpw_search_options_init (&o);
+  o.threads = threads;
+  o.exhaustive = exhaustive;
+  o.shard_index = shard;
+  o.shard_count = shards;
+  o.reevaluate = FALSE;
+  r = bpw_search_run (space, &o, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  return r;
+}
+
+static void
+assert_same_best (const BpwSearchReport *a, const BpwSearchReport *b)
+{
+  g_assert_cmpuint (a->best->len, ==, b->best->len);
+  for (guint i = 0; i < a->best->len; i++)
+    {
+      const BpwSearchResult *x = &g_array_index (a->best, BpwSearchResult, i);
+      const BpwSearchResult *y = &g_array_index (b->best, BpwSearchResult, i);
+
+      g_assert_cmpuint (x->index, ==, y->index);
+      g_assert_cmpfloat (x->estimate.step_time_s, ==, y->estimate.step_time_s);
+    }
+}
+
+/* ---- the space ---- */
+
+static guint64
+count_divisors_up_to (gint64 n, gint64 max)
+{
+  guint64 c = 0;
+
+  for (gint64 d = 1; d <= n; d++)
+    c += n % d == 0 && d <= max;
+  return c;
+}
+
+/* The documented enumeration, counted by hand for the small model on 8 A100s (one
+ * NVLink tier holds all 8: it carries every group and offers ring and tree). */
+static guint64
+expected_size (const BpwModelSpec *spec, guint64 fusion_sets, guint64 offloads)
+{
+  guint64 expected = 0;
+
+  for (gint64 tp = 1; tp <= 8; tp *= 2)
+    for (gint64 pp = 1; pp <= 8 / tp && pp <= spec->layers; pp *= 2)
+      {
+        gint64 dp = 8 / (tp * pp);
+        guint64 per_mb = (dp > 1 ? 4 : 1) * offloads * (tp > 1 ? 2 : 1) * fusion_sets * 3 *
+                         (tp > 1 ? 3 : 1) * (dp > 1 ? 2 : 1) * 3 /* auto, ring, tree */;
+
+        for (gint64 mb = 1; mb <= 8 / dp; mb++)
+          {
+            gint64 m = 8 / dp / mb;
+            guint64 sched = 1;
+
+            if ((8 / dp) % mb != 0)
+              continue;
+            if (pp > 1)
+              sched = 2 + (m % pp == 0
+                           ? count_divisors_up_to (spec->layers / pp, spec->layers) - 1 : 0);
+            expected += per_mb * sched;
+          }
+      }
+  return expected;
+}
+
+static void
+test_space_count (void)
+{
+  g_autoptr(BpwBlueprint) bp = a100 ();
+  g_autoptr(BpwSearchSpace) space = NULL;
+  g_autoptr(BpwSearchSpace) small = NULL;
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  BpwSearchLimits l;
+  BpwModelSpec spec;
+  BpwScenario s;
+
+  small_spec (&spec);
+  train_scenario (&s, 8, 512);
+  space = new_space (&spec, &s, bp, 8, NULL);
+  g_assert_cmpuint (bpw_search_space_size (space), ==, expected_size (&spec, 4, 4));
+  bpw_search_limits_init (&l);
+  l.fusion_sets = 1u << BPW_SEARCH_FUSION_ALL;
+  l.offloads = 1u << BPW_SEARCH_OFFLOAD_WEIGHTS;
+  small = new_space (&spec, &s, bp, 8, &l);
+  g_assert_cmpuint (bpw_search_space_size (small), ==, expected_size (&spec, 1, 1));
+
+  /* Every index is a distinct, valid configuration. */
+  for (guint64 i = 0; i < small->size; i++)
+    {
+      BpwMapping m;
+      BpwScenario v = s;
+      g_autofree char *key = NULL;
+      g_autoptr(GError) error = NULL;
+
+      bpw_mapping_init_defaults (&m);
+      bpw_search_space_mapping (small, i, &m);
+      key = g_strdup_printf ("%ld %ld %ld %ld %d %d %d %ld %ld %d %u %d %d %d %d %d %u %u",
+                             (long) m.parallel.tp, (long) m.parallel.pp, (long) m.parallel.dp,
+                             (long) m.parallel.ep, m.parallel.sp, m.parallel.zero,
+                             m.parallel.schedule, (long) m.parallel.interleave,
+                             (long) m.micro_batch, m.recompute, m.fusion,
+                             m.placement[BPW_TENSOR_WEIGHT],
+                             m.placement[BPW_TENSOR_OPTIMIZER_STATE],
+                             m.placement[BPW_TENSOR_GRADIENT], m.tp_overlap, m.dp_overlap,
+                             m.algorithm[0], m.algorithm[1]);
+      g_assert_true (g_hash_table_add (seen, g_steal_pointer (&key)));
+      g_assert_cmpuint (m.fusion, ==, bpw_search_fusion_set_flags (BPW_SEARCH_FUSION_ALL));
+      g_assert_cmpint (m.placement[BPW_TENSOR_WEIGHT], ==, BPW_PLACEMENT_HOST);
+      bpw_mapping_apply_to_scenario (&m, &v);
+      bpw_scenario_validate (&v, &m.parallel, &spec, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (bpw_parallel_devices (&m.parallel), ==, 8);
+      bpw_mapping_clear (&m);
+    }
+  bpw_model_spec_clear (&spec);
+}
+
+static void
+test_shard_ranges (void)
+{
+  guint64 sizes[] = { 0, 1, 7, 100, 19873728, G_GUINT64_CONSTANT (1) << 62 };
+
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+    for (guint64 n = 1; n <= 13; n++)
+      {
+        guint64 prev = 0, b, e;
+
+        for (guint64 i = 0; i < n; i++)
+          {
+            bpw_search_shard_range (sizes[k], i, n, &b, &e);
+            g_assert_cmpuint (b, ==, prev);
+            g_assert_cmpuint (e, >=, b);
+            g_assert_cmpuint (e - b, <=, sizes[k] / n + 1);
+            prev = e;
+          }
+        g_assert_cmpuint (prev, ==, sizes[k]);
+      }
+}
+
+/* ---- the bounds, checked plan by plan ---- */
+
+static void
+check_bounds (const BpwModelSpec *spec, const BpwScenario *s, const BpwBlueprint *bp,
+              gint64 devices, const BpwSearchLimits *limits)
+{
+  g_autoptr(BpwSearchSpace) space = new_space (spec, s, bp, devices, limits);
+  g_autoptr(BpwEstimator) est = NULL;
+  g_autoptr(GError) error = NULL;
+  double rate = _bpw_search_matrix_rate (bp, bpw_precision_from_dtype (s->dtype));
+  guint checked = 0;
+
+  est = bpw_estimator_new (spec, s, bp, &error);
+  g_assert_no_error (error);
+  for (guint ni = 0; ni < space->nodes->len; ni++)
+    {
+      const BpwSearchNode *n = &g_array_index (space->nodes, BpwSearchNode, ni);
+      const BpwSearchNode *base = &g_array_index (space->nodes, BpwSearchNode, n->run);
+      const BpwSearchGroup *g = &g_array_index (space->groups, BpwSearchGroup, n->group);
+      g_autofree BpwEvaluation *evals = g_new0 (BpwEvaluation, n->count);
+      BpwSearchLeaf leaf = { 0 };
+      BpwSearchBound b, rb;
+      BpwMapping m, mb;
+      double state, host, state0, host0;
+
+      bpw_search_space_fill (space, ni, &leaf, &m);
+      bpw_search_space_fill (space, n->run, &leaf, &mb);
+      g_assert_true (_bpw_search_bound_node (est, space, &m, n->micro_batches, &b, NULL));
+      g_assert_true (_bpw_search_bound_node (est, space, &mb, base->micro_batches, &rb, NULL));
+      g_assert_true (_bpw_search_bound_state (est, space, &m, &state, &host, NULL));
+      bpw_search_space_fill (space, g->first_node, &leaf, &mb);
+      g_assert_true (_bpw_search_bound_state (est, space, &mb, &state0, &host0, NULL));
+      /* The persistent state is the same for every node of a group. */
+      g_assert_cmpfloat_with_epsilon (state, state0, SLACK * state0 + 1);
+      /* Matmul FLOPs are proportional to the micro-batch within a run. */
+      if (spec->experts == 0)
+        g_assert_cmpfloat_with_epsilon (b.matmul_flops / (double) n->micro_batch,
+                                        rb.matmul_flops / (double) base->micro_batch,
+                                        SLACK * b.matmul_flops / (double) n->micro_batch);
+
+      for (guint64 off = 0; off < n->count; off++)
+        {
+          BpwEvaluation *e = &evals[off];
+          gint64 v;
+          double pre;
+
+          bpw_search_space_leaf (space, ni, off, &leaf);
+          bpw_search_space_fill (space, ni, &leaf, &m);
+          g_assert_true (bpw_estimator_evaluate (est, &m, e, NULL, &error));
+          g_assert_no_error (error);
+          bpw_search_space_schedule (space, ni, leaf.schedule, &v);
+          if (b.illegal)
+            g_assert_false (e->legal);
+          g_assert_cmpfloat (e->peak_bytes, >=, b.memory * (1 - SLACK));
+          g_assert_cmpfloat (e->peak_bytes, >=, state0 * (1 - SLACK));
+          g_assert_cmpfloat (e->step_time_s, >=,
+                             _bpw_search_bound_step (&b, n->micro_batches, g->pp, v) * (1 - SLACK));
+          pre = ((double) n->micro_batches + (double) (g->pp - 1) / (double) v) *
+                rb.matmul_flops / (double) base->micro_batch * (double) n->micro_batch / rate +
+                rb.optimizer;
+          if (spec->experts == 0)
+            g_assert_cmpfloat (e->step_time_s, >=, pre * (1 - SLACK));
+
+          /* Dominance: the dominating plan is never slower and has the same legality. */
+          if (leaf.algorithm != 0 && !b.all_to_all)
+            {
+              BpwSearchLeaf d = leaf;
+              const BpwEvaluation *x;
+
+              d.algorithm = 0;
+              x = &evals[bpw_search_space_leaf_offset (space, ni, &d)];
+              g_assert_cmpint (x->legal, ==, e->legal);
+              g_assert_cmpfloat (e->step_time_s, >=, x->step_time_s * (1 - SLACK));
+            }
+          if (n->tp_overlap[0] == BPW_TP_OVERLAP_RING)
+            for (guint o = 0; o < leaf.tp_overlap; o++)
+              {
+                BpwSearchLeaf d = leaf;
+                const BpwEvaluation *x;
+
+                d.tp_overlap = o;
+                x = &evals[bpw_search_space_leaf_offset (space, ni, &d)];
+                g_assert_cmpint (x->legal, ==, e->legal);
+                g_assert_cmpfloat (e->step_time_s, >=, x->step_time_s * (1 - SLACK));
+              }
+          if (leaf.dp_overlap == 1 && n->dp_overlap[0])
+            {
+              BpwSearchLeaf d = leaf;
+              const BpwEvaluation *x;
+
+              d.dp_overlap = 0;
+              x = &evals[bpw_search_space_leaf_offset (space, ni, &d)];
+              g_assert_cmpint (x->legal, ==, e->legal);
+              g_assert_cmpfloat (e->step_time_s, >=, x->step_time_s * (1 - SLACK));
+            }
+          if (leaf.schedule == 1 && n->n_plain == 2)
+            {
+              BpwSearchLeaf d = leaf;
+              const BpwEvaluation *x;
+
+              d.schedule = 0;
+              x = &evals[bpw_search_space_leaf_offset (space, ni, &d)];
+              g_assert_true (x->legal || !e->legal);
+              g_assert_cmpfloat (e->step_time_s, ==, x->step_time_s);
+            }
+          checked++;
+        }
+      bpw_estimator_drop_templates (est);
+    }
+  g_assert_cmpuint (checked, ==, space->size);
+}
+
+static void
+test_bounds_sound (void)
+{
+  g_autoptr(BpwBlueprint) bp = a100 ();
+  BpwModelSpec spec;
+  BpwScenario s;
+  BpwSearchLimits l;
+
+  small_spec (&spec);
+  train_scenario (&s, 8, 512);
+  modest_limits (&l);
+  l.fusion_sets = 1u << BPW_SEARCH_FUSION_ALL;
+  check_bounds (&spec, &s, bp, 8, &l);
+
+  /* A model that does not fit without ZeRO or offload: the memory bounds bite. */
+  spec.layers = 8;
+  spec.hidden = 8192;
+  spec.head_dim = 1024;
+  spec.ffn = 32768;
+  l.fusion_sets = 1u << BPW_SEARCH_FUSION_DEFAULT;
+  l.recompute = BPW_RECOMPUTE_FULL;
+  check_bounds (&spec, &s, bp, 4, &l);
+
+  s.phase = BPW_WORKLOAD_DECODE;
+  s.context = 1024;
+  s.seq = 1;
+  bpw_search_limits_init (&l);
+  check_bounds (&spec, &s, bp, 8, &l);
+  bpw_model_spec_clear (&spec);
+}
+
+/* ---- search against brute force ---- */
+
+static void
+check_against_brute_force (const BpwModelSpec *spec, const BpwScenario *s, gint64 devices,
+                           const BpwSearchLimits *limits)
+{
+  g_autoptr(BpwBlueprint) bp = a100 ();
+  g_autoptr(BpwSearchSpace) space = new_space (spec, s, bp, devices, limits);
+  g_autoptr(BpwSearchReport) brute = run (space, 2, TRUE, 0, 1);
+  g_autoptr(BpwSearchReport) pruned = run (space, 2, FALSE, 0, 1);
+
+  g_assert_cmpuint (brute->estimated, ==, space->size);
+  g_assert_cmpuint (brute->evaluated, ==, space->size);
+  g_assert_cmpuint (pruned->evaluated, ==, space->size);
+  g_assert_cmpuint (pruned->estimated, <, brute->estimated);
+  g_assert_cmpuint (brute->best->len, >, 0);
+  assert_same_best (brute, pruned);
+}
+
+static void
+test_brute_force (void)
+{
+  BpwModelSpec spec;
+  BpwScenario s;
+  BpwSearchLimits l;
+  g_autoptr(GError) error = NULL;
+
+  small_spec (&spec);
+  train_scenario (&s, 16, 512);
+  modest_limits (&l);
+  check_against_brute_force (&spec, &s, 8, &l);
+
+  s.phase = BPW_WORKLOAD_PREFILL;
+  check_against_brute_force (&spec, &s, 8, NULL);
+  bpw_model_spec_clear (&spec);
+
+  /* Mixture of experts: EP, all-to-all (explicit algorithms may beat auto there). */
+  bpw_model_spec_init_defaults (&spec);
+  g_assert_true (bpw_workload_load ("mixtral-8x7b", &spec, &error));
+  g_assert_no_error (error);
+  train_scenario (&s, 8, 256);
+  bpw_search_limits_init (&l);
+  l.fusion_sets = 1u << BPW_SEARCH_FUSION_DEFAULT;
+  l.offloads = 1u << BPW_SEARCH_OFFLOAD_NONE | 1u << BPW_SEARCH_OFFLOAD_OPTIMIZER;
+  l.recompute = BPW_RECOMPUTE_FULL;
+  check_against_brute_force (&spec, &s, 8, &l);
+  bpw_model_spec_clear (&spec);
+}
+
+/* The Pareto front of step time and energy: the same with and without the proofs of
+ * illegality that still prune, and no member dominates another. */
+static void
+test_pareto (void)
+{
+  g_autoptr(BpwBlueprint) bp = a100 ();
+  g_autoptr(BpwSearchSpace) space = NULL;
+  g_autoptr(BpwSearchReport) brute = NULL;
+  g_autoptr(BpwSearchReport) pruned = NULL;
+  g_autoptr(GError) error = NULL;
+  BpwSearchOptions o;
+  BpwSearchLimits l;
+  BpwModelSpec spec;
+  BpwScenario s;
+
+  /* Idle power makes energy differ from step time × constant. */
+  bpw_blueprint_set_value (bp, &bp->idle_power, 90.0, BPW_PROVENANCE_ESTIMATE, "test");
+  small_spec (&spec);
+  train_scenario (&s, 16, 512);
+  bpw_search_limits_init (&l);
+  l.fusion_sets = 1u << BPW_SEARCH_FUSION_NONE | 1u << BPW_SEARCH_FUSION_ALL;
+  space = new_space (&spec, &s, bp, 8, &l);
+  bpw_search_options_init (&o);
+  o.threads = 2;
+  o.pareto = TRUE;
+  o.reevaluate = FALSE;
+  o.exhaustive = TRUE;
+  brute = bpw_search_run (space, &o, NULL, NULL, NULL, &error);
+  o.exhaustive = FALSE;
+  pruned = bpw_search_run (space, &o, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (brute->pareto->len, >=, 2);
+  g_assert_cmpuint (brute->pareto->len, ==, pruned->pareto->len);
+  for (guint i = 0; i < brute->pareto->len; i++)
+    {
+      const BpwSearchResult *a = &g_array_index (brute->pareto, BpwSearchResult, i);
+      const BpwSearchResult *b = &g_array_index (pruned->pareto, BpwSearchResult, i);
+
+      g_assert_cmpuint (a->index, ==, b->index);
+      g_assert_true (a->estimate.legal);
+      /* Sorted by step time, so energy must fall along the front. */
+      if (i > 0)
+        {
+          const BpwSearchResult *prev = &g_array_index (brute->pareto, BpwSearchResult, i - 1);
+
+          g_assert_cmpfloat (a->estimate.step_time_s, >=, prev->estimate.step_time_s);
+          g_assert_cmpfloat (a->estimate.energy_j, <, prev->estimate.energy_j);
+        }
+    }
+  assert_same_best (brute, pruned);
+  bpw_model_spec_clear (&spec);
+}
+
+/* ---- determinism: threads and shards ---- */
+
+static void
+test_threads (void)
+{
+  g_autoptr(BpwBlueprint) bp = a100 ();
+  g_autoptr(BpwSearchSpace) space = NULL;
+  g_autoptr(BpwSearchReport) one = NULL;
+  g_autoptr(BpwSearchReport) four = NULL;
+  BpwSearchLimits l;
+  BpwModelSpec spec;
+  BpwScenario s;
+
+  small_spec (&spec);
+  train_scenario (&s, 16, 512);
+  modest_limits (&l);
+  space = new_space (&spec, &s, bp, 8, &l);
+  one = run (space, 1, FALSE, 0, 1);
+  four = run (space, 4, FALSE, 0, 1);
+  g_assert_cmpuint (one->evaluated, ==, space->size);
+  g_assert_cmpuint (four->evaluated, ==, space->size);
+  g_assert_cmpuint (four->threads, ==, 4);
+  assert_same_best (one, four);
+  bpw_model_spec_clear (&spec);
+}
+
+static GPtrArray *
+best_of_json (const char *text)
+{
+  g_autoptr(JsonNode) node = json_from_string (text, NULL);
+  JsonArray *best = json_object_get_array_member (json_node_get_object (node), "best");
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < json_array_get_length (best); i++)
+    {
+      JsonObject *o = json_array_get_object_element (best, i);
+
+      g_ptr_array_add (out, g_strdup_printf ("%" G_GINT64_FORMAT " %.17g",
+                                             json_object_get_int_member (o, "index"),
+                                             json_object_get_double_member (
+                                               o, "estimated_step_time_s")));
+    }
+  return out;
+}
+
+static void
+test_shards_merge (void)
+{
+  g_autoptr(BpwBlueprint) bp = a100 ();
+  g_autoptr(BpwSearchSpace) space = NULL;
+  g_autoptr(BpwSearchReport) whole = NULL;
+  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) want = NULL;
+  g_autoptr(GPtrArray) got = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *whole_json = NULL;
+  g_autofree char *merged = NULL;
+  const char *names[] = { "a", "b", "c" };
+  guint64 evaluated = 0;
+  BpwSearchLimits l;
+  BpwModelSpec spec;
+  BpwScenario s;
+
+  small_spec (&spec);
+  train_scenario (&s, 16, 512);
+  modest_limits (&l);
+  space = new_space (&spec, &s, bp, 8, &l);
+  whole = run (space, 2, FALSE, 0, 1);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(BpwSearchReport) r = run (space, 2, FALSE, i, 3);
+
+      evaluated += r->evaluated;
+      g_assert_cmpuint (r->evaluated, ==, r->end - r->begin);
+      /* Each shard's best are the whole's best within its range. */
+      for (guint k = 0; k < r->best->len; k++)
+        {
+          guint64 idx = g_array_index (r->best, BpwSearchResult, k).index;
+
+          g_assert_cmpuint (idx, >=, r->begin);
+          g_assert_cmpuint (idx, <, r->end);
+        }
+      g_ptr_array_add (texts, bpw_search_report_to_json (r, space));
+    }
+  g_assert_cmpuint (evaluated, ==, whole->evaluated);
+  g_assert_cmpuint (evaluated, ==, space->size);
+
+  /* The merged document lists the whole's plans, in its order. */
+  whole_json = bpw_search_report_to_json (whole, space);
+  merged = bpw_search_merge_json ((const char * const *) texts->pdata, names, 3, &error);
+  g_assert_no_error (error);
+  want = best_of_json (whole_json);
+  got = best_of_json (merged);
+  g_assert_cmpuint (want->len, ==, got->len);
+  for (guint k = 0; k < want->len; k++)
+    g_assert_cmpstr (got->pdata[k], ==, want->pdata[k]);
+  g_assert_nonnull (strstr (merged, "\"complete\" : true"));
+
+  /* Overlapping shards are refused. */
+  {
+    const char *twice[] = { texts->pdata[0], texts->pdata[0] };
+    char *bad = bpw_search_merge_json (twice, names, 2, &error);
+
+    g_assert_null (bad);
+    g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+  }
+  bpw_model_spec_clear (&spec);
+}
+
+/* ---- anytime: cancellation ---- */
+
+static void
+cancel_on_progress (const BpwSearchProgress *p, gpointer data)
+{
+  g_cancellable_cancel (data);
+}
+
+static void
+test_cancel (void)
+{
+  g_autoptr(BpwBlueprint) bp = a100 ();
+  g_autoptr(BpwSearchSpace) space = NULL;
+  g_autoptr(BpwSearchReport) r = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  BpwSearchOptions o;
+  BpwModelSpec spec;
+  BpwScenario s;
+
+  bpw_model_spec_init_defaults (&spec);
+  g_assert_true (bpw_workload_load ("gpt3-175b", &spec, &error));
+  train_scenario (&s, 1536, 2048);
+  space = new_space (&spec, &s, bp, 1024, NULL);
+  bpw_search_options_init (&o);
+  o.threads = 2;
+  o.progress_ms = 10;
+  r = bpw_search_run (space, &o, cancel_on_progress, cancellable, cancellable, &error);
+  g_assert_no_error (error);
+  g_assert_true (r->cancelled);
+  g_assert_cmpuint (r->evaluated, <, space->size);
+  g_clear_pointer (&r, bpw_search_report_free);
+
+  /* Cancelled before it starts: nothing is decided, and it says so. */
+  r = bpw_search_run (space, &o, NULL, NULL, cancellable, &error);
+  g_assert_true (r->cancelled);
+  g_assert_cmpuint (r->evaluated, ==, 0);
+  g_assert_cmpuint (r->best->len, ==, 0);
+  bpw_model_spec_clear (&spec);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_test_add_func ("/bpw/core/Search/space-count", test_space_count);
+  g_test_add_func ("/bpw/core/Search/shard-ranges", test_shard_ranges);
+  g_test_add_func ("/bpw/core/Search/bounds-sound", test_bounds_sound);
+  g_test_add_func ("/bpw/core/Search/pruned-equals-brute-force", test_brute_force);
+  g_test_add_func ("/bpw/core/Search/pareto-front", test_pareto);
+  g_test_add_func ("/bpw/core/Search/threads-identical", test_threads);
+  g_test_add_func ("/bpw/core/Search/shards-merge", test_shards_merge);
+  g_test_add_func ("/bpw/core/Search/cancel", test_cancel);
+  return g_test_run ();
+}

@@ -1,0 +1,56 @@
+/* bpw-fuzz.h — what the libFuzzer targets share: setup, invariant checks, round trips
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every target defines LLVMFuzzerTestOneInput(). In a -Dfuzzing=true build libFuzzer calls
+ * it; in every build fuzz-replay.c calls it once per seed and regression file, so the
+ * corpora are tested by the normal suite too.
+ */
+#pragma once
+
+#include <glib.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bpw-model-spec.h"
+#include "bpw-scenario.h"
+
+G_BEGIN_DECLS
+
+int  LLVMFuzzerTestOneInput (const uint8_t *data,
+                             size_t         size);
+
+/* Makes criticals and warnings fatal (a g_return_if_fail reached from a file is a bug)
+ * and the locale deterministic. Idempotent; every target calls it first. */
+void bpw_fuzz_init          (void);
+
+/* Aborts with @what when @condition is false: a broken invariant is a crash for the fuzzer. */
+#define bpw_fuzz_assert(condition, what)                                              \
+  G_STMT_START {                                                                      \
+    if (G_UNLIKELY (!(condition)))                                                    \
+      bpw_fuzz_fail (G_STRLOC, #condition, what);                                     \
+  } G_STMT_END
+
+G_NORETURN void bpw_fuzz_fail (const char *location,
+                               const char *condition,
+                               const char *what);
+
+/* A failed load must say why: an error of domain BPW_ERROR with a non-empty message. */
+void bpw_fuzz_check_error   (const GError *error);
+
+/* Checks a workload the loaders accepted: it validates, survives the native writer and
+ * reader unchanged, and its facts under @scenario (the loader's hint, or defaults) are
+ * computed or refused with a reason. */
+void bpw_fuzz_check_workload (const BpwModelSpec *spec,
+                              const BpwScenario  *scenario);
+
+/* Facts of @spec under @scenario and @parallel: exact, or refused with a BPW_ERROR. */
+void bpw_fuzz_check_facts    (const BpwModelSpec *spec,
+                              const BpwScenario  *scenario,
+                              const BpwParallel  *parallel);
+
+/* TRUE when every field the native format stores is equal (source is not stored). */
+gboolean bpw_fuzz_spec_equal (const BpwModelSpec *a,
+                              const BpwModelSpec *b);
+
+G_END_DECLS

@@ -1,0 +1,118 @@
+/* test-memo.c — the design-review memo: a valid multi-page PDF whose text has the
+ * sections, the axis titles and the provenance, and the validation hook
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "test-memo"
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "bpw-error.h"
+#include "bpw-memo.h"
+#include "bpw-plot-test-util.h"
+
+static gboolean
+validation_hook (BpwMemoPage *page,
+                 BpwStudy    *study,
+                 gpointer     user_data)
+{
+  guint *calls = user_data;
+
+  (*calls)++;
+  bpw_memo_page_paragraph (page, BPW_PLOT_FONT_BODY, NULL, "Measured step time of the hook");
+  return TRUE;
+}
+
+/* Occurrences of @needle in binary @pdf (compressed streams hold NUL bytes). */
+static guint
+count (const char *pdf, gsize len, const char *needle, char not_next)
+{
+  gsize k = strlen (needle);
+  guint n = 0;
+
+  for (gsize i = 0; i + k < len; i++)
+    if (memcmp (pdf + i, needle, k) == 0 && pdf[i + k] != not_next)
+      n++;
+  return n;
+}
+
+static void
+test_memo (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwStudy) study = bpw_study_new_bundled ("default", &error);
+  g_autofree char *dir = g_dir_make_tmp ("bpw-memo-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "memo.pdf", NULL);
+  g_autofree char *pdf = NULL;
+  g_autofree char *text = NULL;
+  BpwMemoOptions options;
+  guint calls = 0;
+  gsize len;
+  const char *want[] = {
+    "GPT-3 175B training and Llama 3 70B serving", "Recommendation", "Scenarios",
+    "Headline numbers", "Rejected alternatives", "Candidates side by side",
+    "Roofline and assignment", "Arithmetic intensity (FLOP/B)", "Busy time per step",
+    "Simulated step", "Time in the step", "Buffer lifetimes", "Device memory",
+    "Trade curves", "Time per output token", "Mapping sheet excerpt",
+    "Assumptions and provenance", "datasheet", "SHA-256", "Validation",
+    "Measured step time of the hook", "Figure 1.",
+  };
+
+  g_assert_no_error (error);
+  bpw_memo_options_init (&options);
+  options.trade_requests = 40;
+  options.validation = validation_hook;
+  options.validation_data = &calls;
+  g_assert_true (bpw_memo_write_pdf (study, &options, path, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (calls, ==, 1);
+  g_assert_true (g_file_get_contents (path, &pdf, &len, &error));
+  g_assert_true (len > 5 && memcmp (pdf, "%PDF-", 5) == 0);
+  g_assert_cmpuint (count (pdf, len, "%%EOF", 0), ==, 1);
+  /* Pages as cairo writes them: "/Type /Page" not followed by "s" (the tree). */
+  g_assert_cmpuint (count (pdf, len, "/Type /Page", 's'), >=, 8);
+
+  text = bpw_plot_test_pdf_text (path);
+  if (text == NULL)
+    {
+      g_test_skip ("pdftotext (poppler-utils) is not installed: text not checked");
+    }
+  else
+    for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+      if (strstr (text, want[i]) == NULL)
+        g_error ("the memo's text lacks “%s”", want[i]);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_errors (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwStudy) study = bpw_study_new_bundled ("default", &error);
+  BpwMemoOptions options;
+
+  bpw_memo_options_init (&options);
+  options.baseline = "no such candidate";
+  g_assert_false (bpw_memo_write_pdf (study, &options, "unused.pdf", &error));
+  g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+  g_clear_error (&error);
+  bpw_memo_options_init (&options);
+  options.trade_requests = 20;
+  g_assert_false (bpw_memo_write_pdf (study, &options, "/nonexistent/dir/memo.pdf", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_FAILED);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/bpw/plot/Memo/sections-and-text", test_memo);
+  g_test_add_func ("/bpw/plot/Memo/errors", test_errors);
+  return g_test_run ();
+}

@@ -1,0 +1,213 @@
+/* test-trade-plot.c — trade curves: the Pareto front, the axes' mapping, SLA shading,
+ * hit-testing, CSV and the serving sweeps of the default study
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "test-trade-plot"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "bpw-error.h"
+#include "bpw-plot-test-util.h"
+#include "bpw-study.h"
+#include "bpw-trade-plot.h"
+
+static BpwPlotStyle style;
+
+static void
+add (BpwTradeData *data, double rate, double throughput, double p50, double p99)
+{
+  BpwTradePoint p = { .arrival_rate = rate, .throughput = throughput, .requests = 10 };
+
+  for (guint m = 0; m < BPW_TRADE_N_LATENCIES; m++)
+    p.latency[m] = (BpwLatencyStats) { .mean = p50, .p50 = p50, .p95 = p99, .p99 = p99 };
+  bpw_trade_data_add_point (data, &p);
+}
+
+/* Two candidates; A draws twice the power of B. */
+static BpwTradeData *
+synthetic (void)
+{
+  BpwTradeData *data = bpw_trade_data_new ("Synthetic trade", "decode");
+
+  data->metric = BPW_TRADE_LATENCY_TPOT;
+  data->sla[BPW_TRADE_LATENCY_TPOT] = 0.05;
+  bpw_trade_data_add_series (data, "A", 8, 2000, NAN);
+  add (data, 1, 100, 0.010, 0.012);
+  add (data, 2, 200, 0.020, 0.030);
+  add (data, 4, 400, 0.040, 0.080);
+  bpw_trade_data_add_series (data, "B", 8, 1000, NAN);
+  add (data, 1, 150, 0.015, 0.020);
+  add (data, 2, 190, 0.025, 0.025);
+  add (data, 4, 300, 0.060, 0.090);
+  return data;
+}
+
+/* Brute force against the plot: a point is on the front when no other has lower-or-equal
+ * p99 latency and higher-or-equal y, one of them strictly. */
+static void
+check_front (BpwTradePlot *plot, BpwTradeY y)
+{
+  const BpwTradeData *data = bpw_trade_plot_get_data (plot);
+
+  for (guint i = 0; i < data->points->len; i++)
+    {
+      const BpwTradePoint *p = &g_array_index (data->points, BpwTradePoint, i);
+      gboolean dominated = FALSE;
+
+      for (guint j = 0; j < data->points->len; j++)
+        {
+          const BpwTradePoint *q = &g_array_index (data->points, BpwTradePoint, j);
+          double yp = bpw_trade_point_y (data, p, y), yq = bpw_trade_point_y (data, q, y);
+          double lp = p->latency[BPW_TRADE_LATENCY_TPOT].p99;
+          double lq = q->latency[BPW_TRADE_LATENCY_TPOT].p99;
+
+          if (j != i && lq <= lp && yq >= yp && (lq < lp || yq > yp))
+            dominated = TRUE;
+        }
+      g_assert_cmpint (bpw_trade_plot_is_pareto (plot, i), ==, !dominated);
+    }
+}
+
+static void
+test_pareto (void)
+{
+  g_autoptr(BpwTradePlot) plot = bpw_trade_plot_new (synthetic ());
+
+  /* Throughput: A's first (12 ms, 100), B's first (20 ms, 150), A's second (30 ms, 200),
+   * A's third (80 ms, 400) are on it; B's second (25 ms, 190) is, too (nothing faster is
+   * higher); B's third (90 ms, 300) is dominated by A's third. */
+  check_front (plot, BPW_TRADE_Y_THROUGHPUT);
+  g_assert_true (bpw_trade_plot_is_pareto (plot, 4));
+  g_assert_false (bpw_trade_plot_is_pareto (plot, 5));
+  /* Per watt B (1 kW) doubles: its (90 ms, 0.3) now beats A's (80 ms, 0.2). */
+  bpw_trade_plot_set_y (plot, BPW_TRADE_Y_PER_WATT);
+  check_front (plot, BPW_TRADE_Y_PER_WATT);
+  g_assert_true (bpw_trade_plot_is_pareto (plot, 5));
+  g_assert_cmpfloat (bpw_trade_point_y (bpw_trade_plot_get_data (plot),
+                                        &g_array_index (bpw_trade_plot_get_data (plot)->points,
+                                                        BpwTradePoint, 5),
+                                        BPW_TRADE_Y_PER_WATT), ==, 0.3);
+  /* Per dollar: no costs, no points, no front. */
+  bpw_trade_plot_set_y (plot, BPW_TRADE_Y_PER_DOLLAR);
+  for (guint i = 0; i < 6; i++)
+    g_assert_false (bpw_trade_plot_is_pareto (plot, i));
+}
+
+static void
+test_layout_and_hits (void)
+{
+  g_autoptr(BpwTradePlot) plot = bpw_trade_plot_new (synthetic ());
+  const BpwTradeMark *marks;
+  guint n;
+  BpwPlotHit hit;
+  g_autofree char *text = NULL;
+  const BpwPlotRect *area;
+
+  bpw_plot_layout (BPW_PLOT (plot), &style, NULL, 720, 405);
+  marks = bpw_trade_plot_get_marks (plot, &n);
+  area = bpw_trade_plot_get_area (plot);
+  g_assert_cmpuint (n, ==, 12);
+  for (guint i = 0; i < n; i++)
+    {
+      const BpwTradePoint *p = &g_array_index (bpw_trade_plot_get_data (plot)->points,
+                                               BpwTradePoint, marks[i].point);
+      double lat = marks[i].p99 ? p->latency[BPW_TRADE_LATENCY_TPOT].p99
+                                : p->latency[BPW_TRADE_LATENCY_TPOT].p50;
+
+      g_assert_cmpfloat_with_epsilon (marks[i].x, bpw_trade_plot_map_latency (plot, lat), 1e-9);
+      g_assert_cmpfloat_with_epsilon (marks[i].y, bpw_trade_plot_map_y (plot, p->throughput),
+                                      1e-9);
+      g_assert_true (marks[i].x >= area->x && marks[i].x <= area->x + area->width &&
+                     marks[i].y >= area->y && marks[i].y <= area->y + area->height);
+    }
+  /* Log axis: a decade of latency is the same width anywhere. */
+  g_assert_cmpfloat_with_epsilon (bpw_trade_plot_map_latency (plot, 0.1) -
+                                    bpw_trade_plot_map_latency (plot, 0.01),
+                                  bpw_trade_plot_map_latency (plot, 0.01) -
+                                    bpw_trade_plot_map_latency (plot, 0.001), 1e-9);
+  g_assert_true (bpw_plot_hit_test (BPW_PLOT (plot), marks[3].x + 1, marks[3].y, &hit));
+  g_assert_cmpint (hit.kind, ==, BPW_PLOT_HIT_ITEM);
+  g_assert_cmpint (hit.index, ==, 2 * marks[3].point + (marks[3].p99 ? 1 : 0));
+  text = bpw_plot_describe (BPW_PLOT (plot), &hit);
+  g_assert_nonnull (strstr (text, "Throughput"));
+}
+
+static void
+test_csv (void)
+{
+  g_autoptr(BpwTradePlot) plot = bpw_trade_plot_new (synthetic ());
+  g_autofree char *csv = bpw_plot_to_csv (BPW_PLOT (plot));
+  g_auto(GStrv) lines = g_strsplit (csv, "\n", -1);
+
+  g_assert_cmpuint (g_strv_length (lines), ==, 8);  /* header, 6 points, the final "" */
+  for (guint i = 1; i <= 6; i++)
+    {
+      g_auto(GStrv) f = bpw_plot_test_csv_fields (lines[i]);
+
+      g_assert_cmpstr (f[0], ==, i <= 3 ? "A" : "B");
+      g_assert_cmpfloat (g_ascii_strtod (f[7], NULL), ==,
+                         g_array_index (bpw_trade_plot_get_data (plot)->points, BpwTradePoint,
+                                        i - 1).throughput);
+      g_assert_cmpstr (f[15], ==, bpw_trade_plot_is_pareto (plot, i - 1) ? "true" : "false");
+    }
+}
+
+/* The default study's decode scenario: every candidate swept at ascending rates, every
+ * request served, the SLA read from the study. */
+static void
+test_from_study (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwStudy) study = bpw_study_new_bundled ("default", &error);
+  g_autoptr(BpwTradeData) data = NULL;
+  BpwTradeOptions options;
+  guint s;
+
+  g_assert_no_error (error);
+  g_assert_true (bpw_study_lookup_scenario (study, "llama3-70b-decode", &s));
+  bpw_trade_options_init (&options, &bpw_study_get_scenario (study, s)->scenario);
+  options.requests = 60;
+  data = bpw_trade_data_new_from_study (study, s, &options, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (data->metric, ==, BPW_TRADE_LATENCY_TPOT);
+  g_assert_cmpfloat (data->sla[BPW_TRADE_LATENCY_TPOT], ==, 0.05);
+  g_assert_cmpuint (data->series->len, ==, bpw_study_get_n_candidates (study));
+  for (guint i = 0; i < data->series->len; i++)
+    {
+      const BpwTradeSeries *ser = &g_array_index (data->series, BpwTradeSeries, i);
+
+      g_assert_null (ser->error);
+      g_assert_cmpuint (ser->n, ==, 10);
+      g_assert_cmpint (ser->devices, ==, 8);
+      for (guint k = ser->first; k < ser->first + ser->n; k++)
+        {
+          const BpwTradePoint *p = &g_array_index (data->points, BpwTradePoint, k);
+
+          g_assert_cmpint (p->requests + p->rejected, ==, 60);
+          g_assert_cmpfloat (p->latency[BPW_TRADE_LATENCY_TPOT].p50, <=,
+                             p->latency[BPW_TRADE_LATENCY_TPOT].p99);
+          if (k > ser->first)
+            g_assert_cmpfloat (p->arrival_rate, >,
+                               g_array_index (data->points, BpwTradePoint, k - 1).arrival_rate);
+        }
+    }
+  g_assert_false (bpw_trade_data_new_from_study (study, 0, &options, &error) != NULL);
+  g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  bpw_plot_style_init_print (&style);
+
+  g_test_add_func ("/bpw/plot/TradePlot/pareto", test_pareto);
+  g_test_add_func ("/bpw/plot/TradePlot/layout-and-hits", test_layout_and_hits);
+  g_test_add_func ("/bpw/plot/TradePlot/csv", test_csv);
+  g_test_add_func ("/bpw/plot/TradePlot/from-study", test_from_study);
+  return g_test_run ();
+}

@@ -1,0 +1,408 @@
+/* bpw-timeline-plot-draw.c — the timeline's colours, drawing, descriptions and CSV
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Draw paints the scene of the last layout and allocates nothing of its own.
+ */
+#define G_LOG_DOMAIN "bpw-timeline-plot"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "bpw-timeline-plot-private.h"
+
+/* Phases after Tableau 10, as the layer types: forward blue, recompute teal, the two
+ * backward passes orange and red, the optimizer purple. */
+static const char * const phase_colors[BPW_N_PHASES] = {
+  [BPW_PHASE_FORWARD] = "#4e79a7",
+  [BPW_PHASE_RECOMPUTE] = "#76b7b2",
+  [BPW_PHASE_BACKWARD_ACTIVATION] = "#f28e2b",
+  [BPW_PHASE_BACKWARD_WEIGHT] = "#e15759",
+  [BPW_PHASE_OPTIMIZER] = "#b07aa1",
+};
+
+const BpwPlotColor *
+_bpw_timeline_key_color (BpwTimelinePlot    *self,
+                         const BpwPlotStyle *st,
+                         guint               key,
+                         BpwPlotColor       *scratch)
+{
+  BpwPlotColor white = { 1, 1, 1, 1 };
+
+  switch (self->color_by)
+    {
+    case BPW_TIMELINE_COLOR_BOTTLENECK:
+      return &st->bottleneck[MIN (key, BPW_N_BOTTLENECKS - 1)];
+    case BPW_TIMELINE_COLOR_LAYER_TYPE:
+      return &st->layer_type[MIN (key, BPW_N_LAYER_TYPES - 1)];
+    case BPW_TIMELINE_COLOR_PHASE:
+    default:
+      if (!bpw_plot_color_parse (phase_colors[MIN (key, BPW_N_PHASES - 1)], scratch))
+        *scratch = st->muted;
+      /* As the style does for its palettes: lighter on a dark background. */
+      *scratch = bpw_plot_color_mix (scratch, &white, st->dark ? 0.2 : 0);
+      return scratch;
+    }
+}
+
+const char *
+_bpw_timeline_key_name (BpwTimelineColorBy color_by,
+                        guint              key)
+{
+  switch (color_by)
+    {
+    case BPW_TIMELINE_COLOR_BOTTLENECK:
+      return _bpw_plot_bottleneck_name (key);
+    case BPW_TIMELINE_COLOR_LAYER_TYPE:
+      return _bpw_plot_layer_type_name (key);
+    case BPW_TIMELINE_COLOR_PHASE:
+    default:
+      return _bpw_plot_phase_name (key);
+    }
+}
+
+BpwPlotColor
+_bpw_timeline_counter_color (const BpwPlotStyle   *st,
+                             BpwTimelineTrackKind  kind)
+{
+  if (kind == BPW_TIMELINE_TRACK_MEMORY)
+    return bpw_plot_color_mix (&st->foreground, &st->background, 0.8);
+  return bpw_plot_color_mix (&st->bottleneck[BPW_BOTTLENECK_COMMUNICATION], &st->background,
+                             0.25);
+}
+
+/* ---- draw ---- */
+
+static void
+draw_marks (BpwTimelinePlot *self, cairo_t *cr, const BpwPlotStyle *st)
+{
+  /* One path per colour: cairo fills many rectangles of one path far faster than one
+   * fill per rectangle; and without antialiasing it fills them as spans rather than
+   * compositing each (edges move by at most half a device pixel; vectors are exact). */
+  cairo_save (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  for (guint k = 0; k < BPW_TIMELINE_MAX_KEYS; k++)
+    {
+      BpwPlotColor scratch;
+      gboolean any = FALSE;
+
+      if (!(self->present[self->color_by] & (1u << k)))
+        continue;
+      for (guint i = 0; i < self->marks->len; i++)
+        {
+          const BpwTimelineMark *m = &g_array_index (self->marks, BpwTimelineMark, i);
+          const BpwTimelineTrack *t;
+          double w;
+
+          if (m->key != k)
+            continue;
+          t = &g_array_index (self->tracks, BpwTimelineTrack, m->track);
+          w = MAX (m->x1 - m->x0, 1.0);
+          /* A hairline gap between wide neighbours tells back-to-back events apart. */
+          cairo_rectangle (cr, m->x0, t->rect.y, !m->dense && w > 4 ? w - 0.6 : w,
+                           t->rect.height);
+          any = TRUE;
+        }
+      if (!any)
+        continue;
+      bpw_plot_set_source (cr, _bpw_timeline_key_color (self, st, k, &scratch));
+      cairo_fill (cr);
+    }
+  cairo_restore (cr);
+}
+
+static double
+counter_y (const BpwTimelineTrack *t, double v, double scale)
+{
+  if (!isfinite (v))
+    return NAN;
+  return round (4 * (t->rect.y + t->rect.height * (1 - CLAMP (v / scale, 0.0, 1.0)))) / 4;
+}
+
+/* Counters as boxes, one per run of columns with one value: cairo composites boxes far
+ * faster than it scan-converts a polygon of thousands of vertices. The top of each box is
+ * drawn again as a hairline box, so that small changes read as a line. */
+static void
+draw_counter (BpwTimelinePlot *self, cairo_t *cr, const BpwPlotStyle *st,
+              const BpwTimelineTrack *t)
+{
+  double scale = t->kind == BPW_TIMELINE_TRACK_MEMORY ? self->memory_scale : 1.0;
+  double base = t->rect.y + t->rect.height;
+  BpwPlotColor fill = _bpw_timeline_counter_color (st, t->kind);
+
+  if (!(scale > 0))
+    return;
+  /* Boxes on whole columns need no antialiasing, and without it cairo fills them as
+   * spans instead of compositing each. */
+  cairo_save (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  for (guint pass = 0; pass < (t->kind == BPW_TIMELINE_TRACK_MEMORY ? 2u : 1u); pass++)
+    {
+      for (guint i = 0; i < t->n_marks;)
+        {
+          double v = g_array_index (self->values, double, t->first_mark + i);
+          double y = isfinite (v) ? counter_y (t, v, scale) : NAN;
+          guint j = i + 1;
+
+          /* Columns whose tops fall on the same quarter unit are one box. */
+          while (j < t->n_marks &&
+                 counter_y (t, g_array_index (self->values, double, t->first_mark + j),
+                            scale) == y)
+            j++;
+          if (isfinite (y) && y < base)
+            {
+              if (pass == 0)
+                cairo_rectangle (cr, self->col_first + (double) i, y, j - i, base - y);
+              else
+                cairo_rectangle (cr, self->col_first + (double) i, y, j - i, 0.8);
+            }
+          i = j;
+        }
+      bpw_plot_set_source (cr, pass == 0 ? &fill : &st->muted);
+      cairo_fill (cr);
+    }
+  cairo_restore (cr);
+  cairo_rectangle (cr, t->rect.x, base - st->grid_width, t->rect.width, st->grid_width);
+  bpw_plot_set_source (cr, &st->muted);
+  cairo_fill (cr);
+}
+
+static void
+draw_selection (BpwTimelinePlot *self, cairo_t *cr, const BpwPlotStyle *st)
+{
+  const BpwTimelineData *data = self->data;
+  guint32 e = self->selected;
+
+  if (e >= data->n_events)
+    return;
+  cairo_set_line_width (cr, 1.2);
+  bpw_plot_set_source (cr, &st->accent);
+  for (guint i = 0; i + 3 < self->flows->len; i += 4)
+    {
+      const double *f = &g_array_index (self->flows, double, i);
+      double dx = MAX (fabs (f[2] - f[0]) / 2, 10.0);
+
+      cairo_move_to (cr, f[0], f[1]);
+      cairo_curve_to (cr, f[0] + dx, f[1], f[2] - dx, f[3], f[2], f[3]);
+      cairo_stroke (cr);
+      /* The curve arrives horizontally: the head points along +x. */
+      cairo_move_to (cr, f[2], f[3]);
+      cairo_line_to (cr, f[2] - 6, f[3] - 3);
+      cairo_line_to (cr, f[2] - 6, f[3] + 3);
+      cairo_close_path (cr);
+      cairo_fill (cr);
+    }
+  for (guint t = 0; t < self->tracks->len; t++)
+    {
+      const BpwTimelineTrack *tr = &g_array_index (self->tracks, BpwTimelineTrack, t);
+      double x0, x1;
+
+      if (tr->kind != BPW_TIMELINE_TRACK_LANE || tr->lane != data->events[e].lane ||
+          !tr->visible)
+        continue;
+      x0 = bpw_scale_map (&self->xscale, data->start[e]);
+      x1 = MAX (bpw_scale_map (&self->xscale, data->end[e]), x0 + 2);
+      cairo_set_line_width (cr, 2);
+      cairo_rectangle (cr, x0 - 1, tr->rect.y - 1, x1 - x0 + 2, tr->rect.height + 2);
+      cairo_stroke (cr);
+    }
+}
+
+void
+_bpw_timeline_plot_draw (BpwPlot *plot,
+                         cairo_t *cr)
+{
+  BpwTimelinePlot *self = BPW_TIMELINE_PLOT (plot);
+  const BpwPlotStyle *st = bpw_plot_get_style (plot);
+  BpwPlotText *text = _bpw_plot_get_text (plot);
+  const BpwPlotRect *a = &self->area;
+
+  for (guint i = 0; i < self->group_rects->len; i++)
+    {
+      const BpwPlotRect *r = &g_array_index (self->group_rects, BpwPlotRect, i);
+
+      cairo_rectangle (cr, r->x, r->y - 1, r->width, r->height + 2);
+      bpw_plot_set_source (cr, &st->band[i % 2]);
+      cairo_fill (cr);
+    }
+  bpw_axis_layout_draw_grid (&self->xaxis, cr, st, a);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, a->x, a->y, a->width, a->height);
+  cairo_clip (cr);
+  draw_marks (self, cr, st);
+  for (guint t = 0; t < self->tracks->len; t++)
+    {
+      const BpwTimelineTrack *tr = &g_array_index (self->tracks, BpwTimelineTrack, t);
+
+      if (tr->visible && tr->kind != BPW_TIMELINE_TRACK_LANE)
+        draw_counter (self, cr, st, tr);
+    }
+  draw_selection (self, cr, st);
+  cairo_restore (cr);
+
+  bpw_axis_layout_draw (&self->xaxis, cr, text, st, a);
+  _bpw_plot_draw_labels (text, cr, self->labels);
+  _bpw_plot_draw_label (text, cr, &self->title);
+  bpw_plot_legend_draw (&self->legend, cr, text, st);
+}
+
+static const char *
+lane_text (const BpwTimelineData *data, guint lane, char *buf, gsize size)
+{
+  const BpwTimelineLane *l = &g_array_index (data->lanes, BpwTimelineLane, lane);
+
+  if (l->stage == (gint64) l->rank)
+    g_snprintf (buf, size, "stage %u, %s", l->rank, l->name);
+  else
+    g_snprintf (buf, size, "rank %u (stage %" G_GINT64_FORMAT "), %s", l->rank, l->stage,
+                l->name);
+  return buf;
+}
+
+static char *
+describe_event (BpwTimelinePlot *self, guint32 i, guint count)
+{
+  const BpwTimelineData *data = self->data;
+  const BpwTimelineEvent *e = &data->events[i];
+  char start[BPW_SI_LABEL_MAX], dur[BPW_SI_LABEL_MAX], flops[BPW_SI_LABEL_MAX];
+  char bytes[BPW_SI_LABEL_MAX], lane[96], pred_lane[96];
+  g_autofree char *mb = e->micro_batch >= 0 ? g_strdup_printf (", micro-batch %d",
+                                                               e->micro_batch)
+                                            : g_strdup (", once per step");
+  g_autofree char *work = NULL;
+  g_autofree char *pred = NULL;
+  g_autofree char *more = NULL;
+
+  bpw_si_format (start, sizeof start, data->start[i], "s", 4);
+  bpw_si_format (dur, sizeof dur, data->end[i] - data->start[i], "s", 3);
+  bpw_si_format (flops, sizeof flops, e->flops, "FLOP", 3);
+  bpw_si_format (bytes, sizeof bytes, e->bytes, "B", 3);
+  work = e->transfer ? g_strdup_printf ("%s on the wire", bytes)
+                     : g_strdup_printf ("%s, %s of device traffic", flops, bytes);
+  if (e->pred < data->n_events)
+    pred = g_strdup_printf ("\nStarted by the end of %s (%s)",
+                            bpw_timeline_data_name (data, data->events[e->pred].name),
+                            lane_text (data, data->events[e->pred].lane, pred_lane,
+                                       sizeof pred_lane));
+  more = count > 1 ? g_strdup_printf ("\n%u events merged into this mark at this zoom; this is "
+                                      "the longest", count)
+                   : g_strdup ("");
+  return g_strdup_printf ("%s — %s, %s\n%s%s\nStarts at %s, lasts %s\n%s\nBottleneck: %s; "
+                          "layer type %s; lineage id %u%s%s",
+                          bpw_timeline_data_name (data, e->name),
+                          _bpw_plot_phase_name (data->key[BPW_TIMELINE_COLOR_PHASE][i]),
+                          bpw_timeline_data_name (data, e->kind),
+                          lane_text (data, e->lane, lane, sizeof lane), mb, start, dur, work,
+                          _bpw_plot_bottleneck_name (data->key[BPW_TIMELINE_COLOR_BOTTLENECK][i]),
+                          _bpw_plot_layer_type_name (data->key[BPW_TIMELINE_COLOR_LAYER_TYPE][i]),
+                          e->lineage, pred != NULL ? pred : "", more);
+}
+
+static char *
+describe_counter (BpwTimelinePlot *self, const BpwPlotHit *hit)
+{
+  const BpwTimelineTrack *tr = &g_array_index (self->tracks, BpwTimelineTrack, hit->index);
+  gint c = (gint) hit->bounds.x - self->col_first;
+  double v = g_array_index (self->values, double, tr->first_mark + c);
+  double ta = bpw_scale_unmap (&self->xscale, hit->bounds.x);
+  double tb = bpw_scale_unmap (&self->xscale, hit->bounds.x + 1);
+  char a[BPW_SI_LABEL_MAX], b[BPW_SI_LABEL_MAX], value[BPW_SI_LABEL_MAX], cap[BPW_SI_LABEL_MAX];
+
+  bpw_si_format (a, sizeof a, ta, "s", 4);
+  bpw_si_format (b, sizeof b, tb, "s", 4);
+  if (tr->kind == BPW_TIMELINE_TRACK_MEMORY)
+    {
+      bpw_si_format (value, sizeof value, v, "B", 3);
+      bpw_si_format (cap, sizeof cap, self->data->capacity, "B", 3);
+      return g_strdup_printf ("Device memory of stage %u: at most %s of %s between %s and %s",
+                              tr->rank, value, cap, a, b);
+    }
+  return g_strdup_printf ("%s links of stage %u busy %.1f%% of the time between %s and %s",
+                          self->data->tier_names[tr->tier], tr->rank, 100 * v, a, b);
+}
+
+char *
+_bpw_timeline_plot_describe (BpwPlot          *plot,
+                             const BpwPlotHit *hit)
+{
+  BpwTimelinePlot *self = BPW_TIMELINE_PLOT (plot);
+
+  if (hit->kind == BPW_PLOT_HIT_ITEM && hit->index >= 0 &&
+      (guint32) hit->index < self->data->n_events)
+    return describe_event (self, (guint32) hit->index, hit->count);
+  if (hit->kind == BPW_PLOT_HIT_COUNTER && hit->index >= 0 &&
+      (guint) hit->index < self->tracks->len)
+    return describe_counter (self, hit);
+  if (hit->kind == BPW_PLOT_HIT_LEGEND && hit->index >= 0)
+    return g_strdup (self->legend.entries[hit->index].label);
+  return NULL;
+}
+
+/* ---- CSV: what is plotted, mark by mark ---- */
+
+char *
+_bpw_timeline_plot_to_csv (BpwPlot *plot)
+{
+  BpwTimelinePlot *self = BPW_TIMELINE_PLOT (plot);
+  const BpwTimelineData *data = self->data;
+  static const char * const colorings[] = { "phase", "bottleneck", "layer_type" };
+  GString *out = g_string_new (NULL);
+
+  g_string_append_printf (out, "series,rank,stage,lane,start_s,end_s,events,operation,kind,"
+                          "phase,bottleneck,layer_type,lineage_id,color_%s,value\n",
+                          colorings[self->color_by]);
+  for (guint i = 0; i < self->marks->len; i++)
+    {
+      const BpwTimelineMark *m = &g_array_index (self->marks, BpwTimelineMark, i);
+      const BpwTimelineTrack *t = &g_array_index (self->tracks, BpwTimelineTrack, m->track);
+      const BpwTimelineLane *lane = &g_array_index (data->lanes, BpwTimelineLane, t->lane);
+      const BpwTimelineEvent *e = &data->events[m->event];
+
+      _bpw_csv_text (out, m->count > 1 ? "merged" : "event");
+      g_string_append_printf (out, "%u,%" G_GINT64_FORMAT ",", lane->rank, lane->stage);
+      _bpw_csv_text (out, lane->name);
+      _bpw_csv_number (out, m->t0);
+      _bpw_csv_number (out, m->t1);
+      g_string_append_printf (out, "%u,", m->count);
+      _bpw_csv_text (out, bpw_timeline_data_name (data, e->name));
+      _bpw_csv_text (out, bpw_timeline_data_name (data, e->kind));
+      _bpw_csv_text (out, bpw_phase_to_string (data->key[BPW_TIMELINE_COLOR_PHASE][m->event]));
+      _bpw_csv_text (out, bpw_bottleneck_to_string (
+                            data->key[BPW_TIMELINE_COLOR_BOTTLENECK][m->event]));
+      _bpw_csv_text (out, bpw_layer_type_to_string (
+                            data->key[BPW_TIMELINE_COLOR_LAYER_TYPE][m->event]));
+      g_string_append_printf (out, "%u,", e->lineage);
+      _bpw_csv_text (out, _bpw_timeline_key_name (self->color_by, m->key));
+      _bpw_csv_end (out);
+    }
+  for (guint t = 0; t < self->tracks->len; t++)
+    {
+      const BpwTimelineTrack *tr = &g_array_index (self->tracks, BpwTimelineTrack, t);
+
+      if (!tr->visible || tr->kind == BPW_TIMELINE_TRACK_LANE)
+        continue;
+      for (guint i = 0; i < tr->n_marks; i++)
+        {
+          double v = g_array_index (self->values, double, tr->first_mark + i);
+          double c = self->col_first + (double) i;
+
+          if (!isfinite (v))
+            continue;
+          _bpw_csv_text (out, tr->kind == BPW_TIMELINE_TRACK_MEMORY ? "memory_bytes_max"
+                                                                    : "link_busy_fraction");
+          g_string_append_printf (out, "%u,%u,", tr->rank, tr->rank);
+          _bpw_csv_text (out, tr->kind == BPW_TIMELINE_TRACK_MEMORY ? "memory"
+                                                                    : data->tier_names[tr->tier]);
+          _bpw_csv_number (out, MAX (bpw_scale_unmap (&self->xscale, c), self->t0));
+          _bpw_csv_number (out, MIN (bpw_scale_unmap (&self->xscale, c + 1), self->t1));
+          g_string_append (out, ",,,,,,,,");
+          _bpw_csv_number (out, v);
+          _bpw_csv_end (out);
+        }
+    }
+  return g_string_free (out, FALSE);
+}
+

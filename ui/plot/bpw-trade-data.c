@@ -1,0 +1,242 @@
+/* bpw-trade-data.c — serving sweeps of a study's candidates, for the trade-curve chart
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-trade-data"
+
+#include "config.h"
+
+#include <math.h>
+
+#include "bpw-candidate.h"
+#include "bpw-error.h"
+#include "bpw-trade-data.h"
+
+/* Fractions of the estimated saturation rate: dense at light load, where latency is
+ * flat, and around the knee. */
+static const double rate_fractions[] = { 0.05, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9, 1.0, 1.1 };
+
+const char *
+bpw_trade_latency_name (BpwTradeLatency metric)
+{
+  static const char * const names[BPW_TRADE_N_LATENCIES] = {
+    "time to first token", "time per output token", "end-to-end latency",
+  };
+
+  return metric < BPW_TRADE_N_LATENCIES ? names[metric] : "?";
+}
+
+void
+bpw_trade_options_init (BpwTradeOptions   *options,
+                        const BpwScenario *scenario)
+{
+  gint64 prompt = scenario != NULL ? MAX (scenario->seq, 1) : 512;
+  gint64 output = 256;
+
+  if (scenario != NULL && scenario->phase == BPW_WORKLOAD_DECODE && scenario->context > prompt)
+    output = scenario->context - prompt;
+  *options = (BpwTradeOptions) {
+    .requests = 1000, .seed = 1, .max_batch = 256, .n_rates = G_N_ELEMENTS (rate_fractions),
+    .prompt = { BPW_LENGTH_FIXED, (double) prompt, 0 },
+    .output = { BPW_LENGTH_FIXED, (double) output, 0 },
+  };
+}
+
+BpwTradeData *
+bpw_trade_data_new (const char *title,
+                    const char *scenario)
+{
+  BpwTradeData *data = g_new0 (BpwTradeData, 1);
+
+  data->title = g_strdup (title != NULL ? title : "Trade curves");
+  data->scenario = g_strdup (scenario != NULL ? scenario : "");
+  data->stream = g_strdup ("");
+  data->metric = BPW_TRADE_LATENCY_TPOT;
+  data->series = g_array_new (FALSE, FALSE, sizeof (BpwTradeSeries));
+  data->points = g_array_new (FALSE, FALSE, sizeof (BpwTradePoint));
+  return data;
+}
+
+void
+bpw_trade_data_free (BpwTradeData *data)
+{
+  if (data == NULL)
+    return;
+  for (guint i = 0; i < data->series->len; i++)
+    {
+      BpwTradeSeries *s = &g_array_index (data->series, BpwTradeSeries, i);
+
+      g_free (s->name);
+      g_free (s->error);
+    }
+  g_array_unref (data->series);
+  g_array_unref (data->points);
+  g_free (data->title);
+  g_free (data->scenario);
+  g_free (data->stream);
+  g_free (data);
+}
+
+guint
+bpw_trade_data_add_series (BpwTradeData *data,
+                           const char   *name,
+                           gint64        devices,
+                           double        power_w,
+                           double        cost)
+{
+  BpwTradeSeries s = {
+    .name = g_strdup (name != NULL ? name : ""), .devices = devices, .power_w = power_w,
+    .cost = cost, .saturation = NAN, .first = data->points->len,
+  };
+
+  g_array_append_val (data->series, s);
+  return data->series->len - 1;
+}
+
+void
+bpw_trade_data_add_point (BpwTradeData        *data,
+                          const BpwTradePoint *point)
+{
+  BpwTradePoint p = *point;
+  BpwTradeSeries *s;
+
+  g_return_if_fail (data->series->len > 0);
+
+  p.series = data->series->len - 1;
+  g_array_append_val (data->points, p);
+  s = &g_array_index (data->series, BpwTradeSeries, data->series->len - 1);
+  s->n++;
+}
+
+/* Requests per second one replica sustains, roughly: a request's prefill alone plus its
+ * share of full decode batches. Only scales the sweep; the points are what serving
+ * measures. */
+static gboolean
+saturation (BpwServeModel *model, const BpwTradeOptions *o, double *rate, GError **error)
+{
+  double prompt = bpw_length_dist_mean (&o->prompt), output = bpw_length_dist_mean (&o->output);
+  gint64 fit = (gint64) floor ((double) bpw_serve_model_kv_capacity (model) / (prompt + output));
+  gint64 batch = CLAMP (fit, 1, bpw_serve_model_max_batch (model));
+  double t_prefill, t_decode;
+
+  if (!bpw_serve_model_prefill_time (model, 1, prompt * prompt, &t_prefill, error) ||
+      !bpw_serve_model_decode_time (model, batch, batch * (prompt + output / 2), &t_decode,
+                                    error))
+    return FALSE;
+  *rate = 1.0 / (t_prefill + output * t_decode / (double) batch);
+  return isfinite (*rate) && *rate > 0;
+}
+
+static void
+sweep_candidate (BpwTradeData *data, BpwStudy *study, guint c, guint s,
+                 const BpwTradeOptions *options)
+{
+  const BpwStudyCandidate *cand = bpw_study_get_candidate (study, c);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwServeModel) model = NULL;
+  BpwServeOptions so = { .requests = options->requests, .prompt = options->prompt,
+                         .output = options->output, .seed = options->seed };
+  gint64 longest_prompt, longest_request, devices;
+  BpwTradeSeries *series;
+  BpwCandidateRun run;
+  double rate = NAN;
+
+  if (!bpw_candidate_run_init (&run, study, c, s, &error))
+    {
+      bpw_trade_data_add_series (data, cand->name, 0, NAN, NAN);
+      goto fail_run;
+    }
+  so.replicas = MAX (run.mapping.parallel.dp, 1);
+  devices = so.replicas * MAX (run.mapping.parallel.tp, 1) * MAX (run.mapping.parallel.pp, 1);
+  bpw_trade_data_add_series (data, cand->name, devices,
+                             run.blueprint->tdp.set ? devices * run.blueprint->tdp.value : NAN,
+                             run.blueprint->cost.set ? devices * run.blueprint->cost.value
+                                                     : NAN);
+  so.arrival_rate = 1;
+  bpw_serve_stream_bounds (&so, &longest_prompt, &longest_request);
+  model = bpw_serve_model_new (&run.spec, &run.scenario, run.blueprint, &run.mapping,
+                               options->max_batch, longest_prompt, longest_request, &error);
+  if (model == NULL || !saturation (model, options, &rate, &error))
+    goto fail_run;
+  rate *= (double) so.replicas;
+  g_array_index (data->series, BpwTradeSeries, data->series->len - 1).saturation = rate;
+  for (guint i = 0; i < MIN (options->n_rates, G_N_ELEMENTS (rate_fractions)); i++)
+    {
+      BpwServeResult r;
+      BpwTradePoint p;
+
+      so.arrival_rate = rate * rate_fractions[i];
+      if (!bpw_serve_run (model, &so, &r, &error))
+        goto fail_run;
+      p = (BpwTradePoint) {
+        .arrival_rate = r.arrival_rate, .throughput = r.throughput_tokens_per_s,
+        .latency = { r.ttft_s, r.tpot_s, r.e2e_s }, .requests = r.requests,
+        .rejected = r.rejected,
+      };
+      bpw_trade_data_add_point (data, &p);
+    }
+  bpw_candidate_run_clear (&run);
+  return;
+
+fail_run:
+  bpw_candidate_run_clear (&run);
+  series = &g_array_index (data->series, BpwTradeSeries, data->series->len - 1);
+  series->error = g_strdup (error != NULL ? error->message : "it cannot serve this scenario");
+}
+
+BpwTradeData *
+bpw_trade_data_new_from_study (BpwStudy              *study,
+                               guint                  scenario,
+                               const BpwTradeOptions *options,
+                               GError               **error)
+{
+  const BpwStudyScenario *sc;
+  BpwTradeOptions defaults;
+  g_autofree char *title = NULL;
+  g_autofree char *prompt = NULL;
+  g_autofree char *output = NULL;
+  BpwTradeData *data;
+
+  g_return_val_if_fail (BPW_IS_STUDY (study), NULL);
+
+  if (scenario >= bpw_study_get_n_scenarios (study))
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   "The study has no scenario %u.", scenario);
+      return NULL;
+    }
+  sc = bpw_study_get_scenario (study, scenario);
+  if (sc->scenario.phase == BPW_WORKLOAD_TRAIN)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   "Scenario “%s” trains; trade curves need a prefill or decode scenario.",
+                   sc->name);
+      return NULL;
+    }
+  if (options == NULL)
+    {
+      bpw_trade_options_init (&defaults, &sc->scenario);
+      options = &defaults;
+    }
+  title = g_strdup_printf ("Trade curves: %s, throughput against latency", sc->name);
+  data = bpw_trade_data_new (title, sc->name);
+  prompt = bpw_length_dist_to_string (&options->prompt);
+  output = bpw_length_dist_to_string (&options->output);
+  g_free (data->stream);
+  data->stream = g_strdup_printf ("%" G_GINT64_FORMAT " requests per rate, Poisson (seed %"
+                                  G_GUINT64_FORMAT "), prompts %s, outputs %s, ≤ %"
+                                  G_GINT64_FORMAT " sequences a step",
+                                  options->requests, options->seed, prompt, output,
+                                  options->max_batch);
+  data->sla[BPW_TRADE_LATENCY_TTFT] = sc->scenario.sla_ttft;
+  data->sla[BPW_TRADE_LATENCY_TPOT] = sc->scenario.sla_tpot;
+  data->sla[BPW_TRADE_LATENCY_E2E] = sc->scenario.sla_p99;
+  data->metric = sc->scenario.sla_tpot > 0 ? BPW_TRADE_LATENCY_TPOT
+                 : sc->scenario.sla_ttft > 0 ? BPW_TRADE_LATENCY_TTFT
+                 : sc->scenario.sla_p99 > 0 ? BPW_TRADE_LATENCY_E2E
+                 : sc->scenario.phase == BPW_WORKLOAD_DECODE ? BPW_TRADE_LATENCY_TPOT
+                 : BPW_TRADE_LATENCY_TTFT;
+  for (guint c = 0; c < bpw_study_get_n_candidates (study); c++)
+    sweep_candidate (data, study, c, scenario, options);
+  return data;
+}
