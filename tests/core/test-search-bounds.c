@@ -10,71 +10,10 @@
 
 #include "bpw-core.h"
 #include "bpw-search.h"
+#include "bpw-test-search.h"
 #include "bpw-search-private.h"
 
 #define SLACK 1e-9
-
-/* A small dense model whose every width divides by 8: TP 1–8 all legal. */
-static void
-small_spec (BpwModelSpec *spec)
-{
-  g_autoptr(GError) error = NULL;
-
-  bpw_model_spec_init_defaults (spec);
-  spec->name = g_strdup ("search-test");
-  spec->layers = 4;
-  spec->hidden = 512;
-  spec->heads = 8;
-  spec->kv_heads = 8;
-  spec->head_dim = 64;
-  spec->ffn = 2048;
-  spec->vocab = 4096;
-  spec->max_positions = 1024;
-  bpw_model_spec_validate (spec, &error);
-  g_assert_no_error (error);
-}
-
-static void
-train_scenario (BpwScenario *s, gint64 batch, gint64 seq)
-{
-  bpw_scenario_init_defaults (s);
-  s->global_batch = batch;
-  s->seq = seq;
-}
-
-/* Two fusion sets and two offload choices: the searches stay short under sanitizers. */
-static void
-modest_limits (BpwSearchLimits *l)
-{
-  bpw_search_limits_init (l);
-  l->fusion_sets = 1u << BPW_SEARCH_FUSION_DEFAULT | 1u << BPW_SEARCH_FUSION_ALL;
-  l->offloads = 1u << BPW_SEARCH_OFFLOAD_NONE | 1u << BPW_SEARCH_OFFLOAD_WEIGHTS;
-}
-
-static BpwBlueprint *
-a100 (void)
-{
-  g_autoptr(GError) error = NULL;
-  BpwBlueprint *bp = bpw_blueprint_load ("a100-sxm-80gb", NULL, &error);
-
-  g_assert_no_error (error);
-  return bp;
-}
-
-static BpwSearchSpace *
-new_space (const BpwModelSpec *spec, const BpwScenario *s, const BpwBlueprint *bp,
-           gint64 devices, const BpwSearchLimits *limits)
-{
-  g_autoptr(GError) error = NULL;
-  BpwSearchLimits free_limits;
-  BpwSearchSpace *space;
-
-  bpw_search_limits_init (&free_limits);
-  space = bpw_search_space_new (spec, s, bp, NULL, devices, limits != NULL ? limits : &free_limits,
-                                &error);
-  g_assert_no_error (error);
-  return space;
-}
 
 /* ---- the bounds, checked plan by plan ---- */
 
