@@ -12,6 +12,7 @@
 #include "bpw-error.h"
 #include "bpw-json-doc.h"
 #include "bpw-mapping.h"
+#include "bpw-profile.h"
 #include "bpw-study.h"
 #include "bpw-workload-io.h"
 
@@ -23,6 +24,7 @@ typedef enum
   BPW_CLI_KIND_EXECUTION,
   BPW_CLI_KIND_STUDY,
   BPW_CLI_KIND_MAPPING,
+  BPW_CLI_KIND_PROFILE,
 } BpwCliKind;
 
 /* TRUE when @root is an object whose "format" is the string @format. */
@@ -57,6 +59,15 @@ bpw_cli_check_detect (JsonNode *root)
     return BPW_CLI_KIND_BLUEPRINT;
   if (bpw_workload_detect_format (root) != BPW_WORKLOAD_FORMAT_UNKNOWN)
     return BPW_CLI_KIND_WORKLOAD;
+  /* A trace: Chrome's object form, or its bare array of event objects (no other format
+   * is an array; an array of anything else is of no known kind). */
+  if (root != NULL && JSON_NODE_HOLDS_OBJECT (root) &&
+      json_object_has_member (json_node_get_object (root), "traceEvents"))
+    return BPW_CLI_KIND_PROFILE;
+  if (root != NULL && JSON_NODE_HOLDS_ARRAY (root) &&
+      json_array_get_length (json_node_get_array (root)) > 0 &&
+      JSON_NODE_HOLDS_OBJECT (json_array_get_element (json_node_get_array (root), 0)))
+    return BPW_CLI_KIND_PROFILE;
   return BPW_CLI_KIND_UNKNOWN;
 }
 
@@ -191,6 +202,19 @@ bpw_cli_check_file (const char  *path,
         return TRUE;
       }
 
+    case BPW_CLI_KIND_PROFILE:
+      {
+        g_autoptr(BpwProfile) profile = bpw_profile_load_doc (doc, error);
+
+        if (profile == NULL)
+          return FALSE;
+        for (guint i = 0; i < profile->warnings->len; i++)
+          g_ptr_array_add (warnings, g_strdup_printf ("%s: %s", path, (const char *)
+                                                      g_ptr_array_index (profile->warnings, i)));
+        *kind_out = "profile trace";
+        return TRUE;
+      }
+
     case BPW_CLI_KIND_UNKNOWN:
     default:
       return bpw_cli_check_unknown (doc, error);
@@ -210,9 +234,10 @@ bpw_cli_check (int    argc,
   g_option_context_set_summary (context,
                                 "Validate study, workload (native, Hugging Face config.json, "
                                 "Calculon model),\nblueprint (native, Calculon system), mapping "
-                                "and Calculon execution files.\nPrints \"FILE: ok (kind)\" for "
-                                "each valid file and the located error for each\ninvalid one; "
-                                "exits 0 only if every file is valid.");
+                                "and Calculon execution files, and profile traces\n(Chrome "
+                                "trace events, PyTorch profiler). Prints \"FILE: ok (kind)\" "
+                                "for each\nvalid file and the located error for each invalid "
+                                "one; exits 0 only if\nevery file is valid.");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return bpw_cli_report_error ("check", error);
   if (argc < 2)

@@ -23,7 +23,9 @@
 #include "bpw-assignment-plot.h"
 #include "bpw-compare-plot.h"
 #include "bpw-lifetimes-plot.h"
+#include "bpw-measurement-run.h"
 #include "bpw-memo.h"
+#include "bpw-memo-validation.h"
 #include "bpw-roofline-plot.h"
 #include "bpw-simulation.h"
 #include "bpw-timeline-plot.h"
@@ -87,6 +89,32 @@ bpw_cli_export_candidate_name (BpwStudy   *study,
 }
 
 #ifdef BPW_HAVE_PLOT
+/* The study's first measurement of the candidate on scenario @s, as diamonds beside the
+ * predicted dots. A measurement that cannot be correlated is a warning: the chart of the
+ * model is still worth having. */
+static void
+roofline_add_measured (BpwStudy *study, const char *candidate, guint s, BpwRooflineData *data)
+{
+  const char *scenario = bpw_study_get_scenario (study, s)->name;
+
+  for (guint i = 0; i < bpw_study_get_n_measurements (study); i++)
+    {
+      const BpwStudyMeasurement *m = bpw_study_get_measurement (study, i);
+      g_autoptr(GError) error = NULL;
+      BpwMeasurementRun run;
+
+      if (g_strcmp0 (m->candidate, candidate) != 0 || g_strcmp0 (m->scenario, scenario) != 0)
+        continue;
+      if (bpw_measurement_run_init (&run, study, i, &error)
+          && bpw_measurement_run_execute (&run, &error))
+        bpw_roofline_data_add_measured (data, run.correlation, NULL);
+      else
+        g_printerr ("bpw: warning: %s\n", error->message);
+      bpw_measurement_run_clear (&run);
+      return;
+    }
+}
+
 static BpwPlot *
 roofline_plot (BpwStudy *study, const BpwExportOptions *o, BpwPlan *plan, GError **error)
 {
@@ -108,6 +136,8 @@ roofline_plot (BpwStudy *study, const BpwExportOptions *o, BpwPlan *plan, GError
           !bpw_roofline_data_add_baseline (data, baseline, o->stage, o->baseline, error))
         return NULL;
     }
+  if (lookup_scenario (study, o->scenario, &s, NULL))
+    roofline_add_measured (study, bpw_cli_export_candidate_name (study, o->candidate), s, data);
   return BPW_PLOT (bpw_roofline_plot_new (g_steal_pointer (&data)));
 }
 
@@ -283,6 +313,7 @@ bpw_cli_export_memo (BpwStudy               *study,
   BpwMemoOptions options;
 
   bpw_memo_options_init (&options);
+  bpw_memo_options_set_validation (&options, study);
   options.baseline = o->baseline;
   if (o->requests > 0)
     options.trade_requests = o->requests;

@@ -26,6 +26,11 @@ static const char bpw_cli_search_help[] =
   "--recompute, --tp-overlap or --[no-]dp-overlap fixes that choice; the other mapping\n"
   "options (tiers, tiling, --mapping) shape every plan.\n"
   "\n"
+  "--space calculon restricts (and widens) the space to Calculon's llm-optimal-execution:\n"
+  "TP also dividing the hidden size, PP dividing the layers, ZeRO 0 or 2, weights,\n"
+  "activations and optimizer offloaded independently (3+ layers per stage), fusion set\n"
+  "default, no GPipe, no algorithms, and the tier of TP, PP and DP chosen per plan.\n"
+  "\n"
   "Plans are ranked by the analytic step time (ties: lower index), pruned only by sound\n"
   "bounds; the best are re-evaluated through the full plan and simulated (their keys are\n"
   "those of bpw evaluate --json). Results do not depend on\n"
@@ -61,6 +66,7 @@ bpw_cli_search_job_clear (BpwCliSearchJob *job)
   g_clear_pointer (&job->shard, g_free);
   g_clear_pointer (&job->fusion_sets, g_free);
   g_clear_pointer (&job->offloads, g_free);
+  g_clear_pointer (&job->space, g_free);
   g_clear_pointer (&job->sweep, g_strfreev);
 }
 
@@ -83,6 +89,8 @@ bpw_cli_search_job_add (BpwCliSearchJob *job,
     { "offload", 0, 0, G_OPTION_ARG_STRING, &job->offloads,
       "Offload choices to try (default all the blueprint allows: none,weights,optimizer,both)",
       "LIST" },
+    { "space", 0, 0, G_OPTION_ARG_STRING, &job->space,
+      "The space: full (default) or calculon (Calculon's llm-optimal-execution)", "SPACE" },
     { "no-algorithms", 0, 0, G_OPTION_ARG_NONE, &job->no_algorithms,
       "Automatic collective algorithms only (do not enumerate them per tier)", NULL },
     { "exhaustive", 0, 0, G_OPTION_ARG_NONE, &job->exhaustive,
@@ -246,6 +254,14 @@ bpw_cli_search_job_prepare (BpwCliSearchJob   *job,
                    &limits->offloads, error))
     return FALSE;
   limits->algorithms = !job->no_algorithms;
+  if (job->space != NULL && g_strcmp0 (job->space, "calculon") != 0 &&
+      g_strcmp0 (job->space, "full") != 0)
+    {
+      g_set_error (error, BPW_CLI_USAGE_ERROR, 0, "--space: expected full or calculon, got '%s'",
+                   job->space);
+      return FALSE;
+    }
+  limits->calculon = g_strcmp0 (job->space, "calculon") == 0;
 
   if (!bpw_cli_setup_load (setup, model, job->blueprint, o, error))
     return FALSE;
@@ -287,11 +303,36 @@ offload_of (const BpwMapping *m)
 {
   gboolean w = m->placement[BPW_TENSOR_WEIGHT] == BPW_PLACEMENT_HOST;
   gboolean o = m->placement[BPW_TENSOR_OPTIMIZER_STATE] == BPW_PLACEMENT_HOST;
+  gboolean a = m->placement[BPW_TENSOR_ACTIVATION] == BPW_PLACEMENT_HOST;
+  static const char * const with_acts[BPW_SEARCH_N_OFFLOADS] = {
+    "acts", "w+acts", "opt+acts", "all",
+  };
+  BpwSearchOffload which = w && o ? BPW_SEARCH_OFFLOAD_BOTH
+                           : w ? BPW_SEARCH_OFFLOAD_WEIGHTS
+                           : o ? BPW_SEARCH_OFFLOAD_OPTIMIZER
+                               : BPW_SEARCH_OFFLOAD_NONE;
 
-  return bpw_search_offload_to_string (w && o ? BPW_SEARCH_OFFLOAD_BOTH
-                                       : w ? BPW_SEARCH_OFFLOAD_WEIGHTS
-                                       : o ? BPW_SEARCH_OFFLOAD_OPTIMIZER
-                                           : BPW_SEARCH_OFFLOAD_NONE);
+  return a ? with_acts[which] : bpw_search_offload_to_string (which);
+}
+
+/* Calculon's space chooses the tier of each group: "TP:nvlink,DP:ib". */
+static void
+describe_tiers (GString *out, const BpwSearchSpace *space, const BpwMapping *m)
+{
+  static const char * const names[BPW_N_GROUPS] = { "TP", "PP", "DP", "EP" };
+  const BpwParallel *p = &m->parallel;
+  gint64 degree[BPW_N_GROUPS] = { p->tp, p->pp, p->dp, p->ep };
+  gboolean any = FALSE;
+
+  for (guint g = BPW_GROUP_TP; g <= BPW_GROUP_DP; g++)
+    if (degree[g] > 1 && m->tier[g] >= 0 && (guint) m->tier[g] < space->blueprint->n_tiers)
+      {
+        g_string_append_printf (out, "%s%s:%s", any ? "," : "", names[g],
+                                space->blueprint->tiers[m->tier[g]].name);
+        any = TRUE;
+      }
+  if (!any)
+    g_string_append (out, "-");
 }
 
 static const char *
@@ -336,9 +377,9 @@ bpw_cli_search_report_to_text (const BpwSearchReport *r,
       g_string_append (out, "No legal plan.\n");
       return g_string_free (out, FALSE);
     }
-  g_string_append (out, "\n  #  est. (s)  sim. (s)   MFU    TP  PP   DP EP SP ZeRO  mb  schedule"
-                        "      recompute fusion    offload   TP-ovl DP-ovl mem GiB  "
-                        "algorithms\n");
+  g_string_append_printf (out, "\n  #  est. (s)  sim. (s)   MFU    TP  PP   DP EP SP ZeRO  mb  "
+                          "schedule      recompute fusion    offload   TP-ovl DP-ovl mem GiB  "
+                          "%s\n", space->limits.calculon ? "tiers" : "algorithms");
   for (guint i = 0; i < r->best->len; i++)
     {
       const BpwSearchResult *b = &g_array_index (r->best, BpwSearchResult, i);
@@ -360,7 +401,10 @@ bpw_cli_search_report_to_text (const BpwSearchReport *r,
                               bpw_recompute_to_string (m->recompute), fusion_of (m), offload_of (m),
                               bpw_tp_overlap_to_string (m->tp_overlap),
                               m->dp_overlap ? "on" : "off", e->peak_bytes / GIB);
-      describe_algorithms (out, space, m);
+      if (space->limits.calculon)
+        describe_tiers (out, space, m);
+      else
+        describe_algorithms (out, space, m);
       g_string_append_printf (out, "%s\n", e->legal ? "" : "  (ILLEGAL as a plan)");
     }
   g_string_append (out, "\nRanked by the analytic estimate (bpw evaluate --analytic); sim.: "

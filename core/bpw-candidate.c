@@ -11,21 +11,23 @@
 #include "bpw-dist-work.h"
 #include "bpw-error.h"
 #include "bpw-json-doc.h"
+#include "bpw-study-private.h"
 #include "bpw-work-graph.h"
 
 static BpwBlueprint *
 load_blueprint (BpwStudy *study, const char *name, GError **error)
 {
-  const char *path = bpw_study_get_path (study);
+  /* The folder relative paths resolve from: the study file's, also for a study read back
+   * from a snapshot's text, which has no path of its own. */
+  const char *dir = study->base_dir;
   const BpwBlueprint *held = bpw_study_lookup_inline_blueprint (study, name);
 
   /* A blueprint the study holds (an edited copy) shadows a file or bundled one. */
   if (held != NULL)
     return bpw_blueprint_copy (held);
   /* A relative file next to the study wins over a bundled name, as on the command line. */
-  if (path != NULL && !g_path_is_absolute (name))
+  if (dir != NULL && !g_path_is_absolute (name))
     {
-      g_autofree char *dir = g_path_get_dirname (path);
       g_autofree char *file = g_build_filename (dir, name, NULL);
 
       if (g_file_test (file, G_FILE_TEST_IS_REGULAR))
@@ -34,30 +36,18 @@ load_blueprint (BpwStudy *study, const char *name, GError **error)
   return bpw_blueprint_load (name, NULL, error);
 }
 
+/* The candidate's mapping, then its mapping for the scenario over it. */
 static gboolean
-read_mapping (const BpwStudyCandidate *c, const BpwBlueprint *bp, BpwMapping *mapping,
-              GError **error)
+read_mapping (const BpwStudyCandidate *c, const char *scenario, const BpwBlueprint *bp,
+              BpwMapping *mapping, GError **error)
 {
-  g_autoptr(JsonGenerator) gen = NULL;
-  g_autofree char *text = NULL;
-  g_autofree char *label = NULL;
-  g_autoptr(BpwJsonDoc) doc = NULL;
-  JsonNode *root;
+  JsonObject *own = bpw_study_candidate_get_scenario_mapping (c, scenario);
 
-  if (c->mapping == NULL || !JSON_NODE_HOLDS_OBJECT (c->mapping))
-    return TRUE;
-  if (json_object_get_size (json_node_get_object (c->mapping)) == 0)
-    return TRUE;
-  gen = json_generator_new ();
-  json_generator_set_root (gen, c->mapping);
-  text = json_generator_to_data (gen, NULL);
-  label = g_strdup_printf ("candidate “%s” mapping", c->name);
-  doc = bpw_json_doc_new_from_data (label, text, -1, error);
-  if (doc == NULL)
+  if (c->mapping != NULL && JSON_NODE_HOLDS_OBJECT (c->mapping)
+      && !_bpw_study_candidate_read_mapping (c, NULL, json_node_get_object (c->mapping), bp,
+                                             mapping, error))
     return FALSE;
-  root = bpw_json_doc_get_root (doc);
-  return bpw_mapping_read_object (doc, json_node_get_object (root), "mapping", bp, mapping,
-                                  NULL, error);
+  return own == NULL || _bpw_study_candidate_read_mapping (c, scenario, own, bp, mapping, error);
 }
 
 gboolean
@@ -90,7 +80,8 @@ bpw_candidate_run_init (BpwCandidateRun *run,
   run->mapping.parallel = s->parallel;
 
   run->blueprint = load_blueprint (study, c->blueprint, error);
-  if (run->blueprint == NULL || !read_mapping (c, run->blueprint, &run->mapping, error))
+  if (run->blueprint == NULL
+      || !read_mapping (c, s->name, run->blueprint, &run->mapping, error))
     return FALSE;
   bpw_mapping_apply_to_scenario (&run->mapping, &run->scenario);
   return bpw_scenario_validate (&run->scenario, &run->mapping.parallel, &run->spec, error);

@@ -6,7 +6,8 @@
  * workload and its parallel decomposition. The mapping a candidate runs a scenario with
  * is the defaults, then the scenario's decomposition, micro-batch and recompute, then the
  * candidate's mapping object over them (an empty object keeps the scenario's choices;
- * search, once it runs, replaces them with the best it finds).
+ * search, once it runs, replaces them with the best it finds), then the candidate's
+ * mapping for that scenario ("mappings": {"<scenario>": {...}}) over all of these.
  */
 #pragma once
 

@@ -22,11 +22,15 @@ bpw_compare_options_init (BpwCompareOptions *options)
   options->search.reevaluate = FALSE;
 }
 
+/* Neither the candidate nor its mapping for @scenario chooses anything: search may. */
 static gboolean
-mapping_is_empty (const BpwStudyCandidate *c)
+mapping_is_empty (const BpwStudyCandidate *c, const char *scenario)
 {
-  return c->mapping == NULL || !JSON_NODE_HOLDS_OBJECT (c->mapping) ||
-         json_object_get_size (json_node_get_object (c->mapping)) == 0;
+  JsonObject *own = bpw_study_candidate_get_scenario_mapping (c, scenario);
+
+  return (c->mapping == NULL || !JSON_NODE_HOLDS_OBJECT (c->mapping) ||
+          json_object_get_size (json_node_get_object (c->mapping)) == 0) &&
+         (own == NULL || json_object_get_size (own) == 0);
 }
 
 /* The tightest of the SLAs that apply to the scenario's phase. */
@@ -110,7 +114,8 @@ evaluate_cell (BpwComparison *cmp, guint c, guint s, const BpwCompareOptions *op
       cell->devices = bpw_parallel_devices (&run.mapping.parallel);
       bpw_mapping_clear (&cell->mapping);
       bpw_mapping_copy (&cell->mapping, &run.mapping);
-      if (options->search_empty && mapping_is_empty (bpw_study_get_candidate (cmp->study, c)))
+      if (options->search_empty && mapping_is_empty (bpw_study_get_candidate (cmp->study, c),
+                                                   bpw_study_get_scenario (cmp->study, s)->name))
         ok = search_cell (&run, options, cancellable, cell, &error);
       else
         {

@@ -110,28 +110,35 @@ bpw_cost_task (const BpwCostRates  *rates,
                const double         bytes[BPW_N_TRAFFIC_LEVELS],
                BpwTaskCost         *cost)
 {
-  double compute = 0, memory = 0;
+  const BpwMemoryRate *dev = &rates->traffic[BPW_TRAFFIC_DEVICE];
+  const BpwMemoryRate *hst = &rates->traffic[BPW_TRAFFIC_HOST];
+  double compute = 0, device = 0, host = 0, memory, staged;
 
   if (flops > 0)
     compute = flops / (engine->peak * bpw_efficiency_table_lookup (engine->efficiency, flops));
-  for (guint l = 0; l < BPW_N_TRAFFIC_LEVELS; l++)
-    {
-      const BpwMemoryRate *m = &rates->traffic[l];
-      /* Offloaded bytes on a blueprint without host memory cost device bandwidth. */
-      if (m->level == NULL)
-        m = &rates->traffic[BPW_TRAFFIC_DEVICE];
-      if (bytes[l] > 0)
-        memory += bytes[l] / (m->bandwidth * bpw_efficiency_table_lookup (&m->level->efficiency,
-                                                                           bytes[l]));
-    }
+  /* Offloaded (host-homed) bytes are staged through device memory: the operation reads and
+   * writes the double-buffered copy there, and a DMA stream moves them over the host link.
+   * Without a host level they simply cost device bandwidth. */
+  staged = bytes[BPW_TRAFFIC_DEVICE] + bytes[BPW_TRAFFIC_HOST];
+  if (staged > 0)
+    device = staged / (dev->bandwidth * bpw_efficiency_table_lookup (&dev->level->efficiency,
+                                                                     staged));
+  if (hst->level != NULL && bytes[BPW_TRAFFIC_HOST] > 0)
+    host = bytes[BPW_TRAFFIC_HOST] /
+           (hst->bandwidth * bpw_efficiency_table_lookup (&hst->level->efficiency,
+                                                          bytes[BPW_TRAFFIC_HOST]));
+  memory = device + host;
 
   cost->compute_s = compute;
   cost->memory_s = memory;
   cost->overhead_s = engine->overhead;
   if (rates->processing == BPW_PROCESSING_NO_OVERLAP)
     {
-      cost->stall_s = memory;
-      cost->time_s = engine->overhead + compute + memory;
+      /* The host stream overlaps compute, device traffic does not: Calculon's offload
+       * overhead, max (0, offload + memory − (compute + memory)), for one operation
+       * (shared/docs/CALCULON.md §5, Offload). */
+      cost->stall_s = device + MAX (0.0, host - compute);
+      cost->time_s = engine->overhead + compute + cost->stall_s;
     }
   else
     {
@@ -206,14 +213,22 @@ bpw_cost_latency_steps (BpwCollectiveKind kind,
     }
 }
 
-static gboolean
-algorithm_applies (const BpwTier *tier, BpwCollectiveAlgo algo, BpwCollectiveKind kind)
+guint
+bpw_cost_tier_algorithms (const BpwTier *tier)
 {
-  if (!(tier->collectives & algo))
+  return tier->collectives != 0 ? tier->collectives : BPW_COLLECTIVE_ALGO_RING;
+}
+
+gboolean
+bpw_cost_algorithm_applies (const BpwTier    *tier,
+                            BpwCollectiveAlgo algo,
+                            BpwCollectiveKind kind)
+{
+  if (!(bpw_cost_tier_algorithms (tier) & algo))
     return FALSE;
-  if (algo == BPW_COLLECTIVE_ALGO_IN_NETWORK)
-    return kind != BPW_COLLECTIVE_ALL_TO_ALL && kind != BPW_COLLECTIVE_SEND_RECV;
-  if (algo == BPW_COLLECTIVE_ALGO_TREE)
+  /* Tree and in-network algorithms combine or replicate one buffer; all-to-all sends
+   * every peer a different piece and a point-to-point send has one peer. */
+  if (algo == BPW_COLLECTIVE_ALGO_IN_NETWORK || algo == BPW_COLLECTIVE_ALGO_TREE)
     return kind != BPW_COLLECTIVE_ALL_TO_ALL && kind != BPW_COLLECTIVE_SEND_RECV;
   return TRUE;
 }
@@ -249,7 +264,7 @@ bpw_cost_best_algorithm (const BpwTier    *tier,
       BpwCollectiveAlgo algo = 1u << a;
       double t;
 
-      if (!algorithm_applies (tier, algo, kind))
+      if (!bpw_cost_algorithm_applies (tier, algo, kind))
         continue;
       t = tier_time (tier, algo, kind, bytes, n);
       if (t < best_t)

@@ -8,6 +8,9 @@
  *              memory  = Σ_level bytes_level / (bandwidth_level · eff_level(bytes))
  *              time    = overhead + (compute + memory)       (processing "no-overlap")
  *                        overhead + max (compute, memory)    (processing "overlap")
+ *              where host (offload) traffic, a DMA stream into the device's double buffer,
+ *              overlaps compute in both modes: no-overlap is overhead + device memory +
+ *              max (compute, host), Calculon's max (0, offload + memory − op time) per op.
  * Collective:  time    = steps · α + bytes_on_the_wire / (β⁻¹ · efficiency),
  *              with the algorithm's steps and traffic factor (REFERENCES.md §5.1, §5.2):
  *              ring all-reduce 2(n−1) steps of M/n; ring reduce-scatter / all-gather (n−1)
@@ -102,6 +105,14 @@ double        bpw_cost_wire_bytes  (BpwCollectiveKind   kind,
 double        bpw_cost_latency_steps (BpwCollectiveKind kind,
                                       BpwCollectiveAlgo algo,
                                       gint64            n);
+/* Whether @tier offers @algo and @algo can carry @kind: tree and in-network reduce or
+ * gather along a tree or in the switch, so all-to-all and point-to-point sends have only
+ * ring and direct. A tier that lists no algorithm offers ring. */
+gboolean      bpw_cost_algorithm_applies (const BpwTier    *tier,
+                                          BpwCollectiveAlgo algo,
+                                          BpwCollectiveKind kind);
+/* The algorithms @tier offers (flags); ring when it lists none. */
+guint         bpw_cost_tier_algorithms  (const BpwTier    *tier);
 /* The cheapest algorithm @tier offers for @kind at this size; ring when it lists none. */
 BpwCollectiveAlgo bpw_cost_best_algorithm (const BpwTier    *tier,
                                            BpwCollectiveKind kind,

@@ -250,6 +250,7 @@ bpw_estimator_evaluate (BpwEstimator     *est,
 
   bpw_plan_resolve_tiers (bp, p, mapping->tier, m.tier);
   tiers_ok = bpw_plan_check_tiers (bp, p, m.tier, reasons);
+  tiers_ok = bpw_plan_check_algorithms (bp, mapping, reasons) && tiers_ok;
   micro_batches = bpw_scenario_micro_batches (&s, p);
   tokens = s.phase == BPW_WORKLOAD_DECODE ? (double) s.global_batch
                                           : (double) s.global_batch * (double) s.seq;

@@ -283,7 +283,9 @@ _bpw_plan_algorithm (const BpwBlueprint *bp,
 {
   BpwCollectiveAlgo algo = tier < BPW_MAPPING_MAX_TIERS ? mapping->algorithm[tier] : 0;
 
-  if (algo != 0 && (bp->tiers[tier].collectives & algo))
+  /* The tier's choice holds for the collectives it can carry; an all-to-all on a tier set
+   * to tree or in-network still runs as ring or direct, whichever is cheaper. */
+  if (algo != 0 && bpw_cost_algorithm_applies (&bp->tiers[tier], algo, kind))
     return algo;
   return bpw_cost_best_algorithm (&bp->tiers[tier], kind, bytes, ranks);
 }
@@ -334,6 +336,36 @@ check_capabilities (BpwPlan *plan)
                         plan->mapping.engine[p], bp->name, bp->n_engines);
 }
 
+gboolean
+bpw_plan_check_algorithms (const BpwBlueprint *bp,
+                           const BpwMapping   *mapping,
+                           GPtrArray          *reasons)
+{
+  gboolean ok = TRUE;
+
+  for (guint t = 0; t < MIN (bp->n_tiers, BPW_MAPPING_MAX_TIERS); t++)
+    {
+      BpwCollectiveAlgo algo = mapping->algorithm[t];
+      guint offered = bpw_cost_tier_algorithms (&bp->tiers[t]);
+      g_autoptr(GString) names = NULL;
+
+      if (algo == 0 || (offered & algo))
+        continue;
+      ok = FALSE;
+      if (reasons == NULL)
+        continue;
+      names = g_string_new (NULL);
+      for (guint a = 0; a < BPW_N_COLLECTIVE_ALGOS; a++)
+        if (offered & (1u << a))
+          g_string_append_printf (names, "%s%s", names->len ? ", " : "",
+                                  bpw_collective_algo_to_string (1u << a));
+      _bpw_plan_reason (reasons, "The mapping runs collectives on tier “%s” as %s, but the "
+                        "tier offers only %s.", bp->tiers[t].name,
+                        bpw_collective_algo_to_string (algo), names->str);
+    }
+  return ok;
+}
+
 /* Transfers can be costed even on an overfull tier, but not on one that does not exist. */
 static gboolean
 tiers_in_range (const BpwPlan *plan)
@@ -377,6 +409,7 @@ bpw_plan_new (BpwDistWork        *dist,
   bpw_plan_check_tiers (plan->blueprint, &plan->mapping.parallel, plan->mapping.tier,
                         plan->reasons);
   check_capabilities (plan);
+  bpw_plan_check_algorithms (plan->blueprint, &plan->mapping, plan->reasons);
 
   plan->stages = g_new0 (BpwPlanStage, dist->n_stages);
   for (gint64 s = 0; s < dist->n_stages; s++)

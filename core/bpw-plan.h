@@ -125,6 +125,13 @@ gboolean      bpw_plan_check_tiers   (const BpwBlueprint *bp,
                                       const BpwParallel  *parallel,
                                       const gint          tiers[BPW_N_GROUPS],
                                       GPtrArray          *reasons);
+/* Collective algorithms the mapping names for a tier that does not offer them, appended
+ * to @reasons as sentences; TRUE when there are none. (An algorithm a tier offers but a
+ * collective cannot use, tree for an all-to-all, is no violation: that collective runs
+ * as the cheapest algorithm it can use.) */
+gboolean      bpw_plan_check_algorithms (const BpwBlueprint *bp,
+                                         const BpwMapping   *mapping,
+                                         GPtrArray          *reasons);
 
 /* Transfers that happen once per step at its end, not per micro-batch: DP gradient
  * reductions, optimizer traffic and the tied-embedding gradient all-reduce between the

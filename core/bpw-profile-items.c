@@ -103,7 +103,8 @@ _bpw_profile_op_shape (const BpwProfile      *p,
     }
   else
     return FALSE;
-  return *k == kb && *m > 0 && *n > 0 && *k > 0;
+  /* A zero dimension anywhere is an empty product: no shape to compare. */
+  return *k == kb && *batch > 0 && *m > 0 && *n > 0 && *k > 0;
 }
 
 static guint
@@ -178,7 +179,6 @@ device_items (BpwProfile *p, const gint32 *owner, const guint8 *optimizer, GHash
                                                         NULL);
   g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GPtrArray) members = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-  g_autoptr(GArray) gpus = g_array_new (FALSE, FALSE, sizeof (gint64));
 
   for (guint i = 0; i < p->events->len; i++)
     {

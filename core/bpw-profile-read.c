@@ -108,7 +108,9 @@ read_number (Reader *r, JsonObject *obj, guint i, const char *member, double min
                                                    : "expected a number of µs", got);
 }
 
-/* A best-effort integer from args: a JSON integer or a numeric string; -1 otherwise. */
+/* A best-effort integer from args: a JSON integer or a numeric string; -1 otherwise. Ids,
+ * counts and versions are never negative, so a negative one is as unknown as a missing one
+ * (and -1 stays the only "unknown" the readers of a profile need to test for). */
 gint64
 _bpw_profile_arg_int (JsonObject *args,
                       const char *member)
@@ -119,7 +121,7 @@ _bpw_profile_arg_int (JsonObject *args,
   if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
     return -1;
   if (json_node_get_value_type (node) == G_TYPE_INT64)
-    return json_node_get_int (node);
+    return MAX (json_node_get_int (node), -1);
   if (json_node_get_value_type (node) == G_TYPE_DOUBLE)
     v = json_node_get_double (node);
   else if (json_node_get_value_type (node) != G_TYPE_STRING ||

@@ -136,6 +136,7 @@ bpw_search_report_to_json (const BpwSearchReport *report,
   json_object_set_int_member (problem, "context", space->scenario.context);
   json_object_set_string_member (problem, "dtype", bpw_dtype_to_string (space->scenario.dtype));
   json_object_set_string_member (problem, "fingerprint", report->fingerprint);
+  json_object_set_string_member (problem, "space", space->limits.calculon ? "calculon" : "full");
   json_object_set_object_member (root, "problem", problem);
   json_object_set_int_member (root, "space", (gint64) report->space);
   json_object_set_int_member (shard, "index", (gint64) report->shard_index);

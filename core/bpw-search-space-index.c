@@ -73,6 +73,8 @@ bpw_search_space_leaf (const BpwSearchSpace *space,
 {
   const BpwSearchNode *n = &g_array_index (space->nodes, BpwSearchNode, node);
 
+  leaf->network = offset % n->n_networks;
+  offset /= n->n_networks;
   leaf->algorithm = offset % n->n_algorithms;
   offset /= n->n_algorithms;
   leaf->dp_overlap = offset % n->n_dp_overlaps;
@@ -88,8 +90,9 @@ bpw_search_space_leaf_offset (const BpwSearchSpace *space,
 {
   const BpwSearchNode *n = &g_array_index (space->nodes, BpwSearchNode, node);
 
-  return (((guint64) leaf->schedule * n->n_tp_overlaps + leaf->tp_overlap) *
-          n->n_dp_overlaps + leaf->dp_overlap) * n->n_algorithms + leaf->algorithm;
+  return ((((guint64) leaf->schedule * n->n_tp_overlaps + leaf->tp_overlap) *
+           n->n_dp_overlaps + leaf->dp_overlap) * n->n_algorithms + leaf->algorithm) *
+         n->n_networks + leaf->network;
 }
 
 void
@@ -104,7 +107,7 @@ bpw_search_space_fill (const BpwSearchSpace *space,
                      g->offload == BPW_SEARCH_OFFLOAD_BOTH;
   gboolean optimizer = g->offload == BPW_SEARCH_OFFLOAD_OPTIMIZER ||
                        g->offload == BPW_SEARCH_OFFLOAD_BOTH;
-  guint a = leaf->algorithm;
+  guint a = leaf->algorithm, net = leaf->network;
 
   *m = space->base;
   m->parallel.tp = g->tp;
@@ -122,6 +125,8 @@ bpw_search_space_fill (const BpwSearchSpace *space,
   m->placement[BPW_TENSOR_OPTIMIZER_STATE] = optimizer ? BPW_PLACEMENT_HOST : -1;
   m->placement[BPW_TENSOR_MASTER_WEIGHT] = optimizer ? BPW_PLACEMENT_HOST : -1;
   m->placement[BPW_TENSOR_GRADIENT] = optimizer ? BPW_PLACEMENT_HOST : -1;
+  if (space->limits.calculon)
+    m->placement[BPW_TENSOR_ACTIVATION] = g->act_offload ? BPW_PLACEMENT_HOST : -1;
   m->tp_overlap = n->tp_overlap[leaf->tp_overlap];
   m->dp_overlap = n->dp_overlap[leaf->dp_overlap];
   for (guint i = 0; i < g->n_alg_tiers; i++)
@@ -129,6 +134,15 @@ bpw_search_space_fill (const BpwSearchSpace *space,
       m->algorithm[g->alg_tier[i]] = g->alg_flag[i][a % g->alg_choices[i]];
       a /= g->alg_choices[i];
     }
+  /* The last enumerated group is the least significant digit (Calculon's loop order). */
+  for (guint i = g->n_net_groups; i > 0; i--)
+    {
+      m->tier[g->net_group[i - 1]] = (gint) (net % g->n_tiers);
+      net /= g->n_tiers;
+    }
+  /* Calculon has no EP: its groups would ride on DP's tier. */
+  if (g->n_net_groups > 0)
+    m->tier[BPW_GROUP_EP] = m->tier[BPW_GROUP_DP];
 }
 
 void

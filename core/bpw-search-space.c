@@ -157,6 +157,26 @@ group_algorithms (const BpwSearchSpace *space, BpwSearchGroup *g)
     }
 }
 
+/* Calculon's space: the tier of each group of degree above 1 is a choice of every plan. */
+static void
+group_networks (const BpwSearchSpace *space, BpwSearchGroup *g)
+{
+  gint64 degree[BPW_N_GROUPS] = { g->tp, g->pp, g->dp, g->ep };
+  static const guint8 enumerated[] = { BPW_GROUP_TP, BPW_GROUP_PP, BPW_GROUP_DP };
+
+  g->n_net_groups = 0;
+  g->n_tiers = MIN (space->blueprint->n_tiers, BPW_MAPPING_MAX_TIERS);
+  g->n_networks = 1;
+  if (!space->limits.calculon || g->n_tiers == 0)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (enumerated); i++)
+    if (degree[enumerated[i]] > 1)
+      {
+        g->net_group[g->n_net_groups++] = enumerated[i];
+        g->n_networks *= g->n_tiers;
+      }
+}
+
 static void
 node_schedules (const BpwSearchSpace *space, const BpwSearchGroup *g, BpwSearchNode *n)
 {
@@ -169,7 +189,8 @@ node_schedules (const BpwSearchSpace *space, const BpwSearchGroup *g, BpwSearchN
     n->plain[n->n_plain++] = BPW_SCHEDULE_1F1B;
   /* GPipe differs from 1F1B only in what it holds, and only where there is a pipeline
    * and a backward pass to wait for. */
-  if ((l->schedule < 0 && train && g->pp > 1) || l->schedule == BPW_SCHEDULE_GPIPE)
+  if ((l->schedule < 0 && train && g->pp > 1 && !l->calculon) ||
+      l->schedule == BPW_SCHEDULE_GPIPE)
     n->plain[n->n_plain++] = BPW_SCHEDULE_GPIPE;
   n->n_schedules = n->n_plain;
   if ((l->schedule < 0 || l->schedule == BPW_SCHEDULE_INTERLEAVED) && g->pp >= 2 &&
@@ -233,10 +254,12 @@ add_node (BpwSearchSpace *space, BpwSearchGroup *g, BpwSearchNode *n)
   n->n_algorithms = 1;
   for (guint i = 0; i < g->n_alg_tiers; i++)
     n->n_algorithms *= g->alg_choices[i];
+  n->n_networks = g->n_networks;
 
   if (!checked_mul (n->n_schedules, n->n_tp_overlaps, &count) ||
       !checked_mul (count, n->n_dp_overlaps, &count) ||
       !checked_mul (count, n->n_algorithms, &count) ||
+      !checked_mul (count, n->n_networks, &count) ||
       space->size > MAX_SPACE - count)
     return FALSE;
   n->first = space->size;
@@ -262,13 +285,18 @@ add_group_nodes (BpwSearchSpace *space, BpwSearchGroup *g)
         continue;
       for (guint f = 0; f < BPW_SEARCH_N_FUSION_SETS; f++)
         {
-          if (l->fusion_sets != 0 && !(l->fusion_sets & (1u << f)))
+          /* Calculon fuses the activation and nothing else (its -f true default). */
+          if (l->fusion_sets != 0 ? !(l->fusion_sets & (1u << f))
+                                  : (l->calculon && f != BPW_SEARCH_FUSION_DEFAULT))
             continue;
           for (gint r = BPW_RECOMPUTE_NONE; r <= BPW_RECOMPUTE_FULL; r++)
             {
               guint run = space->nodes->len;
 
               if (l->recompute >= 0 ? r != l->recompute : (!train && r != BPW_RECOMPUTE_NONE))
+                continue;
+              /* Calculon offloads activations only where it stores them. */
+              if (g->act_offload && r == BPW_RECOMPUTE_FULL)
                 continue;
 
               for (guint i = 0; i < mbs->len; i++)
@@ -297,6 +325,9 @@ add_groups (BpwSearchSpace *space, gint64 tp, gint64 pp, gboolean host)
   const BpwModelSpec *spec = &space->spec;
   gboolean train = space->scenario.phase == BPW_WORKLOAD_TRAIN;
   gint64 dp = space->devices / (tp * pp);
+  /* Calculon streams offloaded state a layer ahead and wants 3 or more layers a stage. */
+  gboolean may_offload = !l->calculon || spec->layers / pp >= 3;
+  gboolean acts = l->calculon && host && train && may_offload && l->offloads == 0;
   g_autoptr(GArray) eps = NULL;
 
   if ((l->dp > 0 && dp != l->dp) || space->scenario.global_batch % dp != 0)
@@ -323,18 +354,28 @@ add_groups (BpwSearchSpace *space, gint64 tp, gint64 pp, gboolean host)
           if (l->zero >= 0 ? z != l->zero
                            : (z > 0 && (dp == 1 || (!train && z != 3))))
             continue;
-          for (guint o = 0; o < BPW_SEARCH_N_OFFLOADS; o++)
+          /* Calculon's optimizer sharding is ZeRO 2; it has no other stage. */
+          if (l->calculon && z != 0 && z != 2)
+            continue;
+          for (guint o = 0; o < BPW_SEARCH_N_OFFLOADS * 2; o++)
             {
               BpwSearchGroup g = {
-                .tp = tp, .pp = pp, .dp = dp, .ep = ep, .zero = z, .offload = o,
+                .tp = tp, .pp = pp, .dp = dp, .ep = ep, .zero = z,
+                .offload = o % BPW_SEARCH_N_OFFLOADS, .act_offload = o >= BPW_SEARCH_N_OFFLOADS,
                 .first_node = space->nodes->len, .first = space->size,
               };
 
-              if (l->offloads != 0 ? !(l->offloads & (1u << o))
-                                   : (o != BPW_SEARCH_OFFLOAD_NONE &&
-                                      (!host || (!train && o != BPW_SEARCH_OFFLOAD_WEIGHTS))))
+              if (g.act_offload && !acts)
+                continue;
+              if (l->offloads != 0
+                  ? !(l->offloads & (1u << g.offload))
+                  : (g.offload != BPW_SEARCH_OFFLOAD_NONE &&
+                     (!host || (!train && g.offload != BPW_SEARCH_OFFLOAD_WEIGHTS))))
+                continue;
+              if (g.offload != BPW_SEARCH_OFFLOAD_NONE && !may_offload)
                 continue;
               group_algorithms (space, &g);
+              group_networks (space, &g);
               if (!add_group_nodes (space, &g))
                 return FALSE;
               g.n_nodes = space->nodes->len - g.first_node;
@@ -385,7 +426,7 @@ space_fingerprint (const BpwSearchSpace *space)
     }
   for (guint i = 0; i < bp->n_engines; i++)
     HASH (h, bp->engines[i].peak[BPW_PRECISION_BF16].value);
-  HASH (h, space->devices);
+  HASH (h, space->devices); HASH (h, space->limits.calculon);
   h = fnv (h, space->base.tier, sizeof space->base.tier);
   h = fnv (h, space->base.engine, sizeof space->base.engine);
   h = fnv (h, space->base.placement, sizeof space->base.placement);
@@ -395,6 +436,7 @@ space_fingerprint (const BpwSearchSpace *space)
 
       HASH (h, g->tp); HASH (h, g->pp); HASH (h, g->dp); HASH (h, g->ep);
       HASH (h, g->zero); HASH (h, (gint) g->offload); HASH (h, g->count);
+      HASH (h, g->act_offload); HASH (h, g->n_networks);
     }
   for (guint i = 0; i < space->nodes->len; i++)
     {
@@ -435,6 +477,14 @@ bpw_search_space_new (const BpwModelSpec    *spec,
       return NULL;
     }
 
+  if (limits->calculon && scenario->phase != BPW_WORKLOAD_TRAIN)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   "Calculon's search space is one of training runs; search the %s phase "
+                   "in the full space", bpw_workload_phase_to_string (scenario->phase));
+      return NULL;
+    }
+
   space = g_new0 (BpwSearchSpace, 1);
   bpw_model_spec_copy (&space->spec, spec);
   bpw_scenario_copy (&space->scenario, scenario);
@@ -444,6 +494,8 @@ bpw_search_space_new (const BpwModelSpec    *spec,
     bpw_mapping_copy (&space->base, base);
   space->devices = devices;
   space->limits = *limits;
+  if (limits->calculon)
+    space->limits.algorithms = FALSE;
   space->groups = g_array_new (FALSE, FALSE, sizeof (BpwSearchGroup));
   space->nodes = g_array_new (FALSE, FALSE, sizeof (BpwSearchNode));
   host = host_memory_usable (blueprint);
@@ -454,14 +506,16 @@ bpw_search_space_new (const BpwModelSpec    *spec,
       gint64 tp = g_array_index (tps, gint64, i);
       g_autoptr(GArray) pps = NULL;
 
-      if ((limits->tp > 0 && tp != limits->tp) || !tp_divides (spec, tp))
+      if ((limits->tp > 0 && tp != limits->tp) || !tp_divides (spec, tp) ||
+          (limits->calculon && spec->hidden % tp != 0))
         continue;
       pps = divisors (devices / tp);
       for (guint j = 0; j < pps->len && g_array_index (pps, gint64, j) <= spec->layers; j++)
         {
           gint64 pp = g_array_index (pps, gint64, j);
 
-          if (limits->pp > 0 && pp != limits->pp)
+          if ((limits->pp > 0 && pp != limits->pp) ||
+              (limits->calculon && spec->layers % pp != 0))
             continue;
           if (!add_groups (space, tp, pp, host))
             {

@@ -21,6 +21,15 @@
  *               algorithm of each tier that carries a parallel group (auto, then each one
  *               the tier offers, in flag order).
  *
+ * Calculon's space (limits.calculon; llm-optimal-execution, shared/docs/CALCULON.md §5)
+ * narrows and widens this: TP must also divide the hidden size and PP the layers; ZeRO is 0
+ * or 2 (Calculon's optimizer sharding); weights, optimizer state and activations are
+ * offloaded independently (activations not under full recompute, and only while
+ * limits.offloads leaves the offload choices free), and only with 3 or more layers per
+ * stage; the fusion set is "default" (its fused activation); there is no GPipe;
+ * and instead of collective algorithms the tier of each of TP, PP and DP (those of degree
+ * above 1) is enumerated per plan, TP outermost, in the innermost leaf position.
+ *
  * Within a leaf the values that can only do better come first (1F1B before GPipe, ring
  * overlap, DP overlap on, automatic algorithms), so that search meets the plan that
  * bounds a leaf before the leaf, and ties in step time go to the simpler plan. Every node
@@ -70,6 +79,7 @@ typedef struct
   guint     fusion_sets;      /* 1 << BpwSearchFusionSet; 0: all */
   guint     offloads;         /* 1 << BpwSearchOffload; 0: all that host memory allows */
   gboolean  algorithms;       /* collective algorithm per tier; FALSE: the base mapping's */
+  gboolean  calculon;         /* Calculon's space (see above); implies no algorithms */
 } BpwSearchLimits;
 
 typedef struct
@@ -77,6 +87,11 @@ typedef struct
   gint64            tp, pp, dp, ep;
   gint              zero;
   BpwSearchOffload  offload;
+  gboolean          act_offload;       /* stored activations on host (Calculon's space) */
+  /* Groups (BpwGroupKind) whose tier is enumerated, outermost first, over n_tiers tiers
+   * each: n_networks = n_tiers ^ n_net_groups choices (Calculon's space; else 1). */
+  guint             n_net_groups, n_tiers, n_networks;
+  guint8            net_group[BPW_N_GROUPS];
   /* Tiers whose collective algorithm is enumerated, with their choices (0 = auto). */
   guint             n_alg_tiers;
   guint8            alg_tier[BPW_MAPPING_MAX_TIERS];
@@ -103,6 +118,7 @@ typedef struct
   guint8              dp_overlap[2];
   guint               n_schedules;
   guint               n_algorithms;
+  guint               n_networks;      /* the group's */
   guint64             first, count;
 } BpwSearchNode;
 
@@ -126,6 +142,7 @@ typedef struct
 {
   guint  schedule;      /* index into the node's schedules */
   guint  tp_overlap, dp_overlap, algorithm;
+  guint  network;       /* tier choice (Calculon's space); 0 otherwise */
 } BpwSearchLeaf;
 
 void            bpw_search_limits_init     (BpwSearchLimits       *limits);

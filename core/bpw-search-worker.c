@@ -115,6 +115,9 @@ tiers_legal (const BpwSearchSpace *space, const BpwSearchGroup *g)
   BpwParallel p;
   gint tiers[BPW_N_GROUPS];
 
+  /* Where every plan chooses its tiers, the estimator checks them plan by plan. */
+  if (g->n_net_groups > 0)
+    return TRUE;
   bpw_parallel_init_defaults (&p);
   p.tp = g->tp, p.pp = g->pp, p.dp = g->dp, p.ep = g->ep;
   bpw_plan_resolve_tiers (space->blueprint, &p, space->base.tier, tiers);

@@ -265,6 +265,54 @@ bpw_study_set_scenario (BpwStudy           *self,
 }
 
 gboolean
+_bpw_study_candidate_read_mapping (const BpwStudyCandidate *c,
+                                   const char              *scenario,
+                                   JsonObject              *object,
+                                   const BpwBlueprint      *bp,
+                                   BpwMapping              *mapping,
+                                   GError                 **error)
+{
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(BpwJsonDoc) doc = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *label = NULL;
+  g_autofree char *path = NULL;
+
+  if (json_object_get_size (object) == 0)
+    return TRUE;
+  if (scenario != NULL)
+    {
+      label = g_strdup_printf ("candidate “%s” mapping for “%s”", c->name, scenario);
+      path = g_strdup_printf ("mappings.%s", scenario);
+    }
+  else
+    {
+      label = g_strdup_printf ("candidate “%s” mapping", c->name);
+      path = g_strdup ("mapping");
+    }
+  /* Read from text, so that messages can point at a line and column of it. */
+  node = json_node_init_object (json_node_alloc (), object);
+  text = _bpw_json_dump (node);
+  doc = bpw_json_doc_new_from_data (label, text, -1, error);
+  if (doc == NULL)
+    return FALSE;
+  return bpw_mapping_read_object (doc, json_node_get_object (bpw_json_doc_get_root (doc)),
+                                  path, bp, mapping, NULL, error);
+}
+
+static gboolean
+bpw_study_candidate_not_object (const BpwStudyCandidate  *c,
+                                JsonNode                 *mapping,
+                                GError                  **error)
+{
+  if (JSON_NODE_HOLDS_OBJECT (mapping))
+    return FALSE;
+  g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+               "candidate “%s”: the mapping must be an object", c->name);
+  return TRUE;
+}
+
+gboolean
 bpw_study_set_candidate_mapping (BpwStudy    *self,
                                  guint        index,
                                  JsonNode    *mapping,
@@ -272,9 +320,6 @@ bpw_study_set_candidate_mapping (BpwStudy    *self,
 {
   BpwStudyCandidate *c;
   g_autoptr(BpwBlueprint) bp = NULL;
-  g_autoptr(BpwJsonDoc) doc = NULL;
-  g_autofree char *text = NULL;
-  g_autofree char *label = NULL;
   BpwMapping check;
   gboolean ok;
 
@@ -283,24 +328,12 @@ bpw_study_set_candidate_mapping (BpwStudy    *self,
   g_return_val_if_fail (mapping != NULL, FALSE);
 
   c = &g_array_index (self->candidates, BpwStudyCandidate, index);
-  if (!JSON_NODE_HOLDS_OBJECT (mapping))
-    {
-      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "candidate “%s”: the mapping must be an object", c->name);
-      return FALSE;
-    }
-
-  /* Read it as bpw_candidate_run_init() will, names resolved against the blueprint when it
-   * loads, so that a mapping the study cannot run is refused here. */
-  bp = bpw_study_load_blueprint (self, c->blueprint, NULL);
-  text = _bpw_json_dump (mapping);
-  label = g_strdup_printf ("candidate “%s” mapping", c->name);
-  doc = bpw_json_doc_new_from_data (label, text, -1, error);
-  if (doc == NULL)
+  if (bpw_study_candidate_not_object (c, mapping, error))
     return FALSE;
+  bp = bpw_study_load_blueprint (self, c->blueprint, NULL);
   bpw_mapping_init_defaults (&check);
-  ok = bpw_mapping_read_object (doc, json_node_get_object (bpw_json_doc_get_root (doc)),
-                                "mapping", bp, &check, NULL, error);
+  ok = _bpw_study_candidate_read_mapping (c, NULL, json_node_get_object (mapping), bp, &check,
+                                          error);
   bpw_mapping_clear (&check);
   if (!ok)
     return FALSE;
@@ -308,4 +341,85 @@ bpw_study_set_candidate_mapping (BpwStudy    *self,
   g_clear_pointer (&c->mapping, json_node_unref);
   c->mapping = _bpw_study_json_copy (mapping);
   return TRUE;
+}
+
+JsonObject *
+bpw_study_candidate_get_scenario_mapping (const BpwStudyCandidate *c,
+                                          const char              *scenario)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (c != NULL, NULL);
+
+  if (scenario == NULL || c->mappings == NULL || !JSON_NODE_HOLDS_OBJECT (c->mappings))
+    return NULL;
+  node = json_object_get_member (json_node_get_object (c->mappings), scenario);
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+gboolean
+bpw_study_set_candidate_scenario_mapping (BpwStudy    *self,
+                                          guint        index,
+                                          const char  *scenario,
+                                          JsonNode    *mapping,
+                                          GError     **error)
+{
+  BpwStudyCandidate *c;
+  g_autoptr(BpwBlueprint) bp = NULL;
+  BpwMapping check;
+  gboolean ok;
+
+  g_return_val_if_fail (BPW_IS_STUDY (self), FALSE);
+  g_return_val_if_fail (index < self->candidates->len, FALSE);
+  g_return_val_if_fail (scenario != NULL, FALSE);
+
+  c = &g_array_index (self->candidates, BpwStudyCandidate, index);
+  if (!bpw_study_lookup_scenario (self, scenario, NULL))
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   "candidate “%s”: the study has no scenario named “%s”", c->name,
+                   scenario);
+      return FALSE;
+    }
+  if (mapping != NULL)
+    {
+      if (bpw_study_candidate_not_object (c, mapping, error))
+        return FALSE;
+      /* Over the candidate's own mapping, as the candidate runs the scenario; a mapping
+       * the candidate's own already fails on is not this edit's to refuse. */
+      bp = bpw_study_load_blueprint (self, c->blueprint, NULL);
+      bpw_mapping_init_defaults (&check);
+      _bpw_study_candidate_read_mapping (c, NULL, json_node_get_object (c->mapping), bp,
+                                         &check, NULL);
+      ok = _bpw_study_candidate_read_mapping (c, scenario, json_node_get_object (mapping), bp,
+                                              &check, error);
+      bpw_mapping_clear (&check);
+      if (!ok)
+        return FALSE;
+    }
+
+  if (c->mappings == NULL || !JSON_NODE_HOLDS_OBJECT (c->mappings))
+    {
+      g_autoptr(JsonObject) none = json_object_new ();
+
+      g_clear_pointer (&c->mappings, json_node_unref);
+      c->mappings = json_node_init_object (json_node_alloc (), none);
+    }
+  if (mapping != NULL)
+    json_object_set_member (json_node_get_object (c->mappings), scenario,
+                            _bpw_study_json_copy (mapping));
+  else
+    json_object_remove_member (json_node_get_object (c->mappings), scenario);
+  return TRUE;
+}
+
+void
+bpw_study_remove_candidate (BpwStudy *self,
+                            guint     index)
+{
+  g_return_if_fail (BPW_IS_STUDY (self));
+  g_return_if_fail (index < self->candidates->len);
+
+  /* The array's clear function frees the candidate. */
+  g_array_remove_index (self->candidates, index);
 }

@@ -23,8 +23,16 @@ struct _BpwStudyEdit
   /* SCENARIO */
   BpwScenario       scenario[2];
   BpwParallel       parallel[2];
-  /* MAPPING */
+  /* MAPPING: with @mapping_scenario, that scenario's (NULL: none) */
   JsonNode         *mapping[2];
+  char             *mapping_scenario;
+  /* MEASUREMENTS: the whole list; a calibration also sets blueprint[AFTER], and @listed
+   * says whether its name was among the study's blueprints before */
+  GArray           *measurements[2];
+  gboolean          listed;
+  /* CANDIDATE: added at @index; mapping[AFTER] is its own mapping */
+  char             *candidate_blueprint;
+  JsonNode         *candidate_mappings;
 };
 
 enum { BEFORE, AFTER };
@@ -164,6 +172,179 @@ bpw_study_edit_new_mapping (BpwStudy   *study,
   return edit;
 }
 
+BpwStudyEdit *
+bpw_study_edit_new_scenario_mapping (BpwStudy   *study,
+                                     guint       candidate,
+                                     const char *scenario,
+                                     JsonNode   *mapping,
+                                     const char *label)
+{
+  const BpwStudyCandidate *c;
+  BpwStudyEdit *edit;
+  JsonObject *before;
+
+  g_return_val_if_fail (BPW_IS_STUDY (study), NULL);
+  g_return_val_if_fail (candidate < bpw_study_get_n_candidates (study), NULL);
+  g_return_val_if_fail (scenario != NULL, NULL);
+
+  c = bpw_study_get_candidate (study, candidate);
+  edit = bpw_study_edit_alloc (BPW_STUDY_EDIT_MAPPING, candidate, c->name, label);
+  edit->mapping_scenario = g_strdup (scenario);
+  before = bpw_study_candidate_get_scenario_mapping (c, scenario);
+  if (before != NULL)
+    {
+      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), before);
+
+      edit->mapping[BEFORE] = _bpw_study_json_copy (node);
+    }
+  edit->mapping[AFTER] = mapping != NULL ? _bpw_study_json_copy (mapping) : NULL;
+  return edit;
+}
+
+BpwStudyEdit *
+bpw_study_edit_new_measurement (BpwStudy    *study,
+                                guint        candidate,
+                                guint        scenario,
+                                const char  *path,
+                                const char  *label,
+                                GError     **error)
+{
+  g_autoptr(GArray) after = NULL;
+  BpwStudyEdit *edit;
+
+  g_return_val_if_fail (BPW_IS_STUDY (study), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  after = _bpw_study_copy_measurements (study);
+  if (!_bpw_study_append_measurement (study, after, NULL, candidate, scenario, path, error))
+    return NULL;
+  edit = bpw_study_edit_alloc (BPW_STUDY_EDIT_MEASUREMENTS, after->len - 1,
+                               g_array_index (after, BpwStudyMeasurement, after->len - 1).name,
+                               label);
+  edit->measurements[BEFORE] = _bpw_study_copy_measurements (study);
+  edit->measurements[AFTER] = g_steal_pointer (&after);
+  return edit;
+}
+
+BpwStudyEdit *
+bpw_study_edit_new_calibration (BpwStudy           *study,
+                                guint               measurement,
+                                const BpwBlueprint *calibrated,
+                                const char         *label)
+{
+  BpwStudyMeasurement *m;
+  BpwStudyEdit *edit;
+
+  g_return_val_if_fail (BPW_IS_STUDY (study), NULL);
+  g_return_val_if_fail (measurement < bpw_study_get_n_measurements (study), NULL);
+  g_return_val_if_fail (calibrated != NULL && calibrated->name != NULL, NULL);
+
+  edit = bpw_study_edit_new_blueprint (study, calibrated, label);
+  edit->kind = BPW_STUDY_EDIT_MEASUREMENTS;
+  edit->index = measurement;
+  edit->listed = g_strv_contains (bpw_study_get_blueprints (study), calibrated->name);
+  edit->measurements[BEFORE] = _bpw_study_copy_measurements (study);
+  edit->measurements[AFTER] = _bpw_study_copy_measurements (study);
+  m = &g_array_index (edit->measurements[AFTER], BpwStudyMeasurement, measurement);
+  g_free (m->calibrated);
+  m->calibrated = g_strdup (calibrated->name);
+  g_free (edit->target);
+  edit->target = g_strdup (m->name);
+  return edit;
+}
+
+/* MEASUREMENTS: the list, and a calibration's blueprint first so that the list may name
+ * it. */
+static gboolean
+bpw_study_edit_set_measurements (const BpwStudyEdit *edit,
+                                 BpwStudy           *study,
+                                 int                 state,
+                                 GError            **error)
+{
+  const BpwBlueprint *after = edit->blueprint[AFTER];
+
+  if (after != NULL && edit->blueprint[state] != NULL
+      && !bpw_study_set_inline_blueprint (study, edit->blueprint[state], error))
+    return FALSE;
+  if (after != NULL && edit->blueprint[state] == NULL)
+    {
+      bpw_study_remove_inline_blueprint (study, after->name);
+      if (!edit->listed)
+        _bpw_study_unlist_blueprint (study, after->name);
+    }
+  _bpw_study_set_measurements (study, edit->measurements[state]);
+  return TRUE;
+}
+
+BpwStudyEdit *
+bpw_study_edit_new_candidate (BpwStudy   *study,
+                              const char *name,
+                              const char *blueprint,
+                              JsonNode   *mapping,
+                              JsonNode   *mappings,
+                              const char *label)
+{
+  BpwStudyEdit *edit;
+
+  g_return_val_if_fail (BPW_IS_STUDY (study), NULL);
+  g_return_val_if_fail (name != NULL && blueprint != NULL, NULL);
+  g_return_val_if_fail (mapping == NULL || JSON_NODE_HOLDS_OBJECT (mapping), NULL);
+  g_return_val_if_fail (mappings == NULL || JSON_NODE_HOLDS_OBJECT (mappings), NULL);
+
+  edit = bpw_study_edit_alloc (BPW_STUDY_EDIT_CANDIDATE, bpw_study_get_n_candidates (study),
+                               name, label);
+  edit->candidate_blueprint = g_strdup (blueprint);
+  edit->mapping[AFTER] = mapping != NULL ? _bpw_study_json_copy (mapping) : NULL;
+  edit->candidate_mappings = mappings != NULL ? _bpw_study_json_copy (mappings) : NULL;
+  return edit;
+}
+
+/* AFTER: the candidate joins at @index, which must be the end again (as when the edit was
+ * made), with its mappings checked one by one; BEFORE: it leaves. */
+static gboolean
+bpw_study_edit_set_candidate (const BpwStudyEdit *edit,
+                              BpwStudy           *study,
+                              int                 state,
+                              GError            **error)
+{
+  guint n = bpw_study_get_n_candidates (study);
+  JsonObjectIter iter;
+  const char *scenario;
+  JsonNode *mapping;
+
+  if (state == BEFORE)
+    {
+      if (edit->index + 1 != n
+          || g_strcmp0 (bpw_study_get_candidate (study, edit->index)->name, edit->target) != 0)
+        {
+          g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                       "the study’s last candidate is no longer “%s”", edit->target);
+          return FALSE;
+        }
+      bpw_study_remove_candidate (study, edit->index);
+      return TRUE;
+    }
+  if (edit->index != n)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   "the study’s candidates changed since “%s” was added", edit->target);
+      return FALSE;
+    }
+  if (!bpw_study_add_candidate (study, edit->target, edit->candidate_blueprint,
+                                edit->mapping[AFTER], error))
+    return FALSE;
+  if (edit->candidate_mappings == NULL)
+    return TRUE;
+  json_object_iter_init_ordered (&iter, json_node_get_object (edit->candidate_mappings));
+  while (json_object_iter_next_ordered (&iter, &scenario, &mapping))
+    if (!bpw_study_set_candidate_scenario_mapping (study, n, scenario, mapping, error))
+      {
+        bpw_study_remove_candidate (study, n);
+        return FALSE;
+      }
+  return TRUE;
+}
+
 void
 bpw_study_edit_free (BpwStudyEdit *edit)
 {
@@ -173,11 +354,15 @@ bpw_study_edit_free (BpwStudyEdit *edit)
     {
       g_clear_pointer (&edit->blueprint[i], bpw_blueprint_free);
       g_clear_pointer (&edit->mapping[i], json_node_unref);
+      g_clear_pointer (&edit->measurements[i], g_array_unref);
       if (edit->kind == BPW_STUDY_EDIT_SCENARIO)
         bpw_scenario_clear (&edit->scenario[i]);
     }
   g_free (edit->target);
   g_free (edit->label);
+  g_free (edit->mapping_scenario);
+  g_free (edit->candidate_blueprint);
+  g_clear_pointer (&edit->candidate_mappings, json_node_unref);
   g_free (edit);
 }
 
@@ -206,7 +391,15 @@ bpw_study_edit_set (const BpwStudyEdit *edit,
       if (edit->index >= bpw_study_get_n_candidates (study)
           || g_strcmp0 (bpw_study_get_candidate (study, edit->index)->name, edit->target) != 0)
         break;
+      if (edit->mapping_scenario != NULL)
+        return bpw_study_set_candidate_scenario_mapping (study, edit->index,
+                                                         edit->mapping_scenario,
+                                                         edit->mapping[state], error);
       return bpw_study_set_candidate_mapping (study, edit->index, edit->mapping[state], error);
+    case BPW_STUDY_EDIT_MEASUREMENTS:
+      return bpw_study_edit_set_measurements (edit, study, state, error);
+    case BPW_STUDY_EDIT_CANDIDATE:
+      return bpw_study_edit_set_candidate (edit, study, state, error);
     default:
       break;
     }
@@ -259,4 +452,11 @@ bpw_study_edit_get_label (const BpwStudyEdit *edit)
 {
   g_return_val_if_fail (edit != NULL, NULL);
   return edit->label;
+}
+
+const char *
+bpw_study_edit_get_scenario (const BpwStudyEdit *edit)
+{
+  g_return_val_if_fail (edit != NULL, NULL);
+  return edit->mapping_scenario;
 }

@@ -3,9 +3,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * An edit records the part of the study it changes as it was and as it becomes, whole: a
- * blueprint (with "not held in the study" as a possible before), a scenario's values, or a
- * candidate's mapping object. Applying and reverting are then exact, in any order an undo
- * stack replays them, and need no knowledge of which value inside the part changed.
+ * blueprint (with "not held in the study" as a possible before), a scenario's values, a
+ * candidate's mapping object, its mapping for one scenario (with "none" possible), or a
+ * whole candidate (added, with "none" before).
+ * Applying and reverting are then exact, in any order an undo stack replays them, and need
+ * no knowledge of which value inside the part changed.
  */
 #pragma once
 
@@ -19,6 +21,8 @@ typedef enum
   BPW_STUDY_EDIT_BLUEPRINT,
   BPW_STUDY_EDIT_SCENARIO,
   BPW_STUDY_EDIT_MAPPING,
+  BPW_STUDY_EDIT_MEASUREMENTS,
+  BPW_STUDY_EDIT_CANDIDATE,
 } BpwStudyEditKind;
 
 typedef struct _BpwStudyEdit BpwStudyEdit;
@@ -56,6 +60,38 @@ BpwStudyEdit     *bpw_study_edit_new_mapping   (BpwStudy           *study,
                                                 guint               candidate,
                                                 JsonNode           *mapping,
                                                 const char         *label);
+/* Candidate @candidate's mapping for scenario @scenario becomes @mapping (an object,
+ * copied), or none with @mapping NULL. Its kind is BPW_STUDY_EDIT_MAPPING. */
+BpwStudyEdit     *bpw_study_edit_new_scenario_mapping (BpwStudy   *study,
+                                                       guint       candidate,
+                                                       const char *scenario,
+                                                       JsonNode   *mapping,
+                                                       const char *label);
+/* A new measurement of candidate @candidate on scenario @scenario by the profile at @path
+ * (bpw_study_add_measurement()); NULL with @error when the file cannot be read. Its kind
+ * is BPW_STUDY_EDIT_MEASUREMENTS, its target the measurement's name. */
+BpwStudyEdit     *bpw_study_edit_new_measurement (BpwStudy         *study,
+                                                  guint             candidate,
+                                                  guint             scenario,
+                                                  const char       *path,
+                                                  const char       *label,
+                                                  GError          **error);
+/* @calibrated (named, copied) joins the study as a blueprint it holds, and measurement
+ * @measurement records it as its calibrated blueprint; undone, both are as before. */
+BpwStudyEdit     *bpw_study_edit_new_calibration (BpwStudy           *study,
+                                                  guint               measurement,
+                                                  const BpwBlueprint *calibrated,
+                                                  const char         *label);
+/* A new candidate @name (unique) on @blueprint joins the end of the study's candidates,
+ * with @mapping (nullable: {}) and @mappings (nullable: none; an object scenario name →
+ * mapping object); all are copied. Undone, it leaves. Its kind is
+ * BPW_STUDY_EDIT_CANDIDATE, its index the new candidate's. */
+BpwStudyEdit     *bpw_study_edit_new_candidate (BpwStudy           *study,
+                                                const char         *name,
+                                                const char         *blueprint,
+                                                JsonNode           *mapping,
+                                                JsonNode           *mappings,
+                                                const char         *label);
 void              bpw_study_edit_free          (BpwStudyEdit       *edit);
 
 /* Sets the part to its "after" (apply) or "before" (revert) state, with the checks of the
@@ -73,6 +109,8 @@ guint             bpw_study_edit_get_index     (const BpwStudyEdit *edit);
 /* Blueprint, scenario or candidate name. */
 const char       *bpw_study_edit_get_target    (const BpwStudyEdit *edit);
 const char       *bpw_study_edit_get_label     (const BpwStudyEdit *edit);  /* nullable */
+/* The scenario a mapping edit is limited to; NULL for the candidate's own mapping. */
+const char       *bpw_study_edit_get_scenario  (const BpwStudyEdit *edit);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BpwStudyEdit, bpw_study_edit_free)
 

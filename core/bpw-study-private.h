@@ -5,6 +5,7 @@
 #pragma once
 
 #include "bpw-json-doc.h"
+#include "bpw-mapping.h"
 #include "bpw-study.h"
 
 G_BEGIN_DECLS
@@ -25,6 +26,7 @@ struct _BpwStudy
   GHashTable *inline_blueprints;  /* char *name → BpwBlueprint *: objects in "blueprints" */
   GArray    *candidates;  /* BpwStudyCandidate */
   JsonNode  *views;       /* nullable, kept as written */
+  GArray    *measurements;  /* BpwStudyMeasurement, nullable until the first */
   GPtrArray *warnings;    /* char * */
 };
 
@@ -55,7 +57,40 @@ gboolean  _bpw_study_read_inline_blueprint (BpwStudy    *self,
                                             GError     **error);
 JsonNode *_bpw_study_inline_blueprint_to_node (BpwStudy   *self,
                                                const char *name);
+/* Reads candidate @c's mapping @object (its own, or with @scenario its mapping for that
+ * scenario) over @mapping, names resolved against @bp (nullable); messages name the
+ * candidate, and "mapping" or "mappings.SCENARIO" as the path. */
+gboolean  _bpw_study_candidate_read_mapping (const BpwStudyCandidate *c,
+                                             const char              *scenario,
+                                             JsonObject              *object,
+                                             const BpwBlueprint      *bp,
+                                             BpwMapping              *mapping,
+                                             GError                 **error);
 /* A copy that shares nothing with @node (json_node_copy() shares objects and arrays). */
 JsonNode *_bpw_study_json_copy (JsonNode *node);
 
+/* bpw-study-measurement.c: "measurements" (after the candidates), written into @target_dir
+ * (NULL: as loaded); the list as a whole, for undoable edits. */
+gboolean  _bpw_study_read_measurements  (BpwStudy    *self,
+                                         BpwJsonDoc  *doc,
+                                         JsonObject  *root,
+                                         GError     **error);
+void      _bpw_study_write_measurements (BpwStudy    *self,
+                                         JsonBuilder *builder,
+                                         const char  *target_dir);
+/* A new list (copies) of the study's measurements; sets the study's to copies of @list. */
+GArray   *_bpw_study_copy_measurements  (BpwStudy    *self);
+void      _bpw_study_set_measurements   (BpwStudy    *self,
+                                         GArray      *list);
+/* Appends to @list (BpwStudyMeasurement) what bpw_study_add_measurement() would add. */
+gboolean  _bpw_study_append_measurement (BpwStudy    *self,
+                                         GArray      *list,
+                                         const char  *name,
+                                         guint        candidate,
+                                         guint        scenario,
+                                         const char  *path,
+                                         GError     **error);
+/* Drops @name from the study's blueprint list (an undone calibration's blueprint). */
+void      _bpw_study_unlist_blueprint   (BpwStudy    *self,
+                                         const char  *name);
 G_END_DECLS

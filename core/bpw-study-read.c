@@ -15,7 +15,7 @@
 
 static const char * const root_keys[] = {
   "$schema", "format", "version", "name", "description", "workloads", "scenarios", "suites",
-  "blueprints", "candidates", "views", NULL
+  "blueprints", "candidates", "measurements", "views", NULL
 };
 static const char * const workload_keys[] = { "name", "description", "model", NULL };
 static const char * const scenario_keys[] = {
@@ -28,7 +28,7 @@ static const char * const parallel_keys[] = {
 };
 static const char * const suite_keys[] = { "name", "description", "kind", "scenarios", NULL };
 static const char * const candidate_keys[] = {
-  "name", "description", "blueprint", "mapping", NULL
+  "name", "description", "blueprint", "mapping", "mappings", NULL
 };
 
 /* Index order = enum order of the types they fill. */
@@ -424,6 +424,37 @@ bpw_study_read_suite (BpwStudy    *self,
   return TRUE;
 }
 
+/* "mappings": {"<scenario>": {mapping}, ...}; each key names a scenario of the study (they
+ * are read before the candidates). The members are checked when the candidate runs, as its
+ * "mapping" is, against its blueprint. */
+static gboolean
+bpw_study_read_scenario_mappings (BpwStudy    *self,
+                                  BpwJsonDoc  *doc,
+                                  JsonNode    *node,
+                                  const char  *path,
+                                  GError     **error)
+{
+  JsonObjectIter iter;
+  const char *scenario;
+  JsonNode *value;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return bpw_json_doc_error (doc, node, path, error,
+                               "expected an object of mapping objects keyed by scenario name");
+  json_object_iter_init_ordered (&iter, json_node_get_object (node));
+  while (json_object_iter_next_ordered (&iter, &scenario, &value))
+    {
+      g_autofree char *spath = bpw_json_doc_member_path (path, scenario);
+
+      if (!bpw_study_lookup_scenario (self, scenario, NULL))
+        return bpw_json_doc_error (doc, value, spath, error,
+                                   "the study has no scenario named \"%s\"", scenario);
+      if (!JSON_NODE_HOLDS_OBJECT (value))
+        return bpw_json_doc_error (doc, value, spath, error, "expected a mapping object");
+    }
+  return TRUE;
+}
+
 static gboolean
 bpw_study_read_candidate (BpwStudy    *self,
                           BpwJsonDoc  *doc,
@@ -434,8 +465,10 @@ bpw_study_read_candidate (BpwStudy    *self,
 {
   BpwStudyCandidate c = { 0 };
   g_autofree char *mpath = g_strdup_printf ("%s.mapping", path);
+  g_autofree char *spath = g_strdup_printf ("%s.mappings", path);
   const char *name = NULL, *blueprint = NULL;
   JsonNode *mapping = json_object_get_member (item, "mapping");
+  JsonNode *mappings = json_object_get_member (item, "mappings");
   guint n = self->candidates->len;
 
   bpw_json_doc_check_unknown (doc, item, path, candidate_keys, self->warnings);
@@ -453,6 +486,9 @@ bpw_study_read_candidate (BpwStudy    *self,
       }
   if (mapping != NULL && !JSON_NODE_HOLDS_OBJECT (mapping))
     return bpw_json_doc_error (doc, mapping, mpath, error, "expected a mapping object");
+  if (mappings != NULL
+      && !bpw_study_read_scenario_mappings (self, doc, mappings, spath, error))
+    return FALSE;
   c.name = g_strdup (name);
   c.blueprint = g_strdup (blueprint);
   if (mapping != NULL)
@@ -462,6 +498,14 @@ bpw_study_read_candidate (BpwStudy    *self,
       g_autoptr(JsonObject) empty = json_object_new ();
 
       c.mapping = json_node_init_object (json_node_alloc (), empty);
+    }
+  if (mappings != NULL)
+    c.mappings = _bpw_study_json_copy (mappings);
+  else
+    {
+      g_autoptr(JsonObject) none = json_object_new ();
+
+      c.mappings = json_node_init_object (json_node_alloc (), none);
     }
   g_array_append_val (self->candidates, c);
   return TRUE;
@@ -574,7 +618,8 @@ _bpw_study_read (BpwStudy    *self,
       bpw_study_add_blueprint (self, json_node_get_string (element));
     }
 
-  if (!bpw_study_read_list (self, doc, object, "candidates", bpw_study_read_candidate, error))
+  if (!bpw_study_read_list (self, doc, object, "candidates", bpw_study_read_candidate, error)
+      || !_bpw_study_read_measurements (self, doc, object, error))
     return FALSE;
 
   node = json_object_get_member (object, "views");

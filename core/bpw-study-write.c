@@ -192,9 +192,16 @@ _bpw_study_to_node (BpwStudy   *self,
       STR ("blueprint", c->blueprint);
       json_builder_set_member_name (b, "mapping");
       json_builder_add_value (b, json_node_copy (c->mapping));
+      if (c->mappings != NULL && json_object_get_size (json_node_get_object (c->mappings)) > 0)
+        {
+          json_builder_set_member_name (b, "mappings");
+          json_builder_add_value (b, json_node_copy (c->mappings));
+        }
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+
+  _bpw_study_write_measurements (self, b, target_dir);
 
   if (self->views != NULL)
     {

@@ -62,6 +62,7 @@ bpw_study_candidate_clear (gpointer data)
   g_clear_pointer (&c->name, g_free);
   g_clear_pointer (&c->blueprint, g_free);
   g_clear_pointer (&c->mapping, json_node_unref);
+  g_clear_pointer (&c->mappings, json_node_unref);
 }
 
 static void
@@ -80,6 +81,7 @@ bpw_study_finalize (GObject *object)
   g_clear_pointer (&self->inline_blueprints, g_hash_table_unref);
   g_clear_pointer (&self->candidates, g_array_unref);
   g_clear_pointer (&self->views, json_node_unref);
+  g_clear_pointer (&self->measurements, g_array_unref);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
 
   G_OBJECT_CLASS (bpw_study_parent_class)->finalize (object);
@@ -567,6 +569,11 @@ bpw_study_add_candidate (BpwStudy    *self,
 
       c.mapping = json_node_init_object (json_node_alloc (), empty);
     }
+  {
+    g_autoptr(JsonObject) none = json_object_new ();
+
+    c.mappings = json_node_init_object (json_node_alloc (), none);
+  }
   g_array_append_val (self->candidates, c);
   return TRUE;
 }

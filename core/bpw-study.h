@@ -56,7 +56,26 @@ typedef struct
   char         *name;
   char         *blueprint;  /* bundled blueprint name or path */
   JsonNode     *mapping;    /* the mapping object as written ({} = search for the best) */
+  /* An object: scenario name → mapping object read over @mapping for that scenario only
+   * (prefill and decode of one model want different TP and batch); {} when none. */
+  JsonNode     *mappings;
 } BpwStudyCandidate;
+
+/* A profile of the hardware running a candidate on a scenario (bpw-study-measurement.c):
+ * what the Validation page correlates with the candidate's simulated step. */
+typedef struct
+{
+  char         *name;
+  char         *candidate;   /* a candidate's name */
+  char         *scenario;    /* a scenario's name */
+  char         *profile;     /* the path as written: relative to the study's folder */
+  char         *path;        /* the file, absolute */
+  char         *sha256;      /* of the file as recorded (64 lowercase hex digits) */
+  char         *calibrated;  /* nullable: the study's blueprint calibrated from it */
+  gint          device;      /* the profile's device to correlate; -1: the default */
+  gint          rank;        /* the simulated rank it ran as; -1: the default */
+  char         *base;        /* private: the folder @profile is relative to, nullable */
+} BpwStudyMeasurement;
 
 const char   *bpw_suite_kind_to_string   (BpwSuiteKind kind);
 
@@ -178,5 +197,48 @@ gboolean      bpw_study_set_candidate_mapping (BpwStudy       *self,
                                                guint           index,
                                                JsonNode       *mapping,
                                                GError        **error);
+/* The mapping object candidate @c runs scenario @scenario with on top of its own, or
+ * NULL when it has none for that scenario. */
+JsonObject   *bpw_study_candidate_get_scenario_mapping (const BpwStudyCandidate *c,
+                                                        const char              *scenario);
+/* Sets (copied) or, with @mapping NULL, removes candidate @index's mapping for scenario
+ * @scenario after the checks of bpw_study_set_candidate_mapping(), the candidate's own
+ * mapping read first; on failure the study is unchanged. */
+gboolean      bpw_study_set_candidate_scenario_mapping (BpwStudy   *self,
+                                                        guint       index,
+                                                        const char *scenario,
+                                                        JsonNode   *mapping,
+                                                        GError    **error);
+/* Removes candidate @index (the undo of bpw_study_add_candidate()); later candidates move
+ * down one place. */
+void          bpw_study_remove_candidate (BpwStudy            *self,
+                                          guint                index);
 
+/* Measurements (bpw-study-measurement.c). A study file lists them under "measurements",
+ * each naming a candidate, a scenario and a profile file with its sha256; a file that is
+ * missing or changed since is a warning on load, not an error. */
+guint                      bpw_study_get_n_measurements (BpwStudy   *self);
+const BpwStudyMeasurement *bpw_study_get_measurement    (BpwStudy   *self,
+                                                         guint       i);
+gboolean                   bpw_study_lookup_measurement (BpwStudy   *self,
+                                                         const char *name,
+                                                         guint      *index);
+/* Candidate @candidate measured on scenario @scenario by the profile at @path, whose
+ * sha256 is recorded now. @name NULL: the file's base name, made unique. Fails when the
+ * file cannot be read. */
+gboolean      bpw_study_add_measurement  (BpwStudy            *self,
+                                          const char          *name,
+                                          guint                candidate,
+                                          guint                scenario,
+                                          const char          *path,
+                                          GError             **error);
+gboolean      bpw_study_remove_measurement (BpwStudy          *self,
+                                            const char        *name);
+/* Hashes @m's file: *@changed (nullable) says whether it differs from the recorded
+ * sha256, *@sha256 (nullable) gets the digest. FALSE with an error when it cannot be
+ * read. */
+gboolean      bpw_study_measurement_verify (const BpwStudyMeasurement *m,
+                                            gboolean                  *changed,
+                                            char                     **sha256,
+                                            GError                   **error);
 G_END_DECLS

@@ -2,10 +2,12 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A study candidate holds a mapping object that applies to every scenario; what it leaves
- * out comes from each scenario (decomposition, recompute) or from the defaults. The page
- * shows the values the selected scenario runs with, says which the candidate sets, and
- * writes an edit as that one member of the candidate's mapping object.
+ * A study candidate holds a mapping object that applies to every scenario, and may hold
+ * one per scenario over it; what they leave out comes from each scenario (decomposition,
+ * micro-batch, recompute) or from the defaults. The page shows the values the selected
+ * scenario runs with, says which layer sets each, and writes an edit as that one member of
+ * the candidate's mapping object or, "for this scenario only", of its mapping for the
+ * selected scenario (bpw-inspector-mapping-edit.c).
  */
 #define G_LOG_DOMAIN "bpw-inspector-mapping"
 
@@ -13,165 +15,37 @@
 
 #include <glib/gi18n.h>
 
-#include "bpw-inspector-private.h"
+#include "bpw-inspector-mapping-private.h"
 #include "bpw-tooltip.h"
 
-typedef enum
-{
-  FIELD_PARALLEL,   /* "bpw-parallel": 1 tp, 2 pp, 3 dp, 4 ep */
-  FIELD_SP,
-  FIELD_ZERO,
-  FIELD_SCHEDULE,
-  FIELD_INTERLEAVE,
-  FIELD_RECOMPUTE,
-  FIELD_FUSION,     /* "bpw-flag": the BpwFusion flag */
-  FIELD_DP_OVERLAP,
-  FIELD_TP_OVERLAP,
-} BpwMappingField;
-
-static const char * const parallel_members[] = { NULL, "tp", "pp", "dp", "ep" };
-
-static BpwMappingField
-bpw_mapping_row_field (GtkWidget *row)
-{
-  if (g_object_get_data (G_OBJECT (row), "bpw-parallel") != NULL)
-    return FIELD_PARALLEL;
-  return GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row), "bpw-mapping-field"));
-}
-
-static JsonObject *
-bpw_mapping_member_object (JsonObject *root,
-                           const char *member)
-{
-  JsonNode *node = json_object_get_member (root, member);
-
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    {
-      json_object_set_object_member (root, member, json_object_new ());
-      node = json_object_get_member (root, member);
-    }
-  return json_node_get_object (node);
-}
-
-/* TRUE when the candidate's mapping object itself sets what @row shows. */
-static gboolean
-bpw_mapping_row_is_set (GtkWidget  *row,
-                        JsonObject *root)
-{
-  const char *outer = NULL, *inner = NULL;
-  JsonNode *node;
-
-  switch (bpw_mapping_row_field (row))
-    {
-    case FIELD_PARALLEL:
-      outer = "parallel";
-      inner = parallel_members[GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row),
-                                                                    "bpw-parallel"))];
-      break;
-    case FIELD_SP: outer = "parallel"; inner = "sp"; break;
-    case FIELD_ZERO: outer = "parallel"; inner = "zero"; break;
-    case FIELD_SCHEDULE: outer = "parallel"; inner = "schedule"; break;
-    case FIELD_INTERLEAVE: outer = "parallel"; inner = "interleave"; break;
-    case FIELD_RECOMPUTE: outer = "recompute"; break;
-    case FIELD_FUSION: outer = "fusion"; break;
-    case FIELD_DP_OVERLAP: outer = "overlap"; inner = "dp"; break;
-    case FIELD_TP_OVERLAP: outer = "overlap"; inner = "tp"; break;
-    default: g_assert_not_reached ();
-    }
-  node = json_object_get_member (root, outer);
-  if (node == NULL || inner == NULL)
-    return node != NULL;
-  return JSON_NODE_HOLDS_OBJECT (node) && json_object_has_member (json_node_get_object (node),
-                                                                  inner);
-}
-
-/* The mapping the selected scenario runs with; FALSE (defaults in @mapping) when the
- * candidate cannot be set up there. */
-static gboolean
-bpw_inspector_effective_mapping (BpwInspector *self,
-                                 BpwMapping   *mapping)
-{
-  BpwCandidateRun run;
-  gboolean ok;
-
-  ok = bpw_candidate_run_init (&run, self->study, self->candidate, self->scenario, NULL);
-  bpw_mapping_copy (mapping, &run.mapping);
-  bpw_candidate_run_clear (&run);
-  return ok;
-}
-
-static void
-bpw_inspector_mapping_apply (BpwInspector *self,
-                             GtkWidget    *row,
-                             gint64        value)
+void
+_bpw_inspector_mapping_view_init (BpwInspector   *self,
+                                  BpwMappingView *view)
 {
   const BpwStudyCandidate *c = bpw_study_get_candidate (self->study, self->candidate);
-  /* A copy of its own: json_node_copy() would share the study's object. */
-  g_autofree char *text = json_to_string (c->mapping, FALSE);
-  g_autoptr(JsonNode) node = json_from_string (text, NULL);
-  JsonObject *root = json_node_get_object (node);
-  BpwMapping effective;
-  BpwStudyEdit *edit;
 
-  bpw_mapping_init_defaults (&effective);
-  bpw_inspector_effective_mapping (self, &effective);
-  switch (bpw_mapping_row_field (row))
-    {
-    case FIELD_PARALLEL:
-      json_object_set_int_member (bpw_mapping_member_object (root, "parallel"),
-                                  parallel_members[GPOINTER_TO_UINT (
-                                    g_object_get_data (G_OBJECT (row), "bpw-parallel"))],
-                                  value);
-      break;
-    case FIELD_SP:
-      json_object_set_boolean_member (bpw_mapping_member_object (root, "parallel"), "sp", value);
-      break;
-    case FIELD_ZERO:
-      json_object_set_int_member (bpw_mapping_member_object (root, "parallel"), "zero", value);
-      break;
-    case FIELD_SCHEDULE:
-      json_object_set_string_member (bpw_mapping_member_object (root, "parallel"), "schedule",
-                                     bpw_schedule_to_string ((BpwSchedule) value));
-      break;
-    case FIELD_INTERLEAVE:
-      json_object_set_int_member (bpw_mapping_member_object (root, "parallel"), "interleave",
-                                  value);
-      break;
-    case FIELD_RECOMPUTE:
-      /* The first choice is "as the scenario says": no member at all. */
-      if (value == 0)
-        json_object_remove_member (root, "recompute");
-      else
-        json_object_set_string_member (root, "recompute",
-                                       bpw_recompute_to_string ((BpwRecompute) (value - 1)));
-      break;
-    case FIELD_FUSION:
-      {
-        guint flag = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "bpw-flag"));
-        guint fusion = value ? effective.fusion | flag : effective.fusion & ~flag;
-        JsonArray *list = json_array_new ();
+  view->ok = bpw_candidate_run_init (&view->run, self->study, self->candidate, self->scenario,
+                                     NULL);
+  /* A run that cannot be set up still shows what it can: its blueprint's choices. */
+  if (view->run.blueprint == NULL)
+    view->run.blueprint = bpw_study_load_blueprint (self->study, c->blueprint, NULL);
+  view->own = json_node_get_object (c->mapping);
+  view->scenario = bpw_study_candidate_get_scenario_mapping (
+    c, bpw_study_get_scenario (self->study, self->scenario)->name);
+}
 
-        for (guint f = 0; f < BPW_N_FUSIONS; f++)
-          if (fusion & (1u << f))
-            json_array_add_string_element (list, bpw_fusion_to_string (1u << f));
-        json_object_set_array_member (root, "fusion", list);
-      }
-      break;
-    case FIELD_DP_OVERLAP:
-      json_object_set_boolean_member (bpw_mapping_member_object (root, "overlap"), "dp", value);
-      break;
-    case FIELD_TP_OVERLAP:
-      json_object_set_string_member (bpw_mapping_member_object (root, "overlap"), "tp",
-                                     bpw_tp_overlap_to_string ((BpwTpOverlap) value));
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-  bpw_mapping_clear (&effective);
+void
+_bpw_inspector_mapping_view_clear (BpwMappingView *view)
+{
+  bpw_candidate_run_clear (&view->run);
+}
 
-  edit = bpw_study_edit_new_mapping (self->study, self->candidate, node,
-                                     adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)));
-  _bpw_inspector_apply (self, row, edit);
+/* Handlers ---------------------------------------------------------------------------- */
+
+static gboolean
+bpw_inspector_mapping_editing (BpwInspector *self)
+{
+  return !self->refreshing && self->candidate != G_MAXUINT && self->scenario != G_MAXUINT;
 }
 
 static void
@@ -182,14 +56,31 @@ bpw_inspector_mapping_commit_cb (BpwValueRow  *row,
   g_autoptr(GError) error = NULL;
   gint64 value = 0;
 
-  if (self->refreshing || self->candidate == G_MAXUINT)
+  if (!bpw_inspector_mapping_editing (self))
     return;
   if (!_bpw_inspector_parse_count (text, 1, &value, &error))
     {
       bpw_value_row_set_error (row, error->message);
       return;
     }
-  bpw_inspector_mapping_apply (self, GTK_WIDGET (row), value);
+  if (_bpw_inspector_mapping_field (GTK_WIDGET (row)) == BPW_MAPPING_FIELD_TILE
+      && value > BPW_INSPECTOR_MAX_TILE)
+    {
+      g_autofree char *message = g_strdup_printf (_("A tile edge is at most %d elements"),
+                                                  BPW_INSPECTOR_MAX_TILE);
+
+      bpw_value_row_set_error (row, message);
+      return;
+    }
+  _bpw_inspector_mapping_apply (self, GTK_WIDGET (row), value);
+}
+
+static void
+bpw_inspector_mapping_reset_cb (BpwValueRow  *row,
+                                BpwInspector *self)
+{
+  if (bpw_inspector_mapping_editing (self))
+    _bpw_inspector_mapping_unset (self, GTK_WIDGET (row));
 }
 
 static void
@@ -197,8 +88,15 @@ bpw_inspector_mapping_combo_cb (AdwComboRow  *row,
                                 GParamSpec   *pspec,
                                 BpwInspector *self)
 {
-  if (!self->refreshing && self->candidate != G_MAXUINT)
-    bpw_inspector_mapping_apply (self, GTK_WIDGET (row), adw_combo_row_get_selected (row));
+  GtkWidget *widget = GTK_WIDGET (row);
+
+  if (!bpw_inspector_mapping_editing (self))
+    return;
+  /* Rows of blueprint choices carry their values; the others are enums in order. */
+  if (g_object_get_data (G_OBJECT (row), "bpw-choices") != NULL)
+    _bpw_inspector_mapping_apply (self, widget, _bpw_inspector_choice_value (widget));
+  else
+    _bpw_inspector_mapping_apply (self, widget, adw_combo_row_get_selected (row));
 }
 
 static void
@@ -208,23 +106,49 @@ bpw_inspector_mapping_switch_cb (GtkSwitch    *toggle,
 {
   GtkWidget *row = g_object_get_data (G_OBJECT (toggle), "bpw-row");
 
-  if (!self->refreshing && self->candidate != G_MAXUINT)
-    bpw_inspector_mapping_apply (self, row, gtk_switch_get_active (toggle));
+  if (bpw_inspector_mapping_editing (self))
+    _bpw_inspector_mapping_apply (self, row, gtk_switch_get_active (toggle));
 }
 
 static void
-bpw_inspector_mapping_add (BpwInspector        *self,
-                           AdwPreferencesGroup *group,
-                           GtkWidget           *row,
-                           BpwMappingField      field,
-                           const char          *key)
+bpw_inspector_mapping_scope_cb (GtkSwitch    *toggle,
+                                GParamSpec   *pspec,
+                                BpwInspector *self)
+{
+  /* Where edits go is a view setting, not an edit. */
+  if (bpw_inspector_mapping_editing (self))
+    bpw_inspector_set_mapping_scope (self, gtk_switch_get_active (toggle));
+}
+
+static void
+bpw_inspector_mapping_drop_cb (BpwInspector *self)
+{
+  if (bpw_inspector_mapping_editing (self))
+    _bpw_inspector_mapping_drop_scenario (self, self->scope_row);
+}
+
+/* Building ---------------------------------------------------------------------------- */
+
+void
+_bpw_inspector_mapping_add (BpwInspector        *self,
+                            AdwPreferencesGroup *group,
+                            AdwExpanderRow      *expander,
+                            GtkWidget           *row,
+                            BpwMappingField      field,
+                            guint                index,
+                            const char          *key)
 {
   GtkWidget *toggle = g_object_get_data (G_OBJECT (row), "bpw-switch");
 
   g_object_set_data (G_OBJECT (row), "bpw-mapping-field", GINT_TO_POINTER (field));
+  g_object_set_data (G_OBJECT (row), "bpw-mapping-index", GUINT_TO_POINTER (index));
   if (BPW_IS_VALUE_ROW (row))
-    g_signal_connect_object (row, "commit", G_CALLBACK (bpw_inspector_mapping_commit_cb), self,
-                             0);
+    {
+      g_signal_connect_object (row, "commit", G_CALLBACK (bpw_inspector_mapping_commit_cb), self,
+                               0);
+      g_signal_connect_object (row, "reset", G_CALLBACK (bpw_inspector_mapping_reset_cb), self,
+                               0);
+    }
   else if (toggle != NULL)
     {
       g_object_set_data (G_OBJECT (toggle), "bpw-row", row);
@@ -234,26 +158,126 @@ bpw_inspector_mapping_add (BpwInspector        *self,
   else
     g_signal_connect_object (row, "notify::selected",
                              G_CALLBACK (bpw_inspector_mapping_combo_cb), self, 0);
-  _bpw_inspector_add_row (self, BPW_INSPECTOR_MAPPING, group, row, key);
+  if (expander != NULL)
+    {
+      adw_expander_row_add_row (expander, row);
+      _bpw_inspector_register_row (self, BPW_INSPECTOR_MAPPING, row, key);
+    }
+  else
+    _bpw_inspector_add_row (self, BPW_INSPECTOR_MAPPING, group, row, key);
 }
 
-static AdwPreferencesGroup *
-bpw_inspector_mapping_group (BpwInspector *self,
-                             const char   *title)
+AdwPreferencesGroup *
+_bpw_inspector_mapping_group (BpwInspector *self,
+                              const char   *title,
+                              const char   *description)
 {
   AdwPreferencesGroup *group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
 
   adw_preferences_group_set_title (group, title);
+  if (description != NULL)
+    {
+      g_autofree char *escaped = g_markup_escape_text (description, -1);
+
+      adw_preferences_group_set_description (group, escaped);
+    }
   _bpw_inspector_add_group (self, BPW_INSPECTOR_MAPPING, group);
   return group;
 }
 
-void
-_bpw_inspector_build_mapping (BpwInspector *self)
+/* Above everything: why this mapping does not run, when it does not. */
+static void
+bpw_inspector_build_banner (BpwInspector *self)
+{
+  GtkWidget *icon;
+
+  self->banner_group = _bpw_inspector_mapping_group (self, "", NULL);
+  self->banner_row = ADW_ACTION_ROW (adw_action_row_new ());
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (self->banner_row), FALSE);
+  adw_action_row_set_subtitle_lines (self->banner_row, 4);
+  icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
+  adw_action_row_add_prefix (self->banner_row, icon);
+  g_object_set_data (G_OBJECT (self->banner_row), "bpw-icon", icon);
+  gtk_widget_add_css_class (GTK_WIDGET (self->banner_row), "inspector-banner");
+  adw_preferences_group_add (self->banner_group, GTK_WIDGET (self->banner_row));
+}
+
+/* "For this scenario only": where edits go, and the way back to the candidate's mapping. */
+static void
+bpw_inspector_build_scope (BpwInspector *self)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *toggle = gtk_switch_new ();
+  GtkWidget *drop = gtk_button_new_from_icon_name ("edit-clear-all-symbolic");
+  /* Translators: drops the mapping the candidate has for this one scenario */
+  const char *drop_label = _("Remove this scenario’s own choices");
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("For this scenario only"));
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 2);
+  gtk_widget_add_css_class (drop, "flat");
+  gtk_widget_set_valign (drop, GTK_ALIGN_CENTER);
+  bpw_tooltip_set (drop, drop_label);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (drop), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  drop_label, -1);
+  g_signal_connect_object (drop, "clicked", G_CALLBACK (bpw_inspector_mapping_drop_cb), self,
+                           G_CONNECT_SWAPPED);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), drop);
+  gtk_widget_set_valign (toggle, GTK_ALIGN_CENTER);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), toggle);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), toggle);
+  g_object_set_data (G_OBJECT (row), "bpw-switch", toggle);
+  g_signal_connect_object (toggle, "notify::active", G_CALLBACK (bpw_inspector_mapping_scope_cb),
+                           self, 0);
+  self->scope_row = row;
+  self->scope_drop = drop;
+  /* It edits no member of the mapping: marked, so that the refresh of rows leaves it. */
+  g_object_set_data (G_OBJECT (row), "bpw-scope", GINT_TO_POINTER (TRUE));
+  _bpw_inspector_add_row (self, BPW_INSPECTOR_MAPPING, self->mapping_header, row, "scope");
+}
+
+static void
+bpw_inspector_build_decomposition (BpwInspector *self)
 {
   const char * const zero[] = { _("Off"), _("Stage 1, optimizer state"),
                                 _("Stage 2, and gradients"), _("Stage 3, and weights"), NULL };
   const char * const schedule[] = { "GPipe", "1F1B", _("Interleaved 1F1B"), NULL };
+  AdwPreferencesGroup *group = self->mapping_header;
+  GPtrArray *rows = self->rows[BPW_INSPECTOR_MAPPING];
+  guint first = rows->len;
+
+  _bpw_inspector_add_parallel_rows (self, BPW_INSPECTOR_MAPPING, group,
+                                    G_CALLBACK (bpw_inspector_mapping_commit_cb));
+  /* The shared rows say which degree they are; on this page they also reset. */
+  for (guint i = first; i < rows->len; i++)
+    {
+      GtkWidget *row = g_ptr_array_index (rows, i);
+
+      g_object_set_data (G_OBJECT (row), "bpw-mapping-field",
+                         GINT_TO_POINTER (BPW_MAPPING_FIELD_PARALLEL));
+      g_object_set_data (G_OBJECT (row), "bpw-mapping-index", GUINT_TO_POINTER (i - first));
+      g_signal_connect_object (row, "reset", G_CALLBACK (bpw_inspector_mapping_reset_cb), self,
+                               0);
+    }
+  _bpw_inspector_mapping_add (self, group, NULL, _bpw_inspector_switch_row (_("Sequence parallel")),
+                              BPW_MAPPING_FIELD_SP, 0, "parallel.sp");
+  _bpw_inspector_mapping_add (self, group, NULL,
+                              _bpw_inspector_switch_row (_("Gather again for backward")),
+                              BPW_MAPPING_FIELD_SP_GATHER, 0, "sp_gather_again");
+  _bpw_inspector_mapping_add (self, group, NULL, _bpw_inspector_combo_row (_("ZeRO"), zero),
+                              BPW_MAPPING_FIELD_ZERO, 0, "parallel.zero");
+  _bpw_inspector_mapping_add (self, group, NULL,
+                              _bpw_inspector_combo_row (_("Pipeline schedule"), schedule),
+                              BPW_MAPPING_FIELD_SCHEDULE, 0, "parallel.schedule");
+  _bpw_inspector_mapping_add (self, group, NULL, bpw_value_row_new (_("Interleave")),
+                              BPW_MAPPING_FIELD_INTERLEAVE, 0, "parallel.interleave");
+  _bpw_inspector_mapping_add (self, group, NULL, bpw_value_row_new (_("Micro-batch")),
+                              BPW_MAPPING_FIELD_MICRO_BATCH, 0, "micro_batch");
+}
+
+static void
+bpw_inspector_build_execution (BpwInspector *self)
+{
   const char * const recompute[] = { _("As the scenario"), _("None"), _("Selective"),
                                      _("Full"), NULL };
   const char * const overlap[] = { _("None"), _("Ring"), _("Pipelined"), NULL };
@@ -263,8 +287,32 @@ _bpw_inspector_build_mapping (BpwInspector *self)
     { BPW_FUSION_NORM_RESIDUAL, _("Fused norm and residual"), "fusion.norm_residual" },
     { BPW_FUSION_OPTIMIZER, _("Fused optimizer"), "fusion.optimizer" },
   };
-  AdwPreferencesGroup *group;
-  GtkWidget *icon;
+  AdwPreferencesGroup *group = _bpw_inspector_mapping_group (self, _("Execution"), NULL);
+
+  _bpw_inspector_mapping_add (self, group, NULL,
+                              _bpw_inspector_combo_row (_("Recompute"), recompute),
+                              BPW_MAPPING_FIELD_RECOMPUTE, 0, "recompute");
+  for (guint i = 0; i < G_N_ELEMENTS (fusions); i++)
+    _bpw_inspector_mapping_add (self, group, NULL, _bpw_inspector_switch_row (fusions[i].title),
+                                BPW_MAPPING_FIELD_FUSION, fusions[i].flag, fusions[i].key);
+
+  group = _bpw_inspector_mapping_group (self, _("Overlap"),
+                                        _("Communication hidden behind computation"));
+  _bpw_inspector_mapping_add (self, group, NULL,
+                              _bpw_inspector_switch_row (_("Overlap data-parallel reduction")),
+                              BPW_MAPPING_FIELD_DP_OVERLAP, 0, "overlap.dp");
+  _bpw_inspector_mapping_add (self, group, NULL,
+                              _bpw_inspector_combo_row (_("Overlap tensor-parallel traffic"),
+                                                        overlap),
+                              BPW_MAPPING_FIELD_TP_OVERLAP, 0, "overlap.tp");
+}
+
+void
+_bpw_inspector_build_mapping (BpwInspector *self)
+{
+  const BpwStudyCandidate *c;
+  g_autoptr(BpwBlueprint) bp = NULL;
+  g_autoptr(GError) error = NULL;
 
   if (self->candidate == G_MAXUINT || self->scenario == G_MAXUINT)
     {
@@ -273,52 +321,22 @@ _bpw_inspector_build_mapping (BpwInspector *self)
                                     "sidebar, to see and edit how it maps the scenario."));
       return;
     }
+  c = bpw_study_get_candidate (self->study, self->candidate);
+  bpw_inspector_build_banner (self);
+  self->mapping_header = _bpw_inspector_mapping_group (self, c->name, NULL);
+  bpw_inspector_build_scope (self);
+  bpw_inspector_build_decomposition (self);
+  bpw_inspector_build_execution (self);
 
-  /* Above everything: why this mapping does not run, when it does not. */
-  self->banner_group = bpw_inspector_mapping_group (self, "");
-  self->banner_row = ADW_ACTION_ROW (adw_action_row_new ());
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (self->banner_row), FALSE);
-  adw_action_row_set_subtitle_lines (self->banner_row, 4);
-  icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
-  adw_action_row_add_prefix (self->banner_row, icon);
-  g_object_set_data (G_OBJECT (self->banner_row), "bpw-icon", icon);
-  gtk_widget_add_css_class (GTK_WIDGET (self->banner_row), "inspector-banner");
-  adw_preferences_group_add (self->banner_group, GTK_WIDGET (self->banner_row));
-
-  self->mapping_header = bpw_inspector_mapping_group (
-    self, bpw_study_get_candidate (self->study, self->candidate)->name);
-  _bpw_inspector_add_parallel_rows (self, BPW_INSPECTOR_MAPPING, self->mapping_header,
-                                    G_CALLBACK (bpw_inspector_mapping_commit_cb));
-  bpw_inspector_mapping_add (self, self->mapping_header,
-                             _bpw_inspector_switch_row (_("Sequence parallel")), FIELD_SP,
-                             "parallel.sp");
-  bpw_inspector_mapping_add (self, self->mapping_header,
-                             _bpw_inspector_combo_row (_("ZeRO"), zero), FIELD_ZERO,
-                             "parallel.zero");
-  bpw_inspector_mapping_add (self, self->mapping_header,
-                             _bpw_inspector_combo_row (_("Pipeline schedule"), schedule),
-                             FIELD_SCHEDULE, "parallel.schedule");
-  bpw_inspector_mapping_add (self, self->mapping_header, bpw_value_row_new (_("Interleave")),
-                             FIELD_INTERLEAVE, "parallel.interleave");
-
-  group = bpw_inspector_mapping_group (self, _("Execution"));
-  bpw_inspector_mapping_add (self, group, _bpw_inspector_combo_row (_("Recompute"), recompute),
-                             FIELD_RECOMPUTE, "recompute");
-  for (guint i = 0; i < G_N_ELEMENTS (fusions); i++)
-    {
-      GtkWidget *row = _bpw_inspector_switch_row (fusions[i].title);
-
-      g_object_set_data (G_OBJECT (row), "bpw-flag", GUINT_TO_POINTER (fusions[i].flag));
-      bpw_inspector_mapping_add (self, group, row, FIELD_FUSION, fusions[i].key);
-    }
-  bpw_inspector_mapping_add (self, group,
-                             _bpw_inspector_switch_row (_("Overlap data-parallel reduction")),
-                             FIELD_DP_OVERLAP, "overlap.dp");
-  bpw_inspector_mapping_add (self, group,
-                             _bpw_inspector_combo_row (_("Overlap tensor-parallel traffic"),
-                                                       overlap),
-                             FIELD_TP_OVERLAP, "overlap.tp");
+  bp = bpw_study_load_blueprint (self->study, c->blueprint, &error);
+  if (bp == NULL)
+    _bpw_inspector_add_message (self, BPW_INSPECTOR_MAPPING, _("Interconnect, Engines and Memory"),
+                                error->message);
+  else
+    _bpw_inspector_build_mapping_binding (self, bp);
 }
+
+/* Refresh ----------------------------------------------------------------------------- */
 
 static void
 bpw_inspector_refresh_banner (BpwInspector *self)
@@ -343,76 +361,139 @@ bpw_inspector_refresh_banner (BpwInspector *self)
     gtk_widget_remove_css_class (GTK_WIDGET (self->banner_row), "failed");
 }
 
+static void
+bpw_inspector_refresh_scope (BpwInspector         *self,
+                             const BpwMappingView *view)
+{
+  const char *scenario = bpw_study_get_scenario (self->study, self->scenario)->name;
+  g_autofree char *description = NULL;
+  g_autofree char *subtitle = NULL;
+
+  if (self->scenario_only)
+    description = g_markup_printf_escaped (_("Edits apply to %s only"), scenario);
+  else
+    description = g_markup_printf_escaped (_("Edits apply to every scenario; shown as %s runs "
+                                             "them"), scenario);
+  adw_preferences_group_set_description (self->mapping_header, description);
+  _bpw_inspector_switch_set (self->scope_row, self->scenario_only);
+  subtitle = view->scenario != NULL
+             ? g_strdup_printf (_("%s has choices of its own"), scenario)
+             : g_strdup_printf (_("%s follows the candidate"), scenario);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->scope_row), subtitle);
+  gtk_widget_set_visible (self->scope_drop, view->scenario != NULL);
+}
+
+/* Which layer sets what @row shows, and whether it can go back to the layer below. */
+static void
+bpw_inspector_refresh_source (BpwInspector         *self,
+                              GtkWidget            *row,
+                              const BpwMappingView *view)
+{
+  BpwMappingField field = _bpw_inspector_mapping_field (row);
+  /* An automatic algorithm is the default whichever list says "auto". */
+  gboolean chosen = field != BPW_MAPPING_FIELD_ALGORITHM
+                    || view->run.mapping.algorithm[_bpw_inspector_mapping_index (row)] != 0;
+  gboolean by_scenario = chosen && _bpw_inspector_mapping_is_set (row, view->scenario);
+  gboolean by_candidate = chosen && _bpw_inspector_mapping_is_set (row, view->own);
+  gboolean from_scenario = field <= BPW_MAPPING_FIELD_RECOMPUTE
+                           && field != BPW_MAPPING_FIELD_SP_GATHER;
+  const char *source = by_scenario ? _("Set for this scenario")
+                       : by_candidate ? _("Set by this candidate")
+                       : from_scenario ? _("From the scenario") : _("Default");
+
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), source);
+  if (BPW_IS_VALUE_ROW (row) && field != BPW_MAPPING_FIELD_TILE)
+    {
+      gboolean here = self->scenario_only ? by_scenario : by_candidate;
+      const char *back = self->scenario_only ? _("Use the candidate’s choice")
+                                             : _("Use the scenario’s value");
+
+      bpw_value_row_set_can_reset (BPW_VALUE_ROW (row), here, back);
+    }
+}
+
+static void
+bpw_inspector_refresh_mapping_row (BpwInspector         *self,
+                                   GtkWidget            *row,
+                                   const BpwMappingView *view)
+{
+  const BpwMapping *m = &view->run.mapping;
+  guint index = _bpw_inspector_mapping_index (row);
+  gint64 number = 0;
+
+  bpw_inspector_refresh_source (self, row, view);
+  if (view->run.blueprint != NULL && _bpw_inspector_refresh_binding_row (self, row, view))
+    return;
+  switch (_bpw_inspector_mapping_field (row))
+    {
+    case BPW_MAPPING_FIELD_PARALLEL:
+      {
+        const gint64 values[] = { m->parallel.tp, m->parallel.pp, m->parallel.dp,
+                                  m->parallel.ep };
+
+        number = values[index];
+      }
+      break;
+    case BPW_MAPPING_FIELD_INTERLEAVE:
+      number = m->parallel.interleave;
+      gtk_widget_set_sensitive (row, m->parallel.schedule == BPW_SCHEDULE_INTERLEAVED);
+      break;
+    case BPW_MAPPING_FIELD_MICRO_BATCH:
+      number = view->run.scenario.micro_batch;
+      break;
+    case BPW_MAPPING_FIELD_SP: _bpw_inspector_switch_set (row, m->parallel.sp); return;
+    case BPW_MAPPING_FIELD_SP_GATHER:
+      _bpw_inspector_switch_set (row, m->sp_gather_again);
+      /* Only sequence parallelism gathers its input. */
+      gtk_widget_set_sensitive (row, m->parallel.sp);
+      return;
+    case BPW_MAPPING_FIELD_ZERO: _bpw_inspector_combo_set (row, m->parallel.zero); return;
+    case BPW_MAPPING_FIELD_SCHEDULE: _bpw_inspector_combo_set (row, m->parallel.schedule); return;
+    case BPW_MAPPING_FIELD_RECOMPUTE:
+      _bpw_inspector_combo_set (row, m->recompute >= 0 ? (guint) m->recompute + 1 : 0);
+      return;
+    case BPW_MAPPING_FIELD_FUSION:
+      _bpw_inspector_switch_set (row, (m->fusion & index) != 0);
+      return;
+    case BPW_MAPPING_FIELD_DP_OVERLAP: _bpw_inspector_switch_set (row, m->dp_overlap); return;
+    case BPW_MAPPING_FIELD_TP_OVERLAP: _bpw_inspector_combo_set (row, m->tp_overlap); return;
+    default:
+      return;
+    }
+  {
+    g_autofree char *text = g_strdup_printf ("%" G_GINT64_FORMAT, number);
+
+    bpw_value_row_set_value (BPW_VALUE_ROW (row), text);
+  }
+}
+
 void
 _bpw_inspector_refresh_mapping (BpwInspector *self)
 {
   GPtrArray *rows = self->rows[BPW_INSPECTOR_MAPPING];
-  JsonObject *root;
-  BpwMapping m;
+  BpwMappingView view;
 
   if (self->candidate == G_MAXUINT || self->scenario == G_MAXUINT || self->banner_row == NULL)
     return;
-  bpw_inspector_refresh_banner (self);
-  {
-    g_autofree char *description = g_markup_printf_escaped (
-      _("Applies on every scenario; shown as %s runs it"),
-      bpw_study_get_scenario (self->study, self->scenario)->name);
-
-    adw_preferences_group_set_description (self->mapping_header, description);
-  }
-
-  root = json_node_get_object (bpw_study_get_candidate (self->study, self->candidate)->mapping);
-  bpw_mapping_init_defaults (&m);
-  bpw_inspector_effective_mapping (self, &m);
-  for (guint i = 0; i < rows->len; i++)
+  _bpw_inspector_mapping_view_init (self, &view);
+  /* The choices were built for the blueprint's tiers, engines and memory levels. */
+  if (view.run.blueprint != NULL && self->mapping_shape != NULL)
     {
-      GtkWidget *row = g_ptr_array_index (rows, i);
-      BpwMappingField field = bpw_mapping_row_field (row);
-      gboolean set = bpw_mapping_row_is_set (row, root);
-      gboolean from_scenario = field == FIELD_PARALLEL || field == FIELD_SP
-                               || field == FIELD_ZERO || field == FIELD_SCHEDULE
-                               || field == FIELD_INTERLEAVE || field == FIELD_RECOMPUTE;
-      gint64 number = 0;
+      g_autofree char *shape = _bpw_inspector_binding_shape (view.run.blueprint);
 
-      if (ADW_IS_ACTION_ROW (row))
-        adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
-                                     set ? _("Set by this candidate")
-                                     : from_scenario ? _("From the scenario") : _("Default"));
-      switch (field)
+      if (g_strcmp0 (shape, self->mapping_shape) != 0)
         {
-        case FIELD_PARALLEL:
-          {
-            guint which = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "bpw-parallel"));
-            const gint64 values[] = { 0, m.parallel.tp, m.parallel.pp, m.parallel.dp,
-                                      m.parallel.ep };
-
-            number = values[which];
-          }
-          break;
-        case FIELD_INTERLEAVE:
-          number = m.parallel.interleave;
-          gtk_widget_set_sensitive (row, m.parallel.schedule == BPW_SCHEDULE_INTERLEAVED);
-          break;
-        case FIELD_SP: _bpw_inspector_switch_set (row, m.parallel.sp); continue;
-        case FIELD_ZERO: _bpw_inspector_combo_set (row, m.parallel.zero); continue;
-        case FIELD_SCHEDULE: _bpw_inspector_combo_set (row, m.parallel.schedule); continue;
-        case FIELD_RECOMPUTE:
-          _bpw_inspector_combo_set (row, set && m.recompute >= 0 ? (guint) m.recompute + 1 : 0);
-          continue;
-        case FIELD_FUSION:
-          _bpw_inspector_switch_set (row, (m.fusion & GPOINTER_TO_UINT (
-                                             g_object_get_data (G_OBJECT (row), "bpw-flag")))
-                                          != 0);
-          continue;
-        case FIELD_DP_OVERLAP: _bpw_inspector_switch_set (row, m.dp_overlap); continue;
-        case FIELD_TP_OVERLAP: _bpw_inspector_combo_set (row, m.tp_overlap); continue;
-        default: g_assert_not_reached ();
+          _bpw_inspector_mapping_view_clear (&view);
+          _bpw_inspector_rebuild (self, BPW_INSPECTOR_MAPPING);
+          return;
         }
-      {
-        g_autofree char *text = g_strdup_printf ("%" G_GINT64_FORMAT, number);
-
-        bpw_value_row_set_value (BPW_VALUE_ROW (row), text);
-      }
     }
-  bpw_mapping_clear (&m);
+  bpw_inspector_refresh_banner (self);
+  bpw_inspector_refresh_scope (self, &view);
+  for (guint i = 0; i < rows->len; i++)
+    if (g_object_get_data (G_OBJECT (g_ptr_array_index (rows, i)), "bpw-scope") == NULL)
+      bpw_inspector_refresh_mapping_row (self, g_ptr_array_index (rows, i), &view);
+  if (view.run.blueprint != NULL)
+    _bpw_inspector_refresh_binding_summary (self, &view);
+  _bpw_inspector_mapping_view_clear (&view);
 }

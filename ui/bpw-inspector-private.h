@@ -38,6 +38,8 @@ struct _BpwInspector
   GPtrArray              *rows[BPW_N_INSPECTOR_PAGES];    /* GtkWidget with a "bpw-key" */
   char                   *source;         /* provenance source of typed values */
   char                   *reason;         /* nullable: why the inspected plan is illegal */
+  char                   *mapping_shape;  /* nullable: blueprint structure the Mapping
+                                           * page's choices were built for */
 
   /* Borrowed: children of the pages, valid while the page is built */
   AdwPreferencesGroup    *blueprint_header;
@@ -45,6 +47,10 @@ struct _BpwInspector
   AdwPreferencesGroup    *banner_group;
   AdwActionRow           *banner_row;
   AdwPreferencesGroup    *mapping_header;
+  GtkWidget              *scope_row;      /* "For this scenario only" */
+  GtkWidget              *scope_drop;     /* drops the scenario's own mapping */
+  AdwExpanderRow         *engines_row;
+  AdwExpanderRow         *placement_row;
 
   BpwInspectorApplyFunc   apply;
   gpointer                apply_data;
@@ -53,6 +59,7 @@ struct _BpwInspector
   BpwByteUnits            units;
   BpwProvenance           kind;           /* provenance kind of typed values */
   gboolean                failed;         /* the inspected run could not be evaluated */
+  gboolean                scenario_only;  /* mapping edits go to the scenario's own */
   gboolean                refreshing;     /* widgets are being set from the study */
 };
 
@@ -67,6 +74,14 @@ void        _bpw_inspector_add_row       (BpwInspector        *self,
                                           AdwPreferencesGroup *group,
                                           GtkWidget           *row,
                                           const char          *key);
+/* As _bpw_inspector_add_row(), for a row the caller places (in an expander row). */
+void        _bpw_inspector_register_row  (BpwInspector        *self,
+                                          BpwInspectorPage     page,
+                                          GtkWidget           *row,
+                                          const char          *key);
+/* Builds @page again from the study (its subject's structure changed). */
+void        _bpw_inspector_rebuild       (BpwInspector        *self,
+                                          BpwInspectorPage     page);
 /* Hands @edit (transfer full) to the window; on refusal marks @row and returns FALSE. */
 gboolean    _bpw_inspector_apply         (BpwInspector        *self,
                                           GtkWidget           *row,

@@ -37,6 +37,11 @@ bpw_inspector_clear_page (BpwInspector     *self,
       self->banner_group = NULL;
       self->banner_row = NULL;
       self->mapping_header = NULL;
+      self->scope_row = NULL;
+      self->scope_drop = NULL;
+      self->engines_row = NULL;
+      self->placement_row = NULL;
+      g_clear_pointer (&self->mapping_shape, g_free);
       break;
     case BPW_INSPECTOR_SCENARIO:
     case BPW_N_INSPECTOR_PAGES:
@@ -45,10 +50,12 @@ bpw_inspector_clear_page (BpwInspector     *self,
     }
 }
 
-static void
-bpw_inspector_rebuild (BpwInspector     *self,
-                       BpwInspectorPage  page)
+void
+_bpw_inspector_rebuild (BpwInspector     *self,
+                        BpwInspectorPage  page)
 {
+  gboolean refreshing = self->refreshing;
+
   bpw_inspector_clear_page (self, page);
   if (self->study == NULL)
     return;
@@ -72,7 +79,7 @@ bpw_inspector_rebuild (BpwInspector     *self,
     default:
       g_assert_not_reached ();
     }
-  self->refreshing = FALSE;
+  self->refreshing = refreshing;
 }
 
 static void
@@ -104,6 +111,7 @@ bpw_inspector_finalize (GObject *object)
   g_free (self->selected_blueprint);
   g_free (self->source);
   g_free (self->reason);
+  g_free (self->mapping_shape);
 
   G_OBJECT_CLASS (bpw_inspector_parent_class)->finalize (object);
 }
@@ -162,16 +170,25 @@ _bpw_inspector_add_group (BpwInspector        *self,
 }
 
 void
+_bpw_inspector_register_row (BpwInspector     *self,
+                             BpwInspectorPage  page,
+                             GtkWidget        *row,
+                             const char       *key)
+{
+  g_object_set_data_full (G_OBJECT (row), "bpw-key",
+                          g_strdup_printf ("%s/%s", page_names[page], key), g_free);
+  g_ptr_array_add (self->rows[page], row);
+}
+
+void
 _bpw_inspector_add_row (BpwInspector        *self,
                         BpwInspectorPage     page,
                         AdwPreferencesGroup *group,
                         GtkWidget           *row,
                         const char          *key)
 {
-  g_object_set_data_full (G_OBJECT (row), "bpw-key",
-                          g_strdup_printf ("%s/%s", page_names[page], key), g_free);
   adw_preferences_group_add (group, row);
-  g_ptr_array_add (self->rows[page], row);
+  _bpw_inspector_register_row (self, page, row, key);
 }
 
 void
@@ -358,7 +375,7 @@ bpw_inspector_set_study (BpwInspector *self,
   g_clear_pointer (&self->selected_blueprint, g_free);
   g_clear_pointer (&self->reason, g_free);
   for (int p = 0; p < BPW_N_INSPECTOR_PAGES; p++)
-    bpw_inspector_rebuild (self, p);
+    _bpw_inspector_rebuild (self, p);
 }
 
 void
@@ -395,12 +412,20 @@ bpw_inspector_set_selection (BpwInspector *self,
     {
       g_free (self->blueprint);
       self->blueprint = g_steal_pointer (&shown);
-      bpw_inspector_rebuild (self, BPW_INSPECTOR_BLUEPRINT);
+      _bpw_inspector_rebuild (self, BPW_INSPECTOR_BLUEPRINT);
     }
   if (scenario_changed || self->groups[BPW_INSPECTOR_SCENARIO]->len == 0)
-    bpw_inspector_rebuild (self, BPW_INSPECTOR_SCENARIO);
+    _bpw_inspector_rebuild (self, BPW_INSPECTOR_SCENARIO);
   if (candidate_changed || scenario_changed || self->groups[BPW_INSPECTOR_MAPPING]->len == 0)
-    bpw_inspector_rebuild (self, BPW_INSPECTOR_MAPPING);
+    {
+      /* Edits go where this scenario's choices already are. */
+      if (candidate_changed || scenario_changed)
+        self->scenario_only = candidate != G_MAXUINT && scenario != G_MAXUINT
+                              && bpw_study_candidate_get_scenario_mapping (
+                                   bpw_study_get_candidate (self->study, candidate),
+                                   bpw_study_get_scenario (self->study, scenario)->name) != NULL;
+      _bpw_inspector_rebuild (self, BPW_INSPECTOR_MAPPING);
+    }
 }
 
 void
@@ -495,4 +520,25 @@ bpw_inspector_get_banner (BpwInspector *self)
 {
   g_return_val_if_fail (BPW_IS_INSPECTOR (self), NULL);
   return self->reason;
+}
+
+void
+bpw_inspector_set_mapping_scope (BpwInspector *self,
+                                 gboolean      scenario_only)
+{
+  g_return_if_fail (BPW_IS_INSPECTOR (self));
+
+  if (!self->scenario_only == !scenario_only)
+    return;
+  self->scenario_only = scenario_only;
+  self->refreshing = TRUE;
+  _bpw_inspector_refresh_mapping (self);
+  self->refreshing = FALSE;
+}
+
+gboolean
+bpw_inspector_get_mapping_scope (BpwInspector *self)
+{
+  g_return_val_if_fail (BPW_IS_INSPECTOR (self), FALSE);
+  return self->scenario_only;
 }

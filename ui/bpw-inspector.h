@@ -53,9 +53,18 @@ const char  *bpw_inspector_get_blueprint   (BpwInspector          *self);  /* nu
 /* The row that edits @key, or NULL: "blueprint/memory[3].bandwidth",
  * "blueprint/engines[0].peak.bf16", "blueprint/tiers[0].latency", "blueprint/power.tdp",
  * "scenario/global_batch", "scenario/parallel.tp", "mapping/parallel.tp",
- * "mapping/fusion.attention", "mapping/overlap.tp", ... (tests). */
+ * "mapping/fusion.attention", "mapping/overlap.tp", "mapping/scope", "mapping/tiers.tp",
+ * "mapping/collective_algorithms[0]", "mapping/tiling", "mapping/tiling.m",
+ * "mapping/engines.softmax", "mapping/placement.kv_cache", ... (tests). */
 GtkWidget   *bpw_inspector_lookup_row      (BpwInspector          *self,
                                             const char            *key);
+/* Where Mapping edits go: FALSE, the candidate's mapping (every scenario); TRUE, its
+ * mapping for the selected scenario only ("mappings" in the study file). Selecting
+ * another candidate or scenario sets it to whether that scenario has a mapping of its
+ * own. */
+void         bpw_inspector_set_mapping_scope (BpwInspector        *self,
+                                              gboolean             scenario_only);
+gboolean     bpw_inspector_get_mapping_scope (BpwInspector        *self);
 /* The reason shown above the mapping, or NULL when the mapping is legal. */
 const char  *bpw_inspector_get_banner      (BpwInspector          *self);
 

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "bpw-facts-details.h"
+#include "bpw-fit-matrix.h"
 #include "bpw-overview-page.h"
 #include "bpw-tooltip.h"
 
@@ -20,6 +21,8 @@ struct _BpwOverviewPage
   GtkStack            *stack;
   GtkColumnView       *column_view;
   BpwFactsDetails     *details;
+  GtkWidget           *fit_box;
+  BpwFitMatrix        *fit_matrix;
 
   /* Owned references */
   GListModel          *items;
@@ -205,6 +208,16 @@ bpw_overview_page_add_columns (BpwOverviewPage *self)
     }
 }
 
+/* A tile of the fit matrix picks its candidate × scenario in the table. */
+static void
+bpw_overview_page_fit_activated_cb (BpwOverviewPage *self,
+                                    guint            candidate,
+                                    guint            scenario)
+{
+  bpw_overview_page_select (self, bpw_fit_matrix_get_candidate (self->fit_matrix, candidate),
+                            bpw_fit_matrix_get_scenario (self->fit_matrix, scenario));
+}
+
 static void
 bpw_overview_page_dispose (GObject *object)
 {
@@ -260,6 +273,7 @@ bpw_overview_page_class_init (BpwOverviewPageClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (BPW_TYPE_FACTS_DETAILS);
+  g_type_ensure (BPW_TYPE_FIT_MATRIX);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "overviewpage");
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -267,6 +281,8 @@ bpw_overview_page_class_init (BpwOverviewPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BpwOverviewPage, stack);
   gtk_widget_class_bind_template_child (widget_class, BpwOverviewPage, column_view);
   gtk_widget_class_bind_template_child (widget_class, BpwOverviewPage, details);
+  gtk_widget_class_bind_template_child (widget_class, BpwOverviewPage, fit_box);
+  gtk_widget_class_bind_template_child (widget_class, BpwOverviewPage, fit_matrix);
 }
 
 static void
@@ -284,6 +300,9 @@ bpw_overview_page_init (BpwOverviewPage *self)
                            G_CALLBACK (bpw_overview_page_selection_cb), self,
                            G_CONNECT_SWAPPED);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  g_signal_connect_object (self->fit_matrix, "cell-activated",
+                           G_CALLBACK (bpw_overview_page_fit_activated_cb), self,
+                           G_CONNECT_SWAPPED);
 
   bpw_overview_page_update (self);
   bpw_overview_page_selection_cb (self);
@@ -378,4 +397,23 @@ bpw_overview_page_select (BpwOverviewPage *self,
   position = bpw_overview_page_find (self, candidate, scenario);
   if (position != GTK_INVALID_LIST_POSITION)
     gtk_single_selection_set_selected (self->selection, position);
+}
+
+void
+bpw_overview_page_set_fit (BpwOverviewPage      *self,
+                           const BpwCompareData *data)
+{
+  g_return_if_fail (BPW_IS_OVERVIEW_PAGE (self));
+
+  /* The matrix keeps its tiles while a change is compared again, a moment later. */
+  bpw_fit_matrix_set_data (self->fit_matrix, data);
+  gtk_widget_set_visible (self->fit_box, bpw_fit_matrix_get_n_candidates (self->fit_matrix) > 0
+                                         && bpw_fit_matrix_get_n_scenarios (self->fit_matrix) > 0);
+}
+
+BpwFitMatrix *
+bpw_overview_page_get_fit_matrix (BpwOverviewPage *self)
+{
+  g_return_val_if_fail (BPW_IS_OVERVIEW_PAGE (self), NULL);
+  return self->fit_matrix;
 }

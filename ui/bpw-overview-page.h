@@ -6,6 +6,8 @@
 
 #include <adwaita.h>
 
+#include "bpw-compare-data.h"
+#include "bpw-fit-matrix.h"
 #include "bpw-overview-item.h"
 
 G_BEGIN_DECLS
@@ -30,6 +32,10 @@ BpwOverviewItem *bpw_overview_page_get_selected_item (BpwOverviewPage *self);
 void        bpw_overview_page_select         (BpwOverviewPage *self,
                                               const char      *candidate,
                                               const char      *scenario);
+/* The workload fit matrix under the table shows @data (read now, not kept; NULL: none). */
+void        bpw_overview_page_set_fit        (BpwOverviewPage      *self,
+                                              const BpwCompareData *data);
+BpwFitMatrix *bpw_overview_page_get_fit_matrix (BpwOverviewPage    *self);
 /* TRUE when the evaluation's columns are shown: some item carries an evaluation. */
 gboolean    bpw_overview_page_get_shows_evaluation (BpwOverviewPage *self);
 

@@ -11,19 +11,36 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+#include <math.h>
 
+#include "bpw-export-chooser.h"
+#include "bpw-lifetimes-plot.h"
 #include "bpw-plot-export.h"
 #include "bpw-plot-view-private.h"
+#include "bpw-timeline-plot.h"
 
 #define BPW_PLOT_VIEW_EXPORT_WIDTH 720.0
 #define BPW_PLOT_VIEW_EXPORT_HEIGHT 405.0
 
-gboolean
-bpw_plot_view_export_to_file (BpwPlotView *self,
-                              const char  *path,
-                              GError     **error)
+/* Time charts export the time the user zoomed to: the plot's own time window, which
+ * layouts without a viewport (exports) show. NaN restores the whole step. */
+static void
+bpw_plot_view_set_time_window (BpwPlotView *self,
+                               double       t0,
+                               double       t1)
 {
-  BpwPlot *plot = bpw_plot_view_get_plot (self);
+  if (BPW_IS_TIMELINE_PLOT (self->plot))
+    bpw_timeline_plot_set_time_window (BPW_TIMELINE_PLOT (self->plot), t0, t1);
+  else if (BPW_IS_LIFETIMES_PLOT (self->plot))
+    bpw_lifetimes_plot_set_time_window (BPW_LIFETIMES_PLOT (self->plot), t0, t1);
+}
+
+gboolean
+bpw_plot_view_export (BpwPlotView *self,
+                      const char  *path,
+                      double       scale,
+                      GError     **error)
+{
   const char *dot;
   BpwPlotFormat format;
   gboolean ok;
@@ -31,7 +48,7 @@ bpw_plot_view_export_to_file (BpwPlotView *self,
   g_return_val_if_fail (BPW_IS_PLOT_VIEW (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (plot == NULL)
+  if (self->plot == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    _("There is no chart to export."));
@@ -45,11 +62,23 @@ bpw_plot_view_export_to_file (BpwPlotView *self,
                    _("%s: the file name must end in .png, .svg, .pdf or .csv."), path);
       return FALSE;
     }
-  ok = bpw_plot_export (plot, NULL, format, BPW_PLOT_VIEW_EXPORT_WIDTH,
-                        BPW_PLOT_VIEW_EXPORT_HEIGHT, 2.0, path, error);
+  if (self->zoomed)
+    bpw_plot_view_set_time_window (self, self->viewport.x_min, self->viewport.x_max);
+  ok = bpw_plot_export (self->plot, NULL, format, BPW_PLOT_VIEW_EXPORT_WIDTH,
+                        BPW_PLOT_VIEW_EXPORT_HEIGHT, scale, path, error);
+  if (self->zoomed)
+    bpw_plot_view_set_time_window (self, NAN, NAN);
   /* The export laid the plot out at its own size: the next frame lays it out again. */
   gtk_widget_queue_draw (GTK_WIDGET (self));
   return ok;
+}
+
+gboolean
+bpw_plot_view_export_to_file (BpwPlotView *self,
+                              const char  *path,
+                              GError     **error)
+{
+  return bpw_plot_view_export (self, path, 2.0, error);
 }
 
 static void
@@ -57,16 +86,14 @@ bpw_plot_view_export_response_cb (GtkNativeDialog *native,
                                   int              response,
                                   BpwPlotView     *self)
 {
-  g_autoptr(GFile) file = NULL;
   g_autofree char *path = NULL;
   g_autoptr(GError) error = NULL;
   GtkWidget *dialog;
+  double scale = 2.0;
 
   if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-  if (file != NULL)
-    path = g_file_get_path (file);
-  if (path != NULL && !bpw_plot_view_export_to_file (self, path, &error))
+    path = bpw_export_chooser_dup_path (GTK_FILE_CHOOSER_NATIVE (native), &scale);
+  if (path != NULL && !bpw_plot_view_export (self, path, scale, &error))
     {
       dialog = adw_message_dialog_new (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))),
                                        _("Could Not Export the Chart"), error->message);
@@ -86,20 +113,11 @@ _bpw_plot_view_export_action (GtkWidget  *widget,
   BpwPlotView *self = BPW_PLOT_VIEW (widget);
   GtkRoot *root = gtk_widget_get_root (widget);
   GtkFileChooserNative *native;
-  g_autofree char *name = NULL;
-  const char *title;
 
-  if (bpw_plot_view_get_plot (self) == NULL)
+  if (self->plot == NULL)
     return;
-  native = gtk_file_chooser_native_new (_("Export Chart"),
-                                        GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), NULL);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
-  title = bpw_plot_get_title (bpw_plot_view_get_plot (self));
-  /* TRANSLATORS: the default file name of an exported chart without a title */
-  name = g_strdup_printf ("%s.png", title != NULL && *title != '\0' ? title : _("chart"));
-  g_strdelimit (name, "/\\:", '-');
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), name);
+  native = bpw_export_chooser_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   bpw_plot_get_title (self->plot), TRUE);
   g_signal_connect (native, "response", G_CALLBACK (bpw_plot_view_export_response_cb),
                     g_object_ref (self));
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));

@@ -14,32 +14,13 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "bpw-assignment-plot.h"
 #include "bpw-plot-view-private.h"
-#include "bpw-roofline-plot.h"
-
-#define BPW_PLOT_VIEW_ZOOM_STEP 1.25
-
-struct _BpwPlotView
-{
-  GtkWidget        parent_instance;
-
-  BpwPlot         *plot;
-  gulong           changed_id;
-  BpwPlotStyle     style;
-  BpwPlotViewport  viewport;       /* when zoomed */
-  BpwPlotViewport  drag_viewport;  /* at the start of a drag */
-  BpwPlotHit       hover;
-  guint32          selected;       /* lineage; BPW_PLOT_NO_LINEAGE */
-  guint            serial;         /* of the layout drawn */
-  int              width, height;  /* of that layout */
-  double           pointer_x, pointer_y;
-  gboolean         zoomed;
-  gboolean         style_valid;
-};
+#include "bpw-timeline-plot.h"
 
 enum {
   ITEM_SELECTED,
+  AREA_SELECTED,
+  VIEWPORT_CHANGED,
   N_SIGNALS
 };
 
@@ -100,8 +81,8 @@ bpw_plot_view_update_style (BpwPlotView *self)
 
 /* Lays out when the size, the theme or the zoom changed, or something else (an export,
  * new data) laid the plot out differently since. */
-static void
-bpw_plot_view_ensure_layout (BpwPlotView *self)
+void
+_bpw_plot_view_ensure_layout (BpwPlotView *self)
 {
   int width = gtk_widget_get_width (GTK_WIDGET (self));
   int height = gtk_widget_get_height (GTK_WIDGET (self));
@@ -120,141 +101,18 @@ bpw_plot_view_ensure_layout (BpwPlotView *self)
   self->serial = bpw_plot_get_layout_serial (self->plot);
 }
 
-static void
-bpw_plot_view_invalidate (BpwPlotView *self)
+void
+_bpw_plot_view_invalidate (BpwPlotView *self)
 {
   self->serial = 0;
   self->width = -1;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-/* Pixel = a + b·u on each axis, u the value or its log10: read from the plot's map of two
- * values, so the view inverts exactly what was drawn. FALSE for plots without axes. */
-static gboolean
-bpw_plot_view_get_transform (BpwPlotView *self,
-                             gboolean    *log_axes,
-                             double      *ax,
-                             double      *bx,
-                             double      *ay,
-                             double      *by)
-{
-  double x0, y0, x1, y1;
-
-  if (BPW_IS_ROOFLINE_PLOT (self->plot))
-    {
-      bpw_roofline_plot_map (BPW_ROOFLINE_PLOT (self->plot), 1.0, 1.0, &x0, &y0);
-      bpw_roofline_plot_map (BPW_ROOFLINE_PLOT (self->plot), 10.0, 10.0, &x1, &y1);
-      *log_axes = TRUE;
-    }
-  else if (BPW_IS_ASSIGNMENT_PLOT (self->plot))
-    {
-      x0 = bpw_assignment_plot_map_time (BPW_ASSIGNMENT_PLOT (self->plot), 0.0);
-      x1 = bpw_assignment_plot_map_time (BPW_ASSIGNMENT_PLOT (self->plot), 1.0);
-      y0 = 0.0, y1 = 1.0;  /* lanes: no y zoom */
-      *log_axes = FALSE;
-    }
-  else
-    return FALSE;
-  if (!(x1 != x0) || !(y1 != y0) || !isfinite (x1 - x0) || !isfinite (y1 - y0))
-    return FALSE;
-  *ax = x0, *bx = x1 - x0;
-  *ay = y0, *by = y1 - y0;
-  return TRUE;
-}
-
-static double
-bpw_plot_view_value (double u, gboolean log_axes)
-{
-  return log_axes ? pow (10.0, u) : u;
-}
-
-static double
-bpw_plot_view_unit (double v, gboolean log_axes)
-{
-  return log_axes ? log10 (v) : v;
-}
-
-/* The data window now shown: the plot's area through the inverse transform. */
-static gboolean
-bpw_plot_view_current_viewport (BpwPlotView     *self,
-                                BpwPlotViewport *vp)
-{
-  const BpwPlotRect *area;
-  gboolean log_axes;
-  double ax, bx, ay, by, x0, x1, y0, y1;
-
-  bpw_plot_view_ensure_layout (self);
-  if (self->plot == NULL || !bpw_plot_view_get_transform (self, &log_axes, &ax, &bx, &ay, &by))
-    return FALSE;
-  area = BPW_IS_ROOFLINE_PLOT (self->plot)
-         ? bpw_roofline_plot_get_area (BPW_ROOFLINE_PLOT (self->plot))
-         : bpw_assignment_plot_get_area (BPW_ASSIGNMENT_PLOT (self->plot));
-  if (area == NULL || area->width <= 0 || area->height <= 0)
-    return FALSE;
-  x0 = bpw_plot_view_value ((area->x - ax) / bx, log_axes);
-  x1 = bpw_plot_view_value ((area->x + area->width - ax) / bx, log_axes);
-  y0 = bpw_plot_view_value ((area->y + area->height - ay) / by, log_axes);
-  y1 = bpw_plot_view_value ((area->y - ay) / by, log_axes);
-  *vp = (BpwPlotViewport) { MIN (x0, x1), MAX (x0, x1), MIN (y0, y1), MAX (y0, y1) };
-  return TRUE;
-}
-
-static void
-bpw_plot_view_set_viewport (BpwPlotView           *self,
-                            const BpwPlotViewport *vp)
-{
-  if (!isfinite (vp->x_min) || !isfinite (vp->x_max) || !isfinite (vp->y_min)
-      || !isfinite (vp->y_max) || !(vp->x_max > vp->x_min) || !(vp->y_max > vp->y_min))
-    return;
-  self->viewport = *vp;
-  self->zoomed = TRUE;
-  bpw_plot_view_invalidate (self);
-}
-
 void
-bpw_plot_view_zoom (BpwPlotView *self,
-                    double       factor,
-                    double       x,
-                    double       y)
+_bpw_plot_view_viewport_changed (BpwPlotView *self)
 {
-  BpwPlotViewport vp, nv;
-  gboolean log_axes;
-  double ax, bx, ay, by, ux, uy;
-
-  g_return_if_fail (BPW_IS_PLOT_VIEW (self));
-  g_return_if_fail (factor > 0);
-
-  if (!bpw_plot_view_current_viewport (self, &vp)
-      || !bpw_plot_view_get_transform (self, &log_axes, &ax, &bx, &ay, &by))
-    return;
-  /* The value under the pointer stays under it. */
-  ux = (x - ax) / bx;
-  uy = (y - ay) / by;
-#define ZOOM_AXIS(lo, hi, u) \
-  G_STMT_START { \
-    double l = bpw_plot_view_unit (vp.lo, log_axes), h = bpw_plot_view_unit (vp.hi, log_axes); \
-    double c = CLAMP (u, l, h); \
-    nv.lo = bpw_plot_view_value (c - (c - l) / factor, log_axes); \
-    nv.hi = bpw_plot_view_value (c + (h - c) / factor, log_axes); \
-  } G_STMT_END
-  ZOOM_AXIS (x_min, x_max, ux);
-  if (BPW_IS_ROOFLINE_PLOT (self->plot))
-    ZOOM_AXIS (y_min, y_max, uy);
-  else
-    nv.y_min = vp.y_min, nv.y_max = vp.y_max;
-#undef ZOOM_AXIS
-  bpw_plot_view_set_viewport (self, &nv);
-}
-
-void
-bpw_plot_view_reset_zoom (BpwPlotView *self)
-{
-  g_return_if_fail (BPW_IS_PLOT_VIEW (self));
-
-  if (!self->zoomed)
-    return;
-  self->zoomed = FALSE;
-  bpw_plot_view_invalidate (self);
+  g_signal_emit (self, signals[VIEWPORT_CHANGED], 0);
 }
 
 static void
@@ -265,11 +123,12 @@ bpw_plot_view_snapshot (GtkWidget   *widget,
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
   const BpwPlotRect *r;
+  BpwPlotRect area;
   cairo_t *cr;
 
   if (self->plot == NULL || width <= 0 || height <= 0)
     return;
-  bpw_plot_view_ensure_layout (self);
+  _bpw_plot_view_ensure_layout (self);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   bpw_plot_draw (self->plot, cr);
   if (self->hover.kind != BPW_PLOT_HIT_NONE)
@@ -279,6 +138,17 @@ bpw_plot_view_snapshot (GtkWidget   *widget,
                              self->style.accent.b, 0.9);
       cairo_set_line_width (cr, 2.0);
       cairo_rectangle (cr, r->x - 1.5, r->y - 1.5, r->width + 3.0, r->height + 3.0);
+      cairo_stroke (cr);
+    }
+  if (bpw_plot_view_get_area (self, &area))
+    {
+      cairo_rectangle (cr, area.x + 0.5, area.y + 0.5, area.width, area.height);
+      cairo_set_source_rgba (cr, self->style.accent.r, self->style.accent.g,
+                             self->style.accent.b, 0.15);
+      cairo_fill_preserve (cr);
+      cairo_set_source_rgba (cr, self->style.accent.r, self->style.accent.g,
+                             self->style.accent.b, 0.9);
+      cairo_set_line_width (cr, 1.0);
       cairo_stroke (cr);
     }
   cairo_destroy (cr);
@@ -296,7 +166,7 @@ bpw_plot_view_hit (BpwPlotView *self,
   *hit = (BpwPlotHit) { BPW_PLOT_HIT_NONE, -1, 0, BPW_PLOT_NO_LINEAGE, { 0, 0, 0, 0 } };
   if (self->plot == NULL)
     return FALSE;
-  bpw_plot_view_ensure_layout (self);
+  _bpw_plot_view_ensure_layout (self);
   return bpw_plot_hit_test (self->plot, x, y, hit);
 }
 
@@ -343,6 +213,7 @@ bpw_plot_view_motion_cb (GtkEventControllerMotion *motion,
 
   self->pointer_x = x;
   self->pointer_y = y;
+  self->pointer_inside = TRUE;
   bpw_plot_view_hit (self, x, y, &hit);
   if (hit.kind == self->hover.kind && hit.index == self->hover.index)
     return;
@@ -354,6 +225,7 @@ static void
 bpw_plot_view_leave_cb (GtkEventControllerMotion *motion,
                         BpwPlotView              *self)
 {
+  self->pointer_inside = FALSE;
   if (self->hover.kind == BPW_PLOT_HIT_NONE)
     return;
   self->hover.kind = BPW_PLOT_HIT_NONE;
@@ -368,87 +240,107 @@ bpw_plot_view_pressed_cb (GtkGestureClick *click,
                           double           y,
                           BpwPlotView     *self)
 {
-  BpwPlotHit hit;
-
   gtk_widget_grab_focus (GTK_WIDGET (self));
   if (n_press == 2)
-    {
-      bpw_plot_view_reset_zoom (self);
-      return;
-    }
-  if (!bpw_plot_view_hit (self, x, y, &hit) || hit.lineage == BPW_PLOT_NO_LINEAGE)
+    bpw_plot_view_reset_zoom (self);
+}
+
+/* On release, so that the press that starts a drag selects nothing. */
+static void
+bpw_plot_view_released_cb (GtkGestureClick *click,
+                           int              n_press,
+                           double           x,
+                           double           y,
+                           BpwPlotView     *self)
+{
+  if (n_press == 1)
+    bpw_plot_view_select_at (self, x, y);
+}
+
+void
+bpw_plot_view_select_at (BpwPlotView *self,
+                         double       x,
+                         double       y)
+{
+  BpwPlotHit hit;
+
+  g_return_if_fail (BPW_IS_PLOT_VIEW (self));
+
+  bpw_plot_view_hit (self, x, y, &hit);
+  /* Clicking between the marks clears the selection; a legend entry or a counter keeps it. */
+  if (hit.kind != BPW_PLOT_HIT_NONE && hit.lineage == BPW_PLOT_NO_LINEAGE)
     return;
+  /* The timeline selects the very event clicked (its micro-batch), not only its lineage. */
+  if (BPW_IS_TIMELINE_PLOT (self->plot))
+    bpw_timeline_plot_set_selected (BPW_TIMELINE_PLOT (self->plot),
+                                    hit.kind == BPW_PLOT_HIT_ITEM ? (guint32) hit.index
+                                                                  : BPW_TIMELINE_NONE);
   self->selected = hit.lineage;
   g_signal_emit (self, signals[ITEM_SELECTED], 0, hit.lineage);
 }
 
-static gboolean
-bpw_plot_view_scroll_cb (GtkEventControllerScroll *scroll,
-                         double                    dx,
-                         double                    dy,
-                         BpwPlotView              *self)
+void
+bpw_plot_view_select_area (BpwPlotView       *self,
+                           const BpwPlotRect *rect)
 {
-  GdkModifierType state = gtk_event_controller_get_current_event_state (
-    GTK_EVENT_CONTROLLER (scroll));
-  /* Scroll events carry no position of their own in GTK 4.8: the pointer's last one. */
-  double x = self->pointer_x;
-  double y = self->pointer_y;
+  gboolean log_axes;
+  double ax, bx, ay, by;
 
-  if (!(state & GDK_CONTROL_MASK) || dy == 0)
+  g_return_if_fail (BPW_IS_PLOT_VIEW (self));
+  g_return_if_fail (rect != NULL);
+
+  _bpw_plot_view_ensure_layout (self);
+  if (!_bpw_plot_view_get_transform (self, &log_axes, &ax, &bx, &ay, &by))
+    ax = 0, bx = 1;
+  self->area_u0 = (rect->x - ax) / bx;
+  self->area_u1 = (rect->x + rect->width - ax) / bx;
+  self->area_y0 = rect->y;
+  self->area_y1 = rect->y + rect->height;
+  self->has_area = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[AREA_SELECTED], 0, rect->x, rect->y, rect->width, rect->height);
+}
+
+gboolean
+bpw_plot_view_get_area (BpwPlotView *self,
+                        BpwPlotRect *rect)
+{
+  gboolean log_axes;
+  double ax, bx, ay, by, x0, x1;
+
+  g_return_val_if_fail (BPW_IS_PLOT_VIEW (self), FALSE);
+
+  if (!self->has_area)
     return FALSE;
-  bpw_plot_view_zoom (self, dy < 0 ? BPW_PLOT_VIEW_ZOOM_STEP : 1.0 / BPW_PLOT_VIEW_ZOOM_STEP,
-                      x, y);
+  if (!_bpw_plot_view_get_transform (self, &log_axes, &ax, &bx, &ay, &by))
+    ax = 0, bx = 1;
+  x0 = ax + bx * self->area_u0;
+  x1 = ax + bx * self->area_u1;
+  *rect = (BpwPlotRect) { MIN (x0, x1), self->area_y0, fabs (x1 - x0),
+                          self->area_y1 - self->area_y0 };
   return TRUE;
 }
 
-static void
-bpw_plot_view_drag_begin_cb (GtkGestureDrag *drag,
-                             double          x,
-                             double          y,
-                             BpwPlotView    *self)
+void
+bpw_plot_view_clear_area (BpwPlotView *self)
 {
-  if (!bpw_plot_view_current_viewport (self, &self->drag_viewport))
-    gtk_gesture_set_state (GTK_GESTURE (drag), GTK_EVENT_SEQUENCE_DENIED);
-}
+  g_return_if_fail (BPW_IS_PLOT_VIEW (self));
 
-static void
-bpw_plot_view_drag_update_cb (GtkGestureDrag *drag,
-                              double          dx,
-                              double          dy,
-                              BpwPlotView    *self)
-{
-  BpwPlotViewport vp = self->drag_viewport;
-  gboolean log_axes;
-  double ax, bx, ay, by, sx, sy;
-
-  if (fabs (dx) + fabs (dy) < 3.0
-      || !bpw_plot_view_get_transform (self, &log_axes, &ax, &bx, &ay, &by))
+  if (!self->has_area)
     return;
-  /* Moving the pointer by d pixels moves the data by d/b units the other way. */
-  sx = -dx / bx;
-  sy = BPW_IS_ROOFLINE_PLOT (self->plot) ? -dy / by : 0.0;
-  vp.x_min = bpw_plot_view_value (bpw_plot_view_unit (vp.x_min, log_axes) + sx, log_axes);
-  vp.x_max = bpw_plot_view_value (bpw_plot_view_unit (vp.x_max, log_axes) + sx, log_axes);
-  vp.y_min = bpw_plot_view_value (bpw_plot_view_unit (vp.y_min, log_axes) + sy, log_axes);
-  vp.y_max = bpw_plot_view_value (bpw_plot_view_unit (vp.y_max, log_axes) + sy, log_axes);
-  bpw_plot_view_set_viewport (self, &vp);
+  self->has_area = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-static void
-bpw_plot_view_zoom_action (GtkWidget  *widget,
-                           const char *action_name,
-                           GVariant   *parameter)
+void
+bpw_plot_view_set_area_selection (BpwPlotView *self,
+                                  gboolean     shift_drag,
+                                  gboolean     plain_drag)
 {
-  BpwPlotView *self = BPW_PLOT_VIEW (widget);
-  double x = gtk_widget_get_width (widget) / 2.0;
-  double y = gtk_widget_get_height (widget) / 2.0;
+  g_return_if_fail (BPW_IS_PLOT_VIEW (self));
 
-  if (g_str_equal (action_name, "plot.zoom-in"))
-    bpw_plot_view_zoom (self, BPW_PLOT_VIEW_ZOOM_STEP, x, y);
-  else if (g_str_equal (action_name, "plot.zoom-out"))
-    bpw_plot_view_zoom (self, 1.0 / BPW_PLOT_VIEW_ZOOM_STEP, x, y);
-  else
-    bpw_plot_view_reset_zoom (self);
+  self->area_selection = shift_drag || plain_drag;
+  self->drag_selects = plain_drag;
 }
 
 static void
@@ -458,7 +350,7 @@ bpw_plot_view_plot_changed_cb (BpwPlot     *plot,
   self->hover.kind = BPW_PLOT_HIT_NONE;
   self->hover.index = -1;
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plot.export", TRUE);
-  bpw_plot_view_invalidate (self);
+  _bpw_plot_view_invalidate (self);
 }
 
 void
@@ -477,10 +369,11 @@ bpw_plot_view_set_plot (BpwPlotView *self,
     self->changed_id = g_signal_connect (plot, "changed",
                                          G_CALLBACK (bpw_plot_view_plot_changed_cb), self);
   self->zoomed = FALSE;
+  self->has_area = FALSE;
   self->hover.kind = BPW_PLOT_HIT_NONE;
   self->hover.index = -1;
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plot.export", plot != NULL);
-  bpw_plot_view_invalidate (self);
+  _bpw_plot_view_invalidate (self);
 }
 
 BpwPlot *
@@ -499,7 +392,7 @@ bpw_plot_view_css_changed (GtkWidget         *widget,
 
   GTK_WIDGET_CLASS (bpw_plot_view_parent_class)->css_changed (widget, change);
   self->style_valid = FALSE;
-  bpw_plot_view_invalidate (self);
+  _bpw_plot_view_invalidate (self);
 }
 
 static void
@@ -531,21 +424,30 @@ bpw_plot_view_class_init (BpwPlotViewClass *klass)
                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                          G_TYPE_NONE, 1, G_TYPE_UINT);
 
+  /**
+   * BpwPlotView::area-selected:
+   * @x, @y, @width, @height: the area, in widget coordinates
+   *
+   * An area was dragged out (Shift+drag, or a plain drag in area mode) or set with
+   * bpw_plot_view_select_area(). The view keeps it drawn, following zoom and pan.
+   */
+  signals[AREA_SELECTED] = g_signal_new ("area-selected", G_TYPE_FROM_CLASS (klass),
+                                         G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                         G_TYPE_NONE, 4, G_TYPE_DOUBLE, G_TYPE_DOUBLE,
+                                         G_TYPE_DOUBLE, G_TYPE_DOUBLE);
+
+  /**
+   * BpwPlotView::viewport-changed:
+   *
+   * The view zoomed or panned, or went back to fitting the data.
+   */
+  signals[VIEWPORT_CHANGED] = g_signal_new ("viewport-changed", G_TYPE_FROM_CLASS (klass),
+                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                            G_TYPE_NONE, 0);
+
   gtk_widget_class_install_action (widget_class, "plot.export", NULL,
                                    _bpw_plot_view_export_action);
-  gtk_widget_class_install_action (widget_class, "plot.zoom-in", NULL,
-                                   bpw_plot_view_zoom_action);
-  gtk_widget_class_install_action (widget_class, "plot.zoom-out", NULL,
-                                   bpw_plot_view_zoom_action);
-  gtk_widget_class_install_action (widget_class, "plot.zoom-reset", NULL,
-                                   bpw_plot_view_zoom_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "plot.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, 0, "plot.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, 0, "plot.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, 0, "plot.zoom-out", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, 0,
-                                       "plot.zoom-out", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "plot.zoom-reset", NULL);
+  _bpw_plot_view_class_zoom_init (widget_class);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK,
                                        "plot.export", NULL);
   gtk_widget_class_set_css_name (widget_class, "bpw-plot-view");
@@ -574,16 +476,10 @@ bpw_plot_view_init (BpwPlotView *self)
 
   gesture = gtk_gesture_click_new ();
   g_signal_connect (gesture, "pressed", G_CALLBACK (bpw_plot_view_pressed_cb), self);
+  g_signal_connect (gesture, "released", G_CALLBACK (bpw_plot_view_released_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
 
-  gesture = gtk_gesture_drag_new ();
-  g_signal_connect (gesture, "drag-begin", G_CALLBACK (bpw_plot_view_drag_begin_cb), self);
-  g_signal_connect (gesture, "drag-update", G_CALLBACK (bpw_plot_view_drag_update_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
-
-  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
-  g_signal_connect (controller, "scroll", G_CALLBACK (bpw_plot_view_scroll_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+  _bpw_plot_view_zoom_init (self);
 }
 
 GtkWidget *

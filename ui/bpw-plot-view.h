@@ -36,8 +36,47 @@ void          bpw_plot_view_zoom            (BpwPlotView      *self,
                                              double            y);
 /* Back to the view that fits the data. */
 void          bpw_plot_view_reset_zoom      (BpwPlotView      *self);
+gboolean      bpw_plot_view_get_zoomed      (BpwPlotView      *self);
+/* On a zoomed time chart, pans (keeping the zoom) to centre [@t0, @t1] s unless some of
+ * it is in view already. */
+void          bpw_plot_view_reveal_time     (BpwPlotView      *self,
+                                             double            t0,
+                                             double            t1);
+/* Moves the view by @fraction of its width (negative: back), what A and D do. Time
+ * charts stop at the ends of the step. */
+void          bpw_plot_view_pan             (BpwPlotView      *self,
+                                             double            fraction);
+/* What a click does: selects the mark there ("item-selected" with its lineage; the
+ * timeline also selects that very event), or clears the selection between marks. */
+void          bpw_plot_view_select_at       (BpwPlotView      *self,
+                                             double            x,
+                                             double            y);
+/* Area selection: with @shift_drag, Shift+drag drags out an area; with @plain_drag, a
+ * plain drag does too (instead of panning). Both FALSE by default. */
+void          bpw_plot_view_set_area_selection (BpwPlotView   *self,
+                                                gboolean       shift_drag,
+                                                gboolean       plain_drag);
+/* Draws @rect (widget coordinates) as the selected area and emits "area-selected". */
+void          bpw_plot_view_select_area     (BpwPlotView       *self,
+                                             const BpwPlotRect *rect);
+/* The selected area where it is now drawn (it follows zoom and pan); FALSE when none. */
+gboolean      bpw_plot_view_get_area        (BpwPlotView      *self,
+                                             BpwPlotRect      *rect);
+void          bpw_plot_view_clear_area      (BpwPlotView      *self);
+/* For pages around a view: installs "@prefix.zoom-in", ".zoom-out", ".zoom-reset" and
+ * ".pan" (a double) on @page_class, with the keys W, S, 0, A and D, all passed to the
+ * first BpwPlotView inside the page, so toolbar buttons and keys anywhere on the page
+ * steer the chart. */
+void          bpw_plot_view_class_add_page_actions (GtkWidgetClass *page_class,
+                                                    const char     *prefix);
 /* What "plot.export" does once the file is chosen: the format from @path's extension
- * (.png, .svg, .pdf, .csv), the print style, 720 × 405 pt (PNG at 2 px per pt). */
+ * (.png, .svg, .pdf, .csv), the print style, 720 × 405 pt, PNG at @scale px per pt; a
+ * zoomed timeline or lifetimes chart exports the time in view. */
+gboolean      bpw_plot_view_export          (BpwPlotView      *self,
+                                             const char       *path,
+                                             double            scale,
+                                             GError          **error);
+/* bpw_plot_view_export() at 2 px per pt. */
 gboolean      bpw_plot_view_export_to_file  (BpwPlotView      *self,
                                              const char       *path,
                                              GError          **error);

@@ -10,14 +10,18 @@
 
 #include "config.h"
 
+#include "bpw-measurement-run.h"
 #include "bpw-run-util.h"
 #include "bpw-sheet-page-private.h"
 
 typedef struct
 {
-  BpwCandidateRun run;
-  char           *label;       /* the candidate's name, for the charts */
-  guint           generation;
+  BpwCandidateRun   run;
+  char             *label;       /* the candidate's name, for the charts */
+  guint             generation;
+  BpwMeasurementRun measured;    /* the study's measurement of the candidate on the
+                                  * scenario: its points go on the roofline */
+  gboolean          has_measured;
 } BpwSheetJob;
 
 typedef struct
@@ -32,6 +36,8 @@ static void
 bpw_sheet_job_free (BpwSheetJob *job)
 {
   bpw_candidate_run_clear (&job->run);
+  if (job->has_measured)
+    bpw_measurement_run_clear (&job->measured);
   g_free (job->label);
   g_free (job);
 }
@@ -78,6 +84,14 @@ bpw_sheet_page_compute_thread (GTask        *task,
   if (result->roofline == NULL)
     {
       g_debug ("No roofline: %s", error->message);
+      g_clear_error (&error);
+    }
+  else if (job->has_measured && bpw_measurement_run_execute (&job->measured, &error))
+    bpw_roofline_data_add_measured (result->roofline, job->measured.correlation, NULL);
+  else if (job->has_measured)
+    {
+      /* The Validation page says why; the roofline shows the model alone. */
+      g_debug ("No measured points: %s", error->message);
       g_clear_error (&error);
     }
   result->assignment = bpw_assignment_data_new_from_plan (plan, -1, job->label, &error);
@@ -167,12 +181,37 @@ bpw_sheet_page_compute_cb (GObject      *object,
   _bpw_sheet_page_update_state (self);
 }
 
+/* The study's first measurement of @candidate on @scenario: its index, and what identifies
+ * it (name, file, digest, calibration), or NULL when there is none. */
+static char *
+bpw_sheet_page_measurement (BpwStudy *study,
+                            guint     candidate,
+                            guint     scenario,
+                            guint    *index)
+{
+  const char *c = bpw_study_get_candidate (study, candidate)->name;
+  const char *s = bpw_study_get_scenario (study, scenario)->name;
+
+  for (guint i = 0; i < bpw_study_get_n_measurements (study); i++)
+    {
+      const BpwStudyMeasurement *m = bpw_study_get_measurement (study, i);
+
+      if (g_strcmp0 (m->candidate, c) != 0 || g_strcmp0 (m->scenario, s) != 0)
+        continue;
+      *index = i;
+      return g_strjoin ("\n", m->name, m->path, m->sha256 != NULL ? m->sha256 : "",
+                        m->calibrated != NULL ? m->calibrated : "", NULL);
+    }
+  return NULL;
+}
+
 void
 _bpw_sheet_page_forget_shown (BpwSheetPage *self)
 {
   if (self->has_shown)
     bpw_candidate_run_clear (&self->shown);
   g_clear_pointer (&self->shown_error, g_free);
+  g_clear_pointer (&self->shown_measurement, g_free);
   self->has_shown = FALSE;
 }
 
@@ -182,10 +221,12 @@ _bpw_sheet_page_compute (BpwSheetPage *self,
 {
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *measurement = NULL;
   BpwCandidateRun run;
   BpwSheetJob *job;
   guint candidate = bpw_sheet_page_get_candidate (self);
   guint scenario = bpw_sheet_page_get_scenario (self);
+  guint measured = 0;
   gboolean ok;
 
   if (self->study == NULL || candidate >= bpw_study_get_n_candidates (self->study)
@@ -203,8 +244,10 @@ _bpw_sheet_page_compute (BpwSheetPage *self,
     }
 
   ok = bpw_candidate_run_init (&run, self->study, candidate, scenario, &error);
+  measurement = bpw_sheet_page_measurement (self->study, candidate, scenario, &measured);
   if (!force && self->has_shown && candidate == self->shown_candidate
       && scenario == self->shown_scenario
+      && g_strcmp0 (measurement, self->shown_measurement) == 0
       && bpw_candidate_run_same (&self->shown, self->shown_error, &run,
                                  ok ? NULL : error->message))
     {
@@ -218,6 +261,7 @@ _bpw_sheet_page_compute (BpwSheetPage *self,
   _bpw_sheet_page_forget_shown (self);
   self->shown = run;
   self->shown_error = ok ? NULL : g_strdup (error->message);
+  self->shown_measurement = g_strdup (measurement);
   self->shown_candidate = candidate;
   self->shown_scenario = scenario;
   self->has_shown = TRUE;
@@ -239,6 +283,17 @@ _bpw_sheet_page_compute (BpwSheetPage *self,
   bpw_candidate_run_copy (&job->run, &self->shown);
   job->label = g_strdup (bpw_study_get_candidate (self->study, candidate)->name);
   job->generation = self->generation;
+  if (measurement != NULL)
+    {
+      job->has_measured = TRUE;
+      if (!bpw_measurement_run_init (&job->measured, self->study, measured, &error))
+        {
+          g_debug ("No measured points: %s", error->message);
+          g_clear_error (&error);
+          bpw_measurement_run_clear (&job->measured);
+          job->has_measured = FALSE;
+        }
+    }
 
   self->cancellable = g_cancellable_new ();
   self->n_binds++;

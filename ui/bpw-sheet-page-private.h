@@ -45,6 +45,8 @@ struct _BpwSheetPage
   char               *error;       /* nullable: why the rows could not be computed */
   BpwCandidateRun     shown;       /* what the rows are (being) computed from */
   char               *shown_error; /* nullable: why @shown could not be set up */
+  char               *shown_measurement; /* nullable: the measurement of @shown's candidate
+                                          * and scenario whose points the roofline has */
 
   BpwByteUnits        units;
   guint               generation;

@@ -19,6 +19,7 @@ enum {
   PROP_BUSY,
   PROP_CANDIDATE,
   PROP_SCENARIO,
+  PROP_SELECTED_ITEM,
   N_PROPS
 };
 
@@ -226,6 +227,12 @@ bpw_sheet_page_add_columns (BpwSheetPage *self)
 }
 
 static void
+bpw_sheet_page_selected_cb (BpwSheetPage *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ITEM]);
+}
+
+static void
 bpw_sheet_page_dispose (GObject *object)
 {
   BpwSheetPage *self = (BpwSheetPage *) object;
@@ -270,6 +277,9 @@ bpw_sheet_page_get_property (GObject    *object,
     case PROP_SCENARIO:
       g_value_set_uint (value, bpw_sheet_page_get_scenario (self));
       break;
+    case PROP_SELECTED_ITEM:
+      g_value_set_object (value, bpw_sheet_page_get_selected_item (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -294,6 +304,10 @@ bpw_sheet_page_class_init (BpwSheetPageClass *klass)
   properties[PROP_SCENARIO] =
     g_param_spec_uint ("scenario", NULL, NULL, 0, G_MAXUINT, G_MAXUINT,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The row picked in the table: the operation the other views select too. */
+  properties[PROP_SELECTED_ITEM] =
+    g_param_spec_object ("selected-item", NULL, NULL, BPW_TYPE_SHEET_ITEM,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
@@ -347,6 +361,8 @@ bpw_sheet_page_init (BpwSheetPage *self)
   self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  g_signal_connect_object (self->selection, "notify::selected-item",
+                           G_CALLBACK (bpw_sheet_page_selected_cb), self, G_CONNECT_SWAPPED);
 
   _bpw_sheet_page_update_state (self);
 }
@@ -543,4 +559,41 @@ bpw_sheet_page_get_assignment_plot (BpwSheetPage *self)
 {
   g_return_val_if_fail (BPW_IS_SHEET_PAGE (self), NULL);
   return BPW_PLOT (self->assignment_plot);
+}
+
+BpwSheetItem *
+bpw_sheet_page_get_selected_item (BpwSheetPage *self)
+{
+  g_return_val_if_fail (BPW_IS_SHEET_PAGE (self), NULL);
+  return gtk_single_selection_get_selected_item (self->selection);
+}
+
+gboolean
+bpw_sheet_page_select_item (BpwSheetPage *self,
+                            BpwSheetItem *item)
+{
+  GListModel *visible = G_LIST_MODEL (self->sorted);
+  guint n = g_list_model_get_n_items (visible), i = 0;
+
+  g_return_val_if_fail (BPW_IS_SHEET_PAGE (self), FALSE);
+
+  for (; item != NULL && i < n; i++)
+    {
+      g_autoptr(BpwSheetItem) row = g_list_model_get_item (visible, i);
+
+      if (row == item)
+        break;
+    }
+  if (item == NULL || i == n)
+    {
+      gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+      return item == NULL;
+    }
+  gtk_single_selection_set_selected (self->selection, i);
+  /* GTK 4.8 scrolls a column view only through its list's action. */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      gtk_widget_activate_action (child, "list.scroll-to-item", "u", i);
+  return TRUE;
 }

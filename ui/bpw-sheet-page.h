@@ -50,6 +50,12 @@ void          bpw_sheet_page_set_units        (BpwSheetPage *self,
  * the same binding as the rows; empty while there is none. They emit "changed". */
 BpwPlot      *bpw_sheet_page_get_roofline_plot   (BpwSheetPage *self);
 BpwPlot      *bpw_sheet_page_get_assignment_plot (BpwSheetPage *self);
+/* The row selected in the table, or NULL; "selected-item" notifies. */
+BpwSheetItem *bpw_sheet_page_get_selected_item (BpwSheetPage *self);
+/* Selects @item (a row of bpw_sheet_page_get_rows(); NULL: none) and scrolls to it.
+ * FALSE when the filter hides it (nothing is selected then). */
+gboolean      bpw_sheet_page_select_item      (BpwSheetPage *self,
+                                               BpwSheetItem *item);
 /* Moves the keyboard focus to the search entry (Ctrl+F). */
 void          bpw_sheet_page_focus_search     (BpwSheetPage *self);
 

@@ -190,8 +190,10 @@ bpw_sidebar_item_list_new_for_study (BpwStudy *study)
     {
       const BpwStudyCandidate *c = bpw_study_get_candidate (study, i);
       g_autofree char *label = bpw_sidebar_item_blueprint_label (c->blueprint);
-      gboolean own = c->mapping != NULL && JSON_NODE_HOLDS_OBJECT (c->mapping)
-                     && json_object_get_size (json_node_get_object (c->mapping)) > 0;
+      gboolean own = (c->mapping != NULL && JSON_NODE_HOLDS_OBJECT (c->mapping)
+                      && json_object_get_size (json_node_get_object (c->mapping)) > 0)
+                     || (c->mappings != NULL && JSON_NODE_HOLDS_OBJECT (c->mappings)
+                         && json_object_get_size (json_node_get_object (c->mappings)) > 0);
 
       /* An empty mapping runs each scenario's own decomposition: nothing to point out. */
       bpw_sidebar_item_append (store, BPW_SIDEBAR_ITEM_CANDIDATE, i, c->name,

@@ -19,6 +19,8 @@ struct _BpwValueRow
 
   /* Borrowed: children of self */
   GtkEntry     *entry;
+  GtkWidget    *unit;    /* nullable */
+  GtkWidget    *reset;   /* nullable */
 
   /* Owned */
   char         *value;   /* as last shown */
@@ -27,6 +29,7 @@ struct _BpwValueRow
 
 enum {
   COMMIT,
+  RESET,
   N_SIGNALS
 };
 
@@ -95,6 +98,8 @@ bpw_value_row_class_init (BpwValueRowClass *klass)
 
   signals[COMMIT] = g_signal_new ("commit", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[RESET] = g_signal_new ("reset", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                 NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -136,9 +141,12 @@ void
 bpw_value_row_set_value (BpwValueRow *self,
                          const char  *text)
 {
+  g_autofree char *old = NULL;
+
   g_return_if_fail (BPW_IS_VALUE_ROW (self));
 
-  g_free (self->value);
+  /* @text may be our own value (set_value (row, get_value (row))): free it after copying. */
+  old = g_steal_pointer (&self->value);
   self->value = g_strdup (text != NULL ? text : "");
   gtk_editable_set_text (GTK_EDITABLE (self->entry), self->value);
   bpw_value_row_set_error (self, NULL);
@@ -205,4 +213,77 @@ bpw_value_row_get_entry (BpwValueRow *self)
 {
   g_return_val_if_fail (BPW_IS_VALUE_ROW (self), NULL);
   return self->entry;
+}
+
+void
+bpw_value_row_set_unit (BpwValueRow *self,
+                        const char  *unit)
+{
+  g_return_if_fail (BPW_IS_VALUE_ROW (self));
+
+  if (unit == NULL)
+    {
+      if (self->unit != NULL)
+        adw_action_row_remove (ADW_ACTION_ROW (self), self->unit);
+      self->unit = NULL;
+      return;
+    }
+  if (self->unit == NULL)
+    {
+      self->unit = gtk_label_new (NULL);
+      gtk_widget_add_css_class (self->unit, "dim-label");
+      gtk_widget_set_valign (self->unit, GTK_ALIGN_CENTER);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (self), self->unit);
+    }
+  gtk_label_set_text (GTK_LABEL (self->unit), unit);
+}
+
+static void
+bpw_value_row_reset_clicked_cb (BpwValueRow *self)
+{
+  g_signal_emit (self, signals[RESET], 0);
+}
+
+void
+bpw_value_row_set_can_reset (BpwValueRow *self,
+                             gboolean     can_reset,
+                             const char  *tooltip)
+{
+  g_return_if_fail (BPW_IS_VALUE_ROW (self));
+
+  if (self->reset == NULL && can_reset)
+    {
+      /* Before the entry, so that the values of a group stay in one column. */
+      self->reset = gtk_button_new_from_icon_name ("edit-undo-symbolic");
+      gtk_widget_add_css_class (self->reset, "flat");
+      gtk_widget_set_valign (self->reset, GTK_ALIGN_CENTER);
+      gtk_widget_insert_before (self->reset, gtk_widget_get_parent (GTK_WIDGET (self->entry)),
+                                GTK_WIDGET (self->entry));
+      g_signal_connect_object (self->reset, "clicked",
+                               G_CALLBACK (bpw_value_row_reset_clicked_cb), self,
+                               G_CONNECT_SWAPPED);
+    }
+  if (self->reset == NULL)
+    return;
+  gtk_widget_set_visible (self->reset, can_reset);
+  bpw_tooltip_set (self->reset, tooltip);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->reset),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, tooltip != NULL ? tooltip : "",
+                                  -1);
+}
+
+gboolean
+bpw_value_row_get_can_reset (BpwValueRow *self)
+{
+  g_return_val_if_fail (BPW_IS_VALUE_ROW (self), FALSE);
+  return self->reset != NULL && gtk_widget_get_visible (self->reset);
+}
+
+void
+bpw_value_row_reset (BpwValueRow *self)
+{
+  g_return_if_fail (BPW_IS_VALUE_ROW (self));
+
+  if (bpw_value_row_get_can_reset (self))
+    g_signal_emit (self, signals[RESET], 0);
 }

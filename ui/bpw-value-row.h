@@ -33,5 +33,17 @@ void        bpw_value_row_set_placeholder (BpwValueRow *self,
 void        bpw_value_row_commit_text  (BpwValueRow *self,
                                         const char  *text);
 GtkEntry   *bpw_value_row_get_entry    (BpwValueRow *self);
+/* A unit shown after the entry ("elements"), dimmed; NULL removes it. */
+void        bpw_value_row_set_unit     (BpwValueRow *self,
+                                        const char  *unit);
+/* "reset" (no arguments) is emitted by a flat button before the entry, shown while
+ * @can_reset: the value is set here and may go back to where it came from. @tooltip says
+ * where that is ("Use the scenario’s value"). */
+void        bpw_value_row_set_can_reset (BpwValueRow *self,
+                                         gboolean     can_reset,
+                                         const char  *tooltip);
+gboolean    bpw_value_row_get_can_reset (BpwValueRow *self);
+/* Presses the reset button, as a user would (tests). */
+void        bpw_value_row_reset        (BpwValueRow *self);
 
 G_END_DECLS

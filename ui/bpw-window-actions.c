@@ -8,12 +8,13 @@
 
 #include <glib/gi18n.h>
 
+#include "bpw-search-dialog.h"
 #include "bpw-window-private.h"
 
 #define BPW_RECENT_MAX 8
 
 static const char * const page_names[] = {
-  "overview", "sheet", "timeline", "memory", "roofline", "tradeoffs", "compare",
+  "overview", "sheet", "timeline", "memory", "roofline", "tradeoffs", "compare", "validation",
 };
 
 typedef struct
@@ -249,6 +250,14 @@ bpw_window_find_action (GtkWidget  *widget,
 }
 
 static void
+bpw_window_search_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  gtk_window_present (GTK_WINDOW (bpw_search_dialog_new (BPW_WINDOW (widget))));
+}
+
+static void
 bpw_window_build_templates_menu (BpwWindow *self)
 {
   const char * const *names = bpw_study_bundled_names ();
@@ -335,6 +344,7 @@ _bpw_window_actions_update (BpwWindow *self)
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save", has_study);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-as", has_study);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.search", has_study);
 }
 
 void
@@ -351,6 +361,7 @@ _bpw_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.show-page", "s",
                                    bpw_window_show_page_action);
   gtk_widget_class_install_action (widget_class, "win.find", NULL, bpw_window_find_action);
+  gtk_widget_class_install_action (widget_class, "win.search", NULL, bpw_window_search_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK,
                                        "win.open", NULL);
@@ -362,6 +373,8 @@ _bpw_window_class_actions_init (GtkWidgetClass *widget_class)
                                        "win.new-from-template", "s", "default");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK,
                                        "win.find", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f,
+                                       GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.search", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
                                        "window.close", NULL);
   for (guint i = 0; i < G_N_ELEMENTS (page_names); i++)

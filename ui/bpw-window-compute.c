@@ -374,6 +374,8 @@ _bpw_window_compute (BpwWindow *self)
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->generation++;
+  _bpw_window_compare_update (self);
+  _bpw_window_validation_update (self);
 
   /* The lists keep their items until the new ones replace them, so that an edit does not
    * flash an empty table. */

@@ -83,9 +83,14 @@ bpw_window_sidebar_signature (BpwWindow *self)
                        bpw_study_lookup_inline_blueprint (self->study, blueprints[i]) != NULL
                        ? 'e' : '-');
   for (guint i = 0; i < bpw_study_get_n_candidates (self->study); i++)
-    g_string_append_c (signature,
-                       json_object_get_size (json_node_get_object (
-                         bpw_study_get_candidate (self->study, i)->mapping)) > 0 ? 'm' : '-');
+    {
+      const BpwStudyCandidate *c = bpw_study_get_candidate (self->study, i);
+
+      g_string_append_c (signature,
+                         json_object_get_size (json_node_get_object (c->mapping)) > 0
+                         || json_object_get_size (json_node_get_object (c->mappings)) > 0
+                         ? 'm' : '-');
+    }
   for (guint i = 0; i < bpw_study_get_n_scenarios (self->study); i++)
     g_string_append_printf (signature, " %" G_GINT64_FORMAT,
                             bpw_parallel_devices (&bpw_study_get_scenario (self->study,
@@ -104,6 +109,7 @@ bpw_window_edited (BpwWindow *self)
   self->pending = BPW_WINDOW_PENDING_OVERVIEW;
   if (bpw_sheet_page_refresh (self->sheet_page))
     self->pending |= BPW_WINDOW_PENDING_SHEET;
+  _bpw_window_charts_update (self);
   _bpw_window_compute (self);
 
   /* Sidebar subtitles say which blueprints are edited and how many devices a scenario
@@ -121,6 +127,24 @@ bpw_window_edited (BpwWindow *self)
   bpw_inspector_refresh (self->inspector);
   _bpw_window_set_modified (self, self->undo->len != self->saved_depth);
   bpw_window_update_edit_actions (self);
+}
+
+/* A candidate added (promoted from a search) or removed (that undone): the Sheet lists the
+ * candidates, and the selection must stay among them. */
+static void
+bpw_window_candidates_changed (BpwWindow          *self,
+                               const BpwStudyEdit *edit)
+{
+  guint n = bpw_study_get_n_candidates (self->study);
+
+  if (bpw_study_edit_get_kind (edit) != BPW_STUDY_EDIT_CANDIDATE)
+    return;
+  if (self->selected_candidate != G_MAXUINT && self->selected_candidate >= n)
+    self->selected_candidate = n > 0 ? n - 1 : G_MAXUINT;
+  self->selecting = TRUE;
+  bpw_sheet_page_set_study (self->sheet_page, self->study);
+  self->selecting = FALSE;
+  _bpw_window_sync_selection (self);
 }
 
 gboolean
@@ -162,6 +186,7 @@ bpw_window_apply_edit (BpwWindow     *self,
   /* The saved state can no longer be reached by undoing once it was undone past. */
   if (self->saved_depth != G_MAXUINT && self->saved_depth >= self->undo->len)
     self->saved_depth = G_MAXUINT;
+  bpw_window_candidates_changed (self, edit);
   bpw_window_edited (self);
   return TRUE;
 }
@@ -194,6 +219,7 @@ bpw_window_step (BpwWindow *self,
       return FALSE;
     }
   g_ptr_array_add (to, edit);
+  bpw_window_candidates_changed (self, edit);
   bpw_window_edited (self);
   return TRUE;
 }
@@ -258,6 +284,7 @@ _bpw_window_sync_selection (BpwWindow *self)
     return;
   self->selecting = TRUE;
   bpw_sheet_page_select (self->sheet_page, self->selected_candidate, self->selected_scenario);
+  _bpw_window_charts_update (self);
   if (self->selected_candidate != G_MAXUINT && self->selected_scenario != G_MAXUINT)
     bpw_overview_page_select (self->overview_page,
                               bpw_study_get_candidate (self->study,

@@ -17,7 +17,25 @@ typedef enum
   BPW_FILE_STUDY,
   BPW_FILE_WORKLOAD,
   BPW_FILE_BLUEPRINT,
+  BPW_FILE_PROFILE,
 } BpwFileKind;
+
+/* A trace: an object with "traceEvents" (Chrome, Perfetto, PyTorch's kineto), or a bare
+ * array of events (the autograd profiler's export). */
+static gboolean
+bpw_window_is_profile (JsonNode *root)
+{
+  JsonArray *events;
+
+  if (root != NULL && JSON_NODE_HOLDS_OBJECT (root))
+    return json_object_has_member (json_node_get_object (root), "traceEvents");
+  if (root == NULL || !JSON_NODE_HOLDS_ARRAY (root))
+    return FALSE;
+  events = json_node_get_array (root);
+  return json_array_get_length (events) > 0
+         && JSON_NODE_HOLDS_OBJECT (json_array_get_element (events, 0))
+         && json_object_has_member (json_array_get_object_element (events, 0), "ph");
+}
 
 /* Judged by content, as the command line does: the native "format", else the shape of a
  * Hugging Face config or a Calculon file. */
@@ -43,6 +61,8 @@ bpw_window_detect_kind (const char   *path,
     *kind = BPW_FILE_BLUEPRINT;
   else if (bpw_workload_detect_format (root) != BPW_WORKLOAD_FORMAT_UNKNOWN)
     *kind = BPW_FILE_WORKLOAD;
+  else if (bpw_window_is_profile (root))
+    *kind = BPW_FILE_PROFILE;
   else if (bpw_calculon_execution_detect (root))
     return bpw_json_doc_error (doc, root, "", error, "%s",
                                _("a Calculon execution file describes how to run a model, "
@@ -50,10 +70,11 @@ bpw_window_detect_kind (const char   *path,
                                  "the command line (bpw evaluate MODEL --execution FILE)"));
   else
     return bpw_json_doc_error (doc, root, "", error, "%s",
-                               _("not a study, workload or blueprint: expected \"format\": "
-                                 "\"bpw-study\", \"bpw-workload\" or \"bpw-blueprint\", a "
-                                 "Hugging Face config.json, or a Calculon model or system "
-                                 "file"));
+                               _("not a study, workload, blueprint or profile: expected "
+                                 "\"format\": \"bpw-study\", \"bpw-workload\" or "
+                                 "\"bpw-blueprint\", a Hugging Face config.json, a Calculon "
+                                 "model or system file, or a Chrome, Perfetto or PyTorch "
+                                 "profiler trace"));
   return TRUE;
 }
 
@@ -199,7 +220,10 @@ bpw_window_open_file (BpwWindow  *self,
           bpw_window_open_bundled (self, NULL, NULL);
         }
 
-      if (kind != BPW_FILE_STUDY)
+      /* A measurement is an edit, which updates the pages itself. */
+      if (kind == BPW_FILE_PROFILE)
+        ok = _bpw_window_add_measurement (self, path, &local_error);
+      else if (kind != BPW_FILE_STUDY)
         {
           ok = kind == BPW_FILE_WORKLOAD ? bpw_window_add_workload (self, path, &local_error)
                                          : bpw_window_add_blueprint (self, path, &local_error);

@@ -4,14 +4,20 @@
  *
  * BpwWindow is split by concern, Text Editor style: bpw-window.c (lifecycle, study, title),
  * bpw-window-actions.c (actions and menus), bpw-window-compute.c (facts and Overview items
- * in a worker thread), bpw-window-files.c (opening, adding, saving, drag and drop) and
- * bpw-window-dialogs.c (unsaved changes and recovery).
+ * in a worker thread), bpw-window-files.c (opening, adding, saving, drag and drop),
+ * bpw-window-dialogs.c (unsaved changes and recovery) and bpw-window-charts.c (the
+ * simulated step's pages, selection by lineage across views, the Export menu).
  */
 #pragma once
 
+#include "bpw-compare-page.h"
 #include "bpw-facts-row.h"
 #include "bpw-inspector.h"
+#include "bpw-memory-page.h"
 #include "bpw-plot-view.h"
+#include "bpw-timeline-page.h"
+#include "bpw-tradeoffs-page.h"
+#include "bpw-validation-page.h"
 #include "bpw-window.h"
 
 G_BEGIN_DECLS
@@ -40,6 +46,11 @@ struct _BpwWindow
   BpwSidebar           *sidebar;
   BpwOverviewPage      *overview_page;
   BpwSheetPage         *sheet_page;
+  BpwTimelinePage      *timeline_page;
+  BpwMemoryPage        *memory_page;
+  BpwTradeoffsPage     *tradeoffs_page;
+  BpwComparePage       *compare_page;
+  BpwValidationPage    *validation_page;
   BpwPlotView          *roofline_view;
   BpwPlotView          *assignment_view;
   GtkRevealer          *inspector_revealer;
@@ -55,6 +66,8 @@ struct _BpwWindow
   GCancellable         *cancellable;
   GSettings            *settings;        /* nullable */
   BpwAutosave          *autosave;
+  BpwSimulationJob     *simulation;      /* the Timeline and Memory pages' step */
+  GtkNativeDialog      *export_dialog;   /* nullable: the Export menu's, while open */
   BpwComputeBatch      *last_batch;      /* nullable: what rows and items were computed from */
   GPtrArray            *undo;            /* BpwStudyEdit, oldest first */
   GPtrArray            *redo;            /* BpwStudyEdit, next to redo last */
@@ -69,6 +82,7 @@ struct _BpwWindow
   guint                 pending;         /* BpwWindowPending */
   guint                 saved_depth;     /* undo depth of the saved study; G_MAXUINT: none */
   gboolean              selecting;       /* a selection is being passed between views */
+  guint32               selected_lineage; /* selected everywhere; BPW_PLOT_NO_LINEAGE */
 
   BpwByteUnits          units;
   guint                 generation;      /* of the study whose facts are being computed */
@@ -118,6 +132,26 @@ void     _bpw_window_edit_reset        (BpwWindow     *self);
 void     _bpw_window_computed          (BpwWindow     *self);
 /* Passes the selected candidate, scenario and blueprint to the Sheet and the inspector. */
 void     _bpw_window_sync_selection    (BpwWindow     *self);
+
+/* bpw-window-charts.c */
+void     _bpw_window_class_charts_init (GtkWidgetClass *widget_class);
+void     _bpw_window_charts_init       (BpwWindow     *self);
+void     _bpw_window_charts_dispose    (BpwWindow     *self);
+/* The Timeline and Memory pages follow the Sheet's candidate, scenario and their edits. */
+void     _bpw_window_charts_update     (BpwWindow     *self);
+
+/* bpw-window-compare.c */
+void     _bpw_window_compare_init      (BpwWindow     *self);
+/* The Trade-offs and Compare pages and the Overview's fit matrix follow the study. */
+void     _bpw_window_compare_update    (BpwWindow     *self);
+
+/* bpw-window-validation.c: the Validation page follows the study; a profile opened is
+ * added as a measurement of the selected candidate on the selected scenario (an edit). */
+void     _bpw_window_validation_init   (BpwWindow     *self);
+void     _bpw_window_validation_update (BpwWindow     *self);
+gboolean _bpw_window_add_measurement   (BpwWindow     *self,
+                                        const char    *path,
+                                        GError       **error);
 
 /* bpw-window-actions.c */
 void     _bpw_window_class_actions_init (GtkWidgetClass *widget_class);

@@ -277,6 +277,7 @@ bpw_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->spinner_timeout, g_source_remove);
+  _bpw_window_charts_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), BPW_TYPE_WINDOW);
 
   g_clear_pointer (&self->last_batch, _bpw_compute_batch_unref);
@@ -350,6 +351,7 @@ bpw_window_set_property (GObject      *object,
         self->units = units;
         bpw_overview_page_set_units (self->overview_page, units);
         bpw_sheet_page_set_units (self->sheet_page, units);
+        bpw_compare_page_set_units (self->compare_page, units);
         bpw_inspector_set_units (self->inspector, units);
         g_object_notify_by_pspec (object, pspec);
       }
@@ -395,6 +397,11 @@ bpw_window_class_init (BpwWindowClass *klass)
   g_type_ensure (BPW_TYPE_SIDEBAR);
   g_type_ensure (BPW_TYPE_OVERVIEW_PAGE);
   g_type_ensure (BPW_TYPE_SHEET_PAGE);
+  g_type_ensure (BPW_TYPE_TIMELINE_PAGE);
+  g_type_ensure (BPW_TYPE_MEMORY_PAGE);
+  g_type_ensure (BPW_TYPE_TRADEOFFS_PAGE);
+  g_type_ensure (BPW_TYPE_COMPARE_PAGE);
+  g_type_ensure (BPW_TYPE_VALIDATION_PAGE);
   g_type_ensure (BPW_TYPE_INSPECTOR);
   g_type_ensure (BPW_TYPE_PLOT_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -407,6 +414,11 @@ bpw_window_class_init (BpwWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BpwWindow, sidebar);
   gtk_widget_class_bind_template_child (widget_class, BpwWindow, overview_page);
   gtk_widget_class_bind_template_child (widget_class, BpwWindow, sheet_page);
+  gtk_widget_class_bind_template_child (widget_class, BpwWindow, timeline_page);
+  gtk_widget_class_bind_template_child (widget_class, BpwWindow, memory_page);
+  gtk_widget_class_bind_template_child (widget_class, BpwWindow, tradeoffs_page);
+  gtk_widget_class_bind_template_child (widget_class, BpwWindow, compare_page);
+  gtk_widget_class_bind_template_child (widget_class, BpwWindow, validation_page);
   gtk_widget_class_bind_template_child (widget_class, BpwWindow, roofline_view);
   gtk_widget_class_bind_template_child (widget_class, BpwWindow, assignment_view);
   gtk_widget_class_bind_template_child (widget_class, BpwWindow, inspector_revealer);
@@ -416,6 +428,7 @@ bpw_window_class_init (BpwWindowClass *klass)
 
   _bpw_window_class_actions_init (widget_class);
   _bpw_window_class_edit_init (widget_class);
+  _bpw_window_class_charts_init (widget_class);
   gtk_widget_class_install_property_action (widget_class, "win.show-inspector",
                                             "show-inspector");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "win.show-inspector",
@@ -439,6 +452,9 @@ bpw_window_init (BpwWindow *self)
                            G_CALLBACK (bpw_window_sidebar_selected_cb), self,
                            G_CONNECT_SWAPPED);
 
+  _bpw_window_charts_init (self);
+  _bpw_window_compare_init (self);
+  _bpw_window_validation_init (self);
   _bpw_window_edit_init (self);
   _bpw_window_actions_init (self);
   _bpw_window_dnd_init (self);

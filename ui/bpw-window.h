@@ -11,6 +11,7 @@
 #include "bpw-overview-page.h"
 #include "bpw-sheet-page.h"
 #include "bpw-sidebar.h"
+#include "bpw-simulation-job.h"
 #include "bpw-study.h"
 
 G_BEGIN_DECLS
@@ -38,7 +39,9 @@ gboolean      bpw_window_open_bundled     (BpwWindow      *self,
                                            const char     *name,
                                            GError        **error);
 /* A study file replaces the study without asking; a workload (native, Hugging Face,
- * Calculon model) or blueprint (native, Calculon system) file is added to the study. On
+ * Calculon model) or blueprint (native, Calculon system) file is added to the study; a
+ * profile (Chrome, Perfetto or PyTorch trace) becomes a measurement of the selected
+ * candidate on the selected scenario, as an undoable edit. On
  * failure the error is shown in a toast, the study stays as it was, and FALSE is returned
  * with @error set. Facts are computed in a worker thread afterwards ("busy"). */
 gboolean      bpw_window_open_file        (BpwWindow      *self,
@@ -102,5 +105,24 @@ gboolean      bpw_window_get_edit_pending (BpwWindow      *self);
 double        bpw_window_get_edit_latency (BpwWindow      *self);
 void          bpw_window_get_compute_stats (BpwWindow     *self,
                                             BpwComputeStats *stats);
+
+/* Charts (bpw-window-charts.c) */
+/* Selects the operation of @lineage in every view (the Sheet, timeline, roofline, engines
+ * and lifetimes), each at its own grain; BPW_PLOT_NO_LINEAGE clears. */
+void          bpw_window_select_lineage   (BpwWindow      *self,
+                                           guint32         lineage);
+guint32       bpw_window_get_selected_lineage (BpwWindow  *self);
+/* The job that simulates the step the Timeline and Memory pages show. */
+BpwSimulationJob *bpw_window_get_simulation_job (BpwWindow *self);
+/* What the Export menu's "win.export" does once the file is chosen: the chart of
+ * @target ("timeline", "lifetimes", "roofline", "assignment", or a page's name) to @path
+ * (.png at @scale px per pt, .svg, .pdf or .csv). */
+gboolean      bpw_window_export_chart     (BpwWindow      *self,
+                                           const char     *target,
+                                           const char     *path,
+                                           double          scale,
+                                           GError        **error);
+/* (nullable): the Export menu's file dialog while it is open. */
+GtkNativeDialog *bpw_window_get_export_dialog (BpwWindow  *self);
 
 G_END_DECLS

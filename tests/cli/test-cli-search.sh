@@ -172,4 +172,23 @@ b = d['best'][0]
 assert d['evaluated'] == d['space'] and b['legal'] is True
 assert b['step_time_s'] <= m['step_time_s'], (b['step_time_s'], m['step_time_s'])"
 
+# ---- Calculon's space on Calculon's inputs (tests/data/calculon-search/README.md) ----
+CS=$(dirname "$0")/../data/calculon-search
+expect_rc "search --space calculon: gpt3-13B on 4 GPUs of Calculon's a100_80g" 0 \
+  "$BPW" search "$CS/gpt3-13B.json" --blueprint "$CS/a100_80g.json" --devices 4 \
+  --global-batch 8 --space calculon --top 3 --no-simulate --json
+py "Calculon's best decisions: TP 4, mbs 2, SP, ring overlap, no recompute, no offload" "
+c = json.load(open('$CS/loe-gpt3-13B-4-8.json'))['0']['execution']
+b = d['best'][0]
+m, p = b['mapping'], b['mapping']['parallel']
+assert d['problem']['space'] == 'calculon'
+assert (p['tp'], p['pp'], p['dp']) == (c['tensor_par'], c['pipeline_par'], c['data_par'])
+assert m['micro_batch'] == c['microbatch_size']
+assert p['sp'] == (c['tensor_par_comm_type'] == 'rs_ag')
+assert m['recompute'] == 'none' == c['activation_recompute']
+assert all(v == 'device' for v in m['placement'].values()), m['placement']"
+expect_rc "--space takes full or calculon" 2 "$BPW" search "${SMALL[@]}" --space megatron
+expect_rc "Calculon's space is one of training runs" 1 \
+  "$BPW" search "${SMALL[@]}" --space calculon --phase prefill
+
 tap_finish

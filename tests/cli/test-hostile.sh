@@ -46,6 +46,7 @@ check_refused ()
 # ---- the corpus -------------------------------------------------------------------------
 # Run from inside the folder so that messages name the file as the manifest does.
 cd "$DIR" || { echo "1..0 # SKIP no $DIR"; exit 0; }
+HOSTILE=$PWD
 listed=0
 while IFS=$'\t' read -r file expected; do
   case $file in ''|'#'*) continue ;; esac
@@ -94,6 +95,14 @@ run "$BPW" check unknown.json
 if [ "$rc" -eq 0 ] && grep -qF "warning: unknown.json:3:45: model.colour: unknown field" "$TMP/err"
 then pass "an unknown field is a located warning"
 else fail "an unknown field is a located warning" "exit $rc"; fi
+
+# A valid trace passes the same check; what a viewer would skip is a warning naming the file.
+cp "$HOSTILE/../profiles/chrome-events.json" trace.json
+run "$BPW" check trace.json
+if [ "$rc" -eq 0 ] && grep -qF "trace.json: ok (profile trace)" "$TMP/out" &&
+   grep -qF 'warning: trace.json: traceEvents[7]: an "X" slice without "dur"' "$TMP/err"
+then pass "a valid trace is checked, with located warnings"
+else fail "a valid trace is checked, with located warnings" "exit $rc"; fi
 
 # ---- derived counts: exact or refused ---------------------------------------------------
 # model(LAYERS): hidden 12288 = 96 heads x 128, MHA, rotary, bf16 KV cache. Per token and

@@ -141,6 +141,11 @@ test_bounds_sound (void)
   l.fusion_sets = 1u << BPW_SEARCH_FUSION_ALL;
   check_bounds (&spec, &s, bp, 8, &l);
 
+  /* Calculon's space: the tier of each group and activation offload per plan. */
+  bpw_search_limits_init (&l);
+  l.calculon = TRUE;
+  check_bounds (&spec, &s, bp, 8, &l);
+
   /* A model that does not fit without ZeRO or offload: the memory bounds bite. */
   spec.layers = 8;
   spec.hidden = 8192;

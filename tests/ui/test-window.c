@@ -171,6 +171,7 @@ test_window_pages (void)
 {
   static const char * const names[] = {
     "overview", "sheet", "timeline", "memory", "roofline", "tradeoffs", "compare",
+    "validation",
   };
   BpwWindow *window = bpw_test_open_default ();
   AdwViewStack *stack = bpw_window_get_view_stack (window);
@@ -195,13 +196,15 @@ test_window_pages (void)
                             >, 40);
         }
 
-      /* Alt+1..7 and the menu reach each page through win.show-page. */
+      /* Alt+1..8 and the menu reach each page through win.show-page. */
       g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s",
                                                  names[i]));
       g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, names[i]);
     }
   g_assert_true (BPW_IS_OVERVIEW_PAGE (adw_view_stack_get_child_by_name (stack, "overview")));
   g_assert_true (BPW_IS_SHEET_PAGE (adw_view_stack_get_child_by_name (stack, "sheet")));
+  g_assert_true (BPW_IS_TIMELINE_PAGE (adw_view_stack_get_child_by_name (stack, "timeline")));
+  g_assert_true (BPW_IS_MEMORY_PAGE (adw_view_stack_get_child_by_name (stack, "memory")));
   g_object_unref (pages);
 
   gtk_window_destroy (GTK_WINDOW (window));

@@ -38,6 +38,8 @@ struct _BpwAssignmentPlot
   BpwAxisLayout       xaxis;
   BpwPlotLegend       legend;
   BpwPlotLabel        title;
+
+  guint32             selected;     /* lineage outlined in the accent colour */
 };
 
 void  _bpw_assignment_plot_layout (BpwPlot               *plot,

@@ -69,6 +69,19 @@ draw_marks (BpwAssignmentPlot *self, cairo_t *cr, const BpwPlotStyle *st)
       bpw_plot_set_source (cr, &st->bottleneck[MIN (it->bottleneck, BPW_N_BOTTLENECKS - 1)]);
       cairo_fill (cr);
     }
+  for (guint i = 0; self->selected != BPW_PLOT_NO_LINEAGE && i < self->marks->len; i++)
+    {
+      const BpwAssignmentMark *m = &g_array_index (self->marks, BpwAssignmentMark, i);
+      const BpwPlotRect *lane = &g_array_index (self->lane_rects, BpwPlotRect, m->lane);
+
+      if (item (self->data, m->item)->lineage != self->selected)
+        continue;
+      cairo_rectangle (cr, m->x0 - 1.0, lane->y + 1.0, MAX (m->x1 - m->x0, 1.0) + 2.0,
+                       lane->height - 2.0);
+      cairo_set_line_width (cr, 2.0);
+      bpw_plot_set_source (cr, &st->accent);
+      cairo_stroke (cr);
+    }
 }
 
 static void
@@ -301,6 +314,7 @@ bpw_assignment_plot_init (BpwAssignmentPlot *self)
   self->bands = g_array_new (FALSE, FALSE, sizeof (BpwAssignmentBand));
   self->labels = g_array_new (FALSE, FALSE, sizeof (BpwPlotLabel));
   self->separators = g_array_new (FALSE, FALSE, sizeof (double));
+  self->selected = BPW_PLOT_NO_LINEAGE;
 }
 
 BpwAssignmentPlot *
@@ -318,7 +332,8 @@ bpw_assignment_plot_set_data (BpwAssignmentPlot *self,
 {
   g_return_if_fail (BPW_IS_ASSIGNMENT_PLOT (self));
 
-  if (data == self->data)
+  /* NULL is "empty": a plot made without data gets empty data, not none. */
+  if (data != NULL && data == self->data)
     return;
   g_clear_pointer (&self->data, bpw_assignment_data_free);
   self->data = data != NULL ? data : bpw_assignment_data_new (NULL, NULL);
@@ -372,4 +387,24 @@ bpw_assignment_plot_get_marks (BpwAssignmentPlot *self,
 
   *n_marks = self->marks->len;
   return (const BpwAssignmentMark *) self->marks->data;
+}
+
+void
+bpw_assignment_plot_set_selected_lineage (BpwAssignmentPlot *self,
+                                          guint32            lineage)
+{
+  g_return_if_fail (BPW_IS_ASSIGNMENT_PLOT (self));
+
+  if (self->selected == lineage)
+    return;
+  self->selected = lineage;
+  bpw_plot_changed (BPW_PLOT (self));
+}
+
+guint32
+bpw_assignment_plot_get_selected_lineage (BpwAssignmentPlot *self)
+{
+  g_return_val_if_fail (BPW_IS_ASSIGNMENT_PLOT (self), BPW_PLOT_NO_LINEAGE);
+
+  return self->selected;
 }

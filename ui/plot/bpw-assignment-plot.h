@@ -38,6 +38,12 @@ void                      bpw_assignment_plot_set_data  (BpwAssignmentPlot *self
                                                          BpwAssignmentData *data);
 const BpwAssignmentData  *bpw_assignment_plot_get_data  (BpwAssignmentPlot *self);
 
+/* Bars of the item of lineage @lineage are outlined in the accent colour;
+ * BPW_PLOT_NO_LINEAGE clears. Kept when the data change. */
+void                      bpw_assignment_plot_set_selected_lineage (BpwAssignmentPlot *self,
+                                                                    guint32            lineage);
+guint32                   bpw_assignment_plot_get_selected_lineage (BpwAssignmentPlot *self);
+
 /* The scene of the last layout, for views and tests. */
 const BpwPlotRect        *bpw_assignment_plot_get_area  (BpwAssignmentPlot *self);
 /* The band of lane @lane (its bars lie inside it). */

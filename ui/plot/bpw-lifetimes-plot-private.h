@@ -35,6 +35,7 @@ struct _BpwLifetimesPlot
   double             capacity_y;   /* NaN when the capacity is above the curve area */
   gint               col_first, col_end;
   guint32            visible;
+  guint32            selected;     /* lineage whose buffers are outlined */
 };
 
 void                _bpw_lifetimes_plot_layout (BpwPlot               *plot,

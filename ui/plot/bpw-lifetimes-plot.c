@@ -149,6 +149,16 @@ draw_marks (BpwLifetimesPlot *self, cairo_t *cr, const BpwPlotStyle *st)
       bpw_plot_set_source (cr, &c);
       cairo_fill (cr);
     }
+  for (guint i = 0; self->selected != BPW_PLOT_NO_LINEAGE && i < self->marks->len; i++)
+    {
+      const BpwLifetimeMark *m = &g_array_index (self->marks, BpwLifetimeMark, i);
+
+      if (g_array_index (data->buffers, BpwLifetimeBuffer, m->buffer).lineage == self->selected)
+        cairo_rectangle (cr, m->x0 - 1, m->y - 1, MAX (m->x1 - m->x0, 1.0) + 2, m->height + 2);
+    }
+  cairo_set_line_width (cr, 2.0);
+  bpw_plot_set_source (cr, &st->accent);
+  cairo_stroke (cr);
 }
 
 static void
@@ -448,6 +458,7 @@ bpw_lifetimes_plot_init (BpwLifetimesPlot *self)
   self->labels = g_array_new (FALSE, FALSE, sizeof (BpwPlotLabel));
   self->capacity_y = NAN;
   self->window[0] = self->window[1] = NAN;
+  self->selected = BPW_PLOT_NO_LINEAGE;
 }
 
 BpwLifetimesPlot *
@@ -465,7 +476,8 @@ bpw_lifetimes_plot_set_data (BpwLifetimesPlot *self,
 {
   g_return_if_fail (BPW_IS_LIFETIMES_PLOT (self));
 
-  if (data == self->data)
+  /* NULL is "empty": a plot made without data gets empty data, not none. */
+  if (data != NULL && data == self->data)
     return;
   g_clear_pointer (&self->data, bpw_lifetimes_data_free);
   if (data == NULL)
@@ -566,4 +578,16 @@ bpw_lifetimes_plot_get_visible_buffers (BpwLifetimesPlot *self)
   g_return_val_if_fail (BPW_IS_LIFETIMES_PLOT (self), 0);
 
   return self->visible;
+}
+
+void
+bpw_lifetimes_plot_set_selected_lineage (BpwLifetimesPlot *self,
+                                         guint32           lineage)
+{
+  g_return_if_fail (BPW_IS_LIFETIMES_PLOT (self));
+
+  if (self->selected == lineage)
+    return;
+  self->selected = lineage;
+  bpw_plot_changed (BPW_PLOT (self));
 }

@@ -46,6 +46,11 @@ void                    bpw_lifetimes_plot_set_time_window (BpwLifetimesPlot *se
                                                             double            t0,
                                                             double            t1);
 
+/* Buffers allocated by the operation of lineage @lineage are outlined in the accent
+ * colour; BPW_PLOT_NO_LINEAGE clears. Kept when the data change. */
+void                    bpw_lifetimes_plot_set_selected_lineage (BpwLifetimesPlot *self,
+                                                                 guint32           lineage);
+
 /* The scene of the last layout. */
 const BpwPlotRect      *bpw_lifetimes_plot_get_curve_area (BpwLifetimesPlot *self);
 const BpwPlotRect      *bpw_lifetimes_plot_get_bars_area  (BpwLifetimesPlot *self);

@@ -135,6 +135,19 @@ bpw_plot_legend_move (BpwPlotLegend *legend,
     }
 }
 
+void
+bpw_plot_diamond_path (cairo_t *cr,
+                       double   x,
+                       double   y,
+                       double   r)
+{
+  cairo_move_to (cr, x, y - r);
+  cairo_line_to (cr, x + r, y);
+  cairo_line_to (cr, x, y + r);
+  cairo_line_to (cr, x - r, y);
+  cairo_close_path (cr);
+}
+
 static void
 draw_swatch (cairo_t *cr, const BpwLegendEntry *e, const BpwPlotStyle *style, double x, double cy,
              double s)
@@ -148,6 +161,14 @@ draw_swatch (cairo_t *cr, const BpwLegendEntry *e, const BpwPlotStyle *style, do
     {
     case BPW_LEGEND_DOT:
       cairo_arc (cr, x + s / 2, cy, s * 0.38, 0, 2 * G_PI);
+      bpw_plot_set_source (cr, &e->color);
+      cairo_fill_preserve (cr);
+      cairo_set_line_width (cr, 0.6);
+      bpw_plot_set_source (cr, &edge);
+      cairo_stroke (cr);
+      break;
+    case BPW_LEGEND_DIAMOND:
+      bpw_plot_diamond_path (cr, x + s / 2, cy, s * 0.48);
       bpw_plot_set_source (cr, &e->color);
       cairo_fill_preserve (cr);
       cairo_set_line_width (cr, 0.6);

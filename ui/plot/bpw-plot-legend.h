@@ -24,6 +24,7 @@ typedef enum
   BPW_LEGEND_DOTTED,   /* dotted line: a baseline ceiling */
   BPW_LEGEND_HEADING,  /* bold text, starts a group (a new line in rows) */
   BPW_LEGEND_NOTE,     /* wrapped small text, no swatch (a new line in rows) */
+  BPW_LEGEND_DIAMOND,  /* filled diamond: measured */
 } BpwLegendSwatch;
 
 typedef struct
@@ -65,6 +66,12 @@ void      bpw_plot_legend_draw    (const BpwPlotLegend *legend,
                                    cairo_t             *cr,
                                    BpwPlotText         *text,
                                    const BpwPlotStyle  *style);
+/* The path of a diamond (a square on its corner) of half-diagonal @r centred at (@x, @y):
+ * the marker of measured points, here so that legends and charts draw the same shape. */
+void      bpw_plot_diamond_path   (cairo_t            *cr,
+                                   double              x,
+                                   double              y,
+                                   double              r);
 /* Index of the entry at (@x, @y), or -1. */
 int       bpw_plot_legend_hit     (const BpwPlotLegend *legend,
                                    double               x,

@@ -39,6 +39,7 @@ bpw_roofline_data_free (BpwRooflineData *data)
   g_free (data->title);
   g_free (data->label);
   g_free (data->baseline_label);
+  g_free (data->measured_label);
   g_free (data->precision);
   g_array_unref (data->points);
   g_array_unref (data->ceilings);

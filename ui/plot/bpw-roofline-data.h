@@ -10,6 +10,7 @@
  */
 #pragma once
 
+#include "bpw-correlate.h"
 #include "bpw-plan.h"
 
 G_BEGIN_DECLS
@@ -23,6 +24,7 @@ typedef struct
   BpwPhase       phase;
   BpwBottleneck  bottleneck;
   gboolean       baseline;     /* from the baseline plan */
+  gboolean       measured;     /* from a profile: attained = modelled FLOPs / measured time */
   const char    *name;         /* pooled in the data */
   const char    *kind;
   const char    *engine;
@@ -76,6 +78,8 @@ typedef struct
   guint          skipped;         /* operations without FLOPs or device bytes: no place on
                                    * log axes (gathers, permutes) */
   guint          baseline_skipped;
+  char          *measured_label;  /* owned, nullable: the profile of the measured points */
+  guint          measured_skipped;  /* measured operations without FLOPs or device bytes */
   GStringChunk  *strings;
 } BpwRooflineData;
 
@@ -107,6 +111,14 @@ gboolean         bpw_roofline_data_add_baseline  (BpwRooflineData    *data,
                                                   gint64              stage,
                                                   const char         *label,
                                                   GError            **error);
+/* Measured points beside the predicted ones (bpw-roofline-measured.c): every matched
+ * operation of @corr on the data's stage (-1: all), alike operations of every block and
+ * micro-batch together as one point at the modelled intensity, attaining the modelled
+ * FLOPs over the measured time. @label NULL: the profile's file name. Returns the points
+ * added; an operation without FLOPs or device bytes counts in measured_skipped. */
+guint            bpw_roofline_data_add_measured  (BpwRooflineData      *data,
+                                                  const BpwCorrelation *corr,
+                                                  const char           *label);
 /* Matrix-engine peaks of the plan's blueprint in its other precisions (distinct values). */
 void             bpw_roofline_data_add_precisions (BpwRooflineData   *data,
                                                    const BpwPlan     *plan);

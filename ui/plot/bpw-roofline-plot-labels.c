@@ -277,7 +277,8 @@ label_marks (BpwRooflinePlot *self, BpwPlotText *text, const BpwPlotStyle *st,
   guint n = 0;
 
   for (guint i = 0; i < self->marks->len; i++)
-    if (!g_array_index (self->marks, BpwRooflineMark, i).baseline)
+    if (!g_array_index (self->marks, BpwRooflineMark, i).baseline
+        && !g_array_index (self->marks, BpwRooflineMark, i).measured)
       g_array_append_val (order, g_array_index (self->marks, BpwRooflineMark, i));
   g_array_sort_with_data (order, compare_share, self->data);
   for (guint i = 0; i < order->len && n < BPW_ROOFLINE_MAX_POINT_LABELS; i++)

@@ -132,7 +132,7 @@ build_legend (BpwRooflinePlot *self, const BpwPlotStyle *st)
   const BpwRooflineData *data = self->data;
   gboolean types[BPW_N_LAYER_TYPES] = { FALSE };
   gboolean calibrated = FALSE, baseline_points = FALSE, baseline_ceilings = FALSE;
-  gboolean others = FALSE;
+  gboolean others = FALSE, measured = FALSE;
   BpwPlotColor dot = bpw_plot_color_mix (&st->foreground, &st->background, 0.45);
   g_autofree char *note = NULL;
   g_autofree char *baseline = NULL;
@@ -145,7 +145,8 @@ build_legend (BpwRooflinePlot *self, const BpwPlotStyle *st)
 
       types[MIN (p->layer_type, BPW_N_LAYER_TYPES - 1)] = TRUE;
       baseline_points |= p->baseline;
-      if (!p->baseline)
+      measured |= p->measured;
+      if (!p->baseline && !p->measured)
         merged += p->merged, shown++;
     }
   for (guint i = 0; i < data->ceilings->len; i++)
@@ -166,6 +167,14 @@ build_legend (BpwRooflinePlot *self, const BpwPlotStyle *st)
       baseline = g_strdup_printf ("%s (baseline)", data->baseline_label != NULL
                                                      ? data->baseline_label : "baseline");
       bpw_plot_legend_add (&self->legend, BPW_LEGEND_RING, &dot, baseline);
+    }
+  if (measured)
+    {
+      g_autofree char *label = g_strdup_printf ("measured (%s)", data->measured_label != NULL
+                                                                   ? data->measured_label
+                                                                   : "profile");
+
+      bpw_plot_legend_add (&self->legend, BPW_LEGEND_DIAMOND, &dot, label);
     }
   bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, "Ceilings");
   bpw_plot_legend_add (&self->legend, BPW_LEGEND_LINE, &st->ceiling, "datasheet");
@@ -194,6 +203,18 @@ build_legend (BpwRooflinePlot *self, const BpwPlotStyle *st)
     note = g_strdup_printf ("Dot area ∝ share of task time. %u operations as %u dots (alike "
                             "operations of every block merged).", merged, shown);
   bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL, note);
+  if (measured)
+    {
+      /* A legend entry holds 160 bytes. */
+      g_autofree char *how = data->measured_skipped > 0
+        ? g_strdup_printf ("Diamonds: modelled FLOPs over measured kernel time, alike "
+                           "operations merged; %u without FLOPs or traffic not shown.",
+                           data->measured_skipped)
+        : g_strdup ("Diamonds: modelled FLOPs over measured kernel time, alike operations "
+                    "merged.");
+
+      bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL, how);
+    }
 }
 
 static void
@@ -247,6 +268,9 @@ compare_marks (gconstpointer a, gconstpointer b)
 
   if (x->baseline != y->baseline)
     return x->baseline ? -1 : 1;
+  /* Measured diamonds above the predicted dots they are compared with. */
+  if (x->measured != y->measured)
+    return x->measured ? 1 : -1;
   if (x->radius != y->radius)
     return x->radius > y->radius ? -1 : 1;
   return x->point < y->point ? -1 : x->point > y->point;
@@ -279,7 +303,8 @@ layout_marks (BpwRooflinePlot *self, const BpwPlotStyle *st)
       r = CLAMP (r, st->marker_min, st->marker_max);
       /* Inside the area, so both pixel coordinates are small and non-negative. */
       key = ((gint64) lround (x) << 32) | ((gint64) lround (y) << 8) |
-            ((gint64) (p->layer_type & 0x7f) << 1) | (p->baseline ? 1 : 0);
+            ((gint64) (p->layer_type & 0x3f) << 2) | (p->measured ? 2 : 0) |
+            (p->baseline ? 1 : 0);
       /* Sized for every point up front: it never grows, so the hash table's pointers to
        * its elements stay valid. */
       g_array_append_val (keys, key);
@@ -295,7 +320,7 @@ layout_marks (BpwRooflinePlot *self, const BpwPlotStyle *st)
           continue;
         }
       m = (BpwRooflineMark) { .x = x, .y = y, .radius = r, .point = i, .count = 1,
-                              .baseline = p->baseline };
+                              .baseline = p->baseline, .measured = p->measured };
       g_array_append_val (self->marks, m);
       g_hash_table_insert (cells, &g_array_index (keys, gint64, keys->len - 1),
                            GUINT_TO_POINTER (self->marks->len - 1));

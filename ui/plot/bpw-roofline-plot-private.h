@@ -47,6 +47,8 @@ struct _BpwRooflinePlot
   BpwAxisLayout     xaxis, yaxis;
   BpwPlotLegend     legend;
   BpwPlotLabel      title;
+
+  guint32           selected;   /* lineage ringed in the accent colour; BPW_PLOT_NO_LINEAGE */
 };
 
 static inline const BpwRooflineCeiling *

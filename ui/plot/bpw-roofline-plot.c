@@ -97,7 +97,11 @@ draw_marks (BpwRooflinePlot *self, cairo_t *cr, const BpwPlotStyle *st)
       BpwPlotColor edge = bpw_plot_color_mix (color, &black, 0.35);
 
       cairo_new_sub_path (cr);
-      cairo_arc (cr, m->x, m->y, m->radius, 0, 2 * G_PI);
+      if (m->measured)
+        /* The same area as a dot of that radius, so sizes compare. */
+        bpw_plot_diamond_path (cr, m->x, m->y, m->radius * 1.25);
+      else
+        cairo_arc (cr, m->x, m->y, m->radius, 0, 2 * G_PI);
       if (m->baseline)
         {
           cairo_set_line_width (cr, 1.3);
@@ -109,6 +113,21 @@ draw_marks (BpwRooflinePlot *self, cairo_t *cr, const BpwPlotStyle *st)
       cairo_fill_preserve (cr);
       cairo_set_line_width (cr, 0.6);
       bpw_plot_set_source (cr, &edge);
+      cairo_stroke (cr);
+    }
+  /* The selected operation last, so its ring is on top of the dots around it. */
+  for (guint i = 0; self->selected != BPW_PLOT_NO_LINEAGE && i < self->marks->len; i++)
+    {
+      const BpwRooflineMark *m = &g_array_index (self->marks, BpwRooflineMark, i);
+
+      if (m->baseline
+          || g_array_index (self->data->points, BpwRooflinePoint, m->point).lineage
+             != self->selected)
+        continue;
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, m->x, m->y, m->radius + 3.0, 0, 2 * G_PI);
+      cairo_set_line_width (cr, 2.0);
+      bpw_plot_set_source (cr, &st->accent);
       cairo_stroke (cr);
     }
 }
@@ -233,7 +252,8 @@ describe_point (BpwRooflinePlot *self, const BpwRooflinePoint *p, guint count)
   return g_strdup_printf ("%s%s — %s, %s\n%s on %s, %s\n%s and %s per execution: %s FLOP/B\n"
                           "%s in %s: %s attained\n%u operation%s (%s), %s per step on one rank, "
                           "%.1f%% of task time\nBottleneck: %s; lineage id %u%s",
-                          p->name, p->baseline ? " (baseline)" : "",
+                          p->name,
+                          p->baseline ? " (baseline)" : p->measured ? " (measured)" : "",
                           _bpw_plot_phase_name (p->phase), _bpw_plot_layer_type_name (p->layer_type), p->kind, p->engine, p->dtype,
                           flops, bytes, intensity, flops, time, attained, p->merged,
                           p->merged == 1 ? "" : "s", where, total, p->share * 100,
@@ -284,7 +304,7 @@ bpw_roofline_plot_to_csv (BpwPlot *plot)
     {
       const BpwRooflinePoint *p = &g_array_index (data->points, BpwRooflinePoint, i);
 
-      _bpw_csv_text (out, p->baseline ? "baseline" : "operation");
+      _bpw_csv_text (out, p->baseline ? "baseline" : p->measured ? "measured" : "operation");
       _bpw_csv_text (out, p->name);
       g_string_append_printf (out, "%" G_GINT64_FORMAT ",%u,%u,", p->stage, p->lineage, p->merged);
       _bpw_csv_text (out, bpw_layer_type_to_string (p->layer_type));
@@ -356,6 +376,7 @@ bpw_roofline_plot_init (BpwRooflinePlot *self)
   self->ridges = g_array_new (FALSE, FALSE, sizeof (BpwRooflineRidgeMark));
   self->leaders = g_array_new (FALSE, FALSE, sizeof (BpwPlotQuad));
   self->labels = g_array_new (FALSE, FALSE, sizeof (BpwPlotLabel));
+  self->selected = BPW_PLOT_NO_LINEAGE;
 }
 
 BpwRooflinePlot *
@@ -373,7 +394,8 @@ bpw_roofline_plot_set_data (BpwRooflinePlot *self,
 {
   g_return_if_fail (BPW_IS_ROOFLINE_PLOT (self));
 
-  if (data == self->data)
+  /* NULL is "empty": a plot made without data gets empty data, not none. */
+  if (data != NULL && data == self->data)
     return;
   g_clear_pointer (&self->data, bpw_roofline_data_free);
   self->data = data != NULL ? data : bpw_roofline_data_new (NULL, NULL);
@@ -442,4 +464,24 @@ bpw_roofline_plot_get_label_bounds (BpwRooflinePlot *self,
   if (text != NULL)
     *text = label->text;
   return &label->bounds;
+}
+
+void
+bpw_roofline_plot_set_selected_lineage (BpwRooflinePlot *self,
+                                        guint32          lineage)
+{
+  g_return_if_fail (BPW_IS_ROOFLINE_PLOT (self));
+
+  if (self->selected == lineage)
+    return;
+  self->selected = lineage;
+  bpw_plot_changed (BPW_PLOT (self));
+}
+
+guint32
+bpw_roofline_plot_get_selected_lineage (BpwRooflinePlot *self)
+{
+  g_return_val_if_fail (BPW_IS_ROOFLINE_PLOT (self), BPW_PLOT_NO_LINEAGE);
+
+  return self->selected;
 }

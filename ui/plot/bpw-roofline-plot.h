@@ -5,7 +5,8 @@
  * Log–log: arithmetic intensity (FLOP/B) against attained FLOP/s. Ceilings: horizontal
  * compute peaks, slanted memory bandwidths, dashed where a calibrated efficiency lowers
  * them; ridge points labelled. One dot per distinct operation, its area proportional to
- * its share of task time, coloured by layer type; a baseline plan's operations as rings.
+ * its share of task time, coloured by layer type; a baseline plan's operations as rings,
+ * measured operations (bpw_roofline_data_add_measured()) as diamonds.
  */
 #pragma once
 
@@ -22,6 +23,7 @@ typedef struct
   guint     point;      /* index into the data's points */
   guint     count;      /* points drawn as this one dot (level of detail) */
   gboolean  baseline;
+  gboolean  measured;   /* a measured point: a diamond */
 } BpwRooflineMark;
 
 /* Dots labelled with their operation name: the largest shares first, at most this many. */
@@ -35,6 +37,12 @@ BpwRooflinePlot        *bpw_roofline_plot_new        (BpwRooflineData *data);
 void                    bpw_roofline_plot_set_data   (BpwRooflinePlot *self,
                                                       BpwRooflineData *data);
 const BpwRooflineData  *bpw_roofline_plot_get_data   (BpwRooflinePlot *self);
+
+/* The operation of lineage @lineage (a point's lineage) is ringed in the accent colour;
+ * BPW_PLOT_NO_LINEAGE clears. Kept when the data change: lineage ids are stable. */
+void                    bpw_roofline_plot_set_selected_lineage (BpwRooflinePlot *self,
+                                                                guint32          lineage);
+guint32                 bpw_roofline_plot_get_selected_lineage (BpwRooflinePlot *self);
 
 /* The scene of the last layout, for views and tests. */
 const BpwPlotRect      *bpw_roofline_plot_get_area   (BpwRooflinePlot *self);

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "bpw-timeline-data.h"
+#include "bpw-timeline-data-private.h"
 
 typedef struct
 {
@@ -67,6 +67,7 @@ bpw_timeline_data_free (BpwTimelineData *data)
 {
   if (data == NULL)
     return;
+  _bpw_timeline_summary_free (data->summary);
   g_free (data->title);
   g_free (data->label);
   g_strfreev (data->tier_names);
@@ -146,8 +147,12 @@ bpw_timeline_data_add_event (BpwTimelineData        *data,
   g_return_if_fail (b != NULL);
   g_return_if_fail (event->lane < data->lanes->len);
 
+  /* Summaries count time in integer ticks: keep every time finite. */
+  if (!isfinite (start))
+    start = 0;
+  if (!isfinite (end) || !(end >= start))
+    end = start;
   g_array_append_val (b->start, start);
-  end = MAX (end, start);
   g_array_append_val (b->end, end);
   g_array_append_vals (b->keys, keys, 1);
   g_array_append_vals (b->events, event, 1);
@@ -265,6 +270,7 @@ bpw_timeline_data_finish (BpwTimelineData *data)
       lane->busy_s += data->end[i] - data->start[i];
       data->step_s = MAX (data->step_s, data->end[i]);
     }
+  _bpw_timeline_summary_build (data);
   if (data->tier_names == NULL)
     {
       data->tier_names = g_new0 (char *, data->n_tiers + 1);

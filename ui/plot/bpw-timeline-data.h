@@ -14,11 +14,17 @@
  */
 #pragma once
 
+#include "bpw-correlate.h"
 #include "bpw-simulation.h"
 
 G_BEGIN_DECLS
 
 #define BPW_TIMELINE_NONE G_MAXUINT32
+
+/* Colour keys are taken modulo this under every colouring. */
+#define BPW_TIMELINE_KEYS 16
+
+typedef struct _BpwTimelineSummary BpwTimelineSummary;
 
 /* What colours an event. */
 typedef enum
@@ -97,6 +103,10 @@ typedef struct
   guint              n_critical;
   GStringChunk      *strings;
   gpointer           builder;     /* private: arrays while events are added */
+
+  /* Built by finish, for level of detail (bpw_timeline_data_summarize ()). */
+  double             ticks_per_s; /* time is summed in ticks: see bpw_timeline_data_ticks () */
+  BpwTimelineSummary *summary;    /* private */
 } BpwTimelineData;
 
 /* (transfer full): a simulation's events, lanes and counters. @title NULL: a title from
@@ -133,9 +143,63 @@ bpw_timeline_data_name (const BpwTimelineData *data, guint32 id)
   return id < data->names->len ? g_ptr_array_index (data->names, id) : "";
 }
 
+/* Measured lanes (bpw-timeline-measured.c): one lane per device of @corr (a correlation of
+ * @profile with the simulation @data shows), right after its rank's modelled lanes, its
+ * queue BPW_TIMELINE_QUEUE_MEASURED; matched items carry their operation's lineage and
+ * colours. The step grows to the longest measured one. On finished data. */
+#define BPW_TIMELINE_QUEUE_MEASURED G_MAXUINT
+gboolean         bpw_timeline_data_add_measured_lanes (BpwTimelineData      *data,
+                                                       const BpwProfile     *profile,
+                                                       const BpwCorrelation *corr,
+                                                       GError              **error);
+
 /* First event of lane @lane that may end after @t (max_end > t), by bisection. */
 guint32          bpw_timeline_data_lane_first_after (const BpwTimelineData *data,
                                                      guint                  lane,
+                                                     double                 t);
+
+/* ---- summaries, for level of detail ---- */
+
+/* What the events [first, end) of one lane amount to under one colouring. */
+typedef struct
+{
+  guint32  count;
+  guint32  longest;                   /* the longest event (the first of equals), or NONE */
+  double   longest_s;                 /* its duration; -1 when empty */
+  double   max_end;                   /* -G_MAXDOUBLE when empty */
+  gint64   ticks[BPW_TIMELINE_KEYS];  /* time per colour key, in ticks */
+} BpwTimelineSpan;
+
+/* Event @i's duration in ticks of 1 / data->ticks_per_s, a power of two small enough that
+ * a tick is about 2^-40 of the step. Sums of ticks are exact, so they do not depend on the
+ * order of adding, and a summary of blocks gives what adding event by event gives. */
+static inline gint64
+bpw_timeline_data_ticks (const BpwTimelineData *data, guint32 i)
+{
+  double t = (data->end[i] - data->start[i]) * data->ticks_per_s + 0.5;
+
+  /* Not a number or negative (data changed by hand): no time. */
+  return t >= 1 ? (gint64) MIN (t, 0x1p62) : 0;
+}
+
+/* The events [@first, @end) of one lane summed under @color_by; @span is overwritten. It
+ * reads whole blocks of a multi-level summary where it can: O(log n) blocks and at most
+ * a few dozen events at either end, whatever the length of the range. */
+void             bpw_timeline_data_summarize        (const BpwTimelineData *data,
+                                                     BpwTimelineColorBy     color_by,
+                                                     guint32                first,
+                                                     guint32                end,
+                                                     BpwTimelineSpan       *span);
+/* The first event in [@first, @end) (one lane) lasting at least @duration (end − start ≥
+ * @duration), or @end when none does; skips blocks whose longest event is shorter. */
+guint32          bpw_timeline_data_next_long        (const BpwTimelineData *data,
+                                                     guint32                first,
+                                                     guint32                end,
+                                                     double                 duration);
+/* The first event in [@first, @end) (one lane) ending at or after @t, or @end. */
+guint32          bpw_timeline_data_next_ending      (const BpwTimelineData *data,
+                                                     guint32                first,
+                                                     guint32                end,
                                                      double                 t);
 
 /* ---- area selection: the aggregate table ---- */

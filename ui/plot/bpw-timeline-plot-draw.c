@@ -75,50 +75,20 @@ _bpw_timeline_counter_color (const BpwPlotStyle   *st,
 
 /* ---- draw ---- */
 
+/* Labels through their cached layouts: no text is shaped again. */
 static void
-draw_marks (BpwTimelinePlot *self, cairo_t *cr, const BpwPlotStyle *st)
+draw_labels (BpwTimelinePlot *self, cairo_t *cr, BpwPlotText *text)
 {
-  /* One path per colour: cairo fills many rectangles of one path far faster than one
-   * fill per rectangle; and without antialiasing it fills them as spans rather than
-   * compositing each (edges move by at most half a device pixel; vectors are exact). */
-  cairo_save (cr);
-  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
-  for (guint k = 0; k < BPW_TIMELINE_MAX_KEYS; k++)
+  if (!text->enabled)
+    return;
+  for (guint i = 0; i < self->labels->len; i++)
     {
-      BpwPlotColor scratch;
-      gboolean any = FALSE;
+      const BpwTimelineLabel *l = &g_array_index (self->labels, BpwTimelineLabel, i);
 
-      if (!(self->present[self->color_by] & (1u << k)))
-        continue;
-      for (guint i = 0; i < self->marks->len; i++)
-        {
-          const BpwTimelineMark *m = &g_array_index (self->marks, BpwTimelineMark, i);
-          const BpwTimelineTrack *t;
-          double w;
-
-          if (m->key != k)
-            continue;
-          t = &g_array_index (self->tracks, BpwTimelineTrack, m->track);
-          w = MAX (m->x1 - m->x0, 1.0);
-          /* A hairline gap between wide neighbours tells back-to-back events apart. */
-          cairo_rectangle (cr, m->x0, t->rect.y, !m->dense && w > 4 ? w - 0.6 : w,
-                           t->rect.height);
-          any = TRUE;
-        }
-      if (!any)
-        continue;
-      bpw_plot_set_source (cr, _bpw_timeline_key_color (self, st, k, &scratch));
-      cairo_fill (cr);
+      bpw_plot_set_source (cr, &l->color);
+      cairo_move_to (cr, l->x, l->y);
+      pango_cairo_show_layout (cr, l->text->layout);
     }
-  cairo_restore (cr);
-}
-
-static double
-counter_y (const BpwTimelineTrack *t, double v, double scale)
-{
-  if (!isfinite (v))
-    return NAN;
-  return round (4 * (t->rect.y + t->rect.height * (1 - CLAMP (v / scale, 0.0, 1.0)))) / 4;
 }
 
 /* Counters as boxes, one per run of columns with one value: cairo composites boxes far
@@ -143,13 +113,13 @@ draw_counter (BpwTimelinePlot *self, cairo_t *cr, const BpwPlotStyle *st,
       for (guint i = 0; i < t->n_marks;)
         {
           double v = g_array_index (self->values, double, t->first_mark + i);
-          double y = isfinite (v) ? counter_y (t, v, scale) : NAN;
+          double y = isfinite (v) ? _bpw_timeline_counter_y (t, v, scale) : NAN;
           guint j = i + 1;
 
           /* Columns whose tops fall on the same quarter unit are one box. */
           while (j < t->n_marks &&
-                 counter_y (t, g_array_index (self->values, double, t->first_mark + j),
-                            scale) == y)
+                 _bpw_timeline_counter_y (t, g_array_index (self->values, double,
+                                                            t->first_mark + j), scale) == y)
             j++;
           if (isfinite (y) && y < base)
             {
@@ -164,9 +134,40 @@ draw_counter (BpwTimelinePlot *self, cairo_t *cr, const BpwPlotStyle *st,
       cairo_fill (cr);
     }
   cairo_restore (cr);
-  cairo_rectangle (cr, t->rect.x, base - st->grid_width, t->rect.width, st->grid_width);
-  bpw_plot_set_source (cr, &st->muted);
-  cairo_fill (cr);
+}
+
+void
+_bpw_timeline_plot_draw_bands (BpwTimelinePlot    *self,
+                               cairo_t            *cr,
+                               const BpwPlotStyle *st,
+                               double              hole_margin)
+{
+  /* Without antialiasing: a band behind a rank's tracks needs no soft edge, and on
+   * pixels cairo fills whole rows instead of blending every pixel of the band. */
+  cairo_save (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  cairo_set_fill_rule (cr, CAIRO_FILL_RULE_EVEN_ODD);
+  for (guint i = 0; i < self->group_rects->len; i++)
+    {
+      const BpwPlotRect *r = &g_array_index (self->group_rects, BpwPlotRect, i);
+
+      cairo_rectangle (cr, r->x, r->y - 1, r->width, r->height + 2);
+      /* Holes where the lane tracks of the area will be painted over anyway. */
+      for (guint t = 0; hole_margin >= 0 && t < self->tracks->len; t++)
+        {
+          const BpwTimelineTrack *tr = &g_array_index (self->tracks, BpwTimelineTrack, t);
+          double y0 = MAX (tr->rect.y, self->area.y) + hole_margin;
+          double y1 = MIN (tr->rect.y + tr->rect.height, self->area.y + self->area.height) -
+                      hole_margin;
+
+          if (tr->visible && tr->kind == BPW_TIMELINE_TRACK_LANE && y1 > y0 &&
+              y0 >= r->y && y1 <= r->y + r->height)
+            cairo_rectangle (cr, self->area.x, y0, self->area.width, y1 - y0);
+        }
+      bpw_plot_set_source (cr, &st->band[i % 2]);
+      cairo_fill (cr);
+    }
+  cairo_restore (cr);
 }
 
 static void
@@ -219,32 +220,47 @@ _bpw_timeline_plot_draw (BpwPlot *plot,
   BpwPlotText *text = _bpw_plot_get_text (plot);
   const BpwPlotRect *a = &self->area;
 
-  for (guint i = 0; i < self->group_rects->len; i++)
+  /* Bands, grid, marks and counter bars: pixels straight into an image where they can
+   * be (which clips them to the area itself, from the clip outside it); else through
+   * cairo. */
+  if (!_bpw_timeline_plot_draw_pixels (self, cr, st))
     {
-      const BpwPlotRect *r = &g_array_index (self->group_rects, BpwPlotRect, i);
+      _bpw_timeline_plot_draw_bands (self, cr, st, -1);
+      bpw_axis_layout_draw_grid (&self->xaxis, cr, st, a);
+      cairo_save (cr);
+      /* A clip on whole pixels, as the pixels path clips. */
+      cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+      cairo_rectangle (cr, a->x, a->y, a->width, a->height);
+      cairo_clip (cr);
+      _bpw_timeline_plot_draw_marks (self, cr, st);
+      for (guint t = 0; t < self->tracks->len; t++)
+        {
+          const BpwTimelineTrack *tr = &g_array_index (self->tracks, BpwTimelineTrack, t);
 
-      cairo_rectangle (cr, r->x, r->y - 1, r->width, r->height + 2);
-      bpw_plot_set_source (cr, &st->band[i % 2]);
-      cairo_fill (cr);
+          if (tr->visible && tr->kind != BPW_TIMELINE_TRACK_LANE)
+            draw_counter (self, cr, st, tr);
+        }
+      cairo_restore (cr);
     }
-  bpw_axis_layout_draw_grid (&self->xaxis, cr, st, a);
-
   cairo_save (cr);
   cairo_rectangle (cr, a->x, a->y, a->width, a->height);
   cairo_clip (cr);
-  draw_marks (self, cr, st);
   for (guint t = 0; t < self->tracks->len; t++)
     {
       const BpwTimelineTrack *tr = &g_array_index (self->tracks, BpwTimelineTrack, t);
 
+      /* A counter's base line. */
       if (tr->visible && tr->kind != BPW_TIMELINE_TRACK_LANE)
-        draw_counter (self, cr, st, tr);
+        cairo_rectangle (cr, tr->rect.x, tr->rect.y + tr->rect.height - st->grid_width,
+                         tr->rect.width, st->grid_width);
     }
+  bpw_plot_set_source (cr, &st->muted);
+  cairo_fill (cr);
   draw_selection (self, cr, st);
   cairo_restore (cr);
 
   bpw_axis_layout_draw (&self->xaxis, cr, text, st, a);
-  _bpw_plot_draw_labels (text, cr, self->labels);
+  draw_labels (self, cr, text);
   _bpw_plot_draw_label (text, cr, &self->title);
   bpw_plot_legend_draw (&self->legend, cr, text, st);
 }

@@ -15,176 +15,127 @@
 #include <string.h>
 
 #include "bpw-plot-palette.h"
+#include "bpw-timeline-data-private.h"
 #include "bpw-timeline-plot-private.h"
 
 #define TRACK_GAP 0.12       /* of a row, between tracks */
 #define MAX_EVENT_LABELS 400
 #define TEXT_PAD 3.0
 
-/* ---- marks ---- */
-
-typedef struct
-{
-  BpwTimelineMark  m;
-  double           weight[BPW_TIMELINE_MAX_KEYS];
-  guint32          touched;  /* keys whose weight is set: cleared alone, not the array */
-  double           longest;
-  gboolean         active;
-} Pending;
-
-static void
-pending_start (Pending *p, const BpwTimelineData *data, const guint8 *keys, guint32 i,
-               double x0, double x1, gint c0, gint c1, guint track, gboolean dense)
-{
-  double dur = data->end[i] - data->start[i];
-
-  for (guint k = 0; p->touched != 0; k++, p->touched >>= 1)
-    if (p->touched & 1)
-      p->weight[k] = 0;
-  p->weight[keys[i] % BPW_TIMELINE_MAX_KEYS] = dur;
-  p->touched = 1u << (keys[i] % BPW_TIMELINE_MAX_KEYS);
-  p->longest = dur;
-  p->active = TRUE;
-  p->m = (BpwTimelineMark) { .t0 = data->start[i], .t1 = data->end[i], .x0 = x0, .x1 = x1,
-                             .col0 = c0, .col1 = c1, .track = track, .event = i, .count = 1,
-                             .key = keys[i], .dense = dense };
-}
-
-static void
-pending_add (Pending *p, const BpwTimelineData *data, const guint8 *keys, guint32 i, double x1,
-             gint c1)
-{
-  double dur = data->end[i] - data->start[i];
-
-  p->weight[keys[i] % BPW_TIMELINE_MAX_KEYS] += dur;
-  p->touched |= 1u << (keys[i] % BPW_TIMELINE_MAX_KEYS);
-  p->m.count++;
-  p->m.t1 = MAX (p->m.t1, data->end[i]);
-  p->m.x1 = MAX (p->m.x1, x1);
-  p->m.col1 = MAX (p->m.col1, c1);
-  if (dur > p->longest)
-    {
-      p->longest = dur;
-      p->m.event = i;
-    }
-}
-
-static void
-pending_flush (BpwTimelinePlot *self, Pending *p, guint first)
-{
-  const BpwTimelineData *data = self->data;
-  BpwTimelineMark *prev;
-
-  if (!p->active)
-    return;
-  p->active = FALSE;
-  if (p->m.dense)
-    {
-      guint best = p->m.key % BPW_TIMELINE_MAX_KEYS;
-
-      for (guint k = 0; k < BPW_TIMELINE_MAX_KEYS; k++)
-        if ((p->touched & (1u << k)) && p->weight[k] > p->weight[best])
-          best = k;
-      p->m.key = (guint8) best;
-      /* Dense marks fill their columns: at least one column shows every short event. */
-      p->m.x0 = MAX ((double) p->m.col0, self->area.x);
-      p->m.x1 = MIN ((double) p->m.col1, self->area.x + self->area.width);
-      /* Neighbouring dense runs of one colour become one rectangle. */
-      prev = self->marks->len > first ? &g_array_index (self->marks, BpwTimelineMark,
-                                                        self->marks->len - 1) : NULL;
-      if (prev != NULL && prev->dense && prev->key == p->m.key && prev->col1 == p->m.col0)
-        {
-          if (p->longest > data->end[prev->event] - data->start[prev->event])
-            prev->event = p->m.event;
-          prev->count += p->m.count;
-          prev->t1 = MAX (prev->t1, p->m.t1);
-          prev->x1 = p->m.x1;
-          prev->col1 = p->m.col1;
-          return;
-        }
-    }
-  g_array_append_val (self->marks, p->m);
-}
-
-/* The marks of one lane: see BpwTimelineMark. */
-static void
-layout_lane (BpwTimelinePlot *self, guint track_index)
-{
-  const BpwTimelineData *data = self->data;
-  BpwTimelineTrack *track = &g_array_index (self->tracks, BpwTimelineTrack, track_index);
-  const BpwTimelineLane *lane = &g_array_index (data->lanes, BpwTimelineLane, track->lane);
-  const guint8 *keys = data->key[self->color_by];
-  double left = self->area.x, right = self->area.x + self->area.width;
-  double a = self->xscale.r0, k = bpw_scale_density (&self->xscale), d0 = self->xscale.t0;
-  guint32 end = lane->first + lane->n;
-  guint first = self->marks->len;
-  gint col_last = self->col_end - 1;
-  Pending p = { .active = FALSE, .touched = 0 };
-
-  for (guint32 i = bpw_timeline_data_lane_first_after (data, track->lane, self->t0);
-       i < end && data->start[i] <= self->t1; i++)
-    {
-      double x0 = a + (data->start[i] - d0) * k, x1 = a + (data->end[i] - d0) * k;
-      gboolean wide;
-      gint c0, c1;
-
-      if (data->end[i] < self->t0)
-        continue;
-      self->visible_events++;
-      x0 = MAX (x0, left);
-      x1 = MIN (MAX (x1, x0), right);
-      /* x0, x1 ≥ the area's left, which is not negative: truncation is floor. */
-      c0 = MIN ((gint) x0, col_last);
-      c1 = (gint) x1;
-      c1 = MIN (MAX (c1 + (x1 > c1), c0 + 1), self->col_end);
-      wide = x1 - x0 >= 1.0;
-      if (p.active && c0 < p.m.col1)
-        {
-          if (!wide)
-            {
-              pending_add (&p, data, keys, i, x1, c1);
-              continue;
-            }
-          if (p.m.col0 < c0)
-            {
-              /* The wide event takes its first column over from the pending mark. */
-              p.m.col1 = c0;
-              pending_flush (self, &p, first);
-            }
-          else
-            {
-              /* The pending mark lies in this column only: the wide event absorbs it. */
-              BpwTimelineMark absorbed = p.m;
-              double longest = p.longest;
-
-              pending_start (&p, data, keys, i, MIN (x0, absorbed.x0), x1, absorbed.col0, c1,
-                             track_index, FALSE);
-              p.m.t0 = MIN (p.m.t0, absorbed.t0);
-              p.m.count += absorbed.count;
-              if (longest > p.longest)
-                p.m.event = absorbed.event, p.longest = longest;
-              continue;
-            }
-        }
-      else
-        pending_flush (self, &p, first);
-      pending_start (&p, data, keys, i, x0, x1, c0, c1, track_index, !wide);
-    }
-  pending_flush (self, &p, first);
-  track->first_mark = first;
-  track->n_marks = self->marks->len - first;
-}
-
 /* ---- text ---- */
+
+static void
+text_free (gpointer p)
+{
+  BpwTimelineText *t = p;
+
+  g_object_unref (t->layout);
+  g_free (t);
+}
+
+void
+_bpw_timeline_plot_clear_caches (BpwTimelinePlot *self)
+{
+  g_clear_pointer (&self->text_cache, g_hash_table_unref);
+  g_clear_object (&self->text_context);
+  if (self->legend_sig != NULL)
+    g_string_free (g_steal_pointer (&self->legend_sig), TRUE);
+  g_clear_pointer (&self->labelled, g_array_unref);
+  _bpw_timeline_plot_clear_raster (self);
+}
+
+void
+_bpw_timeline_plot_clear_raster (BpwTimelinePlot *self)
+{
+  g_clear_pointer (&self->raster_pattern, cairo_pattern_destroy);
+  g_clear_pointer (&self->raster, cairo_surface_destroy);
+  g_clear_pointer (&self->raster_line, g_array_unref);
+}
+
+/* The cache holds layouts of the text's context: a new style (a new context) or too many
+ * strings (zooming through many names) start it afresh, before any label points in. */
+static void
+text_cache_begin (BpwTimelinePlot *self, BpwPlotText *text)
+{
+  if (self->text_cache == NULL)
+    self->text_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, text_free);
+  if (self->text_context != text->context || g_hash_table_size (self->text_cache) > 4096)
+    {
+      g_hash_table_remove_all (self->text_cache);
+      g_set_object (&self->text_context, text->context);
+      /* What was measured in the old fonts. */
+      self->x_extent = NAN;
+      self->legend_height = NAN;
+    }
+}
+
+/* What the legend's height depends on, its entries and the width they wrap at, into
+ * @out; TRUE when that is what @out held. */
+static gboolean
+legend_signature (const BpwPlotLegend *legend, double width, GString *out)
+{
+  g_autoptr(GString) sig = g_string_new (NULL);
+  gboolean same;
+
+  g_string_append_printf (sig, "%.17g", width);
+  for (guint i = 0; i < legend->n; i++)
+    g_string_append_printf (sig, "\x1f%d\x1e%s", legend->entries[i].swatch,
+                            legend->entries[i].label);
+  same = g_string_equal (sig, out);
+  g_string_assign (out, sig->str);
+  return same;
+}
+
+/* @str laid out in @font, once: as bpw_plot_text_measure () and bpw_plot_text_draw () lay
+ * it out, so it measures and draws as they would; but shaping text is most of the cost of
+ * a label, and labels (lane names, operation names) repeat from frame to frame. */
+static const BpwTimelineText *
+text_get (BpwTimelinePlot *self, BpwPlotText *text, BpwPlotFont font, const char *str)
+{
+  char buf[160];
+  g_autofree char *heap = NULL;
+  char *key = buf;
+  BpwTimelineText *t;
+  PangoRectangle logical;
+  gsize len = strlen (str);
+
+  if (len + 2 > sizeof buf)
+    key = heap = g_malloc (len + 2);
+  key[0] = (char) ('A' + font);
+  memcpy (key + 1, str, len + 1);
+  t = g_hash_table_lookup (self->text_cache, key);
+  if (t != NULL)
+    return t;
+  t = g_new0 (BpwTimelineText, 1);
+  t->layout = pango_layout_new (text->context);
+  pango_layout_set_font_description (t->layout, text->fonts[font]);
+  pango_layout_set_text (t->layout, str, -1);
+  pango_layout_get_extents (t->layout, NULL, &logical);
+  t->x = (double) logical.x / PANGO_SCALE;
+  t->y = (double) logical.y / PANGO_SCALE;
+  t->width = (double) logical.width / PANGO_SCALE;
+  t->height = (double) logical.height / PANGO_SCALE;
+  g_hash_table_insert (self->text_cache, heap != NULL ? g_steal_pointer (&heap)
+                                                      : g_strdup (key), t);
+  return t;
+}
+
+/* A label whose box has its point (@ax, @ay) (0 left/top … 1 right/bottom) at (@x, @y). */
+static void
+add_text (BpwTimelinePlot *self, const BpwTimelineText *t, double x, double y, double ax,
+          double ay, const BpwPlotColor *color)
+{
+  BpwTimelineLabel label = { t, x - ax * t->width - t->x, y - ay * t->height - t->y, *color };
+
+  if (pango_layout_get_character_count (t->layout) > 0)
+    g_array_append_val (self->labels, label);
+}
 
 static void
 add_label (BpwTimelinePlot *self, BpwPlotText *text, BpwPlotFont font, const char *str,
            double x, double y, double ax, double ay, const BpwPlotColor *color)
 {
-  BpwPlotLabel label;
-
-  _bpw_plot_label_init (&label, text, font, str, x, y, ax, ay, 0, color);
-  g_array_append_val (self->labels, label);
+  add_text (self, text_get (self, text, font, str), x, y, ax, ay, color);
 }
 
 static const char *
@@ -230,36 +181,34 @@ label_marks (BpwTimelinePlot *self, BpwPlotText *text, const BpwPlotStyle *st)
 {
   const BpwPlotColor dark = { 0.1, 0.1, 0.1, 1 }, light = { 1, 1, 1, 1 };
   guint placed = 0;
-  double small_h;
+  double small_h = text_get (self, text, BPW_PLOT_FONT_SMALL, "Ag")->height;
 
-  bpw_plot_text_measure (text, BPW_PLOT_FONT_SMALL, "Ag", 0, NULL, &small_h);
-  for (guint i = 0; i < self->marks->len && placed < MAX_EVENT_LABELS; i++)
+  /* The marks wide enough, as layout found them: not every mark again. */
+  for (guint c = 0; c < self->labelled->len && placed < MAX_EVENT_LABELS; c++)
     {
-      const BpwTimelineMark *m = &g_array_index (self->marks, BpwTimelineMark, i);
+      const BpwTimelineMark *m = &g_array_index (self->marks, BpwTimelineMark,
+                                                 g_array_index (self->labelled, guint, c));
       const BpwTimelineTrack *t = &g_array_index (self->tracks, BpwTimelineTrack, m->track);
       const char *name, *dot;
+      const BpwTimelineText *label;
       BpwPlotColor scratch;
       const BpwPlotColor *fill;
-      double w, x0, x1;
+      double x0, x1;
 
       x0 = MAX (m->x0, self->area.x);
       x1 = MIN (m->x1, self->area.x + self->area.width);
-      if (m->dense || x1 - x0 < 24 || t->rect.height < small_h)
+      if (t->rect.height < small_h)
         continue;
       name = bpw_timeline_data_name (self->data, self->data->events[m->event].name);
-      bpw_plot_text_measure (text, BPW_PLOT_FONT_SMALL, name, 0, &w, NULL);
+      label = text_get (self, text, BPW_PLOT_FONT_SMALL, name);
       dot = strchr (name, '.');
-      if (w + 2 * TEXT_PAD > x1 - x0 && dot != NULL && dot[1] != '\0')
-        {
-          name = dot + 1;
-          bpw_plot_text_measure (text, BPW_PLOT_FONT_SMALL, name, 0, &w, NULL);
-        }
-      if (w + 2 * TEXT_PAD > x1 - x0)
+      if (label->width + 2 * TEXT_PAD > x1 - x0 && dot != NULL && dot[1] != '\0')
+        label = text_get (self, text, BPW_PLOT_FONT_SMALL, dot + 1);
+      if (label->width + 2 * TEXT_PAD > x1 - x0)
         continue;
       fill = _bpw_timeline_key_color (self, st, m->key, &scratch);
-      add_label (self, text, BPW_PLOT_FONT_SMALL, name, (x0 + x1) / 2,
-                 t->rect.y + t->rect.height / 2, 0.5, 0.5,
-                 bpw_plot_color_luminance (fill) > 0.4 ? &dark : &light);
+      add_text (self, label, (x0 + x1) / 2, t->rect.y + t->rect.height / 2, 0.5, 0.5,
+                bpw_plot_color_luminance (fill) > 0.4 ? &dark : &light);
       placed++;
     }
 }
@@ -313,9 +262,27 @@ build_legend (BpwTimelinePlot *self, const BpwPlotStyle *st, guint32 events, gui
 
 /* ---- the whole ---- */
 
+/* The smallest time that maps to column @c or further right, so that an event starts in
+ * column c exactly when col_time[c] ≤ start < col_time[c + 1], as (gint) map (start) says:
+ * unmap () alone can be an ulp or two off. map () is monotonic, so a few steps settle it. */
+static double
+column_time (const BpwScale *xs, gint c)
+{
+  double t = bpw_scale_unmap (xs, c);
+
+  for (guint n = 0; n < 64 && bpw_scale_map (xs, t) < c; n++)
+    t = nextafter (t, G_MAXDOUBLE);
+  for (guint n = 0; n < 64 && bpw_scale_map (xs, nextafter (t, -G_MAXDOUBLE)) >= c; n++)
+    t = nextafter (t, -G_MAXDOUBLE);
+  return t;
+}
+
 static void
 reset_scene (BpwTimelinePlot *self)
 {
+  if (self->labelled == NULL)
+    self->labelled = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_array_set_size (self->labelled, 0);
   g_array_set_size (self->marks, 0);
   g_array_set_size (self->values, 0);
   g_array_set_size (self->flows, 0);
@@ -339,7 +306,7 @@ memory_label (BpwTimelinePlot *self, BpwPlotText *text, const BpwPlotStyle *st,
       if (isfinite (v) && !(v <= max))
         max = v;
     }
-  bpw_plot_text_measure (text, BPW_PLOT_FONT_SMALL, "Ag", 0, NULL, &small_h);
+  small_h = text_get (self, text, BPW_PLOT_FONT_SMALL, "Ag")->height;
   if (!isfinite (max) || tr->rect.height < 2 * small_h)
     return;
   bpw_si_format (value, sizeof value, max, "B", 3);
@@ -352,10 +319,8 @@ static void
 layout_text (BpwTimelinePlot *self, BpwPlotText *text, const BpwPlotStyle *st,
              gboolean track_labels, double col_a, double pad)
 {
-  double small_h;
+  double small_h = text_get (self, text, BPW_PLOT_FONT_SMALL, "Ag")->height;
   guint t = 0;
-
-  bpw_plot_text_measure (text, BPW_PLOT_FONT_SMALL, "Ag", 0, NULL, &small_h);
 
   while (t < self->tracks->len)
     {
@@ -412,14 +377,25 @@ _bpw_timeline_plot_layout (BpwPlot               *plot,
   char buf[64];
 
   reset_scene (self);
+  text_cache_begin (self, text);
+  /* Events appended to finished data (measured lanes) join the summary here. */
+  _bpw_timeline_summary_ensure ((BpwTimelineData *) data);
   self->rows = _bpw_timeline_plot_build_tracks (self, self->tracks);
   _bpw_plot_set_title (plot, data->title);
   top = _bpw_plot_title_init (&self->title, text, st, data->title, width) + pad * 1.5;
 
-  /* The note's longest form reserves the legend's height before the counts are known. */
+  /* The note's longest form reserves the legend's height before the counts are known;
+   * the same entries at the same width take the same height as last time. */
   build_legend (self, st, data->n_events, data->n_events, TRUE);
-  bpw_plot_legend_layout (&self->legend, text, st, TRUE, 0, 0, width - 2 * pad);
-  bottom = height - pad - self->legend.height - pad;
+  if (self->legend_sig == NULL)
+    self->legend_sig = g_string_new (NULL);
+  if (!legend_signature (&self->legend, width, self->legend_sig) ||
+      !(self->legend_height >= 0))
+    {
+      bpw_plot_legend_layout (&self->legend, text, st, TRUE, 0, 0, width - 2 * pad);
+      self->legend_height = self->legend.height;
+    }
+  bottom = height - pad - self->legend_height - pad;
 
   self->t0 = 0;
   self->t1 = data->step_s > 0 ? data->step_s : 1;
@@ -434,25 +410,28 @@ _bpw_timeline_plot_layout (BpwPlot               *plot,
 
   bpw_scale_init (&self->xscale, BPW_SCALE_LINEAR, self->t0, self->t1, 0, width);
   bpw_axis_layout_init (&self->xaxis, BPW_AXIS_BOTTOM, "Time in the step", "s", TRUE);
-  bpw_axis_layout_compute (&self->xaxis, &self->xscale, text, st);
-  x_extent = bpw_axis_layout_extent (&self->xaxis, st);
+  /* The axis' height is its title's and one line of tick labels: the same whatever the
+   * range, so measured once per font. */
+  if (!(self->x_extent >= 0))
+    {
+      bpw_axis_layout_compute (&self->xaxis, &self->xscale, text, st);
+      self->x_extent = bpw_axis_layout_extent (&self->xaxis, st);
+    }
+  x_extent = self->x_extent;
   self->area.y = top;
   self->area.height = MAX (bottom - x_extent - top, 1.0);
   row_h = self->area.height / (y1 - y0);
 
-  bpw_plot_text_measure (text, BPW_PLOT_FONT_SMALL, "Ag", 0, NULL, &small_h);
+  small_h = text_get (self, text, BPW_PLOT_FONT_SMALL, "Ag")->height;
   track_labels = row_h * (1 - TRACK_GAP) >= small_h * 0.95;
   for (guint t = 0; t < self->tracks->len; t++)
     {
       const BpwTimelineTrack *tr = &g_array_index (self->tracks, BpwTimelineTrack, t);
-      double w;
 
-      bpw_plot_text_measure (text, BPW_PLOT_FONT_BODY, group_label (self, tr->rank, buf,
-                                                                    sizeof buf), 0, &w, NULL);
-      col_a = MAX (col_a, w);
-      bpw_plot_text_measure (text, BPW_PLOT_FONT_SMALL, track_label (self, tr, buf, sizeof buf),
-                             0, &w, NULL);
-      col_b = MAX (col_b, w);
+      col_a = MAX (col_a, text_get (self, text, BPW_PLOT_FONT_BODY,
+                                    group_label (self, tr->rank, buf, sizeof buf))->width);
+      col_b = MAX (col_b, text_get (self, text, BPW_PLOT_FONT_SMALL,
+                                    track_label (self, tr, buf, sizeof buf))->width);
     }
   self->area.x = floor (pad + col_a + pad + (track_labels ? col_b + pad : 0));
   self->area.x = MIN (self->area.x, width * 0.4);
@@ -462,7 +441,7 @@ _bpw_timeline_plot_layout (BpwPlot               *plot,
     double w;
 
     bpw_si_format (last, sizeof last, self->t1, "s", 6);
-    bpw_plot_text_measure (text, BPW_PLOT_FONT_SMALL, last, 0, &w, NULL);
+    w = text_get (self, text, BPW_PLOT_FONT_SMALL, last)->width;
     self->area.width = MAX (floor (width - MAX (pad, w / 2 + 2)) - self->area.x, 1.0);
   }
   bpw_scale_init (&self->xscale, BPW_SCALE_LINEAR, self->t0, self->t1, self->area.x,
@@ -473,7 +452,7 @@ _bpw_timeline_plot_layout (BpwPlot               *plot,
   g_array_set_size (self->col_time, 0);
   for (gint c = self->col_first; c <= self->col_end; c++)
     {
-      double t = bpw_scale_unmap (&self->xscale, c);
+      double t = column_time (&self->xscale, c);
 
       g_array_append_val (self->col_time, t);
     }
@@ -490,7 +469,7 @@ _bpw_timeline_plot_layout (BpwPlot               *plot,
       if (!tr->visible)
         continue;
       if (tr->kind == BPW_TIMELINE_TRACK_LANE)
-        layout_lane (self, t);
+        _bpw_timeline_plot_layout_lane (self, t);
       else if (tr->kind == BPW_TIMELINE_TRACK_MEMORY)
         _bpw_timeline_plot_layout_memory (self, tr);
       else

@@ -132,21 +132,23 @@ _bpw_timeline_plot_layout_memory (BpwTimelinePlot  *self,
 static void
 add_coverage (BpwTimelinePlot *self, guint base, double s, double e)
 {
+  const double *col_time = (const double *) self->col_time->data;
+  gint n = self->col_end - self->col_first, c;
+
   s = MAX (s, self->t0);
   e = MIN (e, self->t1);
   if (!(e > s))
     return;
-  for (gint c = MAX ((gint) floor (bpw_scale_map (&self->xscale, s)), self->col_first);
-       c < self->col_end; c++)
-    {
-      double ta = g_array_index (self->col_time, double, c - self->col_first);
-      double tb = g_array_index (self->col_time, double, c - self->col_first + 1);
-
-      if (ta >= e)
-        break;
-      g_array_index (self->values, double, base + (c - self->col_first)) +=
-        (MIN (e, tb) - MAX (s, ta)) / (tb - ta);
-    }
+  /* The column that holds s: a guess from the density, put right by the columns' first
+   * times (no division, no floor (): this runs for every interval in view). */
+  c = CLAMP ((gint) ((s - self->t0) * bpw_scale_density (&self->xscale)), 0, n - 1);
+  while (c + 1 < n && col_time[c + 1] <= s)
+    c++;
+  while (c > 0 && col_time[c] > s)
+    c--;
+  for (; c < n && col_time[c] < e; c++)
+    g_array_index (self->values, double, base + c) +=
+      (MIN (e, col_time[c + 1]) - MAX (s, col_time[c])) / (col_time[c + 1] - col_time[c]);
 }
 
 /* Per column, the fraction of it during which any link queue of the tier carries traffic

@@ -31,6 +31,7 @@ bpw_timeline_plot_finalize (GObject *object)
   g_clear_pointer (&self->group_rects, g_array_unref);
   g_clear_pointer (&self->successors, g_array_unref);
   g_clear_pointer (&self->col_time, g_array_unref);
+  _bpw_timeline_plot_clear_caches (self);
 
   G_OBJECT_CLASS (bpw_timeline_plot_parent_class)->finalize (object);
 }
@@ -143,7 +144,7 @@ bpw_timeline_plot_init (BpwTimelinePlot *self)
   self->marks = g_array_new (FALSE, FALSE, sizeof (BpwTimelineMark));
   self->values = g_array_new (FALSE, FALSE, sizeof (double));
   self->flows = g_array_new (FALSE, FALSE, sizeof (double));
-  self->labels = g_array_new (FALSE, FALSE, sizeof (BpwPlotLabel));
+  self->labels = g_array_new (FALSE, FALSE, sizeof (BpwTimelineLabel));
   self->group_rects = g_array_new (FALSE, FALSE, sizeof (BpwPlotRect));
   self->successors = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->col_time = g_array_new (FALSE, FALSE, sizeof (double));
@@ -171,7 +172,8 @@ bpw_timeline_plot_set_data (BpwTimelinePlot *self,
   g_return_if_fail (BPW_IS_TIMELINE_PLOT (self));
   g_return_if_fail (data == NULL || data->builder == NULL);
 
-  if (data == self->data)
+  /* NULL is "empty": a plot made without data gets empty data, not none. */
+  if (data != NULL && data == self->data)
     return;
   g_clear_pointer (&self->data, bpw_timeline_data_free);
   if (data == NULL)

@@ -12,9 +12,13 @@
  * Level of detail (in layout, so screen and export agree): per lane, events wider than a
  * column (one user unit) are marks of their own; narrower ones merge into a mark per run
  * of columns, which counts them and takes the colour of the key holding most of their
- * time. Every mark owns whole columns, disjoint within its lane, so a lane holds at most
- * as many marks as the plot has columns; and every visible event is counted by exactly
- * one mark, so no short event disappears: a column with any event shows a mark.
+ * time (summed in exact ticks, bpw_timeline_data_ticks (); on a tie, the first event's
+ * key). Every mark owns whole columns, disjoint within its lane, so a lane holds at most
+ * as many marks as the plot has columns; and every visible event (one that starts by the
+ * view's end and ends at or after its start) is counted by exactly one mark, so no short
+ * event disappears: a column with any event shows a mark. The layout reads the data's
+ * block summaries where it can, so its cost follows the marks and columns rather than
+ * the events (tests/plot/test-timeline-lod.c holds it to the event-by-event definition).
  */
 #pragma once
 

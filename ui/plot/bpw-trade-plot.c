@@ -352,7 +352,8 @@ bpw_trade_plot_set_data (BpwTradePlot *self,
 {
   g_return_if_fail (BPW_IS_TRADE_PLOT (self));
 
-  if (data == self->data)
+  /* NULL is "empty": a plot made without data gets empty data, not none. */
+  if (data != NULL && data == self->data)
     return;
   g_clear_pointer (&self->data, bpw_trade_data_free);
   self->data = data != NULL ? data : bpw_trade_data_new (NULL, NULL);

@@ -1,0 +1,257 @@
+/* test-selection.c — the roofline, engine and lifetimes charts outline the selected
+ * operation, there and nowhere else
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "test-selection"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "bpw-assignment-plot.h"
+#include "bpw-lifetimes-plot.h"
+#include "bpw-plot-export.h"
+#include "bpw-plot-test-util.h"
+#include "bpw-roofline-plot.h"
+#include "bpw-simulation.h"
+
+#define WIDTH 720.0
+#define HEIGHT 405.0
+
+static BpwPlotStyle style;
+
+static cairo_surface_t *
+render (BpwPlot *plot)
+{
+  g_autoptr(GError) error = NULL;
+  cairo_surface_t *image = bpw_plot_render_image (plot, &style, WIDTH, HEIGHT, 1.0, &error);
+
+  g_assert_no_error (error);
+  cairo_surface_flush (image);
+  return image;
+}
+
+static gboolean
+inside (const GArray *boxes,
+        int           x,
+        int           y)
+{
+  for (guint i = 0; i < boxes->len; i++)
+    {
+      const BpwPlotRect *b = &g_array_index (boxes, BpwPlotRect, i);
+
+      if (x + 1 > b->x && x < b->x + b->width && y + 1 > b->y && y < b->y + b->height)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Pixels of @a and @b that differ; those outside @boxes are counted in @stray. */
+static guint
+count_changes (cairo_surface_t *a,
+               cairo_surface_t *b,
+               const GArray    *boxes,
+               guint           *stray)
+{
+  int width = cairo_image_surface_get_width (a), height = cairo_image_surface_get_height (a);
+  int stride = cairo_image_surface_get_stride (a);
+  const guint8 *pa = cairo_image_surface_get_data (a), *pb = cairo_image_surface_get_data (b);
+  guint changed = 0;
+
+  *stray = 0;
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      {
+        const guint8 *u = pa + y * stride + 4 * x, *v = pb + y * stride + 4 * x;
+
+        if (abs (u[0] - v[0]) <= 2 && abs (u[1] - v[1]) <= 2 && abs (u[2] - v[2]) <= 2)
+          continue;
+        changed++;
+        if (boxes == NULL || !inside (boxes, x, y))
+          (*stray)++;
+      }
+  return changed;
+}
+
+static void
+add_box (GArray *boxes,
+         double  x0,
+         double  y0,
+         double  x1,
+         double  y1,
+         double  margin)
+{
+  BpwPlotRect r = { x0 - margin, y0 - margin, x1 - x0 + 2 * margin, y1 - y0 + 2 * margin };
+
+  g_array_append_val (boxes, r);
+}
+
+/* Selecting changes pixels, and only in @boxes (around the marks of the lineage);
+ * clearing gives the first image back, pixel for pixel. */
+static void
+check_outline (BpwPlot         *plot,
+               cairo_surface_t *before,
+               void           (*select) (BpwPlot *, guint32),
+               guint32          lineage,
+               const GArray    *boxes)
+{
+  cairo_surface_t *selected, *cleared;
+  guint stray, changed;
+
+  g_assert_cmpuint (boxes->len, >, 0);
+  select (plot, lineage);
+  selected = render (plot);
+  changed = count_changes (before, selected, boxes, &stray);
+  g_assert_cmpuint (changed, >, 10);
+  g_assert_cmpuint (stray, ==, 0);
+
+  select (plot, BPW_PLOT_NO_LINEAGE);
+  cleared = render (plot);
+  g_assert_cmpuint (count_changes (before, cleared, NULL, &stray), ==, 0);
+  cairo_surface_destroy (selected);
+  cairo_surface_destroy (cleared);
+}
+
+static void
+select_roofline (BpwPlot *plot, guint32 lineage)
+{
+  bpw_roofline_plot_set_selected_lineage (BPW_ROOFLINE_PLOT (plot), lineage);
+  g_assert_cmpuint (bpw_roofline_plot_get_selected_lineage (BPW_ROOFLINE_PLOT (plot)), ==,
+                    lineage);
+}
+
+static void
+select_assignment (BpwPlot *plot, guint32 lineage)
+{
+  bpw_assignment_plot_set_selected_lineage (BPW_ASSIGNMENT_PLOT (plot), lineage);
+  g_assert_cmpuint (bpw_assignment_plot_get_selected_lineage (BPW_ASSIGNMENT_PLOT (plot)), ==,
+                    lineage);
+}
+
+static void
+select_lifetimes (BpwPlot *plot, guint32 lineage)
+{
+  bpw_lifetimes_plot_set_selected_lineage (BPW_LIFETIMES_PLOT (plot), lineage);
+}
+
+/* The largest dot is ringed: a circle 3 units outside it. */
+static void
+test_roofline (void)
+{
+  g_autoptr(BpwPlan) plan = bpw_plot_test_default_plan (NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwRooflinePlot) plot = NULL;
+  g_autoptr(GArray) boxes = g_array_new (FALSE, FALSE, sizeof (BpwPlotRect));
+  const BpwRooflineData *data;
+  const BpwRooflineMark *marks;
+  cairo_surface_t *before;
+  guint n, largest = 0;
+  guint32 lineage;
+
+  plot = bpw_roofline_plot_new (bpw_roofline_data_new_from_plan (plan, -1, "A100", &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (bpw_roofline_plot_get_selected_lineage (plot), ==, BPW_PLOT_NO_LINEAGE);
+  before = render (BPW_PLOT (plot));
+  data = bpw_roofline_plot_get_data (plot);
+  marks = bpw_roofline_plot_get_marks (plot, &n);
+  g_assert_cmpuint (n, >, 0);
+  for (guint i = 0; i < n; i++)
+    if (marks[i].radius > marks[largest].radius)
+      largest = i;
+  lineage = g_array_index (data->points, BpwRooflinePoint, marks[largest].point).lineage;
+  for (guint i = 0; i < n; i++)
+    if (g_array_index (data->points, BpwRooflinePoint, marks[i].point).lineage == lineage)
+      add_box (boxes, marks[i].x, marks[i].y, marks[i].x, marks[i].y, marks[i].radius + 5);
+  check_outline (BPW_PLOT (plot), before, select_roofline, lineage, boxes);
+  cairo_surface_destroy (before);
+}
+
+/* The widest bar is outlined, one unit outside it. */
+static void
+test_assignment (void)
+{
+  g_autoptr(BpwPlan) plan = bpw_plot_test_default_plan (NULL, "llama3-70b-decode");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwAssignmentPlot) plot = NULL;
+  g_autoptr(GArray) boxes = g_array_new (FALSE, FALSE, sizeof (BpwPlotRect));
+  const BpwAssignmentData *data;
+  const BpwAssignmentMark *marks;
+  cairo_surface_t *before;
+  guint n, widest = 0;
+  guint32 lineage;
+
+  plot = bpw_assignment_plot_new (bpw_assignment_data_new_from_plan (plan, -1, "A100", &error));
+  g_assert_no_error (error);
+  before = render (BPW_PLOT (plot));
+  data = bpw_assignment_plot_get_data (plot);
+  marks = bpw_assignment_plot_get_marks (plot, &n);
+  g_assert_cmpuint (n, >, 0);
+  for (guint i = 0; i < n; i++)
+    if (marks[i].x1 - marks[i].x0 > marks[widest].x1 - marks[widest].x0)
+      widest = i;
+  lineage = g_array_index (data->items, BpwAssignmentItem, marks[widest].item).lineage;
+  for (guint i = 0; i < n; i++)
+    if (g_array_index (data->items, BpwAssignmentItem, marks[i].item).lineage == lineage)
+      {
+        BpwPlotRect lane;
+
+        g_assert_true (bpw_assignment_plot_get_lane_rect (plot, marks[i].lane, &lane));
+        add_box (boxes, marks[i].x0, lane.y, MAX (marks[i].x1, marks[i].x0 + 1),
+                 lane.y + lane.height, 3);
+      }
+  check_outline (BPW_PLOT (plot), before, select_assignment, lineage, boxes);
+  cairo_surface_destroy (before);
+}
+
+/* Every buffer the operation allocates is outlined: the bars of its lineage. */
+static void
+test_lifetimes (void)
+{
+  g_autoptr(BpwPlan) plan = bpw_plot_test_default_plan (NULL, "llama3-70b-prefill");
+  g_autoptr(BpwSimulation) sim = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwLifetimesPlot) plot = NULL;
+  g_autoptr(GArray) boxes = g_array_new (FALSE, FALSE, sizeof (BpwPlotRect));
+  const BpwLifetimesData *data;
+  const BpwLifetimeMark *marks;
+  cairo_surface_t *before;
+  guint n, widest = G_MAXUINT;
+  guint32 lineage;
+
+  sim = bpw_simulation_new (plan, NULL, &error);
+  g_assert_no_error (error);
+  plot = bpw_lifetimes_plot_new (bpw_lifetimes_data_new_from_simulation (sim, -1, NULL, "A100",
+                                                                         &error));
+  g_assert_no_error (error);
+  before = render (BPW_PLOT (plot));
+  data = bpw_lifetimes_plot_get_data (plot);
+  marks = bpw_lifetimes_plot_get_marks (plot, &n);
+  for (guint i = 0; i < n; i++)
+    if (g_array_index (data->buffers, BpwLifetimeBuffer, marks[i].buffer).lineage
+        != BPW_SIM_NONE
+        && (widest == G_MAXUINT
+            || marks[i].x1 - marks[i].x0 > marks[widest].x1 - marks[widest].x0))
+      widest = i;
+  g_assert_cmpuint (widest, !=, G_MAXUINT);
+  lineage = g_array_index (data->buffers, BpwLifetimeBuffer, marks[widest].buffer).lineage;
+  for (guint i = 0; i < n; i++)
+    if (g_array_index (data->buffers, BpwLifetimeBuffer, marks[i].buffer).lineage == lineage)
+      add_box (boxes, marks[i].x0, marks[i].y, MAX (marks[i].x1, marks[i].x0 + 1),
+               marks[i].y + marks[i].height, 3);
+  check_outline (BPW_PLOT (plot), before, select_lifetimes, lineage, boxes);
+  cairo_surface_destroy (before);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  bpw_plot_style_init_print (&style);
+
+  g_test_add_func ("/bpw/plot/Selection/roofline", test_roofline);
+  g_test_add_func ("/bpw/plot/Selection/assignment", test_assignment);
+  g_test_add_func ("/bpw/plot/Selection/lifetimes", test_lifetimes);
+  return g_test_run ();
+}

@@ -1,0 +1,526 @@
+/* test-mapping-inspector.c — every mapping decision in the inspector: the tier a group
+ * rides on, a tier's collective algorithm, engines, buffer placement, tiling and a mapping
+ * for one scenario only; each edit changes the Overview and the Sheet and undo restores
+ * them exactly
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-test-mapping-inspector"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "bpw-ui-test-util.h"
+
+#define A100 "a100-sxm-80gb"
+#define H100 "h100-sxm-80gb"
+#define TRAIN "gpt3-175b-train"
+#define PREFILL "llama3-70b-prefill"
+#define DECODE "llama3-70b-decode"
+
+static gboolean
+bpw_test_edit_pending (gpointer data)
+{
+  return bpw_window_get_edit_pending (data) || bpw_window_get_busy (data)
+         || bpw_sheet_page_get_busy (bpw_window_get_sheet_page (data));
+}
+
+static void
+wait_edit (BpwWindow *window)
+{
+  bpw_test_wait (bpw_test_edit_pending, window);
+}
+
+static guint
+candidate_of (BpwStudy   *study,
+              const char *blueprint)
+{
+  for (guint i = 0; i < bpw_study_get_n_candidates (study); i++)
+    if (strcmp (bpw_study_get_candidate (study, i)->blueprint, blueprint) == 0)
+      return i;
+  g_assert_not_reached ();
+}
+
+static guint
+scenario_of (BpwStudy   *study,
+             const char *name)
+{
+  guint index = G_MAXUINT;
+
+  g_assert_true (bpw_study_lookup_scenario (study, name, &index));
+  return index;
+}
+
+/* One window for all the tests: opening the default study is most of their time. Each
+ * test undoes what it did, so that the next finds the study as it was. */
+static BpwWindow *shared_window;
+
+/* The window on the default study with @blueprint's candidate on @scenario selected and
+ * the Mapping page editing the candidate's own mapping. */
+static BpwWindow *
+open_on (const char *blueprint,
+         const char *scenario,
+         guint      *candidate)
+{
+  BpwStudy *study;
+
+  if (shared_window == NULL)
+    shared_window = g_object_ref_sink (bpw_test_open_default ());
+  study = bpw_window_get_study (shared_window);
+  g_assert_false (bpw_window_get_can_undo (shared_window));
+  *candidate = candidate_of (study, blueprint);
+  bpw_window_select (shared_window, *candidate, scenario_of (study, scenario));
+  wait_edit (shared_window);
+  bpw_inspector_show_page (bpw_window_get_inspector (shared_window), "mapping");
+  bpw_inspector_set_mapping_scope (bpw_window_get_inspector (shared_window), FALSE);
+  return shared_window;
+}
+
+static const BpwOverviewEvaluation *
+evaluation (BpwWindow  *window,
+            guint       candidate,
+            const char *scenario)
+{
+  BpwStudy *study = bpw_window_get_study (window);
+  g_autoptr(BpwOverviewItem) item = g_list_model_get_item (
+    bpw_window_get_overview_items (window),
+    candidate * bpw_study_get_n_scenarios (study) + scenario_of (study, scenario));
+
+  /* The window keeps the item; its evaluation lives as long. */
+  return bpw_overview_item_get_evaluation (item);
+}
+
+static GtkWidget *
+row (BpwWindow  *window,
+     const char *key)
+{
+  GtkWidget *widget = bpw_inspector_lookup_row (bpw_window_get_inspector (window), key);
+
+  if (widget == NULL)
+    g_error ("no inspector row %s", key);
+  return widget;
+}
+
+/* The labels a combo row offers, in order (a new strv). */
+static char **
+choices (GtkWidget *combo)
+{
+  GListModel *model = adw_combo_row_get_model (ADW_COMBO_ROW (combo));
+  GStrvBuilder *builder = g_strv_builder_new ();
+  char **labels;
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    g_strv_builder_add (builder, gtk_string_list_get_string (GTK_STRING_LIST (model), i));
+  labels = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+  return labels;
+}
+
+/* Picks the choice labelled @label, as a user would. */
+static void
+choose (GtkWidget  *combo,
+        const char *label)
+{
+  g_auto(GStrv) labels = choices (combo);
+
+  for (guint i = 0; labels[i] != NULL; i++)
+    if (strcmp (labels[i], label) == 0)
+      {
+        adw_combo_row_set_selected (ADW_COMBO_ROW (combo), i);
+        return;
+      }
+  g_error ("no choice %s", label);
+}
+
+static const char *
+selected_label (GtkWidget *combo)
+{
+  GListModel *model = adw_combo_row_get_model (ADW_COMBO_ROW (combo));
+
+  return gtk_string_list_get_string (GTK_STRING_LIST (model),
+                                     adw_combo_row_get_selected (ADW_COMBO_ROW (combo)));
+}
+
+static JsonObject *
+candidate_mapping (BpwWindow *window,
+                   guint      candidate)
+{
+  return json_node_get_object (bpw_study_get_candidate (bpw_window_get_study (window),
+                                                        candidate)->mapping);
+}
+
+/* What the Overview and the Sheet show for the selection, to compare after an edit. */
+typedef struct
+{
+  double step_s;   /* Overview: step time, TTFT or TPOT, whichever the phase has */
+  double sheet_s;  /* Sheet: the bound plan's step */
+  gboolean legal;
+} Numbers;
+
+static Numbers
+numbers (BpwWindow  *window,
+         guint       candidate,
+         const char *scenario)
+{
+  const BpwOverviewEvaluation *e = evaluation (window, candidate, scenario);
+  Numbers n;
+
+  g_assert_nonnull (e);
+  n.step_s = strcmp (scenario, DECODE) == 0 ? e->tpot_s : e->step_time_s;
+  n.sheet_s = bpw_sheet_page_get_step_time (bpw_window_get_sheet_page (window));
+  n.legal = e->legal;
+  return n;
+}
+
+static void
+assert_same (Numbers a,
+             Numbers b)
+{
+  g_assert_cmpfloat (a.step_s, ==, b.step_s);
+  g_assert_cmpfloat (a.sheet_s, ==, b.sheet_s);
+  g_assert_cmpint (a.legal, ==, b.legal);
+}
+
+/* GPT-3 on 1024 H100s: its TP all-reduces moved from NVLink to InfiniBand take longer on
+ * the Overview and the Sheet; the study says "infiniband" by name; undo restores. */
+static void
+test_tier (void)
+{
+  guint h100;
+  BpwWindow *window = open_on (H100, TRAIN, &h100);
+  GtkWidget *tier = row (window, "mapping/tiers.tp");
+  Numbers before = numbers (window, h100, TRAIN), after;
+  JsonObject *tiers;
+
+  g_assert_cmpstr (selected_label (tier), ==, "Automatic (nvlink)");
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (tier)), ==, "Default");
+  g_assert_true (before.legal);
+
+  choose (tier, "infiniband");
+  wait_edit (window);
+  tiers = json_object_get_object_member (candidate_mapping (window, h100), "tiers");
+  g_assert_cmpstr (json_object_get_string_member (tiers, "tp"), ==, "infiniband");
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (tier)), ==,
+                   "Set by this candidate");
+  after = numbers (window, h100, TRAIN);
+  g_assert_cmpfloat (after.step_s, >, before.step_s);
+  g_assert_cmpfloat (after.sheet_s, >, before.sheet_s);
+
+  g_assert_true (bpw_window_undo (window));
+  wait_edit (window);
+  assert_same (numbers (window, h100, TRAIN), before);
+  g_assert_cmpstr (selected_label (tier), ==, "Automatic (nvlink)");
+  g_assert_cmpuint (json_object_get_size (candidate_mapping (window, h100)), ==, 0);
+
+}
+
+/* A tier lists the algorithms it implements and no other; ring instead of the cheapest
+ * on NVLink slows the exposed TP all-reduces; undo restores. */
+static void
+test_algorithm (void)
+{
+  guint h100, a100;
+  BpwWindow *window = open_on (H100, TRAIN, &h100);
+  BpwStudy *study = bpw_window_get_study (window);
+  GtkWidget *nvlink = row (window, "mapping/collective_algorithms[0]");
+  g_auto(GStrv) offered = choices (nvlink);
+  const char * const h100_nvlink[] = { "Automatic (cheapest)", "Ring", "Tree", "In-network",
+                                       NULL };
+  Numbers before = numbers (window, h100, TRAIN), after;
+
+  g_assert_true (g_strv_equal ((const char * const *) offered, h100_nvlink));
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (nvlink)), ==,
+                   "Collectives on nvlink");
+
+  choose (nvlink, "Ring");
+  wait_edit (window);
+  g_assert_cmpstr (json_array_get_string_element (
+                     json_object_get_array_member (candidate_mapping (window, h100),
+                                                   "collective_algorithms"), 0), ==, "ring");
+  after = numbers (window, h100, TRAIN);
+  g_assert_cmpfloat (after.step_s, >, before.step_s);
+  g_assert_cmpfloat (after.sheet_s, >, before.sheet_s);
+  g_assert_true (bpw_window_undo (window));
+  wait_edit (window);
+  assert_same (numbers (window, h100, TRAIN), before);
+  g_assert_cmpstr (selected_label (nvlink), ==, "Automatic (cheapest)");
+
+  /* The A100's NVLink has no switch reduction, so no in-network choice. */
+  a100 = candidate_of (study, A100);
+  bpw_window_select (window, a100, scenario_of (study, TRAIN));
+  wait_edit (window);
+  {
+    g_auto(GStrv) a100_offered = choices (row (window, "mapping/collective_algorithms[0]"));
+    const char * const a100_nvlink[] = { "Automatic (cheapest)", "Ring", "Tree", NULL };
+
+    g_assert_true (g_strv_equal ((const char * const *) a100_offered, a100_nvlink));
+  }
+}
+
+/* Llama-3-70B decode on A100s with the weights on the host streams them over PCIe every
+ * token: a longer TPOT. On the H100, which describes no host memory, the same choice is
+ * not legal and the inspector says why. Undo restores both. */
+static void
+test_placement (void)
+{
+  guint a100, h100;
+  BpwWindow *window = open_on (A100, DECODE, &a100);
+  BpwInspector *inspector = bpw_window_get_inspector (window);
+  GtkWidget *weights = row (window, "mapping/placement.weight");
+  Numbers before = numbers (window, a100, DECODE), after;
+
+  g_assert_cmpstr (selected_label (weights), ==, "Device memory (hbm)");
+  choose (weights, "Host memory (host)");
+  wait_edit (window);
+  g_assert_cmpstr (json_object_get_string_member (
+                     json_object_get_object_member (candidate_mapping (window, a100),
+                                                    "placement"), "weight"), ==, "host");
+  after = numbers (window, a100, DECODE);
+  g_assert_cmpfloat (after.step_s, >, before.step_s);
+  g_assert_cmpfloat (after.sheet_s, >, before.sheet_s);
+  g_assert_true (bpw_window_undo (window));
+  wait_edit (window);
+  assert_same (numbers (window, a100, DECODE), before);
+
+  h100 = candidate_of (bpw_window_get_study (window), H100);
+  bpw_window_select (window, h100, scenario_of (bpw_window_get_study (window), DECODE));
+  wait_edit (window);
+  g_assert_null (bpw_inspector_get_banner (inspector));
+  choose (row (window, "mapping/placement.kv_cache"), "Host memory (none)");
+  wait_edit (window);
+  g_assert_false (numbers (window, h100, DECODE).legal);
+  g_assert_nonnull (bpw_inspector_get_banner (inspector));
+  g_assert_nonnull (strstr (bpw_inspector_get_banner (inspector), "no host memory level"));
+  g_assert_true (bpw_window_undo (window));
+  wait_edit (window);
+  g_assert_null (bpw_inspector_get_banner (inspector));
+
+}
+
+/* Matrix multiplies on the vector engine are slower; an explicit tile is written whole,
+ * and impossible edges are refused where they were typed. */
+static void
+test_engine_and_tiling (void)
+{
+  guint h100;
+  BpwWindow *window = open_on (H100, PREFILL, &h100);
+  GtkWidget *matmul = row (window, "mapping/engines.matmul");
+  GtkWidget *automatic = row (window, "mapping/tiling");
+  GtkWidget *edge = row (window, "mapping/tiling.k");
+  Numbers before = numbers (window, h100, PREFILL);
+  JsonObject *tiling;
+
+  g_assert_cmpstr (selected_label (matmul), ==, "Automatic (tensor-cores)");
+  choose (matmul, "cuda-cores (vector)");
+  wait_edit (window);
+  g_assert_cmpfloat (numbers (window, h100, PREFILL).step_s, >, before.step_s);
+  g_assert_cmpfloat (numbers (window, h100, PREFILL).sheet_s, >, before.sheet_s);
+  g_assert_true (bpw_window_undo (window));
+  wait_edit (window);
+  assert_same (numbers (window, h100, PREFILL), before);
+
+  g_assert_false (gtk_widget_get_visible (edge));
+  gtk_switch_set_active (g_object_get_data (G_OBJECT (automatic), "bpw-switch"), FALSE);
+  wait_edit (window);
+  g_assert_true (gtk_widget_get_visible (edge));
+  g_assert_cmpstr (bpw_value_row_get_value (BPW_VALUE_ROW (edge)), ==, "64");
+  bpw_value_row_commit_text (BPW_VALUE_ROW (edge), "32");
+  wait_edit (window);
+  tiling = json_object_get_object_member (candidate_mapping (window, h100), "tiling");
+  g_assert_cmpint (json_object_get_int_member (tiling, "m"), ==, 128);
+  g_assert_cmpint (json_object_get_int_member (tiling, "n"), ==, 128);
+  g_assert_cmpint (json_object_get_int_member (tiling, "k"), ==, 32);
+
+  bpw_value_row_commit_text (BPW_VALUE_ROW (edge), "0");
+  g_assert_nonnull (bpw_value_row_get_error (BPW_VALUE_ROW (edge)));
+  bpw_value_row_commit_text (BPW_VALUE_ROW (edge), "2000000");
+  g_assert_cmpstr (bpw_value_row_get_error (BPW_VALUE_ROW (edge)), ==,
+                   "A tile edge is at most 1048576 elements");
+  g_assert_false (bpw_window_get_edit_pending (window));
+
+  g_assert_true (bpw_window_undo (window));
+  g_assert_true (bpw_window_undo (window));
+  wait_edit (window);
+  assert_same (numbers (window, h100, PREFILL), before);
+  g_assert_false (bpw_window_get_can_undo (window));
+
+}
+
+/* "For this scenario only": decode gets TP 4 of its own and prefill keeps TP 8 (its very
+ * Overview item); the reset button and undo take it back. */
+static void
+test_scenario_only (void)
+{
+  guint h100;
+  BpwWindow *window = open_on (H100, DECODE, &h100);
+  BpwInspector *inspector = bpw_window_get_inspector (window);
+  BpwStudy *study = bpw_window_get_study (window);
+  const BpwStudyCandidate *c = bpw_study_get_candidate (study, h100);
+  GtkWidget *scope = row (window, "mapping/scope");
+  GtkWidget *tp = row (window, "mapping/parallel.tp");
+  Numbers before = numbers (window, h100, DECODE);
+  g_autoptr(BpwOverviewItem) prefill = NULL;
+  g_autoptr(BpwOverviewItem) prefill_after = NULL;
+  guint n_scenarios = bpw_study_get_n_scenarios (study);
+  JsonObject *own;
+
+  prefill = g_list_model_get_item (bpw_window_get_overview_items (window),
+                                   h100 * n_scenarios + scenario_of (study, PREFILL));
+  g_assert_false (bpw_inspector_get_mapping_scope (inspector));
+  gtk_switch_set_active (g_object_get_data (G_OBJECT (scope), "bpw-switch"), TRUE);
+  g_assert_true (bpw_inspector_get_mapping_scope (inspector));
+  g_assert_false (bpw_window_get_can_undo (window));
+
+  bpw_value_row_commit_text (BPW_VALUE_ROW (tp), "4");
+  g_assert_null (bpw_value_row_get_error (BPW_VALUE_ROW (tp)));
+  wait_edit (window);
+  own = bpw_study_candidate_get_scenario_mapping (c, DECODE);
+  g_assert_nonnull (own);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (own, "parallel"),
+                                               "tp"), ==, 4);
+  g_assert_cmpuint (json_object_get_size (candidate_mapping (window, h100)), ==, 0);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (tp)), ==,
+                   "Set for this scenario");
+  g_assert_true (bpw_value_row_get_can_reset (BPW_VALUE_ROW (tp)));
+  g_assert_cmpfloat (numbers (window, h100, DECODE).step_s, !=, before.step_s);
+  prefill_after = g_list_model_get_item (bpw_window_get_overview_items (window),
+                                         h100 * n_scenarios + scenario_of (study, PREFILL));
+  g_assert_true (prefill_after == prefill);
+
+  /* Reset takes the member out; the scenario's object is then empty, and TP is 8 again. */
+  bpw_value_row_reset (BPW_VALUE_ROW (tp));
+  wait_edit (window);
+  g_assert_cmpstr (bpw_value_row_get_value (BPW_VALUE_ROW (tp)), ==, "8");
+  assert_same (numbers (window, h100, DECODE), before);
+  g_assert_true (bpw_window_undo (window));
+  g_assert_true (bpw_window_undo (window));
+  wait_edit (window);
+  g_assert_null (bpw_study_candidate_get_scenario_mapping (c, DECODE));
+  assert_same (numbers (window, h100, DECODE), before);
+
+}
+
+static gboolean
+bpw_test_tick (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+bpw_test_not_yet (gpointer data)
+{
+  return !*(gboolean *) data;
+}
+
+/* Expanders and the inspector slide in; the pictures wait for them. */
+static void
+pause_for_animation (void)
+{
+  gboolean slept = FALSE;
+
+  g_timeout_add (800, bpw_test_tick, &slept);
+  bpw_test_wait (bpw_test_not_yet, &slept);
+}
+
+/* The screen as it is, into @name under $BPW_TEST_SHOT_DIR, with ImageMagick's import
+ * (the X server's pixels: exactly what a person would see). */
+static void
+save_screen (BpwWindow  *window,
+             const char *name)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("BPW_TEST_SHOT_DIR"), name, NULL);
+  const char *argv[] = { "import", "-window", "root", path, NULL };
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  pause_for_animation ();
+  bpw_test_wait_for_frame (GTK_WIDGET (window));
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_test_message ("saved %s", path);
+}
+
+/* Pictures for people to look at, with BPW_TEST_SHOT_DIR set (under Xvfb): the Mapping
+ * page of H100 on decode with choices for this scenario only, at its top, its middle and
+ * its end with the placement expander open. */
+static void
+test_screenshot (void)
+{
+  guint h100;
+  BpwWindow *window;
+  GtkWidget *weights, *page;
+  GtkAdjustment *adjustment;
+
+  if (g_getenv ("BPW_TEST_SHOT_DIR") == NULL || g_getenv ("DISPLAY") == NULL)
+    {
+      g_test_skip ("set BPW_TEST_SHOT_DIR (and run under an X server) for screenshots");
+      return;
+    }
+  window = open_on (H100, DECODE, &h100);
+  g_object_set (window, "show-inspector", TRUE, NULL);
+  bpw_inspector_set_mapping_scope (bpw_window_get_inspector (window), TRUE);
+  bpw_value_row_commit_text (BPW_VALUE_ROW (row (window, "mapping/micro_batch")), "32");
+  choose (row (window, "mapping/collective_algorithms[0]"), "Tree");
+  choose (row (window, "mapping/placement.kv_cache"), "Host memory (none)");
+  gtk_switch_set_active (g_object_get_data (G_OBJECT (row (window, "mapping/tiling")),
+                                            "bpw-switch"), FALSE);
+  wait_edit (window);
+  save_screen (window, "mapping-inspector.png");
+
+  weights = row (window, "mapping/placement.weight");
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (gtk_widget_get_ancestor (
+    weights, ADW_TYPE_EXPANDER_ROW)), TRUE);
+  page = gtk_widget_get_ancestor (weights, ADW_TYPE_PREFERENCES_PAGE);
+  adjustment = gtk_scrolled_window_get_vadjustment (
+    GTK_SCROLLED_WINDOW (bpw_test_find_widget (page, GTK_TYPE_SCROLLED_WINDOW)));
+  /* Scroll once the expander has its height. */
+  pause_for_animation ();
+  gtk_adjustment_set_value (adjustment, 0.45 * gtk_adjustment_get_upper (adjustment));
+  save_screen (window, "mapping-inspector-middle.png");
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  save_screen (window, "mapping-inspector-end.png");
+
+  /* The engines, with one matmul kind on the vector engine. */
+  choose (row (window, "mapping/engines.batched_matmul"), "cuda-cores (vector)");
+  wait_edit (window);
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (gtk_widget_get_ancestor (
+    weights, ADW_TYPE_EXPANDER_ROW)), FALSE);
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (gtk_widget_get_ancestor (
+    row (window, "mapping/engines.matmul"), ADW_TYPE_EXPANDER_ROW)), TRUE);
+  pause_for_animation ();
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  save_screen (window, "mapping-inspector-engines.png");
+
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *scratch = NULL;
+  int exit_code = 0;
+  int result;
+
+  if (!bpw_test_init_gui (&argc, &argv, &scratch, &exit_code))
+    return exit_code;
+
+  g_test_add_func ("/bpw/ui/MappingInspector/tier", test_tier);
+  g_test_add_func ("/bpw/ui/MappingInspector/algorithm", test_algorithm);
+  g_test_add_func ("/bpw/ui/MappingInspector/placement", test_placement);
+  g_test_add_func ("/bpw/ui/MappingInspector/engine-and-tiling", test_engine_and_tiling);
+  g_test_add_func ("/bpw/ui/MappingInspector/scenario-only", test_scenario_only);
+  g_test_add_func ("/bpw/ui/MappingInspector/screenshot", test_screenshot);
+
+  result = g_test_run ();
+  if (shared_window != NULL)
+    {
+      gtk_window_destroy (GTK_WINDOW (shared_window));
+      g_clear_object (&shared_window);
+    }
+  bpw_test_remove_tree (scratch);
+  return result;
+}

@@ -1,0 +1,386 @@
+/* test-search-dialog.c — the search dialog finds the core's best plans, stops when told,
+ * and promotes a plan to a candidate as one undoable edit
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-test-search-dialog"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "bpw-search-dialog.h"
+#include "bpw-ui-test-util.h"
+
+/* The default study's H100 candidate on Llama 3 70B prefill (8 devices). */
+#define CANDIDATE 1
+#define SCENARIO  1
+
+static gboolean
+dialog_running (gpointer data)
+{
+  return bpw_search_dialog_get_running (data);
+}
+
+static gboolean
+window_pending (gpointer data)
+{
+  return bpw_window_get_edit_pending (data) || bpw_window_get_busy (data)
+         || bpw_sheet_page_get_busy (bpw_window_get_sheet_page (data));
+}
+
+/* A small part of the space: one pipeline stage, two fusion sets, automatic collective
+ * algorithms. */
+static void
+small_limits (BpwSearchLimits *limits)
+{
+  bpw_search_limits_init (limits);
+  limits->pp = 1;
+  limits->fusion_sets = (1u << BPW_SEARCH_FUSION_DEFAULT) | (1u << BPW_SEARCH_FUSION_ATTENTION);
+  limits->algorithms = FALSE;
+}
+
+static BpwSearchDialog *
+open_dialog (BpwWindow *window,
+             guint      candidate,
+             guint      scenario)
+{
+  BpwSearchDialog *dialog;
+
+  bpw_window_select (window, candidate, scenario);
+  dialog = bpw_search_dialog_new (window);
+  gtk_window_present (GTK_WINDOW (dialog));
+  g_assert_cmpuint (bpw_search_dialog_get_candidate (dialog), ==, candidate);
+  g_assert_cmpuint (bpw_search_dialog_get_scenario (dialog), ==, scenario);
+  return dialog;
+}
+
+/* The mappings are the same plan (search names its mappings "search-INDEX"). */
+static void
+assert_same_plan (const BpwMapping *a,
+                  const BpwMapping *b)
+{
+  BpwMapping x, y;
+
+  bpw_mapping_init_defaults (&x);
+  bpw_mapping_init_defaults (&y);
+  bpw_mapping_clear (&x);
+  bpw_mapping_clear (&y);
+  bpw_mapping_copy (&x, a);
+  bpw_mapping_copy (&y, b);
+  g_clear_pointer (&x.name, g_free);
+  g_clear_pointer (&y.name, g_free);
+  g_assert_true (bpw_mapping_equal (&x, &y));
+  bpw_mapping_clear (&x);
+  bpw_mapping_clear (&y);
+}
+
+/* The brute force over the same space, computed here from the study: every plan
+ * evaluated, no bound, one thread. */
+static BpwSearchReport *
+brute_force (BpwStudy              *study,
+             const BpwSearchLimits *limits,
+             guint                  top_k,
+             guint64               *size)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwSearchSpace) space = NULL;
+  BpwSearchReport *report;
+  BpwSearchOptions options;
+  BpwCandidateRun run;
+
+  g_assert_true (bpw_candidate_run_init (&run, study, CANDIDATE, SCENARIO, &error));
+  g_assert_no_error (error);
+  space = bpw_search_space_new (&run.spec, &run.scenario, run.blueprint, &run.mapping,
+                                bpw_parallel_devices (&bpw_study_get_scenario (study,
+                                                                               SCENARIO)->parallel),
+                                limits, &error);
+  g_assert_no_error (error);
+  bpw_search_options_init (&options);
+  options.top_k = top_k;
+  options.threads = 1;
+  options.exhaustive = TRUE;
+  options.reevaluate = FALSE;
+  options.simulate = FALSE;
+  report = bpw_search_run (space, &options, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  *size = bpw_search_space_size (space);
+  bpw_candidate_run_clear (&run);
+  return report;
+}
+
+/* Runs the small search in the dialog, two threads, to its end. */
+static void
+run_small_search (BpwSearchDialog *dialog,
+                  guint            top_k)
+{
+  BpwSearchLimits limits, back;
+
+  small_limits (&limits);
+  bpw_search_dialog_set_limits (dialog, &limits);
+  bpw_search_dialog_get_limits (dialog, &back);
+  g_assert_cmpint (back.pp, ==, 1);
+  g_assert_cmpint (back.tp, ==, 0);
+  g_assert_cmpuint (back.fusion_sets, ==, limits.fusion_sets);
+  g_assert_false (back.algorithms);
+  bpw_search_dialog_set_threads (dialog, 2);
+  bpw_search_dialog_set_top_k (dialog, top_k);
+  g_assert_true (bpw_search_dialog_start (dialog));
+  g_assert_true (bpw_search_dialog_get_running (dialog));
+  bpw_test_wait (dialog_running, dialog);
+  g_assert_nonnull (bpw_search_dialog_get_report (dialog));
+}
+
+/* The dialog's search of a restricted space finds exactly what the core's brute force
+ * finds for that space: the same plans, in the same order, with the same step times. */
+static void
+test_search_best (void)
+{
+  BpwWindow *window = bpw_test_open_default ();
+  BpwStudy *study = bpw_window_get_study (window);
+  BpwSearchDialog *dialog = open_dialog (window, CANDIDATE, SCENARIO);
+  g_autoptr(BpwSearchReport) expected = NULL;
+  const BpwSearchReport *got;
+  GListModel *results;
+  BpwSearchLimits limits;
+  guint64 size;
+
+  g_assert_cmpint (bpw_search_dialog_get_devices (dialog), ==, 8);
+  small_limits (&limits);
+  expected = brute_force (study, &limits, 4, &size);
+  g_assert_cmpuint (expected->best->len, ==, 4);
+
+  run_small_search (dialog, 4);
+  g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), ==, size);
+  got = bpw_search_dialog_get_report (dialog);
+  g_assert_false (got->cancelled);
+  g_assert_cmpuint (got->space, ==, size);
+  g_assert_cmpuint (got->evaluated, ==, size);
+  g_assert_cmpuint (got->threads, ==, 2);
+  g_assert_cmpuint (got->best->len, ==, expected->best->len);
+  results = bpw_search_dialog_get_results (dialog);
+  g_assert_cmpuint (g_list_model_get_n_items (results), ==, expected->best->len);
+  for (guint i = 0; i < expected->best->len; i++)
+    {
+      const BpwSearchResult *e = &g_array_index (expected->best, BpwSearchResult, i);
+      const BpwSearchResult *g = &g_array_index (got->best, BpwSearchResult, i);
+      g_autoptr(BpwSearchItem) item = g_list_model_get_item (results, i);
+      g_autofree char *rank = bpw_search_item_format (item, BPW_SEARCH_COLUMN_RANK,
+                                                      BPW_BYTE_UNITS_BINARY);
+      g_autofree char *tp = bpw_search_item_format (item, BPW_SEARCH_COLUMN_TP,
+                                                    BPW_BYTE_UNITS_BINARY);
+      g_autofree char *expected_tp = g_strdup_printf ("%" G_GINT64_FORMAT,
+                                                      e->mapping.parallel.tp);
+      g_autofree char *expected_rank = g_strdup_printf ("%u", i + 1);
+
+      g_assert_cmpuint (g->index, ==, e->index);
+      g_assert_cmpfloat (g->estimate.step_time_s, ==, e->estimate.step_time_s);
+      assert_same_plan (&g->mapping, &e->mapping);
+      g_assert_cmpuint (bpw_search_item_get_index (item), ==, e->index);
+      g_assert_cmpfloat (bpw_search_item_get_estimate (item)->step_time_s, ==,
+                         e->estimate.step_time_s);
+      g_assert_cmpint (bpw_search_item_get_mapping (item)->parallel.pp, ==, 1);
+      g_assert_cmpstr (rank, ==, expected_rank);
+      g_assert_cmpstr (tp, ==, expected_tp);
+      /* The dialog simulates the best by default: the simulated step is a real one. */
+      g_assert_true (bpw_search_item_get_simulated (item));
+      g_assert_cmpfloat (bpw_search_item_get_evaluation (item)->step_time_s, >, 0.0);
+    }
+  /* Nothing was added to the study by searching. */
+  g_assert_false (bpw_window_get_modified (window));
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+finalized_cb (gpointer  data,
+              GObject  *where_the_object_was)
+{
+  *(gboolean *) data = TRUE;
+}
+
+static gboolean
+not_finalized (gpointer data)
+{
+  return !*(gboolean *) data;
+}
+
+/* Stopping a search of GPT-3 175B on 1024 devices (millions of plans) reports what was
+ * decided so far and leaves the study exactly as it was; closing the dialog in the middle
+ * of a search stops it too. */
+static void
+test_search_cancel (void)
+{
+  BpwWindow *window = bpw_test_open_default ();
+  BpwStudy *study = bpw_window_get_study (window);
+  g_autofree char *before = bpw_study_to_json (study);
+  g_autofree char *after = NULL;
+  BpwSearchDialog *dialog = open_dialog (window, 0, 0);
+  const BpwSearchReport *report;
+  gboolean finalized = FALSE;
+
+  g_assert_cmpint (bpw_search_dialog_get_devices (dialog), ==, 1024);
+  g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), >, 1000000);
+  bpw_search_dialog_set_threads (dialog, 1);
+  /* What it found is listed at once, without binding and simulating it first. */
+  bpw_search_dialog_set_simulate (dialog, FALSE);
+  g_assert_true (bpw_search_dialog_start (dialog));
+  /* One search at a time. */
+  g_assert_false (bpw_search_dialog_start (dialog));
+  g_main_context_iteration (NULL, FALSE);
+  bpw_search_dialog_cancel (dialog);
+  bpw_test_wait (dialog_running, dialog);
+
+  report = bpw_search_dialog_get_report (dialog);
+  g_assert_nonnull (report);
+  g_assert_true (report->cancelled);
+  g_assert_cmpuint (report->evaluated, <, report->space);
+  g_assert_cmpuint (report->space, ==, bpw_search_dialog_get_space_size (dialog));
+  after = bpw_study_to_json (study);
+  g_assert_cmpstr (after, ==, before);
+  g_assert_false (bpw_window_get_modified (window));
+  g_assert_false (bpw_window_get_can_undo (window));
+  g_assert_cmpuint (bpw_study_get_n_candidates (study), ==, 4);
+
+  /* Closed while it runs: the worker stops and lets the dialog go. */
+  g_assert_true (bpw_search_dialog_start (dialog));
+  g_object_weak_ref (G_OBJECT (dialog), finalized_cb, &finalized);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  bpw_test_wait (not_finalized, &finalized);
+  g_assert_false (bpw_window_get_modified (window));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* "Promote to Candidate" adds the selected plan as a candidate that runs the searched
+ * scenario with that plan and every other scenario as the searched candidate does; the
+ * sidebar and the Overview show it; undo removes it and the study is as it was. */
+static void
+test_search_promote (void)
+{
+  BpwWindow *window = bpw_test_open_default ();
+  BpwStudy *study = bpw_window_get_study (window);
+  g_autofree char *before = bpw_study_to_json (study);
+  g_autofree char *after = NULL;
+  g_autoptr(GError) error = NULL;
+  BpwSearchDialog *dialog = open_dialog (window, CANDIDATE, SCENARIO);
+  g_autoptr(BpwSearchItem) second = NULL;
+  g_autoptr(BpwOverviewItem) overview = NULL;
+  const BpwStudyCandidate *added;
+  const char *source_name = bpw_study_get_candidate (study, CANDIDATE)->name;
+  g_autofree char *source_name_copy = g_strdup (source_name);
+  BpwCandidateRun run, source_run;
+  GListModel *sidebar;
+  gboolean listed = FALSE;
+  guint n = bpw_study_get_n_candidates (study);
+
+  run_small_search (dialog, 3);
+  /* Not the first plan: promotion takes the selected one. */
+  second = g_list_model_get_item (bpw_search_dialog_get_results (dialog), 1);
+  bpw_search_dialog_select_result (dialog, 1);
+  g_assert_true (bpw_search_dialog_get_selected_result (dialog) == second);
+  g_assert_cmpstr (bpw_search_dialog_get_blueprint (dialog)->name, ==, "h100-sxm-80gb");
+  g_assert_true (bpw_search_dialog_promote (dialog, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (bpw_study_get_n_candidates (study), ==, n + 1);
+  added = bpw_study_get_candidate (study, n);
+  g_assert_true (g_str_has_prefix (added->name, source_name_copy));
+  g_assert_cmpstr (added->blueprint, ==, bpw_study_get_candidate (study, CANDIDATE)->blueprint);
+  g_assert_true (bpw_window_get_modified (window));
+  g_assert_true (bpw_window_get_can_undo (window));
+  g_assert_cmpuint (bpw_window_get_selected_candidate (window), ==, n);
+  g_assert_cmpuint (bpw_window_get_selected_scenario (window), ==, SCENARIO);
+
+  /* It runs the searched scenario with the promoted plan ... */
+  g_assert_true (bpw_candidate_run_init (&run, study, n, SCENARIO, &error));
+  g_assert_no_error (error);
+  assert_same_plan (&run.mapping, bpw_search_item_get_mapping (second));
+  bpw_candidate_run_clear (&run);
+  /* ... and the other scenarios as the candidate it came from. */
+  g_assert_true (bpw_candidate_run_init (&run, study, n, 0, &error));
+  g_assert_true (bpw_candidate_run_init (&source_run, study, CANDIDATE, 0, &error));
+  g_assert_no_error (error);
+  assert_same_plan (&run.mapping, &source_run.mapping);
+  bpw_candidate_run_clear (&run);
+  bpw_candidate_run_clear (&source_run);
+
+  /* The sidebar lists it and the Overview evaluates it: the plan's own step time. */
+  bpw_test_wait (window_pending, window);
+  sidebar = bpw_sidebar_get_items (bpw_window_get_sidebar (window));
+  for (guint i = 0; i < g_list_model_get_n_items (sidebar); i++)
+    {
+      g_autoptr(BpwSidebarItem) item = g_list_model_get_item (sidebar, i);
+
+      listed |= g_strcmp0 (bpw_sidebar_item_get_title (item), added->name) == 0;
+    }
+  g_assert_true (listed);
+  overview = g_list_model_get_item (bpw_window_get_overview_items (window),
+                                    n * bpw_study_get_n_scenarios (study) + SCENARIO);
+  g_assert_cmpstr (bpw_overview_item_get_candidate (overview), ==, added->name);
+  g_assert_true (bpw_overview_item_get_evaluation (overview)->legal);
+  g_assert_cmpfloat_with_epsilon (bpw_overview_item_get_evaluation (overview)->step_time_s,
+                                  bpw_search_item_get_estimate (second)->step_time_s,
+                                  1e-9 * bpw_search_item_get_estimate (second)->step_time_s);
+
+  /* Undo removes it; the study is the one before, unmodified; redo brings it back. */
+  g_assert_true (bpw_window_undo (window));
+  g_assert_cmpuint (bpw_study_get_n_candidates (study), ==, n);
+  after = bpw_study_to_json (study);
+  g_assert_cmpstr (after, ==, before);
+  g_assert_false (bpw_window_get_modified (window));
+  g_assert_cmpuint (bpw_window_get_selected_candidate (window), <, n);
+  bpw_test_wait (window_pending, window);
+  g_assert_cmpuint (g_list_model_get_n_items (bpw_window_get_overview_items (window)), ==,
+                    n * bpw_study_get_n_scenarios (study));
+  g_assert_true (bpw_window_redo (window));
+  g_assert_cmpuint (bpw_study_get_n_candidates (study), ==, n + 1);
+  g_assert_true (bpw_window_undo (window));
+  bpw_test_wait (window_pending, window);
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Without a candidate and a scenario there is nothing to search: the dialog says so. */
+static void
+test_search_unavailable (void)
+{
+  BpwWindow *window = bpw_window_new (NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  BpwSearchDialog *dialog;
+
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (bpw_window_open_bundled (window, NULL, &error));
+  g_assert_no_error (error);
+  dialog = bpw_search_dialog_new (window);
+  g_assert_cmpuint (bpw_search_dialog_get_candidate (dialog), ==, G_MAXUINT);
+  g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), ==, 0);
+  g_assert_false (bpw_search_dialog_start (dialog));
+  g_assert_false (bpw_search_dialog_promote (dialog, &error));
+  g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *scratch = NULL;
+  int exit_code = 0;
+  int result;
+
+  if (!bpw_test_init_gui (&argc, &argv, &scratch, &exit_code))
+    return exit_code;
+
+  g_test_add_func ("/bpw/ui/SearchDialog/best", test_search_best);
+  g_test_add_func ("/bpw/ui/SearchDialog/cancel", test_search_cancel);
+  g_test_add_func ("/bpw/ui/SearchDialog/promote-undo", test_search_promote);
+  g_test_add_func ("/bpw/ui/SearchDialog/unavailable", test_search_unavailable);
+
+  result = g_test_run ();
+  bpw_test_remove_tree (scratch);
+  return result;
+}

@@ -1,0 +1,50 @@
+/* bpw-compare-page-private.h — what the files of BpwComparePage share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * bpw-compare-page.c: the widget, its choices and the comparison in a worker thread;
+ * bpw-compare-page-table.c: the delta table's columns.
+ */
+#pragma once
+
+#include "bpw-compare-page.h"
+#include "bpw-study-worker.h"
+
+G_BEGIN_DECLS
+
+struct _BpwComparePage
+{
+  GtkWidget          parent_instance;
+
+  /* Template widgets */
+  GtkDropDown       *scenario_dropdown;
+  GtkDropDown       *baseline_dropdown;
+  GtkSpinner        *spinner;
+  GtkLabel          *status_label;
+  GtkStack          *stack;
+  AdwStatusPage     *error_page;
+  GtkStack          *view_stack;
+  BpwPlotView       *plot_view;
+  GtkColumnView     *column_view;
+
+  /* Owned references */
+  BpwStudyWorker    *worker;       /* the study, its snapshot and the comparison */
+  BpwComparePlot    *plot;         /* nullable: owns the data shown */
+  GtkStringList     *scenario_names;
+  GtkStringList     *candidate_names;
+  GListStore        *rows;         /* GtkStringObject: candidate names */
+  GtkSortListModel  *sorted;
+  char              *error;        /* nullable: why there is no comparison */
+
+  BpwByteUnits       units;
+  guint              computed;     /* the worker's generation shown */
+  gboolean           busy;
+  gboolean           updating;     /* the dropdowns follow the data, not the user */
+};
+
+/* bpw-compare-page-table.c */
+void     _bpw_compare_page_init_table   (BpwComparePage *self);
+/* New rows for new data: every cell is formatted again. */
+void     _bpw_compare_page_update_table (BpwComparePage *self);
+
+G_END_DECLS

@@ -1,0 +1,128 @@
+/* bpw-search-dialog-private.h — what the files of BpwSearchDialog share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * bpw-search-dialog.c: lifecycle, the searched candidate and scenario, promotion;
+ * bpw-search-dialog-space.c: the rows of the space page and the limits they stand for;
+ * bpw-search-dialog-run.c: the worker thread, the progress shown while it runs and the
+ * results table.
+ */
+#pragma once
+
+#include "bpw-search-dialog.h"
+
+G_BEGIN_DECLS
+
+/* The decisions the space page offers as "Any" or one value. */
+typedef enum
+{
+  BPW_SEARCH_CHOICE_TP,
+  BPW_SEARCH_CHOICE_PP,
+  BPW_SEARCH_CHOICE_DP,
+  BPW_SEARCH_CHOICE_EP,
+  BPW_SEARCH_CHOICE_ZERO,
+  BPW_SEARCH_CHOICE_SP,
+  BPW_SEARCH_CHOICE_MICRO_BATCH,
+  BPW_SEARCH_CHOICE_RECOMPUTE,
+  BPW_SEARCH_CHOICE_SCHEDULE,
+  BPW_SEARCH_CHOICE_TP_OVERLAP,
+  BPW_SEARCH_CHOICE_DP_OVERLAP,
+  BPW_N_SEARCH_CHOICES
+} BpwSearchChoice;
+
+/* The progress of a running search, shared between the worker and the main thread. */
+typedef struct _BpwSearchJob BpwSearchJob;
+
+/* The figures the run page shows, in the order of its stat cells. */
+typedef enum
+{
+  BPW_SEARCH_STAT_EVALUATED,
+  BPW_SEARCH_STAT_RATE,
+  BPW_SEARCH_STAT_REMAINING,
+  BPW_SEARCH_STAT_STEP_TIME,
+  BPW_SEARCH_STAT_MFU,
+  BPW_SEARCH_STAT_MEMORY,
+  BPW_N_SEARCH_STATS
+} BpwSearchStat;
+
+struct _BpwSearchDialog
+{
+  AdwWindow             parent_instance;
+
+  /* Template widgets */
+  AdwWindowTitle       *window_title;
+  GtkButton            *back_button;
+  GtkButton            *start_button;
+  GtkButton            *cancel_button;
+  GtkButton            *promote_button;
+  AdwToastOverlay      *toast_overlay;
+  GtkStack             *stack;
+  AdwStatusPage        *unavailable_page;
+  AdwComboRow          *objective_row;
+  AdwPreferencesGroup  *space_group;
+  GtkLabel             *size_label;
+  GtkSpinButton        *threads_spin;
+  GtkSpinButton        *top_spin;
+  GtkSwitch            *simulate_switch;
+  GtkLabel             *status_label;
+  GtkLabel             *fraction_label;
+  GtkProgressBar       *progress_bar;
+  GtkBox               *stats_box;
+  GtkLabel             *best_plan_label;
+  GtkStack             *results_stack;
+  AdwStatusPage        *empty_page;
+  GtkColumnView        *column_view;
+
+  /* Widgets made in code (borrowed: the page holds them) */
+  AdwActionRow         *error_row;
+  AdwComboRow          *choice_rows[BPW_N_SEARCH_CHOICES];
+  AdwExpanderRow       *fusion_row;
+  GtkSwitch            *fusion_switches[BPW_SEARCH_N_FUSION_SETS];
+  AdwExpanderRow       *offload_row;
+  GtkSwitch            *offload_switches[BPW_SEARCH_N_OFFLOADS];
+  GtkSwitch            *algorithms_switch;
+  GtkLabel             *stat_values[BPW_N_SEARCH_STATS];
+
+  /* Owned */
+  BpwWindow            *window;
+  BpwCandidateRun       run;           /* the candidate × scenario searched (has_run) */
+  char                 *candidate_name;
+  char                 *scenario_name;
+  GArray               *choice_values[BPW_N_SEARCH_CHOICES];  /* gint64 per row position */
+  BpwSearchSpace       *space;         /* nullable: the space of the current choices */
+  char                 *space_error;   /* nullable: why the choices admit no space */
+  GListStore           *results;       /* BpwSearchItem */
+  GtkSingleSelection   *selection;
+  BpwSearchReport      *report;        /* nullable: the last search */
+  BpwSearchSpace       *report_space;  /* nullable: its space */
+  BpwSearchJob         *job;           /* nullable: the running search */
+  GCancellable         *cancellable;   /* nullable: the running search's */
+  guint                 poll_id;
+  guint                 candidate, scenario;  /* G_MAXUINT: none */
+  gint64                devices;
+  BpwByteUnits          units;
+  BpwSearchObjective    objective;     /* of the report */
+  gboolean              has_run;
+  gboolean              updating;      /* rows being set from code */
+};
+
+/* bpw-search-dialog-space.c */
+/* Builds the rows for @self->run (the model, the scenario and the blueprint). */
+void     _bpw_search_dialog_space_init   (BpwSearchDialog *self);
+/* Rebuilds the space for the current choices (its size, or why there is none). */
+void     _bpw_search_dialog_space_update (BpwSearchDialog *self);
+
+/* bpw-search-dialog-run.c */
+void     _bpw_search_dialog_run_init     (BpwSearchDialog *self);
+void     _bpw_search_dialog_run_dispose  (BpwSearchDialog *self);
+/* Shows the columns of decisions the space can vary and figures the blueprint gives. */
+void     _bpw_search_dialog_show_columns (BpwSearchDialog *self,
+                                          gboolean         experts,
+                                          gboolean         offload,
+                                          gboolean         energy);
+/* bpw-search-dialog.c */
+/* Which header buttons show and what they may do. */
+void     _bpw_search_dialog_update_buttons (BpwSearchDialog *self);
+void     _bpw_search_dialog_notify_running (BpwSearchDialog *self);
+
+G_END_DECLS

@@ -1,0 +1,489 @@
+/* bpw-search-dialog-space.c — the rows of the space page and the limits they stand for
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every row offers "Any" and the values the full legal space holds for that decision:
+ * they are read from the space itself (its groups and nodes), so a row never offers a TP
+ * the model's heads do not divide or a micro-batch the batch does not. Rows with a single
+ * value have nothing to choose and stay hidden (EP of a dense model, recompute when
+ * serving). The space of the current choices is rebuilt on every change, so the page
+ * always says how many plans Start will search, or why there are none.
+ */
+#define G_LOG_DOMAIN "bpw-search-dialog-space"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "bpw-search-dialog-private.h"
+
+typedef struct
+{
+  const char *title;
+  const char *subtitle;
+} BpwSearchChoiceText;
+
+static BpwSearchChoiceText
+bpw_search_choice_text (BpwSearchChoice choice)
+{
+  switch (choice)
+    {
+    case BPW_SEARCH_CHOICE_TP:
+      return (BpwSearchChoiceText) { _("_Tensor Parallel (TP)"), NULL };
+    case BPW_SEARCH_CHOICE_PP:
+      return (BpwSearchChoiceText) { _("_Pipeline Parallel (PP)"), NULL };
+    case BPW_SEARCH_CHOICE_DP:
+      return (BpwSearchChoiceText) { _("_Data Parallel (DP)"), NULL };
+    case BPW_SEARCH_CHOICE_EP:
+      return (BpwSearchChoiceText) { _("_Expert Parallel (EP)"), NULL };
+    case BPW_SEARCH_CHOICE_ZERO:
+      return (BpwSearchChoiceText) { _("_ZeRO Stage"), NULL };
+    case BPW_SEARCH_CHOICE_SP:
+      return (BpwSearchChoiceText) { _("_Sequence Parallel"), NULL };
+    case BPW_SEARCH_CHOICE_MICRO_BATCH:
+      return (BpwSearchChoiceText) { _("_Micro-Batch"), NULL };
+    case BPW_SEARCH_CHOICE_RECOMPUTE:
+      return (BpwSearchChoiceText) { _("_Recompute"), NULL };
+    case BPW_SEARCH_CHOICE_SCHEDULE:
+      return (BpwSearchChoiceText) { _("Pipeline Sc_hedule"), NULL };
+    case BPW_SEARCH_CHOICE_TP_OVERLAP:
+      return (BpwSearchChoiceText) { _("TP O_verlap"),
+                                     _("Tensor-parallel communication behind the matmuls") };
+    case BPW_SEARCH_CHOICE_DP_OVERLAP:
+      return (BpwSearchChoiceText) { _("DP Ove_rlap"),
+                                     _("Gradient reduction during the backward pass") };
+    case BPW_N_SEARCH_CHOICES:
+    default:
+      break;
+    }
+  {
+    BpwSearchChoiceText unknown = { "?", NULL };
+
+    g_return_val_if_reached (unknown);
+  }
+}
+
+static char *
+bpw_search_choice_label (BpwSearchChoice choice,
+                         gint64          value)
+{
+  switch (choice)
+    {
+    case BPW_SEARCH_CHOICE_SP:
+    case BPW_SEARCH_CHOICE_DP_OVERLAP:
+      return g_strdup (value ? C_("switch", "On") : C_("switch", "Off"));
+    case BPW_SEARCH_CHOICE_RECOMPUTE:
+      return g_strdup (bpw_search_recompute_label ((BpwRecompute) value));
+    case BPW_SEARCH_CHOICE_SCHEDULE:
+      return g_strdup (bpw_search_schedule_label ((BpwSchedule) value));
+    case BPW_SEARCH_CHOICE_TP_OVERLAP:
+      return g_strdup (bpw_search_tp_overlap_label ((BpwTpOverlap) value));
+    default:
+      return g_strdup_printf ("%" G_GINT64_FORMAT, value);
+    }
+}
+
+static void
+bpw_search_values_add (GArray *values,
+                       gint64  value)
+{
+  for (guint i = 0; i < values->len; i++)
+    if (g_array_index (values, gint64, i) == value)
+      return;
+  g_array_append_val (values, value);
+}
+
+static int
+bpw_search_values_compare (gconstpointer a,
+                           gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The values each decision takes somewhere in @space, ascending. */
+static void
+bpw_search_dialog_collect_values (BpwSearchDialog      *self,
+                                  const BpwSearchSpace *space,
+                                  gboolean             *offload,
+                                  gboolean             *algorithms)
+{
+  GArray **v = self->choice_values;
+
+  *offload = FALSE;
+  *algorithms = FALSE;
+  for (guint c = 0; c < BPW_N_SEARCH_CHOICES; c++)
+    v[c] = g_array_new (FALSE, FALSE, sizeof (gint64));
+  for (guint g = 0; g < space->groups->len; g++)
+    {
+      const BpwSearchGroup *group = &g_array_index (space->groups, BpwSearchGroup, g);
+
+      bpw_search_values_add (v[BPW_SEARCH_CHOICE_TP], group->tp);
+      bpw_search_values_add (v[BPW_SEARCH_CHOICE_PP], group->pp);
+      bpw_search_values_add (v[BPW_SEARCH_CHOICE_DP], group->dp);
+      bpw_search_values_add (v[BPW_SEARCH_CHOICE_EP], group->ep);
+      bpw_search_values_add (v[BPW_SEARCH_CHOICE_ZERO], group->zero);
+      *offload |= group->offload != BPW_SEARCH_OFFLOAD_NONE;
+      *algorithms |= group->n_alg_tiers > 0;
+    }
+  for (guint n = 0; n < space->nodes->len; n++)
+    {
+      const BpwSearchNode *node = &g_array_index (space->nodes, BpwSearchNode, n);
+
+      bpw_search_values_add (v[BPW_SEARCH_CHOICE_SP], node->sp);
+      bpw_search_values_add (v[BPW_SEARCH_CHOICE_MICRO_BATCH], node->micro_batch);
+      bpw_search_values_add (v[BPW_SEARCH_CHOICE_RECOMPUTE], node->recompute);
+      for (guint i = 0; i < node->n_plain; i++)
+        bpw_search_values_add (v[BPW_SEARCH_CHOICE_SCHEDULE], node->plain[i]);
+      if (node->n_schedules > node->n_plain)
+        bpw_search_values_add (v[BPW_SEARCH_CHOICE_SCHEDULE], BPW_SCHEDULE_INTERLEAVED);
+      for (guint i = 0; i < node->n_tp_overlaps; i++)
+        bpw_search_values_add (v[BPW_SEARCH_CHOICE_TP_OVERLAP], node->tp_overlap[i]);
+      for (guint i = 0; i < node->n_dp_overlaps; i++)
+        bpw_search_values_add (v[BPW_SEARCH_CHOICE_DP_OVERLAP], node->dp_overlap[i]);
+    }
+  for (guint c = 0; c < BPW_N_SEARCH_CHOICES; c++)
+    g_array_sort (v[c], bpw_search_values_compare);
+}
+
+static void
+bpw_search_dialog_choice_changed_cb (BpwSearchDialog *self)
+{
+  if (!self->updating)
+    _bpw_search_dialog_space_update (self);
+}
+
+static void
+bpw_search_dialog_add_choice (BpwSearchDialog *self,
+                              BpwSearchChoice  choice)
+{
+  BpwSearchChoiceText text = bpw_search_choice_text (choice);
+  GArray *values = self->choice_values[choice];
+  g_autoptr(GtkStringList) model = gtk_string_list_new (NULL);
+  g_autoptr(GString) listed = g_string_new (NULL);
+  AdwComboRow *row;
+
+  /* Translators: a decision left free for the search */
+  gtk_string_list_append (model, C_("choice", "Any"));
+  for (guint i = 0; i < values->len; i++)
+    {
+      g_autofree char *label = bpw_search_choice_label (choice, g_array_index (values, gint64, i));
+
+      gtk_string_list_append (model, label);
+      g_string_append_printf (listed, "%s%s", i > 0 ? ", " : "", label);
+    }
+  row = ADW_COMBO_ROW (adw_combo_row_new ());
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), text.title);
+  adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), TRUE);
+  /* The row says which values "Any" searches, unless it explains the decision. */
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
+                               text.subtitle != NULL ? text.subtitle : listed->str);
+  adw_combo_row_set_model (row, G_LIST_MODEL (model));
+  gtk_widget_set_visible (GTK_WIDGET (row), values->len > 1);
+  g_signal_connect_object (row, "notify::selected",
+                           G_CALLBACK (bpw_search_dialog_choice_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  adw_preferences_group_add (self->space_group, GTK_WIDGET (row));
+  self->choice_rows[choice] = row;
+}
+
+static GtkSwitch *
+bpw_search_dialog_add_switch_row (BpwSearchDialog *self,
+                                  AdwExpanderRow  *expander,
+                                  const char      *title,
+                                  const char      *subtitle)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *toggle = gtk_switch_new ();
+
+  gtk_switch_set_active (GTK_SWITCH (toggle), TRUE);
+  gtk_widget_set_valign (toggle, GTK_ALIGN_CENTER);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), TRUE);
+  if (subtitle != NULL)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), toggle);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), toggle);
+  g_signal_connect_object (toggle, "notify::active",
+                           G_CALLBACK (bpw_search_dialog_choice_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  if (expander != NULL)
+    adw_expander_row_add_row (expander, row);
+  else
+    adw_preferences_group_add (self->space_group, row);
+  return GTK_SWITCH (toggle);
+}
+
+static AdwExpanderRow *
+bpw_search_dialog_add_expander (BpwSearchDialog *self,
+                                const char      *title,
+                                const char      *subtitle)
+{
+  AdwExpanderRow *row = ADW_EXPANDER_ROW (adw_expander_row_new ());
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), TRUE);
+  adw_expander_row_set_subtitle (row, subtitle);
+  adw_preferences_group_add (self->space_group, GTK_WIDGET (row));
+  return row;
+}
+
+void
+_bpw_search_dialog_space_init (BpwSearchDialog *self)
+{
+  static const char *fusion_help[BPW_SEARCH_N_FUSION_SETS] = {
+    N_("Every operation runs on its own"),
+    N_("Bias with activation, and the optimizer update"),
+    N_("Default, and FlashAttention-style attention"),
+    N_("Attention, and norm, dropout and residual"),
+  };
+  static const char *offload_help[BPW_SEARCH_N_OFFLOADS] = {
+    N_("Everything in device memory"),
+    N_("Weights on host memory, streamed per layer"),
+    N_("Optimizer state, master weights and gradients on host memory"),
+    N_("Weights and optimizer state on host memory"),
+  };
+  g_autoptr(BpwSearchSpace) full = NULL;
+  g_autoptr(GError) error = NULL;
+  BpwSearchLimits limits;
+  gboolean offload, algorithms, energy;
+
+  bpw_search_limits_init (&limits);
+  full = bpw_search_space_new (&self->run.spec, &self->run.scenario, self->run.blueprint,
+                               &self->run.mapping, self->devices, &limits, &error);
+  if (full == NULL)
+    {
+      self->space_error = g_strdup (error->message);
+      return;
+    }
+
+  self->updating = TRUE;
+  self->error_row = ADW_ACTION_ROW (adw_action_row_new ());
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->error_row),
+                                 _("These Choices Admit No Plan"));
+  adw_action_row_set_icon_name (self->error_row, "dialog-warning-symbolic");
+  gtk_widget_add_css_class (GTK_WIDGET (self->error_row), "search-space-error");
+  gtk_widget_set_visible (GTK_WIDGET (self->error_row), FALSE);
+  adw_preferences_group_add (self->space_group, GTK_WIDGET (self->error_row));
+  bpw_search_dialog_collect_values (self, full, &offload, &algorithms);
+  for (guint c = 0; c < BPW_N_SEARCH_CHOICES; c++)
+    bpw_search_dialog_add_choice (self, c);
+
+  self->fusion_row = bpw_search_dialog_add_expander (self, _("_Fusion"),
+                                                     _("The sets of fused operations to try"));
+  for (guint f = 0; f < BPW_SEARCH_N_FUSION_SETS; f++)
+    self->fusion_switches[f] =
+      bpw_search_dialog_add_switch_row (self, self->fusion_row, bpw_search_fusion_set_label (f),
+                                        _(fusion_help[f]));
+
+  self->offload_row = bpw_search_dialog_add_expander (self, _("_Offload"),
+                                                      _("What may live on host memory"));
+  for (guint o = 0; o < BPW_SEARCH_N_OFFLOADS; o++)
+    self->offload_switches[o] =
+      bpw_search_dialog_add_switch_row (self, self->offload_row, bpw_search_offload_label (o),
+                                        _(offload_help[o]));
+  /* Without host memory there is nothing to offload to. */
+  gtk_widget_set_visible (GTK_WIDGET (self->offload_row), offload);
+
+  self->algorithms_switch =
+    bpw_search_dialog_add_switch_row (self, NULL, _("_Collective Algorithms"),
+                                      _("Try every algorithm each tier offers, not only the "
+                                        "automatic choice"));
+  gtk_widget_set_visible (gtk_widget_get_ancestor (GTK_WIDGET (self->algorithms_switch),
+                                                   ADW_TYPE_ACTION_ROW), algorithms);
+
+  /* Energy is known only with the blueprint's idle power (the estimate adds each task's
+   * dynamic energy to it); without it, ranking by energy would rank unknowns. */
+  energy = self->run.blueprint->idle_power.set;
+  if (!energy)
+    {
+      adw_combo_row_set_selected (self->objective_row, BPW_SEARCH_OBJECTIVE_STEP_TIME);
+      gtk_widget_set_sensitive (GTK_WIDGET (self->objective_row), FALSE);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self->objective_row),
+                                   _("Energy per step needs the blueprint’s idle power"));
+    }
+  _bpw_search_dialog_show_columns (self, self->choice_values[BPW_SEARCH_CHOICE_EP]->len > 1,
+                                   offload, energy);
+  self->updating = FALSE;
+  _bpw_search_dialog_space_update (self);
+}
+
+/* The value of @choice's row; @any when "Any" (or the row was never built). */
+static gint64
+bpw_search_dialog_choice_value (BpwSearchDialog *self,
+                                BpwSearchChoice  choice,
+                                gint64           any)
+{
+  guint selected;
+
+  if (self->choice_rows[choice] == NULL)
+    return any;
+  selected = adw_combo_row_get_selected (self->choice_rows[choice]);
+  if (selected == 0 || selected == GTK_INVALID_LIST_POSITION
+      || selected > self->choice_values[choice]->len)
+    return any;
+  return g_array_index (self->choice_values[choice], gint64, selected - 1);
+}
+
+static void
+bpw_search_dialog_set_choice (BpwSearchDialog *self,
+                              BpwSearchChoice  choice,
+                              gint64           value,
+                              gint64           any)
+{
+  GArray *values = self->choice_values[choice];
+  guint position = 0;
+
+  if (self->choice_rows[choice] == NULL)
+    return;
+  for (guint i = 0; value != any && i < values->len; i++)
+    if (g_array_index (values, gint64, i) == value)
+      position = i + 1;
+  adw_combo_row_set_selected (self->choice_rows[choice], position);
+}
+
+static guint
+bpw_search_dialog_mask (GtkSwitch **switches,
+                        guint       n)
+{
+  guint mask = 0;
+
+  for (guint i = 0; i < n; i++)
+    if (switches[i] != NULL && gtk_switch_get_active (switches[i]))
+      mask |= 1u << i;
+  return mask;
+}
+
+void
+bpw_search_dialog_get_limits (BpwSearchDialog *self,
+                              BpwSearchLimits *limits)
+{
+  guint all_fusions = (1u << BPW_SEARCH_N_FUSION_SETS) - 1;
+  guint all_offloads = (1u << BPW_SEARCH_N_OFFLOADS) - 1;
+  guint mask;
+
+  g_return_if_fail (BPW_IS_SEARCH_DIALOG (self));
+  g_return_if_fail (limits != NULL);
+
+  bpw_search_limits_init (limits);
+  limits->tp = bpw_search_dialog_choice_value (self, BPW_SEARCH_CHOICE_TP, 0);
+  limits->pp = bpw_search_dialog_choice_value (self, BPW_SEARCH_CHOICE_PP, 0);
+  limits->dp = bpw_search_dialog_choice_value (self, BPW_SEARCH_CHOICE_DP, 0);
+  limits->ep = bpw_search_dialog_choice_value (self, BPW_SEARCH_CHOICE_EP, 0);
+  limits->micro_batch = bpw_search_dialog_choice_value (self, BPW_SEARCH_CHOICE_MICRO_BATCH, 0);
+  limits->zero = (gint) bpw_search_dialog_choice_value (self, BPW_SEARCH_CHOICE_ZERO, -1);
+  limits->sp = (gint) bpw_search_dialog_choice_value (self, BPW_SEARCH_CHOICE_SP, -1);
+  limits->recompute = (gint) bpw_search_dialog_choice_value (self, BPW_SEARCH_CHOICE_RECOMPUTE,
+                                                             -1);
+  limits->schedule = (gint) bpw_search_dialog_choice_value (self, BPW_SEARCH_CHOICE_SCHEDULE,
+                                                            -1);
+  limits->tp_overlap = (gint) bpw_search_dialog_choice_value (self,
+                                                              BPW_SEARCH_CHOICE_TP_OVERLAP, -1);
+  limits->dp_overlap = (gint) bpw_search_dialog_choice_value (self,
+                                                              BPW_SEARCH_CHOICE_DP_OVERLAP, -1);
+  /* Every set on is the default (0: all); none on is no space (the page says so). */
+  mask = bpw_search_dialog_mask (self->fusion_switches, BPW_SEARCH_N_FUSION_SETS);
+  limits->fusion_sets = mask == all_fusions ? 0 : mask;
+  mask = bpw_search_dialog_mask (self->offload_switches, BPW_SEARCH_N_OFFLOADS);
+  limits->offloads = mask == all_offloads ? 0 : mask;
+  limits->algorithms = self->algorithms_switch == NULL
+                       || gtk_switch_get_active (self->algorithms_switch);
+}
+
+void
+bpw_search_dialog_set_limits (BpwSearchDialog       *self,
+                              const BpwSearchLimits *limits)
+{
+  g_return_if_fail (BPW_IS_SEARCH_DIALOG (self));
+  g_return_if_fail (limits != NULL);
+
+  self->updating = TRUE;
+  bpw_search_dialog_set_choice (self, BPW_SEARCH_CHOICE_TP, limits->tp, 0);
+  bpw_search_dialog_set_choice (self, BPW_SEARCH_CHOICE_PP, limits->pp, 0);
+  bpw_search_dialog_set_choice (self, BPW_SEARCH_CHOICE_DP, limits->dp, 0);
+  bpw_search_dialog_set_choice (self, BPW_SEARCH_CHOICE_EP, limits->ep, 0);
+  bpw_search_dialog_set_choice (self, BPW_SEARCH_CHOICE_MICRO_BATCH, limits->micro_batch, 0);
+  bpw_search_dialog_set_choice (self, BPW_SEARCH_CHOICE_ZERO, limits->zero, -1);
+  bpw_search_dialog_set_choice (self, BPW_SEARCH_CHOICE_SP, limits->sp, -1);
+  bpw_search_dialog_set_choice (self, BPW_SEARCH_CHOICE_RECOMPUTE, limits->recompute, -1);
+  bpw_search_dialog_set_choice (self, BPW_SEARCH_CHOICE_SCHEDULE, limits->schedule, -1);
+  bpw_search_dialog_set_choice (self, BPW_SEARCH_CHOICE_TP_OVERLAP, limits->tp_overlap, -1);
+  bpw_search_dialog_set_choice (self, BPW_SEARCH_CHOICE_DP_OVERLAP, limits->dp_overlap, -1);
+  for (guint f = 0; f < BPW_SEARCH_N_FUSION_SETS; f++)
+    if (self->fusion_switches[f] != NULL)
+      gtk_switch_set_active (self->fusion_switches[f],
+                             limits->fusion_sets == 0 || (limits->fusion_sets & (1u << f)));
+  for (guint o = 0; o < BPW_SEARCH_N_OFFLOADS; o++)
+    if (self->offload_switches[o] != NULL)
+      gtk_switch_set_active (self->offload_switches[o],
+                             limits->offloads == 0 || (limits->offloads & (1u << o)));
+  if (self->algorithms_switch != NULL)
+    gtk_switch_set_active (self->algorithms_switch, limits->algorithms);
+  self->updating = FALSE;
+  _bpw_search_dialog_space_update (self);
+}
+
+void
+_bpw_search_dialog_space_update (BpwSearchDialog *self)
+{
+  g_autoptr(GError) error = NULL;
+  BpwSearchLimits limits;
+
+  if (!self->has_run || self->choice_values[0] == NULL)
+    return;
+  g_clear_pointer (&self->space, bpw_search_space_free);
+  g_clear_pointer (&self->space_error, g_free);
+
+  bpw_search_dialog_get_limits (self, &limits);
+  if (bpw_search_dialog_mask (self->fusion_switches, BPW_SEARCH_N_FUSION_SETS) == 0)
+    self->space_error = g_strdup (_("Choose at least one fusion set"));
+  else if (gtk_widget_get_visible (GTK_WIDGET (self->offload_row))
+           && bpw_search_dialog_mask (self->offload_switches, BPW_SEARCH_N_OFFLOADS) == 0)
+    self->space_error = g_strdup (_("Choose at least one offload choice"));
+  else
+    {
+      /* Building the space only enumerates groups and nodes (the plans are indices), a
+       * few milliseconds even for millions of plans. */
+      self->space = bpw_search_space_new (&self->run.spec, &self->run.scenario,
+                                          self->run.blueprint, &self->run.mapping,
+                                          self->devices, &limits, &error);
+      if (self->space == NULL)
+        self->space_error = g_strdup (error->message);
+    }
+
+  if (self->space != NULL)
+    {
+      g_autofree char *count = bpw_format_count (bpw_search_space_size (self->space));
+      g_autofree char *text = NULL;
+
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s plan", "%s plans",
+                                           (gulong) bpw_search_space_size (self->space)),
+                              count);
+
+      gtk_label_set_text (self->size_label, text);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->size_label),
+                                   _("Plans in the space of these choices"));
+      gtk_widget_remove_css_class (GTK_WIDGET (self->size_label), "error");
+      gtk_widget_add_css_class (GTK_WIDGET (self->size_label), "dim-label");
+    }
+  else
+    {
+      gtk_label_set_text (self->size_label, _("No plans"));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->size_label), NULL);
+      gtk_widget_remove_css_class (GTK_WIDGET (self->size_label), "dim-label");
+      gtk_widget_add_css_class (GTK_WIDGET (self->size_label), "error");
+    }
+  /* The reason in full, above the rows that caused it. */
+  adw_action_row_set_subtitle (self->error_row, self->space_error != NULL ? self->space_error
+                                                                          : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->error_row), self->space_error != NULL);
+  _bpw_search_dialog_update_buttons (self);
+}
+
+guint64
+bpw_search_dialog_get_space_size (BpwSearchDialog *self)
+{
+  g_return_val_if_fail (BPW_IS_SEARCH_DIALOG (self), 0);
+  return self->space != NULL ? bpw_search_space_size (self->space) : 0;
+}

@@ -1,0 +1,227 @@
+/* bpw-study-snapshot.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-study-snapshot"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "bpw-study-snapshot.h"
+
+struct _BpwStudySnapshot
+{
+  char   *json;
+  char   *filename;         /* where relative paths resolve from */
+  GArray *added;            /* BpwAddedCandidate */
+  char   *added_json;       /* the added blueprints and mappings, to compare snapshots */
+};
+
+static void
+bpw_added_candidate_clear (gpointer data)
+{
+  BpwAddedCandidate *c = data;
+
+  g_free (c->name);
+  g_clear_pointer (&c->blueprint, bpw_blueprint_free);
+  g_free (c->mapping);
+}
+
+GArray *
+bpw_added_candidates_new (void)
+{
+  GArray *list = g_array_new (FALSE, TRUE, sizeof (BpwAddedCandidate));
+
+  g_array_set_clear_func (list, bpw_added_candidate_clear);
+  return list;
+}
+
+static void
+bpw_added_candidates_append (GArray                  *list,
+                             const BpwAddedCandidate *c)
+{
+  BpwAddedCandidate copy = {
+    .name = g_strdup (c->name),
+    .blueprint = bpw_blueprint_copy (c->blueprint),
+    .mapping = g_strdup (c->mapping),
+  };
+
+  g_array_append_val (list, copy);
+}
+
+void
+bpw_added_candidates_add (GArray             *list,
+                          const char         *name,
+                          const BpwBlueprint *blueprint,
+                          const BpwMapping   *mapping)
+{
+  g_autofree char *json = NULL;
+  BpwAddedCandidate c;
+
+  g_return_if_fail (list != NULL && name != NULL && blueprint != NULL);
+
+  json = mapping != NULL ? bpw_mapping_to_json (mapping) : NULL;
+  c = (BpwAddedCandidate) { (char *) name, (BpwBlueprint *) blueprint, json };
+  bpw_added_candidates_append (list, &c);
+}
+
+guint
+bpw_added_candidates_add_sweep (GArray     *list,
+                                const char *label,
+                                BpwSweep   *sweep)
+{
+  guint added = 0;
+
+  g_return_val_if_fail (list != NULL && label != NULL && sweep != NULL, 0);
+
+  for (guint i = 0; i < bpw_sweep_get_n_points (sweep); i++)
+    {
+      const BpwSweepPoint *p = bpw_sweep_get_point (sweep, i);
+      g_autofree char *name = NULL;
+
+      if (!p->pareto || p->report == NULL || p->report->best->len == 0)
+        continue;
+      name = g_strdup_printf ("%s %u", label, i + 1);
+      bpw_added_candidates_add (list, name, p->blueprint,
+                                &g_array_index (p->report->best, BpwSearchResult, 0).mapping);
+      added++;
+    }
+  return added;
+}
+
+static void
+bpw_study_snapshot_clear (BpwStudySnapshot *self)
+{
+  g_free (self->json);
+  g_free (self->filename);
+  g_array_unref (self->added);
+  g_free (self->added_json);
+}
+
+BpwStudySnapshot *
+bpw_study_snapshot_new (BpwStudy *study,
+                        GArray   *added)
+{
+  BpwStudySnapshot *self;
+  GString *added_json = g_string_new (NULL);
+  const char *path;
+
+  g_return_val_if_fail (BPW_IS_STUDY (study), NULL);
+
+  self = g_atomic_rc_box_new0 (BpwStudySnapshot);
+  path = bpw_study_get_path (study);
+  self->json = bpw_study_to_json (study);
+  /* A study never saved names bundled models and absolute paths only: its folder does not
+   * matter, but the reader wants a name for its messages. */
+  self->filename = g_strdup (path != NULL ? path : "untitled.bpw-study.json");
+  self->added = bpw_added_candidates_new ();
+  for (guint i = 0; added != NULL && i < added->len; i++)
+    {
+      const BpwAddedCandidate *c = &g_array_index (added, BpwAddedCandidate, i);
+      g_autofree char *bp = bpw_blueprint_to_json (c->blueprint);
+
+      bpw_added_candidates_append (self->added, c);
+      g_string_append_printf (added_json, "%s\n%s\n%s\n", c->name, bp,
+                              c->mapping != NULL ? c->mapping : "");
+    }
+  self->added_json = g_string_free (added_json, FALSE);
+  return self;
+}
+
+BpwStudySnapshot *
+bpw_study_snapshot_ref (BpwStudySnapshot *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return g_atomic_rc_box_acquire (self);
+}
+
+void
+bpw_study_snapshot_unref (BpwStudySnapshot *self)
+{
+  g_atomic_rc_box_release_full (self, (GDestroyNotify) bpw_study_snapshot_clear);
+}
+
+gboolean
+bpw_study_snapshot_equal (BpwStudySnapshot *a,
+                          BpwStudySnapshot *b)
+{
+  if (a == b)
+    return TRUE;
+  return a != NULL && b != NULL && strcmp (a->json, b->json) == 0
+         && strcmp (a->filename, b->filename) == 0
+         && strcmp (a->added_json, b->added_json) == 0;
+}
+
+static gboolean
+bpw_study_has_candidate (BpwStudy   *study,
+                         const char *name)
+{
+  for (guint i = 0; i < bpw_study_get_n_candidates (study); i++)
+    if (strcmp (bpw_study_get_candidate (study, i)->name, name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* @base, else "@base 2", "@base 3"…: the first that @taken does not know. */
+static char *
+bpw_study_snapshot_unique (const char  *base,
+                           BpwStudy    *study,
+                           gboolean   (*taken) (BpwStudy *study, const char *name))
+{
+  char *name = g_strdup (base);
+
+  for (guint n = 2; taken (study, name); n++)
+    {
+      g_free (name);
+      name = g_strdup_printf ("%s %u", base, n);
+    }
+  return name;
+}
+
+static gboolean
+bpw_study_has_blueprint (BpwStudy   *study,
+                         const char *name)
+{
+  return g_strv_contains (bpw_study_get_blueprints (study), name);
+}
+
+/* The added candidate's blueprint goes into the copy under a name no other blueprint has,
+ * so that it never shadows the one the study's own candidates run. */
+static gboolean
+bpw_study_snapshot_add_to (BpwStudy                *study,
+                           const BpwAddedCandidate *c,
+                           GError                 **error)
+{
+  g_autoptr(BpwBlueprint) bp = bpw_blueprint_copy (c->blueprint);
+  g_autoptr(JsonNode) mapping = NULL;
+  g_autofree char *base = g_strdup_printf ("%s (added)", c->name);
+  g_autofree char *name = bpw_study_snapshot_unique (c->name, study, bpw_study_has_candidate);
+  g_autofree char *bp_name = bpw_study_snapshot_unique (base, study, bpw_study_has_blueprint);
+
+  g_free (bp->name);
+  bp->name = g_strdup (bp_name);
+  if (!bpw_study_set_inline_blueprint (study, bp, error))
+    return FALSE;
+  if (c->mapping != NULL && (mapping = json_from_string (c->mapping, error)) == NULL)
+    return FALSE;
+  return bpw_study_add_candidate (study, name, bp_name, mapping, error);
+}
+
+BpwStudy *
+bpw_study_snapshot_load (BpwStudySnapshot  *self,
+                         GError           **error)
+{
+  g_autoptr(BpwStudy) study = NULL;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  study = bpw_study_new_from_data (self->filename, self->json, -1, error);
+  if (study == NULL)
+    return NULL;
+  for (guint i = 0; i < self->added->len; i++)
+    if (!bpw_study_snapshot_add_to (study, &g_array_index (self->added, BpwAddedCandidate, i),
+                                    error))
+      return NULL;
+  return g_steal_pointer (&study);
+}

@@ -1,0 +1,58 @@
+/* bpw-study-snapshot.h — a study frozen for a worker thread, with candidates added from outside
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The window edits its study in place on the main thread, so a worker must never read it.
+ * A snapshot is the study's JSON text, taken on the main thread in about a millisecond,
+ * which a worker reads back into a study of its own (bpw_study_snapshot_load()). Relative
+ * model and blueprint paths resolve against the study file's folder, as when it was
+ * opened. Candidates that are not part of the study (a search's best mappings) can join
+ * the copy: they run every scenario exactly like the study's own candidates.
+ */
+#pragma once
+
+#include "bpw-core.h"
+
+G_BEGIN_DECLS
+
+/* A candidate from outside the study: a blueprint and a mapping of its own. */
+typedef struct
+{
+  char         *name;
+  BpwBlueprint *blueprint;  /* owned */
+  char         *mapping;    /* owned, nullable: bpw_mapping_to_json(); NULL: each
+                             * scenario's own decomposition */
+} BpwAddedCandidate;
+
+/* A GArray of BpwAddedCandidate that clears its elements. */
+GArray           *bpw_added_candidates_new       (void);
+/* Copies @blueprint and @mapping (nullable). */
+void              bpw_added_candidates_add       (GArray             *list,
+                                                  const char         *name,
+                                                  const BpwBlueprint *blueprint,
+                                                  const BpwMapping   *mapping);
+/* The points of @sweep on its Pareto front that have a best mapping, as "LABEL N" (N
+ * counts the sweep's points from 1) with the point's blueprint and best mapping. Returns
+ * how many were added. */
+guint             bpw_added_candidates_add_sweep (GArray             *list,
+                                                  const char         *label,
+                                                  BpwSweep           *sweep);
+
+typedef struct _BpwStudySnapshot BpwStudySnapshot;
+
+/* Main thread: @study as it is now, plus the candidates of @added (nullable; copied). */
+BpwStudySnapshot *bpw_study_snapshot_new         (BpwStudy           *study,
+                                                  GArray             *added);
+BpwStudySnapshot *bpw_study_snapshot_ref         (BpwStudySnapshot   *self);
+void              bpw_study_snapshot_unref       (BpwStudySnapshot   *self);
+/* Both would compute the same: the same study text, folder and added candidates. */
+gboolean          bpw_study_snapshot_equal       (BpwStudySnapshot   *a,
+                                                  BpwStudySnapshot   *b);
+/* Any thread: a new study of the snapshot's, with the added candidates after the
+ * study's own. */
+BpwStudy         *bpw_study_snapshot_load        (BpwStudySnapshot   *self,
+                                                  GError            **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (BpwStudySnapshot, bpw_study_snapshot_unref)
+
+G_END_DECLS

@@ -1,0 +1,266 @@
+/* bpw-memo-validation.c — the memo's validation section from the study's measurements
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-memo-validation"
+
+#include "config.h"
+
+#include <math.h>
+
+#include "bpw-blueprint-io.h"
+#include "bpw-measurement-run.h"
+#include "bpw-memo-validation.h"
+
+/* Extra and missing work listed per measurement. */
+#define UNMATCHED_ROWS 12
+/* Characters of an operation's name in a table cell. */
+#define NAME_CHARS 52
+
+/* A row that joins many operations (an optimizer step updates every tensor) would fill a
+ * table's width: its first operation and how many more. */
+static char *
+bpw_memo_validation_name (const char *name)
+{
+  g_auto(GStrv) parts = NULL;
+  g_autofree char *cut = NULL;
+
+  if (g_utf8_strlen (name, -1) <= NAME_CHARS)
+    return g_strdup (name);
+  parts = g_strsplit (name, " + ", -1);
+  if (g_strv_length (parts) > 1 && g_utf8_strlen (parts[0], -1) < NAME_CHARS - 12)
+    return g_strdup_printf ("%s + %u more", parts[0], g_strv_length (parts) - 1);
+  cut = g_utf8_substring (name, 0, NAME_CHARS - 1);
+  return g_strconcat (cut, "…", NULL);
+}
+
+static char *
+bpw_memo_validation_percent (double error)
+{
+  return isnan (error) ? g_strdup ("—") : g_strdup_printf ("%+.1f %%", 100.0 * error);
+}
+
+static char *
+bpw_memo_validation_seconds (double seconds)
+{
+  char buf[BPW_SI_LABEL_MAX];
+
+  bpw_si_format (buf, sizeof buf, seconds, "s", 3);
+  return g_strdup (buf);
+}
+
+static void
+bpw_memo_validation_table1 (BpwMemoPage            *page,
+                            const BpwReportSection *s)
+{
+  g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *heading = g_strdup_printf ("%s on %s", s->title, s->blueprint);
+  g_autofree char *summary = NULL;
+  const char *head[] = { "Model and decomposition", "Predicted TFLOP/s per GPU",
+                         "Published", "Error" };
+  const BpwMemoAlign align[] = { BPW_MEMO_LEFT, BPW_MEMO_RIGHT, BPW_MEMO_RIGHT, BPW_MEMO_RIGHT };
+
+  bpw_memo_page_heading (page, 2, heading);
+  summary = g_strdup_printf ("The ten GPT models of the table (1.7 B to 1 T parameters on A100s), "
+                             "predicted with the paper's Eq. (3) FLOPs over the simulated step "
+                             "time, as `bpw validate` prints them: mean |error| %.1f %%, max "
+                             "%.1f %%.", 100.0 * s->mean_abs_error, 100.0 * s->max_abs_error);
+  bpw_memo_page_paragraph (page, BPW_PLOT_FONT_BODY, NULL, summary);
+  for (guint k = 0; k < G_N_ELEMENTS (head); k++)
+    g_ptr_array_add (cells, g_strdup (head[k]));
+  for (guint i = 0; i < s->entries->len; i++)
+    {
+      const BpwReportEntry *e = &g_array_index (s->entries, BpwReportEntry, i);
+
+      g_ptr_array_add (cells, g_strdup (e->name));
+      g_ptr_array_add (cells, g_strdup_printf ("%.1f", e->predicted));
+      g_ptr_array_add (cells, g_strdup_printf ("%.0f", e->measured));
+      g_ptr_array_add (cells, bpw_memo_validation_percent (e->error));
+    }
+  bpw_memo_page_table (page, (const char * const *) cells->pdata,
+                       cells->len / G_N_ELEMENTS (head), G_N_ELEMENTS (head), align);
+}
+
+static void
+bpw_memo_validation_unmatched (BpwMemoPage          *page,
+                               const BpwCorrelation *corr)
+{
+  g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
+  const char *head[] = { "Unmatched", "Operation or kernel", "Time", "Why" };
+  const BpwMemoAlign align[] = { BPW_MEMO_LEFT, BPW_MEMO_LEFT, BPW_MEMO_RIGHT, BPW_MEMO_LEFT };
+  guint shown = 0, total = 0;
+
+  for (guint k = 0; k < G_N_ELEMENTS (head); k++)
+    g_ptr_array_add (cells, g_strdup (head[k]));
+  for (guint i = 0; i < corr->rows->len; i++)
+    {
+      const BpwCorrelationRow *r = bpw_correlation_row (corr, i);
+      gboolean extra = r->status == BPW_ROW_EXTRA;
+      g_autofree char *name = NULL;
+
+      if (r->status == BPW_ROW_MATCHED)
+        continue;
+      total++;
+      if (shown++ >= UNMATCHED_ROWS)
+        continue;
+      g_ptr_array_add (cells, g_strdup (extra ? "extra (measured only)"
+                                              : "missing (modelled only)"));
+      name = bpw_correlation_row_name (corr, r);
+      g_ptr_array_add (cells, bpw_memo_validation_name (name));
+      g_ptr_array_add (cells, bpw_memo_validation_seconds (extra ? r->measured_s
+                                                                 : r->predicted_s));
+      g_ptr_array_add (cells, g_strdup (r->reason != NULL ? r->reason : ""));
+    }
+  if (total == 0)
+    return;
+  bpw_memo_page_table (page, (const char * const *) cells->pdata,
+                       cells->len / G_N_ELEMENTS (head), G_N_ELEMENTS (head), align);
+  if (total > UNMATCHED_ROWS)
+    {
+      g_autofree char *more = g_strdup_printf ("… and %u more unmatched rows.",
+                                               total - UNMATCHED_ROWS);
+
+      bpw_memo_page_paragraph (page, BPW_PLOT_FONT_SMALL, &page->style.muted, more);
+    }
+}
+
+static void
+bpw_memo_validation_profile (BpwMemoPage             *page,
+                             const BpwMeasurementRun *run,
+                             const BpwReportSection  *s)
+{
+  g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *heading = g_strdup_printf ("Measurement “%s”: %s on %s", run->name,
+                                              run->candidate, run->scenario);
+  g_autofree char *step_p = bpw_memo_validation_seconds (s->step_predicted_s);
+  g_autofree char *step_m = bpw_memo_validation_seconds (s->step_measured_s);
+  g_autofree char *step_e = bpw_memo_validation_percent (s->step_error);
+  g_autofree char *summary = NULL;
+  gboolean cal = s->calibrated_blueprint != NULL;
+  const char *head[] = { "Operation", "n", "Predicted", "Measured", "Error", "Calibrated",
+                         "Error" };
+  const BpwMemoAlign align[] = { BPW_MEMO_LEFT, BPW_MEMO_RIGHT, BPW_MEMO_RIGHT, BPW_MEMO_RIGHT,
+                                 BPW_MEMO_RIGHT, BPW_MEMO_RIGHT, BPW_MEMO_RIGHT };
+  guint columns = cal ? G_N_ELEMENTS (head) : G_N_ELEMENTS (head) - 2;
+  double rest_p = 0, rest_m = 0;
+
+  bpw_memo_page_heading (page, 2, heading);
+  summary = g_strdup_printf ("%s (%s) against the step simulated on %s%s%s. Step end to end: "
+                             "predicted %s, measured %s (%s). Per operation: mean |error| "
+                             "%.1f %%, max %.1f %%, time-weighted %.1f %%%s. Correlated "
+                             "%.1f %% of the modelled operations and %.1f %% of the measured "
+                             "work items; %u measured items unexplained.%s",
+                             s->title, s->metadata != NULL ? s->metadata : "no metadata",
+                             s->blueprint, cal ? " and on its calibration " : "",
+                             cal ? s->calibrated_blueprint : "", step_p, step_m, step_e,
+                             100.0 * s->mean_abs_error, 100.0 * s->max_abs_error,
+                             100.0 * s->weighted_error, cal ? " before calibration" : "",
+                             100.0 * s->modelled_match_rate, 100.0 * s->measured_match_rate,
+                             s->unexplained_items,
+                             run->changed ? " The profile changed since it was added to the "
+                                            "study: these are the numbers of the file as it is "
+                                            "now." : "");
+  bpw_memo_page_paragraph (page, BPW_PLOT_FONT_BODY, NULL, summary);
+  for (guint k = 0; k < columns; k++)
+    g_ptr_array_add (cells, g_strdup (head[k]));
+  for (guint i = 0; i < s->entries->len; i++)
+    {
+      const BpwReportEntry *e = &g_array_index (s->entries, BpwReportEntry, i);
+
+      if (i >= BPW_MEMO_VALIDATION_TOP)
+        {
+          rest_p += e->predicted;
+          rest_m += e->measured;
+          continue;
+        }
+      g_ptr_array_add (cells, bpw_memo_validation_name (e->name));
+      g_ptr_array_add (cells, g_strdup_printf ("%u", e->occurrences));
+      g_ptr_array_add (cells, bpw_memo_validation_seconds (e->predicted));
+      g_ptr_array_add (cells, bpw_memo_validation_seconds (e->measured));
+      g_ptr_array_add (cells, bpw_memo_validation_percent (e->error));
+      if (cal)
+        {
+          g_ptr_array_add (cells, isnan (e->calibrated) ? g_strdup ("—")
+                                                        : bpw_memo_validation_seconds (
+                                                            e->calibrated));
+          g_ptr_array_add (cells, bpw_memo_validation_percent (e->calibrated_error));
+        }
+    }
+  if (s->entries->len > BPW_MEMO_VALIDATION_TOP)
+    {
+      g_ptr_array_add (cells, g_strdup_printf ("%u more operations",
+                                               s->entries->len - BPW_MEMO_VALIDATION_TOP));
+      g_ptr_array_add (cells, g_strdup (""));
+      g_ptr_array_add (cells, bpw_memo_validation_seconds (rest_p));
+      g_ptr_array_add (cells, bpw_memo_validation_seconds (rest_m));
+      g_ptr_array_add (cells, bpw_memo_validation_percent (rest_m > 0 ? rest_p / rest_m - 1
+                                                                       : NAN));
+      for (guint k = 5; k < columns; k++)
+        g_ptr_array_add (cells, g_strdup (""));
+    }
+  bpw_memo_page_table (page, (const char * const *) cells->pdata, cells->len / columns,
+                       columns, align);
+  bpw_memo_validation_unmatched (page, run->correlation);
+}
+
+gboolean
+bpw_memo_validation_write (BpwMemoPage *page,
+                           BpwStudy    *study,
+                           gpointer     user_data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) a100 = NULL;
+  g_autoptr(BpwValidationReport) report = NULL;
+  g_autofree BpwMeasurementRun *runs = NULL;
+  guint n = bpw_study_get_n_measurements (study), section = 0;
+
+  if (n == 0)
+    return FALSE;
+  bpw_memo_page_paragraph (page, BPW_PLOT_FONT_BODY, NULL,
+                           "Predicted against measured; error is predicted / measured − 1. "
+                           "First the published reference, then every measurement the study "
+                           "holds: a profile of a candidate running a scenario, its kernels "
+                           "matched with the simulated step's operations by lineage, kind, "
+                           "shape and order.");
+  runs = g_new0 (BpwMeasurementRun, n);
+  for (guint i = 0; i < n; i++)
+    if (!bpw_measurement_run_init (&runs[i], study, i, &error)
+        || !bpw_measurement_run_execute (&runs[i], &error))
+      {
+        /* Said in place: one broken measurement does not hide the others. */
+        bpw_memo_page_paragraph (page, BPW_PLOT_FONT_BODY, &page->style.muted, error->message);
+        g_clear_error (&error);
+      }
+  a100 = bpw_blueprint_load (BPW_MEASUREMENT_TABLE1_BLUEPRINT, NULL, &error);
+  if (a100 == NULL)
+    {
+      bpw_memo_page_paragraph (page, BPW_PLOT_FONT_BODY, &page->style.muted, error->message);
+      g_clear_error (&error);
+    }
+  report = bpw_measurement_run_report (runs, n, a100, &error);
+  if (report == NULL)
+    bpw_memo_page_paragraph (page, BPW_PLOT_FONT_BODY, &page->style.muted, error->message);
+  else if (a100 != NULL)
+    bpw_memo_validation_table1 (page, g_ptr_array_index (report->sections, section++));
+  for (guint i = 0; i < n; i++)
+    {
+      if (report != NULL && runs[i].correlation != NULL)
+        bpw_memo_validation_profile (page, &runs[i],
+                                     g_ptr_array_index (report->sections, section++));
+      bpw_measurement_run_clear (&runs[i]);
+    }
+  return TRUE;
+}
+
+void
+bpw_memo_options_set_validation (BpwMemoOptions *options,
+                                 BpwStudy       *study)
+{
+  g_return_if_fail (options != NULL);
+  g_return_if_fail (BPW_IS_STUDY (study));
+
+  if (bpw_study_get_n_measurements (study) == 0)
+    return;
+  options->validation = bpw_memo_validation_write;
+  options->validation_data = NULL;
+}
