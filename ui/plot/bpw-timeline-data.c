@@ -200,6 +200,10 @@ sort_events (BpwTimelineData *data, Builder *b)
   for (guint k = 0; k < BPW_TIMELINE_N_COLORINGS; k++)
     data->key[k] = g_new (guint8, MAX (n, 1));
   data->events = g_new (BpwTimelineEvent, MAX (n, 1));
+  /* An empty timeline (a plot before its first step) has NULL arrays: memcpy may not see
+   * them, even for 0 bytes. */
+  if (n == 0)
+    return;
   if (sorted)
     {
       memcpy (data->start, b->start->data, n * sizeof (double));
