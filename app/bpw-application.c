@@ -49,6 +49,9 @@ bpw_application_window_close_cb (GtkWindow      *window,
   /* Saved once on close rather than bound live, so resizing does not write settings on
    * every frame. */
   gtk_window_get_default_size (window, &width, &height);
+  g_settings_set_string (self->settings, "page",
+                         adw_view_stack_get_visible_child_name (
+                           bpw_window_get_view_stack (BPW_WINDOW (window))));
   g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
   if (!gtk_window_is_maximized (window) && width > 0 && height > 0)
     {
@@ -63,6 +66,7 @@ static BpwWindow *
 bpw_application_new_window (BpwApplication *self)
 {
   BpwWindow *window = bpw_window_new (GTK_APPLICATION (self), self->settings);
+  g_autofree char *page = NULL;
 
   if (self->settings != NULL)
     {
@@ -72,6 +76,9 @@ bpw_application_new_window (BpwApplication *self)
       if (g_settings_get_boolean (self->settings, "window-maximized"))
         gtk_window_maximize (GTK_WINDOW (window));
       g_settings_bind (self->settings, "units", window, "units", G_SETTINGS_BIND_GET);
+      /* The schema's choices are the pages' names, so any stored value names one. */
+      page = g_settings_get_string (self->settings, "page");
+      adw_view_stack_set_visible_child_name (bpw_window_get_view_stack (window), page);
       g_signal_connect_object (window, "close-request",
                                G_CALLBACK (bpw_application_window_close_cb), self, 0);
     }

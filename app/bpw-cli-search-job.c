@@ -33,7 +33,9 @@ static const char bpw_cli_search_help[] =
   "\n"
   "Plans are ranked by the analytic step time (ties: lower index), pruned only by sound\n"
   "bounds; the best are re-evaluated through the full plan and simulated (their keys are\n"
-  "those of bpw evaluate --json). Results do not depend on\n"
+  "those of bpw evaluate --json). Plans that differ only in collective algorithms and\n"
+  "estimate exactly alike (time, energy, memory: overlap hides the collectives) are one\n"
+  "result, the first of them, counted in equivalent_variants. Results do not depend on\n"
   "--threads. --shard I/N evaluates the I-th of N equal index ranges; 'bpw search-merge\n"
   "FILE...' (or 'bpw search --merge FILE...') combines the --json outputs of shards:\n"
   "their 'evaluated' counts add up and the merged 'best' equals the whole run's.\n"
@@ -46,7 +48,8 @@ static const char bpw_cli_search_help[] =
   "\n"
   "JSON keys: evaluated (plans decided, adds up over shards), estimated, legal, failed,\n"
   "pruned.{illegal,bound,dominated}, space, shard, seconds, plans_per_s, complete, best\n"
-  "(each: index, estimated_step_time_s, mapping, and the keys of bpw evaluate --json).";
+  "(each: index, algorithm_class (the index of its automatic-algorithm plan),\n"
+  "equivalent_variants, estimated_step_time_s, mapping, and the keys of bpw evaluate --json).";
 
 void
 bpw_cli_search_job_init (BpwCliSearchJob *job)
@@ -350,6 +353,7 @@ bpw_cli_search_report_to_text (const BpwSearchReport *r,
 {
   GString *out = g_string_new (NULL);
   guint64 range = r->end - r->begin;
+  gboolean folded = FALSE;
 
   g_string_append_printf (out, "Search: %s on %" G_GINT64_FORMAT " x %s, %s, batch %"
                           G_GINT64_FORMAT " x %" G_GINT64_FORMAT " tokens\n", space->spec.name,
@@ -377,6 +381,8 @@ bpw_cli_search_report_to_text (const BpwSearchReport *r,
       g_string_append (out, "No legal plan.\n");
       return g_string_free (out, FALSE);
     }
+  for (guint i = 0; i < r->best->len; i++)
+    folded |= g_array_index (r->best, BpwSearchResult, i).equivalent_variants > 1;
   g_string_append_printf (out, "\n  #  est. (s)  sim. (s)   MFU    TP  PP   DP EP SP ZeRO  mb  "
                           "schedule      recompute fusion    offload   TP-ovl DP-ovl mem GiB  "
                           "%s\n", space->limits.calculon ? "tiers" : "algorithms");
@@ -405,10 +411,16 @@ bpw_cli_search_report_to_text (const BpwSearchReport *r,
         describe_tiers (out, space, m);
       else
         describe_algorithms (out, space, m);
+      if (b->equivalent_variants > 1)
+        g_string_append_printf (out, " (x%" G_GUINT64_FORMAT ")", b->equivalent_variants);
       g_string_append_printf (out, "%s\n", e->legal ? "" : "  (ILLEGAL as a plan)");
     }
   g_string_append (out, "\nRanked by the analytic estimate (bpw evaluate --analytic); sim.: "
                         "the simulated step of the plan (bpw evaluate),\nwhose MFU and memory "
                         "are shown.\n");
+  if (folded)
+    g_string_append (out, "(xN): N choices of collective algorithms give the plan exactly the "
+                          "same estimate (hidden by\noverlap); the row stands for them all and "
+                          "shows the first.\n");
   return g_string_free (out, FALSE);
 }

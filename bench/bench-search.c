@@ -148,9 +148,11 @@ main (int argc, char **argv)
       return 1;
     }
   printf ("best: %.4f s (MFU %.1f %%), TP %" G_GINT64_FORMAT " PP %" G_GINT64_FORMAT " DP %"
-          G_GINT64_FORMAT " mb %" G_GINT64_FORMAT "; Megatron plan %.4f s (MFU %.1f %%): %s\n",
+          G_GINT64_FORMAT " mb %" G_GINT64_FORMAT " (%" G_GUINT64_FORMAT " equivalent algorithm "
+          "choices); Megatron plan %.4f s (MFU %.1f %%): %s\n",
           best->estimate.step_time_s, 100 * best->estimate.mfu, best->mapping.parallel.tp,
           best->mapping.parallel.pp, best->mapping.parallel.dp, best->mapping.micro_batch,
+          best->equivalent_variants,
           m.step_time_s, 100 * m.mfu,
           best->estimate.step_time_s <= m.step_time_s ? "at least as fast" : "SLOWER");
   bpw_mapping_clear (&megatron);

@@ -59,6 +59,8 @@ _bpw_search_result_to_node (const BpwSearchResult *r)
   JsonNode *m = json_from_string (mapping, NULL);
 
   json_object_set_int_member (o, "index", (gint64) r->index);
+  json_object_set_int_member (o, "algorithm_class", (gint64) r->algorithm_class);
+  json_object_set_int_member (o, "equivalent_variants", (gint64) r->equivalent_variants);
   json_object_set_double_member (o, "estimated_step_time_s", r->estimate.step_time_s);
   set_number_or_null (o, "estimated_energy_j", r->estimate.energy_j);
   json_object_set_double_member (o, "estimated_peak_bytes", r->estimate.peak_bytes);
@@ -166,26 +168,20 @@ bpw_search_report_to_json (const BpwSearchReport *report,
 
 typedef struct
 {
-  double      time, energy;
-  gint64      index;
-  JsonNode   *node;  /* borrowed from its document */
+  BpwSearchKey  key;   /* first: sorted and folded by the search's own functions */
+  JsonNode     *node;  /* borrowed from its document */
 } Entry;
 
-static int
-entry_compare (gconstpointer pa, gconstpointer pb)
+/* The entry's plan (its lowest-index member's) with the count of its folded result. The
+ * copy shares the object of the document, which the merge drops afterwards. */
+static JsonNode *
+entry_to_node (const Entry *e)
 {
-  const Entry *a = pa, *b = pb;
+  JsonNode *node = json_node_copy (e->node);
+  JsonObject *o = json_node_get_object (node);
 
-  if (a->time != b->time)
-    return a->time < b->time ? -1 : 1;
-  return (a->index > b->index) - (a->index < b->index);
-}
-
-static gboolean
-entry_dominates (const Entry *a, const Entry *b)
-{
-  return a->time <= b->time && a->energy <= b->energy &&
-         (a->time < b->time || a->energy < b->energy || a->index < b->index);
+  json_object_set_int_member (o, "equivalent_variants", (gint64) e->key.variants);
+  return node;
 }
 
 static gboolean
@@ -209,16 +205,26 @@ read_entries (JsonObject *doc, const char *key, const char *name, GArray *out, G
     {
       JsonNode *n = json_array_get_element (a, i);
       JsonObject *o = JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
-      JsonNode *e;
+      JsonNode *e, *p;
       Entry entry;
 
       if (o == NULL || !json_object_has_member (o, "index") ||
           !json_object_has_member (o, "estimated_step_time_s"))
         return fail (error, name, "a plan lacks its index or estimated_step_time_s");
       e = json_object_get_member (o, "estimated_energy_j");
-      entry.time = json_object_get_double_member (o, "estimated_step_time_s");
-      entry.energy = e != NULL && !JSON_NODE_HOLDS_NULL (e) ? json_node_get_double (e) : INFINITY;
-      entry.index = json_object_get_int_member (o, "index");
+      p = json_object_get_member (o, "estimated_peak_bytes");
+      /* As the search keys its hits (17 significant digits read back exactly). */
+      entry.key.time = json_object_get_double_member (o, "estimated_step_time_s");
+      entry.key.energy = e != NULL && JSON_NODE_HOLDS_VALUE (e) ? json_node_get_double (e)
+                                                                : INFINITY;
+      entry.key.peak = p != NULL && JSON_NODE_HOLDS_VALUE (p) ? json_node_get_double (p)
+                                                              : INFINITY;
+      entry.key.index = (guint64) json_object_get_int_member (o, "index");
+      /* Documents of before the folding: every plan its own result. */
+      entry.key.klass = (guint64) json_object_get_int_member_with_default (
+        o, "algorithm_class", (gint64) entry.key.index);
+      entry.key.variants = (guint64) json_object_get_int_member_with_default (
+        o, "equivalent_variants", 1);
       entry.node = n;
       g_array_append_val (out, entry);
     }
@@ -344,15 +350,17 @@ bpw_search_merge_json (const char * const *texts,
       covered += r->end - r->begin;
     }
 
-  /* Best: every shard's list is its own top K, so the union's first K are the whole's. */
-  g_array_sort (best, entry_compare);
+  /* Best: every shard's list is its own top K of results, and the order of results is
+   * the same in every shard, so the union's first K, folded, are the whole's. */
+  g_array_sort (best, _bpw_search_key_compare);
+  _bpw_search_fold_sorted (best);
   best_out = json_array_new ();
-  for (guint i = 0; i < best->len && (gint64) json_array_get_length (best_out) < top; i++)
-    if (i == 0 || g_array_index (best, Entry, i).index != g_array_index (best, Entry, i - 1).index)
-      json_array_add_element (best_out, json_node_copy (g_array_index (best, Entry, i).node));
+  for (guint i = 0; i < best->len && (gint64) i < top; i++)
+    json_array_add_element (best_out, entry_to_node (&g_array_index (best, Entry, i)));
   if (pareto)
     {
-      g_array_sort (front, entry_compare);
+      g_array_sort (front, _bpw_search_key_compare);
+      _bpw_search_fold_sorted (front);
       front_out = json_array_new ();
       for (guint i = 0; i < front->len; i++)
         {
@@ -360,9 +368,10 @@ bpw_search_merge_json (const char * const *texts,
           gboolean dominated = FALSE;
 
           for (guint j = 0; j < front->len && !dominated; j++)
-            dominated = j != i && entry_dominates (&g_array_index (front, Entry, j), e);
+            dominated = j != i && _bpw_search_key_dominates (&g_array_index (front, Entry, j).key,
+                                                             &e->key);
           if (!dominated)
-            json_array_add_element (front_out, json_node_copy (e->node));
+            json_array_add_element (front_out, entry_to_node (e));
         }
     }
 

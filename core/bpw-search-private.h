@@ -83,11 +83,27 @@ _bpw_search_bound_exceeds (double bound,
 
 /* ---- the runner (bpw-search.c) and its workers (bpw-search-worker.c) ---- */
 
+/* One result of the ranking. Plans that differ only in their collective algorithms (one
+ * "class": the same node and leaf but for the algorithm digit) and whose estimates are
+ * exactly equal in what ranks them and makes them legal (step time, energy, peak memory)
+ * are one result: the lowest index stands for the @variants of them. Results are ordered
+ * by (time, klass, energy, peak), which, unlike the index of whichever member a shard
+ * happens to hold, is the same in every shard, so shards and threads fold and rank them
+ * as the whole run does. Two entries with equal keys are the same result. */
 typedef struct
 {
-  double         time, energy;
-  guint64        index;
-  BpwEvaluation  eval;
+  double         time;
+  guint64        klass;     /* index of the class's first plan (automatic algorithms) */
+  double         energy;    /* +inf when unknown */
+  double         peak;      /* device bytes */
+  guint64        index;     /* the lowest of the members seen */
+  guint64        variants;  /* members seen (>= 1) */
+} BpwSearchKey;
+
+typedef struct
+{
+  BpwSearchKey   key;       /* first: arrays of hits sort with the key functions */
+  BpwEvaluation  eval;      /* of key.index */
 } BpwSearchHit;
 
 enum { BPW_SEARCH_GROUP_UNKNOWN, BPW_SEARCH_GROUP_OK, BPW_SEARCH_GROUP_ILLEGAL };
@@ -148,11 +164,23 @@ void      _bpw_search_worker_bound_run  (BpwSearchWorker *w,
 /* Phase 2: every plan of @node in the range, pruned or evaluated. */
 void      _bpw_search_worker_node       (BpwSearchWorker *w,
                                          guint            node);
-/* Front of (step time, energy), both minimised; equal points go to the lower index. */
+/* Order of results (BpwSearchKey first in each element): 0 for the same result. */
+int       _bpw_search_key_compare       (gconstpointer    a,
+                                         gconstpointer    b);
+/* Folds @from (the same result) into @into: the members add up, the lower index stays
+ * (TRUE when it is @from's: the caller moves the rest of the element). */
+gboolean  _bpw_search_key_fold          (BpwSearchKey       *into,
+                                         const BpwSearchKey *from);
+/* Folds the runs of equal keys of @sorted (sorted by _bpw_search_key_compare) into one
+ * element each, the lowest index's. */
+void      _bpw_search_fold_sorted       (GArray          *sorted);
+/* Whether @a is at least as good in step time and energy and better in one, or equal in
+ * both and earlier in the order: the Pareto front keeps one result per point. */
+gboolean  _bpw_search_key_dominates     (const BpwSearchKey *a,
+                                         const BpwSearchKey *b);
+/* Front of (step time, energy) of hits, both minimised; the same result folds. */
 void      _bpw_search_front_insert      (GArray          *front,
                                          const BpwSearchHit *hit);
-int       _bpw_search_hit_compare       (gconstpointer    a,
-                                         gconstpointer    b);
 
 /* One entry of a "best" list: index, analytic step time, mapping, evaluate keys. */
 JsonNode *_bpw_search_result_to_node (const BpwSearchResult *result);

@@ -5,6 +5,10 @@
  * Each worker has its own estimator and keeps its own top K and front. The threshold that
  * prunes is the lowest K-th best any worker has published: never below the final K-th
  * best, so whatever the interleaving, nothing that belongs in the final list is pruned.
+ * A list holds results, not plans: the members of a class (plans that differ only in
+ * collective algorithms) with the same estimate fold into one entry. A class lies in one
+ * node, and so in one worker; every member of a listed result takes at most the K-th best
+ * time, so no bound prunes one and the counts are exact.
  */
 #define G_LOG_DOMAIN "bpw-search-worker"
 
@@ -43,54 +47,111 @@ publish_threshold (BpwSearchRun *s, double value)
                                        __ATOMIC_RELAXED));
 }
 
-static gboolean
-hit_before (const BpwSearchHit *a, const BpwSearchHit *b)
-{
-  return a->time < b->time || (a->time == b->time && a->index < b->index);
-}
+/* Exact comparison; NaN never reaches here (the hits' energy and peak are +inf then). */
+#define CMP(x, y) G_STMT_START { if ((x) != (y)) return (x) < (y) ? -1 : 1; } G_STMT_END
 
 int
-_bpw_search_hit_compare (gconstpointer a,
-                         gconstpointer b)
+_bpw_search_key_compare (gconstpointer pa,
+                         gconstpointer pb)
 {
-  return hit_before (a, b) ? -1 : hit_before (b, a) ? 1 : 0;
+  const BpwSearchKey *a = pa, *b = pb;
+
+  CMP (a->time, b->time);
+  CMP (a->klass, b->klass);
+  CMP (a->energy, b->energy);
+  CMP (a->peak, b->peak);
+  return 0;
+}
+
+#undef CMP
+
+gboolean
+_bpw_search_key_fold (BpwSearchKey       *into,
+                      const BpwSearchKey *from)
+{
+  into->variants += from->variants;
+  if (from->index >= into->index)
+    return FALSE;
+  into->index = from->index;
+  return TRUE;
+}
+
+void
+_bpw_search_fold_sorted (GArray *sorted)
+{
+  guint size = g_array_get_element_size (sorted), n = 0;
+  char *data = sorted->data;
+
+  for (guint i = 0; i < sorted->len; i++)
+    {
+      char *e = data + (gsize) i * size;
+      char *last = n > 0 ? data + (gsize) (n - 1) * size : NULL;
+
+      if (last != NULL && _bpw_search_key_compare (last, e) == 0)
+        {
+          if (_bpw_search_key_fold ((BpwSearchKey *) last, (const BpwSearchKey *) e))
+            memcpy (last + sizeof (BpwSearchKey), e + sizeof (BpwSearchKey),
+                    size - sizeof (BpwSearchKey));
+          continue;
+        }
+      if (n != i)
+        memcpy (data + (gsize) n * size, e, size);
+      n++;
+    }
+  g_array_set_size (sorted, n);
+}
+
+gboolean
+_bpw_search_key_dominates (const BpwSearchKey *a,
+                           const BpwSearchKey *b)
+{
+  return a->time <= b->time && a->energy <= b->energy &&
+         (a->time < b->time || a->energy < b->energy || _bpw_search_key_compare (a, b) < 0);
 }
 
 static void
 offer_best (BpwSearchWorker *w, const BpwSearchHit *h)
 {
   BpwSearchRun *s = w->run;
-  guint k = s->options->top_k, i;
+  guint k = s->options->top_k, lo = 0, hi = w->hits->len;
+  BpwSearchHit *hits = (BpwSearchHit *) w->hits->data;
 
-  if (w->hits->len == k && !hit_before (h, &g_array_index (w->hits, BpwSearchHit, k - 1)))
+  /* The first entry not before @h: @h's own result when it is listed already (the members
+   * of a class come one after the other, in index order). */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (_bpw_search_key_compare (&hits[mid], h) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo < w->hits->len && _bpw_search_key_compare (&hits[lo], h) == 0)
+    {
+      if (_bpw_search_key_fold (&hits[lo].key, &h->key))
+        hits[lo].eval = h->eval;
+      return;
+    }
+  if (lo >= k)
     return;
-  for (i = w->hits->len; i > 0 && hit_before (h, &g_array_index (w->hits, BpwSearchHit, i - 1));
-       i--)
-    ;
-  g_array_insert_val (w->hits, i, *h);
+  g_array_insert_val (w->hits, lo, *h);
   if (w->hits->len > k)
     g_array_set_size (w->hits, k);
   if (w->hits->len == k && !s->options->pareto)
-    publish_threshold (s, g_array_index (w->hits, BpwSearchHit, k - 1).time);
-  if (i == 0)
+    publish_threshold (s, g_array_index (w->hits, BpwSearchHit, k - 1).key.time);
+  if (lo == 0)
     {
       g_mutex_lock (&s->lock);
-      if (!s->has_best || h->time < s->best_time ||
-          (h->time == s->best_time && h->index < s->best_index))
+      if (!s->has_best || h->key.time < s->best_time ||
+          (h->key.time == s->best_time && h->key.index < s->best_index))
         {
           s->has_best = TRUE;
-          s->best_time = h->time;
-          s->best_index = h->index;
+          s->best_time = h->key.time;
+          s->best_index = h->key.index;
         }
       g_mutex_unlock (&s->lock);
     }
-}
-
-static gboolean
-hit_dominates (const BpwSearchHit *a, const BpwSearchHit *b)
-{
-  return a->time <= b->time && a->energy <= b->energy &&
-         (a->time < b->time || a->energy < b->energy || a->index < b->index);
 }
 
 void
@@ -100,10 +161,21 @@ _bpw_search_front_insert (GArray             *front,
   guint j = 0;
 
   for (guint i = 0; i < front->len; i++)
-    if (hit_dominates (&g_array_index (front, BpwSearchHit, i), h))
-      return;
+    {
+      BpwSearchHit *e = &g_array_index (front, BpwSearchHit, i);
+
+      /* Listed: nothing it dominates can be, and it dominates nothing listed. */
+      if (_bpw_search_key_compare (e, h) == 0)
+        {
+          if (_bpw_search_key_fold (&e->key, &h->key))
+            e->eval = h->eval;
+          return;
+        }
+      if (_bpw_search_key_dominates (&e->key, &h->key))
+        return;
+    }
   for (guint i = 0; i < front->len; i++)
-    if (!hit_dominates (h, &g_array_index (front, BpwSearchHit, i)))
+    if (!_bpw_search_key_dominates (&h->key, &g_array_index (front, BpwSearchHit, i).key))
       g_array_index (front, BpwSearchHit, j++) = g_array_index (front, BpwSearchHit, i);
   g_array_set_size (front, j);
   g_array_append_val (front, *h);
@@ -220,6 +292,7 @@ evaluate_leaf (BpwSearchWorker *w, guint ni, const BpwSearchLeaf *leaf, guint64 
                double *value)
 {
   BpwSearchRun *s = w->run;
+  const BpwSearchNode *n = &g_array_index (s->space->nodes, BpwSearchNode, ni);
   BpwMapping m;
   BpwSearchHit h;
 
@@ -237,9 +310,13 @@ evaluate_leaf (BpwSearchWorker *w, guint ni, const BpwSearchLeaf *leaf, guint64 
       return;
     }
   w->legal++;
-  *value = h.time = h.eval.step_time_s;
-  h.energy = isnan (h.eval.energy_j) ? INFINITY : h.eval.energy_j;
-  h.index = index;
+  *value = h.key.time = h.eval.step_time_s;
+  h.key.energy = isnan (h.eval.energy_j) ? INFINITY : h.eval.energy_j;
+  h.key.peak = isnan (h.eval.peak_bytes) ? INFINITY : h.eval.peak_bytes;
+  h.key.index = index;
+  /* The algorithm digit's stride is the networks' count (bpw_search_space_leaf_offset). */
+  h.key.klass = index - (guint64) leaf->algorithm * n->n_networks;
+  h.key.variants = 1;
   offer_best (w, &h);
   if (s->options->pareto)
     _bpw_search_front_insert (w->front, &h);

@@ -196,10 +196,13 @@ results_from_hits (const BpwSearchSpace *space, GArray *hits, gboolean reevaluat
   for (guint i = 0; i < hits->len; i++)
     {
       const BpwSearchHit *h = &g_array_index (hits, BpwSearchHit, i);
-      BpwSearchResult r = { .index = h->index, .estimate = h->eval, .evaluation = h->eval };
+      BpwSearchResult r = {
+        .index = h->key.index, .estimate = h->eval, .evaluation = h->eval,
+        .algorithm_class = h->key.klass, .equivalent_variants = h->key.variants,
+      };
 
       bpw_mapping_init_defaults (&r.mapping);
-      bpw_search_space_mapping (space, h->index, &r.mapping);
+      bpw_search_space_mapping (space, h->key.index, &r.mapping);
       r.reasons = g_ptr_array_new_with_free_func (g_free);
       g_array_append_val (out, r);
     }
@@ -449,10 +452,13 @@ bpw_search_run (const BpwSearchSpace   *space,
     }
   report->evaluated = report->estimated + report->failed + report->pruned_illegal +
                       report->pruned_bound + report->pruned_dominated;
-  g_array_sort (hits, _bpw_search_hit_compare);
+  /* A class lies in one node, so each result in one worker's list: folding changes
+   * nothing here, but it is the rule every merge (shards, ranks) applies. */
+  g_array_sort (hits, _bpw_search_key_compare);
+  _bpw_search_fold_sorted (hits);
   if (hits->len > options->top_k)
     g_array_set_size (hits, options->top_k);
-  g_array_sort (front, _bpw_search_hit_compare);
+  g_array_sort (front, _bpw_search_key_compare);
   report->best = results_from_hits (space, hits, options->reevaluate, options->simulate,
                                     n_threads);
   report->pareto = results_from_hits (space, front, FALSE, FALSE, n_threads);

@@ -3,9 +3,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Search evaluates the plans of a BpwSearchSpace (or of one shard of it) with the
- * analytic estimator, one per thread, and keeps the K best legal plans by step time, ties
- * broken by the lower index. Bounds prune without ever dropping a plan that belongs in
- * that list, so the result is the brute force's, whatever the thread count:
+ * analytic estimator, one per thread, and keeps the K best legal results by step time.
+ * A result is a plan, or the plans that differ from it only in collective algorithms and
+ * whose estimates are exactly the same in step time, energy and peak memory (where overlap
+ * hides the collectives, every algorithm prices alike): the lowest index stands for them
+ * and counts them (equivalent_variants). Where an algorithm changes the estimate, each
+ * estimate is its own result. Ties in step time go to the lower index of the automatic-
+ * algorithm plan (algorithm_class), then the lower energy and memory. Bounds prune
+ * without ever dropping a plan that belongs in that list, so the result (and every count)
+ * is the brute force's, whatever the thread count, shards and ranks:
  * - a group (TP, PP, DP, EP, ZeRO, offload) whose tier rules fail, or whose weights,
  *   gradients and optimizer state alone do not fit, is illegal as a whole;
  * - a node (one template shape) whose capability reasons or schedule-independent memory
@@ -46,7 +52,13 @@ typedef struct
 
 typedef struct
 {
-  guint64        index;
+  guint64        index;        /* the lowest of its equivalent variants */
+  /* The index of the plan with the same choices but automatic collective algorithms:
+   * equal for plans that differ only in algorithms. */
+  guint64        algorithm_class;
+  /* Plans (this one included) that differ from it only in collective algorithms and
+   * whose estimates are the same: this result stands for them all. */
+  guint64        equivalent_variants;
   BpwMapping     mapping;      /* owned, named "search-INDEX" */
   BpwEvaluation  estimate;     /* the analytic evaluation that ranked it */
   BpwPlan       *plan;         /* owned, nullable: the full plan path */
@@ -77,9 +89,10 @@ typedef struct
   guint     top_k, threads;
   guint64   shard_index, shard_count;
   char     *fingerprint;       /* the space's */
-  GArray   *best;              /* BpwSearchResult by (estimated step time, index) */
+  GArray   *best;              /* BpwSearchResult by estimated step time (see above) */
   /* BpwSearchResult by estimated step time; with options->pareto. Not re-evaluated:
-   * evaluation = estimate, no plan (a front may hold many plans). */
+   * evaluation = estimate, no plan (a front may hold many plans). One result per point
+   * of (step time, energy): equal points go to the first in the ranking's order. */
   GArray   *pareto;
 } BpwSearchReport;
 
@@ -126,7 +139,8 @@ char             *bpw_search_report_to_json (const BpwSearchReport *report,
                                              const BpwSearchSpace  *space);
 
 /* Merges `bpw search --json` documents of shards of one space (@names for messages):
- * counts add up, the best lists and Pareto fronts merge. FALSE with a located
+ * counts add up, the best lists and Pareto fronts merge, and a result whose equivalent
+ * variants a shard boundary split folds back into one (their counts add up). FALSE with a located
  * BPW_ERROR_INVALID_INPUT for a document that is not one, shards of different spaces, or
  * overlapping shards. The merged document says "complete": true when the shards cover the
  * whole space and none was cancelled. */

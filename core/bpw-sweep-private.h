@@ -34,6 +34,9 @@ void      _bpw_sweep_gains      (BpwSweep            *sweep,
                                  const BpwSweepPoint *p,
                                  double               gains[3]);
 gboolean  _bpw_sweep_has_best   (const BpwSweepPoint *p);
+/* bpw-sweep-param.c: "hbm_bandwidth" → BPW_SWEEP_HBM_BANDWIDTH (no tier suffix). */
+gboolean  _bpw_sweep_param_from_string (const char    *name,
+                                        BpwSweepParam *param);
 double    _bpw_sweep_point_cost (const BpwSweepPoint *p);
 
 G_END_DECLS

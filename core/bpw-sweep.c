@@ -17,23 +17,6 @@
 #include "bpw-quantity.h"
 #include "bpw-search-private.h"
 
-static const char * const param_names[BPW_SWEEP_N_PARAMS] = {
-  "hbm_bandwidth", "hbm_capacity", "sram_capacity", "link_bandwidth", "matrix_peak",
-  "power_cap", "devices",
-};
-
-static const BpwUnit param_units[BPW_SWEEP_N_PARAMS] = {
-  BPW_UNIT_BYTES_PER_S, BPW_UNIT_BYTES, BPW_UNIT_BYTES, BPW_UNIT_BYTES_PER_S,
-  BPW_UNIT_FLOPS_PER_S, BPW_UNIT_WATTS, BPW_UNIT_NONE,
-};
-
-const char *
-bpw_sweep_param_to_string (BpwSweepParam param)
-{
-  g_return_val_if_fail (param < BPW_SWEEP_N_PARAMS, "?");
-  return param_names[param];
-}
-
 static void
 axis_clear (gpointer data)
 {
@@ -54,40 +37,11 @@ point_clear (gpointer data)
 }
 
 static gboolean
-parse_value (const Axis *a, const char *text, double *out, GError **error)
-{
-  g_autoptr(GError) local = NULL;
-  char *end = NULL;
-  double v = g_ascii_strtod (text, &end);
-
-  if (end == text || *end != '\0')
-    {
-      if (!bpw_quantity_parse (text, param_units[a->param], &v, &local))
-        {
-          g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "--sweep-param %s: %s",
-                       a->name, local->message);
-          return FALSE;
-        }
-    }
-  if (!(v > 0) || !isfinite (v) ||
-      (a->param == BPW_SWEEP_DEVICES && (v != floor (v) || v > (double) (1 << 24))))
-    {
-      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "--sweep-param %s: expected "
-                   "%s, got '%s'", a->name, a->param == BPW_SWEEP_DEVICES
-                   ? "a device count from 1 to 16777216" : "a positive value", text);
-      return FALSE;
-    }
-  *out = v;
-  return TRUE;
-}
-
-static gboolean
 parse_axis (const BpwBlueprint *bp, const char *spec, Axis *a, GError **error)
 {
   g_auto(GStrv) kv = g_strsplit (spec, "=", 2);
-  g_auto(GStrv) items = NULL;
   g_auto(GStrv) name = NULL;
-  guint p;
+  BpwSweepParam p;
 
   a->values = g_array_new (FALSE, FALSE, sizeof (double));
   a->name = g_strdup (kv[0]);
@@ -98,9 +52,8 @@ parse_axis (const BpwBlueprint *bp, const char *spec, Axis *a, GError **error)
       return FALSE;
     }
   name = g_strsplit (kv[0], ".", 2);
-  for (p = 0; p < BPW_SWEEP_N_PARAMS && g_strcmp0 (name[0], param_names[p]) != 0; p++)
-    ;
-  if (p == BPW_SWEEP_N_PARAMS || (name[1] != NULL && p != BPW_SWEEP_LINK_BANDWIDTH))
+  if (!_bpw_sweep_param_from_string (name[0], &p)
+      || (name[1] != NULL && p != BPW_SWEEP_LINK_BANDWIDTH))
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "--sweep-param: unknown "
                    "parameter '%s'; expected hbm_bandwidth, hbm_capacity, sram_capacity, "
@@ -129,14 +82,10 @@ parse_axis (const BpwBlueprint *bp, const char *spec, Axis *a, GError **error)
                    "no on-chip SRAM level", kv[0], bp->name);
       return FALSE;
     }
-  items = g_strsplit (kv[1], ",", -1);
-  for (guint i = 0; items[i] != NULL; i++)
+  if (!bpw_sweep_param_parse_values (p, kv[1], a->values, error))
     {
-      double v;
-
-      if (!parse_value (a, g_strstrip (items[i]), &v, error))
-        return FALSE;
-      g_array_append_val (a->values, v);
+      g_prefix_error (error, "--sweep-param %s: ", a->name);
+      return FALSE;
     }
   return TRUE;
 }
@@ -348,23 +297,119 @@ mark_pareto (BpwSweep *sweep)
     }
 }
 
+/* What the searches' progress callback needs to report on the whole sweep. */
+typedef struct
+{
+  BpwSweepProgress      progress;
+  BpwSweepProgressFunc  func;
+  gpointer              user_data;
+  guint64               decided_before;  /* by the finished searches */
+  gint64                start_us;
+} SweepWatch;
+
+static void
+watch_report (SweepWatch *w)
+{
+  BpwSweepProgress *p = &w->progress;
+  double share = p->current.total > 0 ? (double) p->current.decided / (double) p->current.total
+                                      : 0.0;
+  /* Search s runs while s searches are done; once it ends, its plans are in @done. */
+  double done = (double) p->done + (p->done == p->search ? share : 0.0);
+
+  if (w->func == NULL)
+    return;
+  p->decided = w->decided_before + p->current.decided;
+  p->elapsed_s = (double) (g_get_monotonic_time () - w->start_us) / G_USEC_PER_SEC;
+  /* Searches differ in size (a device count changes the space), so this is the time per
+   * search so far times the searches left: a forecast, never part of a result. */
+  p->remaining_s = done > 0 ? p->elapsed_s * ((double) p->n_searches - done) / done : NAN;
+  w->func (p, w->user_data);
+}
+
+static void
+watch_search_cb (const BpwSearchProgress *progress,
+                 gpointer                 user_data)
+{
+  SweepWatch *w = user_data;
+
+  w->progress.current = *progress;
+  watch_report (w);
+}
+
+/* Search @search (0: the baseline) starts. */
+static void
+watch_begin (SweepWatch *w, guint search)
+{
+  memset (&w->progress.current, 0, sizeof w->progress.current);
+  w->progress.search = search;
+  watch_report (w);
+}
+
+/* The search ends: @report's own figures (NULL: a point without plans), so that the
+ * watcher sees every search's best, whatever the interval of the reports. */
+static void
+watch_end (SweepWatch *w, const BpwSearchReport *report)
+{
+  BpwSearchProgress *c = &w->progress.current;
+
+  memset (c, 0, sizeof *c);
+  c->phase = 2;
+  if (report != NULL)
+    {
+      c->decided = report->evaluated;
+      c->total = report->end - report->begin;
+      c->estimated = report->estimated;
+      c->elapsed_s = report->seconds;
+      c->remaining_s = 0;
+      c->has_best = report->best->len > 0;
+      if (c->has_best)
+        {
+          c->best_index = g_array_index (report->best, BpwSearchResult, 0).index;
+          c->best_step_time_s = g_array_index (report->best, BpwSearchResult,
+                                               0).estimate.step_time_s;
+        }
+    }
+  w->progress.done++;
+  watch_report (w);
+  /* The next search's figures start from these plans. */
+  w->decided_before += c->decided;
+  memset (c, 0, sizeof *c);
+}
+
 gboolean
 bpw_sweep_run (BpwSweep               *sweep,
                const BpwSearchOptions *options,
                GCancellable           *cancellable,
                GError                **error)
 {
+  return bpw_sweep_run_with_progress (sweep, options, NULL, NULL, cancellable, error);
+}
+
+gboolean
+bpw_sweep_run_with_progress (BpwSweep               *sweep,
+                             const BpwSearchOptions *options,
+                             BpwSweepProgressFunc    progress,
+                             gpointer                user_data,
+                             GCancellable           *cancellable,
+                             GError                **error)
+{
   g_autoptr(BpwSearchSpace) space = NULL;
   const BpwSearchResult *best0 = NULL;
+  BpwSearchProgressFunc search_cb = progress != NULL ? watch_search_cb : NULL;
+  SweepWatch w = { .func = progress, .user_data = user_data,
+                   .start_us = g_get_monotonic_time () };
 
+  w.progress.n_searches = sweep->points->len + 1;
   space = bpw_search_space_new (&sweep->spec, &sweep->scenario, sweep->blueprint, &sweep->base,
                                 sweep->devices, &sweep->limits, error);
   if (space == NULL)
     return FALSE;
   g_clear_pointer (&sweep->baseline, bpw_search_report_free);
-  sweep->baseline = bpw_search_run (space, options, NULL, NULL, cancellable, error);
+  watch_begin (&w, 0);
+  sweep->baseline = bpw_search_run (space, options, search_cb, &w, cancellable, error);
   if (sweep->baseline == NULL)
     return FALSE;
+  watch_end (&w, sweep->baseline);
   if (sweep->baseline->best->len > 0)
     best0 = &g_array_index (sweep->baseline->best, BpwSearchResult, 0);
 
@@ -376,6 +421,7 @@ bpw_sweep_run (BpwSweep               *sweep,
 
       if (g_cancellable_is_cancelled (cancellable))
         break;
+      watch_begin (&w, i + 1);
       if (best0 != NULL)
         baseline_on_point (sweep, &best0->mapping, p);
       ps = bpw_search_space_new (&sweep->spec, &sweep->scenario, p->blueprint, &sweep->base,
@@ -386,15 +432,17 @@ bpw_sweep_run (BpwSweep               *sweep,
           if (g_error_matches (local, BPW_ERROR, BPW_ERROR_ILLEGAL_PLAN))
             {
               p->searched = TRUE;
+              watch_end (&w, NULL);
               continue;
             }
           g_propagate_error (error, g_steal_pointer (&local));
           return FALSE;
         }
-      p->report = bpw_search_run (ps, options, NULL, NULL, cancellable, error);
+      p->report = bpw_search_run (ps, options, search_cb, &w, cancellable, error);
       if (p->report == NULL)
         return FALSE;
       p->searched = TRUE;
+      watch_end (&w, p->report);
     }
   mark_pareto (sweep);
   return TRUE;
@@ -438,4 +486,53 @@ _bpw_sweep_gains (BpwSweep            *sweep,
   ta = p->baseline.step_time_s;
   g[1] = t0 / ta;
   g[2] = ta / tp;
+}
+
+void
+bpw_sweep_get_gains (BpwSweep *sweep,
+                     guint     i,
+                     double   *total,
+                     double   *architecture,
+                     double   *mapping)
+{
+  double g[3];
+
+  g_return_if_fail (i < sweep->points->len);
+
+  _bpw_sweep_gains (sweep, &g_array_index (sweep->points, BpwSweepPoint, i), g);
+  if (total != NULL)
+    *total = g[0];
+  if (architecture != NULL)
+    *architecture = g[1];
+  if (mapping != NULL)
+    *mapping = g[2];
+}
+
+guint
+bpw_sweep_get_n_params (BpwSweep *sweep)
+{
+  return sweep->axes->len;
+}
+
+BpwSweepParam
+bpw_sweep_get_param (BpwSweep *sweep,
+                     guint     i,
+                     gint     *tier)
+{
+  const Axis *a;
+
+  g_return_val_if_fail (i < sweep->axes->len, BPW_SWEEP_N_PARAMS);
+
+  a = &g_array_index (sweep->axes, Axis, i);
+  if (tier != NULL)
+    *tier = a->param == BPW_SWEEP_LINK_BANDWIDTH ? a->tier : 0;
+  return a->param;
+}
+
+const char *
+bpw_sweep_get_param_name (BpwSweep *sweep,
+                          guint     i)
+{
+  g_return_val_if_fail (i < sweep->axes->len, NULL);
+  return g_array_index (sweep->axes, Axis, i).name;
 }

@@ -7,6 +7,7 @@
  */
 #pragma once
 
+#include "bpw-added-button.h"
 #include "bpw-compare-page.h"
 #include "bpw-study-worker.h"
 
@@ -19,6 +20,7 @@ struct _BpwComparePage
   /* Template widgets */
   GtkDropDown       *scenario_dropdown;
   GtkDropDown       *baseline_dropdown;
+  BpwAddedButton    *added_button;  /* "Clear N Added" */
   GtkSpinner        *spinner;
   GtkLabel          *status_label;
   GtkStack          *stack;
@@ -46,5 +48,7 @@ struct _BpwComparePage
 void     _bpw_compare_page_init_table   (BpwComparePage *self);
 /* New rows for new data: every cell is formatted again. */
 void     _bpw_compare_page_update_table (BpwComparePage *self);
+/* Candidates of the data shown that the study does not have (added from searches). */
+guint    _bpw_compare_page_n_added      (BpwComparePage *self);
 
 G_END_DECLS

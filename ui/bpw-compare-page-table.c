@@ -284,6 +284,45 @@ bpw_compare_page_cell_setup_cb (GtkSignalListItemFactory *factory,
   gtk_list_item_set_child (item, label);
 }
 
+guint
+_bpw_compare_page_n_added (BpwComparePage *self)
+{
+  const BpwCompareData *data = bpw_compare_page_get_data (self);
+  BpwStudy *study = bpw_study_worker_get_study (self->worker);
+  guint own = study != NULL ? bpw_study_get_n_candidates (study) : 0;
+
+  return data != NULL && data->n_candidates > own ? data->n_candidates - own : 0;
+}
+
+/* The added candidates come after the study's own. */
+static gboolean
+bpw_compare_page_is_added (BpwComparePage *self,
+                           guint           c)
+{
+  const BpwCompareData *data = bpw_compare_page_get_data (self);
+
+  return c + _bpw_compare_page_n_added (self) >= data->n_candidates;
+}
+
+/* "H100 · HBM 4.8 TB/s  added": a candidate from outside the study says so. */
+static void
+bpw_compare_page_mark_added (GtkWidget  *label,
+                             const char *name,
+                             const char *blueprint)
+{
+  g_autofree char *markup = NULL;
+  g_autofree char *tooltip = NULL;
+
+  /* Translators: marks a Compare row whose candidate a search added, not the study */
+  markup = g_markup_printf_escaped ("%s  <span alpha=\"60%%\" size=\"small\">%s</span>", name,
+                                    C_("candidate", "added"));
+  gtk_label_set_markup (GTK_LABEL (label), markup);
+  /* Translators: the tooltip of an added candidate; %s is its blueprint */
+  tooltip = g_strdup_printf (_("Added from a search, not part of the study. Blueprint: %s"),
+                             blueprint);
+  bpw_tooltip_set (label, tooltip);
+}
+
 static void
 bpw_compare_page_cell_bind_cb (GtkSignalListItemFactory *factory,
                                GtkListItem              *item,
@@ -310,7 +349,9 @@ bpw_compare_page_cell_bind_cb (GtkSignalListItemFactory *factory,
   gtk_label_set_text (GTK_LABEL (label), text);
   if (tone != 0)
     gtk_widget_add_css_class (label, tone > 0 ? "success" : "error");
-  if (column == COLUMN_CANDIDATE)
+  if (column == COLUMN_CANDIDATE && bpw_compare_page_is_added (self, cell / data->n_scenarios))
+    bpw_compare_page_mark_added (label, text, data->blueprints[cell / data->n_scenarios]);
+  else if (column == COLUMN_CANDIDATE)
     bpw_tooltip_set (label, data->blueprints[cell / data->n_scenarios]);
   else if (column == COLUMN_TIME)
     bpw_tooltip_set (label, data->cells[cell].error);

@@ -76,6 +76,11 @@ bpw_compare_page_update (BpwComparePage *self)
 
   if (data != NULL && !current)
     status = g_strdup (_("Updating after the change…"));
+  else if (data != NULL && _bpw_compare_page_n_added (self) > 0)
+    /* Translators: "Candidates: 4 and 2 added, scenarios: 3" */
+    status = g_strdup_printf (_("Candidates: %u and %u added, scenarios: %u"),
+                              data->n_candidates - _bpw_compare_page_n_added (self),
+                              _bpw_compare_page_n_added (self), data->n_scenarios);
   else if (data != NULL)
     /* Translators: the comparison's size, "Candidates: 4, scenarios: 3 — analytic
      * estimate, mappings as given" */
@@ -298,12 +303,14 @@ bpw_compare_page_class_init (BpwComparePageClass *klass)
                                    0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   g_type_ensure (BPW_TYPE_PLOT_VIEW);
+  g_type_ensure (BPW_TYPE_ADDED_BUTTON);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "comparepage");
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/bpw/Workbench/ui/bpw-compare-page.ui");
   gtk_widget_class_bind_template_child (widget_class, BpwComparePage, scenario_dropdown);
   gtk_widget_class_bind_template_child (widget_class, BpwComparePage, baseline_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, BpwComparePage, added_button);
   gtk_widget_class_bind_template_child (widget_class, BpwComparePage, spinner);
   gtk_widget_class_bind_template_child (widget_class, BpwComparePage, status_label);
   gtk_widget_class_bind_template_child (widget_class, BpwComparePage, stack);
@@ -325,6 +332,7 @@ bpw_compare_page_init (BpwComparePage *self)
   self->worker = bpw_study_worker_new ();
   /* After the window's own work for an edit, and once per burst of edits. */
   bpw_study_worker_set_delay (self->worker, 500);
+  bpw_added_button_set_worker (self->added_button, self->worker);
   g_signal_connect_object (self->worker, "changed",
                            G_CALLBACK (bpw_compare_page_worker_changed_cb), self,
                            G_CONNECT_SWAPPED);

@@ -5,7 +5,10 @@
  * bpw-search-dialog.c: lifecycle, the searched candidate and scenario, promotion;
  * bpw-search-dialog-space.c: the rows of the space page and the limits they stand for;
  * bpw-search-dialog-run.c: the worker thread, the progress shown while it runs and the
- * results table.
+ * results table;
+ * bpw-search-dialog-sweep.c: the sweep's parameter rows on the setup page;
+ * bpw-search-dialog-sweep-run.c: the sweep in a worker thread, its progress and points;
+ * bpw-search-dialog-pages.c: "Show in Trade-offs and Compare".
  */
 #pragma once
 
@@ -32,6 +35,8 @@ typedef enum
 
 /* The progress of a running search, shared between the worker and the main thread. */
 typedef struct _BpwSearchJob BpwSearchJob;
+/* The same for a sweep. */
+typedef struct _BpwSweepJob BpwSweepJob;
 
 /* The figures the run page shows, in the order of its stat cells. */
 typedef enum
@@ -72,8 +77,15 @@ struct _BpwSearchDialog
   GtkStack             *results_stack;
   AdwStatusPage        *empty_page;
   GtkColumnView        *column_view;
+  GtkButton            *show_button;
+  AdwStatusPage        *waiting_page;
+  AdwPreferencesGroup  *sweep_group;
+  GtkLabel             *sweep_size_label;
+  GtkMenuButton        *sweep_add_button;
+  GtkColumnView        *sweep_view;
 
   /* Widgets made in code (borrowed: the page holds them) */
+  AdwComboRow          *space_row;     /* the full space or Calculon's */
   AdwActionRow         *error_row;
   AdwComboRow          *choice_rows[BPW_N_SEARCH_CHOICES];
   AdwExpanderRow       *fusion_row;
@@ -104,6 +116,18 @@ struct _BpwSearchDialog
   BpwSearchObjective    objective;     /* of the report */
   gboolean              has_run;
   gboolean              updating;      /* rows being set from code */
+
+  GSimpleActionGroup   *actions;       /* "search.": show-page, add-sweep-param */
+
+  /* Sweep (owned) */
+  GPtrArray            *sweep_rows;    /* AdwActionRow (borrowed from the group), in order */
+  guint64               sweep_points_planned;  /* of the rows' grid; 0 with a bad row */
+  BpwSweepJob          *sweep_job;     /* nullable: the running sweep */
+  BpwSweep             *sweep;         /* nullable: the last sweep, finished or stopped */
+  GListStore           *sweep_points;  /* BpwSweepItem */
+  GtkNoSelection       *sweep_selection;
+  gboolean              sweep_shown;   /* the run page shows a sweep, not a search */
+  gboolean              sweep_in_pages;  /* its points were added to the pages */
 };
 
 /* bpw-search-dialog-space.c */
@@ -114,12 +138,46 @@ void     _bpw_search_dialog_space_update (BpwSearchDialog *self);
 
 /* bpw-search-dialog-run.c */
 void     _bpw_search_dialog_run_init     (BpwSearchDialog *self);
+/* The run page's figures: stat cell @stat shows @text (NULL: "—"); the bar @share. */
+void     _bpw_search_dialog_set_stat     (BpwSearchDialog *self,
+                                          BpwSearchStat    stat,
+                                          const char      *text);
+void     _bpw_search_dialog_set_fraction (BpwSearchDialog *self,
+                                          double           share);
+/* Shows the run page afresh for a search or a sweep, polling its progress with @poll. */
+void     _bpw_search_dialog_begin_run    (BpwSearchDialog *self,
+                                          gboolean         sweep,
+                                          GSourceFunc      poll);
+/* "about 3 min" (NaN: "—"); "12,345 plans/s" (NULL without time). */
+char    *_bpw_search_format_remaining    (double           seconds);
+char    *_bpw_search_format_rate         (guint64          decided,
+                                          double           seconds);
 void     _bpw_search_dialog_run_dispose  (BpwSearchDialog *self);
 /* Shows the columns of decisions the space can vary and figures the blueprint gives. */
 void     _bpw_search_dialog_show_columns (BpwSearchDialog *self,
                                           gboolean         experts,
                                           gboolean         offload,
                                           gboolean         energy);
+/* bpw-search-dialog-sweep.c */
+/* Builds the "Add Parameter" menu for @self->run's blueprint. */
+void     _bpw_search_dialog_sweep_init   (BpwSearchDialog *self);
+/* Rows to sweep, and whether every one of them holds values that parse. */
+gboolean _bpw_search_dialog_sweep_active (BpwSearchDialog *self);
+gboolean _bpw_search_dialog_sweep_ready  (BpwSearchDialog *self);
+
+/* bpw-search-dialog-sweep-run.c */
+void     _bpw_search_dialog_sweep_run_init    (BpwSearchDialog *self);
+void     _bpw_search_dialog_sweep_run_dispose (BpwSearchDialog *self);
+gboolean _bpw_search_dialog_sweep_start       (BpwSearchDialog *self);
+/* The run page's figures and texts are a search's (FALSE) or a sweep's (TRUE). */
+void     _bpw_search_dialog_set_run_mode      (BpwSearchDialog *self,
+                                               gboolean         sweep);
+
+/* bpw-search-dialog-pages.c */
+void     _bpw_search_dialog_pages_init   (BpwSearchDialog *self);
+/* "Show in Trade-offs and Compare" can add something now. */
+gboolean _bpw_search_dialog_can_show     (BpwSearchDialog *self);
+
 /* bpw-search-dialog.c */
 /* Which header buttons show and what they may do. */
 void     _bpw_search_dialog_update_buttons (BpwSearchDialog *self);

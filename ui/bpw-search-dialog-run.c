@@ -107,17 +107,17 @@ bpw_search_dialog_thread (GTask        *task,
 
 /* Stat cells -------------------------------------------------------------------------- */
 
-static void
-bpw_search_dialog_set_stat (BpwSearchDialog *self,
-                            BpwSearchStat    stat,
-                            const char      *text)
+void
+_bpw_search_dialog_set_stat (BpwSearchDialog *self,
+                             BpwSearchStat    stat,
+                             const char      *text)
 {
   gtk_label_set_text (self->stat_values[stat], text != NULL ? text : "—");
 }
 
-static void
-bpw_search_dialog_set_fraction (BpwSearchDialog *self,
-                                double           share)
+void
+_bpw_search_dialog_set_fraction (BpwSearchDialog *self,
+                                 double           share)
 {
   g_autofree char *percent = g_strdup_printf ("%.0f %%", floor (100.0 * share));
 
@@ -125,8 +125,8 @@ bpw_search_dialog_set_fraction (BpwSearchDialog *self,
   gtk_label_set_text (self->fraction_label, percent);
 }
 
-static char *
-bpw_search_format_remaining (double seconds)
+char *
+_bpw_search_format_remaining (double seconds)
 {
   if (isnan (seconds) || seconds < 0)
     return g_strdup ("—");
@@ -143,9 +143,9 @@ bpw_search_format_remaining (double seconds)
   return g_strdup_printf (_("about %.1f h"), seconds / 3600.0);
 }
 
-static char *
-bpw_search_format_rate (guint64 decided,
-                        double  seconds)
+char *
+_bpw_search_format_rate (guint64 decided,
+                         double  seconds)
 {
   g_autofree char *count = NULL;
 
@@ -176,9 +176,9 @@ bpw_search_dialog_show_best (BpwSearchDialog     *self,
                                   100.0 * eval->peak_bytes / eval->capacity_bytes)
                : g_steal_pointer (&peak);
     }
-  bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_STEP_TIME, step);
-  bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_MFU, mfu);
-  bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_MEMORY, memory);
+  _bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_STEP_TIME, step);
+  _bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_MFU, mfu);
+  _bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_MEMORY, memory);
   gtk_label_set_text (self->best_plan_label, plan != NULL ? plan : "");
 }
 
@@ -216,14 +216,14 @@ bpw_search_dialog_poll_cb (gpointer user_data)
     gtk_label_set_text (self->status_label, job->options.simulate
                                             ? _("Simulating the best plans…")
                                             : _("Evaluating the best plans…"));
-  bpw_search_dialog_set_fraction (self, share);
+  _bpw_search_dialog_set_fraction (self, share);
 
   decided = bpw_format_count (p.decided);
-  bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_EVALUATED, decided);
-  rate = bpw_search_format_rate (p.decided, p.elapsed_s);
-  bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_RATE, rate);
-  remaining = bpw_search_format_remaining (p.remaining_s);
-  bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_REMAINING, remaining);
+  _bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_EVALUATED, decided);
+  rate = _bpw_search_format_rate (p.decided, p.elapsed_s);
+  _bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_RATE, rate);
+  remaining = _bpw_search_format_remaining (p.remaining_s);
+  _bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_REMAINING, remaining);
   if (p.has_best)
     bpw_search_dialog_show_best (self, p.best_step_time_s, has_best ? &best : NULL,
                                  has_best ? plan : NULL);
@@ -281,7 +281,7 @@ bpw_search_dialog_show_report (BpwSearchDialog *self)
   guint64 range = r->end - r->begin;
   g_autofree char *evaluated = bpw_format_count (r->evaluated);
   g_autofree char *total = bpw_format_count (range);
-  g_autofree char *rate = bpw_search_format_rate (r->evaluated, r->seconds);
+  g_autofree char *rate = _bpw_search_format_rate (r->evaluated, r->seconds);
   g_autofree char *status = NULL;
   g_autofree char *seconds = bpw_format_seconds (r->seconds);
   double share = range > 0 ? (double) r->evaluated / (double) range : 1.0;
@@ -294,11 +294,11 @@ bpw_search_dialog_show_report (BpwSearchDialog *self)
     /* Translators: "Searched 5,678 plans in 1.23 s" */
     status = g_strdup_printf (_("Searched %s plans in %s"), total, seconds);
   gtk_label_set_text (self->status_label, status);
-  bpw_search_dialog_set_fraction (self, share);
-  bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_EVALUATED, evaluated);
-  bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_RATE, rate);
+  _bpw_search_dialog_set_fraction (self, share);
+  _bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_EVALUATED, evaluated);
+  _bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_RATE, rate);
   /* Translators: no time left: the search ended */
-  bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_REMAINING, r->cancelled ? C_("time", "Stopped")
+  _bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_REMAINING, r->cancelled ? C_("time", "Stopped")
                                                                             : C_("time", "Done"));
 
   bpw_search_dialog_fill_results (self);
@@ -372,8 +372,10 @@ bpw_search_dialog_start (BpwSearchDialog *self)
 
   g_return_val_if_fail (BPW_IS_SEARCH_DIALOG (self), FALSE);
 
-  if (self->job != NULL || self->space == NULL)
+  if (bpw_search_dialog_get_running (self) || self->space == NULL)
     return FALSE;
+  if (_bpw_search_dialog_sweep_active (self))
+    return _bpw_search_dialog_sweep_start (self);
 
   /* The worker gets a space of its own: the page rebuilds its space on every change. */
   bpw_search_dialog_get_limits (self, &limits);
@@ -401,20 +403,30 @@ bpw_search_dialog_start (BpwSearchDialog *self)
   g_task_set_task_data (task, job, (GDestroyNotify) bpw_search_job_free);
   g_task_run_in_thread (task, bpw_search_dialog_thread);
 
-  /* A fresh page: nothing of the last search stays to be mistaken for this one's. */
   g_list_store_remove_all (self->results);
+  _bpw_search_dialog_begin_run (self, FALSE, bpw_search_dialog_poll_cb);
+  return TRUE;
+}
+
+void
+_bpw_search_dialog_begin_run (BpwSearchDialog *self,
+                              gboolean         sweep,
+                              GSourceFunc      poll)
+{
+  /* A fresh page: nothing of the last search or sweep stays to be mistaken for this one's. */
+  self->sweep_shown = sweep;
+  _bpw_search_dialog_set_run_mode (self, sweep);
   gtk_label_set_text (self->status_label, _("Starting…"));
   gtk_label_set_text (self->fraction_label, "");
   gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
   for (guint s = 0; s < BPW_N_SEARCH_STATS; s++)
-    bpw_search_dialog_set_stat (self, s, NULL);
+    _bpw_search_dialog_set_stat (self, s, NULL);
   gtk_label_set_text (self->best_plan_label, "");
   gtk_stack_set_visible_child_name (self->results_stack, "waiting");
   gtk_stack_set_visible_child_name (self->stack, "run");
-  self->poll_id = g_timeout_add (BPW_SEARCH_POLL_MS, bpw_search_dialog_poll_cb, self);
+  self->poll_id = g_timeout_add (BPW_SEARCH_POLL_MS, poll, self);
   _bpw_search_dialog_update_buttons (self);
   _bpw_search_dialog_notify_running (self);
-  return TRUE;
 }
 
 void

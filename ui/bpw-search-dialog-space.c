@@ -188,6 +188,55 @@ bpw_search_dialog_add_choice (BpwSearchDialog *self,
   self->choice_rows[choice] = row;
 }
 
+/* The whole space, or what Calculon's llm-optimal-execution searches (`bpw search --space
+ * calculon`): a space of training runs only. */
+static void
+bpw_search_dialog_add_space_row (BpwSearchDialog *self)
+{
+  g_autoptr(GtkStringList) model = gtk_string_list_new (NULL);
+  gboolean train = self->run.scenario.phase == BPW_WORKLOAD_TRAIN;
+
+  /* Translators: the search space: every legal plan */
+  gtk_string_list_append (model, C_("space", "Full"));
+  /* Translators: the search space of Calculon's llm-optimal-execution */
+  gtk_string_list_append (model, _("Calculon’s options"));
+  self->space_row = ADW_COMBO_ROW (adw_combo_row_new ());
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->space_row), _("Search Space"));
+  adw_combo_row_set_model (self->space_row, G_LIST_MODEL (model));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->space_row), train);
+  if (!train)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (self->space_row),
+                                 _("Calculon’s options hold training runs only"));
+  g_signal_connect_object (self->space_row, "notify::selected",
+                           G_CALLBACK (bpw_search_dialog_choice_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  adw_preferences_group_add (self->space_group, GTK_WIDGET (self->space_row));
+}
+
+/* What the space row stands for, and what it rules out. */
+static void
+bpw_search_dialog_sync_space_row (BpwSearchDialog *self,
+                                  gboolean         calculon)
+{
+  if (self->run.scenario.phase == BPW_WORKLOAD_TRAIN)
+    {
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self->space_row), calculon
+                                   ? _("What Calculon’s llm-optimal-execution searches")
+                                   : _("Every legal plan of the scenario on its devices"));
+      /* The rules in full, where the row has room for them. */
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->space_row), calculon
+                                   ? _("TP divides the hidden size and PP the layers, ZeRO is "
+                                       "0 or 2, weights, optimizer state and activations are "
+                                       "offloaded each on its own, there is no GPipe, and a "
+                                       "tier is chosen for each parallel group")
+                                   : NULL);
+    }
+  /* Calculon's space chooses tiers, not collective algorithms. */
+  if (self->algorithms_switch != NULL)
+    gtk_widget_set_sensitive (gtk_widget_get_ancestor (GTK_WIDGET (self->algorithms_switch),
+                                                       ADW_TYPE_ACTION_ROW), !calculon);
+}
+
 static GtkSwitch *
 bpw_search_dialog_add_switch_row (BpwSearchDialog *self,
                                   AdwExpanderRow  *expander,
@@ -259,6 +308,7 @@ _bpw_search_dialog_space_init (BpwSearchDialog *self)
     }
 
   self->updating = TRUE;
+  bpw_search_dialog_add_space_row (self);
   self->error_row = ADW_ACTION_ROW (adw_action_row_new ());
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->error_row),
                                  _("These Choices Admit No Plan"));
@@ -389,6 +439,7 @@ bpw_search_dialog_get_limits (BpwSearchDialog *self,
   limits->offloads = mask == all_offloads ? 0 : mask;
   limits->algorithms = self->algorithms_switch == NULL
                        || gtk_switch_get_active (self->algorithms_switch);
+  limits->calculon = self->space_row != NULL && adw_combo_row_get_selected (self->space_row) == 1;
 }
 
 void
@@ -420,6 +471,9 @@ bpw_search_dialog_set_limits (BpwSearchDialog       *self,
                              limits->offloads == 0 || (limits->offloads & (1u << o)));
   if (self->algorithms_switch != NULL)
     gtk_switch_set_active (self->algorithms_switch, limits->algorithms);
+  /* Calculon's space is one of training runs: the row is insensitive otherwise. */
+  if (self->space_row != NULL && gtk_widget_get_sensitive (GTK_WIDGET (self->space_row)))
+    adw_combo_row_set_selected (self->space_row, limits->calculon ? 1 : 0);
   self->updating = FALSE;
   _bpw_search_dialog_space_update (self);
 }
@@ -436,6 +490,7 @@ _bpw_search_dialog_space_update (BpwSearchDialog *self)
   g_clear_pointer (&self->space_error, g_free);
 
   bpw_search_dialog_get_limits (self, &limits);
+  bpw_search_dialog_sync_space_row (self, limits.calculon);
   if (bpw_search_dialog_mask (self->fusion_switches, BPW_SEARCH_N_FUSION_SETS) == 0)
     self->space_error = g_strdup (_("Choose at least one fusion set"));
   else if (gtk_widget_get_visible (GTK_WIDGET (self->offload_row))

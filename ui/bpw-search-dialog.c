@@ -36,17 +36,27 @@ void
 _bpw_search_dialog_update_buttons (BpwSearchDialog *self)
 {
   const char *page = gtk_stack_get_visible_child_name (self->stack);
-  gboolean running = self->job != NULL;
+  gboolean running = bpw_search_dialog_get_running (self);
   gboolean on_setup = g_strcmp0 (page, "setup") == 0;
   gboolean on_run = g_strcmp0 (page, "run") == 0;
   gboolean selected = bpw_search_dialog_get_selected_result (self) != NULL;
+  gboolean sweep = _bpw_search_dialog_sweep_active (self);
+  gboolean startable = self->space != NULL && !running && _bpw_search_dialog_sweep_ready (self);
 
   gtk_widget_set_visible (GTK_WIDGET (self->start_button), on_setup);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->start_button), self->space != NULL && !running);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->start_button), startable);
+  gtk_button_set_label (self->start_button, sweep ? _("_Start Sweep") : _("_Start Search"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->start_button),
+                               sweep ? _("Search the space at every point of the sweep")
+                                     : _("Search the space for the best plans"));
   gtk_widget_set_visible (GTK_WIDGET (self->cancel_button), on_run && running);
   gtk_widget_set_visible (GTK_WIDGET (self->back_button), on_run && !running);
-  gtk_widget_set_visible (GTK_WIDGET (self->promote_button), on_run && !running);
+  /* A sweep point's blueprint is not the study's: it is shown, not promoted. */
+  gtk_widget_set_visible (GTK_WIDGET (self->promote_button),
+                          on_run && !running && !self->sweep_shown);
   gtk_widget_set_sensitive (GTK_WIDGET (self->promote_button), selected);
+  gtk_widget_set_visible (GTK_WIDGET (self->show_button), on_run && !running);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->show_button), _bpw_search_dialog_can_show (self));
   if (on_setup && self->space != NULL)
     gtk_window_set_default_widget (GTK_WINDOW (self), GTK_WIDGET (self->start_button));
 }
@@ -68,6 +78,15 @@ bpw_search_dialog_back_cb (BpwSearchDialog *self)
 {
   gtk_stack_set_visible_child_name (self->stack, "setup");
   _bpw_search_dialog_update_buttons (self);
+}
+
+static void
+bpw_search_dialog_show_cb (BpwSearchDialog *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (bpw_search_dialog_show_in_pages (self, &error) == 0)
+    adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (error->message));
 }
 
 static void
@@ -95,8 +114,10 @@ bpw_search_dialog_dispose (GObject *object)
   BpwSearchDialog *self = (BpwSearchDialog *) object;
 
   _bpw_search_dialog_run_dispose (self);
+  _bpw_search_dialog_sweep_run_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), BPW_TYPE_SEARCH_DIALOG);
   g_clear_object (&self->window);
+  g_clear_object (&self->actions);
   g_clear_pointer (&self->space, bpw_search_space_free);
 
   G_OBJECT_CLASS (bpw_search_dialog_parent_class)->dispose (object);
@@ -181,6 +202,12 @@ bpw_search_dialog_class_init (BpwSearchDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BpwSearchDialog, results_stack);
   gtk_widget_class_bind_template_child (widget_class, BpwSearchDialog, empty_page);
   gtk_widget_class_bind_template_child (widget_class, BpwSearchDialog, column_view);
+  gtk_widget_class_bind_template_child (widget_class, BpwSearchDialog, show_button);
+  gtk_widget_class_bind_template_child (widget_class, BpwSearchDialog, waiting_page);
+  gtk_widget_class_bind_template_child (widget_class, BpwSearchDialog, sweep_group);
+  gtk_widget_class_bind_template_child (widget_class, BpwSearchDialog, sweep_size_label);
+  gtk_widget_class_bind_template_child (widget_class, BpwSearchDialog, sweep_add_button);
+  gtk_widget_class_bind_template_child (widget_class, BpwSearchDialog, sweep_view);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }
@@ -198,6 +225,8 @@ bpw_search_dialog_init (BpwSearchDialog *self)
   bpw_mapping_init_defaults (&self->run.mapping);
   gtk_spin_button_set_value (self->threads_spin, g_get_num_processors ());
   _bpw_search_dialog_run_init (self);
+  _bpw_search_dialog_sweep_run_init (self);
+  _bpw_search_dialog_pages_init (self);
 
   g_signal_connect_object (self->start_button, "clicked",
                            G_CALLBACK (bpw_search_dialog_start_cb), self, G_CONNECT_SWAPPED);
@@ -207,6 +236,8 @@ bpw_search_dialog_init (BpwSearchDialog *self)
                            G_CALLBACK (bpw_search_dialog_back_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->promote_button, "clicked",
                            G_CALLBACK (bpw_search_dialog_promote_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->show_button, "clicked",
+                           G_CALLBACK (bpw_search_dialog_show_cb), self, G_CONNECT_SWAPPED);
 }
 
 /* Reads the window's selection and copies what the search needs out of the study. */
@@ -266,7 +297,10 @@ bpw_search_dialog_load (BpwSearchDialog *self)
       gtk_stack_set_visible_child_name (self->stack, "unavailable");
     }
   else
-    gtk_stack_set_visible_child_name (self->stack, "setup");
+    {
+      _bpw_search_dialog_sweep_init (self);
+      gtk_stack_set_visible_child_name (self->stack, "setup");
+    }
   _bpw_search_dialog_update_buttons (self);
 }
 
@@ -365,7 +399,7 @@ gboolean
 bpw_search_dialog_get_running (BpwSearchDialog *self)
 {
   g_return_val_if_fail (BPW_IS_SEARCH_DIALOG (self), FALSE);
-  return self->job != NULL;
+  return self->job != NULL || self->sweep_job != NULL;
 }
 
 const BpwSearchReport *

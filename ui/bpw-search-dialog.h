@@ -9,6 +9,12 @@
  * and shows progress, rate, time left and the best plan so far, at most ten times a
  * second; then the best plans are listed, and "Promote to Candidate" adds the chosen one
  * to the study as a new candidate through the window's undoable edits.
+ *
+ * With blueprint parameters to sweep (the setup page's Sweep group), Start runs a sweep
+ * instead (bpw_sweep_run()): the space of the same choices searched at every point of the
+ * parameters' grid, and the points listed with their gain over the baseline split into
+ * architecture × mapping. "Show in Trade-offs and Compare" adds the selected plan, or the
+ * sweep's points on its Pareto front, to those pages as candidates from outside the study.
  */
 #pragma once
 
@@ -72,11 +78,43 @@ GListModel      *bpw_search_dialog_get_results     (BpwSearchDialog         *sel
 void             bpw_search_dialog_select_result   (BpwSearchDialog         *self,
                                                     guint                    position);
 /* The selected result (nullable, borrowed) and the blueprint of the searched candidate:
- * what "Promote to Candidate" adds, and what another view can take as it is (the
- * Trade-offs page's bpw_tradeoffs_page_add_candidate(), once it exists, is the hook for a
- * "Show in Trade-offs" action). */
+ * what "Promote to Candidate" adds, and what "Show in Trade-offs and Compare" shows. */
 BpwSearchItem   *bpw_search_dialog_get_selected_result (BpwSearchDialog     *self);
 const BpwBlueprint *bpw_search_dialog_get_blueprint (BpwSearchDialog        *self);
+
+/* Sweep ------------------------------------------------------------------------------ */
+
+/* Adds a row that sweeps @param (as bpw_sweep_new() names it: "hbm_bandwidth",
+ * "link_bandwidth.TIER", "devices", …) over @values as typed ("2 TB/s, 3.35 TB/s"); a row of
+ * that parameter that is there already gets @values. FALSE when the blueprint has no such
+ * parameter (no SRAM level, no such tier). Values that do not parse are refused in the
+ * row, with the reason (bpw_search_dialog_get_sweep_error()). */
+gboolean         bpw_search_dialog_add_sweep_param (BpwSearchDialog         *self,
+                                                    const char              *param,
+                                                    const char              *values);
+void             bpw_search_dialog_remove_sweep_params (BpwSearchDialog     *self);
+/* Why the row of @param refuses its values (nullable: it does not, or there is no row). */
+const char      *bpw_search_dialog_get_sweep_error (BpwSearchDialog         *self,
+                                                    const char              *param);
+/* The rows as bpw_sweep_new() takes them ("NAME=V1,V2,…", values in SI units, exact),
+ * NULL-terminated and empty without rows; NULL with @error when a row refuses its values. */
+char           **bpw_search_dialog_dup_sweep_params (BpwSearchDialog        *self,
+                                                     GError                **error);
+/* Points of the rows' grid; 0 without rows or when one refuses its values. */
+guint64          bpw_search_dialog_get_sweep_size  (BpwSearchDialog         *self);
+/* The last sweep, finished or stopped (nullable; borrowed). A sweep keeps the best plan of
+ * each point (top K 1), without simulating it, and ranks by step time. */
+BpwSweep        *bpw_search_dialog_get_sweep       (BpwSearchDialog         *self);
+/* The points listed (element-type BpwSweepItem), in the sweep's order. */
+GListModel      *bpw_search_dialog_get_sweep_points (BpwSearchDialog        *self);
+
+/* "Show in Trade-offs and Compare": adds the sweep's points on its Pareto front (when the
+ * run page shows a sweep) or the selected result to the window's Trade-offs and Compare
+ * pages (bpw_study_worker_add_candidate_for_scenario()): each runs the searched scenario
+ * with its plan, and the others as the searched candidate does. Returns how many were
+ * added to each page; 0 with @error when there is nothing to add. */
+guint            bpw_search_dialog_show_in_pages   (BpwSearchDialog         *self,
+                                                    GError                 **error);
 
 /* Adds the selected result as a new candidate: the searched candidate's blueprint and
  * mappings, with the result's mapping for the searched scenario, as one undoable edit of

@@ -263,6 +263,24 @@ bpw_search_item_new (guint                  rank,
   self->simulated = result->simulated;
   self->evaluation = result->simulated ? result->simulation : result->evaluation;
   self->algorithms = bpw_search_algorithms_of (&result->mapping, blueprint);
+  /* The search folds plans that differ only in algorithms and estimate the same into one
+   * result: say how many choices it stands for, so that none seems missing. */
+  if (result->equivalent_variants > 1)
+    {
+      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT,
+                                                result->equivalent_variants);
+      char *with_variants;
+
+      /* Translators: collective algorithms, then how many algorithm choices give the
+       * same estimate, e.g. "Automatic (6 equivalent choices)" */
+      with_variants = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                    "%s (%s equivalent choice)",
+                                                    "%s (%s equivalent choices)",
+                                                    (gulong) result->equivalent_variants),
+                                       self->algorithms, count);
+      g_free (self->algorithms);
+      self->algorithms = with_variants;
+    }
   if (result->reasons != NULL && result->reasons->len > 0)
     {
       GString *reasons = g_string_new (NULL);

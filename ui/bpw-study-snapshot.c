@@ -26,6 +26,8 @@ bpw_added_candidate_clear (gpointer data)
   g_free (c->name);
   g_clear_pointer (&c->blueprint, bpw_blueprint_free);
   g_free (c->mapping);
+  g_free (c->scenario);
+  g_free (c->source);
 }
 
 GArray *
@@ -45,6 +47,8 @@ bpw_added_candidates_append (GArray                  *list,
     .name = g_strdup (c->name),
     .blueprint = bpw_blueprint_copy (c->blueprint),
     .mapping = g_strdup (c->mapping),
+    .scenario = g_strdup (c->scenario),
+    .source = g_strdup (c->source),
   };
 
   g_array_append_val (list, copy);
@@ -56,13 +60,25 @@ bpw_added_candidates_add (GArray             *list,
                           const BpwBlueprint *blueprint,
                           const BpwMapping   *mapping)
 {
+  bpw_added_candidates_add_for_scenario (list, name, blueprint, mapping, NULL, NULL);
+}
+
+void
+bpw_added_candidates_add_for_scenario (GArray             *list,
+                                       const char         *name,
+                                       const BpwBlueprint *blueprint,
+                                       const BpwMapping   *mapping,
+                                       const char         *source,
+                                       const char         *scenario)
+{
   g_autofree char *json = NULL;
   BpwAddedCandidate c;
 
   g_return_if_fail (list != NULL && name != NULL && blueprint != NULL);
 
   json = mapping != NULL ? bpw_mapping_to_json (mapping) : NULL;
-  c = (BpwAddedCandidate) { (char *) name, (BpwBlueprint *) blueprint, json };
+  c = (BpwAddedCandidate) { (char *) name, (BpwBlueprint *) blueprint, json,
+                            (char *) scenario, (char *) source };
   bpw_added_candidates_append (list, &c);
 }
 
@@ -122,8 +138,10 @@ bpw_study_snapshot_new (BpwStudy *study,
       g_autofree char *bp = bpw_blueprint_to_json (c->blueprint);
 
       bpw_added_candidates_append (self->added, c);
-      g_string_append_printf (added_json, "%s\n%s\n%s\n", c->name, bp,
-                              c->mapping != NULL ? c->mapping : "");
+      g_string_append_printf (added_json, "%s\n%s\n%s\n%s\n%s\n", c->name, bp,
+                              c->mapping != NULL ? c->mapping : "",
+                              c->scenario != NULL ? c->scenario : "",
+                              c->source != NULL ? c->source : "");
     }
   self->added_json = g_string_free (added_json, FALSE);
   return self;
@@ -186,6 +204,46 @@ bpw_study_has_blueprint (BpwStudy   *study,
   return g_strv_contains (bpw_study_get_blueprints (study), name);
 }
 
+/* The study's own candidate @name (nullable: none, or not in the study now). */
+static const BpwStudyCandidate *
+bpw_study_snapshot_source (BpwStudy   *study,
+                           const char *name)
+{
+  for (guint i = 0; name != NULL && i < bpw_study_get_n_candidates (study); i++)
+    if (strcmp (bpw_study_get_candidate (study, i)->name, name) == 0)
+      return bpw_study_get_candidate (study, i);
+  return NULL;
+}
+
+/* Candidate @index runs every scenario but @scenario with @mappings (nullable: the
+ * source's per-scenario mappings; its own mapping is the candidate's already), and
+ * @scenario with @mapping. A scenario the study no longer has is left out. */
+static gboolean
+bpw_study_snapshot_scope (BpwStudy    *study,
+                          guint        index,
+                          JsonNode    *mappings,
+                          const char  *scenario,
+                          JsonNode    *mapping,
+                          GError     **error)
+{
+  if (mappings != NULL && JSON_NODE_HOLDS_OBJECT (mappings))
+    {
+      JsonObject *object = json_node_get_object (mappings);
+      g_autoptr(GList) members = json_object_get_members (object);
+
+      for (GList *l = members; l != NULL; l = l->next)
+        if (strcmp (l->data, scenario) != 0
+            && bpw_study_lookup_scenario (study, l->data, NULL)
+            && !bpw_study_set_candidate_scenario_mapping (study, index, l->data,
+                                                          json_object_get_member (object,
+                                                                                  l->data),
+                                                          error))
+          return FALSE;
+    }
+  return !bpw_study_lookup_scenario (study, scenario, NULL)
+         || bpw_study_set_candidate_scenario_mapping (study, index, scenario, mapping, error);
+}
+
 /* The added candidate's blueprint goes into the copy under a name no other blueprint has,
  * so that it never shadows the one the study's own candidates run. */
 static gboolean
@@ -198,6 +256,12 @@ bpw_study_snapshot_add_to (BpwStudy                *study,
   g_autofree char *base = g_strdup_printf ("%s (added)", c->name);
   g_autofree char *name = bpw_study_snapshot_unique (c->name, study, bpw_study_has_candidate);
   g_autofree char *bp_name = bpw_study_snapshot_unique (base, study, bpw_study_has_blueprint);
+  const BpwStudyCandidate *source = bpw_study_snapshot_source (study, c->source);
+  /* The source's nodes outlive the candidate added next (it moves the candidates). */
+  g_autoptr(JsonNode) base_mapping = source != NULL && source->mapping != NULL
+                                     ? json_node_ref (source->mapping) : NULL;
+  g_autoptr(JsonNode) mappings = source != NULL && source->mappings != NULL
+                                 ? json_node_ref (source->mappings) : NULL;
 
   g_free (bp->name);
   bp->name = g_strdup (bp_name);
@@ -205,7 +269,11 @@ bpw_study_snapshot_add_to (BpwStudy                *study,
     return FALSE;
   if (c->mapping != NULL && (mapping = json_from_string (c->mapping, error)) == NULL)
     return FALSE;
-  return bpw_study_add_candidate (study, name, bp_name, mapping, error);
+  if (c->scenario == NULL || mapping == NULL)
+    return bpw_study_add_candidate (study, name, bp_name, mapping, error);
+  return bpw_study_add_candidate (study, name, bp_name, base_mapping, error)
+         && bpw_study_snapshot_scope (study, bpw_study_get_n_candidates (study) - 1, mappings,
+                                      c->scenario, mapping, error);
 }
 
 BpwStudy *

@@ -22,6 +22,11 @@ typedef struct
   BpwBlueprint *blueprint;  /* owned */
   char         *mapping;    /* owned, nullable: bpw_mapping_to_json(); NULL: each
                              * scenario's own decomposition */
+  /* Nullable: the one scenario @mapping was found for (a search's). The others run as the
+   * study's candidate @source does, on @blueprint: its mapping and per-scenario mappings
+   * (each scenario's own decomposition when @source is NULL or gone). */
+  char         *scenario;
+  char         *source;
 } BpwAddedCandidate;
 
 /* A GArray of BpwAddedCandidate that clears its elements. */
@@ -31,6 +36,14 @@ void              bpw_added_candidates_add       (GArray             *list,
                                                   const char         *name,
                                                   const BpwBlueprint *blueprint,
                                                   const BpwMapping   *mapping);
+/* The same for the search of candidate @source (nullable) on @scenario (nullable: every
+ * scenario runs @mapping): see BpwAddedCandidate. */
+void              bpw_added_candidates_add_for_scenario (GArray             *list,
+                                                         const char         *name,
+                                                         const BpwBlueprint *blueprint,
+                                                         const BpwMapping   *mapping,
+                                                         const char         *source,
+                                                         const char         *scenario);
 /* The points of @sweep on its Pareto front that have a best mapping, as "LABEL N" (N
  * counts the sweep's points from 1) with the point's blueprint and best mapping. Returns
  * how many were added. */

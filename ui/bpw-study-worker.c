@@ -278,6 +278,21 @@ bpw_study_worker_add_candidate (BpwStudyWorker     *self,
   bpw_study_worker_set_study (self, self->study);
 }
 
+void
+bpw_study_worker_add_candidate_for_scenario (BpwStudyWorker     *self,
+                                             const char         *name,
+                                             const BpwBlueprint *blueprint,
+                                             const BpwMapping   *mapping,
+                                             const char         *source,
+                                             const char         *scenario)
+{
+  g_return_if_fail (BPW_IS_STUDY_WORKER (self));
+
+  bpw_added_candidates_add_for_scenario (self->added, name, blueprint, mapping, source,
+                                         scenario);
+  bpw_study_worker_set_study (self, self->study);
+}
+
 guint
 bpw_study_worker_add_sweep (BpwStudyWorker *self,
                             const char     *label,
@@ -309,4 +324,13 @@ bpw_study_worker_get_n_added (BpwStudyWorker *self)
 {
   g_return_val_if_fail (BPW_IS_STUDY_WORKER (self), 0);
   return self->added->len;
+}
+
+const BpwAddedCandidate *
+bpw_study_worker_get_added (BpwStudyWorker *self,
+                            guint           i)
+{
+  g_return_val_if_fail (BPW_IS_STUDY_WORKER (self), NULL);
+  g_return_val_if_fail (i < self->added->len, NULL);
+  return &g_array_index (self->added, BpwAddedCandidate, i);
 }

@@ -76,10 +76,21 @@ void              bpw_study_worker_add_candidate  (BpwStudyWorker     *self,
                                                    const char         *name,
                                                    const BpwBlueprint *blueprint,
                                                    const BpwMapping   *mapping);
+/* The same, @mapping for @scenario only (bpw_added_candidates_add_for_scenario()). */
+void              bpw_study_worker_add_candidate_for_scenario (BpwStudyWorker     *self,
+                                                               const char         *name,
+                                                               const BpwBlueprint *blueprint,
+                                                               const BpwMapping   *mapping,
+                                                               const char         *source,
+                                                               const char         *scenario);
 guint             bpw_study_worker_add_sweep      (BpwStudyWorker     *self,
                                                    const char         *label,
                                                    BpwSweep           *sweep);
 void              bpw_study_worker_clear_added    (BpwStudyWorker     *self);
 guint             bpw_study_worker_get_n_added    (BpwStudyWorker     *self);
+/* Added candidate @i, in the order added (their names in the snapshot may gain a number
+ * where they would clash with the study's). */
+const BpwAddedCandidate *bpw_study_worker_get_added (BpwStudyWorker     *self,
+                                                     guint               i);
 
 G_END_DECLS

@@ -18,6 +18,7 @@
 #include <glib/gi18n.h>
 
 #include "bpw-tradeoffs-page.h"
+#include "bpw-added-button.h"
 
 /* One inference scenario and its curves. */
 typedef struct
@@ -46,6 +47,7 @@ struct _BpwTradeoffsPage
   GtkDropDown       *scenario_dropdown;
   GtkDropDown       *latency_dropdown;
   GtkDropDown       *y_dropdown;
+  BpwAddedButton    *added_button;  /* "Clear N Added" */
   GtkSpinner        *spinner;
   GtkLabel          *status_label;
   GtkStack          *stack;
@@ -435,6 +437,7 @@ bpw_tradeoffs_page_class_init (BpwTradeoffsPageClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (BPW_TYPE_PLOT_VIEW);
+  g_type_ensure (BPW_TYPE_ADDED_BUTTON);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "tradeoffspage");
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -442,6 +445,7 @@ bpw_tradeoffs_page_class_init (BpwTradeoffsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BpwTradeoffsPage, scenario_dropdown);
   gtk_widget_class_bind_template_child (widget_class, BpwTradeoffsPage, latency_dropdown);
   gtk_widget_class_bind_template_child (widget_class, BpwTradeoffsPage, y_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, BpwTradeoffsPage, added_button);
   gtk_widget_class_bind_template_child (widget_class, BpwTradeoffsPage, spinner);
   gtk_widget_class_bind_template_child (widget_class, BpwTradeoffsPage, status_label);
   gtk_widget_class_bind_template_child (widget_class, BpwTradeoffsPage, stack);
@@ -464,6 +468,7 @@ bpw_tradeoffs_page_init (BpwTradeoffsPage *self)
   /* A sweep cannot be stopped half-way: one per burst of edits (the page is not shown
    * yet). */
   bpw_study_worker_set_delay (self->worker, 2000);
+  bpw_added_button_set_worker (self->added_button, self->worker);
   self->selected = G_MAXUINT;
   self->scenario_names = gtk_string_list_new (NULL);
   g_signal_connect_object (self->worker, "changed",

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "bpw-memo-export.h"
 #include "bpw-search-dialog.h"
 #include "bpw-window-private.h"
 
@@ -50,9 +51,9 @@ bpw_window_json_filter (const char *name)
   return filter;
 }
 
-static void
-bpw_window_set_chooser_folder (BpwWindow      *self,
-                               GtkFileChooser *chooser)
+void
+_bpw_window_set_chooser_folder (BpwWindow      *self,
+                                GtkFileChooser *chooser)
 {
   g_autofree char *last_folder = NULL;
   g_autoptr(GFile) folder = NULL;
@@ -100,7 +101,7 @@ bpw_window_open_action (GtkWidget  *widget,
   gtk_file_filter_set_name (all, _("All Files"));
   gtk_file_filter_add_pattern (all, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), all);
-  bpw_window_set_chooser_folder (self, GTK_FILE_CHOOSER (native));
+  _bpw_window_set_chooser_folder (self, GTK_FILE_CHOOSER (native));
 
   g_signal_connect_object (native, "response", G_CALLBACK (bpw_window_open_response_cb), self,
                            G_CONNECT_SWAPPED);
@@ -173,7 +174,7 @@ _bpw_window_save_interactive (BpwWindow      *self,
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
   json = bpw_window_json_filter (_("Studies (JSON)"));
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), json);
-  bpw_window_set_chooser_folder (self, GTK_FILE_CHOOSER (native));
+  _bpw_window_set_chooser_folder (self, GTK_FILE_CHOOSER (native));
   if (self->file != NULL)
     gtk_file_chooser_set_file (GTK_FILE_CHOOSER (native), self->file, NULL);
   else
@@ -362,6 +363,7 @@ _bpw_window_class_actions_init (GtkWidgetClass *widget_class)
                                    bpw_window_show_page_action);
   gtk_widget_class_install_action (widget_class, "win.find", NULL, bpw_window_find_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, bpw_window_search_action);
+  _bpw_memo_export_class_init (widget_class);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK,
                                        "win.open", NULL);
@@ -389,5 +391,6 @@ _bpw_window_actions_init (BpwWindow *self)
   bpw_window_build_recent_menu (self);
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed",
                            G_CALLBACK (bpw_window_build_recent_menu), self, G_CONNECT_SWAPPED);
+  _bpw_memo_export_attach (self);
   _bpw_window_actions_update (self);
 }

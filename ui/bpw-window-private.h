@@ -159,6 +159,9 @@ void     _bpw_window_actions_init      (BpwWindow     *self);
 void     _bpw_window_actions_update    (BpwWindow     *self);
 void     _bpw_window_add_recent        (BpwWindow     *self,
                                         GFile         *file);
+/* The study's folder, else the last folder used. */
+void     _bpw_window_set_chooser_folder (BpwWindow     *self,
+                                        GtkFileChooser *chooser);
 /* Save, or Save As when there is no file; @done (nullable) runs with TRUE once saved. */
 void     _bpw_window_save_interactive  (BpwWindow     *self,
                                         gboolean       choose_file,

@@ -26,6 +26,20 @@ assert d['evaluated'] == t['evaluated'] == d['space'] and d['complete'] is True
 assert d['shard']['merged'] == 2
 assert d['best'] == t['best']
 assert d['pareto'] == t['pareto'] and len(d['pareto']) >= 1"
+# 36 plans over 5 ranks: rank boundaries (7, 14, 21, 28) cut the algorithm variants of
+# listed results (as test-cli-search.sh checks with --shard I/5); rank 0 folds them back.
+TINY=("${PROBLEM[@]}" --tp 2 --pp 1 --zero 1 --micro-batch 1 --recompute none
+      --fusion-sets default --offload none --top 40 --no-reevaluate)
+expect_rc "threaded search of a space of few plans" 0 "$BPW" search "${TINY[@]}" --json
+cp "$TMP/out" "$TMP/tiny.json"
+MPIRUN5=("${MPIRUN[@]}")
+MPIRUN5[2]=5
+expect_rc "the same search over 5 MPI ranks" 0 \
+  "${MPIRUN5[@]}" "$MPI_SEARCH" "${TINY[@]}" --threads 1
+py "the ranks' results fold into the threaded run's, with the same variant counts" "
+t = json.load(open('$TMP/tiny.json'))
+assert d['shard']['merged'] == 5 and d['space'] == 36
+assert d['best'] == t['best'] and sum(b['equivalent_variants'] for b in d['best']) > len(d['best'])"
 expect_rc "a bad option fails on every rank without hanging" 2 \
   "${MPIRUN[@]}" "$MPI_SEARCH" "${PROBLEM[@]}" --shard 0/2
 

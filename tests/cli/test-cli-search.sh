@@ -47,6 +47,18 @@ py "bpw evaluate --analytic --mapping gives the step time search ranked it by" "
 w = json.load(open('$TMP/whole.json'))['best'][0]
 assert d['step_time_s'] == w['estimated_step_time_s'], (d['step_time_s'], w['estimated_step_time_s'])"
 
+py "plans that differ only in algorithms with the same estimate are one result" "
+d = json.load(open('$TMP/whole.json'))
+def plan(b):
+    m = dict(b['mapping'])
+    m.pop('name'); m.pop('collective_algorithms', None)
+    return (json.dumps(m, sort_keys=True), b['estimated_step_time_s'], b['estimated_energy_j'],
+            b['estimated_peak_bytes'])
+assert len(set(plan(b) for b in d['best'])) == len(d['best'])
+for b in d['best']:
+    assert b['equivalent_variants'] >= 1 and b['algorithm_class'] <= b['index']
+assert sum(b['equivalent_variants'] for b in d['best']) > len(d['best'])"
+
 # ---- determinism: threads, shards, brute force ----
 expect_rc "search with one thread" 0 "$BPW" search "${SMALL[@]}" --threads 1 --json
 py "one thread and two threads give the same best" "
@@ -93,6 +105,26 @@ py "the bounds never drop the optimum: brute force finds the same best" "
 w = json.load(open('$TMP/whole.json'))
 assert d['estimated'] == d['space'] and d['estimated'] > w['estimated']
 assert d['best'] == w['best']"
+
+# Few plans (SP, TP and DP overlap, algorithms), many shards: boundaries cut the
+# algorithm variants of listed results, and the merge folds them back.
+TINY=("${SMALL[@]}" --tp 2 --pp 1 --zero 1 --micro-batch 1 --recompute none
+      --fusion-sets default --offload none --top 40 --no-reevaluate)
+expect_rc "search a space of few plans" 0 "$BPW" search "${TINY[@]}" --json
+cp "$TMP/out" "$TMP/tiny.json"
+for i in 0 1 2 3 4; do
+  expect_rc "its shard $i/5" 0 "$BPW" search "${TINY[@]}" --shard $i/5 --json
+  cp "$TMP/out" "$TMP/tiny$i.json"
+done
+expect_rc "search-merge its five shards" 0 \
+  "$BPW" search-merge "$TMP"/tiny[0-4].json
+py "the merged results and their variant counts equal the whole's" "
+w = json.load(open('$TMP/tiny.json'))
+assert d['best'] == w['best'] and sum(b['equivalent_variants'] for b in w['best']) > len(w['best'])
+key = lambda b: (b['algorithm_class'], b['estimated_step_time_s'], b['estimated_peak_bytes'])
+n = dict((key(b), b['equivalent_variants']) for b in w['best'])
+s = [b for i in range(5) for b in json.load(open('$TMP/tiny%d.json' % i))['best']]
+assert any(key(b) in n and b['equivalent_variants'] < n[key(b)] for b in s), 'no fold'"
 
 # ---- restrictions and exit codes ----
 expect_rc "fixed choices restrict the space" 0 \
@@ -187,6 +219,7 @@ assert m['micro_batch'] == c['microbatch_size']
 assert p['sp'] == (c['tensor_par_comm_type'] == 'rs_ag')
 assert m['recompute'] == 'none' == c['activation_recompute']
 assert all(v == 'device' for v in m['placement'].values()), m['placement']"
+
 expect_rc "--space takes full or calculon" 2 "$BPW" search "${SMALL[@]}" --space megatron
 expect_rc "Calculon's space is one of training runs" 1 \
   "$BPW" search "${SMALL[@]}" --space calculon --phase prefill

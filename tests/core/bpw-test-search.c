@@ -67,3 +67,24 @@ new_space (const BpwModelSpec *spec, const BpwScenario *s, const BpwBlueprint *b
   g_assert_no_error (error);
   return space;
 }
+
+BpwSearchReport *
+run_search (const BpwSearchSpace *space, guint top, guint threads, gboolean exhaustive,
+            gboolean pareto, guint64 shard, guint64 shards)
+{
+  g_autoptr(GError) error = NULL;
+  BpwSearchOptions o;
+  BpwSearchReport *r;
+
+  bpw_search_options_init (&o);
+  o.top_k = top;
+  o.threads = threads;
+  o.exhaustive = exhaustive;
+  o.pareto = pareto;
+  o.shard_index = shard;
+  o.shard_count = shards;
+  o.reevaluate = FALSE;
+  r = bpw_search_run (space, &o, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  return r;
+}

@@ -15,6 +15,10 @@ void            train_scenario (BpwScenario *s, gint64 batch, gint64 seq);
 /* Two fusion sets and two offload choices: the searches stay short under sanitizers. */
 void            modest_limits  (BpwSearchLimits *l);
 BpwBlueprint   *a100           (void);
+/* A search without re-evaluation: the @top best of shard @shard of @shards. */
+BpwSearchReport *run_search    (const BpwSearchSpace *space, guint top, guint threads,
+                                gboolean exhaustive, gboolean pareto, guint64 shard,
+                                guint64 shards);
 /* @limits NULL: no limits. */
 BpwSearchSpace *new_space      (const BpwModelSpec *spec, const BpwScenario *s,
                                 const BpwBlueprint *bp, gint64 devices,

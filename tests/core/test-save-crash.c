@@ -3,11 +3,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A child process saves big studies over one path, version after version, with
- * bpw_study_save_to_file(); the parent kills it with SIGKILL after a random delay (seeded
- * by the GTest seed, so a failing run can be replayed with --seed) and then checks what a
- * user would find: the file at the path, or while the save was between its two renames its
- * "~" backup, is byte for byte one of the versions that were saved, and it loads. A torn,
- * truncated or mixed file fails the test.
+ * bpw_study_save_to_file(); the parent kills it with SIGKILL a random delay (seeded by the
+ * GTest seed, so a failing run can be replayed with --seed) after the child begins or ends
+ * its first save, as it reports through a pipe, and then checks what a user would find:
+ * the file at the path, or while the save was between its two renames its "~" backup, is
+ * byte for byte one of the versions that were saved, and it loads. A torn, truncated or
+ * mixed file fails the test.
  */
 #include "config.h"
 
@@ -129,17 +130,48 @@ count_temporaries (const char *dir)
   return n;
 }
 
+/* What the child writes to the parent's pipe around each save. */
+#define SAVE_BEGINS 'b'
+#define SAVE_ENDED  'e'
+
 G_NORETURN static void
 child_save_forever (BpwStudy * const *studies,
-                    const char       *path)
+                    const char       *path,
+                    int               progress)
 {
   for (guint i = 1;; i++)
     {
       g_autoptr(GError) error = NULL;
+      char mark = SAVE_BEGINS;
+      gboolean saved;
 
       /* No assertions here: the parent judges the result; a failed save just ends. */
-      if (!bpw_study_save_to_file (studies[i % N_VERSIONS], path, &error))
+      if (write (progress, &mark, 1) != 1)
+        _exit (4);
+      saved = bpw_study_save_to_file (studies[i % N_VERSIONS], path, &error);
+      mark = SAVE_ENDED;
+      if (!saved || write (progress, &mark, 1) != 1)
         _exit (3);
+    }
+}
+
+/* Reads the child's marks until @mark; FALSE when the child ended first. */
+static gboolean
+wait_for_mark (int  progress,
+               char mark)
+{
+  char c = 0;
+
+  for (;;)
+    {
+      ssize_t n = read (progress, &c, 1);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n != 1)
+        return FALSE;
+      if (c == mark)
+        return TRUE;
     }
 }
 
@@ -205,16 +237,28 @@ test_kill_during_save (void)
       /* Up to about four saves: kills land before, inside and between saves. */
       gulong delay = (gulong) g_test_rand_int_range (0, (gint32) MIN (4 * save_us, 2000000));
       int status = 0;
+      int progress[2];
       pid_t pid;
 
+      g_assert_cmpint (pipe (progress), ==, 0);
       pid = fork ();
       g_assert_cmpint (pid, >=, 0);
       if (pid == 0)
-        child_save_forever (studies, path);
+        {
+          close (progress[0]);
+          child_save_forever (studies, path, progress[1]);
+        }
+      close (progress[1]);
+      /* The delay counts from an event of the child's, not from the fork, so that a
+       * loaded machine, which may not run the child at all for a while, still has kills
+       * land inside saves: half of them from the start of the first save, the other half
+       * from its end, so that later versions reach the path. */
+      g_assert_true (wait_for_mark (progress[0], k % 2 == 0 ? SAVE_BEGINS : SAVE_ENDED));
       g_usleep (delay);
       g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
       while (waitpid (pid, &status, 0) < 0)
         g_assert_cmpint (errno, ==, EINTR);
+      close (progress[0]);
       /* Killed, not finished on its own (3 would be a failed save). */
       g_assert_true (WIFSIGNALED (status) && WTERMSIG (status) == SIGKILL);
 

@@ -18,19 +18,7 @@ static BpwSearchReport *
 run (const BpwSearchSpace *space, guint threads, gboolean exhaustive, guint64 shard,
      guint64 shards)
 {
-  g_autoptr(GError) error = NULL;
-  BpwSearchOptions o;
-  BpwSearchReport *r;
-
-  bpw_search_options_init (&o);
-  o.threads = threads;
-  o.exhaustive = exhaustive;
-  o.shard_index = shard;
-  o.shard_count = shards;
-  o.reevaluate = FALSE;
-  r = bpw_search_run (space, &o, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
-  return r;
+  return run_search (space, 10, threads, exhaustive, FALSE, shard, shards);
 }
 
 static void

@@ -69,6 +69,36 @@ bpw_test_wait (gboolean (*busy) (gpointer data),
 }
 
 static gboolean
+bpw_test_chooser_not_ready (gpointer data)
+{
+  GFile *want = g_object_get_data (data, "bpw-test-file");
+  g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (data));
+  g_autoptr(GFile) folder = NULL;
+  g_autoptr(GFile) parent = NULL;
+
+  if (file != NULL && g_file_equal (file, want))
+    return FALSE;
+  /* GTK 4.8 loads the folder in the background, and a chooser mapped before it loaded
+   * sometimes goes to a default folder afterwards (about 1 run in 10 here): ask again
+   * until it shows ours. */
+  folder = gtk_file_chooser_get_current_folder (GTK_FILE_CHOOSER (data));
+  parent = g_file_get_parent (want);
+  if (folder != NULL && !g_file_equal (folder, parent))
+    g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (data), parent,
+                                                        NULL));
+  return TRUE;
+}
+
+void
+bpw_test_wait_chooser (GtkFileChooser *chooser,
+                       GFile          *file)
+{
+  g_object_set_data_full (G_OBJECT (chooser), "bpw-test-file", g_object_ref (file),
+                          g_object_unref);
+  bpw_test_wait (bpw_test_chooser_not_ready, chooser);
+}
+
+static gboolean
 bpw_test_window_busy (gpointer data)
 {
   return bpw_window_get_busy (data);

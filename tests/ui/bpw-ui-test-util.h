@@ -21,6 +21,10 @@ void       bpw_test_wait            (gboolean  (*busy) (gpointer data),
                                      gpointer    data);
 void       bpw_test_wait_window     (BpwWindow  *window);
 void       bpw_test_wait_sheet      (BpwSheetPage *page);
+/* Waits until @chooser (a file dialog) would answer @file, as a user who typed its name
+ * in its folder sees it. */
+void       bpw_test_wait_chooser    (GtkFileChooser *chooser,
+                                     GFile      *file);
 /* Mapped, and one frame painted with the current contents. */
 void       bpw_test_wait_for_frame  (GtkWidget  *widget);
 GtkWidget *bpw_test_find_widget     (GtkWidget  *root,

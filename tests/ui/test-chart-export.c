@@ -60,27 +60,6 @@ check_csv (const char *contents)
 }
 
 static gboolean
-chooser_not_ready (gpointer data)
-{
-  GFile *want = g_object_get_data (data, "test-file");
-  g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (data));
-  g_autoptr(GFile) folder = NULL;
-  g_autoptr(GFile) parent = NULL;
-
-  if (file != NULL && g_file_equal (file, want))
-    return FALSE;
-  /* GTK 4.8 loads the folder in the background, and a chooser mapped before it loaded
-   * sometimes goes to a default folder afterwards (about 1 run in 10 here): ask again
-   * until it shows ours. */
-  folder = gtk_file_chooser_get_current_folder (GTK_FILE_CHOOSER (data));
-  parent = g_file_get_parent (want);
-  if (folder != NULL && !g_file_equal (folder, parent))
-    g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (data), parent,
-                                                        NULL));
-  return TRUE;
-}
-
-static gboolean
 file_missing (gpointer data)
 {
   return !g_file_test (data, G_FILE_TEST_EXISTS);
@@ -129,8 +108,7 @@ export_through_menu (BpwWindow  *window,
       gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (dialog), filter);
     }
   /* The dialog loads the folder in the background. */
-  g_object_set_data (G_OBJECT (dialog), "test-file", file);
-  bpw_test_wait (chooser_not_ready, dialog);
+  bpw_test_wait_chooser (GTK_FILE_CHOOSER (dialog), file);
   g_signal_emit_by_name (dialog, "response", GTK_RESPONSE_ACCEPT);
   g_assert_null (bpw_window_get_export_dialog (window));
 }

@@ -1,5 +1,6 @@
 /* test-search-dialog.c — the search dialog finds the core's best plans, stops when told,
- * and promotes a plan to a candidate as one undoable edit
+ * promotes a plan to a candidate as one undoable edit, shows one on the Trade-offs and
+ * Compare pages, and searches Calculon's space when asked
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -9,7 +10,8 @@
 
 #include <string.h>
 
-#include "bpw-search-dialog.h"
+#include "bpw-compare-page.h"
+#include "bpw-search-test-util.h"
 #include "bpw-ui-test-util.h"
 
 /* The default study's H100 candidate on Llama 3 70B prefill (8 devices). */
@@ -17,62 +19,10 @@
 #define SCENARIO  1
 
 static gboolean
-dialog_running (gpointer data)
-{
-  return bpw_search_dialog_get_running (data);
-}
-
-static gboolean
 window_pending (gpointer data)
 {
   return bpw_window_get_edit_pending (data) || bpw_window_get_busy (data)
          || bpw_sheet_page_get_busy (bpw_window_get_sheet_page (data));
-}
-
-/* A small part of the space: one pipeline stage, two fusion sets, automatic collective
- * algorithms. */
-static void
-small_limits (BpwSearchLimits *limits)
-{
-  bpw_search_limits_init (limits);
-  limits->pp = 1;
-  limits->fusion_sets = (1u << BPW_SEARCH_FUSION_DEFAULT) | (1u << BPW_SEARCH_FUSION_ATTENTION);
-  limits->algorithms = FALSE;
-}
-
-static BpwSearchDialog *
-open_dialog (BpwWindow *window,
-             guint      candidate,
-             guint      scenario)
-{
-  BpwSearchDialog *dialog;
-
-  bpw_window_select (window, candidate, scenario);
-  dialog = bpw_search_dialog_new (window);
-  gtk_window_present (GTK_WINDOW (dialog));
-  g_assert_cmpuint (bpw_search_dialog_get_candidate (dialog), ==, candidate);
-  g_assert_cmpuint (bpw_search_dialog_get_scenario (dialog), ==, scenario);
-  return dialog;
-}
-
-/* The mappings are the same plan (search names its mappings "search-INDEX"). */
-static void
-assert_same_plan (const BpwMapping *a,
-                  const BpwMapping *b)
-{
-  BpwMapping x, y;
-
-  bpw_mapping_init_defaults (&x);
-  bpw_mapping_init_defaults (&y);
-  bpw_mapping_clear (&x);
-  bpw_mapping_clear (&y);
-  bpw_mapping_copy (&x, a);
-  bpw_mapping_copy (&y, b);
-  g_clear_pointer (&x.name, g_free);
-  g_clear_pointer (&y.name, g_free);
-  g_assert_true (bpw_mapping_equal (&x, &y));
-  bpw_mapping_clear (&x);
-  bpw_mapping_clear (&y);
 }
 
 /* The brute force over the same space, computed here from the study: every plan
@@ -116,7 +66,7 @@ run_small_search (BpwSearchDialog *dialog,
 {
   BpwSearchLimits limits, back;
 
-  small_limits (&limits);
+  bpw_search_test_small_limits (&limits);
   bpw_search_dialog_set_limits (dialog, &limits);
   bpw_search_dialog_get_limits (dialog, &back);
   g_assert_cmpint (back.pp, ==, 1);
@@ -127,7 +77,7 @@ run_small_search (BpwSearchDialog *dialog,
   bpw_search_dialog_set_top_k (dialog, top_k);
   g_assert_true (bpw_search_dialog_start (dialog));
   g_assert_true (bpw_search_dialog_get_running (dialog));
-  bpw_test_wait (dialog_running, dialog);
+  bpw_test_wait (bpw_search_test_running, dialog);
   g_assert_nonnull (bpw_search_dialog_get_report (dialog));
 }
 
@@ -138,7 +88,7 @@ test_search_best (void)
 {
   BpwWindow *window = bpw_test_open_default ();
   BpwStudy *study = bpw_window_get_study (window);
-  BpwSearchDialog *dialog = open_dialog (window, CANDIDATE, SCENARIO);
+  BpwSearchDialog *dialog = bpw_search_test_open (window, CANDIDATE, SCENARIO);
   g_autoptr(BpwSearchReport) expected = NULL;
   const BpwSearchReport *got;
   GListModel *results;
@@ -146,7 +96,7 @@ test_search_best (void)
   guint64 size;
 
   g_assert_cmpint (bpw_search_dialog_get_devices (dialog), ==, 8);
-  small_limits (&limits);
+  bpw_search_test_small_limits (&limits);
   expected = brute_force (study, &limits, 4, &size);
   g_assert_cmpuint (expected->best->len, ==, 4);
 
@@ -175,7 +125,7 @@ test_search_best (void)
 
       g_assert_cmpuint (g->index, ==, e->index);
       g_assert_cmpfloat (g->estimate.step_time_s, ==, e->estimate.step_time_s);
-      assert_same_plan (&g->mapping, &e->mapping);
+      bpw_search_test_assert_same_plan (&g->mapping, &e->mapping);
       g_assert_cmpuint (bpw_search_item_get_index (item), ==, e->index);
       g_assert_cmpfloat (bpw_search_item_get_estimate (item)->step_time_s, ==,
                          e->estimate.step_time_s);
@@ -193,19 +143,6 @@ test_search_best (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-static void
-finalized_cb (gpointer  data,
-              GObject  *where_the_object_was)
-{
-  *(gboolean *) data = TRUE;
-}
-
-static gboolean
-not_finalized (gpointer data)
-{
-  return !*(gboolean *) data;
-}
-
 /* Stopping a search of GPT-3 175B on 1024 devices (millions of plans) reports what was
  * decided so far and leaves the study exactly as it was; closing the dialog in the middle
  * of a search stops it too. */
@@ -216,7 +153,7 @@ test_search_cancel (void)
   BpwStudy *study = bpw_window_get_study (window);
   g_autofree char *before = bpw_study_to_json (study);
   g_autofree char *after = NULL;
-  BpwSearchDialog *dialog = open_dialog (window, 0, 0);
+  BpwSearchDialog *dialog = bpw_search_test_open (window, 0, 0);
   const BpwSearchReport *report;
   gboolean finalized = FALSE;
 
@@ -230,7 +167,7 @@ test_search_cancel (void)
   g_assert_false (bpw_search_dialog_start (dialog));
   g_main_context_iteration (NULL, FALSE);
   bpw_search_dialog_cancel (dialog);
-  bpw_test_wait (dialog_running, dialog);
+  bpw_test_wait (bpw_search_test_running, dialog);
 
   report = bpw_search_dialog_get_report (dialog);
   g_assert_nonnull (report);
@@ -245,9 +182,9 @@ test_search_cancel (void)
 
   /* Closed while it runs: the worker stops and lets the dialog go. */
   g_assert_true (bpw_search_dialog_start (dialog));
-  g_object_weak_ref (G_OBJECT (dialog), finalized_cb, &finalized);
+  bpw_search_test_watch_finalize (dialog, &finalized);
   gtk_window_destroy (GTK_WINDOW (dialog));
-  bpw_test_wait (not_finalized, &finalized);
+  bpw_test_wait (bpw_search_test_alive, &finalized);
   g_assert_false (bpw_window_get_modified (window));
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -264,7 +201,7 @@ test_search_promote (void)
   g_autofree char *before = bpw_study_to_json (study);
   g_autofree char *after = NULL;
   g_autoptr(GError) error = NULL;
-  BpwSearchDialog *dialog = open_dialog (window, CANDIDATE, SCENARIO);
+  BpwSearchDialog *dialog = bpw_search_test_open (window, CANDIDATE, SCENARIO);
   g_autoptr(BpwSearchItem) second = NULL;
   g_autoptr(BpwOverviewItem) overview = NULL;
   const BpwStudyCandidate *added;
@@ -296,13 +233,13 @@ test_search_promote (void)
   /* It runs the searched scenario with the promoted plan ... */
   g_assert_true (bpw_candidate_run_init (&run, study, n, SCENARIO, &error));
   g_assert_no_error (error);
-  assert_same_plan (&run.mapping, bpw_search_item_get_mapping (second));
+  bpw_search_test_assert_same_plan (&run.mapping, bpw_search_item_get_mapping (second));
   bpw_candidate_run_clear (&run);
   /* ... and the other scenarios as the candidate it came from. */
   g_assert_true (bpw_candidate_run_init (&run, study, n, 0, &error));
   g_assert_true (bpw_candidate_run_init (&source_run, study, CANDIDATE, 0, &error));
   g_assert_no_error (error);
-  assert_same_plan (&run.mapping, &source_run.mapping);
+  bpw_search_test_assert_same_plan (&run.mapping, &source_run.mapping);
   bpw_candidate_run_clear (&run);
   bpw_candidate_run_clear (&source_run);
 
@@ -364,6 +301,123 @@ test_search_unavailable (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A plan of a plain search is shown too: its own name, its plan on the searched scenario. */
+static void
+test_show_result (void)
+{
+  BpwWindow *window = bpw_test_open_default ();
+  BpwSearchDialog *dialog = bpw_search_test_open (window, CANDIDATE, SCENARIO);
+  AdwViewStack *stack = bpw_window_get_view_stack (window);
+  BpwComparePage *compare = BPW_COMPARE_PAGE (adw_view_stack_get_child_by_name (stack,
+                                                                                "compare"));
+  BpwStudyWorker *worker = bpw_compare_page_get_worker (compare);
+  g_autoptr(GError) error = NULL;
+  BpwSearchItem *item;
+  BpwSearchLimits limits;
+  const BpwAddedCandidate *added;
+  const BpwCompareData *data;
+  guint nc = bpw_study_get_n_candidates (bpw_window_get_study (window));
+  double t;
+
+  bpw_search_test_small_limits (&limits);
+  bpw_search_dialog_set_limits (dialog, &limits);
+  bpw_search_dialog_set_simulate (dialog, FALSE);
+  bpw_search_dialog_set_top_k (dialog, 2);
+  g_assert_true (bpw_search_dialog_start (dialog));
+  bpw_test_wait (bpw_search_test_running, dialog);
+  item = bpw_search_dialog_get_selected_result (dialog);
+  g_assert_nonnull (item);
+  g_assert_cmpuint (bpw_search_dialog_show_in_pages (dialog, &error), ==, 1);
+  g_assert_no_error (error);
+  g_assert_cmpuint (bpw_study_worker_get_n_added (worker), ==, 1);
+  added = bpw_study_worker_get_added (worker, 0);
+  g_assert_true (g_str_has_prefix (added->name, "H100 SXM 80 GB · best TP"));
+  g_assert_true (bpw_blueprint_equal (added->blueprint, bpw_search_dialog_get_blueprint (dialog)));
+  /* The second plan is another candidate. */
+  bpw_search_dialog_select_result (dialog, 1);
+  g_assert_cmpuint (bpw_search_dialog_show_in_pages (dialog, &error), ==, 1);
+  g_assert_true (g_str_has_prefix (bpw_study_worker_get_added (worker, 1)->name,
+                                   "H100 SXM 80 GB · #2 TP"));
+  bpw_test_wait (bpw_search_test_compare_busy, compare);
+  data = bpw_compare_page_get_data (compare);
+  g_assert_cmpuint (data->n_candidates, ==, nc + 2);
+  /* The searched scenario runs the plan found; the others run as the H100 does. */
+  t = bpw_search_item_get_estimate (item)->step_time_s;
+  g_assert_cmpfloat_with_epsilon (bpw_compare_data_cell (data, nc, SCENARIO)->eval.step_time_s,
+                                  t, 1e-9 * t);
+  for (guint s = 0; s < data->n_scenarios; s++)
+    if (s != SCENARIO)
+      g_assert_cmpfloat (bpw_compare_data_cell (data, nc, s)->eval.step_time_s, ==,
+                         bpw_compare_data_cell (data, CANDIDATE, s)->eval.step_time_s);
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static guint64
+core_space_size (BpwStudy *study,
+                 guint     scenario,
+                 gboolean  calculon)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwSearchSpace) space = NULL;
+  BpwSearchLimits limits;
+  BpwCandidateRun run;
+  guint64 size;
+
+  g_assert_true (bpw_candidate_run_init (&run, study, CANDIDATE, scenario, &error));
+  g_assert_no_error (error);
+  bpw_search_limits_init (&limits);
+  limits.calculon = calculon;
+  space = bpw_search_space_new (&run.spec, &run.scenario, run.blueprint, &run.mapping,
+                                bpw_parallel_devices (&bpw_study_get_scenario (study,
+                                                                               scenario)->parallel),
+                                &limits, &error);
+  g_assert_no_error (error);
+  size = bpw_search_space_size (space);
+  bpw_candidate_run_clear (&run);
+  return size;
+}
+
+/* "Calculon's options" searches the space `bpw search --space calculon` does: the plan
+ * count follows; a serving scenario has no such space and keeps the full one. */
+static void
+test_calculon_space (void)
+{
+  BpwWindow *window = bpw_test_open_default ();
+  BpwStudy *study = bpw_window_get_study (window);
+  BpwSearchDialog *dialog = bpw_search_test_open (window, CANDIDATE, 0);
+  guint64 full = core_space_size (study, 0, FALSE);
+  guint64 calculon = core_space_size (study, 0, TRUE);
+  BpwSearchLimits limits;
+
+  g_assert_cmpuint (full, !=, calculon);
+  g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), ==, full);
+  bpw_search_dialog_get_limits (dialog, &limits);
+  g_assert_false (limits.calculon);
+  limits.calculon = TRUE;
+  bpw_search_dialog_set_limits (dialog, &limits);
+  bpw_search_dialog_get_limits (dialog, &limits);
+  g_assert_true (limits.calculon);
+  g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), ==, calculon);
+  limits.calculon = FALSE;
+  bpw_search_dialog_set_limits (dialog, &limits);
+  g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), ==, full);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  dialog = bpw_search_test_open (window, CANDIDATE, SCENARIO);
+  full = core_space_size (study, SCENARIO, FALSE);
+  bpw_search_dialog_get_limits (dialog, &limits);
+  limits.calculon = TRUE;
+  bpw_search_dialog_set_limits (dialog, &limits);
+  bpw_search_dialog_get_limits (dialog, &limits);
+  g_assert_false (limits.calculon);
+  g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), ==, full);
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -379,6 +433,8 @@ main (int   argc,
   g_test_add_func ("/bpw/ui/SearchDialog/cancel", test_search_cancel);
   g_test_add_func ("/bpw/ui/SearchDialog/promote-undo", test_search_promote);
   g_test_add_func ("/bpw/ui/SearchDialog/unavailable", test_search_unavailable);
+  g_test_add_func ("/bpw/ui/SearchDialog/show-result", test_show_result);
+  g_test_add_func ("/bpw/ui/SearchDialog/calculon-space", test_calculon_space);
 
   result = g_test_run ();
   bpw_test_remove_tree (scratch);
