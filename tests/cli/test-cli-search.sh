@@ -220,6 +220,144 @@ assert p['sp'] == (c['tensor_par_comm_type'] == 'rs_ag')
 assert m['recompute'] == 'none' == c['activation_recompute']
 assert all(v == 'device' for v in m['placement'].values()), m['placement']"
 
+# ---- gpt3-175B on 1024 GPUs, by (TP, PP) slices: Calculon's own loe restricted to each
+# slice (tests/data/calculon-search/README.md, "gpt3-175B on 1024 GPUs, by slices") ----
+M175=$CS/gpt3-175B.json
+CALC_DECISIONS="
+import gzip
+KEYS = ('tensor_par', 'pipeline_par', 'data_par', 'pipeline_interleaving', 'microbatch_size',
+        'activation_recompute', 'optimizer_sharding', 'tensor_par_comm_type',
+        'tensor_par_overlap', 'data_par_overlap', 'weight_offload', 'activations_offload',
+        'optimizer_offload', 'tensor_par_net', 'pipeline_par_net', 'data_par_net')
+def calculon(e):
+    c = {k: e[k] for k in KEYS}
+    for g, n in (('tensor_par', 'tensor_par_net'), ('pipeline_par', 'pipeline_par_net'),
+                 ('data_par', 'data_par_net')):
+        if e[g] == 1:
+            c[n] = None
+    # Knobs without effect: TP comm type and overlap without TP, sharding and DP overlap
+    # without DP.
+    if e['tensor_par'] == 1:
+        c['tensor_par_comm_type'] = c['tensor_par_overlap'] = None
+    if e['data_par'] == 1:
+        c['optimizer_sharding'] = c['data_par_overlap'] = None
+    return c
+def ours(b):
+    m = b['mapping']; p = m['parallel']; t = m['tiers']; pl = m['placement']
+    assert p['zero'] in (0, 2) and p['schedule'] != 'gpipe'
+    return {'tensor_par': p['tp'], 'pipeline_par': p['pp'], 'data_par': p['dp'],
+            'pipeline_interleaving': p['interleave'] if p['schedule'] == 'interleaved' else 1,
+            'microbatch_size': m['micro_batch'],
+            'activation_recompute': {'none': 'none', 'selective': 'attn_only',
+                                     'full': 'full'}[m['recompute']],
+            'optimizer_sharding': p['zero'] == 2,
+            'tensor_par_comm_type': 'rs_ag' if p['sp'] else 'ar',
+            'tensor_par_overlap': m['overlap']['tp'], 'data_par_overlap': m['overlap']['dp'],
+            'weight_offload': pl['weight'] == 'host',
+            'activations_offload': pl['activation'] == 'host',
+            'optimizer_offload': pl['optimizer_state'] == 'host',
+            'tensor_par_net': t['tp'] if p['tp'] > 1 else None,
+            'pipeline_par_net': t['pp'] if p['pp'] > 1 else None,
+            'data_par_net': t['dp'] if p['dp'] > 1 else None,
+            **({'tensor_par_comm_type': None, 'tensor_par_overlap': None} if p['tp'] == 1 else {}),
+            **({'optimizer_sharding': None, 'data_par_overlap': None} if p['dp'] == 1 else {})}
+def loe(tp, pp, kind=''):
+    f = '$CS/loe-gpt3-175B-1024-1536-tp%d-pp%d%s.json.gz' % (tp, pp, kind)
+    top = json.load(gzip.open(f))
+    return [top[str(i)] for i in range(len(top))]
+# The short names of the SLICES_175 table below.
+SHORT = {'v': 'pipeline_interleaving', 'mb': 'microbatch_size', 'recompute': 'activation_recompute',
+         'zero': 'optimizer_sharding', 'w': 'weight_offload', 'a': 'activations_offload',
+         'o': 'optimizer_offload', 'sp': 'tensor_par_comm_type', 'tp_tier': 'tensor_par_net',
+         'pp_tier': 'pipeline_par_net'}
+def others(disputed):
+    gone = [SHORT[k] for k in disputed.split(',') if k != '-']
+    return [k for k in KEYS if k not in gone]
+def tied(top):
+    return [x for x in top if x['stats']['sample_rate'] == top[0]['stats']['sample_rate']]
+def kept(tp, pp):
+    # Calculon's tied best plans of the slice that keep activations on the device: from its
+    # run without activation offload where there is one, else from its top 20 (the first
+    # such plan there is the slice's best such plan); [] when neither tells.
+    try:
+        top = loe(tp, pp, '-noact')
+    except FileNotFoundError:
+        top = loe(tp, pp)
+    top = [x for x in top if not x['execution']['activations_offload']]
+    return tied(top) if top else []
+def runs():
+    # Every slice of the fixture (README: 'What ran').
+    import glob, re
+    names = glob.glob('$CS/loe-gpt3-175B-1024-1536-tp*-pp*.json.gz')
+    return sorted(tuple(int(g) for g in re.search(r'tp(\d+)-pp(\d+)\.json', n).groups())
+                  for n in names if 'noact' not in n)
+"
+# Each slice, its batch (Calculon's: the largest multiple of DP up to 1536), and the decisions
+# on which the two models honestly disagree (the README explains each with numbers), for
+# Calculon's best and for its best that keeps activations on the device ('-': none; v:
+# interleaving, mb: micro-batch, zero: optimizer sharding, w/a/o: offload of weights,
+# activations, optimizer, sp: TP comm type, tp_tier/pp_tier: tier of TP/PP). Every other
+# decision of our best must be that of one of Calculon's exactly tied best plans.
+SLICES_175=(
+  "8 1 1536 mb,a -"
+  "8 2 1536 v v"
+  "8 4 1536 v,mb,recompute v,mb,recompute"
+  "8 8 1536 v v"
+  "8 16 1536 mb,recompute,zero mb,recompute,zero"
+  "8 32 1536 - -"
+  "4 4 1536 mb mb"
+  "4 8 1536 mb,recompute mb,recompute"
+  "4 2 1536 mb,a mb"
+  "4 1 1536 recompute,a mb,recompute"
+  "2 8 1536 mb,sp,a,tp_tier,pp_tier sp,tp_tier,pp_tier"
+  "2 4 1536 recompute,a mb,recompute"
+  "2 2 1536 recompute,a,pp_tier -"
+  "2 1 1536 recompute,a -"
+  "16 1 1536 mb,w mb,w"
+  "32 1 1536 mb,recompute,w mb,recompute,w"
+  "1 1 1024 recompute recompute"
+  "1 2 1536 v,recompute,a v"
+  "1 4 1536 v,mb,recompute,a v,mb"
+  "1 8 1536 v,recompute,a v,mb"
+)
+for s in "${SLICES_175[@]}"; do
+  read -r t p batch disputed kept_disputed <<<"$s"
+  expect_rc "search --space calculon gpt3-175B, 1024 GPUs, slice TP $t PP $p" 0 \
+    "$BPW" search "$M175" --blueprint "$CS/a100_80g.json" --devices 1024 \
+    --global-batch "$batch" --space calculon --tp "$t" --pp "$p" --top 1 --no-simulate --json
+  py "TP $t PP $p: our best has Calculon's best decisions, but $disputed" "$CALC_DECISIONS
+top = loe($t, $p)
+assert top[0]['execution']['batch_size'] == $batch
+o = ours(d['best'][0])
+same = others('$disputed')
+assert any(all(calculon(x['execution'])[k] == o[k] for k in same) for x in tied(top)), \
+    (o, [calculon(x['execution']) for x in tied(top)])"
+  py "TP $t PP $p: its best without activation offload's, but $kept_disputed" "$CALC_DECISIONS
+o = ours(d['best'][0])
+same = others('$kept_disputed')
+assert kept($t, $p) and \
+    any(all(calculon(x['execution'])[k] == o[k] for k in same) for x in kept($t, $p)), \
+    (o, [calculon(x['execution']) for x in kept($t, $p)])"
+done
+expect_rc "search --space calculon gpt3-175B on 1024 GPUs, batch 1536, all slices" 0 \
+  "$BPW" search "$M175" --blueprint "$CS/a100_80g.json" --devices 1024 --global-batch 1536 \
+  --space calculon --top 1 --no-simulate --json
+py "slices run: Calculon's best offloads activations, outside our best's slice" "$CALC_DECISIONS
+assert len(runs()) >= ${#SLICES_175[@]}
+rate = {s: loe(*s)[0]['stats']['sample_rate'] for s in runs()}
+win = max(rate, key=rate.get)
+assert win == (4, 2) and loe(*win)[0]['execution']['activations_offload'] is True, win
+p = d['best'][0]['mapping']['parallel']
+assert (p['tp'], p['pp']) == (8, 1), p"
+py "without activation offload, Calculon's best of the slices is our best" "$CALC_DECISIONS
+# A slice's best without activation offload is at most as fast as its best: where the former
+# is not known, the latter bounds it.
+bound = {s: (kept(*s) or loe(*s))[0]['stats']['sample_rate'] for s in runs()}
+best = kept(8, 1)
+assert best and all(bound[s] < best[0]['stats']['sample_rate'] for s in bound if s != (8, 1))
+assert ours(d['best'][0]) in [calculon(x['execution']) for x in best], ours(d['best'][0])
+assert d['best'][0]['estimated_step_time_s'] < 1.25 * 1536 / best[0]['stats']['sample_rate']"
+
 expect_rc "--space takes full or calculon" 2 "$BPW" search "${SMALL[@]}" --space megatron
 expect_rc "Calculon's space is one of training runs" 1 \
   "$BPW" search "${SMALL[@]}" --space calculon --phase prefill
