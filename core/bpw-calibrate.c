@@ -47,17 +47,11 @@ bpw_calibration_task_time (const BpwCostRates *rates,
                            const BpwPlanTask  *task,
                            BpwTaskCost        *cost)
 {
-  const BpwEngineRate *rate = task->engine == BPW_ENGINE_MATRIX ? &rates->matrix
-                                                                : &rates->vector;
   BpwTaskCost c;
 
-  bpw_cost_task (rates, rate, task->flops, task->bytes, &c);
-  /* One multi-tensor optimizer kernel pays the launch once (bpw-plan-bind.c). */
-  if (task->fusion == BPW_FUSION_OPTIMIZER)
-    {
-      c.time_s -= c.overhead_s;
-      c.overhead_s = 0;
-    }
+  /* The host stream's exposed part, task->stream_s, is the layer's: it stays as binding
+   * found it (bpw-plan-host-stream.c). */
+  bpw_plan_task_cost (rates, task, &c);
   if (cost != NULL)
     *cost = c;
   return c.time_s * task->count;

@@ -43,7 +43,7 @@ add_task_rows (const BpwPlan *plan, gint64 s, gint64 first_layer, gboolean first
         .engine = engine_name (plan, t->engine),
         .dtype = bpw_dtype_to_string (op->dtype),
         .flops = t->flops, .device_bytes = t->bytes[BPW_TRAFFIC_DEVICE],
-        .host_bytes = t->bytes[BPW_TRAFFIC_HOST],
+        .host_bytes = t->bytes[BPW_TRAFFIC_HOST] + t->stash_bytes,
         .intensity = t->bytes[BPW_TRAFFIC_DEVICE] > 0 ? t->flops / t->bytes[BPW_TRAFFIC_DEVICE] : 0,
         .tile_m = t->tile_m, .tile_n = t->tile_n, .fusion_group = t->fusion_group,
         .fusion = t->fusion != 0 ? bpw_fusion_to_string (t->fusion) : "",

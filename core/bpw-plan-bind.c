@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "bpw-plan-private.h"
 #include "bpw-dist-work-private.h"
@@ -106,6 +107,32 @@ fused_attention_extra_flops (const BpwPlan *plan, const BpwOp *op, const BpwTask
   return ceil ((double) fwd->flops / (double) task->tp_parts);
 }
 
+void
+bpw_plan_task_cost (const BpwCostRates *rates,
+                    const BpwPlanTask  *task,
+                    BpwTaskCost        *cost)
+{
+  const BpwEngineRate *rate = task->engine == BPW_ENGINE_MATRIX ? &rates->matrix
+                                                                : &rates->vector;
+  double bytes[BPW_N_TRAFFIC_LEVELS] = { 0 };
+
+  memcpy (bytes, task->bytes, sizeof bytes);
+  if (task->phase != BPW_PHASE_OPTIMIZER)
+    {
+      bytes[BPW_TRAFFIC_DEVICE] += bytes[BPW_TRAFFIC_HOST];
+      bytes[BPW_TRAFFIC_HOST] = 0;
+    }
+  bpw_cost_task (rates, rate, task->flops, bytes, cost);
+  /* One multi-tensor optimizer kernel pays the launch once per stage, not per tensor. */
+  if (task->fusion == BPW_FUSION_OPTIMIZER)
+    {
+      cost->time_s -= cost->overhead_s;
+      cost->overhead_s = 0;
+    }
+  cost->time_s += task->stream_s;
+  cost->stall_s += task->stream_s;
+}
+
 static void
 bind_task (BpwPlan *plan, const guint32 *groups, gint64 ranks, const BpwTask *task,
            BpwPlanTask *pt)
@@ -114,7 +141,6 @@ bind_task (BpwPlan *plan, const guint32 *groups, gint64 ranks, const BpwTask *ta
   const BpwWorkGraph *g = dist->graph;
   const BpwOp *op = bpw_work_graph_op (g, task->op);
   gboolean optimizer = op->phase == BPW_PHASE_OPTIMIZER;
-  const BpwEngineRate *rate;
   double per_step, extra = 0;
 
   *pt = (BpwPlanTask) {
@@ -141,6 +167,10 @@ bind_task (BpwPlan *plan, const guint32 *groups, gint64 ranks, const BpwTask *ta
 
       if (_bpw_plan_tensor_on_chip (g, groups, t))
         pt->fused_bytes += bytes;
+      /* Offloaded activations are worked on in the device double buffer; only the stash
+       * crosses the host link, once each way per layer (bpw-plan-host-stream.c). */
+      else if (t->kind == BPW_TENSOR_ACTIVATION)
+        pt->bytes[BPW_TRAFFIC_DEVICE] += bytes;
       else
         pt->bytes[_bpw_plan_traffic_level (plan->blueprint, &plan->mapping, t->kind)] += bytes;
     }
@@ -152,14 +182,7 @@ bind_task (BpwPlan *plan, const guint32 *groups, gint64 ranks, const BpwTask *ta
       pt->flops += extra;
     }
 
-  rate = pt->engine == BPW_ENGINE_MATRIX ? &plan->rates.matrix : &plan->rates.vector;
-  bpw_cost_task (&plan->rates, rate, pt->flops, pt->bytes, &pt->cost);
-  /* One multi-tensor optimizer kernel pays the launch once per stage, not per tensor. */
-  if (pt->fusion == BPW_FUSION_OPTIMIZER)
-    {
-      pt->cost.time_s -= pt->cost.overhead_s;
-      pt->cost.overhead_s = 0;
-    }
+  bpw_plan_task_cost (&plan->rates, pt, &pt->cost);
 
   per_step = (optimizer ? 1.0 : (double) plan->micro_batches) * pt->count * (double) ranks;
   if (pt->padding_flops > 0)

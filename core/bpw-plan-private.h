@@ -62,6 +62,8 @@ void       _bpw_plan_add_transformation (BpwPlan    *plan,
 /* Binding steps (bpw-plan-bind.c). */
 void       _bpw_plan_bind_tasks       (BpwPlan *plan);
 void       _bpw_plan_bind_transfers   (BpwPlan *plan);
+/* bpw-plan-host-stream.c: each layer's host-link stream and what it leaves exposed. */
+void       _bpw_plan_bind_host_streams (BpwPlan *plan);
 /* bpw-plan-memory.c */
 void       _bpw_plan_place_memory     (BpwPlan *plan);
 /* Device bytes left of a category after placement; host bytes added to @host. Offloaded

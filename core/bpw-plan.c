@@ -420,6 +420,7 @@ bpw_plan_new (BpwDistWork        *dist,
   _bpw_plan_bind_tasks (plan);
   if (tiers_in_range (plan))
     _bpw_plan_bind_transfers (plan);
+  _bpw_plan_bind_host_streams (plan);
   _bpw_plan_place_memory (plan);
   plan->legal = plan->reasons->len == 0;
   return g_steal_pointer (&plan);

@@ -35,6 +35,10 @@ typedef struct
   double         fused_bytes;   /* traffic the fusion kept on chip */
   double         tiling_bytes;  /* traffic beyond compulsory because of tiling */
   double         tile_m, tile_n;
+  double         stash_bytes;   /* activation offload: the layer's stored activations this
+                                 * task waits to stream to or from host, per execution */
+  double         stream_s;      /* of cost.time_s and cost.stall_s: what the layer's host
+                                 * stream leaves exposed, charged here (bpw-plan-host-stream.c) */
   BpwTaskCost    cost;          /* per execution */
 } BpwPlanTask;
 
@@ -142,6 +146,14 @@ bpw_plan_transfer_per_step (guint group, guint kind, guint phase)
   return group == BPW_GROUP_DP || phase == BPW_PHASE_OPTIMIZER ||
          (group == BPW_GROUP_PP && kind == BPW_COLLECTIVE_ALL_REDUCE);
 }
+
+/* The cost of one execution of @task under @rates. A layer's host-homed operands cost the
+ * task only their device copy: the layer streams them over the host link beside its work
+ * (bpw-plan-host-stream.c) and task->stream_s, what that stream leaves exposed, is added.
+ * The optimizer's host traffic, once per step, stays the task's own. */
+void          bpw_plan_task_cost (const BpwCostRates *rates,
+                                  const BpwPlanTask  *task,
+                                  BpwTaskCost        *cost);
 
 /* Part of a transfer's time not hidden behind the task it serves (TP overlap). */
 double        bpw_plan_transfer_exposed (const BpwPlanTransfer *transfer,

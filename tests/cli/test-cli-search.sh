@@ -296,8 +296,9 @@ def runs():
 # on which the two models honestly disagree (the README explains each with numbers), for
 # Calculon's best and for its best that keeps activations on the device ('-': none; v:
 # interleaving, mb: micro-batch, zero: optimizer sharding, w/a/o: offload of weights,
-# activations, optimizer, sp: TP comm type, tp_tier/pp_tier: tier of TP/PP). Every other
-# decision of our best must be that of one of Calculon's exactly tied best plans.
+# activations, optimizer, sp: TP comm type, tp_tier/pp_tier: tier of TP/PP; '*': none of our
+# 40 best plans of the slice keeps activations on the device). Every other decision of our
+# best must be that of one of Calculon's exactly tied best plans.
 SLICES_175=(
   "8 1 1536 mb,a -"
   "8 2 1536 v v"
@@ -305,26 +306,26 @@ SLICES_175=(
   "8 8 1536 v v"
   "8 16 1536 mb,recompute,zero mb,recompute,zero"
   "8 32 1536 - -"
-  "4 4 1536 mb mb"
+  "4 4 1536 v,mb mb"
   "4 8 1536 mb,recompute mb,recompute"
-  "4 2 1536 mb,a mb"
-  "4 1 1536 recompute,a mb,recompute"
-  "2 8 1536 mb,sp,a,tp_tier,pp_tier sp,tp_tier,pp_tier"
-  "2 4 1536 recompute,a mb,recompute"
-  "2 2 1536 recompute,a,pp_tier -"
-  "2 1 1536 recompute,a -"
+  "4 2 1536 - *"
+  "4 1 1536 - mb,recompute"
+  "2 8 1536 sp,tp_tier,pp_tier sp,tp_tier,pp_tier"
+  "2 4 1536 - *"
+  "2 2 1536 pp_tier -"
+  "2 1 1536 - -"
   "16 1 1536 mb,w mb,w"
   "32 1 1536 mb,recompute,w mb,recompute,w"
-  "1 1 1024 recompute recompute"
-  "1 2 1536 v,recompute,a v"
-  "1 4 1536 v,mb,recompute,a v,mb"
-  "1 8 1536 v,recompute,a v,mb"
+  "1 1 1024 a recompute"
+  "1 2 1536 v v"
+  "1 4 1536 v,mb v,mb"
+  "1 8 1536 v v,mb"
 )
 for s in "${SLICES_175[@]}"; do
   read -r t p batch disputed kept_disputed <<<"$s"
   expect_rc "search --space calculon gpt3-175B, 1024 GPUs, slice TP $t PP $p" 0 \
     "$BPW" search "$M175" --blueprint "$CS/a100_80g.json" --devices 1024 \
-    --global-batch "$batch" --space calculon --tp "$t" --pp "$p" --top 1 --no-simulate --json
+    --global-batch "$batch" --space calculon --tp "$t" --pp "$p" --top 40 --no-simulate --json
   py "TP $t PP $p: our best has Calculon's best decisions, but $disputed" "$CALC_DECISIONS
 top = loe($t, $p)
 assert top[0]['execution']['batch_size'] == $batch
@@ -332,31 +333,47 @@ o = ours(d['best'][0])
 same = others('$disputed')
 assert any(all(calculon(x['execution'])[k] == o[k] for k in same) for x in tied(top)), \
     (o, [calculon(x['execution']) for x in tied(top)])"
-  py "TP $t PP $p: its best without activation offload's, but $kept_disputed" "$CALC_DECISIONS
-o = ours(d['best'][0])
-same = others('$kept_disputed')
-assert kept($t, $p) and \
-    any(all(calculon(x['execution'])[k] == o[k] for k in same) for x in kept($t, $p)), \
-    (o, [calculon(x['execution']) for x in kept($t, $p)])"
+  py "TP $t PP $p: our best keeping activations on device, Calculon's, but $kept_disputed" \
+    "$CALC_DECISIONS
+on_device = [b for b in d['best'] if b['mapping']['placement']['activation'] == 'device']
+if '$kept_disputed' == '*':
+    assert not on_device, ours(on_device[0])
+else:
+    o = ours(on_device[0])
+    same = others('$kept_disputed')
+    assert kept($t, $p) and \
+        any(all(calculon(x['execution'])[k] == o[k] for k in same) for x in kept($t, $p)), \
+        (o, [calculon(x['execution']) for x in kept($t, $p)])"
 done
 expect_rc "search --space calculon gpt3-175B on 1024 GPUs, batch 1536, all slices" 0 \
   "$BPW" search "$M175" --blueprint "$CS/a100_80g.json" --devices 1024 --global-batch 1536 \
-  --space calculon --top 1 --no-simulate --json
-py "slices run: Calculon's best offloads activations, outside our best's slice" "$CALC_DECISIONS
+  --space calculon --top 10 --no-simulate --json
+py "all slices: Calculon's best is TP 4 PP 2; ours is TP 4 PP 1, Calculon's third" \
+  "$CALC_DECISIONS
 assert len(runs()) >= ${#SLICES_175[@]}
 rate = {s: loe(*s)[0]['stats']['sample_rate'] for s in runs()}
-win = max(rate, key=rate.get)
-assert win == (4, 2) and loe(*win)[0]['execution']['activations_offload'] is True, win
-p = d['best'][0]['mapping']['parallel']
-assert (p['tp'], p['pp']) == (8, 1), p"
-py "without activation offload, Calculon's best of the slices is our best" "$CALC_DECISIONS
+order = sorted(rate, key=rate.get, reverse=True)
+assert order[:3] == [(4, 2), (8, 1), (4, 1)], order[:3]
+assert loe(4, 2)[0]['execution']['activations_offload'] is True
+# Our best is Calculon's best of its slice, decision for decision (README: the three slices
+# lie within 1.8 % in Calculon and 1.4 % in ours; the order differs by DP exposure and bubble).
+b = d['best'][0]
+assert ours(b) in [calculon(x['execution']) for x in tied(loe(4, 1))], ours(b)
+mine = {}
+for x in d['best']:
+    p = x['mapping']['parallel']
+    mine.setdefault((p['tp'], p['pp']), x['estimated_step_time_s'])
+assert list(mine)[:3] == [(4, 1), (4, 2), (8, 1)], list(mine)
+assert mine[(4, 2)] < 1.01 * mine[(4, 1)] and mine[(8, 1)] < 1.02 * mine[(4, 1)], mine"
+py "keeping activations on device, Calculon's best of the slices is ours" "$CALC_DECISIONS
 # A slice's best without activation offload is at most as fast as its best: where the former
 # is not known, the latter bounds it.
 bound = {s: (kept(*s) or loe(*s))[0]['stats']['sample_rate'] for s in runs()}
 best = kept(8, 1)
 assert best and all(bound[s] < best[0]['stats']['sample_rate'] for s in bound if s != (8, 1))
-assert ours(d['best'][0]) in [calculon(x['execution']) for x in best], ours(d['best'][0])
-assert d['best'][0]['estimated_step_time_s'] < 1.25 * 1536 / best[0]['stats']['sample_rate']"
+o = [x for x in d['best'] if x['mapping']['placement']['activation'] == 'device'][0]
+assert ours(o) in [calculon(x['execution']) for x in best], ours(o)
+assert o['estimated_step_time_s'] < 1.25 * 1536 / best[0]['stats']['sample_rate']"
 
 expect_rc "--space takes full or calculon" 2 "$BPW" search "${SMALL[@]}" --space megatron
 expect_rc "Calculon's space is one of training runs" 1 \

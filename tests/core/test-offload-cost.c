@@ -193,11 +193,141 @@ test_offloaded_175b_plan (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* ---- Activation offload: one stream per layer, hidden behind the layer's work ---- */
+
+/* A four-layer slice of gpt3-175B (h 12288) on TP 8 with SP and selective recompute: a
+ * layer stores 34·s·b·h/t bytes per micro-batch for backward (Korthikanti et al. 2022;
+ * test-memory-formulas.c). With activations on the host that stash goes out over the link
+ * while the layer's forward runs and comes back while its backward runs; the operations
+ * themselves work on the device copy. So per layer and micro-batch the step waits
+ * max (0, S/B − W_fwd) + max (0, S/B − W_bwd), where W is the layer's work beside its memory
+ * traffic (compute and launch overhead) in that direction and B the link's bandwidth. */
+static BpwPlan *
+bind_slice (const BpwBlueprint *bp, gboolean acts_on_host, BpwMapping *m, BpwModelSpec *spec,
+            BpwScenario *scenario)
+{
+  g_autoptr(GError) error = NULL;
+  BpwWorkGraph *graph;
+  BpwDistWork *dist;
+  BpwPlan *plan;
+
+  bpw_model_spec_init_defaults (spec);
+  bpw_scenario_init_defaults (scenario);
+  g_assert_true (bpw_model_spec_lookup_bundled ("gpt3-175b", spec));
+  spec->layers = 4;
+  scenario->phase = BPW_WORKLOAD_TRAIN;
+  scenario->global_batch = 2;
+  scenario->micro_batch = 1;
+  scenario->seq = 2048;
+  scenario->recompute = BPW_RECOMPUTE_SELECTIVE;
+  bpw_mapping_init_defaults (m);
+  m->parallel.tp = 8;
+  m->parallel.sp = TRUE;
+  m->micro_batch = 1;
+  m->recompute = BPW_RECOMPUTE_SELECTIVE;
+  m->fusion = 0;
+  m->placement[BPW_TENSOR_ACTIVATION] = acts_on_host ? BPW_PLACEMENT_HOST : -1;
+
+  graph = bpw_work_graph_new (spec, scenario, &error);
+  g_assert_no_error (error);
+  dist = bpw_dist_work_new (graph, &m->parallel, &error);
+  g_assert_no_error (error);
+  plan = bpw_plan_new (dist, bp, m, &error);
+  g_assert_no_error (error);
+  return plan;
+}
+
+static void
+test_activation_stash (void)
+{
+  const double host_bw[] = { 1e9, 1e12 };  /* one link too slow to hide the stash, one not */
+  const double s = 2048, b = 1, h = 12288, t = 8;
+  const double stash = 34.0 * s * b * h / t;
+
+  for (guint i = 0; i < G_N_ELEMENTS (host_bw); i++)
+    {
+      g_autoptr(BpwBlueprint) bp = flat_blueprint (BPW_PROCESSING_NO_OVERLAP, TRUE, 5e-6);
+      g_autoptr(BpwPlan) dev = NULL, off = NULL;
+      g_autoptr(BpwEstimator) est = NULL;
+      g_autoptr(GError) error = NULL;
+      BpwModelSpec spec, spec2;
+      BpwScenario scenario, scenario2;
+      BpwMapping m_dev, m_off;
+      BpwEvaluation e_dev, e_off;
+      double expected_total = 0;
+      int host = bpw_blueprint_first_memory (bp, BPW_MEMORY_HOST);
+
+      bpw_blueprint_set_value (bp, &bp->memory[host].bandwidth, host_bw[i],
+                               BPW_PROVENANCE_ESTIMATE, NULL);
+      dev = bind_slice (bp, FALSE, &m_dev, &spec, &scenario);
+      off = bind_slice (bp, TRUE, &m_off, &spec2, &scenario2);
+      g_assert_cmpint (dev->dist->n_stages, ==, 1);
+      g_assert_cmpuint (dev->stages[0].tasks->len, ==, off->stages[0].tasks->len);
+
+      /* The blocks, and the embedding (−1) and the head and loss (−2), whose stash is what
+       * their own graph stores. */
+      for (gint32 layer = BPW_LAYER_AFTER_BLOCKS; layer < 4; layer++)
+        {
+          double w_fwd = 0, w_bwd = 0, stashed = 0, waited = 0, expected, out;
+
+          for (guint k = 0; k < dev->stages[0].tasks->len; k++)
+            {
+              const BpwPlanTask *a = &g_array_index (dev->stages[0].tasks, BpwPlanTask, k);
+              const BpwPlanTask *o = &g_array_index (off->stages[0].tasks, BpwPlanTask, k);
+
+              if (a->layer != layer)
+                continue;
+              /* The operations' own traffic is the same: the device copy. */
+              g_assert_cmpfloat (o->bytes[BPW_TRAFFIC_HOST], ==, 0);
+              g_assert_cmpfloat (o->bytes[BPW_TRAFFIC_DEVICE], ==, a->bytes[BPW_TRAFFIC_DEVICE]);
+              if (a->phase == BPW_PHASE_FORWARD)
+                w_fwd += (a->cost.compute_s + a->cost.overhead_s) * a->count;
+              else if (a->phase != BPW_PHASE_OPTIMIZER)
+                w_bwd += (a->cost.compute_s + a->cost.overhead_s) * a->count;
+              stashed += o->stash_bytes * o->count;
+              waited += (o->cost.time_s - a->cost.time_s) * o->count;
+              assert_close (o->cost.time_s - a->cost.time_s, o->stream_s, 1e-9);
+            }
+          /* Out once and back once. */
+          out = stashed / 2.0;
+          if (layer >= 0)
+            assert_close (out, stash, 1e-12);
+          expected = MAX (0.0, out / host_bw[i] - w_fwd) + MAX (0.0, out / host_bw[i] - w_bwd);
+          g_test_message ("link %.0e B/s, layer %d: stash %.1f MB, %.3f ms each way, windows "
+                          "%.3f / %.3f ms, waits %.3f ms", host_bw[i], layer, out / 1e6,
+                          1e3 * out / host_bw[i], 1e3 * w_fwd, 1e3 * w_bwd, 1e3 * waited);
+          assert_close (waited, expected, 1e-9);
+          if (i == 0 && layer >= 0)
+            g_assert_cmpfloat (waited, >, 0.09);  /* 107 MB at 1 GB/s against ~10 ms windows */
+          else if (i == 1)
+            g_assert_cmpfloat (waited, ==, 0);
+          expected_total += expected;
+        }
+
+      /* The search's estimator prices the same wait, micro-batch by micro-batch. */
+      est = bpw_estimator_new (&spec, &scenario, bp, &error);
+      g_assert_no_error (error);
+      g_assert_true (bpw_estimator_evaluate (est, &m_dev, &e_dev, NULL, &error));
+      g_assert_true (bpw_estimator_evaluate (est, &m_off, &e_off, NULL, &error));
+      g_assert_no_error (error);
+      assert_close (e_off.step_time_s - e_dev.step_time_s,
+                    (double) off->micro_batches * expected_total, 1e-6);
+
+      bpw_mapping_clear (&m_dev);
+      bpw_mapping_clear (&m_off);
+      bpw_scenario_clear (&scenario);
+      bpw_scenario_clear (&scenario2);
+      bpw_model_spec_clear (&spec);
+      bpw_model_spec_clear (&spec2);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_test_add_func ("/bpw/core/Offload/task-closed-forms", test_task_closed_forms);
   g_test_add_func ("/bpw/core/Offload/gpt3-175b-weights-hidden", test_offloaded_175b_plan);
+  g_test_add_func ("/bpw/core/Offload/activation-stash-per-layer", test_activation_stash);
   return g_test_run ();
 }
