@@ -104,7 +104,6 @@ totals_add (BpwStageTotals *dst, double a, const BpwStageTotals *src)
 
   for (gsize i = 0; i < N_LINEAR; i++)
     d[i] += a * s[i];
-  dst->dp_processor_usage = MAX (dst->dp_processor_usage, src->dp_processor_usage);
 }
 
 static void

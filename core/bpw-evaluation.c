@@ -132,9 +132,9 @@ bpw_stage_totals_add_transfer (const BpwTier         *tier,
   if (bpw_plan_transfer_per_step (tr->group, tr->kind, tr->phase))
     {
       st->dp_time += tr->time_s * count;
-      st->energy_step += e * count;
       if (tier->processor_usage.set)
-        st->dp_processor_usage = tier->processor_usage.value;
+        st->dp_usage += tier->processor_usage.value * tr->time_s * count;
+      st->energy_step += e * count;
       return;
     }
   st->comm_exposed += tr->exposed_s * count;
@@ -178,7 +178,9 @@ dp_exposed (const BpwStepContext *ctx, const BpwStageTotals *st)
     return st->dp_time;
   window = (st->backward + st->recompute) * (layers - 1.0) / layers;
   hidden = MIN (window, st->dp_time * (layers - 1.0) / layers);
-  return st->dp_time - hidden + st->dp_processor_usage * hidden;
+  /* Hidden traffic still slows compute by its tiers' processor usage: DP's own tier, and
+   * the PP tier of the tied-embedding all-reduce, each for its share of the time. */
+  return st->dp_time - hidden + st->dp_usage / st->dp_time * hidden;
 }
 
 static double

@@ -45,7 +45,8 @@ typedef struct
   double  comm_exposed;                    /* TP, EP and PP, not hidden */
   double  comm_link;                       /* time on links */
   double  dp_time;                         /* per step: DP collectives on the link */
-  double  dp_processor_usage;              /* of DP's tier */
+  double  dp_usage;                        /* per step: dp_time weighted by the processor
+                                            * usage of each collective's tier */
   double  layer_time[BPW_N_LAYER_TYPES];
   double  layer_stall[BPW_N_LAYER_TYPES];
   double  matmul_flops;                    /* executed, recompute included, no padding */

@@ -116,6 +116,7 @@ struct _BpwSearchDialog
   BpwSearchObjective    objective;     /* of the report */
   gboolean              has_run;
   gboolean              updating;      /* rows being set from code */
+  gboolean              rows_calculon; /* the rows list the values of Calculon's space */
 
   GSimpleActionGroup   *actions;       /* "search.": show-page, add-sweep-param */
 

@@ -114,7 +114,10 @@ bpw_search_dialog_collect_values (BpwSearchDialog      *self,
   *offload = FALSE;
   *algorithms = FALSE;
   for (guint c = 0; c < BPW_N_SEARCH_CHOICES; c++)
-    v[c] = g_array_new (FALSE, FALSE, sizeof (gint64));
+    {
+      g_clear_pointer (&v[c], g_array_unref);
+      v[c] = g_array_new (FALSE, FALSE, sizeof (gint64));
+    }
   for (guint g = 0; g < space->groups->len; g++)
     {
       const BpwSearchGroup *group = &g_array_index (space->groups, BpwSearchGroup, g);
@@ -154,15 +157,16 @@ bpw_search_dialog_choice_changed_cb (BpwSearchDialog *self)
     _bpw_search_dialog_space_update (self);
 }
 
+/* The row's list: "Any" and the values of self->choice_values. */
 static void
-bpw_search_dialog_add_choice (BpwSearchDialog *self,
-                              BpwSearchChoice  choice)
+bpw_search_dialog_fill_choice (BpwSearchDialog *self,
+                               BpwSearchChoice  choice)
 {
   BpwSearchChoiceText text = bpw_search_choice_text (choice);
   GArray *values = self->choice_values[choice];
   g_autoptr(GtkStringList) model = gtk_string_list_new (NULL);
   g_autoptr(GString) listed = g_string_new (NULL);
-  AdwComboRow *row;
+  AdwComboRow *row = self->choice_rows[choice];
 
   /* Translators: a decision left free for the search */
   gtk_string_list_append (model, C_("choice", "Any"));
@@ -173,19 +177,29 @@ bpw_search_dialog_add_choice (BpwSearchDialog *self,
       gtk_string_list_append (model, label);
       g_string_append_printf (listed, "%s%s", i > 0 ? ", " : "", label);
     }
-  row = ADW_COMBO_ROW (adw_combo_row_new ());
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), text.title);
-  adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), TRUE);
   /* The row says which values "Any" searches, unless it explains the decision. */
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
                                text.subtitle != NULL ? text.subtitle : listed->str);
   adw_combo_row_set_model (row, G_LIST_MODEL (model));
   gtk_widget_set_visible (GTK_WIDGET (row), values->len > 1);
+}
+
+static void
+bpw_search_dialog_add_choice (BpwSearchDialog *self,
+                              BpwSearchChoice  choice)
+{
+  BpwSearchChoiceText text = bpw_search_choice_text (choice);
+  AdwComboRow *row;
+
+  row = ADW_COMBO_ROW (adw_combo_row_new ());
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), text.title);
+  adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), TRUE);
+  self->choice_rows[choice] = row;
+  bpw_search_dialog_fill_choice (self, choice);
   g_signal_connect_object (row, "notify::selected",
                            G_CALLBACK (bpw_search_dialog_choice_changed_cb), self,
                            G_CONNECT_SWAPPED);
   adw_preferences_group_add (self->space_group, GTK_WIDGET (row));
-  self->choice_rows[choice] = row;
 }
 
 /* The whole space, or what Calculon's llm-optimal-execution searches (`bpw search --space
@@ -393,6 +407,44 @@ bpw_search_dialog_set_choice (BpwSearchDialog *self,
   adw_combo_row_set_selected (self->choice_rows[choice], position);
 }
 
+/* What a row's "Any" stands for in the limits. */
+static gint64
+bpw_search_choice_any (BpwSearchChoice choice)
+{
+  return choice <= BPW_SEARCH_CHOICE_EP || choice == BPW_SEARCH_CHOICE_MICRO_BATCH ? 0 : -1;
+}
+
+/* Switching between the full space and Calculon's changes which values a row may take
+ * (Calculon's ZeRO is 0 or 2, it has no GPipe, its TP also divides the hidden size): the
+ * rows list the values of the space chosen, keeping each choice that space holds. */
+static void
+bpw_search_dialog_refill_choices (BpwSearchDialog *self,
+                                  gboolean         calculon)
+{
+  g_autoptr(BpwSearchSpace) base = NULL;
+  gint64 kept[BPW_N_SEARCH_CHOICES];
+  BpwSearchLimits limits;
+  gboolean offload, algorithms, updating = self->updating;
+
+  bpw_search_limits_init (&limits);
+  limits.calculon = calculon;
+  base = bpw_search_space_new (&self->run.spec, &self->run.scenario, self->run.blueprint,
+                               &self->run.mapping, self->devices, &limits, NULL);
+  self->rows_calculon = calculon;
+  if (base == NULL)
+    return;  /* the space of the current choices says why */
+  for (guint c = 0; c < BPW_N_SEARCH_CHOICES; c++)
+    kept[c] = bpw_search_dialog_choice_value (self, c, bpw_search_choice_any (c));
+  self->updating = TRUE;
+  bpw_search_dialog_collect_values (self, base, &offload, &algorithms);
+  for (guint c = 0; c < BPW_N_SEARCH_CHOICES; c++)
+    {
+      bpw_search_dialog_fill_choice (self, c);
+      bpw_search_dialog_set_choice (self, c, kept[c], bpw_search_choice_any (c));
+    }
+  self->updating = updating;
+}
+
 static guint
 bpw_search_dialog_mask (GtkSwitch **switches,
                         guint       n)
@@ -490,6 +542,11 @@ _bpw_search_dialog_space_update (BpwSearchDialog *self)
   g_clear_pointer (&self->space_error, g_free);
 
   bpw_search_dialog_get_limits (self, &limits);
+  if (limits.calculon != self->rows_calculon)
+    {
+      bpw_search_dialog_refill_choices (self, limits.calculon);
+      bpw_search_dialog_get_limits (self, &limits);
+    }
   bpw_search_dialog_sync_space_row (self, limits.calculon);
   if (bpw_search_dialog_mask (self->fusion_switches, BPW_SEARCH_N_FUSION_SETS) == 0)
     self->space_error = g_strdup (_("Choose at least one fusion set"));

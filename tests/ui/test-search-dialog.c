@@ -379,6 +379,66 @@ core_space_size (BpwStudy *study,
   return size;
 }
 
+/* The labels of the combo row titled @title in @dialog, "Any" first. */
+static GPtrArray *
+row_labels (GtkWidget *root, const char *title)
+{
+  if (ADW_IS_COMBO_ROW (root) &&
+      g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (root)), title) == 0)
+    {
+      GListModel *model = adw_combo_row_get_model (ADW_COMBO_ROW (root));
+      GPtrArray *labels = g_ptr_array_new_with_free_func (g_free);
+
+      for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+        g_ptr_array_add (labels, g_strdup (gtk_string_list_get_string (GTK_STRING_LIST (model),
+                                                                       i)));
+      return labels;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GPtrArray *found = row_labels (child, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* "Any" and the ZeRO stages the core's space of @calculon holds, ascending. */
+static char *
+core_zero_labels (BpwStudy *study, gboolean calculon)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwSearchSpace) space = NULL;
+  g_autoptr(GString) out = g_string_new ("Any");
+  BpwSearchLimits limits;
+  BpwCandidateRun run;
+  gboolean seen[4] = { FALSE };
+
+  g_assert_true (bpw_candidate_run_init (&run, study, CANDIDATE, 0, &error));
+  bpw_search_limits_init (&limits);
+  limits.calculon = calculon;
+  space = bpw_search_space_new (&run.spec, &run.scenario, run.blueprint, &run.mapping,
+                                bpw_parallel_devices (&bpw_study_get_scenario (study, 0)->parallel),
+                                &limits, &error);
+  g_assert_no_error (error);
+  for (guint g = 0; g < space->groups->len; g++)
+    seen[g_array_index (space->groups, BpwSearchGroup, g).zero] = TRUE;
+  for (guint z = 0; z < G_N_ELEMENTS (seen); z++)
+    if (seen[z])
+      g_string_append_printf (out, ",%u", z);
+  bpw_candidate_run_clear (&run);
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static char *
+joined (GPtrArray *labels)
+{
+  g_ptr_array_add (labels, NULL);
+  return g_strjoinv (",", (char **) labels->pdata);
+}
+
 /* "Calculon's options" searches the space `bpw search --space calculon` does: the plan
  * count follows; a serving scenario has no such space and keeps the full one. */
 static void
@@ -403,6 +463,40 @@ test_calculon_space (void)
   limits.calculon = FALSE;
   bpw_search_dialog_set_limits (dialog, &limits);
   g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), ==, full);
+
+  /* The rows offer the values of the space chosen: Calculon's ZeRO is 0 or 2. A choice
+   * that space lacks goes back to Any; one it holds stays. */
+  {
+    g_autoptr(GPtrArray) rows_full = row_labels (GTK_WIDGET (dialog), "_ZeRO Stage");
+    g_autoptr(GPtrArray) rows_calculon = NULL;
+    g_autofree char *want_full = core_zero_labels (study, FALSE);
+    g_autofree char *want_calculon = core_zero_labels (study, TRUE);
+    g_autofree char *got_full = NULL, *got_calculon = NULL;
+
+    g_assert_nonnull (rows_full);
+    got_full = joined (rows_full);
+    g_assert_cmpstr (got_full, ==, want_full);
+    g_assert_cmpstr (want_calculon, ==, "Any,0,2");
+    limits.zero = 1;
+    bpw_search_dialog_set_limits (dialog, &limits);
+    bpw_search_dialog_get_limits (dialog, &limits);
+    g_assert_cmpint (limits.zero, ==, 1);
+    limits.calculon = TRUE;
+    bpw_search_dialog_set_limits (dialog, &limits);
+    rows_calculon = row_labels (GTK_WIDGET (dialog), "_ZeRO Stage");
+    got_calculon = joined (rows_calculon);
+    g_assert_cmpstr (got_calculon, ==, want_calculon);
+    bpw_search_dialog_get_limits (dialog, &limits);
+    g_assert_cmpint (limits.zero, ==, -1);
+    g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), ==, calculon);
+    limits.zero = 2;
+    bpw_search_dialog_set_limits (dialog, &limits);
+    limits.calculon = FALSE;
+    bpw_search_dialog_set_limits (dialog, &limits);
+    bpw_search_dialog_get_limits (dialog, &limits);
+    g_assert_cmpint (limits.zero, ==, 2);
+    g_assert_false (limits.calculon);
+  }
   gtk_window_destroy (GTK_WINDOW (dialog));
 
   dialog = bpw_search_test_open (window, CANDIDATE, SCENARIO);
