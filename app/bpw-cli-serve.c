@@ -134,7 +134,7 @@ serve_run (const char *model_name, const char *blueprint, const BpwCliOptions *o
       bpw_cli_setup_clear (&setup);
       return status;
     }
-  o.replicas = setup.parallel.dp;
+  o.replicas = bpw_serve_replicas (&setup.parallel);
   o.arrival_rate = g_array_index (rates, double, 0);
   bpw_serve_stream_bounds (&o, &longest_prompt, &longest_request);
   model = bpw_serve_model_new (&setup.spec, &setup.scenario, setup.blueprint, &setup.mapping,
@@ -197,7 +197,9 @@ bpw_cli_serve (int    argc,
   context = g_option_context_new ("MODEL --blueprint BP --arrival-rate R --requests N");
   g_option_context_set_summary (context,
                                 "Serves a seeded stream of requests (Poisson arrivals) with "
-                                "continuous batching on\nDP replicas of TP × PP devices: "
+                                "continuous batching on\nDP replicas of TP × PP devices "
+                                "(with ZeRO 3, one replica of TP × PP × DP devices\nsharing "
+                                "its weights): "
                                 "prefill and decode steps from the analytic estimator,\nthe KV "
                                 "cache as large as device memory allows, and the time to first "
                                 "token, time\nper output token and end-to-end latency (mean, "

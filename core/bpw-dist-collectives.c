@@ -185,6 +185,48 @@ pipeline (BpwDistWork *dist)
     }
 }
 
+/* Per-rank weight bytes of stage @s: [0] dense, [1] experts. */
+static void
+stage_weights (const BpwDistWork *dist, gint64 s, guint64 params[2])
+{
+  const BpwWorkGraph *g = dist->graph;
+
+  params[0] = params[1] = 0;
+  for (guint i = 0; i < g->tensors->len; i++)
+    {
+      const BpwTensor *t = bpw_work_graph_tensor (g, i);
+
+      if (t->kind == BPW_TENSOR_WEIGHT && _bpw_dist_work_stage_of_layer (dist, t->layer) == s)
+        params[t->split == BPW_SPLIT_EXPERT] += _bpw_dist_work_tensor_rank_bytes (dist, t);
+    }
+}
+
+/* Inference keeps no gradients, but ZeRO-3 still shards the weights over DP: every
+ * micro-batch's forward gathers them, as in training. Other DP ranks are independent. */
+static void
+serving_gathers (BpwDistWork *dist)
+{
+  const BpwParallel *p = &dist->parallel;
+  const BpwWorkGraph *g = dist->graph;
+  gint64 groups[2] = { p->dp, p->dp / MAX (p->ep, 1) };
+
+  if (p->zero < 3 || p->dp < 2)
+    return;
+  for (gint64 s = 0; s < dist->n_stages; s++)
+    {
+      GArray *tasks = dist->stages[s].tasks;
+      guint64 params[2];
+
+      if (tasks->len == 0)
+        continue;
+      stage_weights (dist, s, params);
+      for (int e = 0; e < 2; e++)
+        emit (dist, s, bpw_work_graph_op (g, g_array_index (tasks, BpwTask, 0).op),
+              BPW_COLLECTIVE_ALL_GATHER, BPW_GROUP_DP, groups[e], BPW_PHASE_FORWARD,
+              params[e], dist->micro_batches_per_pipeline, e ? "dp.expert" : "dp");
+    }
+}
+
 static void
 data_parallel (BpwDistWork *dist)
 {
@@ -193,7 +235,10 @@ data_parallel (BpwDistWork *dist)
   guint64 m = dist->micro_batches_per_pipeline;
 
   if (g->scenario.phase != BPW_WORKLOAD_TRAIN)
-    return;
+    {
+      serving_gathers (dist);
+      return;
+    }
   for (gint64 s = 0; s < dist->n_stages; s++)
     {
       /* [0] dense parameters over dp, [1] expert parameters over dp / ep */

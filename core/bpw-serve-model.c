@@ -24,6 +24,8 @@ struct _BpwServeModel
   BpwScenario    base;        /* owned copy */
   BpwBlueprint  *blueprint;   /* owned copy */
   BpwMapping     mapping;     /* owned copy: the replica's */
+  gint64         shards;      /* DP ranks of a ZeRO-3 replica, which share one copy of the
+                               * weights and step in lockstep; 1 otherwise */
   gint64         max_batch;
   gint64         kv_capacity;
   GHashTable    *cache;       /* packed (phase, batch, length) → double seconds */
@@ -41,6 +43,20 @@ align (const BpwServeModel *m, BpwWorkloadPhase phase, gint64 length)
   if (phase == BPW_WORKLOAD_PREFILL && m->mapping.parallel.sp && tp > 1)
     return (length + tp - 1) / tp * tp;
   return length;
+}
+
+/* A step of @batch sequences on the replica: each of its shards runs ⌈batch / shards⌉ of
+ * them (a ZeRO-3 replica steps in lockstep, its ranks gathering the weights together). */
+static void
+set_batch (const BpwServeModel *m, gint64 batch, BpwScenario *s, BpwMapping *map)
+{
+  gint64 per_rank = (batch + m->shards - 1) / m->shards;
+
+  s->global_batch = per_rank * m->shards;
+  s->micro_batch = per_rank;
+  s->recompute = BPW_RECOMPUTE_NONE;
+  map->micro_batch = per_rank;
+  map->recompute = BPW_RECOMPUTE_NONE;
 }
 
 static gboolean
@@ -62,15 +78,11 @@ evaluate_point (BpwServeModel *m, BpwWorkloadPhase phase, gint64 batch, gint64 l
       return TRUE;
     }
   s.phase = phase;
-  s.global_batch = batch;
-  s.micro_batch = batch;
-  s.recompute = BPW_RECOMPUTE_NONE;
+  set_batch (m, batch, &s, &map);
   if (phase == BPW_WORKLOAD_PREFILL)
     s.seq = length;
   else
     s.context = length;
-  map.micro_batch = batch;
-  map.recompute = BPW_RECOMPUTE_NONE;
   est = bpw_estimator_new (&m->spec, &s, m->blueprint, error);
   if (est == NULL || !bpw_estimator_evaluate (est, &map, &e, NULL, error))
     return FALSE;
@@ -160,15 +172,12 @@ bind (BpwServeModel *m, BpwWorkloadPhase phase, gint64 batch, gint64 length, GEr
   BpwDistWork *dist;
 
   s.phase = phase;
-  s.global_batch = s.micro_batch = batch;
-  s.recompute = BPW_RECOMPUTE_NONE;
+  set_batch (m, batch, &s, &map);
   s.name = NULL;
   if (phase == BPW_WORKLOAD_PREFILL)
     s.seq = align (m, phase, length);
   else
     s.context = length;
-  map.micro_batch = batch;
-  map.recompute = BPW_RECOMPUTE_NONE;
   graph = bpw_work_graph_new (&m->spec, &s, error);
   if (graph == NULL)
     return NULL;
@@ -193,13 +202,14 @@ compute_capacity (BpwServeModel *m, gint64 longest_prompt, GError **error)
   for (gint64 s = 0; s < decode->dist->n_stages; s++)
     {
       const BpwPlanMemory *d = &decode->stages[s].memory, *p = &prefill->stages[s].memory;
-      /* The decode plan holds max_batch sequences of two cached tokens (context 1 + 1). */
-      double per_token = d->kv_cache / (2.0 * (double) m->max_batch);
+      /* Each rank of the decode plan holds its share of max_batch sequences, of two cached
+       * tokens (context 1 + 1); the replica's capacity is its shards' together. */
+      double per_token = d->kv_cache / (2.0 * (double) decode->dist->graph->scenario.micro_batch);
       double fixed = MAX (d->device_total - d->kv_cache, p->device_total - p->kv_cache);
 
       worst_fixed = MAX (worst_fixed, fixed);
       if (per_token > 0)
-        best = MIN (best, floor ((decode->capacity - fixed) / per_token));
+        best = MIN (best, floor ((decode->capacity - fixed) / per_token) * (double) m->shards);
     }
   if (best < 1)
     {
@@ -240,8 +250,9 @@ bpw_serve_model_new (const BpwModelSpec *spec,
   bpw_scenario_copy (&m->base, scenario);
   m->blueprint = bpw_blueprint_copy (blueprint);
   bpw_mapping_copy (&m->mapping, mapping);
-  m->mapping.parallel.dp = 1;
-  m->mapping.parallel.zero = 0;
+  m->shards = bpw_serve_replica_shards (&mapping->parallel);
+  m->mapping.parallel.dp = m->shards;
+  m->mapping.parallel.zero = m->shards > 1 ? 3 : 0;
   m->mapping.parallel.schedule = BPW_SCHEDULE_1F1B;
   m->mapping.parallel.interleave = 1;
   m->max_batch = max_batch;
@@ -275,6 +286,18 @@ gint64
 bpw_serve_model_max_batch (const BpwServeModel *m)
 {
   return m->max_batch;
+}
+
+gint64
+bpw_serve_replica_shards (const BpwParallel *parallel)
+{
+  return parallel->zero >= 3 && parallel->dp > 1 ? parallel->dp : 1;
+}
+
+gint64
+bpw_serve_replicas (const BpwParallel *parallel)
+{
+  return MAX (parallel->dp, 1) / bpw_serve_replica_shards (parallel);
 }
 
 gint64

@@ -3,7 +3,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A replica is the mapping's TP × PP devices (DP replicas serve independent shares of the
- * requests). With PP, an iteration's batch goes through the stages as one micro-batch,
+ * requests), or with ZeRO-3 its TP × PP × DP devices: they hold one copy of the weights
+ * between them, gather each layer's for every step and so step in lockstep, each rank
+ * running its share of the batch and holding its share of the KV cache. With PP, an iteration's batch goes through the stages as one micro-batch,
  * one stage after the other: the latency of a token, without overlapping iterations. Step times come from the analytic estimator (bpw-estimator.h) evaluated on
  * grids of batch sizes (powers of two up to the largest batch) and per-sequence lengths
  * (powers of two), cached, and interpolated bilinearly in batch and length:
@@ -33,8 +35,9 @@ G_BEGIN_DECLS
 typedef struct _BpwServeModel BpwServeModel;
 
 /* @scenario gives dtype and KV dtype; @mapping the replica's TP, PP, SP, tiers, fusion,
- * engines and placement (its DP is ignored; EP must be 1). @max_batch sequences at most
- * per step; @longest_prompt and @longest_request bound the grids and size the capacity. */
+ * engines and placement (its DP counts only with ZeRO-3; EP must be 1). @max_batch
+ * sequences at most per step; @longest_prompt and @longest_request bound the grids and
+ * size the capacity. */
 BpwServeModel *bpw_serve_model_new          (const BpwModelSpec *spec,
                                              const BpwScenario  *scenario,
                                              const BpwBlueprint *blueprint,
@@ -62,6 +65,10 @@ gboolean       bpw_serve_model_decode_time  (BpwServeModel      *model,
 gint64         bpw_serve_model_kv_capacity  (const BpwServeModel *model);  /* tokens */
 gint64         bpw_serve_model_max_batch    (const BpwServeModel *model);
 gint64         bpw_serve_model_devices      (const BpwServeModel *model);  /* per replica */
+/* DP ranks one replica spans (ZeRO-3 shards the weights over DP: all of them; else 1), and
+ * the independent replicas a mapping's DP makes. */
+gint64         bpw_serve_replica_shards     (const BpwParallel   *parallel);
+gint64         bpw_serve_replicas           (const BpwParallel   *parallel);
 /* Estimator evaluations so far (grid points computed). */
 guint          bpw_serve_model_evaluations  (const BpwServeModel *model);
 

@@ -163,6 +163,9 @@ static const Case cases[] = {
     BPW_WORKLOAD_TRAIN, BPW_FUSION_NORM_RESIDUAL, BPW_TP_OVERLAP_NONE },
   { "llama3-8b", "tpu-v5p", 1, 3, 2, 1, 12, 2, 1, FALSE, 2, BPW_RECOMPUTE_NONE,
     BPW_WORKLOAD_TRAIN, 0, BPW_TP_OVERLAP_NONE },
+  /* Serving with the weights sharded over DP: each micro-batch gathers them. */
+  { "llama3-70b", "h100-sxm-80gb", 2, 2, 4, 1, 16, 2, 1, FALSE, 3, BPW_RECOMPUTE_NONE,
+    BPW_WORKLOAD_PREFILL, BPW_FUSION_ATTENTION, BPW_TP_OVERLAP_NONE },
 };
 
 static void

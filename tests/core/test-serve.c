@@ -323,6 +323,58 @@ test_physics (void)
                                  g_strv_length ((char **) blueprints));
 }
 
+/* llama3-70b's 141 GB of bf16 weights do not fit one 80 GB H100: a TP 1 replica has no room
+ * for a KV cache. With ZeRO 3 over DP 8 the eight devices hold one copy between them and
+ * are one replica: each holds an eighth of the weights, its share of the batch and of the
+ * KV cache, and every step gathers the other seven eighths of the weights from its peers. */
+static void
+test_zero3_replica (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwServeModel) m = NULL;
+  Setup s;
+  int hbm;
+  double weights, kv_token, capacity, bound, link = 0, t;
+
+  g_assert_true (setup_load (&s, "llama3-70b", "h100-sxm-80gb", 1));
+  weights = (double) bpw_model_spec_parameters (&s.spec) * bpw_dtype_bytes (s.spec.param_dtype);
+  kv_token = 2.0 * (double) s.spec.layers * (double) s.spec.kv_heads * (double) s.spec.head_dim *
+             bpw_dtype_bytes (s.scenario.kv_dtype);
+  hbm = bpw_blueprint_first_memory (s.bp, BPW_MEMORY_DEVICE);
+  capacity = s.bp->memory[hbm].capacity.value;
+  for (guint i = 0; i < s.bp->n_tiers; i++)
+    link = MAX (link, s.bp->tiers[i].bandwidth.value);
+  g_assert_cmpfloat (weights, >, capacity);
+
+  s.mapping.parallel.dp = 8;
+  g_assert_cmpint (bpw_serve_replicas (&s.mapping.parallel), ==, 8);
+  g_assert_cmpint (bpw_serve_replica_shards (&s.mapping.parallel), ==, 1);
+  g_assert_null (bpw_serve_model_new (&s.spec, &s.scenario, s.bp, &s.mapping, 64, 2048, 4096,
+                                      &error));
+  g_assert_error (error, BPW_ERROR, BPW_ERROR_ILLEGAL_PLAN);
+  g_clear_error (&error);
+
+  s.mapping.parallel.zero = 3;
+  g_assert_cmpint (bpw_serve_replicas (&s.mapping.parallel), ==, 1);
+  g_assert_cmpint (bpw_serve_replica_shards (&s.mapping.parallel), ==, 8);
+  m = bpw_serve_model_new (&s.spec, &s.scenario, s.bp, &s.mapping, 64, 2048, 4096, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (bpw_serve_model_devices (m), ==, 8);
+  /* At most what the eight devices have left beside their eighth of the weights. */
+  bound = 8.0 * (capacity - weights / 8.0) / kv_token;
+  g_test_message ("KV cache %" G_GINT64_FORMAT " tokens, at most %.0f",
+                  bpw_serve_model_kv_capacity (m), bound);
+  g_assert_cmpfloat ((double) bpw_serve_model_kv_capacity (m), <=, bound);
+  g_assert_cmpfloat ((double) bpw_serve_model_kv_capacity (m), >=, 0.8 * bound);
+  /* A decode step waits for seven eighths of the weights over the fastest link. */
+  g_assert_true (bpw_serve_model_decode_time (m, 8, 8.0 * 512, &t, &error));
+  g_assert_no_error (error);
+  g_test_message ("decode of 8 sequences: %.4f s, gather alone at least %.4f s", t,
+                  weights * 7.0 / 8.0 / link);
+  g_assert_cmpfloat (t, >=, weights * 7.0 / 8.0 / link);
+  setup_clear (&s);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -332,5 +384,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/Serve/littles-law", test_littles_law);
   g_test_add_func ("/bpw/core/Serve/load-sweep", test_load_sweep);
   g_test_add_func ("/bpw/core/Serve/physics", test_physics);
+  g_test_add_func ("/bpw/core/Serve/zero3-replica", test_zero3_replica);
   return g_test_run ();
 }

@@ -146,8 +146,9 @@ sweep_candidate (BpwTradeData *data, BpwStudy *study, guint c, guint s,
       bpw_trade_data_add_series (data, cand->name, 0, NAN, NAN);
       goto fail_run;
     }
-  so.replicas = MAX (run.mapping.parallel.dp, 1);
-  devices = so.replicas * MAX (run.mapping.parallel.tp, 1) * MAX (run.mapping.parallel.pp, 1);
+  so.replicas = bpw_serve_replicas (&run.mapping.parallel);
+  devices = MAX (run.mapping.parallel.dp, 1) * MAX (run.mapping.parallel.tp, 1) *
+            MAX (run.mapping.parallel.pp, 1);
   bpw_trade_data_add_series (data, cand->name, devices,
                              run.blueprint->tdp.set ? devices * run.blueprint->tdp.value : NAN,
                              run.blueprint->cost.set ? devices * run.blueprint->cost.value
