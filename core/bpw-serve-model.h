@@ -5,10 +5,12 @@
  * A replica is the mapping's TP × PP devices (DP replicas serve independent shares of the
  * requests), or with ZeRO-3 its TP × PP × DP devices: they hold one copy of the weights
  * between them, gather each layer's for every step and so step in lockstep, each rank
- * running its share of the batch and holding its share of the KV cache. With PP, an iteration's batch goes through the stages as one micro-batch,
- * one stage after the other: the latency of a token, without overlapping iterations. Step times come from the analytic estimator (bpw-estimator.h) evaluated on
- * grids of batch sizes (powers of two up to the largest batch) and per-sequence lengths
- * (powers of two), cached, and interpolated bilinearly in batch and length:
+ * running its share of the batch and holding its share of the KV cache. With PP, an
+ * iteration's batch goes through the stages as one micro-batch, one stage after the other:
+ * the latency of a token, without overlapping iterations. Step times come from the
+ * analytic estimator (bpw-estimator.h) evaluated on grids of batch sizes (powers of two up
+ * to the largest batch) and per-sequence lengths (powers of two), cached, and interpolated
+ * bilinearly in batch and length:
  * - prefill of b prompts of lengths l_i is the estimator's prefill of b prompts of the
  *   quadratic mean length sqrt(Σl_i²/b), which has the batch's attention work exactly and
  *   at least its linear work;
