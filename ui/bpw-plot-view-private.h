@@ -24,6 +24,7 @@ struct _BpwPlotView
   BpwPlotHit       hover;
   guint32          selected;       /* lineage; BPW_PLOT_NO_LINEAGE */
   guint            serial;         /* of the layout drawn */
+  guint            laid_out_idle;  /* emits "laid-out" after a new layout */
   int              width, height;  /* of that layout */
   double           pointer_x, pointer_y;
   double           drag_x, drag_y; /* where the drag started */

@@ -21,6 +21,7 @@ enum {
   ITEM_SELECTED,
   AREA_SELECTED,
   VIEWPORT_CHANGED,
+  LAID_OUT,
   N_SIGNALS
 };
 
@@ -81,6 +82,16 @@ bpw_plot_view_update_style (BpwPlotView *self)
 
 /* Lays out when the size, the theme or the zoom changed, or something else (an export,
  * new data) laid the plot out differently since. */
+static gboolean
+bpw_plot_view_laid_out_cb (gpointer data)
+{
+  BpwPlotView *self = data;
+
+  self->laid_out_idle = 0;
+  g_signal_emit (self, signals[LAID_OUT], 0);
+  return G_SOURCE_REMOVE;
+}
+
 void
 _bpw_plot_view_ensure_layout (BpwPlotView *self)
 {
@@ -99,6 +110,10 @@ _bpw_plot_view_ensure_layout (BpwPlotView *self)
   self->width = width;
   self->height = height;
   self->serial = bpw_plot_get_layout_serial (self->plot);
+  /* Layouts happen while drawing, where widgets must not change: the page hears of it
+   * once the frame is done. */
+  if (self->laid_out_idle == 0)
+    self->laid_out_idle = g_idle_add (bpw_plot_view_laid_out_cb, self);
 }
 
 void
@@ -398,7 +413,10 @@ bpw_plot_view_css_changed (GtkWidget         *widget,
 static void
 bpw_plot_view_dispose (GObject *object)
 {
-  bpw_plot_view_set_plot (BPW_PLOT_VIEW (object), NULL);
+  BpwPlotView *self = BPW_PLOT_VIEW (object);
+
+  g_clear_handle_id (&self->laid_out_idle, g_source_remove);
+  bpw_plot_view_set_plot (self, NULL);
 
   G_OBJECT_CLASS (bpw_plot_view_parent_class)->dispose (object);
 }
@@ -444,6 +462,15 @@ bpw_plot_view_class_init (BpwPlotViewClass *klass)
   signals[VIEWPORT_CHANGED] = g_signal_new ("viewport-changed", G_TYPE_FROM_CLASS (klass),
                                             G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                             G_TYPE_NONE, 0);
+
+  /**
+   * BpwPlotView::laid-out:
+   *
+   * The plot was laid out anew (its size, data, options or viewport changed), after the
+   * frame that did it: what depends on the scene of the layout can follow.
+   */
+  signals[LAID_OUT] = g_signal_new ("laid-out", G_TYPE_FROM_CLASS (klass),
+                                    G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   gtk_widget_class_install_action (widget_class, "plot.export", NULL,
                                    _bpw_plot_view_export_action);

@@ -19,6 +19,9 @@
 
 /* Zooming sends a viewport per wheel notch: the table waits until it pauses. */
 #define BPW_TIMELINE_PAGE_AGGREGATE_DELAY_MS 150
+/* Below this a lane is a hairline: more stages than fit scroll instead (a deep pipeline,
+ * or every rank). Eight stages of five lanes and their counters fit a 1000-px window. */
+#define BPW_TIMELINE_PAGE_MIN_ROW_PX 8.0
 
 struct _BpwTimelinePage
 {
@@ -34,6 +37,7 @@ struct _BpwTimelinePage
   GtkLabel          *summary_label;
   BpwChartStack     *chart_stack;
   BpwPlotView       *view;
+  GtkScrollbar      *row_scrollbar;
   BpwAggregateTable *aggregate;
 
   /* Owned references */
@@ -42,6 +46,7 @@ struct _BpwTimelinePage
 
   guint              aggregate_timeout;
   gboolean           has_area;
+  gboolean           syncing_rows;  /* the scroll bar being set from the layout */
 };
 
 G_DEFINE_FINAL_TYPE (BpwTimelinePage, bpw_timeline_page, GTK_TYPE_WIDGET)
@@ -183,6 +188,62 @@ bpw_timeline_page_counters_cb (BpwTimelinePage *self)
     bpw_timeline_page_clear_area_cb (self);
 }
 
+/* The scroll bar follows the rows the last layout shows, and shows only when some are
+ * out of view. */
+static void
+bpw_timeline_page_laid_out_cb (BpwTimelinePage *self)
+{
+  BpwTimelinePlot *plot = bpw_timeline_page_get_plot (self);
+  GtkAdjustment *rows = gtk_scrollbar_get_adjustment (self->row_scrollbar);
+  double first = 0, shown = 1, total = 1;
+
+  if (plot != NULL)
+    bpw_timeline_plot_get_row_window (plot, &first, &shown, &total);
+  self->syncing_rows = TRUE;
+  gtk_adjustment_configure (rows, first, 0, total, 1, MAX (shown - 1, 1), shown);
+  self->syncing_rows = FALSE;
+  gtk_widget_set_visible (GTK_WIDGET (self->row_scrollbar), plot != NULL && shown < total);
+}
+
+static void
+bpw_timeline_page_rows_cb (BpwTimelinePage *self)
+{
+  BpwTimelinePlot *plot = bpw_timeline_page_get_plot (self);
+
+  if (self->syncing_rows || plot == NULL)
+    return;
+  bpw_timeline_plot_set_row_offset (plot, gtk_adjustment_get_value (
+    gtk_scrollbar_get_adjustment (self->row_scrollbar)));
+  /* The lanes moved: an area no longer covers the lanes it summed. */
+  if (self->has_area)
+    bpw_timeline_page_clear_area_cb (self);
+}
+
+static gboolean
+bpw_timeline_page_key_cb (BpwTimelinePage       *self,
+                          guint                  keyval,
+                          guint                  keycode,
+                          GdkModifierType        state,
+                          GtkEventControllerKey *controller)
+{
+  GtkAdjustment *rows = gtk_scrollbar_get_adjustment (self->row_scrollbar);
+  double page = gtk_adjustment_get_page_increment (rows);
+
+  if (!gtk_widget_get_visible (GTK_WIDGET (self->row_scrollbar)))
+    return FALSE;
+  switch (keyval)
+    {
+    case GDK_KEY_Page_Up:
+      gtk_adjustment_set_value (rows, gtk_adjustment_get_value (rows) - page);
+      return TRUE;
+    case GDK_KEY_Page_Down:
+      gtk_adjustment_set_value (rows, gtk_adjustment_get_value (rows) + page);
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
 static void
 bpw_timeline_page_area_mode_cb (BpwTimelinePage *self)
 {
@@ -233,6 +294,7 @@ bpw_timeline_page_class_init (BpwTimelinePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BpwTimelinePage, summary_label);
   gtk_widget_class_bind_template_child (widget_class, BpwTimelinePage, chart_stack);
   gtk_widget_class_bind_template_child (widget_class, BpwTimelinePage, view);
+  gtk_widget_class_bind_template_child (widget_class, BpwTimelinePage, row_scrollbar);
   gtk_widget_class_bind_template_child (widget_class, BpwTimelinePage, aggregate);
 
   bpw_plot_view_class_add_page_actions (widget_class, "timeline");
@@ -242,6 +304,7 @@ static void
 bpw_timeline_page_init (BpwTimelinePage *self)
 {
   GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
+  GtkEventController *controller;
 
   gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -253,6 +316,15 @@ bpw_timeline_page_init (BpwTimelinePage *self)
   g_signal_connect_object (self->view, "viewport-changed",
                            G_CALLBACK (bpw_timeline_page_viewport_changed_cb), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->view, "laid-out",
+                           G_CALLBACK (bpw_timeline_page_laid_out_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (gtk_scrollbar_get_adjustment (self->row_scrollbar),
+                           "value-changed", G_CALLBACK (bpw_timeline_page_rows_cb), self,
+                           G_CONNECT_SWAPPED);
+  controller = gtk_event_controller_key_new ();
+  g_signal_connect_object (controller, "key-pressed", G_CALLBACK (bpw_timeline_page_key_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->view), controller);
   g_signal_connect_object (self->aggregate, "clear-area",
                            G_CALLBACK (bpw_timeline_page_clear_area_cb), self,
                            G_CONNECT_SWAPPED);
@@ -286,6 +358,13 @@ bpw_timeline_page_set_job (BpwTimelinePage  *self,
                           job != NULL ? BPW_PLOT (bpw_simulation_job_get_timeline_plot (job))
                                       : NULL);
   bpw_chart_stack_set_job (self->chart_stack, job);
+  if (job != NULL)
+    {
+      BpwTimelinePlot *plot = bpw_simulation_job_get_timeline_plot (job);
+
+      bpw_timeline_plot_set_min_row_height (plot, BPW_TIMELINE_PAGE_MIN_ROW_PX);
+      bpw_timeline_plot_set_row_offset (plot, 0);
+    }
   /* The toolbar's choices apply to the new chart. */
   bpw_timeline_page_color_cb (self);
   bpw_timeline_page_counters_cb (self);

@@ -458,6 +458,77 @@ test_export (void)
   g_rmdir (dir);
 }
 
+/* Rows too thin to read scroll instead: 64 ranks of two lanes at 8 px a row do not fit
+ * 600 px, so the area shows floor (height / 8) whole rows from the offset; a track is laid
+ * out where it is in view, nowhere else, and the pointer finds the track shown there. At
+ * 0 px (the default, exports) every row fits. */
+static void
+test_row_window (void)
+{
+  double step, first, shown, total, row_h;
+  BpwTimelineData *data = synthetic (128, 50, &step);
+  g_autoptr(BpwTimelinePlot) plot = bpw_timeline_plot_new (data);
+  const BpwTimelineTrack *tracks;
+  const BpwPlotRect *area;
+  guint n;
+  BpwPlotHit hit;
+
+  bpw_timeline_plot_set_counters (plot, FALSE, FALSE);
+  bpw_plot_layout (BPW_PLOT (plot), &style, NULL, 1000, 600);
+  bpw_timeline_plot_get_row_window (plot, &first, &shown, &total);
+  g_assert_cmpfloat (first, ==, 0);
+  g_assert_cmpfloat (shown, ==, total);
+  /* 64 ranks: 128 lane rows and 63 gaps between ranks. */
+  g_assert_cmpfloat (total, ==, 128 + 63 * BPW_TIMELINE_GROUP_GAP);
+
+  bpw_timeline_plot_set_min_row_height (plot, 8);
+  bpw_timeline_plot_set_row_offset (plot, 40);
+  bpw_plot_layout (BPW_PLOT (plot), &style, NULL, 1000, 600);
+  area = bpw_timeline_plot_get_area (plot);
+  bpw_timeline_plot_get_row_window (plot, &first, &shown, &total);
+  g_assert_cmpfloat (total * 8, >, area->height);
+  g_assert_cmpfloat (shown, ==, floor (area->height / 8));
+  g_assert_cmpfloat (first, ==, 40);
+  row_h = area->height / shown;
+  g_assert_cmpfloat (row_h, >=, 8);
+
+  tracks = bpw_timeline_plot_get_tracks (plot, &n);
+  for (guint t = 0; t < n; t++)
+    {
+      gboolean in_view = tracks[t].row + tracks[t].rows > first && tracks[t].row < first + shown;
+
+      g_assert_cmpint (tracks[t].visible, ==, in_view);
+      /* Its row's place in the window, less half the gap between tracks. */
+      if (in_view)
+        {
+          double top = area->y + (tracks[t].row - first) * row_h;
+
+          g_assert_cmpfloat (tracks[t].rect.y, >=, top);
+          g_assert_cmpfloat (tracks[t].rect.y, <, top + row_h / 2);
+        }
+      /* The track at the window's top row is the one under the area's top. */
+      if (tracks[t].row == first)
+        {
+          double x = area->x + area->width / 2;
+
+          if (bpw_plot_hit_test (BPW_PLOT (plot), x, tracks[t].rect.y + tracks[t].rect.height / 2,
+                                 &hit) && hit.kind == BPW_PLOT_HIT_ITEM)
+            g_assert_cmpuint (data->events[hit.index].lane, ==, tracks[t].lane);
+        }
+    }
+
+  /* Past the end the window stops at the last rows; back to 0 px every row fits again. */
+  bpw_timeline_plot_set_row_offset (plot, 1e6);
+  bpw_plot_layout (BPW_PLOT (plot), &style, NULL, 1000, 600);
+  bpw_timeline_plot_get_row_window (plot, &first, &shown, &total);
+  g_assert_cmpfloat (first + shown, ==, total);
+  bpw_timeline_plot_set_min_row_height (plot, 0);
+  bpw_plot_layout (BPW_PLOT (plot), &style, NULL, 1000, 600);
+  bpw_timeline_plot_get_row_window (plot, &first, &shown, &total);
+  g_assert_cmpfloat (first, ==, 0);
+  g_assert_cmpfloat (shown, ==, total);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -469,6 +540,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bpw/plot/TimelinePlot/lod-zoomed", test_lod_zoomed);
   g_test_add_func ("/bpw/plot/TimelinePlot/layout-pure", test_layout_pure);
   g_test_add_func ("/bpw/plot/TimelinePlot/hit-test", test_hit_test);
+  g_test_add_func ("/bpw/plot/TimelinePlot/row-window", test_row_window);
   g_test_add_func ("/bpw/plot/TimelinePlot/csv-is-plotted-data", test_csv_is_plotted_data);
   g_test_add_func ("/bpw/plot/TimelinePlot/aggregate", test_aggregate);
   g_test_add_func ("/bpw/plot/TimelinePlot/from-simulation", test_from_simulation);

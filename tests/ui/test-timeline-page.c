@@ -377,6 +377,89 @@ test_timeline_follows (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* For bpw_test_wait(), which waits while they hold. */
+static gboolean
+while_hidden (gpointer bar)
+{
+  return !gtk_widget_get_visible (bar);
+}
+
+static gboolean
+while_shown (gpointer bar)
+{
+  return gtk_widget_get_visible (bar);
+}
+
+/* Sends @keyval to the key controllers of @widget, as a key press would, until one takes
+ * it. */
+static gboolean
+press_key (GtkWidget *widget, guint keyval)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  gboolean handled = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && !handled; i++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (c))
+        g_signal_emit_by_name (c, "key-pressed", keyval, 0, 0, &handled);
+    }
+  return handled;
+}
+
+/* Rows thinner than the page allows scroll instead of shrinking: the bar appears, moves
+ * the rows shown, follows Page Down, and hides again when every row fits. */
+static void
+test_timeline_scrolls_rows (void)
+{
+  BpwPlotView *view;
+  BpwWindow *window = bpw_test_open_chart_page ("timeline", NULL, &view);
+  BpwTimelinePlot *plot = timeline_of (view);
+  /* Beside the chart (the empty state's scrolled window has scroll bars too). */
+  GtkWidget *bar = gtk_widget_get_next_sibling (GTK_WIDGET (view));
+  GtkAdjustment *rows;
+  double first, shown, total, moved;
+  BpwPlotHit hit;
+
+  g_assert_true (GTK_IS_SCROLLBAR (bar));
+  rows = gtk_scrollbar_get_adjustment (GTK_SCROLLBAR (bar));
+  /* The default study's eight stages fit the window. */
+  bpw_plot_view_hit (view, 0, 0, &hit);
+  bpw_timeline_plot_get_row_window (plot, &first, &shown, &total);
+  g_assert_cmpfloat (shown, ==, total);
+  bpw_test_wait (while_shown, bar);
+
+  /* Rows of at least 40 px do not. (The hit lays the chart out as a frame would.) */
+  bpw_timeline_plot_set_min_row_height (plot, 40);
+  bpw_plot_view_hit (view, 0, 0, &hit);
+  bpw_test_wait (while_hidden, bar);
+  bpw_timeline_plot_get_row_window (plot, &first, &shown, &total);
+  g_assert_cmpfloat (first, ==, 0);
+  g_assert_cmpfloat (shown, <, total);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (rows), ==, total);
+  g_assert_cmpfloat (gtk_adjustment_get_page_size (rows), ==, shown);
+
+  gtk_adjustment_set_value (rows, 10);
+  bpw_plot_view_hit (view, 0, 0, &hit);
+  bpw_timeline_plot_get_row_window (plot, &first, &shown, &total);
+  g_assert_cmpfloat (first, ==, 10);
+
+  /* Page Down moves a window less one row. */
+  moved = MIN (10 + MAX (shown - 1, 1), total - shown);
+  g_assert_true (press_key (GTK_WIDGET (view), GDK_KEY_Page_Down));
+  bpw_plot_view_hit (view, 0, 0, &hit);
+  bpw_timeline_plot_get_row_window (plot, &first, NULL, NULL);
+  g_assert_cmpfloat (first, ==, floor (moved));
+
+  bpw_timeline_plot_set_min_row_height (plot, 8);
+  bpw_plot_view_hit (view, 0, 0, &hit);
+  bpw_test_wait (while_shown, bar);
+  bpw_timeline_plot_get_row_window (plot, &first, &shown, &total);
+  g_assert_cmpfloat (shown, ==, total);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -394,6 +477,7 @@ main (int   argc,
   g_test_add_func ("/bpw/ui/TimelinePage/linked-selection", test_timeline_linked_selection);
   g_test_add_func ("/bpw/ui/TimelinePage/roofline-selects", test_roofline_selects);
   g_test_add_func ("/bpw/ui/TimelinePage/follows", test_timeline_follows);
+  g_test_add_func ("/bpw/ui/TimelinePage/scrolls-rows", test_timeline_scrolls_rows);
   result = g_test_run ();
   bpw_test_remove_tree (scratch);
   return result;

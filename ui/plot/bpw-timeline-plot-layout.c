@@ -336,8 +336,13 @@ layout_text (BpwTimelinePlot *self, BpwPlotText *text, const BpwPlotStyle *st,
 
           if (!tr->visible)
             continue;
-          top = MIN (top, tr->rect.y);
-          bottom = MAX (bottom, tr->rect.y + tr->rect.height);
+          top = MAX (MIN (top, tr->rect.y), self->area.y);
+          bottom = MIN (MAX (bottom, tr->rect.y + tr->rect.height),
+                        self->area.y + self->area.height);
+          /* A track the row window cuts shows no label of its own. */
+          if (tr->rect.y < self->area.y - 0.5 ||
+              tr->rect.y + tr->rect.height > self->area.y + self->area.height + 0.5)
+            continue;
           if (track_labels)
             add_label (self, text, BPW_PLOT_FONT_SMALL, track_label (self, tr, buf, sizeof buf),
                        self->area.x - pad / 2, tr->rect.y + tr->rect.height / 2, 1,
@@ -420,6 +425,16 @@ _bpw_timeline_plot_layout (BpwPlot               *plot,
   x_extent = self->x_extent;
   self->area.y = top;
   self->area.height = MAX (bottom - x_extent - top, 1.0);
+  /* Rows too thin to read: a window of whole rows, the offset's, as a scrolled view. */
+  if (self->min_row_h > 0 && (y1 - y0) * self->min_row_h > self->area.height)
+    {
+      double shown = MAX (floor (self->area.height / self->min_row_h), 1.0);
+
+      y0 = CLAMP (y0 + self->row_offset, y0, y1 - shown);
+      y1 = y0 + shown;
+    }
+  self->row_first = y0;
+  self->row_shown = y1 - y0;
   row_h = self->area.height / (y1 - y0);
 
   small_h = text_get (self, text, BPW_PLOT_FONT_SMALL, "Ag")->height;

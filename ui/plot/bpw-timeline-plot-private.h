@@ -68,6 +68,8 @@ struct _BpwTimelinePlot
   guint32              selected;
   guint32              present[BPW_TIMELINE_N_COLORINGS];  /* bit per key in the data */
   double               memory_scale;  /* bytes a memory track's height stands for */
+  double               min_row_h;     /* px; 0: every row fits the area */
+  double               row_offset;    /* the first row shown when they do not */
 
   /* the scene of the last layout */
   BpwPlotRect          area;
@@ -77,6 +79,7 @@ struct _BpwTimelinePlot
   BpwPlotLabel         title;
   double               t0, t1;       /* visible time */
   double               rows;         /* rows of all tracks, gaps included */
+  double               row_first, row_shown;  /* the rows in the area */
   gint                 col_first, col_end;  /* columns of the area */
   guint32              visible_events;
 };

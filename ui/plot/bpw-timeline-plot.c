@@ -261,6 +261,48 @@ bpw_timeline_plot_set_ranks (BpwTimelinePlot *self,
 }
 
 void
+bpw_timeline_plot_set_min_row_height (BpwTimelinePlot *self,
+                                      double           px)
+{
+  g_return_if_fail (BPW_IS_TIMELINE_PLOT (self));
+
+  px = isfinite (px) ? MAX (px, 0.0) : 0.0;
+  if (self->min_row_h == px)
+    return;
+  self->min_row_h = px;
+  bpw_plot_changed (BPW_PLOT (self));
+}
+
+void
+bpw_timeline_plot_set_row_offset (BpwTimelinePlot *self,
+                                  double           row)
+{
+  g_return_if_fail (BPW_IS_TIMELINE_PLOT (self));
+
+  row = isfinite (row) ? MAX (floor (row), 0.0) : 0.0;
+  if (self->row_offset == row)
+    return;
+  self->row_offset = row;
+  bpw_plot_changed (BPW_PLOT (self));
+}
+
+void
+bpw_timeline_plot_get_row_window (BpwTimelinePlot *self,
+                                  double          *first,
+                                  double          *shown,
+                                  double          *total)
+{
+  g_return_if_fail (BPW_IS_TIMELINE_PLOT (self));
+
+  if (first != NULL)
+    *first = self->row_first;
+  if (shown != NULL)
+    *shown = self->row_shown;
+  if (total != NULL)
+    *total = self->rows;
+}
+
+void
 bpw_timeline_plot_set_time_window (BpwTimelinePlot *self,
                                    double           t0,
                                    double           t1)

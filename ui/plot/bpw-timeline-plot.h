@@ -83,6 +83,18 @@ void                   bpw_timeline_plot_set_counters   (BpwTimelinePlot    *sel
 void                   bpw_timeline_plot_set_ranks      (BpwTimelinePlot    *self,
                                                          guint32             first,
                                                          guint32             n);
+/* Rows at least @px tall (0, the default: every row fits the area, as exports want). When
+ * the tracks do not fit at that height, the area shows a window of whole rows starting at
+ * the row offset, as a scrolled view does; bpw_timeline_plot_get_row_window() says which. */
+void                   bpw_timeline_plot_set_min_row_height (BpwTimelinePlot *self,
+                                                             double           px);
+void                   bpw_timeline_plot_set_row_offset (BpwTimelinePlot    *self,
+                                                         double              row);
+/* The rows of the last layout: the first shown, how many, and all of them. */
+void                   bpw_timeline_plot_get_row_window (BpwTimelinePlot    *self,
+                                                         double             *first,
+                                                         double             *shown,
+                                                         double             *total);
 /* The time range a layout without a viewport shows (exports); NaN or an empty range: the
  * whole step. A viewport given to bpw_plot_layout() takes precedence. */
 void                   bpw_timeline_plot_set_time_window (BpwTimelinePlot   *self,
