@@ -185,19 +185,24 @@ pipeline (BpwDistWork *dist)
     }
 }
 
-/* Per-rank weight bytes of stage @s: [0] dense, [1] experts. */
+/* Per-rank gradient and weight bytes of stage @s: [0] dense, [1] experts. */
 static void
-stage_weights (const BpwDistWork *dist, gint64 s, guint64 params[2])
+stage_state (const BpwDistWork *dist, gint64 s, guint64 grads[2], guint64 params[2])
 {
   const BpwWorkGraph *g = dist->graph;
 
-  params[0] = params[1] = 0;
+  grads[0] = grads[1] = params[0] = params[1] = 0;
   for (guint i = 0; i < g->tensors->len; i++)
     {
       const BpwTensor *t = bpw_work_graph_tensor (g, i);
+      int e = t->split == BPW_SPLIT_EXPERT;
 
-      if (t->kind == BPW_TENSOR_WEIGHT && _bpw_dist_work_stage_of_layer (dist, t->layer) == s)
-        params[t->split == BPW_SPLIT_EXPERT] += _bpw_dist_work_tensor_rank_bytes (dist, t);
+      if (_bpw_dist_work_stage_of_layer (dist, t->layer) != s)
+        continue;
+      if (t->kind == BPW_TENSOR_GRADIENT)
+        grads[e] += _bpw_dist_work_tensor_rank_bytes (dist, t);
+      else if (t->kind == BPW_TENSOR_WEIGHT)
+        params[e] += _bpw_dist_work_tensor_rank_bytes (dist, t);
     }
 }
 
@@ -208,18 +213,18 @@ serving_gathers (BpwDistWork *dist)
 {
   const BpwParallel *p = &dist->parallel;
   const BpwWorkGraph *g = dist->graph;
-  gint64 groups[2] = { p->dp, p->dp / MAX (p->ep, 1) };
+  gint64 groups[2] = { p->dp, p->dp / p->ep };
 
   if (p->zero < 3 || p->dp < 2)
     return;
   for (gint64 s = 0; s < dist->n_stages; s++)
     {
       GArray *tasks = dist->stages[s].tasks;
-      guint64 params[2];
+      guint64 grads[2], params[2];
 
       if (tasks->len == 0)
         continue;
-      stage_weights (dist, s, params);
+      stage_state (dist, s, grads, params);
       for (int e = 0; e < 2; e++)
         emit (dist, s, bpw_work_graph_op (g, g_array_index (tasks, BpwTask, 0).op),
               BPW_COLLECTIVE_ALL_GATHER, BPW_GROUP_DP, groups[e], BPW_PHASE_FORWARD,
@@ -242,23 +247,12 @@ data_parallel (BpwDistWork *dist)
   for (gint64 s = 0; s < dist->n_stages; s++)
     {
       /* [0] dense parameters over dp, [1] expert parameters over dp / ep */
-      guint64 grads[2] = { 0, 0 }, params[2] = { 0, 0 };
+      guint64 grads[2], params[2];
       gint64 groups[2] = { p->dp, p->dp / p->ep };
       const BpwOp *anchor = NULL;
       GArray *tasks = dist->stages[s].tasks;
 
-      for (guint i = 0; i < g->tensors->len; i++)
-        {
-          const BpwTensor *t = bpw_work_graph_tensor (g, i);
-          int e = t->split == BPW_SPLIT_EXPERT;
-
-          if (_bpw_dist_work_stage_of_layer (dist, t->layer) != s)
-            continue;
-          if (t->kind == BPW_TENSOR_GRADIENT)
-            grads[e] += _bpw_dist_work_tensor_rank_bytes (dist, t);
-          else if (t->kind == BPW_TENSOR_WEIGHT)
-            params[e] += _bpw_dist_work_tensor_rank_bytes (dist, t);
-        }
+      stage_state (dist, s, grads, params);
       for (guint i = 0; i < tasks->len && anchor == NULL; i++)
         {
           const BpwOp *op = bpw_work_graph_op (g, g_array_index (tasks, BpwTask, i).op);
