@@ -134,9 +134,11 @@ bpw_cli_options_add_mapping (BpwCliOptions  *o,
     { "tp-overlap", 0, 0, G_OPTION_ARG_STRING, &o->tp_overlap,
       "Overlap of TP communication with matmuls: none, ring or pipe", "MODE" },
     { "dp-overlap", 0, 0, G_OPTION_ARG_NONE, &o->dp_overlap,
-      "Overlap the DP gradient reduction with the backward pass", NULL },
+      "Overlap DP traffic: gradient reduction behind the backward pass, ZeRO 1/2 weight "
+      "gather behind the next step's forward", NULL },
     { "no-dp-overlap", 0, 0, G_OPTION_ARG_NONE, &o->no_dp_overlap,
-      "Reduce DP gradients after the backward pass", NULL },
+      "Reduce DP gradients after the backward pass, gather ZeRO 1/2 weights after the "
+      "optimizer", NULL },
     { "tp-tier", 0, 0, G_OPTION_ARG_INT64, &o->tier[BPW_GROUP_TP],
       "Interconnect tier index for TP traffic", "N" },
     { "pp-tier", 0, 0, G_OPTION_ARG_INT64, &o->tier[BPW_GROUP_PP],

@@ -35,6 +35,19 @@ _bpw_dist_work_in_flight (BpwWorkloadPhase phase,
     }
 }
 
+gint64
+_bpw_dist_work_chunks_in_flight (gint64 micro_batches,
+                                 gint64 pp,
+                                 gint64 v,
+                                 gint64 stage)
+{
+  gint64 units = micro_batches * v;
+  gint64 warmup = micro_batches == pp ? units
+                  : MIN ((pp - stage - 1) * 2 + (v - 1) * pp, units);
+
+  return MAX (MIN (units, warmup + 1), 1);
+}
+
 static gint64
 in_flight (const BpwDistWork *dist, gint64 stage)
 {
@@ -144,17 +157,22 @@ stage_memory (BpwDistWork *dist, BpwStage *st)
     {
       guint64 working = 0;
 
-      stored = sat_mul (stored, (guint64) flight);
-      /* Interleaving v chunks per rank holds (1 + (p-1)/(p v)) times more (Korthikanti §4.2.3);
-       * the product is taken in 128 bits so that only a result beyond 64 bits saturates. */
-      if (p->schedule == BPW_SCHEDULE_INTERLEAVED && stored != G_MAXUINT64)
+      /* Interleaving v chunks per rank holds its chunks in flight, each 1/v of the stage
+       * (stage 0: p + (p − 1)/v micro-batches, Korthikanti §4.2.3); the product is taken
+       * in 128 bits so that only a result beyond 64 bits saturates. */
+      if (p->schedule == BPW_SCHEDULE_INTERLEAVED && p->interleave > 1)
         {
-          BpwU128 num = (BpwU128) stored * (guint64) (p->pp * p->interleave + p->pp - 1);
-          guint64 den = (guint64) (p->pp * p->interleave);
+          gint64 chunks = _bpw_dist_work_chunks_in_flight (dist->micro_batches_per_pipeline,
+                                                           p->pp, p->interleave, st->index);
+          BpwU128 num = (BpwU128) stored * (guint64) chunks;
+          guint64 den = (guint64) p->interleave;
           BpwU128 q = num / den + (num % den != 0);
 
           stored = q > G_MAXUINT64 ? G_MAXUINT64 : (guint64) q;
+          mem->in_flight = (chunks + p->interleave - 1) / p->interleave;
         }
+      else
+        stored = sat_mul (stored, (guint64) flight);
       /* Recomputation re-creates one layer's activations at a time during backward. */
       if (g->scenario.recompute != BPW_RECOMPUTE_NONE)
         for (gint64 l = 0; l < st->n_layers; l++)

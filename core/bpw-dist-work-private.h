@@ -50,6 +50,13 @@ gint64   _bpw_dist_work_in_flight          (BpwWorkloadPhase    phase,
                                             gint64              micro_batches,
                                             gint64              pp,
                                             gint64              stage);
+/* Training with v > 1 interleaved chunks: the chunk forwards whose activations a stage
+ * holds at its peak, Megatron-LM's warm-up plus the one forward before the first
+ * backward (bpw-simulate-order.c runs the same order). A micro-batch is v chunks. */
+gint64   _bpw_dist_work_chunks_in_flight   (gint64              micro_batches,
+                                            gint64              pp,
+                                            gint64              v,
+                                            gint64              stage);
 void     _bpw_dist_work_account_tensor     (const BpwDistWork  *dist,
                                             const BpwTensor    *tensor,
                                             BpwRankMemory      *mem,

@@ -185,7 +185,7 @@ stage_memory (const BpwEstimator *est, const BpwTemplate *t, const BpwMapping *m
 
   if (t->train)
     {
-      acts = st.stored * _bpw_plan_stored_factor (&m->parallel, flight);
+      acts = st.stored * _bpw_plan_stored_factor (&m->parallel, micro_batches, s, flight);
       if (t->key.recompute != BPW_RECOMPUTE_NONE)
         acts += t->live_block;
     }

@@ -110,6 +110,8 @@ bpw_stage_totals_add_task (const BpwPlan      *plan,
     case BPW_PHASE_FORWARD:
     case BPW_N_PHASES:
     default:
+      if (t->phase == BPW_PHASE_FORWARD)
+        st->forward += time;
       st->compute += c->compute_s * count;
       st->stall += c->stall_s * count;
       st->overhead += c->overhead_s * count;
@@ -131,13 +133,26 @@ bpw_stage_totals_add_transfer (const BpwTier         *tier,
 
   if (bpw_plan_transfer_per_step (tr->group, tr->kind, tr->phase))
     {
+      double usage = tier->processor_usage.set ? tier->processor_usage.value : 0.0;
+
       st->dp_time += tr->time_s * count;
-      if (tier->processor_usage.set)
-        st->dp_usage += tier->processor_usage.value * tr->time_s * count;
+      st->dp_usage += usage * tr->time_s * count;
+      if (bpw_plan_transfer_gathers_update (tr->group, tr->kind, tr->phase))
+        {
+          st->dp_gather += tr->time_s * count;
+          st->dp_gather_usage += usage * tr->time_s * count;
+        }
+      else if (bpw_plan_transfer_gathers_per_micro_batch (tr->group, tr->kind, tr->phase))
+        {
+          st->dp_mb_gather += tr->time_s * count;
+          st->dp_mb_gather_usage += usage * tr->time_s * count;
+        }
       st->energy_step += e * count;
       return;
     }
   st->comm_exposed += tr->exposed_s * count;
+  if (tr->phase == BPW_PHASE_FORWARD)
+    st->comm_exposed_forward += tr->exposed_s * count;
   st->comm_link += tr->time_s * count;
   st->energy += e * count;
 }
@@ -166,27 +181,85 @@ bpw_stage_totals_from_plan (const BpwPlan  *plan,
     }
 }
 
-/* DP gradient reduction of a stage: hidden behind the backward pass of the last
- * micro-batch except the last layer's bucket, which can only start when backward ends. */
+/* The time a stage spends in one micro-batch's forward, or backward with its recompute:
+ * the windows DP traffic on its own link can hide behind, stalls on other links included. */
+static double
+forward_window (const BpwStageTotals *st)
+{
+  return st->forward + st->comm_exposed_forward;
+}
+
+static double
+backward_window (const BpwStageTotals *st)
+{
+  return st->backward + st->recompute + st->comm_exposed - st->comm_exposed_forward;
+}
+
+/* Of @time on a link, the part hidden behind a window of per-layer work: every layer's
+ * bucket but one, and no more than the window. */
+static double
+hidden_behind (double window, double time, double layers)
+{
+  return MIN (window, time) * (layers - 1.0) / layers;
+}
+
+/* DP traffic of a stage not hidden. With DP overlap the gradient reduction runs behind
+ * the last micro-batch's backward, bucket by bucket, except the bucket of the layer that
+ * backward ends with; the ZeRO 1/2 gather of the updated weights runs behind the next
+ * step's first forward (Megatron's overlapped parameter gather), except the bucket of the
+ * layer that forward starts with. Hidden traffic still slows compute by its tier's
+ * processor usage: DP's own tier, and the PP tier of the tied-embedding all-reduce. */
 static double
 dp_exposed (const BpwStepContext *ctx, const BpwStageTotals *st)
 {
   double layers = (double) MAX (st->n_layers, 1);
-  double window, hidden;
+  double reduce = st->dp_time - st->dp_gather - st->dp_mb_gather;
+  double reduce_usage = st->dp_usage - st->dp_gather_usage - st->dp_mb_gather_usage;
+  double hidden_reduce, hidden_gather, exposed;
 
   if (!ctx->dp_overlap || ctx->phase != BPW_WORKLOAD_TRAIN || st->dp_time <= 0)
-    return st->dp_time;
-  window = (st->backward + st->recompute) * (layers - 1.0) / layers;
-  hidden = MIN (window, st->dp_time * (layers - 1.0) / layers);
-  /* Hidden traffic still slows compute by its tiers' processor usage: DP's own tier, and
-   * the PP tier of the tied-embedding all-reduce, each for its share of the time. */
-  return st->dp_time - hidden + st->dp_usage / st->dp_time * hidden;
+    return st->dp_time - st->dp_mb_gather;
+  hidden_reduce = reduce > 0 ? hidden_behind (backward_window (st), reduce, layers) : 0;
+  hidden_gather = st->dp_gather > 0 ? hidden_behind (forward_window (st), st->dp_gather, layers)
+                                    : 0;
+  exposed = reduce + st->dp_gather - hidden_reduce - hidden_gather;
+  if (reduce > 0)
+    exposed += reduce_usage / reduce * hidden_reduce;
+  if (st->dp_gather > 0)
+    exposed += st->dp_gather_usage / st->dp_gather * hidden_gather;
+  return exposed;
+}
+
+/* ZeRO 3: each micro-batch gathers the stage's weights before its forward and, in
+ * training, before its backward; each gather runs while the segment before it does (the
+ * other pass, or with v interleaved chunks that pass's chunk) and stalls the stage for
+ * what it does not hide. Returns the stall per micro-batch, and in @first what the step's
+ * first gather, with nothing before it, adds once. */
+static double
+mb_gather_exposed (const BpwStepContext *ctx, const BpwStageTotals *st, double *first)
+{
+  gboolean train = ctx->phase == BPW_WORKLOAD_TRAIN;
+  double per_mb = train ? 2.0 : 1.0, v = (double) MAX (ctx->interleave, 1);
+  double g, usage, before_forward, before_backward, hidden, exposed;
+
+  *first = 0;
+  if (st->dp_mb_gather <= 0)
+    return 0;
+  g = st->dp_mb_gather / (per_mb * (double) ctx->micro_batches);
+  usage = st->dp_mb_gather_usage / st->dp_mb_gather;
+  before_forward = (train ? backward_window (st) : forward_window (st)) / v;
+  before_backward = forward_window (st) / v;
+  hidden = MIN (g, before_forward) + (train ? MIN (g, before_backward) : 0);
+  exposed = per_mb * g - hidden;
+  *first = MIN (g, before_forward);
+  return exposed + usage * hidden;
 }
 
 static double
-stage_time (const BpwStageTotals *st)
+stage_time (const BpwStageTotals *st, double gather_stall)
 {
-  return st->compute + st->stall + st->overhead + st->recompute + st->comm_exposed;
+  return st->compute + st->stall + st->overhead + st->recompute + st->comm_exposed +
+         gather_stall;
 }
 
 void
@@ -197,7 +270,7 @@ bpw_evaluation_combine (const BpwStepContext *ctx,
 {
   const BpwStageTotals *slow = &stages[0];
 
-  double m = (double) ctx->micro_batches, t_mb, bubble, tail = 0, tail_opt = 0, tail_dp = 0;
+  double m = (double) ctx->micro_batches, t_mb = -1, bubble, tail = 0, tail_opt = 0, tail_dp = 0;
   double busy = 0, dynamic = 0, peak = 0, hw = 0, best = -1;
   double layer_time[BPW_N_LAYER_TYPES] = { 0 }, layer_stall[BPW_N_LAYER_TYPES] = { 0 };
   gint64 peak_stage = 0;
@@ -207,12 +280,12 @@ bpw_evaluation_combine (const BpwStepContext *ctx,
   for (gint64 s = 0; s < n_stages; s++)
     {
       const BpwStageTotals *st = &stages[s];
-      double exposed = dp_exposed (ctx, st);
+      double first, copies = (double) MAX (st->copies, 1), exposed, t;
 
-      double copies = (double) MAX (st->copies, 1);
-
-      if (stage_time (st) > stage_time (slow))
-        slow = st, out->slowest_stage = st->first_stage;
+      t = stage_time (st, mb_gather_exposed (ctx, st, &first));
+      exposed = dp_exposed (ctx, st) + first;
+      if (t > t_mb)
+        slow = st, t_mb = t, out->slowest_stage = st->first_stage;
       if (st->optimizer + exposed > tail)
         {
           tail = st->optimizer + exposed;
@@ -234,13 +307,13 @@ bpw_evaluation_combine (const BpwStepContext *ctx,
         dynamic += (st->energy * m + st->energy_step) * (double) st->ranks * copies;
     }
 
-  t_mb = stage_time (slow);
   bubble = (double) (ctx->pp - 1) / (double) ctx->interleave * t_mb;
   out->breakdown_s[BPW_BREAKDOWN_COMPUTE] = m * slow->compute;
   out->breakdown_s[BPW_BREAKDOWN_MEMORY_STALL] = m * slow->stall;
   out->breakdown_s[BPW_BREAKDOWN_LATENCY] = m * slow->overhead;
   out->breakdown_s[BPW_BREAKDOWN_RECOMPUTE] = m * slow->recompute;
-  out->breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION] = m * slow->comm_exposed + tail_dp;
+  out->breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION] =
+    m * (t_mb - slow->compute - slow->stall - slow->overhead - slow->recompute) + tail_dp;
   out->breakdown_s[BPW_BREAKDOWN_BUBBLE] = bubble;
   out->breakdown_s[BPW_BREAKDOWN_OPTIMIZER] = tail_opt;
   out->step_time_s = m * t_mb + bubble + tail;

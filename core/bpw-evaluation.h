@@ -5,7 +5,10 @@
  * Conventions (stated in every report):
  * - step time = m·t + (p−1)/v·t + max over stages (optimizer + exposed DP), where t is the
  *   slowest stage's time per micro-batch (forward, recompute, backward and its exposed TP,
- *   EP and PP communication), m micro-batches per pipeline, p stages, v interleaved chunks.
+ *   EP and PP communication, and the ZeRO-3 gathers its passes do not hide), m
+ *   micro-batches per pipeline, p stages, v interleaved chunks. With DP overlap the
+ *   gradient reduction hides behind the backward and the ZeRO 1/2 gather of the updated
+ *   weights behind the next step's forward, each but one layer's bucket.
  * - breakdown: compute (engine time), memory_stall (memory time not hidden behind compute),
  *   latency (fixed per-op overheads), exposed_communication, bubble, recompute, optimizer;
  *   they add up to the step time exactly.
@@ -40,13 +43,21 @@ typedef struct
 {
   double  compute, stall, overhead;        /* forward + backward tasks */
   double  recompute;                       /* recompute tasks (all of their time) */
-  double  backward;                        /* backward task time (DP overlap window) */
+  double  forward;                         /* forward task time (window of the weight gather) */
+  double  backward;                        /* backward task time (window of the reduction) */
   double  optimizer;                       /* per step */
   double  comm_exposed;                    /* TP, EP and PP, not hidden */
+  double  comm_exposed_forward;            /* the forward pass's part of it */
   double  comm_link;                       /* time on links */
   double  dp_time;                         /* per step: DP collectives on the link */
   double  dp_usage;                        /* per step: dp_time weighted by the processor
                                             * usage of each collective's tier */
+  double  dp_gather;                       /* per step: the part of dp_time that gathers
+                                            * the updated weights (ZeRO 1/2) */
+  double  dp_gather_usage;                 /* per step: its share of dp_usage */
+  double  dp_mb_gather;                    /* per step: the part of dp_time that gathers
+                                            * the weights for each micro-batch (ZeRO 3) */
+  double  dp_mb_gather_usage;              /* per step: its share of dp_usage */
   double  layer_time[BPW_N_LAYER_TYPES];
   double  layer_stall[BPW_N_LAYER_TYPES];
   double  matmul_flops;                    /* executed, recompute included, no padding */

@@ -77,7 +77,8 @@ typedef struct
   /* Memory level index per tensor kind; -1: device memory (HBM). A host level is offload. */
   gint               placement[BPW_N_TENSOR_KINDS];
 
-  gboolean           dp_overlap;     /* DP gradient reduction overlapped with backward */
+  gboolean           dp_overlap;     /* DP reduction behind the backward, ZeRO 1/2 gather
+                                        * behind the next step's forward */
   BpwTpOverlap       tp_overlap;
   /* Sequence parallelism: do not keep the all-gathered input for backward, gather it
    * again there (Calculon's seq_par_ag_redo). */

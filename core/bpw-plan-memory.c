@@ -41,13 +41,14 @@ fused_stored_bytes (const BpwPlan *plan, const guint32 *groups, gint64 stage)
 /* Micro-batches' worth of stored activations a stage holds at its peak. */
 double
 _bpw_plan_stored_factor (const BpwParallel *p,
+                         gint64             micro_batches,
+                         gint64             stage,
                          gint64             in_flight)
 {
-  double f = (double) MAX (in_flight, 1);
-
-  if (p->schedule == BPW_SCHEDULE_INTERLEAVED)
-    f *= (double) (p->pp * p->interleave + p->pp - 1) / (double) (p->pp * p->interleave);
-  return f;
+  if (p->schedule == BPW_SCHEDULE_INTERLEAVED && p->interleave > 1)
+    return (double) _bpw_dist_work_chunks_in_flight (micro_batches, p->pp, p->interleave,
+                                                     stage) / (double) p->interleave;
+  return (double) MAX (in_flight, 1);
 }
 
 double
@@ -91,7 +92,9 @@ _bpw_plan_place_memory (BpwPlan *plan)
 
       if (train && plan->mapping.fusion != 0)
         acts = MAX (0.0, acts - fused_stored_bytes (plan, groups, s) *
-                              _bpw_plan_stored_factor (&dist->parallel, mem->in_flight));
+                              _bpw_plan_stored_factor (&dist->parallel,
+                                                       dist->micro_batches_per_pipeline, s,
+                                                       mem->in_flight));
 
       *pm = (BpwPlanMemory) { 0 };
       pm->weights = place (plan, BPW_TENSOR_WEIGHT, (double) mem->weights, layers, &host);

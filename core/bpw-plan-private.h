@@ -76,6 +76,8 @@ double     _bpw_plan_offload          (const BpwBlueprint *bp,
                                        double             *host);
 /* Micro-batches' worth of stored activations a stage holds (interleaving included). */
 double     _bpw_plan_stored_factor    (const BpwParallel  *parallel,
+                                       gint64              micro_batches,
+                                       gint64              stage,
                                        gint64              in_flight);
 
 static inline void

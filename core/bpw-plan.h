@@ -147,6 +147,24 @@ bpw_plan_transfer_per_step (guint group, guint kind, guint phase)
          (group == BPW_GROUP_PP && kind == BPW_COLLECTIVE_ALL_REDUCE);
 }
 
+/* The ZeRO 1/2 all-gather of the updated weight shards, once per step after the optimizer
+ * (with DP overlap: behind the next step's forward). */
+static inline gboolean
+bpw_plan_transfer_gathers_update (guint group, guint kind, guint phase)
+{
+  return group == BPW_GROUP_DP && kind == BPW_COLLECTIVE_ALL_GATHER &&
+         phase == BPW_PHASE_OPTIMIZER;
+}
+
+/* The ZeRO-3 all-gather of a stage's weight shards before a micro-batch's forward (and,
+ * in training, its backward), prefetched while the segment before it runs. */
+static inline gboolean
+bpw_plan_transfer_gathers_per_micro_batch (guint group, guint kind, guint phase)
+{
+  return group == BPW_GROUP_DP && kind == BPW_COLLECTIVE_ALL_GATHER &&
+         phase == BPW_PHASE_FORWARD;
+}
+
 /* The cost of one execution of @task under @rates. A layer's host-homed operands cost the
  * task only their device copy: the layer streams them over the host link beside its work
  * (bpw-plan-host-stream.c) and task->stream_s, what that stream leaves exposed, is added.

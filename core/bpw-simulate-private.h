@@ -14,6 +14,7 @@ typedef enum
   SIM_TARGET_PP,       /* a slot of pp_events */
   SIM_TARGET_DP,       /* gates the rank's optimizer */
   SIM_TARGET_GATHER,   /* gates segment @target of the rank */
+  SIM_TARGET_LAYER,    /* gates the first forward tasks of layer offset @target */
 } SimTarget;
 
 /* A transfer that becomes ready at @ready and is created then. */
@@ -44,6 +45,8 @@ typedef struct
   guint32   dp_last;
   guint32   last_backward;  /* index of the rank's last backward segment, or NONE */
   guint32  *forward_of;     /* [mb·chunks + chunk] → forward segment index */
+  guint32  *gather_events;  /* [layer offset]: the overlapped weight gather's bucket */
+  guint32   gathers_pending;
 } SimRankState;
 
 typedef struct
@@ -112,6 +115,7 @@ void     _bpw_sim_occupy      (Sim *s, guint32 rank, guint tier, guint group, gu
 void     _bpw_sim_create_pending (Sim *s, guint32 id, double now);
 void     _bpw_sim_post_buckets   (Sim *s, const SimStage *st, guint32 rank, double ready,
                                   guint32 pred);
+void     _bpw_sim_post_gathers   (Sim *s, guint32 rank);
 void     _bpw_sim_backward_done  (Sim *s, guint32 rank, double ready, guint32 pred);
 void     _bpw_sim_optimizer_done (Sim *s, guint32 rank, double ready, guint32 pred);
 void     _bpw_sim_post_send      (Sim *s, guint32 rank, const SimSegment *sg, double ready,

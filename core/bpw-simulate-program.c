@@ -323,6 +323,49 @@ build_buckets (const SimProgram *p, SimStage *st, const BpwPlan *plan)
     }
 }
 
+/* With DP overlap, the previous step's ZeRO 1/2 weight gather runs in per-layer buckets
+ * while this step's first forward runs (Megatron's overlapped parameter gather, in the
+ * steady state): the first task of each layer in that forward waits for its bucket. The
+ * embedding goes with the stage's first layer, the head with its last. */
+static void
+build_gather_gates (const SimProgram *p, SimStage *st, const BpwPlan *plan)
+{
+  GArray *ptasks = plan->stages[st->index].tasks;
+  guint32 n = (guint32) MAX (st->n_layers, 1);
+  gboolean gathers = FALSE;
+
+  for (guint k = 0; k < st->step_xfers->len; k++)
+    if (g_array_index (st->xfers, SimXfer,
+                       g_array_index (st->step_xfers, guint32, k)).klass ==
+        SIM_XFER_DP_GATHER_STEP)
+      gathers = TRUE;
+  if (!gathers || !plan->mapping.dp_overlap || !st->train)
+    return;
+
+  st->n_gather_buckets = n;
+  for (guint c = 0; c < p->chunks; c++)
+    {
+      const SimList *l = &st->lists[SIM_SEG_FORWARD * p->chunks + c];
+      guint32 previous = 0;
+
+      for (guint k = 0; k < l->tasks->len; k++)
+        {
+          guint32 i = g_array_index (l->tasks, guint32, k);
+          gint32 layer = g_array_index (ptasks, BpwPlanTask, i).layer;
+          guint32 b;
+
+          if (layer == BPW_LAYER_BEFORE_BLOCKS)
+            b = 0;
+          else if (layer == BPW_LAYER_AFTER_BLOCKS || layer >= st->first_layer + st->n_layers)
+            b = n - 1;
+          else
+            b = (guint32) CLAMP (layer - st->first_layer, 0, (gint64) n - 1);
+          if (b + 1 != previous)
+            g_array_index (st->tasks, SimTask, i).gather_gate = previous = b + 1;
+        }
+    }
+}
+
 typedef struct
 {
   guint32 task;
@@ -481,6 +524,7 @@ build_stage (SimProgram *p, SimStage *st, const BpwPlan *plan, gint32 *local_of_
   build_deps (st, plan, local_of_op);
   build_transfers (p, st, plan, local_of_op);
   build_buckets (p, st, plan);
+  build_gather_gates (p, st, plan);
   build_memory (p, st, plan, local_of_op, groups);
 
   /* Persistent state is constant over the step: the plan's placement of it. */

@@ -76,6 +76,17 @@ _bpw_sim_create_pending (Sim    *s,
       s->p->runs[pd.rank].segments[pd.target].gather_event = idx;
       _bpw_sim_wake (s, pd.rank, e.end);
       break;
+    case SIM_TARGET_LAYER:
+      {
+        SimRankState *rs = &s->ranks[pd.rank];
+        guint32 *slot = &rs->gather_events[pd.target];
+
+        if (*slot == BPW_SIM_NONE || e.end >= _bpw_sim_ev (s, *slot)->end)
+          *slot = idx;
+        if (--rs->gathers_pending == 0)
+          _bpw_sim_wake (s, pd.rank, now);
+      }
+      break;
     case SIM_TARGET_NONE:
     default:
       break;
@@ -218,7 +229,34 @@ _bpw_sim_backward_done (Sim    *s,
     post_tied (s, rank == 0 ? 0 : 1, ready, pred);
 }
 
-/* ZeRO 1/2: the updated weight shards are gathered after the optimizer. */
+/* ZeRO 1/2 with DP overlap: the previous step's gather of the updated weight shards,
+ * one bucket per layer in the order the forward needs them, ready when the step starts. */
+void
+_bpw_sim_post_gathers (Sim    *s,
+                       guint32 rank)
+{
+  const SimStage *st = &s->p->stages[rank];
+  SimRankState *rs = &s->ranks[rank];
+
+  for (guint32 b = 0; b < st->n_gather_buckets; b++)
+    for (guint k = 0; k < st->step_xfers->len; k++)
+      {
+        const SimXfer *x = step_xfer (st, k);
+        SimPending pd;
+
+        if (x->klass != SIM_XFER_DP_GATHER_STEP)
+          continue;
+        pd = pending_for (st, x, rank, 0.0, BPW_SIM_NONE, SIM_TARGET_LAYER);
+        pd.duration = x->duration / (double) st->n_gather_buckets;
+        pd.target = b;
+        pd.flags |= BPW_SIM_FLAG_BUCKET;
+        rs->gathers_pending++;
+        _bpw_sim_post (s, &pd);
+      }
+}
+
+/* ZeRO 1/2 without DP overlap: the updated weight shards are gathered after the
+ * optimizer. */
 void
 _bpw_sim_optimizer_done (Sim    *s,
                          guint32 rank,
@@ -227,6 +265,8 @@ _bpw_sim_optimizer_done (Sim    *s,
 {
   const SimStage *st = &s->p->stages[rank];
 
+  if (st->n_gather_buckets > 0)
+    return;
   for (guint i = 0; i < st->step_xfers->len; i++)
     if (step_xfer (st, i)->klass == SIM_XFER_DP_GATHER_STEP)
       {

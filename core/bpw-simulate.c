@@ -224,6 +224,8 @@ open_segment (Sim *s, guint32 rank, double now)
       if (f != BPW_SIM_NONE && (e = p->runs[rank].segments[f].done_event) != BPW_SIM_NONE)
         consider (_bpw_sim_ev (s, e)->end, e, &gate, &gpred);
     }
+  if (sg->seg == SIM_SEG_FORWARD && sg->micro_batch == 0 && rs->gathers_pending > 0)
+    return FALSE;
   if (sg->gathered)
     {
       if (sg->gather_event == BPW_SIM_NONE)
@@ -270,6 +272,14 @@ earliest (Sim *s, guint32 rank, const SimStage *st, const SimSegment *sg, const 
     {
       const SimXfer *x = &g_array_index (st->xfers, SimXfer, g_array_index (st->gates, guint32, g));
       guint32 e = run->xfer_events[sg->xfer_base + x->pos];
+
+      if (e != BPW_SIM_NONE)
+        consider (_bpw_sim_ev (s, e)->end, e, &t0, pred);
+    }
+  if (t->gather_gate > 0 && sg->seg == SIM_SEG_FORWARD && sg->micro_batch == 0 &&
+      rs->gather_events != NULL)
+    {
+      guint32 e = rs->gather_events[t->gather_gate - 1];
 
       if (e != BPW_SIM_NONE)
         consider (_bpw_sim_ev (s, e)->end, e, &t0, pred);
@@ -519,6 +529,12 @@ _bpw_sim_run (BpwSimulation *sim,
           else if (sg->seg == SIM_SEG_BACKWARD)
             rs->last_backward = i;
         }
+      if (p->stages[r].n_gather_buckets > 0)
+        {
+          rs->gather_events = g_new (guint32, p->stages[r].n_gather_buckets);
+          memset (rs->gather_events, 0xff, p->stages[r].n_gather_buckets * sizeof (guint32));
+          _bpw_sim_post_gathers (&s, (guint32) r);
+        }
       _bpw_sim_prefetch (&s, (guint32) r, 0, 0.0, BPW_SIM_NONE);
       heap_push (&s, 0.0, HEAP_RANK, (guint32) r);
     }
@@ -545,7 +561,10 @@ _bpw_sim_run (BpwSimulation *sim,
       }
 
   for (gint64 r = 0; r < p->n_stages; r++)
-    g_free (s.ranks[r].forward_of);
+    {
+      g_free (s.ranks[r].forward_of);
+      g_free (s.ranks[r].gather_events);
+    }
   g_free (s.ranks);
   g_free (s.link_free);
   g_free (s.link_last);

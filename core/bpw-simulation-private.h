@@ -30,7 +30,8 @@ typedef enum
   SIM_XFER_PP_FORWARD,     /* templates of pipeline sends */
   SIM_XFER_PP_BACKWARD,
   SIM_XFER_DP_REDUCE,      /* per step: gradient reduction, bucketed with DP overlap */
-  SIM_XFER_DP_GATHER_STEP, /* per step: ZeRO 1/2 weight all-gather after the optimizer */
+  SIM_XFER_DP_GATHER_STEP, /* per step: ZeRO 1/2 weight all-gather after the optimizer,
+                            * or with DP overlap bucketed behind the first forward */
   SIM_XFER_DP_GATHER_MB,   /* ZeRO-3: weights gathered before segments */
   SIM_XFER_TIED,           /* per step: tied-embedding all-reduce, first and last stage */
   SIM_N_XFER_CLASSES
@@ -54,6 +55,8 @@ typedef struct
   guint8   seg;          /* SimSegKind */
   guint8   chunk;
   guint8   bucket;       /* 1 + layer offset whose DP bucket its end releases, 0 none */
+  guint32  gather_gate;  /* 1 + layer offset whose overlapped weight gather it waits for in
+                          * the first micro-batch's forward, 0 none */
 } SimTask;
 
 typedef struct
@@ -102,6 +105,8 @@ typedef struct
   GArray  *mem;          /* SimMem */
   SimList *lists;        /* [seg * chunks + chunk] */
   GArray  *step_xfers;   /* guint32: DP, tied and ZeRO-3 transfers */
+  guint32  n_gather_buckets;  /* DP overlap: the ZeRO 1/2 weight gather runs in this many
+                               * per-layer buckets behind the forward, 0 after the optimizer */
   double   constant[BPW_N_MEM_CATEGORIES];
   gint32   pp_send[2];   /* template transfer (forward, backward): stage << 16 | item, -1 */
   gboolean train;

@@ -33,8 +33,11 @@
  * - Pipeline sends are asynchronous for the sender; the receiving segment waits.
  * - DP gradient reductions run per layer bucket as the last micro-batch's backward
  *   releases each layer (dp_overlap), or after the whole backward pass; the optimizer
- *   waits for them; ZeRO 1/2 gather the updated weights after it; ZeRO-3 gathers each
- *   micro-batch's weights while the previous segment runs.
+ *   waits for them. ZeRO 1/2 gather the updated weights after it, or with dp_overlap
+ *   (the steady state of Megatron's overlapped parameter gather) the previous step's
+ *   gather runs per layer bucket from the step's start and the first micro-batch's
+ *   forward of each layer waits for its bucket. ZeRO-3 gathers each micro-batch's
+ *   weights while the previous segment runs.
  * - A task that starts while an overlapped transfer occupies a link of its rank is slowed
  *   by the tier's processor usage times the overlap known at its start (contention).
  *

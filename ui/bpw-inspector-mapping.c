@@ -299,7 +299,7 @@ bpw_inspector_build_execution (BpwInspector *self)
   group = _bpw_inspector_mapping_group (self, _("Overlap"),
                                         _("Communication hidden behind computation"));
   _bpw_inspector_mapping_add (self, group, NULL,
-                              _bpw_inspector_switch_row (_("Overlap data-parallel reduction")),
+                              _bpw_inspector_switch_row (_("Overlap data-parallel traffic")),
                               BPW_MAPPING_FIELD_DP_OVERLAP, 0, "overlap.dp");
   _bpw_inspector_mapping_add (self, group, NULL,
                               _bpw_inspector_combo_row (_("Overlap tensor-parallel traffic"),

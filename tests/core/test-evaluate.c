@@ -318,6 +318,93 @@ test_analytic_agrees_across_tiers (void)
       }
 }
 
+/* ---- DP overlap windows ---- */
+
+/* One stage of 4 layers, one micro-batch: 3 s of forward and 7 s of backward, 4 s of
+ * gradient reduce-scatter and 4 s of gathering the updated weights. With DP overlap the
+ * reduction hides behind the backward but for the last layer's bucket, min (7, 4)·3/4 =
+ * 3 s; the gather behind the next forward but for the first layer's, min (3, 4)·3/4 =
+ * 2.25 s; hidden traffic costs compute its tier's processor usage. */
+static void
+test_dp_overlap_windows (void)
+{
+  BpwStageTotals st = {
+    .compute = 10, .forward = 3, .backward = 7, .optimizer = 0.5,
+    .dp_time = 8, .dp_gather = 4, .n_layers = 4, .ranks = 1, .copies = 1,
+  };
+  BpwStepContext ctx = {
+    .micro_batches = 1, .pp = 1, .interleave = 1, .devices = 1,
+    .phase = BPW_WORKLOAD_TRAIN, .dp_overlap = TRUE, .legal = TRUE, .fits = TRUE,
+  };
+  BpwEvaluation e;
+
+  bpw_evaluation_combine (&ctx, &st, 1, &e);
+  assert_close (e.breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION], 8 - 3 - 2.25, 1e-12);
+  assert_close (e.step_time_s, 10 + 0.5 + 2.75, 1e-12);
+
+  /* A usage of 0.1 on both: 10 % of the hidden 5.25 s comes back. */
+  st.dp_usage = 0.8;
+  st.dp_gather_usage = 0.4;
+  bpw_evaluation_combine (&ctx, &st, 1, &e);
+  assert_close (e.breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION], 2.75 + 0.525, 1e-12);
+
+  /* A gather longer than the forward: all of it beyond 3·3/4 s is exposed. */
+  st.dp_usage = st.dp_gather_usage = 0;
+  st.dp_time = 4 + 6;
+  st.dp_gather = 6;
+  bpw_evaluation_combine (&ctx, &st, 1, &e);
+  assert_close (e.breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION], 10 - 3 - 2.25, 1e-12);
+
+  /* Without overlap, or in inference, every second of it is. */
+  ctx.dp_overlap = FALSE;
+  bpw_evaluation_combine (&ctx, &st, 1, &e);
+  assert_close (e.breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION], 10, 1e-12);
+  ctx.dp_overlap = TRUE;
+  ctx.phase = BPW_WORKLOAD_PREFILL;
+  bpw_evaluation_combine (&ctx, &st, 1, &e);
+  assert_close (e.breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION], 10, 1e-12);
+}
+
+/* ZeRO 3, two micro-batches, a 5 s gather of the stage's weights before each forward and
+ * each backward: each runs behind the pass before it, so per micro-batch min (5, 7) +
+ * min (5, 3) = 8 s of the 10 s hide and 2 s stall the stage; the step's first gather has
+ * nothing before it and adds the 5 s it would have hidden. The 4 s reduce-scatter hides
+ * 3 s behind the backward as before. */
+static void
+test_zero3_prefetch_windows (void)
+{
+  BpwStageTotals st = {
+    .compute = 10, .forward = 3, .backward = 7, .optimizer = 0.5,
+    .dp_time = 4 + 20, .dp_mb_gather = 20, .n_layers = 4, .ranks = 1, .copies = 1,
+  };
+  BpwStepContext ctx = {
+    .micro_batches = 2, .pp = 1, .interleave = 1, .devices = 1,
+    .phase = BPW_WORKLOAD_TRAIN, .dp_overlap = TRUE, .legal = TRUE, .fits = TRUE,
+  };
+  BpwEvaluation e;
+  double sum = 0;
+
+  bpw_evaluation_combine (&ctx, &st, 1, &e);
+  assert_close (e.breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION], 2 * 2 + 1 + 5, 1e-12);
+  assert_close (e.step_time_s, 2 * (10 + 2) + 0.5 + 1 + 5, 1e-12);
+  for (guint b = 0; b < BPW_N_BREAKDOWNS; b++)
+    sum += e.breakdown_s[b];
+  assert_close (sum, e.step_time_s, 1e-12);
+
+  /* DP overlap does not change the prefetch: only the reduce-scatter becomes exposed. */
+  ctx.dp_overlap = FALSE;
+  bpw_evaluation_combine (&ctx, &st, 1, &e);
+  assert_close (e.step_time_s, 2 * (10 + 2) + 0.5 + 4 + 5, 1e-12);
+
+  /* In inference one gather precedes each forward, behind the forward before it. */
+  st.dp_time = st.dp_mb_gather = 10;
+  st.backward = st.optimizer = 0;
+  st.compute = 3;
+  ctx.phase = BPW_WORKLOAD_PREFILL;
+  bpw_evaluation_combine (&ctx, &st, 1, &e);
+  assert_close (e.step_time_s, 2 * (3 + 5 - 3) + 3, 1e-12);
+}
+
 /* ---- identities ---- */
 
 static void
@@ -337,6 +424,29 @@ test_identities (void)
       setup_case (&cases[i], &spec, &scenario, &mapping);
       plan = bind (&spec, &scenario, bp, &mapping);
       bpw_evaluation_from_plan (plan, &e);
+
+      /* The overlap windows are the time of the pass they name, from the plan's tasks. */
+      for (gint64 st = 0; st < plan->dist->n_stages; st++)
+        {
+          BpwStageTotals totals;
+          double forward = 0, backward = 0;
+          GArray *tasks = plan->stages[st].tasks;
+
+          for (guint k = 0; k < tasks->len; k++)
+            {
+              const BpwPlanTask *t = &g_array_index (tasks, BpwPlanTask, k);
+
+              if (t->phase == BPW_PHASE_FORWARD)
+                forward += t->cost.time_s * t->count;
+              else if (t->phase == BPW_PHASE_BACKWARD_ACTIVATION ||
+                       t->phase == BPW_PHASE_BACKWARD_WEIGHT)
+                backward += t->cost.time_s * t->count;
+            }
+          bpw_stage_totals_from_plan (plan, st, &totals);
+          assert_close (totals.forward, forward, 1e-12);
+          assert_close (totals.backward, backward, 1e-12);
+          g_assert_cmpfloat (forward, >, 0);
+        }
 
       /* The breakdown partitions the step. */
       for (guint b = 0; b < BPW_N_BREAKDOWNS; b++)
@@ -514,6 +624,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/Evaluation/analytic-agrees-with-plan", test_analytic_agrees);
   g_test_add_func ("/bpw/core/Evaluation/analytic-agrees-across-tiers",
                    test_analytic_agrees_across_tiers);
+  g_test_add_func ("/bpw/core/Evaluation/dp-overlap-windows", test_dp_overlap_windows);
+  g_test_add_func ("/bpw/core/Evaluation/zero3-prefetch-windows", test_zero3_prefetch_windows);
   g_test_add_func ("/bpw/core/Evaluation/identities", test_identities);
   g_test_add_func ("/bpw/core/Evaluation/illegal-capacity", test_illegal_capacity);
   return g_test_run ();

@@ -131,7 +131,8 @@ task_time (const BpwPlanTask *t)
 
 /* Events the schedule must hold, from the plan's arrays: every per-micro-batch task and
  * transfer once per micro-batch, optimizer tasks and per-step transfers once (DP
- * reductions once per layer bucket with DP overlap), and a pipeline send per micro-batch
+ * reductions and ZeRO 1/2 gathers once per layer bucket with DP overlap), and a pipeline
+ * send per micro-batch
  * across every boundary of the p·v virtual stages, in each direction that runs. */
 static guint64
 expected_events (const BpwPlan *plan)
@@ -160,8 +161,11 @@ expected_events (const BpwPlan *plan)
             continue;
           if (!bpw_plan_transfer_per_step (tr->group, tr->kind, tr->phase))
             total += m;
-          else if (tr->group == BPW_GROUP_PP || tr->phase == BPW_PHASE_OPTIMIZER)
+          else if (tr->group == BPW_GROUP_PP)
             total += 1;
+          else if (tr->phase == BPW_PHASE_OPTIMIZER)
+            total += plan->mapping.dp_overlap && train
+                     ? (guint64) MAX (plan->dist->stages[s].n_layers, 1) : 1;
           else if (tr->phase == BPW_PHASE_FORWARD)
             total += (guint64) tr->count;
           else
@@ -210,6 +214,7 @@ test_event_count (void)
     { BPW_SCHEDULE_1F1B, 1, 0, TRUE },
     { BPW_SCHEDULE_GPIPE, 1, 1, FALSE },
     { BPW_SCHEDULE_INTERLEAVED, 2, 3, TRUE },
+    { BPW_SCHEDULE_INTERLEAVED, 3, 2, TRUE },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -389,6 +394,111 @@ test_agrees_with_analytic (void)
       cplan = bind (&c);
       assert_agrees (cplan, runs[i]);
       setup_clear (&c);
+    }
+}
+
+/* ZeRO 2 with DP overlap: the previous step's weight gather runs in one bucket per layer
+ * from the start of the step, and the first micro-batch's forward of each layer waits for
+ * its bucket. Without overlap the gather follows the optimizer and ends the step. */
+static void
+test_gather_overlap (void)
+{
+  double step[2], gather = 0;
+  gint64 layers = 0;
+
+  for (guint overlap = 0; overlap < 2; overlap++)
+    {
+      Setup s;
+      g_autoptr(BpwPlan) plan = NULL;
+      g_autoptr(BpwSimulation) sim = NULL;
+      double first_end = G_MAXDOUBLE, first_forward = G_MAXDOUBLE, last_end = 0;
+      guint buckets = 0;
+
+      /* Few micro-batches per pipeline, so that the gather weighs on the step. */
+      setup_gpt3 (&s, 128, BPW_RECOMPUTE_SELECTIVE);
+      s.mapping.parallel.pp = 4;
+      s.mapping.parallel.dp = 32;
+      s.mapping.parallel.zero = 2;
+      s.mapping.dp_overlap = overlap;
+      plan = bind (&s);
+      sim = simulate (plan, FALSE, FALSE);
+      layers = plan->dist->stages[0].n_layers;
+      gather = 0;
+      for (guint i = 0; i < plan->stages[0].transfers->len; i++)
+        {
+          const BpwPlanTransfer *tr = &g_array_index (plan->stages[0].transfers,
+                                                      BpwPlanTransfer, i);
+
+          if (bpw_plan_transfer_gathers_update (tr->group, tr->kind, tr->phase))
+            gather += tr->time_s * tr->count;
+        }
+      g_assert_cmpfloat (gather, >, 0);
+      for (guint i = 0; i < sim->events->len; i++)
+        {
+          const BpwSimEvent *e = bpw_simulation_event (sim, i);
+
+          if (e->stage != 0)
+            continue;
+          if (e->kind == BPW_SIM_EVENT_TRANSFER && e->phase == BPW_PHASE_OPTIMIZER)
+            {
+              buckets++;
+              first_end = MIN (first_end, e->end);
+              last_end = MAX (last_end, e->end);
+              if (overlap)
+                g_assert_cmpfloat (e->start, <, sim->step_time_s / 2);
+            }
+          else if (e->kind == BPW_SIM_EVENT_TASK && e->phase == BPW_PHASE_FORWARD &&
+                   e->micro_batch == 0)
+            first_forward = MIN (first_forward, e->start);
+        }
+      if (overlap)
+        {
+          /* One bucket per layer, back to back from the start on an idle link: the first
+           * is 1/L of the gather and the stage's first forward waits for it. */
+          g_assert_cmpuint (buckets, ==, (guint) layers);
+          assert_close (first_end, gather / (double) layers, 1e-9);
+          assert_close (last_end, gather, 1e-9);
+          g_assert_cmpfloat (first_forward, >=, first_end);
+        }
+      else
+        {
+          g_assert_cmpuint (buckets, ==, 1);
+          assert_close (last_end, sim->step_time_s, 1e-12);
+          g_assert_cmpfloat (first_forward, ==, 0);
+        }
+      step[overlap] = sim->step_time_s;
+      assert_agrees (plan, overlap ? "ZeRO 2, DP overlap" : "ZeRO 2, no DP overlap");
+      setup_clear (&s);
+    }
+  /* Overlap hides all of the gather but the first bucket, and slows compute by no more
+   * than the network's processor usage of it. */
+  g_test_message ("gather %.4f s over %" G_GINT64_FORMAT " layers: step %.4f s without "
+                  "overlap, %.4f s with", gather, layers, step[0], step[1]);
+  g_assert_cmpfloat (step[0] - step[1], >=, 0.5 * gather * (double) (layers - 1) / (double) layers);
+}
+
+/* ZeRO 3 prefetches each segment's weights while the segment before it runs: the
+ * estimate charges the same windows (bpw-evaluation.c) and so stays near the simulation,
+ * with and without interleaving. */
+static void
+test_zero3_prefetch (void)
+{
+  for (gint64 v = 1; v <= 2; v++)
+    {
+      Setup s;
+      g_autoptr(BpwPlan) plan = NULL;
+      g_autofree char *label = g_strdup_printf ("ZeRO 3, v %" G_GINT64_FORMAT, v);
+
+      setup_gpt3 (&s, 128, BPW_RECOMPUTE_SELECTIVE);
+      s.scenario.micro_batch = 2;
+      s.mapping.parallel.pp = 4;
+      s.mapping.parallel.dp = 16;
+      s.mapping.parallel.zero = 3;
+      s.mapping.parallel.schedule = v > 1 ? BPW_SCHEDULE_INTERLEAVED : BPW_SCHEDULE_1F1B;
+      s.mapping.parallel.interleave = v;
+      plan = bind (&s);
+      assert_agrees (plan, label);
+      setup_clear (&s);
     }
 }
 
@@ -683,6 +793,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/Simulation/critical-path", test_critical_path);
   g_test_add_func ("/bpw/core/Simulation/no-overlap-exact", test_no_overlap_exact);
   g_test_add_func ("/bpw/core/Simulation/agrees-with-analytic", test_agrees_with_analytic);
+  g_test_add_func ("/bpw/core/Simulation/gather-overlap", test_gather_overlap);
+  g_test_add_func ("/bpw/core/Simulation/zero3-prefetch", test_zero3_prefetch);
   g_test_add_func ("/bpw/core/Simulation/bubble-1f1b", test_bubble_1f1b);
   g_test_add_func ("/bpw/core/Simulation/bubble-interleaved", test_bubble_interleaved);
   g_test_add_func ("/bpw/core/Simulation/gpipe-memory", test_gpipe_memory);
