@@ -29,7 +29,8 @@ static const char bpw_cli_search_help[] =
   "--space calculon restricts (and widens) the space to Calculon's llm-optimal-execution:\n"
   "TP also dividing the hidden size, PP dividing the layers, ZeRO 0 or 2, weights,\n"
   "activations and optimizer offloaded independently (3+ layers per stage), fusion set\n"
-  "default, no GPipe, no algorithms, and the tier of TP, PP and DP chosen per plan.\n"
+  "default, no GPipe, no algorithms, and the tier of TP, PP and DP chosen per plan;\n"
+  "--activations device or host keeps one side of the activation-offload choice.\n"
   "\n"
   "Plans are ranked by the analytic step time (ties: lower index), pruned only by sound\n"
   "bounds; the best are re-evaluated through the full plan and simulated (their keys are\n"
@@ -69,6 +70,7 @@ bpw_cli_search_job_clear (BpwCliSearchJob *job)
   g_clear_pointer (&job->shard, g_free);
   g_clear_pointer (&job->fusion_sets, g_free);
   g_clear_pointer (&job->offloads, g_free);
+  g_clear_pointer (&job->activations, g_free);
   g_clear_pointer (&job->space, g_free);
   g_clear_pointer (&job->sweep, g_strfreev);
 }
@@ -92,6 +94,9 @@ bpw_cli_search_job_add (BpwCliSearchJob *job,
     { "offload", 0, 0, G_OPTION_ARG_STRING, &job->offloads,
       "Offload choices to try (default all the blueprint allows: none,weights,optimizer,both)",
       "LIST" },
+    { "activations", 0, 0, G_OPTION_ARG_STRING, &job->activations,
+      "Where stored activations may live in Calculon's space: device, host or both (default)",
+      "WHERE" },
     { "space", 0, 0, G_OPTION_ARG_STRING, &job->space,
       "The space: full (default) or calculon (Calculon's llm-optimal-execution)", "SPACE" },
     { "no-algorithms", 0, 0, G_OPTION_ARG_NONE, &job->no_algorithms,
@@ -265,6 +270,27 @@ bpw_cli_search_job_prepare (BpwCliSearchJob   *job,
       return FALSE;
     }
   limits->calculon = g_strcmp0 (job->space, "calculon") == 0;
+  if (job->activations != NULL)
+    {
+      static const char * const wheres[] = { "device", "host", "both" };
+      guint i = 0;
+
+      while (i < G_N_ELEMENTS (wheres) && g_strcmp0 (job->activations, wheres[i]) != 0)
+        i++;
+      if (i == G_N_ELEMENTS (wheres))
+        {
+          g_set_error (error, BPW_CLI_USAGE_ERROR, 0, "--activations: expected device, host "
+                       "or both, got '%s'", job->activations);
+          return FALSE;
+        }
+      if (i == 1 && !limits->calculon)
+        {
+          g_set_error_literal (error, BPW_CLI_USAGE_ERROR, 0, "--activations host: only "
+                               "Calculon's space (--space calculon) offloads activations");
+          return FALSE;
+        }
+      limits->act_offload = i == 2 ? -1 : (gint) i;
+    }
 
   if (!bpw_cli_setup_load (setup, model, job->blueprint, o, error))
     return FALSE;

@@ -20,6 +20,7 @@ typedef struct
   char          *shard;         /* "I/N" */
   char          *fusion_sets;   /* "none,default,attention,all" */
   char          *offloads;      /* "none,weights,optimizer,both" */
+  char          *activations;   /* "device", "host" or "both" (Calculon's space) */
   char          *space;         /* "full" or "calculon" */
   char         **sweep;         /* NAME=V1,V2,... */
   gboolean       json;

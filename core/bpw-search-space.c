@@ -87,7 +87,7 @@ bpw_search_limits_init (BpwSearchLimits *limits)
 {
   *limits = (BpwSearchLimits) {
     .zero = -1, .sp = -1, .recompute = -1, .schedule = -1, .tp_overlap = -1,
-    .dp_overlap = -1, .algorithms = TRUE,
+    .dp_overlap = -1, .act_offload = -1, .algorithms = TRUE,
   };
 }
 
@@ -327,7 +327,7 @@ add_groups (BpwSearchSpace *space, gint64 tp, gint64 pp, gboolean host)
   gint64 dp = space->devices / (tp * pp);
   /* Calculon streams offloaded state a layer ahead and wants 3 or more layers a stage. */
   gboolean may_offload = !l->calculon || spec->layers / pp >= 3;
-  gboolean acts = l->calculon && host && train && may_offload && l->offloads == 0;
+  gboolean acts = l->calculon && host && train && may_offload && l->act_offload != 0;
   g_autoptr(GArray) eps = NULL;
 
   if ((l->dp > 0 && dp != l->dp) || space->scenario.global_batch % dp != 0)
@@ -365,7 +365,7 @@ add_groups (BpwSearchSpace *space, gint64 tp, gint64 pp, gboolean host)
                 .first_node = space->nodes->len, .first = space->size,
               };
 
-              if (g.act_offload && !acts)
+              if ((g.act_offload && !acts) || (l->act_offload == 1 && !g.act_offload))
                 continue;
               if (l->offloads != 0
                   ? !(l->offloads & (1u << g.offload))
@@ -477,6 +477,12 @@ bpw_search_space_new (const BpwModelSpec    *spec,
       return NULL;
     }
 
+  if (limits->act_offload == 1 && !limits->calculon)
+    {
+      g_set_error_literal (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                           "Only Calculon's search space offloads stored activations");
+      return NULL;
+    }
   if (limits->calculon && scenario->phase != BPW_WORKLOAD_TRAIN)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
@@ -499,6 +505,12 @@ bpw_search_space_new (const BpwModelSpec    *spec,
   space->groups = g_array_new (FALSE, FALSE, sizeof (BpwSearchGroup));
   space->nodes = g_array_new (FALSE, FALSE, sizeof (BpwSearchNode));
   host = host_memory_usable (blueprint);
+  if (limits->act_offload == 1 && !host)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   "“%s” has no host memory to offload activations to", blueprint->name);
+      return NULL;
+    }
 
   tps = divisors (devices);
   for (guint i = 0; i < tps->len; i++)

@@ -78,6 +78,8 @@ typedef struct
   gint      dp_overlap;       /* -1: free; else 0 or 1 */
   guint     fusion_sets;      /* 1 << BpwSearchFusionSet; 0: all */
   guint     offloads;         /* 1 << BpwSearchOffload; 0: all that host memory allows */
+  gint      act_offload;      /* -1: free (Calculon's space tries both); 0: stored
+                               * activations on the device; 1: on host memory */
   gboolean  algorithms;       /* collective algorithm per tier; FALSE: the base mapping's */
   gboolean  calculon;         /* Calculon's space (see above); implies no algorithms */
 } BpwSearchLimits;

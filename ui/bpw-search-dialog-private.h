@@ -92,6 +92,7 @@ struct _BpwSearchDialog
   GtkSwitch            *fusion_switches[BPW_SEARCH_N_FUSION_SETS];
   AdwExpanderRow       *offload_row;
   GtkSwitch            *offload_switches[BPW_SEARCH_N_OFFLOADS];
+  GtkSwitch            *activation_switches[2];  /* on the device, on host (Calculon's) */
   GtkSwitch            *algorithms_switch;
   GtkLabel             *stat_values[BPW_N_SEARCH_STATS];
 

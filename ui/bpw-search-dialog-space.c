@@ -51,7 +51,7 @@ bpw_search_choice_text (BpwSearchChoice choice)
                                      _("Tensor-parallel communication behind the matmuls") };
     case BPW_SEARCH_CHOICE_DP_OVERLAP:
       return (BpwSearchChoiceText) { _("DP Ove_rlap"),
-                                     _("Gradient reduction during the backward pass") };
+                                     _("Gradients reduced behind the backward, weights gathered behind the next forward") };
     case BPW_N_SEARCH_CHOICES:
     default:
       break;
@@ -245,6 +245,11 @@ bpw_search_dialog_sync_space_row (BpwSearchDialog *self,
                                        "tier is chosen for each parallel group")
                                    : NULL);
     }
+  /* Only Calculon's space offloads activations. */
+  for (guint a = 0; a < G_N_ELEMENTS (self->activation_switches); a++)
+    if (self->activation_switches[a] != NULL)
+      gtk_widget_set_visible (gtk_widget_get_ancestor (GTK_WIDGET (self->activation_switches[a]),
+                                                       ADW_TYPE_ACTION_ROW), calculon);
   /* Calculon's space chooses tiers, not collective algorithms. */
   if (self->algorithms_switch != NULL)
     gtk_widget_set_sensitive (gtk_widget_get_ancestor (GTK_WIDGET (self->algorithms_switch),
@@ -347,6 +352,13 @@ _bpw_search_dialog_space_init (BpwSearchDialog *self)
     self->offload_switches[o] =
       bpw_search_dialog_add_switch_row (self, self->offload_row, bpw_search_offload_label (o),
                                         _(offload_help[o]));
+  self->activation_switches[0] =
+    bpw_search_dialog_add_switch_row (self, self->offload_row, _("Activations on _Device"),
+                                      _("Stored activations stay in device memory"));
+  self->activation_switches[1] =
+    bpw_search_dialog_add_switch_row (self, self->offload_row, _("Activations on _Host"),
+                                      _("Stored activations stream to host memory and back, "
+                                        "a layer at a time"));
   /* Without host memory there is nothing to offload to. */
   gtk_widget_set_visible (GTK_WIDGET (self->offload_row), offload);
 
@@ -492,6 +504,11 @@ bpw_search_dialog_get_limits (BpwSearchDialog *self,
   limits->algorithms = self->algorithms_switch == NULL
                        || gtk_switch_get_active (self->algorithms_switch);
   limits->calculon = self->space_row != NULL && adw_combo_row_get_selected (self->space_row) == 1;
+  /* Calculon's space only: both on is the default (-1: free); none on is no space (the
+   * page says so). */
+  mask = bpw_search_dialog_mask (self->activation_switches, 2);
+  if (limits->calculon)
+    limits->act_offload = mask == 1 ? 0 : mask == 2 ? 1 : -1;
 }
 
 void
@@ -521,6 +538,10 @@ bpw_search_dialog_set_limits (BpwSearchDialog       *self,
     if (self->offload_switches[o] != NULL)
       gtk_switch_set_active (self->offload_switches[o],
                              limits->offloads == 0 || (limits->offloads & (1u << o)));
+  for (guint a = 0; a < G_N_ELEMENTS (self->activation_switches); a++)
+    if (self->activation_switches[a] != NULL)
+      gtk_switch_set_active (self->activation_switches[a],
+                             limits->act_offload < 0 || limits->act_offload == (gint) a);
   if (self->algorithms_switch != NULL)
     gtk_switch_set_active (self->algorithms_switch, limits->algorithms);
   /* Calculon's space is one of training runs: the row is insensitive otherwise. */
@@ -553,6 +574,9 @@ _bpw_search_dialog_space_update (BpwSearchDialog *self)
   else if (gtk_widget_get_visible (GTK_WIDGET (self->offload_row))
            && bpw_search_dialog_mask (self->offload_switches, BPW_SEARCH_N_OFFLOADS) == 0)
     self->space_error = g_strdup (_("Choose at least one offload choice"));
+  else if (limits.calculon && gtk_widget_get_visible (GTK_WIDGET (self->offload_row))
+           && bpw_search_dialog_mask (self->activation_switches, 2) == 0)
+    self->space_error = g_strdup (_("Choose where activations may live"));
   else
     {
       /* Building the space only enumerates groups and nodes (the plans are indices), a

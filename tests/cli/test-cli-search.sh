@@ -220,6 +220,29 @@ assert p['sp'] == (c['tensor_par_comm_type'] == 'rs_ag')
 assert m['recompute'] == 'none' == c['activation_recompute']
 assert all(v == 'device' for v in m['placement'].values()), m['placement']"
 
+# --activations keeps one side of Calculon's activation-offload choice; the sides
+# partition the space.
+SIZES=()
+for where in both device host; do
+  expect_rc "search --space calculon --activations $where" 0 \
+    "$BPW" search "$CS/gpt3-13B.json" --blueprint "$CS/a100_80g.json" --devices 4 \
+    --global-batch 8 --space calculon --activations $where --top 40 --no-reevaluate --json
+  SIZES+=("$("$PYTHON" -c "import json, sys; print(json.load(open(sys.argv[1]))['space'])" \
+             "$TMP/out" 2>/dev/null || echo 0)")
+  py "--activations $where: every plan listed keeps activations where asked" "
+want = {'both': ('device', 'host'), 'device': ('device',), 'host': ('host',)}['$where']
+assert d['best'] and all(b['mapping']['placement']['activation'] in want for b in d['best'])"
+done
+if [ "${SIZES[0]}" -gt 0 ] && [ $((SIZES[1] + SIZES[2])) -eq "${SIZES[0]}" ]; then
+  pass "--activations device and host partition the space (${SIZES[1]} + ${SIZES[2]})"
+else
+  fail "--activations device and host partition the space" "sizes ${SIZES[*]}"
+fi
+expect_rc "--activations host needs Calculon's space" 2 "$BPW" search "${SMALL[@]}" \
+  --activations host
+expect_rc "--activations host needs host memory" 1 "$BPW" search "$CS/gpt3-13B.json" \
+  --blueprint h100-sxm-80gb --devices 4 --global-batch 8 --space calculon --activations host
+
 # ---- gpt3-175B on 1024 GPUs, by (TP, PP) slices: Calculon's own loe restricted to each
 # slice (tests/data/calculon-search/README.md, "gpt3-175B on 1024 GPUs, by slices") ----
 M175=$CS/gpt3-175B.json
@@ -296,9 +319,9 @@ def runs():
 # on which the two models honestly disagree (the README explains each with numbers), for
 # Calculon's best and for its best that keeps activations on the device ('-': none; v:
 # interleaving, mb: micro-batch, zero: optimizer sharding, w/a/o: offload of weights,
-# activations, optimizer, sp: TP comm type, tp_tier/pp_tier: tier of TP/PP; '*': none of our
-# 40 best plans of the slice keeps activations on the device). Every other decision of our
-# best must be that of one of Calculon's exactly tied best plans.
+# activations, optimizer, sp: TP comm type, tp_tier/pp_tier: tier of TP/PP; our best that
+# keeps them on the device is the search's with --activations device). Every other decision
+# of our best must be that of one of Calculon's exactly tied best plans.
 SLICES_175=(
   "8 1 1536 mb,a -"
   "8 2 1536 v v"
@@ -308,11 +331,11 @@ SLICES_175=(
   "8 32 1536 - -"
   "4 4 1536 v,mb mb"
   "4 8 1536 mb,recompute mb,recompute"
-  "4 2 1536 - *"
+  "4 2 1536 - mb,w"
   "4 1 1536 - -"
   "2 8 1536 sp,tp_tier,pp_tier sp,tp_tier,pp_tier"
-  "2 4 1536 - *"
-  "2 2 1536 pp_tier *"
+  "2 4 1536 - mb,recompute"
+  "2 2 1536 pp_tier -"
   "2 1 1536 - -"
   "16 1 1536 mb,w mb,w"
   "32 1 1536 mb,recompute,w mb,recompute,w"
@@ -333,17 +356,18 @@ o = ours(d['best'][0])
 same = others('$disputed')
 assert any(all(calculon(x['execution'])[k] == o[k] for k in same) for x in tied(top)), \
     (o, [calculon(x['execution']) for x in tied(top)])"
+  expect_rc "TP $t PP $p with --activations device" 0 \
+    "$BPW" search "$M175" --blueprint "$CS/a100_80g.json" --devices 1024 \
+    --global-batch "$batch" --space calculon --tp "$t" --pp "$p" --activations device \
+    --top 1 --no-simulate --json
   py "TP $t PP $p: our best keeping activations on device, Calculon's, but $kept_disputed" \
     "$CALC_DECISIONS
-on_device = [b for b in d['best'] if b['mapping']['placement']['activation'] == 'device']
-if '$kept_disputed' == '*':
-    assert not on_device, ours(on_device[0])
-else:
-    o = ours(on_device[0])
-    same = others('$kept_disputed')
-    assert kept($t, $p) and \
-        any(all(calculon(x['execution'])[k] == o[k] for k in same) for x in kept($t, $p)), \
-        (o, [calculon(x['execution']) for x in kept($t, $p)])"
+o = ours(d['best'][0])
+assert not o['activations_offload']
+same = others('$kept_disputed')
+assert kept($t, $p) and \
+    any(all(calculon(x['execution'])[k] == o[k] for k in same) for x in kept($t, $p)), \
+    (o, [calculon(x['execution']) for x in kept($t, $p)])"
 done
 expect_rc "search --space calculon gpt3-175B on 1024 GPUs, batch 1536, all slices" 0 \
   "$BPW" search "$M175" --blueprint "$CS/a100_80g.json" --devices 1024 --global-batch 1536 \

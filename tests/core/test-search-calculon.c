@@ -291,6 +291,41 @@ test_calculon_space_rules (void)
   g_assert_true (saw_acts);
   g_assert_true (saw_tier1);
 
+  /* Restricting where activations live keeps one side of that choice: the two sides
+   * partition the space, plan for plan. */
+  {
+    guint64 side[2];
+
+    for (gint a = 0; a <= 1; a++)
+      {
+        g_autoptr(BpwSearchSpace) part = NULL;
+
+        limits.act_offload = a;
+        part = bpw_search_space_new (&spec, &scenario, bp, NULL, 4, &limits, &error);
+        g_assert_no_error (error);
+        side[a] = part->size;
+        for (guint64 i = 0; i < part->size; i++)
+          {
+            BpwMapping m;
+
+            bpw_mapping_init_defaults (&m);
+            bpw_search_space_mapping (part, i, &m);
+            g_assert_cmpint (m.placement[BPW_TENSOR_ACTIVATION] == BPW_PLACEMENT_HOST, ==, a);
+            bpw_mapping_clear (&m);
+          }
+      }
+    g_assert_cmpuint (side[0], >, 0);
+    g_assert_cmpuint (side[1], >, 0);
+    g_assert_cmpuint (side[0] + side[1], ==, space->size);
+    /* Only Calculon's space offloads activations. */
+    limits.calculon = FALSE;
+    g_assert_null (bpw_search_space_new (&spec, &scenario, bp, NULL, 4, &limits, &error));
+    g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+    g_clear_error (&error);
+    limits.calculon = TRUE;
+    limits.act_offload = -1;
+  }
+
   /* Calculon searches training only. */
   g_clear_pointer (&space, bpw_search_space_free);
   scenario.phase = BPW_WORKLOAD_PREFILL;

@@ -355,9 +355,11 @@ test_show_result (void)
 }
 
 static guint64
-core_space_size (BpwStudy *study,
-                 guint     scenario,
-                 gboolean  calculon)
+core_space_size_of (BpwStudy *study,
+                    guint     candidate,
+                    guint     scenario,
+                    gboolean  calculon,
+                    gint      act_offload)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(BpwSearchSpace) space = NULL;
@@ -365,10 +367,11 @@ core_space_size (BpwStudy *study,
   BpwCandidateRun run;
   guint64 size;
 
-  g_assert_true (bpw_candidate_run_init (&run, study, CANDIDATE, scenario, &error));
+  g_assert_true (bpw_candidate_run_init (&run, study, candidate, scenario, &error));
   g_assert_no_error (error);
   bpw_search_limits_init (&limits);
   limits.calculon = calculon;
+  limits.act_offload = act_offload;
   space = bpw_search_space_new (&run.spec, &run.scenario, run.blueprint, &run.mapping,
                                 bpw_parallel_devices (&bpw_study_get_scenario (study,
                                                                                scenario)->parallel),
@@ -377,6 +380,32 @@ core_space_size (BpwStudy *study,
   size = bpw_search_space_size (space);
   bpw_candidate_run_clear (&run);
   return size;
+}
+
+static guint64
+core_space_size (BpwStudy *study,
+                 guint     scenario,
+                 gboolean  calculon)
+{
+  return core_space_size_of (study, CANDIDATE, scenario, calculon, -1);
+}
+
+/* The switch row titled @title in @root, or NULL. */
+static GtkWidget *
+switch_row (GtkWidget *root, const char *title)
+{
+  if (ADW_IS_ACTION_ROW (root) &&
+      g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (root)), title) == 0)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = switch_row (c, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
 }
 
 /* The labels of the combo row titled @title in @dialog, "Any" first. */
@@ -496,6 +525,44 @@ test_calculon_space (void)
     bpw_search_dialog_get_limits (dialog, &limits);
     g_assert_cmpint (limits.zero, ==, 2);
     g_assert_false (limits.calculon);
+  }
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  /* Where stored activations may live, in Calculon's space on a blueprint with host
+   * memory (the A100): the two rows show there only, and their sides partition it. */
+  dialog = bpw_search_test_open (window, 0, 0);
+  {
+    guint64 both = core_space_size_of (study, 0, 0, TRUE, -1);
+    guint64 device = core_space_size_of (study, 0, 0, TRUE, 0);
+    guint64 host = core_space_size_of (study, 0, 0, TRUE, 1);
+    GtkWidget *on_host = switch_row (GTK_WIDGET (dialog), "Activations on _Host");
+
+    g_assert_nonnull (on_host);
+    g_assert_cmpuint (device, >, 0);
+    g_assert_cmpuint (host, >, 0);
+    g_assert_cmpuint (device + host, ==, both);
+    g_assert_false (gtk_widget_get_visible (on_host));
+    bpw_search_dialog_get_limits (dialog, &limits);
+    limits.calculon = TRUE;
+    bpw_search_dialog_set_limits (dialog, &limits);
+    g_assert_true (gtk_widget_get_visible (on_host));
+    g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), ==, both);
+    for (gint a = 0; a <= 1; a++)
+      {
+        limits.act_offload = a;
+        bpw_search_dialog_set_limits (dialog, &limits);
+        bpw_search_dialog_get_limits (dialog, &limits);
+        g_assert_cmpint (limits.act_offload, ==, a);
+        g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), ==, a ? host : device);
+      }
+    /* Back in the full space the rows hide and the choice does not apply. */
+    limits.calculon = FALSE;
+    bpw_search_dialog_set_limits (dialog, &limits);
+    bpw_search_dialog_get_limits (dialog, &limits);
+    g_assert_false (gtk_widget_get_visible (on_host));
+    g_assert_cmpint (limits.act_offload, ==, -1);
+    g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), ==,
+                      core_space_size_of (study, 0, 0, FALSE, -1));
   }
   gtk_window_destroy (GTK_WINDOW (dialog));
 
