@@ -105,6 +105,7 @@ struct _BpwSearchDialog
   BpwSearchSpace       *space;         /* nullable: the space of the current choices */
   char                 *space_error;   /* nullable: why the choices admit no space */
   GListStore           *results;       /* BpwSearchItem */
+  GtkSortListModel     *sorted;        /* results in the order of the sorted column */
   GtkSingleSelection   *selection;
   BpwSearchReport      *report;        /* nullable: the last search */
   BpwSearchSpace       *report_space;  /* nullable: its space */

@@ -473,6 +473,19 @@ bpw_search_dialog_cell_bind_cb (GtkSignalListItemFactory *factory,
   gtk_widget_set_tooltip_text (label, tooltip);
 }
 
+static int
+bpw_search_dialog_compare_cb (gconstpointer a,
+                              gconstpointer b,
+                              gpointer      user_data)
+{
+  int order = bpw_search_item_compare ((BpwSearchItem *) a, (BpwSearchItem *) b,
+                                       GPOINTER_TO_INT (user_data));
+
+  return order < 0 ? GTK_ORDERING_SMALLER : order > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+}
+
+/* Every column sorts: the search ranks by the estimate, a click on "Simulated" (or any
+ * other heading) orders the plans by that instead. */
 static void
 bpw_search_dialog_add_columns (BpwSearchDialog *self)
 {
@@ -480,12 +493,15 @@ bpw_search_dialog_add_columns (BpwSearchDialog *self)
     {
       GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
       g_autoptr(GtkColumnViewColumn) column = NULL;
+      g_autoptr(GtkCustomSorter) sorter = NULL;
 
       g_object_set_data (G_OBJECT (factory), "bpw-column", GINT_TO_POINTER (c));
       g_signal_connect (factory, "setup", G_CALLBACK (bpw_search_dialog_cell_setup_cb), NULL);
       g_signal_connect_object (factory, "bind", G_CALLBACK (bpw_search_dialog_cell_bind_cb),
                                self, 0);
       column = gtk_column_view_column_new (bpw_search_column_get_title (c), factory);
+      sorter = gtk_custom_sorter_new (bpw_search_dialog_compare_cb, GINT_TO_POINTER (c), NULL);
+      gtk_column_view_column_set_sorter (column, GTK_SORTER (sorter));
       gtk_column_view_column_set_resizable (column, TRUE);
       gtk_column_view_column_set_expand (column, c == BPW_SEARCH_COLUMN_ALGORITHMS);
       gtk_column_view_append_column (self->column_view, column);
@@ -537,12 +553,15 @@ _bpw_search_dialog_run_init (BpwSearchDialog *self)
     bpw_search_dialog_add_stat (self, _("Peak Memory"));
 
   self->results = g_list_store_new (BPW_TYPE_SEARCH_ITEM);
-  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->results)));
+  bpw_search_dialog_add_columns (self);
+  self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->results)),
+                                          g_object_ref (gtk_column_view_get_sorter (
+                                            self->column_view)));
+  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
   gtk_single_selection_set_autoselect (self->selection, TRUE);
   g_signal_connect_object (self->selection, "notify::selected",
                            G_CALLBACK (bpw_search_dialog_selection_cb), self,
                            G_CONNECT_SWAPPED);
-  bpw_search_dialog_add_columns (self);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
 }
 
@@ -579,6 +598,7 @@ _bpw_search_dialog_run_dispose (BpwSearchDialog *self)
   if (self->column_view != NULL)
     gtk_column_view_set_model (self->column_view, NULL);
   g_clear_object (&self->selection);
+  g_clear_object (&self->sorted);
   g_clear_object (&self->results);
   g_clear_pointer (&self->report, bpw_search_report_free);
   g_clear_pointer (&self->report_space, bpw_search_space_free);

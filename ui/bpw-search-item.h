@@ -70,6 +70,10 @@ char                *bpw_search_item_dup_tooltip    (BpwSearchItem         *self
 
 const char          *bpw_search_column_get_title    (BpwSearchColumn        column);
 gboolean             bpw_search_column_is_numeric   (BpwSearchColumn        column);
+/* Ordering by @column (negative, 0, positive), ties by rank: bpw-search-item-compare.c. */
+int                  bpw_search_item_compare        (BpwSearchItem         *a,
+                                                     BpwSearchItem         *b,
+                                                     BpwSearchColumn        column);
 
 /* What the dialog calls each choice (translated). */
 const char          *bpw_search_recompute_label     (BpwRecompute           recompute);

@@ -83,6 +83,25 @@ run_small_search (BpwSearchDialog *dialog,
 
 /* The dialog's search of a restricted space finds exactly what the core's brute force
  * finds for that space: the same plans, in the same order, with the same step times. */
+/* The results table: the column view with a column per search column. */
+static GtkColumnView *
+find_column_view (GtkWidget *root)
+{
+  if (GTK_IS_COLUMN_VIEW (root) &&
+      g_list_model_get_n_items (gtk_column_view_get_columns (GTK_COLUMN_VIEW (root))) ==
+      BPW_N_SEARCH_COLUMNS)
+    return GTK_COLUMN_VIEW (root);
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      GtkColumnView *found = find_column_view (c);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_search_best (void)
 {
@@ -136,6 +155,42 @@ test_search_best (void)
       g_assert_true (bpw_search_item_get_simulated (item));
       g_assert_cmpfloat (bpw_search_item_get_evaluation (item)->step_time_s, >, 0.0);
     }
+  /* Any heading sorts the table: by the simulated step, ascending and descending, each
+   * plan once; the search's rank order is the store's whatever the view shows. */
+  {
+    GtkColumnView *view = find_column_view (GTK_WIDGET (dialog));
+    g_autoptr(GtkColumnViewColumn) simulated = NULL;
+    GListModel *shown;
+
+    g_assert_nonnull (view);
+    simulated = g_list_model_get_item (gtk_column_view_get_columns (view),
+                                       BPW_SEARCH_COLUMN_SIMULATED);
+    shown = G_LIST_MODEL (gtk_column_view_get_model (view));
+    for (int direction = 0; direction < 2; direction++)
+      {
+        double previous = direction ? G_MAXDOUBLE : 0;
+
+        gtk_column_view_sort_by_column (view, simulated, direction ? GTK_SORT_DESCENDING
+                                                                   : GTK_SORT_ASCENDING);
+        g_assert_cmpuint (g_list_model_get_n_items (shown), ==, expected->best->len);
+        for (guint i = 0; i < g_list_model_get_n_items (shown); i++)
+          {
+            g_autoptr(BpwSearchItem) item = g_list_model_get_item (shown, i);
+            double t = bpw_search_item_get_evaluation (item)->step_time_s;
+
+            g_assert_cmpfloat (direction ? t : previous, <=, direction ? previous : t);
+            previous = t;
+          }
+      }
+    gtk_column_view_sort_by_column (view, NULL, GTK_SORT_ASCENDING);
+    for (guint i = 0; i < g_list_model_get_n_items (shown); i++)
+      {
+        g_autoptr(BpwSearchItem) item = g_list_model_get_item (shown, i);
+
+        g_assert_cmpuint (bpw_search_item_get_rank (item), ==, i + 1);
+      }
+  }
+
   /* Nothing was added to the study by searching. */
   g_assert_false (bpw_window_get_modified (window));
 
