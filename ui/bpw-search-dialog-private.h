@@ -151,7 +151,7 @@ void     _bpw_search_dialog_set_fraction (BpwSearchDialog *self,
 void     _bpw_search_dialog_begin_run    (BpwSearchDialog *self,
                                           gboolean         sweep,
                                           GSourceFunc      poll);
-/* "about 3 min" (NaN: "—"); "12,345 plans/s" (NULL without time). */
+/* "about 3 min" (NaN: "—"); "4.93 M plans/s" (NULL without time). */
 char    *_bpw_search_format_remaining    (double           seconds);
 char    *_bpw_search_format_rate         (guint64          decided,
                                           double           seconds);

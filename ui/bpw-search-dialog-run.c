@@ -113,6 +113,8 @@ _bpw_search_dialog_set_stat (BpwSearchDialog *self,
                              const char      *text)
 {
   gtk_label_set_text (self->stat_values[stat], text != NULL ? text : "—");
+  /* A narrow window ellipsizes the card; the whole value stays a hover away. */
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->stat_values[stat]), text);
 }
 
 void
@@ -151,8 +153,11 @@ _bpw_search_format_rate (guint64 decided,
 
   if (!(seconds > 0))
     return NULL;
-  count = bpw_format_count ((BpwU128) llround ((double) decided / seconds));
-  /* Translators: search rate */
+  /* Three significant digits and an SI prefix ("4.93 M"): the exact count would not fit
+   * a stat card, and the digits past the third are noise between runs. */
+  count = bpw_format_si ((double) decided / seconds, "");
+  g_strchomp (count);
+  /* Translators: search rate, "4.93 M plans/s" */
   return g_strdup_printf (_("%s plans/s"), count);
 }
 
@@ -164,21 +169,27 @@ bpw_search_dialog_show_best (BpwSearchDialog     *self,
 {
   g_autofree char *step = step_time_s > 0 ? bpw_format_seconds (step_time_s) : NULL;
   g_autofree char *mfu = eval != NULL ? g_strdup_printf ("%.1f %%", 100.0 * eval->mfu) : NULL;
-  g_autofree char *memory = NULL;
+  g_autofree char *memory = NULL, *share = NULL;
 
   if (eval != NULL && eval->peak_bytes > 0)
     {
-      g_autofree char *peak = bpw_format_bytes ((guint64) eval->peak_bytes, self->units);
+      memory = bpw_format_bytes ((guint64) eval->peak_bytes, self->units);
+      /* The card holds the peak; its share of device memory is a hover away. */
+      if (eval->capacity_bytes > 0)
+        {
+          g_autofree char *capacity = bpw_format_bytes ((guint64) eval->capacity_bytes,
+                                                        self->units);
 
-      /* "24.7 GiB (33 %)": the peak and its share of device memory */
-      memory = eval->capacity_bytes > 0
-               ? g_strdup_printf ("%s (%.0f %%)", peak,
-                                  100.0 * eval->peak_bytes / eval->capacity_bytes)
-               : g_steal_pointer (&peak);
+          /* Translators: "61.2 GiB, 82 % of the device’s 74.5 GiB" */
+          share = g_strdup_printf (_("%s, %.0f %% of the device’s %s"), memory,
+                                   100.0 * eval->peak_bytes / eval->capacity_bytes, capacity);
+        }
     }
   _bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_STEP_TIME, step);
   _bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_MFU, mfu);
   _bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_MEMORY, memory);
+  if (share != NULL)
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->stat_values[BPW_SEARCH_STAT_MEMORY]), share);
   gtk_label_set_text (self->best_plan_label, plan != NULL ? plan : "");
 }
 
