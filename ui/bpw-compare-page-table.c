@@ -378,8 +378,7 @@ bpw_compare_page_compare_cb (gconstpointer a,
   if (u_word != NULL && v_word != NULL)
     {
       order = g_utf8_collate (u_word, v_word);
-      return order < 0 ? GTK_ORDERING_SMALLER : order > 0 ? GTK_ORDERING_LARGER
-                                                          : GTK_ORDERING_EQUAL;
+      return gtk_ordering_from_cmpfunc (order);
     }
   u = bpw_compare_page_value (data, x / ns, x % ns, key->column);
   v = bpw_compare_page_value (data, y / ns, y % ns, key->column);

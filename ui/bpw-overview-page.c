@@ -181,7 +181,7 @@ bpw_overview_page_compare_cb (gconstpointer a,
   int order = bpw_overview_item_compare ((BpwOverviewItem *) a, (BpwOverviewItem *) b,
                                          GPOINTER_TO_INT (user_data));
 
-  return order < 0 ? GTK_ORDERING_SMALLER : order > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+  return gtk_ordering_from_cmpfunc (order);
 }
 
 static void

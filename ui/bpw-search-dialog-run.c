@@ -492,7 +492,7 @@ bpw_search_dialog_compare_cb (gconstpointer a,
   int order = bpw_search_item_compare ((BpwSearchItem *) a, (BpwSearchItem *) b,
                                        GPOINTER_TO_INT (user_data));
 
-  return order < 0 ? GTK_ORDERING_SMALLER : order > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+  return gtk_ordering_from_cmpfunc (order);
 }
 
 /* Every column sorts: the search ranks by the estimate, a click on "Simulated" (or any

@@ -198,7 +198,7 @@ bpw_sheet_page_compare_cb (gconstpointer a,
   int order = bpw_sheet_item_compare ((BpwSheetItem *) a, (BpwSheetItem *) b,
                                      GPOINTER_TO_INT (user_data));
 
-  return order < 0 ? GTK_ORDERING_SMALLER : order > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+  return gtk_ordering_from_cmpfunc (order);
 }
 
 static void

@@ -227,8 +227,7 @@ bpw_validation_compare_cb (gconstpointer a,
       int order = g_strcmp0 (bpw_validation_item_get_text (x, column->field),
                              bpw_validation_item_get_text (y, column->field));
 
-      return order < 0 ? GTK_ORDERING_SMALLER : order > 0 ? GTK_ORDERING_LARGER
-                                                          : GTK_ORDERING_EQUAL;
+      return gtk_ordering_from_cmpfunc (order);
     }
   u = bpw_validation_item_get_value (x, column->field);
   v = bpw_validation_item_get_value (y, column->field);
