@@ -180,7 +180,7 @@ bpw_search_dialog_show_best (BpwSearchDialog     *self,
           g_autofree char *capacity = bpw_format_bytes ((guint64) eval->capacity_bytes,
                                                         self->units);
 
-          /* Translators: "61.2 GiB, 82 % of the device’s 74.5 GiB" */
+          /* Translators: "61.2 GiB, 76 % of the device’s 80.0 GiB" */
           share = g_strdup_printf (_("%s, %.0f %% of the device’s %s"), memory,
                                    100.0 * eval->peak_bytes / eval->capacity_bytes, capacity);
         }

@@ -142,13 +142,13 @@ test_window_default_study (void)
   {
     /* GPT-3 175B training on 1024 GPUs: TP 8 × PP 8 × DP 16. */
     g_autoptr(BpwOverviewItem) train = g_list_model_get_item (items, 0);
-    /* H100 SXM: 80 GB of HBM3 (datasheet), MI300X: 192 GB. */
+    /* H100 SXM: 81559 MiB of HBM3 (nvidia-smi), MI300X: 196592 MiB (rocminfo). */
     g_autoptr(BpwOverviewItem) h100 = g_list_model_get_item (items, 1 * n_scenarios);
     g_autoptr(BpwOverviewItem) mi300x = g_list_model_get_item (items, 3 * n_scenarios);
 
     g_assert_cmpint (bpw_overview_item_get_devices (train), ==, 1024);
-    g_assert_cmpuint (bpw_overview_item_get_capacity (h100), ==, 80000000000ull);
-    g_assert_cmpuint (bpw_overview_item_get_capacity (mi300x), ==, 192000000000ull);
+    g_assert_cmpuint (bpw_overview_item_get_capacity (h100), ==, 81559ull << 20);
+    g_assert_cmpuint (bpw_overview_item_get_capacity (mi300x), ==, 196592ull << 20);
   }
   g_assert_true (bpw_overview_page_get_shows_evaluation (overview));
 
