@@ -315,6 +315,7 @@ bpw_cli_export_memo (BpwStudy               *study,
   bpw_memo_options_init (&options);
   bpw_memo_options_set_validation (&options, study);
   options.baseline = o->baseline;
+  options.decimal_bytes = bpw_cli_export_decimal_bytes (o);
   if (o->requests > 0)
     options.trade_requests = o->requests;
   return bpw_memo_write_pdf (study, &options, o->output, error);

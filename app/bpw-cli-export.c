@@ -101,6 +101,7 @@ check_chart_options (BpwExportOptions *o, gboolean memo, BpwPlotFormat *format)
   static const char * const colorings[] = { "phase", "bottleneck", "layer-type", NULL };
   static const char * const metrics[] = { "ttft", "tpot", "e2e", NULL };
   static const char * const ys[] = { "throughput", "per-watt", "per-dollar", NULL };
+  static const char * const units[] = { "gib", "gb", NULL };
 
   if (memo && strcmp (o->format, "pdf") != 0)
     return bpw_cli_usage ("export", "export: the memo is written as pdf only, not '%s'",
@@ -139,6 +140,8 @@ check_chart_options (BpwExportOptions *o, gboolean memo, BpwPlotFormat *format)
                           "not '%s'", o->y);
   if (o->requests < 0 || o->requests > 1000000)
     return bpw_cli_usage ("export", "export: --requests must be from 1 to 1000000");
+  if (!one_of (o->units, units))
+    return bpw_cli_usage ("export", "export: --units is gib or gb, not '%s'", o->units);
   return BPW_CLI_EXIT_OK;
 }
 #endif
@@ -167,6 +170,7 @@ run_export (BpwExportOptions *o, const char *study_name)
 #ifdef BPW_HAVE_PLOT
   {
     g_autoptr(BpwPlot) plot = NULL;
+    BpwPlotStyle print;
     BpwPlotFormat format;
     int status = check_chart_options (o, memo, &format);
 
@@ -178,8 +182,10 @@ run_export (BpwExportOptions *o, const char *study_name)
       return bpw_cli_export_memo (study, o, &error) ? BPW_CLI_EXIT_OK
                                                     : bpw_cli_report_error ("export", error);
     plot = bpw_cli_export_chart (study, o, &error);
+    bpw_plot_style_init_print (&print);
+    print.decimal_bytes = bpw_cli_export_decimal_bytes (o);
     if (plot == NULL ||
-        !bpw_plot_export (plot, NULL, format, o->width, o->height, o->dpi / 72.0, o->output,
+        !bpw_plot_export (plot, &print, format, o->width, o->height, o->dpi / 72.0, o->output,
                           &error))
       return bpw_cli_report_error ("export", error);
     return BPW_CLI_EXIT_OK;
@@ -188,6 +194,12 @@ run_export (BpwExportOptions *o, const char *study_name)
   return bpw_cli_usage ("export", "export: this bpw was built without cairo and pango, so it "
                         "cannot draw the %s", o->view);
 #endif
+}
+
+gboolean
+bpw_cli_export_decimal_bytes (const BpwExportOptions *o)
+{
+  return g_strcmp0 (o->units, "gb") == 0;
 }
 
 int
@@ -242,6 +254,9 @@ bpw_cli_export (int    argc,
     { "height", 0, 0, G_OPTION_ARG_DOUBLE, &o.height, "Charts: height in points (405)", "PT" },
     { "dpi", 0, 0, G_OPTION_ARG_DOUBLE, &o.dpi,
       "Charts: PNG resolution, pixels per inch (144: twice 72)", "DPI" },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &o.units,
+      "Charts and memo: memory sizes in gib (2^30 bytes, default) or gb (10^9 bytes)",
+      "gib|gb" },
     G_OPTION_ENTRY_NULL
   };
 
@@ -276,6 +291,7 @@ bpw_cli_export (int    argc,
   g_free (o.color_by);
   g_free (o.time);
   g_free (o.metric);
+  g_free (o.units);
   g_free (o.y);
   g_free (o.stages);
   return status;

@@ -22,6 +22,7 @@ typedef struct
   char     *metric;     /* trade: ttft, tpot or e2e */
   char     *y;          /* trade: throughput, per-watt or per-dollar */
   char     *stages;     /* timeline: "FIRST-LAST" */
+  char     *units;      /* charts, memo: "gib" (default) or "gb" */
   gboolean  all_blocks;
   gboolean  all_precisions;
   gint64    stage;
@@ -39,6 +40,8 @@ BpwPlan  *bpw_cli_export_bind_plan (BpwStudy               *study,
                                     const char             *scenario,
                                     guint                  *s,
                                     GError                **error);
+/* Memory sizes in GB (--units gb) rather than GiB. */
+gboolean  bpw_cli_export_decimal_bytes (const BpwExportOptions *o);
 const char *bpw_cli_export_candidate_name (BpwStudy        *study,
                                            const char      *name);
 

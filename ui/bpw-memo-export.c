@@ -41,6 +41,7 @@ typedef struct
   BpwStudySnapshot *snapshot;
   char             *baseline;  /* nullable: the study's first candidate */
   GFile            *file;
+  gboolean          decimal_bytes;  /* the window's units */
 } BpwMemoJob;
 
 static void
@@ -170,6 +171,7 @@ bpw_memo_export_write (BpwMemoJob    *job,
   bpw_memo_options_init (&options);
   bpw_memo_options_set_validation (&options, study);
   options.baseline = job->baseline;
+  options.decimal_bytes = job->decimal_bytes;
   ok = bpw_memo_write_pdf (study, &options, tmp, error)
        && g_file_get_contents (tmp, &pdf, &length, error)
        && !g_cancellable_set_error_if_cancelled (cancellable, error)
@@ -436,6 +438,12 @@ bpw_memo_export_start (BpwWindow          *window,
   if (candidate < bpw_study_get_n_candidates (study))
     job->baseline = g_strdup (bpw_study_get_candidate (study, candidate)->name);
   job->file = g_object_ref (file);
+  {
+    g_autofree char *units = NULL;
+
+    g_object_get (window, "units", &units, NULL);
+    job->decimal_bytes = g_strcmp0 (units, "gb") == 0;
+  }
 
   self->cancellable = g_cancellable_new ();
   self->file = g_object_ref (file);

@@ -43,6 +43,7 @@ bpw_plot_view_export (BpwPlotView *self,
 {
   const char *dot;
   BpwPlotFormat format;
+  BpwPlotStyle print;
   gboolean ok;
 
   g_return_val_if_fail (BPW_IS_PLOT_VIEW (self), FALSE);
@@ -64,7 +65,9 @@ bpw_plot_view_export (BpwPlotView *self,
     }
   if (self->zoomed)
     bpw_plot_view_set_time_window (self, self->viewport.x_min, self->viewport.x_max);
-  ok = bpw_plot_export (self->plot, NULL, format, BPW_PLOT_VIEW_EXPORT_WIDTH,
+  bpw_plot_style_init_print (&print);
+  print.decimal_bytes = self->decimal_bytes;
+  ok = bpw_plot_export (self->plot, &print, format, BPW_PLOT_VIEW_EXPORT_WIDTH,
                         BPW_PLOT_VIEW_EXPORT_HEIGHT, scale, path, error);
   if (self->zoomed)
     bpw_plot_view_set_time_window (self, NAN, NAN);

@@ -38,6 +38,7 @@ struct _BpwPlotView
   gboolean         pointer_inside;
   gboolean         zoomed;
   gboolean         style_valid;
+  gboolean         decimal_bytes;  /* the window's memory units: GB, else GiB */
 };
 
 /* bpw-plot-view.c */

@@ -77,6 +77,7 @@ bpw_plot_view_update_style (BpwPlotView *self)
   b = bpw_plot_color_from_rgba (&bg);
   a = bpw_plot_color_from_rgba (&accent);
   bpw_plot_style_init_screen (&self->style, &f, &b, &a, family, size);
+  self->style.decimal_bytes = self->decimal_bytes;
   self->style_valid = TRUE;
 }
 
@@ -122,6 +123,19 @@ _bpw_plot_view_invalidate (BpwPlotView *self)
   self->serial = 0;
   self->width = -1;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+bpw_plot_view_set_decimal_bytes (BpwPlotView *self,
+                                 gboolean     decimal)
+{
+  g_return_if_fail (BPW_IS_PLOT_VIEW (self));
+
+  if (self->decimal_bytes == !!decimal)
+    return;
+  self->decimal_bytes = !!decimal;
+  self->style_valid = FALSE;
+  _bpw_plot_view_invalidate (self);
 }
 
 void

@@ -69,6 +69,9 @@ void          bpw_plot_view_clear_area      (BpwPlotView      *self);
  * steer the chart. */
 void          bpw_plot_view_class_add_page_actions (GtkWidgetClass *page_class,
                                                     const char     *prefix);
+/* Memory sizes in GB (@decimal) or GiB, on screen and in exports: the window's units. */
+void          bpw_plot_view_set_decimal_bytes (BpwPlotView    *self,
+                                               gboolean        decimal);
 /* What "plot.export" does once the file is chosen: the format from @path's extension
  * (.png, .svg, .pdf, .csv), the print style, 720 × 405 pt, PNG at @scale px per pt; a
  * zoomed timeline or lifetimes chart exports the time in view. */

@@ -409,6 +409,23 @@ bpw_window_get_simulation_job (BpwWindow *self)
 /* Set up ----------------------------------------------------------------------------- */
 
 void
+_bpw_window_charts_set_units (BpwWindow    *self,
+                              BpwByteUnits  units)
+{
+  static const char * const targets[] = {
+    "timeline", "memory", "roofline", "assignment", "trade", "compare",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (targets); i++)
+    {
+      BpwPlotView *view = bpw_window_charts_lookup_view (self, targets[i]);
+
+      if (view != NULL)
+        bpw_plot_view_set_decimal_bytes (view, units == BPW_BYTE_UNITS_DECIMAL);
+    }
+}
+
+void
 _bpw_window_class_charts_init (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.export", "s", bpw_window_export_action);

@@ -139,6 +139,9 @@ void     _bpw_window_charts_init       (BpwWindow     *self);
 void     _bpw_window_charts_dispose    (BpwWindow     *self);
 /* The Timeline and Memory pages follow the Sheet's candidate, scenario and their edits. */
 void     _bpw_window_charts_update     (BpwWindow     *self);
+/* Every chart's memory sizes in @units, on screen and in its exports. */
+void     _bpw_window_charts_set_units  (BpwWindow     *self,
+                                        BpwByteUnits   units);
 
 /* bpw-window-compare.c */
 void     _bpw_window_compare_init      (BpwWindow     *self);

@@ -353,6 +353,7 @@ bpw_window_set_property (GObject      *object,
         bpw_sheet_page_set_units (self->sheet_page, units);
         bpw_compare_page_set_units (self->compare_page, units);
         bpw_inspector_set_units (self->inspector, units);
+        _bpw_window_charts_set_units (self, units);
         g_object_notify_by_pspec (object, pspec);
       }
       break;

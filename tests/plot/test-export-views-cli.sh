@@ -46,6 +46,18 @@ if command -v pdftotext >/dev/null; then
     if grep -qF "$want" "$TMP/lifetimes.txt"; then pass "lifetimes PDF text has “$want”"
     else fail "lifetimes PDF text has “$want”"; fi
   done
+  # Memory sizes in GiB unless --units gb asks for GB; the A100's capacity is 80 GiB.
+  # (The candidate is named "A100 SXM 80 GB": that is a name, not a size the chart shows.)
+  if grep -qF "capacity 80 GiB" "$TMP/lifetimes.txt" &&
+     ! sed 's/A100 SXM 80 GB//' "$TMP/lifetimes.txt" | grep -q "[0-9] GB"
+  then pass "lifetimes PDF sizes are in GiB by default"
+  else fail "lifetimes PDF sizes are in GiB by default" "$(grep -o '[0-9.]* Gi*B' "$TMP/lifetimes.txt" | head -3)"; fi
+  expect_rc "lifetimes as pdf with --units gb" 0 \
+    "$BPW" export default --view lifetimes --format pdf --output "$TMP/lifetimes-gb.pdf" --units gb
+  pdftotext "$TMP/lifetimes-gb.pdf" "$TMP/lifetimes-gb.txt"
+  if grep -qF "capacity 85.9 GB" "$TMP/lifetimes-gb.txt" && ! grep -qF "GiB" "$TMP/lifetimes-gb.txt"
+  then pass "lifetimes PDF sizes are in GB with --units gb"
+  else fail "lifetimes PDF sizes are in GB with --units gb" "$(grep -o '[0-9.]* Gi*B' "$TMP/lifetimes-gb.txt" | head -3)"; fi
 else
   skip "chart PDF text" "pdftotext (poppler-utils) not installed"
 fi
@@ -121,6 +133,8 @@ else
 fi
 
 # ---- refusals ----
+expect_rc "an unknown --units is a usage error" 2 \
+  "$BPW" export default --view lifetimes --format png --output "$TMP/x.png" --units tb
 expect_rc "the memo is pdf only" 2 \
   "$BPW" export default --view memo --format png --output "$TMP/x.png"
 expect_rc "a malformed --time is a usage error" 2 \

@@ -184,8 +184,27 @@ test_layout (Fixture *f, gconstpointer scenario)
                                       curve->y + curve->height - 1, &hit));
     g_assert_cmpint (hit.kind, ==, BPW_PLOT_HIT_COUNTER);
     text = bpw_plot_describe (BPW_PLOT (plot), &hit);
-    bpw_si_format (peak, sizeof peak, data->peak, "B", 3);
+    /* In GiB by default (the window's default units), in GB when the style asks. */
+    bpw_si_format (peak, sizeof peak, data->peak, BPW_SI_BINARY_BYTES, 3);
+    g_assert_nonnull (g_strrstr (peak, " GiB"));
     g_assert_nonnull (strstr (text, peak));
+    {
+      BpwPlotStyle decimal = style;
+      g_autofree char *again = NULL;
+
+      decimal.decimal_bytes = TRUE;
+      /* Labels of another width move the curve's area: map the peak again. */
+      bpw_plot_layout (BPW_PLOT (plot), &decimal, NULL, 720, 405);
+      x = bpw_lifetimes_plot_map_time (plot, data->peak_time);
+      curve = bpw_lifetimes_plot_get_curve_area (plot);
+      g_assert_true (bpw_plot_hit_test (BPW_PLOT (plot), floor (x) + 0.5,
+                                        curve->y + curve->height - 1, &hit));
+      again = bpw_plot_describe (BPW_PLOT (plot), &hit);
+      bpw_si_format (peak, sizeof peak, data->peak, "B", 3);
+      g_assert_nonnull (g_strrstr (peak, " GB"));
+      g_assert_nonnull (strstr (again, peak));
+      bpw_plot_layout (BPW_PLOT (plot), &style, NULL, 720, 405);
+    }
   }
 
   /* A bar of the first group with one buffer (persistent weights) is found under it. */

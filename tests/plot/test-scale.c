@@ -205,6 +205,23 @@ test_si_format (void)
   g_assert_cmpstr (buf, ==, "1.5 T");
   bpw_si_format_fixed (buf, sizeof buf, NAN, 0, 1, "s");
   g_assert_cmpstr (buf, ==, "–");
+
+  /* Binary memory sizes: prefixes of 1024, printed as KiB, MiB, GiB. */
+  check_si (80.0 * (1 << 30), BPW_SI_BINARY_BYTES, 3, "80 GiB");
+  check_si (81559.0 * (1 << 20), BPW_SI_BINARY_BYTES, 3, "79.6 GiB");
+  check_si (512, BPW_SI_BINARY_BYTES, 3, "512 B");
+  check_si (1536, BPW_SI_BINARY_BYTES, 3, "1.5 KiB");
+  check_si (-3.0 * (1 << 20), BPW_SI_BINARY_BYTES, 3, "-3 MiB");
+  check_si (4.0 * (1ull << 50), BPW_SI_BINARY_BYTES, 3, "4 PiB");
+  /* 1000 to 1023 of a prefix take the next one, as decimal prefixes do at 1000. */
+  check_si (1000.0 * (1 << 20), BPW_SI_BINARY_BYTES, 3, "0.977 GiB");
+  check_si (999.0 * (1 << 20), BPW_SI_BINARY_BYTES, 3, "999 MiB");
+  g_assert_cmpint (bpw_si_flags_for_unit (BPW_SI_BINARY_BYTES), ==,
+                   BPW_SI_LARGE | BPW_SI_BINARY);
+  g_assert_cmpfloat (bpw_si_scale (9, BPW_SI_BINARY), ==, 1073741824.0);
+  g_assert_cmpfloat (bpw_si_scale (9, BPW_SI_LARGE), ==, 1e9);
+  bpw_si_format_fixed (buf, sizeof buf, 20.0 * (1 << 30), 9, 1, BPW_SI_BINARY_BYTES);
+  g_assert_cmpstr (buf, ==, "20 GiB");
 }
 
 static void
@@ -254,6 +271,31 @@ test_axis_labels (void)
       }
   g_assert_cmpuint (labelled, >=, 1);
   g_assert_cmpuint (labelled, <, 13);
+
+  /* Binary memory sizes tick at round numbers of GiB, not of bytes: 0 to 85.9 GB (an
+   * A100's 80 GiB) labels 0, 20, 40, 60, 80 GiB or a finer round step, never 9.31 GiB. */
+  bpw_axis_layout_init (&axis, BPW_AXIS_LEFT, "Device memory", BPW_SI_BINARY_BYTES, TRUE);
+  bpw_scale_init (&s, BPW_SCALE_LINEAR, 0, 85.9e9, 300, 0);
+  bpw_axis_layout_compute (&axis, &s, &text, &style);
+  labelled = 0;
+  for (guint i = 0; i < axis.n_ticks; i++)
+    {
+      const BpwAxisTick *t = &axis.ticks[i];
+      double gib = t->value / (1 << 30);
+
+      if (!t->major)
+        continue;
+      g_assert_cmpfloat (fabs (gib - round (gib)), <, 1e-9);
+      g_assert_cmpfloat (t->position, ==, bpw_scale_map (&s, t->value));
+      if (t->labelled)
+        {
+          g_autofree char *expected = g_strdup_printf ("%.0f GiB", gib);
+
+          g_assert_cmpstr (t->label, ==, expected);
+          labelled++;
+        }
+    }
+  g_assert_cmpuint (labelled, >=, 3);
   bpw_plot_text_clear (&text);
 }
 

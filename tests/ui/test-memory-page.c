@@ -47,6 +47,24 @@ test_memory_page (void)
         break;
       }
 
+  /* The window's memory units reach the chart: GiB by default, GB once chosen. */
+  {
+    const BpwPlotRect *curve = bpw_lifetimes_plot_get_curve_area (plot);
+    double x = curve->x + curve->width / 2, y = curve->y + curve->height - 1;
+    g_autofree char *gib = bpw_plot_view_describe_at (view, x, y);
+    g_autofree char *gb = NULL;
+
+    g_assert_nonnull (gib);
+    g_assert_nonnull (strstr (gib, " GiB"));
+    g_object_set (window, "units", "gb", NULL);
+    gb = bpw_plot_view_describe_at (view, x, y);
+    g_assert_true (bpw_plot_get_style (BPW_PLOT (plot))->decimal_bytes);
+    g_assert_nonnull (gb);
+    g_assert_nonnull (strstr (gb, " GB"));
+    g_assert_null (strstr (gb, "GiB"));
+    g_object_set (window, "units", "gib", NULL);
+  }
+
   /* Another stage, from the kept simulation. */
   bpw_simulation_job_set_lifetimes_stage (bpw_window_get_simulation_job (window),
                                           highest == 0 ? 1 : 0);

@@ -40,6 +40,13 @@ is_decade (double value)
   return value > 0 && fabs (value / pow (10.0, e) - 1.0) < 1e-9;
 }
 
+/* Decimals that tell ticks @step apart once scaled by @exponent's prefix. */
+static int
+step_decimals (double step, int exponent, BpwSiFlags flags)
+{
+  return bpw_si_decimals_for_step (step / bpw_si_scale (exponent, flags), 0);
+}
+
 static void
 format_labels (BpwAxisLayout *axis)
 {
@@ -60,12 +67,12 @@ format_labels (BpwAxisLayout *axis)
   /* Linear axes share one prefix and one number of decimals (0, 0.5, 1, 1.5 ms); log axes
    * change prefix from decade to decade (100 GFLOP/s, 1 TFLOP/s). */
   exponent = bpw_si_exponent (max_abs, flags, 3);
-  decimals = step > 0 ? bpw_si_decimals_for_step (step, exponent) : 0;
+  decimals = step > 0 ? step_decimals (step, exponent, flags) : 0;
   for (guint i = 0; i < axis->n_ticks; i++)
     {
       BpwAxisTick *t = &axis->ticks[i];
       int e = per_tick ? bpw_si_exponent (t->value, flags, 3) : exponent;
-      int d = per_tick ? bpw_si_decimals_for_step (t->value, e) : decimals;
+      int d = per_tick ? step_decimals (t->value, e, flags) : decimals;
 
       if (t->major)
         bpw_si_format_fixed (t->label, sizeof t->label, t->value, e, MIN (d, 6), unit);
@@ -139,7 +146,23 @@ bpw_axis_layout_compute (BpwAxisLayout      *axis,
     target = (guint) CLAMP (length / (axis->side == BPW_AXIS_BOTTOM ? 35.0 : 22.0), 2, 40);
   else
     target = (guint) CLAMP (length / (axis->side == BPW_AXIS_BOTTOM ? 80.0 : 45.0), 2, 12);
-  n = bpw_scale_ticks (scale, target, TRUE, ticks, BPW_AXIS_MAX_TICKS);
+  if (scale->kind == BPW_SCALE_LINEAR && bpw_si_flags_for_unit (axis->unit) & BPW_SI_BINARY)
+    {
+      /* Binary sizes tick at round numbers of the prefix the axis shows (8, 16, 24 GiB),
+       * not at round numbers of bytes. */
+      BpwSiFlags flags = bpw_si_flags_for_unit (axis->unit);
+      double base = bpw_si_scale (bpw_si_exponent (MAX (fabs (scale->d0), fabs (scale->d1)),
+                                                   flags, 3), flags);
+      BpwScale in_prefix;
+
+      bpw_scale_init (&in_prefix, BPW_SCALE_LINEAR, scale->d0 / base, scale->d1 / base,
+                      scale->r0, scale->r1);
+      n = bpw_scale_ticks (&in_prefix, target, TRUE, ticks, BPW_AXIS_MAX_TICKS);
+      for (guint i = 0; i < n; i++)
+        ticks[i].value *= base;
+    }
+  else
+    n = bpw_scale_ticks (scale, target, TRUE, ticks, BPW_AXIS_MAX_TICKS);
   axis->n_ticks = n;
   for (guint i = 0; i < n; i++)
     axis->ticks[i] = (BpwAxisTick) {

@@ -42,11 +42,12 @@ group_name (const BpwLifetimesData *data, const BpwLifetimeGroup *g, char *buf, 
 }
 
 static const char *
-group_detail (const BpwLifetimesData *data, const BpwLifetimeGroup *g, char *buf, gsize size)
+group_detail (const BpwLifetimesData *data, const BpwLifetimeGroup *g, const BpwPlotStyle *st,
+              char *buf, gsize size)
 {
   char bytes[BPW_SI_LABEL_MAX];
 
-  bpw_si_format (bytes, sizeof bytes, g->peak_bytes, "B", 3);
+  bpw_si_format (bytes, sizeof bytes, g->peak_bytes, bpw_plot_style_bytes_unit (st), 3);
   if (g->n == 1 && g_array_index (data->buffers, BpwLifetimeBuffer, g->first).persistent)
     g_snprintf (buf, size, "%s", bytes);
   else
@@ -61,14 +62,15 @@ group_detail (const BpwLifetimesData *data, const BpwLifetimeGroup *g, char *buf
 
 /* Width of a group's label: two lines when the group is tall enough, else one. */
 static double
-group_label_width (BpwPlotText *text, const BpwLifetimesData *data, const BpwLifetimeGroup *g)
+group_label_width (BpwPlotText *text, const BpwLifetimesData *data, const BpwLifetimeGroup *g,
+                   const BpwPlotStyle *st)
 {
   char name[96], detail[96];
   g_autofree char *both = NULL;
   double w0, w1, w2;
 
   group_name (data, g, name, sizeof name);
-  group_detail (data, g, detail, sizeof detail);
+  group_detail (data, g, st, detail, sizeof detail);
   both = g_strdup_printf ("%s · %s", name, detail);
   bpw_plot_text_measure (text, BPW_PLOT_FONT_BODY, name, 0, &w0, NULL);
   bpw_plot_text_measure (text, BPW_PLOT_FONT_SMALL, detail, 0, &w1, NULL);
@@ -256,7 +258,7 @@ build_legend (BpwLifetimesPlot *self, const BpwPlotStyle *st)
         bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &color,
                              bpw_lifetime_category_name (c));
       }
-  bpw_si_format (cap, sizeof cap, data->capacity, "B", 3);
+  bpw_si_format (cap, sizeof cap, data->capacity, bpw_plot_style_bytes_unit (st), 3);
   capacity = g_strdup_printf ("capacity %s", cap);
   bpw_plot_legend_add (&self->legend, BPW_LEGEND_DASH, &st->bottleneck[BPW_BOTTLENECK_CAPACITY],
                        capacity);
@@ -306,10 +308,10 @@ layout_peak (BpwLifetimesPlot *self, BpwPlotText *text, const BpwPlotStyle *st)
           g_string_append_printf (parts, " + %u more", more);
           break;
         }
-      bpw_si_format (b, sizeof b, data->at_peak[order[i]], "B", 3);
+      bpw_si_format (b, sizeof b, data->at_peak[order[i]], bpw_plot_style_bytes_unit (st), 3);
       g_string_append_printf (parts, "%s%s %s", parts->len > 0 ? ", " : "", name, b);
     }
-  bpw_si_format (peak, sizeof peak, data->peak, "B", 3);
+  bpw_si_format (peak, sizeof peak, data->peak, bpw_plot_style_bytes_unit (st), 3);
   bpw_si_format (at, sizeof at, data->peak_time, "s", 4);
   g_snprintf (first, sizeof first, "Peak %s at %s:", peak, at);
   bpw_plot_text_measure (text, BPW_PLOT_FONT_BODY, first, 0, &w0, NULL);
@@ -349,7 +351,7 @@ layout_group_labels (BpwLifetimesPlot *self, BpwPlotText *text, const BpwPlotSty
       char name[96], detail[96];
 
       group_name (data, g, name, sizeof name);
-      group_detail (data, g, detail, sizeof detail);
+      group_detail (data, g, st, detail, sizeof detail);
       if (r->height >= body_h + small_h)
         {
           add_label (self, text, BPW_PLOT_FONT_BODY, name, x, cy, 1, 1, &st->foreground);
@@ -406,7 +408,8 @@ _bpw_lifetimes_plot_layout (BpwPlot               *plot,
   ymax = MAX (ymax, 1.0);
   for (guint i = 0; i < data->groups->len; i++)
     gutter = MAX (gutter, group_label_width (text, data,
-                                             &g_array_index (data->groups, BpwLifetimeGroup, i)));
+                                             &g_array_index (data->groups, BpwLifetimeGroup, i),
+                                             st));
   bpw_axis_layout_init (&self->xaxis, BPW_AXIS_BOTTOM, "Time in the step", "s", TRUE);
   bpw_scale_init (&self->xscale, BPW_SCALE_LINEAR, self->t0, self->t1, 0, width);
   bpw_axis_layout_compute (&self->xaxis, &self->xscale, text, st);
@@ -415,7 +418,8 @@ _bpw_lifetimes_plot_layout (BpwPlot               *plot,
   region = bottom - x_extent - top;
   self->curve_area.y = top;
   self->curve_area.height = MAX (floor (region * CURVE_SHARE), 1.0);
-  bpw_axis_layout_init (&self->yaxis, BPW_AXIS_LEFT, "Device memory", "B", TRUE);
+  bpw_axis_layout_init (&self->yaxis, BPW_AXIS_LEFT, "Device memory", bpw_plot_style_bytes_unit (st),
+                        TRUE);
   bpw_scale_init (&self->yscale, BPW_SCALE_LINEAR, 0, ymax,
                   self->curve_area.y + self->curve_area.height, self->curve_area.y);
   bpw_axis_layout_compute (&self->yaxis, &self->yscale, text, st);
@@ -453,7 +457,7 @@ _bpw_lifetimes_plot_layout (BpwPlot               *plot,
     char cap[BPW_SI_LABEL_MAX], str[96];
     double right = self->curve_area.x + self->curve_area.width - 3;
 
-    bpw_si_format (cap, sizeof cap, data->capacity, "B", 3);
+    bpw_si_format (cap, sizeof cap, data->capacity, bpw_plot_style_bytes_unit (st), 3);
     g_snprintf (str, sizeof str, isfinite (self->capacity_y) ? "capacity %s"
                                                               : "capacity %s: above the chart",
                 cap);

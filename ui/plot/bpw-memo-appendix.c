@@ -56,7 +56,7 @@ sheet_excerpt (BpwMemo *m)
       g_ptr_array_add (cells, g_strdup (r->dtype));
       bpw_si_format (buf, sizeof buf, r->flops, "FLOP", 3);
       g_ptr_array_add (cells, g_strdup (r->flops > 0 ? buf : "—"));
-      bpw_si_format (buf, sizeof buf, r->device_bytes, "B", 3);
+      bpw_si_format (buf, sizeof buf, r->device_bytes, bpw_plot_style_bytes_unit (&m->page.style), 3);
       g_ptr_array_add (cells, g_strdup (buf));
       bpw_si_format (buf, sizeof buf, r->time_s, "s", 3);
       g_ptr_array_add (cells, g_strdup (buf));
@@ -124,7 +124,8 @@ blueprint_provenance (BpwMemo *m, const char *name, BpwPrecision precision)
 
       if (bp->memory[i].kind != BPW_MEMORY_DEVICE && bp->memory[i].kind != BPW_MEMORY_HOST)
         continue;
-      sourced_row (cells, cap, &bp->memory[i].capacity, "B");
+      sourced_row (cells, cap, &bp->memory[i].capacity,
+                   bpw_plot_style_bytes_unit (&m->page.style));
       sourced_row (cells, bw, &bp->memory[i].bandwidth, "B/s");
     }
   for (guint t = 0; t < bp->n_tiers; t++)

@@ -272,7 +272,7 @@ headline (BpwMemo *m)
         row[5] = SI (e->tpot_s, "s");
         row[6] = f->ok ? g_strdup_printf ("%.4g", e->tokens_per_s) : g_strdup ("—");
         row[7] = f->ok ? g_strdup_printf ("%.1f%%", 100 * e->mfu) : g_strdup ("—");
-        row[8] = SI (e->peak_bytes, "B");
+        row[8] = SI (e->peak_bytes, bpw_plot_style_bytes_unit (&m->page.style));
         row[9] = SI (e->average_power_w, "W");
         row[10] = f->ok && isfinite (e->tokens_per_joule)
                     ? g_strdup_printf ("%.3g", e->tokens_per_joule) : g_strdup ("—");
@@ -403,6 +403,7 @@ bpw_memo_write_pdf (BpwStudy             *study,
   footer = g_strdup_printf ("Design review: %s · Blueprint Workbench %s",
                             bpw_study_get_name (study), PACKAGE_VERSION);
   bpw_memo_page_begin (&m.page, surface, PAGE_WIDTH, PAGE_HEIGHT, footer);
+  m.page.style.decimal_bytes = m.page.figure_style.decimal_bytes = options->decimal_bytes;
 
   bpw_memo_page_heading (&m.page, 0, bpw_study_get_name (study));
   meta = g_strdup_printf ("Design review memo · Blueprint Workbench %s · %u candidates on %u "

@@ -38,6 +38,7 @@ typedef struct
   gint64                 trade_requests;  /* per arrival rate; 0: 500 */
   BpwMemoValidationFunc  validation;      /* nullable: the profile-import hook */
   gpointer               validation_data;
+  gboolean               decimal_bytes;   /* memory in GB rather than GiB */
 } BpwMemoOptions;
 
 void      bpw_memo_options_init (BpwMemoOptions       *options);

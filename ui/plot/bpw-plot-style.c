@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bpw-plot-style.h"
+#include "bpw-si-format.h"
 
 /* Category colours after Tableau 10, which stays distinguishable in print and for the
  * common colour-vision deficiencies. Indexed by the core enums, so one layer type has
@@ -147,6 +148,7 @@ bpw_plot_style_init_print (BpwPlotStyle *style)
   style->padding = 8.0;
   style->text = TRUE;
   style->dark = FALSE;
+  style->decimal_bytes = FALSE;
 }
 
 void
@@ -185,6 +187,12 @@ bpw_plot_style_init_screen (BpwPlotStyle       *style,
   if (accent != NULL)
     style->accent = *accent;
   init_palettes (style, style->dark ? 0.2 : 0);
+}
+
+const char *
+bpw_plot_style_bytes_unit (const BpwPlotStyle *style)
+{
+  return style->decimal_bytes ? "B" : BPW_SI_BINARY_BYTES;
 }
 
 gboolean

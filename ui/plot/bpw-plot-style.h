@@ -57,6 +57,7 @@ typedef struct
   double        padding;                /* around the figure and between parts */
   gboolean      text;                   /* FALSE: no text at all (reference images) */
   gboolean      dark;
+  gboolean      decimal_bytes;          /* memory in kB, MB, GB; else KiB, MiB, GiB */
 } BpwPlotStyle;
 
 /* Light background, DejaVu Sans at sizes that read well in a 720 × 405 pt memo figure. */
@@ -72,6 +73,10 @@ void     bpw_plot_style_init_screen (BpwPlotStyle       *style,
                                      double              font_size);
 gboolean bpw_plot_style_equal       (const BpwPlotStyle *a,
                                      const BpwPlotStyle *b);
+
+/* The unit bpw-si-format.h formats memory sizes in under @style: "B" (decimal prefixes)
+ * or BPW_SI_BINARY_BYTES. Rates ("B/s") stay decimal, as vendors state them. */
+const char *bpw_plot_style_bytes_unit (const BpwPlotStyle *style);
 
 /* (transfer full): the font for @role, with an absolute size in user units. */
 PangoFontDescription *bpw_plot_style_get_font (const BpwPlotStyle *style,

@@ -17,6 +17,7 @@
 static const char * const prefixes[] = {
   "p", "n", "µ", "m", "", "k", "M", "G", "T", "P", "E",
 };
+static const char * const binary_prefixes[] = { "", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei" };
 
 BpwSiFlags
 bpw_si_flags_for_unit (const char *unit)
@@ -25,6 +26,8 @@ bpw_si_flags_for_unit (const char *unit)
 
   if (unit == NULL)
     return 0;
+  if (strcmp (unit, BPW_SI_BINARY_BYTES) == 0)
+    return BPW_SI_LARGE | BPW_SI_BINARY;
   if (strcmp (unit, "s") == 0)
     return BPW_SI_SMALL;
   for (guint i = 0; i < G_N_ELEMENTS (large); i++)
@@ -48,6 +51,15 @@ decade_of (double x)
   return (int) floor (log10 (x) + 1e-12);
 }
 
+double
+bpw_si_scale (int        exponent,
+              BpwSiFlags flags)
+{
+  if (flags & BPW_SI_BINARY)
+    return ldexp (1.0, 10 * (exponent / 3));
+  return pow (10.0, exponent);
+}
+
 int
 bpw_si_exponent (double     value,
                  BpwSiFlags flags,
@@ -60,9 +72,14 @@ bpw_si_exponent (double     value,
 
   if (a == 0 || !isfinite (a))
     return 0;
-  e = CLAMP ((int) floor (decade_of (a) / 3.0) * 3, lo, hi);
-  /* Rounding to @digits may carry into the next prefix: 999.96 ms → "1 s", not "1000 ms". */
-  scaled = a / pow (10.0, e);
+  if (flags & BPW_SI_BINARY)
+    e = CLAMP ((int) floor (log2 (a) / 10.0 + 1e-12) * 3, 0, hi);
+  else
+    e = CLAMP ((int) floor (decade_of (a) / 3.0) * 3, lo, hi);
+  /* Rounding to @digits may carry into the next prefix: 999.96 ms → "1 s", not "1000 ms";
+   * binary sizes of 1000 to 1023 of a prefix take the next one too ("0.98 GiB"), so that
+   * no label needs four digits before the point. */
+  scaled = a / bpw_si_scale (e, flags);
   unit = pow (10.0, decade_of (scaled) - MAX (digits, 1) + 1);
   rounded = round (scaled / unit) * unit;
   if (rounded >= 1000 && e + 3 <= hi)
@@ -79,14 +96,28 @@ bpw_si_format_fixed (char       *buf,
                      const char *unit)
 {
   char number[64];
-  const char *prefix = bpw_si_prefix (exponent);
+  gboolean binary = unit != NULL && strcmp (unit, BPW_SI_BINARY_BYTES) == 0;
+  const char *prefix;
+  double scale;
   char *dot;
 
   g_return_val_if_fail (buf != NULL && size > 0, 0);
 
   if (!isfinite (value))
     return g_snprintf (buf, size, "%s", isnan (value) ? "–" : value > 0 ? "∞" : "−∞");
-  g_snprintf (number, sizeof number, "%.*f", CLAMP (decimals, 0, 15), value / pow (10.0, exponent));
+  if (binary)
+    {
+      exponent = exponent >= 0 && exponent % 3 == 0 ? MIN (exponent, 18) : 0;
+      prefix = binary_prefixes[exponent / 3];
+      scale = bpw_si_scale (exponent, BPW_SI_BINARY);
+      unit = "B";
+    }
+  else
+    {
+      prefix = bpw_si_prefix (exponent);
+      scale = pow (10.0, exponent);
+    }
+  g_snprintf (number, sizeof number, "%.*f", CLAMP (decimals, 0, 15), value / scale);
   dot = strchr (number, '.');
   if (dot != NULL)
     {
@@ -113,8 +144,9 @@ bpw_si_format (char       *buf,
                const char *unit,
                int         digits)
 {
-  int exponent = bpw_si_exponent (value, bpw_si_flags_for_unit (unit), digits);
-  double scaled = fabs (value) / pow (10.0, exponent);
+  BpwSiFlags flags = bpw_si_flags_for_unit (unit);
+  int exponent = bpw_si_exponent (value, flags, digits);
+  double scaled = fabs (value) / bpw_si_scale (exponent, flags);
   int decimals = scaled > 0 && isfinite (scaled) ? MAX (digits, 1) - 1 - decade_of (scaled) : 0;
 
   return bpw_si_format_fixed (buf, size, value, exponent, MAX (decimals, 0), unit);
