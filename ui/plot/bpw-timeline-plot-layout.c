@@ -277,6 +277,21 @@ column_time (const BpwScale *xs, gint c)
   return t;
 }
 
+/* Memory tracks share one scale a little above the largest peak, so that changes within a
+ * step show, and round in the unit the legend gives it in (26 GB, 24 GiB). */
+static double
+memory_scale (double peak, const BpwPlotStyle *st)
+{
+  BpwSiFlags flags = bpw_si_flags_for_unit (bpw_plot_style_bytes_unit (st));
+  double v = peak * 1.05, prefix, unit;
+
+  if (!(peak > 0))
+    return 0;
+  prefix = bpw_si_scale (bpw_si_exponent (v, flags, 2), flags);
+  unit = pow (10, floor (log10 (v / prefix)) - 1);
+  return ceil (v / prefix / unit) * unit * prefix;
+}
+
 static void
 reset_scene (BpwTimelinePlot *self)
 {
@@ -382,6 +397,7 @@ _bpw_timeline_plot_layout (BpwPlot               *plot,
   char buf[64];
 
   reset_scene (self);
+  self->memory_scale = memory_scale (self->memory_peak, st);
   text_cache_begin (self, text);
   /* Events appended to finished data (measured lanes) join the summary here. */
   _bpw_timeline_summary_ensure ((BpwTimelineData *) data);

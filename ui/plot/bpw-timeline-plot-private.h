@@ -67,6 +67,7 @@ struct _BpwTimelinePlot
   double               window[2];    /* default time range; NaN: the step */
   guint32              selected;
   guint32              present[BPW_TIMELINE_N_COLORINGS];  /* bit per key in the data */
+  double               memory_peak;   /* the largest rank's peak, bytes */
   double               memory_scale;  /* bytes a memory track's height stands for */
   double               min_row_h;     /* px; 0: every row fits the area */
   double               row_offset;    /* the first row shown when they do not */

@@ -188,17 +188,10 @@ bpw_timeline_plot_set_data (BpwTimelinePlot *self,
       self->present[k] |= 1u << (data->key[k][i] % BPW_TIMELINE_MAX_KEYS);
   self->selected = BPW_TIMELINE_NONE;
   g_array_set_size (self->successors, 0);
-  /* Memory tracks share one scale a little above the largest peak, in round bytes, so
-   * that changes within a step show; the legend gives it with the capacity. */
-  self->memory_scale = 0;
+  /* Memory tracks share one scale, set at layout a little above the largest peak. */
+  self->memory_peak = 0;
   for (guint32 r = 0; data->memory != NULL && r < data->n_ranks; r++)
-    self->memory_scale = MAX (self->memory_scale, data->memory[r].peak);
-  if (self->memory_scale > 0)
-    {
-      double unit = pow (10, floor (log10 (self->memory_scale)) - 1);
-
-      self->memory_scale = ceil (self->memory_scale * 1.05 / unit) * unit;
-    }
+    self->memory_peak = MAX (self->memory_peak, data->memory[r].peak);
   _bpw_plot_set_title (BPW_PLOT (self), data->title);
   bpw_plot_changed (BPW_PLOT (self));
 }
