@@ -206,7 +206,7 @@ describe_item (BpwAssignmentPlot *self, const BpwAssignmentItem *it, guint count
   bpw_si_format (total, sizeof total, it->total_s, "s", 3);
   bpw_si_format (time, sizeof time, it->time_s, "s", 3);
   bpw_si_format (flops, sizeof flops, it->flops, "FLOP", 3);
-  bpw_si_format (bytes, sizeof bytes, it->bytes, bpw_plot_style_bytes_unit (bpw_plot_get_style (BPW_PLOT (self))), 3);
+  bpw_plot_format_bytes (BPW_PLOT (self), bytes, sizeof bytes, it->bytes);
   work = it->transfer ? g_strdup_printf ("%s on the wire per execution, %s each", bytes, time)
                       : g_strdup_printf ("%s and %s per execution, %s each", flops, bytes, time);
   tiling = it->tile_m > 0 ? g_strdup_printf ("Tiling: %.0f × %.0f output tile", it->tile_m,

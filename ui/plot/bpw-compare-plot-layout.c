@@ -170,7 +170,7 @@ fill_table (BpwComparePlot *self)
                   is_base);
       g_snprintf (buf, sizeof buf, "%.1f%%", 100 * f->eval.mfu);
       set_cell (&row[5], f->ok && isfinite (f->eval.mfu) ? buf : "—", 1, 0);
-      bpw_si_format (buf, sizeof buf, f->eval.peak_bytes, bpw_plot_style_bytes_unit (bpw_plot_get_style (BPW_PLOT (self))), 3);
+      bpw_plot_format_bytes (BPW_PLOT (self), buf, sizeof buf, f->eval.peak_bytes);
       set_cell (&row[6], f->ok ? buf : "—", 1, 0);
       g_snprintf (buf, sizeof buf, "%.3f", suite != NULL ? suite->score[c] : NAN);
       set_cell (&row[7], suite != NULL && isfinite (suite->score[c]) ? buf : "—", 1, 0);

@@ -218,7 +218,7 @@ describe_cell (BpwComparePlot *self, guint c, guint s)
                             data->scenarios[s], f->error != NULL ? f->error : "");
   bpw_si_format (value, sizeof value, f->value, "s", 4);
   bpw_si_format (limit, sizeof limit, f->sla_limit, "s", 4);
-  bpw_si_format (peak, sizeof peak, f->eval.peak_bytes, bpw_plot_style_bytes_unit (bpw_plot_get_style (BPW_PLOT (self))), 3);
+  bpw_plot_format_bytes (BPW_PLOT (self), peak, sizeof peak, f->eval.peak_bytes);
   return g_strdup_printf ("%s on %s (%" G_GINT64_FORMAT " devices)\n%s %s%s%s\n"
                           "%.4g tokens/s (%.2f× the best), MFU %.1f%%, peak memory %s\n"
                           "Bottleneck: %s%s%s",

@@ -47,7 +47,7 @@ group_detail (const BpwLifetimesData *data, const BpwLifetimeGroup *g, const Bpw
 {
   char bytes[BPW_SI_LABEL_MAX];
 
-  bpw_si_format (bytes, sizeof bytes, g->peak_bytes, bpw_plot_style_bytes_unit (st), 3);
+  bpw_plot_style_format_bytes (st, bytes, sizeof bytes, g->peak_bytes);
   if (g->n == 1 && g_array_index (data->buffers, BpwLifetimeBuffer, g->first).persistent)
     g_snprintf (buf, size, "%s", bytes);
   else
@@ -258,7 +258,7 @@ build_legend (BpwLifetimesPlot *self, const BpwPlotStyle *st)
         bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &color,
                              bpw_lifetime_category_name (c));
       }
-  bpw_si_format (cap, sizeof cap, data->capacity, bpw_plot_style_bytes_unit (st), 3);
+  bpw_plot_style_format_bytes (st, cap, sizeof cap, data->capacity);
   capacity = g_strdup_printf ("capacity %s", cap);
   bpw_plot_legend_add (&self->legend, BPW_LEGEND_DASH, &st->bottleneck[BPW_BOTTLENECK_CAPACITY],
                        capacity);
@@ -308,10 +308,10 @@ layout_peak (BpwLifetimesPlot *self, BpwPlotText *text, const BpwPlotStyle *st)
           g_string_append_printf (parts, " + %u more", more);
           break;
         }
-      bpw_si_format (b, sizeof b, data->at_peak[order[i]], bpw_plot_style_bytes_unit (st), 3);
+      bpw_plot_style_format_bytes (st, b, sizeof b, data->at_peak[order[i]]);
       g_string_append_printf (parts, "%s%s %s", parts->len > 0 ? ", " : "", name, b);
     }
-  bpw_si_format (peak, sizeof peak, data->peak, bpw_plot_style_bytes_unit (st), 3);
+  bpw_plot_style_format_bytes (st, peak, sizeof peak, data->peak);
   bpw_si_format (at, sizeof at, data->peak_time, "s", 4);
   g_snprintf (first, sizeof first, "Peak %s at %s:", peak, at);
   bpw_plot_text_measure (text, BPW_PLOT_FONT_BODY, first, 0, &w0, NULL);
@@ -418,8 +418,8 @@ _bpw_lifetimes_plot_layout (BpwPlot               *plot,
   region = bottom - x_extent - top;
   self->curve_area.y = top;
   self->curve_area.height = MAX (floor (region * CURVE_SHARE), 1.0);
-  bpw_axis_layout_init (&self->yaxis, BPW_AXIS_LEFT, "Device memory", bpw_plot_style_bytes_unit (st),
-                        TRUE);
+  bpw_axis_layout_init (&self->yaxis, BPW_AXIS_LEFT, "Device memory",
+                        bpw_plot_style_bytes_unit (st), TRUE);
   bpw_scale_init (&self->yscale, BPW_SCALE_LINEAR, 0, ymax,
                   self->curve_area.y + self->curve_area.height, self->curve_area.y);
   bpw_axis_layout_compute (&self->yaxis, &self->yscale, text, st);
@@ -457,7 +457,7 @@ _bpw_lifetimes_plot_layout (BpwPlot               *plot,
     char cap[BPW_SI_LABEL_MAX], str[96];
     double right = self->curve_area.x + self->curve_area.width - 3;
 
-    bpw_si_format (cap, sizeof cap, data->capacity, bpw_plot_style_bytes_unit (st), 3);
+    bpw_plot_style_format_bytes (st, cap, sizeof cap, data->capacity);
     g_snprintf (str, sizeof str, isfinite (self->capacity_y) ? "capacity %s"
                                                               : "capacity %s: above the chart",
                 cap);

@@ -297,7 +297,7 @@ describe_buffer (BpwLifetimesPlot *self, guint32 i, guint count)
                                                        "this zoom; this is the largest", count)
                                     : g_strdup ("");
 
-  bpw_si_format (bytes, sizeof bytes, b->bytes, bpw_plot_style_bytes_unit (bpw_plot_get_style (BPW_PLOT (self))), 3);
+  bpw_plot_format_bytes (BPW_PLOT (self), bytes, sizeof bytes, b->bytes);
   bpw_si_format (a, sizeof a, b->allocated, "s", 4);
   bpw_si_format (f, sizeof f, b->freed, "s", 4);
   bpw_si_format (life, sizeof life, b->freed - b->allocated, "s", 3);
@@ -330,7 +330,7 @@ describe_curve (BpwLifetimesPlot *self, const BpwPlotHit *hit)
   s = stack_at (self, c);
   bpw_si_format (a, sizeof a, bpw_scale_unmap (&self->xscale, hit->bounds.x), "s", 4);
   bpw_si_format (b, sizeof b, bpw_scale_unmap (&self->xscale, hit->bounds.x + 1), "s", 4);
-  bpw_si_format (total, sizeof total, s[BPW_N_MEM_CATEGORIES - 1], bpw_plot_style_bytes_unit (bpw_plot_get_style (BPW_PLOT (self))), 3);
+  bpw_plot_format_bytes (BPW_PLOT (self), total, sizeof total, s[BPW_N_MEM_CATEGORIES - 1]);
   out = g_string_new (NULL);
   g_string_append_printf (out, "Device memory %s at its highest between %s and %s", total, a, b);
   for (guint k = 0; k < BPW_N_MEM_CATEGORIES; k++)
@@ -340,7 +340,7 @@ describe_curve (BpwLifetimesPlot *self, const BpwPlotHit *hit)
 
       if (v < 1)
         continue;
-      bpw_si_format (bytes, sizeof bytes, v, bpw_plot_style_bytes_unit (bpw_plot_get_style (BPW_PLOT (self))), 3);
+      bpw_plot_format_bytes (BPW_PLOT (self), bytes, sizeof bytes, v);
       g_string_append_printf (out, "\n%s: %s", bpw_lifetime_category_name (k), bytes);
     }
   return g_string_free (out, FALSE);

@@ -56,7 +56,7 @@ sheet_excerpt (BpwMemo *m)
       g_ptr_array_add (cells, g_strdup (r->dtype));
       bpw_si_format (buf, sizeof buf, r->flops, "FLOP", 3);
       g_ptr_array_add (cells, g_strdup (r->flops > 0 ? buf : "—"));
-      bpw_si_format (buf, sizeof buf, r->device_bytes, bpw_plot_style_bytes_unit (&m->page.style), 3);
+      bpw_plot_style_format_bytes (&m->page.style, buf, sizeof buf, r->device_bytes);
       g_ptr_array_add (cells, g_strdup (buf));
       bpw_si_format (buf, sizeof buf, r->time_s, "s", 3);
       g_ptr_array_add (cells, g_strdup (buf));

@@ -195,6 +195,15 @@ bpw_plot_style_bytes_unit (const BpwPlotStyle *style)
   return style->decimal_bytes ? "B" : BPW_SI_BINARY_BYTES;
 }
 
+gsize
+bpw_plot_style_format_bytes (const BpwPlotStyle *style,
+                             char               *buf,
+                             gsize               size,
+                             double              bytes)
+{
+  return bpw_si_format (buf, size, bytes, bpw_plot_style_bytes_unit (style), 3);
+}
+
 gboolean
 bpw_plot_style_equal (const BpwPlotStyle *a,
                       const BpwPlotStyle *b)

@@ -77,6 +77,12 @@ gboolean bpw_plot_style_equal       (const BpwPlotStyle *a,
 /* The unit bpw-si-format.h formats memory sizes in under @style: "B" (decimal prefixes)
  * or BPW_SI_BINARY_BYTES. Rates ("B/s") stay decimal, as vendors state them. */
 const char *bpw_plot_style_bytes_unit (const BpwPlotStyle *style);
+/* @bytes with three significant digits in @style's memory units ("22.4 GiB"); returns the
+ * length written, like g_snprintf. */
+gsize       bpw_plot_style_format_bytes (const BpwPlotStyle *style,
+                                         char               *buf,
+                                         gsize               size,
+                                         double              bytes);
 
 /* (transfer full): the font for @role, with an absolute size in user units. */
 PangoFontDescription *bpw_plot_style_get_font (const BpwPlotStyle *style,

@@ -199,6 +199,23 @@ bpw_plot_get_style (BpwPlot *self)
   return priv->has_style ? &priv->style : NULL;
 }
 
+gsize
+bpw_plot_format_bytes (BpwPlot *self,
+                       char    *buf,
+                       gsize    size,
+                       double   bytes)
+{
+  const BpwPlotStyle *style = bpw_plot_get_style (self);
+  BpwPlotStyle print;
+
+  if (style == NULL)
+    {
+      bpw_plot_style_init_print (&print);
+      style = &print;
+    }
+  return bpw_plot_style_format_bytes (style, buf, size, bytes);
+}
+
 void
 bpw_plot_get_size (BpwPlot *self,
                    double  *width,

@@ -111,6 +111,11 @@ gboolean     bpw_plot_get_bounds        (BpwPlot               *self,
                                          BpwPlotViewport       *bounds);
 
 const BpwPlotStyle *bpw_plot_get_style  (BpwPlot               *self);
+/* bpw_plot_style_format_bytes() in the style of the last layout (hover texts). */
+gsize               bpw_plot_format_bytes (BpwPlot             *self,
+                                           char                *buf,
+                                           gsize                size,
+                                           double               bytes);
 void         bpw_plot_get_size          (BpwPlot               *self,
                                          double                *width,
                                          double                *height);

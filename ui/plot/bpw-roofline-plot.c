@@ -244,7 +244,7 @@ describe_point (BpwRooflinePlot *self, const BpwRooflinePoint *p, guint count)
                                     : g_strdup ("");
 
   bpw_si_format (flops, sizeof flops, p->flops, "FLOP", 3);
-  bpw_si_format (bytes, sizeof bytes, p->bytes, bpw_plot_style_bytes_unit (bpw_plot_get_style (BPW_PLOT (self))), 3);
+  bpw_plot_format_bytes (BPW_PLOT (self), bytes, sizeof bytes, p->bytes);
   bpw_si_format (attained, sizeof attained, p->attained, "FLOP/s", 3);
   bpw_si_format (time, sizeof time, p->time_s, "s", 3);
   bpw_si_format (total, sizeof total, p->total_s, "s", 3);

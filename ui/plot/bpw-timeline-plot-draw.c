@@ -295,7 +295,7 @@ describe_event (BpwTimelinePlot *self, guint32 i, guint count)
   bpw_si_format (start, sizeof start, data->start[i], "s", 4);
   bpw_si_format (dur, sizeof dur, data->end[i] - data->start[i], "s", 3);
   bpw_si_format (flops, sizeof flops, e->flops, "FLOP", 3);
-  bpw_si_format (bytes, sizeof bytes, e->bytes, bpw_plot_style_bytes_unit (bpw_plot_get_style (BPW_PLOT (self))), 3);
+  bpw_plot_format_bytes (BPW_PLOT (self), bytes, sizeof bytes, e->bytes);
   work = e->transfer ? g_strdup_printf ("%s on the wire", bytes)
                      : g_strdup_printf ("%s, %s of device traffic", flops, bytes);
   if (e->pred < data->n_events)
@@ -331,10 +331,8 @@ describe_counter (BpwTimelinePlot *self, const BpwPlotHit *hit)
   bpw_si_format (b, sizeof b, tb, "s", 4);
   if (tr->kind == BPW_TIMELINE_TRACK_MEMORY)
     {
-      const char *unit = bpw_plot_style_bytes_unit (bpw_plot_get_style (BPW_PLOT (self)));
-
-      bpw_si_format (value, sizeof value, v, unit, 3);
-      bpw_si_format (cap, sizeof cap, self->data->capacity, unit, 3);
+      bpw_plot_format_bytes (BPW_PLOT (self), value, sizeof value, v);
+      bpw_plot_format_bytes (BPW_PLOT (self), cap, sizeof cap, self->data->capacity);
       return g_strdup_printf ("Device memory of stage %u: at most %s of %s between %s and %s",
                               tr->rank, value, cap, a, b);
     }

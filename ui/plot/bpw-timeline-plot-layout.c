@@ -239,8 +239,8 @@ build_legend (BpwTimelinePlot *self, const BpwPlotStyle *st, guint32 events, gui
 
       char height[BPW_SI_LABEL_MAX];
 
-      bpw_si_format (cap, sizeof cap, self->data->capacity, bpw_plot_style_bytes_unit (st), 3);
-      bpw_si_format (height, sizeof height, self->memory_scale, bpw_plot_style_bytes_unit (st), 3);
+      bpw_plot_style_format_bytes (st, cap, sizeof cap, self->data->capacity);
+      bpw_plot_style_format_bytes (st, height, sizeof height, self->memory_scale);
       label = g_strdup_printf ("Memory in use (track height %s; capacity %s)", height, cap);
       c = _bpw_timeline_counter_color (st, BPW_TIMELINE_TRACK_MEMORY);
       bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &c, label);
@@ -324,7 +324,7 @@ memory_label (BpwTimelinePlot *self, BpwPlotText *text, const BpwPlotStyle *st,
   small_h = text_get (self, text, BPW_PLOT_FONT_SMALL, "Ag")->height;
   if (!isfinite (max) || tr->rect.height < 2 * small_h)
     return;
-  bpw_si_format (value, sizeof value, max, bpw_plot_style_bytes_unit (st), 3);
+  bpw_plot_style_format_bytes (st, value, sizeof value, max);
   g_snprintf (str, sizeof str, "max %s", value);
   add_label (self, text, BPW_PLOT_FONT_SMALL, str, x, tr->rect.y + tr->rect.height / 2, 1, 0,
              &st->muted);
