@@ -271,6 +271,7 @@ bpw_evaluation_combine (const BpwStepContext *ctx,
   const BpwStageTotals *slow = &stages[0];
 
   double m = (double) ctx->micro_batches, t_mb = -1, bubble, tail = 0, tail_opt = 0, tail_dp = 0;
+  double t_fill = 0;
   double busy = 0, dynamic = 0, peak = 0, hw = 0, best = -1;
   double layer_time[BPW_N_LAYER_TYPES] = { 0 }, layer_stall[BPW_N_LAYER_TYPES] = { 0 };
   gint64 peak_stage = 0;
@@ -280,12 +281,14 @@ bpw_evaluation_combine (const BpwStepContext *ctx,
   for (gint64 s = 0; s < n_stages; s++)
     {
       const BpwStageTotals *st = &stages[s];
-      double first, copies = (double) MAX (st->copies, 1), exposed, t;
+      double first, copies = (double) MAX (st->copies, 1), exposed, t, gather;
 
-      t = stage_time (st, mb_gather_exposed (ctx, st, &first));
+      gather = mb_gather_exposed (ctx, st, &first);
+      t = stage_time (st, gather);
       exposed = dp_exposed (ctx, st) + first;
       if (t > t_mb)
         slow = st, t_mb = t, out->slowest_stage = st->first_stage;
+      t_fill = MAX (t_fill, t - gather);
       if (st->optimizer + exposed > tail)
         {
           tail = st->optimizer + exposed;
@@ -307,7 +310,10 @@ bpw_evaluation_combine (const BpwStepContext *ctx,
         dynamic += (st->energy * m + st->energy_step) * (double) st->ranks * copies;
     }
 
-  bubble = (double) (ctx->pp - 1) / (double) ctx->interleave * t_mb;
+  /* The pipeline fills and drains through every stage's work; ZeRO 3's gathers do not
+   * lengthen it, as a stage waiting for its first input, or for the last gradient, fetches
+   * its weights meanwhile (the simulator's prefetch). */
+  bubble = (double) (ctx->pp - 1) / (double) ctx->interleave * t_fill;
   out->breakdown_s[BPW_BREAKDOWN_COMPUTE] = m * slow->compute;
   out->breakdown_s[BPW_BREAKDOWN_MEMORY_STALL] = m * slow->stall;
   out->breakdown_s[BPW_BREAKDOWN_LATENCY] = m * slow->overhead;

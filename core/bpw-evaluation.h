@@ -3,10 +3,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Conventions (stated in every report):
- * - step time = m·t + (p−1)/v·t + max over stages (optimizer + exposed DP), where t is the
+ * - step time = m·t + (p−1)/v·t′ + max over stages (optimizer + exposed DP), where t is the
  *   slowest stage's time per micro-batch (forward, recompute, backward and its exposed TP,
- *   EP and PP communication, and the ZeRO-3 gathers its passes do not hide), m
- *   micro-batches per pipeline, p stages, v interleaved chunks. With DP overlap the
+ *   EP and PP communication, and the ZeRO-3 gathers its passes do not hide), t′ the
+ *   largest such time without the ZeRO-3 gathers (a stage fetches its weights while it
+ *   waits for the pipeline to fill or drain), m micro-batches per pipeline, p stages, v
+ *   interleaved chunks. With DP overlap the
  *   gradient reduction hides behind the backward and the ZeRO 1/2 gather of the updated
  *   weights behind the next step's forward, each but one layer's bucket.
  * - breakdown: compute (engine time), memory_stall (memory time not hidden behind compute),

@@ -403,6 +403,37 @@ test_zero3_prefetch_windows (void)
   ctx.phase = BPW_WORKLOAD_PREFILL;
   bpw_evaluation_combine (&ctx, &st, 1, &e);
   assert_close (e.step_time_s, 2 * (3 + 5 - 3) + 3, 1e-12);
+
+  /* Two stages: the first stalls 2 per micro-batch on its gathers (12 a micro-batch), the
+   * second has none but more work (11). The pipeline fills and drains through the work
+   * alone, the gathers being fetched while a stage waits: the bubble is (p − 1) · 11, not
+   * (p − 1) · 12, and never below the search's bound, (p − 1) times the largest work. */
+  {
+    BpwStageTotals two[2] = {
+      {
+        .compute = 10, .forward = 3, .backward = 7, .optimizer = 0.5,
+        .dp_time = 4 + 20, .dp_mb_gather = 20, .n_layers = 4, .ranks = 1, .copies = 1,
+      },
+      {
+        .compute = 11, .forward = 4, .backward = 7, .optimizer = 0.5,
+        .n_layers = 4, .ranks = 1, .copies = 1, .first_stage = 1,
+      },
+    };
+
+    ctx.phase = BPW_WORKLOAD_TRAIN;
+    ctx.dp_overlap = TRUE;
+    ctx.pp = 2;
+    bpw_evaluation_combine (&ctx, two, 2, &e);
+    g_assert_cmpint (e.slowest_stage, ==, 0);
+    assert_close (e.breakdown_s[BPW_BREAKDOWN_BUBBLE], 11, 1e-12);
+    /* 2 micro-batches of 12, the bubble, and the first stage's tail: its optimizer, the
+     * reduce-scatter's last bucket and its first gather. */
+    assert_close (e.step_time_s, 2 * 12 + 11 + 0.5 + 1 + 5, 1e-12);
+    sum = 0;
+    for (guint b = 0; b < BPW_N_BREAKDOWNS; b++)
+      sum += e.breakdown_s[b];
+    assert_close (sum, e.step_time_s, 1e-12);
+  }
 }
 
 /* ---- identities ---- */

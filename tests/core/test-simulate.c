@@ -320,7 +320,7 @@ test_no_overlap_exact (void)
 }
 
 static void
-assert_agrees (const BpwPlan *plan, const char *label)
+assert_agrees_within (const BpwPlan *plan, const char *label, double tolerance)
 {
   g_autoptr(BpwSimulation) sim = simulate (plan, FALSE, FALSE);
   BpwEvaluation analytic, e;
@@ -335,7 +335,7 @@ assert_agrees (const BpwPlan *plan, const char *label)
                   "%+.4f, contention %+.4f, work %+.4f s", label, e.step_time_s,
                   analytic.step_time_s, 100 * rel, d.bubble_s, d.overlap_s, d.contention_s,
                   d.work_s);
-  g_assert_cmpfloat (fabs (rel), <, 0.10);
+  g_assert_cmpfloat (fabs (rel), <, tolerance);
   /* Every part of the difference is a named effect. */
   assert_close (d.bubble_s + d.overlap_s + d.contention_s + d.work_s, d.difference_s, 1e-6);
   assert_breakdowns_sum (sim);
@@ -344,6 +344,12 @@ assert_agrees (const BpwPlan *plan, const char *label)
   /* The plan's memory is a safe bound on the simulated peak. */
   for (gint64 st = 0; st < plan->dist->n_stages; st++)
     g_assert_cmpfloat (sim->memory[st].peak, <=, sim->memory[st].analytic * (1 + 1e-9));
+}
+
+static void
+assert_agrees (const BpwPlan *plan, const char *label)
+{
+  assert_agrees_within (plan, label, 0.10);
 }
 
 static void
@@ -477,9 +483,11 @@ test_gather_overlap (void)
   g_assert_cmpfloat (step[0] - step[1], >=, 0.5 * gather * (double) (layers - 1) / (double) layers);
 }
 
-/* ZeRO 3 prefetches each segment's weights while the segment before it runs: the
- * estimate charges the same windows (bpw-evaluation.c) and so stays near the simulation,
- * with and without interleaving. */
+/* ZeRO 3 prefetches each segment's weights while the segment before it runs, and while a
+ * stage waits for the pipeline to fill or drain: the estimate charges the same windows
+ * and leaves the gathers out of the bubble (bpw-evaluation.c), and so stays within 2 % of
+ * the simulation, with and without interleaving (4 micro-batches on 4 stages: a step
+ * that is mostly fill and drain). */
 static void
 test_zero3_prefetch (void)
 {
@@ -497,7 +505,7 @@ test_zero3_prefetch (void)
       s.mapping.parallel.schedule = v > 1 ? BPW_SCHEDULE_INTERLEAVED : BPW_SCHEDULE_1F1B;
       s.mapping.parallel.interleave = v;
       plan = bind (&s);
-      assert_agrees (plan, label);
+      assert_agrees_within (plan, label, 0.02);
       setup_clear (&s);
     }
 }
