@@ -221,6 +221,7 @@ bpw_cli_evaluate (int    argc,
   BpwCliOptions options;
   g_autofree char *blueprint = NULL;
   g_autofree char *trace = NULL;
+  g_autofree char *cost_model = NULL;
   EvaluateFlags flags = { 0 };
   int status;
   const GOptionEntry entries[] = {
@@ -237,6 +238,9 @@ bpw_cli_evaluate (int    argc,
     { "concurrent-engines", 0, 0, G_OPTION_ARG_NONE, &flags.concurrent_engines,
       "Let matrix and vector tasks overlap where dependencies allow (default: one stream)",
       NULL },
+    { "cost-model", 0, 0, G_OPTION_ARG_STRING, &cost_model,
+      "workbench (default) or calculon: Calculon's own model on --execution FILE (its "
+      "statistics, its layers with --json)", "MODEL" },
     G_OPTION_ENTRY_NULL
   };
 
@@ -264,6 +268,16 @@ bpw_cli_evaluate (int    argc,
     status = bpw_cli_usage ("evaluate", "evaluate: expected one MODEL, got also '%s'", argv[2]);
   else if (blueprint == NULL)
     status = bpw_cli_usage ("evaluate", "evaluate: missing --blueprint BP");
+  else if (cost_model != NULL && g_strcmp0 (cost_model, "calculon") != 0
+           && g_strcmp0 (cost_model, "workbench") != 0)
+    status = bpw_cli_usage ("evaluate", "--cost-model: expected workbench or calculon, got "
+                            "'%s'", cost_model);
+  else if (g_strcmp0 (cost_model, "calculon") == 0)
+    status = flags.analytic || trace != NULL || flags.all_ranks || flags.concurrent_engines
+             ? bpw_cli_usage ("evaluate", "evaluate --cost-model calculon: Calculon's model "
+                              "is analytic; --analytic, --trace, --all-ranks and "
+                              "--concurrent-engines do not apply")
+             : bpw_cli_evaluate_calculon (argv[1], blueprint, &options, flags.json);
   else if (flags.analytic && (trace != NULL || flags.all_ranks || flags.concurrent_engines))
     status = bpw_cli_usage ("evaluate", "evaluate: --trace, --all-ranks and --concurrent-engines "
                             "need the simulation; leave out --analytic");

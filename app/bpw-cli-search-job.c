@@ -32,6 +32,14 @@ static const char bpw_cli_search_help[] =
   "default, no GPipe, no algorithms, and the tier of TP, PP and DP chosen per plan;\n"
   "--activations device or host keeps one side of the activation-offload choice.\n"
   "\n"
+  "--cost-model calculon runs Calculon's own search: its space, enumerated in its order,\n"
+  "each execution priced by a port of Calculon's model (calculon-ai/calculon caa4b11) that\n"
+  "gives its statistics to the last bit; ranked by its sample rate, ties in its order, so\n"
+  "the counts (good, bad) and the best list are what `calculon loe` prints and writes.\n"
+  "--global-batch is its maximum batch, --dtype its datatype (fp16: float16), --tp and\n"
+  "--pp fix a slice, --tp-overlap none and --no-dp-overlap are its --no-tp-overlap and\n"
+  "--no-dp-overlap, --fused-activation its -f; --shard and --threads work the same.\n"
+  "\n"
   "Plans are ranked by the analytic step time (ties: lower index), pruned only by sound\n"
   "bounds; the best are re-evaluated through the full plan and simulated (their keys are\n"
   "those of bpw evaluate --json). Plans that differ only in collective algorithms and\n"
@@ -72,6 +80,8 @@ bpw_cli_search_job_clear (BpwCliSearchJob *job)
   g_clear_pointer (&job->offloads, g_free);
   g_clear_pointer (&job->activations, g_free);
   g_clear_pointer (&job->space, g_free);
+  g_clear_pointer (&job->cost_model, g_free);
+  g_clear_pointer (&job->fused_activation, g_free);
   g_clear_pointer (&job->sweep, g_strfreev);
 }
 
@@ -99,6 +109,12 @@ bpw_cli_search_job_add (BpwCliSearchJob *job,
       "WHERE" },
     { "space", 0, 0, G_OPTION_ARG_STRING, &job->space,
       "The space: full (default) or calculon (Calculon's llm-optimal-execution)", "SPACE" },
+    { "cost-model", 0, 0, G_OPTION_ARG_STRING, &job->cost_model,
+      "Price plans with the workbench's model (default) or Calculon's own (calculon)",
+      "MODEL" },
+    { "fused-activation", 0, 0, G_OPTION_ARG_STRING, &job->fused_activation,
+      "With --cost-model calculon: fused GeLU on (default), off or both (Calculon's -f)",
+      "WHICH" },
     { "no-algorithms", 0, 0, G_OPTION_ARG_NONE, &job->no_algorithms,
       "Automatic collective algorithms only (do not enumerate them per tier)", NULL },
     { "exhaustive", 0, 0, G_OPTION_ARG_NONE, &job->exhaustive,
@@ -200,20 +216,16 @@ parse_offload (const char *s, guint *v)
 }
 
 gboolean
-bpw_cli_search_job_prepare (BpwCliSearchJob   *job,
-                            const char        *model,
-                            BpwCliSetup       *setup,
-                            BpwSearchOptions  *options,
-                            BpwSearchLimits   *limits,
-                            GError           **error)
+bpw_cli_search_job_check (const BpwCliSearchJob *job,
+                          GError               **error)
 {
-  const BpwCliOptions *o = &job->options;
-
-  bpw_search_options_init (options);
-  bpw_search_limits_init (limits);
-  /* Cleared as is when we fail before loading. */
-  memset (setup, 0, sizeof *setup);
-
+  if (job->cost_model != NULL && g_strcmp0 (job->cost_model, "workbench") != 0
+      && g_strcmp0 (job->cost_model, "calculon") != 0)
+    {
+      g_set_error (error, BPW_CLI_USAGE_ERROR, 0, "--cost-model: expected workbench or "
+                   "calculon, got '%s'", job->cost_model);
+      return FALSE;
+    }
   if (job->devices == BPW_CLI_UNSET)
     {
       g_set_error (error, BPW_CLI_USAGE_ERROR, 0, "search: missing --devices N");
@@ -235,6 +247,32 @@ bpw_cli_search_job_prepare (BpwCliSearchJob   *job,
     {
       g_set_error (error, BPW_CLI_USAGE_ERROR, 0, "--threads: expected an integer from 1 to "
                    "1024, got %" G_GINT64_FORMAT, job->threads);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+bpw_cli_search_job_prepare (BpwCliSearchJob   *job,
+                            const char        *model,
+                            BpwCliSetup       *setup,
+                            BpwSearchOptions  *options,
+                            BpwSearchLimits   *limits,
+                            GError           **error)
+{
+  const BpwCliOptions *o = &job->options;
+
+  bpw_search_options_init (options);
+  bpw_search_limits_init (limits);
+  /* Cleared as is when we fail before loading. */
+  memset (setup, 0, sizeof *setup);
+
+  if (!bpw_cli_search_job_check (job, error))
+    return FALSE;
+  if (job->fused_activation != NULL)
+    {
+      g_set_error_literal (error, BPW_CLI_USAGE_ERROR, 0, "--fused-activation belongs to "
+                           "--cost-model calculon; the workbench's search has --fusion-sets");
       return FALSE;
     }
   if (o->fusion != NULL)

@@ -6,6 +6,7 @@
 
 #include "bpw-cli-options.h"
 #include "bpw-cli-setup.h"
+#include "bpw-calculon-search.h"
 #include "bpw-search.h"
 
 G_BEGIN_DECLS
@@ -22,6 +23,8 @@ typedef struct
   char          *offloads;      /* "none,weights,optimizer,both" */
   char          *activations;   /* "device", "host" or "both" (Calculon's space) */
   char          *space;         /* "full" or "calculon" */
+  char          *cost_model;    /* "workbench" (default) or "calculon" */
+  char          *fused_activation;  /* "on", "off" or "both" (Calculon's -f) */
   char         **sweep;         /* NAME=V1,V2,... */
   gboolean       json;
   gboolean       exhaustive;
@@ -51,6 +54,22 @@ gboolean  bpw_cli_search_job_prepare (BpwCliSearchJob   *job,
                                       BpwSearchOptions  *options,
                                       BpwSearchLimits   *limits,
                                       GError           **error);
+
+/* The checks every search makes of its options: --cost-model, --devices, --top, --threads. */
+gboolean  bpw_cli_search_job_check   (const BpwCliSearchJob *job,
+                                      GError               **error);
+
+/* --cost-model calculon (bpw-cli-search-calculon.c). */
+gboolean  bpw_cli_search_job_is_calculon (const BpwCliSearchJob *job);
+/* Loads MODEL and BP into @setup (always initialised; clear it) and builds Calculon's
+ * space with the job's options, refusing those Calculon's search lacks (usage errors). */
+BpwCalculonSpace *bpw_cli_calculon_search_prepare (BpwCliSearchJob *job,
+                                                   const char      *model,
+                                                   BpwCliSetup     *setup,
+                                                   GError         **error);
+char     *bpw_cli_calculon_search_report_to_text (const BpwCalculonSearchReport *report,
+                                                  const BpwCliSetup             *setup,
+                                                  gint64                         devices);
 
 /* Parses "I/N" (0 <= I < N). */
 gboolean  bpw_cli_search_parse_shard (const char        *text,

@@ -77,6 +77,67 @@ merge_files (char **files, guint n, gboolean json)
   return BPW_CLI_EXIT_OK;
 }
 
+static void
+calculon_progress_cb (const BpwCalculonSearchProgress *p,
+                      gpointer                         user_data)
+{
+  Watch *watch = user_data;
+
+  if (interrupted)
+    g_cancellable_cancel (watch->cancellable);
+  if (!watch->show)
+    return;
+  g_printerr ("\rsearch: %5.1f %% of %" G_GUINT64_FORMAT " executions, %.3g executions/s",
+              p->total > 0 ? 100.0 * (double) p->evaluated / (double) p->total : 100.0,
+              p->total, p->elapsed_s > 0 ? (double) p->evaluated / p->elapsed_s : 0.0);
+  if (!isnan (p->remaining_s))
+    g_printerr (", ~%.0f s left", p->remaining_s);
+  if (p->has_best)
+    g_printerr (", best %.4f s (#%" G_GUINT64_FORMAT ")", p->best_total_time, p->best_index);
+  g_printerr ("   ");
+}
+
+/* --cost-model calculon: Calculon's own search. */
+static int
+calculon_search_run (BpwCliSearchJob *job, const char *model)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwCalculonSpace) space = NULL;
+  g_autoptr(BpwCalculonSearchReport) report = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autofree char *text = NULL;
+  Watch watch = { cancellable, job->progress };
+  BpwCliSetup setup;
+  int status = BPW_CLI_EXIT_OK;
+
+  space = bpw_cli_calculon_search_prepare (job, model, &setup, &error);
+  if (space == NULL)
+    {
+      bpw_cli_setup_clear (&setup);
+      return bpw_cli_report_error ("search", error);
+    }
+  signal (SIGINT, on_sigint);
+  report = bpw_calculon_search_run (space, calculon_progress_cb, &watch, cancellable);
+  if (job->progress)
+    g_printerr ("\n");
+  text = job->json ? bpw_calculon_search_report_to_json (report, space)
+                   : bpw_cli_calculon_search_report_to_text (report, &setup, job->devices);
+  fputs (text, stdout);
+  if (report->cancelled)
+    g_printerr ("bpw: search interrupted: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                " executions evaluated; the best so far are reported\n", report->evaluated,
+                report->end - report->begin);
+  if (report->best->len == 0 && report->shard_count == 1 && !report->cancelled)
+    {
+      g_printerr ("bpw: no good execution among the %" G_GUINT64_FORMAT " of Calculon's "
+                  "space for %s on %" G_GINT64_FORMAT " x %s\n", report->space,
+                  setup.spec.name, job->devices, setup.blueprint->name);
+      status = BPW_CLI_EXIT_ILLEGAL_PLAN;
+    }
+  bpw_cli_setup_clear (&setup);
+  return status;
+}
+
 static int
 search_run (BpwCliSearchJob *job, const char *model)
 {
@@ -189,6 +250,8 @@ bpw_cli_search (int    argc,
     status = bpw_cli_usage ("search", "search: expected one MODEL, got also '%s'", argv[2]);
   else if (job.blueprint == NULL)
     status = bpw_cli_usage ("search", "search: missing --blueprint BP");
+  else if (bpw_cli_search_job_is_calculon (&job))
+    status = calculon_search_run (&job, argv[1]);
   else
     status = search_run (&job, argv[1]);
 

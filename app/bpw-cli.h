@@ -4,6 +4,8 @@
  */
 #pragma once
 
+#include "bpw-cli-options.h"
+
 #include <glib.h>
 
 G_BEGIN_DECLS
@@ -21,6 +23,9 @@ typedef enum
  * @argv stays with the caller, but the parser may reorder and remove entries. */
 int         bpw_cli_facts (int argc, char **argv);
 int         bpw_cli_evaluate (int argc, char **argv);
+/* `bpw evaluate --cost-model calculon` (bpw-cli-evaluate-calculon.c). */
+int         bpw_cli_evaluate_calculon (const char *model, const char *blueprint,
+                                       const BpwCliOptions *options, gboolean json);
 int         bpw_cli_serve (int argc, char **argv);
 int         bpw_cli_validate (int argc, char **argv);
 int         bpw_cli_export (int argc, char **argv);

@@ -67,16 +67,66 @@ gather_texts (const char *text, int rank, int size)
   return texts;
 }
 
+/* Rank 0 merges the ranks' documents and prints the result. */
+static int
+merge_on_root (const char *mine, int rank, int size)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) texts = gather_texts (mine, rank, size);
+  g_autoptr(GPtrArray) names = NULL;
+  g_autofree char *merged = NULL;
+
+  if (rank != 0)
+    return BPW_CLI_EXIT_OK;
+  names = g_ptr_array_new_with_free_func (g_free);
+  for (int r = 0; r < size; r++)
+    g_ptr_array_add (names, g_strdup_printf ("rank %d", r));
+  merged = bpw_search_merge_json ((const char * const *) texts->pdata,
+                                  (const char * const *) names->pdata, texts->len, &error);
+  if (merged == NULL)
+    {
+      g_printerr ("bpw-mpi-search: %s\n", error->message);
+      return BPW_CLI_EXIT_INVALID_INPUT;
+    }
+  fputs (merged, stdout);
+  return BPW_CLI_EXIT_OK;
+}
+
+/* --cost-model calculon: the ranks split Calculon's space as shards do. */
+static int
+calculon_search_rank (BpwCliSearchJob *job, const char *model, int rank, int size)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwCalculonSpace) space = NULL;
+  g_autoptr(BpwCalculonSearchReport) report = NULL;
+  g_autofree char *mine = NULL;
+  BpwCliSetup setup;
+  gboolean ok;
+
+  g_free (job->shard);
+  job->shard = g_strdup_printf ("%d/%d", rank, size);
+  space = bpw_cli_calculon_search_prepare (job, model, &setup, &error);
+  ok = space != NULL;
+  if (!all_ok (ok))
+    {
+      if (!ok)
+        g_printerr ("bpw-mpi-search: rank %d: %s\n", rank, error->message);
+      bpw_cli_setup_clear (&setup);
+      return !ok ? bpw_cli_exit_code_for_error (error) : BPW_CLI_EXIT_INVALID_INPUT;
+    }
+  report = bpw_calculon_search_run (space, NULL, NULL, NULL);
+  mine = bpw_calculon_search_report_to_json (report, space);
+  bpw_cli_setup_clear (&setup);
+  return merge_on_root (mine, rank, size);
+}
+
 static int
 search_rank (BpwCliSearchJob *job, const char *model, int rank, int size)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(BpwSearchSpace) space = NULL;
   g_autoptr(BpwSearchReport) report = NULL;
-  g_autoptr(GPtrArray) texts = NULL;
-  g_autoptr(GPtrArray) names = NULL;
   g_autofree char *mine = NULL;
-  g_autofree char *merged = NULL;
   BpwCliSetup setup;
   BpwSearchOptions options;
   BpwSearchLimits limits;
@@ -105,23 +155,8 @@ search_rank (BpwCliSearchJob *job, const char *model, int rank, int size)
     }
 
   mine = bpw_search_report_to_json (report, space);
-  texts = gather_texts (mine, rank, size);
   bpw_cli_setup_clear (&setup);
-  if (rank != 0)
-    return BPW_CLI_EXIT_OK;
-
-  names = g_ptr_array_new_with_free_func (g_free);
-  for (int r = 0; r < size; r++)
-    g_ptr_array_add (names, g_strdup_printf ("rank %d", r));
-  merged = bpw_search_merge_json ((const char * const *) texts->pdata,
-                                  (const char * const *) names->pdata, texts->len, &error);
-  if (merged == NULL)
-    {
-      g_printerr ("bpw-mpi-search: %s\n", error->message);
-      return BPW_CLI_EXIT_INVALID_INPUT;
-    }
-  fputs (merged, stdout);
-  return BPW_CLI_EXIT_OK;
+  return merge_on_root (mine, rank, size);
 }
 
 BpwCliExit
@@ -167,6 +202,8 @@ main (int    argc,
   else if (job.shard != NULL || job.sweep != NULL)
     g_set_error (&error, BPW_CLI_USAGE_ERROR, 0, "--shard and --sweep-param are not "
                  "available here: the ranks are the shards");
+  else if (bpw_cli_search_job_is_calculon (&job))
+    status = calculon_search_rank (&job, argv[1], rank, size);
   else
     status = search_rank (&job, argv[1], rank, size);
 

@@ -171,6 +171,13 @@ execution_read (BpwJsonDoc           *doc,
 #undef GET_ENUM
 
   exec->num_procs = procs;
+  exec->tensor_par = tp;
+  exec->pipeline_par = pp;
+  exec->data_par = dp;
+  exec->batch_size = batch;
+  exec->microbatch_size = mbs;
+  exec->pipeline_interleaving = v;
+  exec->datatype = datatype_values[datatype];
   exec->attention_type = attention;
   exec->activation_recompute = recompute_values[recompute];
   exec->tensor_par_comm_type = comm;

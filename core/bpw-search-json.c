@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bpw-calculon-search.h"
 #include "bpw-error.h"
 
 #define FORMAT  "bpw-search"
@@ -250,6 +251,18 @@ range_compare (gconstpointer pa, gconstpointer pb)
   return (a->begin > b->begin) - (a->begin < b->begin);
 }
 
+/* Shards of `bpw search --cost-model calculon` merge by their own rules. */
+static gboolean
+is_calculon_search (const char *text)
+{
+  g_autoptr(JsonNode) node = json_from_string (text, NULL);
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node)
+         && g_strcmp0 (json_object_get_string_member_with_default (json_node_get_object (node),
+                                                                   "format", ""),
+                       "bpw-calculon-search") == 0;
+}
+
 char *
 bpw_search_merge_json (const char * const *texts,
                        const char * const *names,
@@ -273,6 +286,8 @@ bpw_search_merge_json (const char * const *texts,
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "search-merge: no documents");
       return NULL;
     }
+  if (is_calculon_search (texts[0]))
+    return bpw_calculon_search_merge_json (texts, names, n, error);
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(GError) local = NULL;

@@ -98,6 +98,12 @@ typedef enum
 typedef struct
 {
   gint64               num_procs;
+  /* What BpwScenario and BpwParallel also hold, kept here so that the execution is whole
+   * (Calculon's own model, bpw-calculon-model.h, reads nothing else). */
+  gint64               tensor_par, pipeline_par, data_par;
+  gint64               batch_size, microbatch_size;
+  gint64               pipeline_interleaving;
+  BpwDType             datatype;
   gint64               tensor_par_net;     /* network tier index for TP traffic */
   gint64               pipeline_par_net;
   gint64               data_par_net;

@@ -109,4 +109,40 @@ else fail "the Markdown sheet has the QKV row"; fi
 expect_rc "export of an unknown candidate is a usage error" 2 \
   "$BPW" export default --view sheet --format csv --output "$TMP/x.csv" --candidate nope
 
+# ---- --cost-model calculon: `calculon llm` on the same three files, to the last bit ----
+CD=$(dirname "$0")/../data/calculon
+for name in full seqsel; do
+  expect_rc "evaluate --cost-model calculon: gpt3-175B $name" 0 \
+    "$BPW" evaluate "$CD/gpt3-175B.json" --blueprint "$CD/../calculon-search/a100_80g.json" \
+    --execution "$CD/gpt3-175B_$name.execution.json" --cost-model calculon --json
+  py "gpt3-175B $name: every statistic and layer is Calculon's (calculon llm ... -l)" "
+c = json.load(open('$CD/gpt3-175B_${name}_a100_80g.stats.json'))
+assert len(d) == len(c) == 97 and list(d) == list(c)
+assert d == c, [(k, d[k], c[k]) for k in c if d[k] != c[k]][:3]"
+done
+expect_rc "evaluate --cost-model calculon prints Calculon's report" 0 \
+  "$BPW" evaluate "$CD/gpt3-175B.json" --blueprint "$CD/../calculon-search/a100_80g.json" \
+  --execution "$CD/gpt3-175B_seqsel.execution.json" --cost-model calculon
+expect_stdout "with its total" "total 21\\.4224"
+expect_rc "evaluate --cost-model calculon needs --execution" 2 \
+  "$BPW" evaluate "$CD/gpt3-175B.json" --blueprint "$CD/../calculon-search/a100_80g.json" \
+  --cost-model calculon
+expect_rc "evaluate --cost-model calculon: the execution file decides the parallelism" 2 \
+  "$BPW" evaluate "$CD/gpt3-175B.json" --blueprint "$CD/../calculon-search/a100_80g.json" \
+  --execution "$CD/gpt3-175B_seqsel.execution.json" --cost-model calculon --tp 4
+if [ -n "$PYTHON" ]; then
+  "$PYTHON" -c "
+import json
+e = json.load(open('$CD/gpt3-175B_seqsel.execution.json'))
+e.update(tensor_par=16, data_par=8)
+json.dump(e, open('$TMP/tp16.json', 'w'))"
+  expect_rc "evaluate --cost-model calculon: an execution Calculon refuses is an illegal plan" \
+    3 "$BPW" evaluate "$CD/gpt3-175B.json" --blueprint "$CD/../calculon-search/a100_80g.json" \
+    --execution "$TMP/tp16.json" --cost-model calculon
+  expect_stderr "with Calculon's reason" "Calculon refuses the execution: Network tier0 isn't big"
+else
+  skip "evaluate --cost-model calculon: a refused execution" "python3 not found"
+  skip "with Calculon's reason" "python3 not found"
+fi
+
 tap_finish

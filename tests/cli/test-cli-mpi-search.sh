@@ -40,6 +40,18 @@ py "the ranks' results fold into the threaded run's, with the same variant count
 t = json.load(open('$TMP/tiny.json'))
 assert d['shard']['merged'] == 5 and d['space'] == 36
 assert d['best'] == t['best'] and sum(b['equivalent_variants'] for b in d['best']) > len(d['best'])"
+# Calculon's own search (--cost-model calculon): the ranks split its space as shards do.
+CS=$(dirname "$0")/../data/calculon-search
+CALC=("$CS/gpt3-13B.json" --blueprint "$CS/a100_80g.json" --devices 4 --global-batch 8
+      --dtype fp16 --cost-model calculon --top 20)
+expect_rc "threaded search with Calculon's model" 0 "$BPW" search "${CALC[@]}" --threads 2 --json
+cp "$TMP/out" "$TMP/calc.json"
+expect_rc "the same over 2 MPI ranks" 0 "${MPIRUN[@]}" "$MPI_SEARCH" "${CALC[@]}" --threads 1
+py "the MPI run equals the threaded run: counts and the best 20" "
+t = json.load(open('$TMP/calc.json'))
+assert d['format'] == 'bpw-calculon-search' and d['shard']['merged'] == 2
+assert (d['evaluated'], d['good'], d['bad']) == (t['evaluated'], t['good'], t['bad'])
+assert d['complete'] is True and d['best'] == t['best']"
 expect_rc "a bad option fails on every rank without hanging" 2 \
   "${MPIRUN[@]}" "$MPI_SEARCH" "${PROBLEM[@]}" --shard 0/2
 

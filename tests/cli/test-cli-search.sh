@@ -399,6 +399,83 @@ o = [x for x in d['best'] if x['mapping']['placement']['activation'] == 'device'
 assert ours(o) in [calculon(x['execution']) for x in best], ours(o)
 assert o['estimated_step_time_s'] < 1.25 * 1536 / best[0]['stats']['sample_rate']"
 
+# ---- Calculon's own model (--cost-model calculon): Calculon's search, in C ----
+CALC=(--blueprint "$CS/a100_80g.json" --dtype fp16 --cost-model calculon)
+expect_rc "search --cost-model calculon: gpt3-175B, 1024 x a100_80g, batch 1536, whole space" 0 \
+  "$BPW" search "$M175" "${CALC[@]}" --devices 1024 --global-batch 1536 --top 20 --json
+cp "$TMP/out" "$TMP/calc-175.json"
+py "Calculon's model finds Calculon's optimum: its counts and its 20 best, in its order" \
+  "$CALC_DECISIONS
+import re
+def printed(t, p, label):
+    text = open('$CS/loe-gpt3-175B-1024-1536-tp%d-pp%d.out.txt' % (t, p)).read()
+    return int(re.search(label + r' executions: (\d+)', text).group(1))
+assert d['format'] == 'bpw-calculon-search' and d['complete'] is True
+assert d['evaluated'] == d['space'] == 11698528 == sum(printed(*s, 'Total') for s in runs())
+assert d['good'] == d['legal'] == sum(printed(*s, 'Good') for s in runs()) == 1750374
+assert d['bad'] == sum(printed(*s, 'Bad') for s in runs())
+# Calculon's loe over the whole space keeps the best n of its slices' lists, ties in the
+# order it enumerates slices in: TP, then PP, ascending.
+whole = sorted([x for s in runs() for x in loe(*s)], key=lambda x: -x['stats']['sample_rate'])
+assert [b['execution'] for b in d['best']] == [x['execution'] for x in whole[:20]]
+assert all(b['stats'] == x['stats'] for b, x in zip(d['best'], whole))
+b = d['best'][0]
+assert (b['execution']['tensor_par'], b['execution']['pipeline_par']) == (4, 2)
+assert b['step_time_s'] == b['stats']['total_time'] and abs(b['step_time_s'] - 13.6216) < 5e-5
+assert [x['sample_rate'] for x in d['best'][:4]] == [b['sample_rate']] * 4"
+expect_rc "search --cost-model calculon: gpt3-13B on 4 GPUs, batch 8" 0 \
+  "$BPW" search "$CS/gpt3-13B.json" "${CALC[@]}" --devices 4 --global-batch 8 --top 20 \
+  --threads 1 --json
+cp "$TMP/out" "$TMP/calc-13.json"
+py "gpt3-13B: the 60,192 executions and the 20 best of Calculon's loe run" "
+loe = json.load(open('$CS/loe-gpt3-13B-4-8.json'))
+assert (d['evaluated'], d['good'], d['bad']) == (60192, 44194, 15998)
+assert [b['execution'] for b in d['best']] == [loe[str(i)]['execution'] for i in range(20)]
+assert [b['stats'] for b in d['best']] == [loe[str(i)]['stats'] for i in range(20)]"
+expect_rc "the same with 2 threads" 0 \
+  "$BPW" search "$CS/gpt3-13B.json" "${CALC[@]}" --devices 4 --global-batch 8 --top 20 \
+  --threads 2 --json
+py "1 and 2 threads give the same document but for time and threads" "
+t = json.load(open('$TMP/calc-13.json'))
+for k in ('seconds', 'plans_per_s', 'threads'):
+    d.pop(k); t.pop(k)
+assert d == t"
+for i in 0 1 2; do
+  expect_rc "search --cost-model calculon --shard $i/3" 0 \
+    "$BPW" search "$CS/gpt3-13B.json" "${CALC[@]}" --devices 4 --global-batch 8 --top 20 \
+    --shard "$i/3" --json
+  cp "$TMP/out" "$TMP/calc-shard$i.json"
+done
+py "the shards' counts add up to the whole's" "
+s = [json.load(open('$TMP/calc-shard%d.json' % i)) for i in range(3)]
+for k in ('evaluated', 'good', 'bad'):
+    assert sum(x[k] for x in s) == json.load(open('$TMP/calc-13.json'))[k]
+assert [x['shard']['begin'] for x in s] == [0, s[0]['shard']['end'], s[1]['shard']['end']]"
+expect_rc "search-merge of the shards" 0 "$BPW" search-merge "$TMP/calc-shard2.json" \
+  "$TMP/calc-shard0.json" "$TMP/calc-shard1.json"
+py "the merged best equals the whole run's" "
+t = json.load(open('$TMP/calc-13.json'))
+assert d['complete'] is True and d['shard']['merged'] == 3
+assert d['best'] == t['best'] and d['evaluated'] == t['evaluated'] and d['good'] == t['good']"
+expect_rc "a workbench shard and a Calculon shard do not merge" 1 \
+  "$BPW" search-merge "$TMP/calc-shard0.json" "$TMP/whole.json"
+expect_rc "a slice: --tp 8 --pp 1 --top 5" 0 \
+  "$BPW" search "$M175" "${CALC[@]}" --devices 1024 --global-batch 1536 --tp 8 --pp 1 --top 5
+expect_stdout "the text report names the space, the counts and the best" \
+  "space +21888 executions"
+expect_stdout "the text report's counts" "good +5476, bad 16412"
+expect_rc "--cost-model takes workbench or calculon" 2 \
+  "$BPW" search "${SMALL[@]}" --cost-model megatron
+expect_rc "--cost-model calculon refuses the choices it makes itself" 2 \
+  "$BPW" search "$CS/gpt3-13B.json" "${CALC[@]}" --devices 4 --global-batch 8 --zero 1
+expect_stderr "and says which" "--zero is not a choice of Calculon's search"
+expect_rc "--cost-model calculon needs a blueprint with Calculon's tables and op factors" 1 \
+  "$BPW" search "$CS/gpt3-13B.json" --blueprint a100-sxm-80gb --cost-model calculon \
+  --devices 4 --global-batch 8
+expect_stderr "and names what is missing" "a100-sxm-80gb: Calculon's model needs a step efficiency table"
+expect_rc "--fused-activation belongs to --cost-model calculon" 2 \
+  "$BPW" search "${SMALL[@]}" --fused-activation both
+
 expect_rc "--space takes full or calculon" 2 "$BPW" search "${SMALL[@]}" --space megatron
 expect_rc "Calculon's space is one of training runs" 1 \
   "$BPW" search "${SMALL[@]}" --space calculon --phase prefill
