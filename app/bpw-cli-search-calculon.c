@@ -13,8 +13,10 @@
 
 #include "bpw-cli-search-job.h"
 
+#include <math.h>
 #include <string.h>
 
+#include "bpw-calculon-bridge.h"
 #include "bpw-cli.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
@@ -144,6 +146,23 @@ bpw_cli_calculon_search_prepare (BpwCliSearchJob *job,
                                  setup->scenario.dtype, &options, error);
 }
 
+BpwSearchReport *
+bpw_cli_calculon_workbench (const BpwCalculonSearchReport *report,
+                            const BpwCliSetup             *setup,
+                            gint64                         devices)
+{
+  g_autoptr(BpwSearchSpace) problem = NULL;
+  BpwSearchLimits limits;
+
+  bpw_search_limits_init (&limits);
+  limits.calculon = TRUE;
+  problem = bpw_search_space_new (&setup->spec, &setup->scenario, setup->blueprint,
+                                  &setup->mapping, devices, &limits, NULL);
+  if (problem == NULL)
+    return NULL;
+  return bpw_calculon_search_report_to_workbench (report, problem, FALSE, FALSE);
+}
+
 static const char *
 bpw_cli_calculon_offloads (const BpwCalculonExecution *e)
 {
@@ -157,6 +176,7 @@ bpw_cli_calculon_offloads (const BpwCalculonExecution *e)
 
 char *
 bpw_cli_calculon_search_report_to_text (const BpwCalculonSearchReport *r,
+                                        const BpwSearchReport         *workbench,
                                         const BpwCliSetup             *setup,
                                         gint64                         devices)
 {
@@ -192,18 +212,24 @@ bpw_cli_calculon_search_report_to_text (const BpwCalculonSearchReport *r,
       g_string_append (out, "No good execution.\n");
       return g_string_free (out, FALSE);
     }
-  g_string_append (out, "\n  #  step (s) samples/s  TP  PP   DP   v  mb batch recompute comm"
-                        "      TP-ovl redo DP-ovl shard offload  tiers  tier1 GiB  eff.\n");
+  g_string_append (out, "\n  #  step (s)  bpw (s) samples/s  TP  PP   DP   v  mb batch "
+                        "recompute comm      TP-ovl redo DP-ovl shard offload  tiers  tier1 GiB"
+                        "  eff.\n");
   for (guint i = 0; i < r->best->len; i++)
     {
       const BpwCalculonSearchResult *b = &g_array_index (r->best, BpwCalculonSearchResult, i);
       const BpwCalculonExecution *e = &b->exe;
+      double ours = workbench != NULL && i < workbench->best->len
+                    ? g_array_index (workbench->best, BpwSearchResult, i).estimate.step_time_s
+                    : NAN;
+      g_autofree char *bpw = isfinite (ours) ? g_strdup_printf ("%8.4f", ours)
+                                             : g_strdup ("       -");
 
-      g_string_append_printf (out, "%3u %9.4f %9.3f %3" G_GINT64_FORMAT " %3" G_GINT64_FORMAT
+      g_string_append_printf (out, "%3u %9.4f %s %9.3f %3" G_GINT64_FORMAT " %3" G_GINT64_FORMAT
                               " %4" G_GINT64_FORMAT " %3" G_GINT64_FORMAT " %3" G_GINT64_FORMAT
                               " %5" G_GINT64_FORMAT " %-9s %-9s %-6s %-4s %-6s %-5s %-8s "
                               "%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT
-                              "  %9.2f %5.1f%%\n", i + 1, b->stats.total_time,
+                              "  %9.2f %5.1f%%\n", i + 1, b->stats.total_time, bpw,
                               b->stats.sample_rate, e->tensor_par, e->pipeline_par, e->data_par,
                               e->pipeline_interleaving, e->microbatch_size, e->batch_size,
                               recompute[e->activation_recompute], comm[e->tensor_par_comm_type],
@@ -215,9 +241,10 @@ bpw_cli_calculon_search_report_to_text (const BpwCalculonSearchReport *r,
                               100.0 * b->stats.total_efficiency);
     }
   g_string_append (out, "\nRanked by Calculon's sample rate (ties: the order Calculon "
-                        "enumerates in); step: its total_time;\ntiers: the networks of TP/PP/DP; "
-                        "eff.: its total_efficiency. --json gives each execution and all\nits "
-                        "statistics; `bpw evaluate MODEL --blueprint BP --execution FILE` prices "
-                        "one in the workbench's model.\n");
+                        "enumerates in); step: its total_time;\nbpw: the workbench's analytic "
+                        "estimate of the same plan (bpw evaluate --analytic); tiers: the\n"
+                        "networks of TP/PP/DP; eff.: Calculon's total_efficiency. --json gives "
+                        "each execution, all its\nstatistics and the workbench's mapping of "
+                        "it.\n");
   return g_string_free (out, FALSE);
 }

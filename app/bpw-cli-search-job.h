@@ -67,7 +67,15 @@ BpwCalculonSpace *bpw_cli_calculon_search_prepare (BpwCliSearchJob *job,
                                                    const char      *model,
                                                    BpwCliSetup     *setup,
                                                    GError         **error);
+/* What the workbench's model makes of @report's best (bpw-calculon-bridge.h: mappings and
+ * analytic estimates, in their order); NULL where the workbench has no space for the
+ * problem. */
+BpwSearchReport *bpw_cli_calculon_workbench (const BpwCalculonSearchReport *report,
+                                             const BpwCliSetup             *setup,
+                                             gint64                         devices);
+/* @workbench (nullable): the workbench's estimates of the best, in their order. */
 char     *bpw_cli_calculon_search_report_to_text (const BpwCalculonSearchReport *report,
+                                                  const BpwSearchReport         *workbench,
                                                   const BpwCliSetup             *setup,
                                                   gint64                         devices);
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bpw-calculon-bridge.h"
 #include "bpw-cli-search-job.h"
 #include "bpw-error.h"
 #include "bpw-sweep.h"
@@ -104,6 +105,7 @@ calculon_search_run (BpwCliSearchJob *job, const char *model)
   g_autoptr(GError) error = NULL;
   g_autoptr(BpwCalculonSpace) space = NULL;
   g_autoptr(BpwCalculonSearchReport) report = NULL;
+  g_autoptr(BpwSearchReport) workbench = NULL;
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autofree char *text = NULL;
   Watch watch = { cancellable, job->progress };
@@ -120,8 +122,13 @@ calculon_search_run (BpwCliSearchJob *job, const char *model)
   report = bpw_calculon_search_run (space, calculon_progress_cb, &watch, cancellable);
   if (job->progress)
     g_printerr ("\n");
-  text = job->json ? bpw_calculon_search_report_to_json (report, space)
-                   : bpw_cli_calculon_search_report_to_text (report, &setup, job->devices);
+  workbench = bpw_cli_calculon_workbench (report, &setup, job->devices);
+  if (job->json)
+    text = workbench != NULL
+           ? bpw_calculon_search_report_to_json_with (report, space, workbench)
+           : bpw_calculon_search_report_to_json (report, space);
+  else
+    text = bpw_cli_calculon_search_report_to_text (report, workbench, &setup, job->devices);
   fputs (text, stdout);
   if (report->cancelled)
     g_printerr ("bpw: search interrupted: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT

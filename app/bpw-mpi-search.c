@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bpw-calculon-bridge.h"
 #include "bpw-cli.h"
 #include "bpw-cli-search-job.h"
 
@@ -99,6 +100,7 @@ calculon_search_rank (BpwCliSearchJob *job, const char *model, int rank, int siz
   g_autoptr(GError) error = NULL;
   g_autoptr(BpwCalculonSpace) space = NULL;
   g_autoptr(BpwCalculonSearchReport) report = NULL;
+  g_autoptr(BpwSearchReport) workbench = NULL;
   g_autofree char *mine = NULL;
   BpwCliSetup setup;
   gboolean ok;
@@ -115,7 +117,9 @@ calculon_search_rank (BpwCliSearchJob *job, const char *model, int rank, int siz
       return !ok ? bpw_cli_exit_code_for_error (error) : BPW_CLI_EXIT_INVALID_INPUT;
     }
   report = bpw_calculon_search_run (space, NULL, NULL, NULL);
-  mine = bpw_calculon_search_report_to_json (report, space);
+  workbench = bpw_cli_calculon_workbench (report, &setup, job->devices);
+  mine = workbench != NULL ? bpw_calculon_search_report_to_json_with (report, space, workbench)
+                           : bpw_calculon_search_report_to_json (report, space);
   bpw_cli_setup_clear (&setup);
   return merge_on_root (mine, rank, size);
 }

@@ -90,9 +90,18 @@ char *
 bpw_calculon_search_report_to_json (const BpwCalculonSearchReport *report,
                                     const BpwCalculonSpace        *space)
 {
-  BpwJsonWriter w;
-
   g_return_val_if_fail (report != NULL && space != NULL, NULL);
+
+  return _bpw_calculon_search_report_write (report, space, NULL, NULL);
+}
+
+char *
+_bpw_calculon_search_report_write (const BpwCalculonSearchReport *report,
+                                   const BpwCalculonSpace        *space,
+                                   BpwCalculonEntryWriteFunc      extra,
+                                   gconstpointer                  user_data)
+{
+  BpwJsonWriter w;
 
   bpw_json_writer_init (&w, TRUE);
   bpw_json_writer_begin_object (&w, NULL);
@@ -136,6 +145,8 @@ bpw_calculon_search_report_to_json (const BpwCalculonSearchReport *report,
       bpw_json_writer_double (&w, "step_time_s", r->stats.total_time);
       bpw_calculon_execution_write (&w, "execution", &r->exe);
       _bpw_calculon_stats_write (&w, "stats", &r->stats);
+      if (extra != NULL)
+        extra (&w, i, user_data);
       bpw_json_writer_end_object (&w);
     }
   bpw_json_writer_end_array (&w);

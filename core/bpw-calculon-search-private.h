@@ -5,6 +5,7 @@
 #pragma once
 
 #include "bpw-calculon-search.h"
+#include "bpw-json-writer.h"
 
 G_BEGIN_DECLS
 
@@ -77,5 +78,14 @@ gboolean _bpw_calculon_result_before    (const BpwCalculonSearchResult *a,
 void     _bpw_calculon_best_insert      (GArray                        *best,
                                          guint                          n,
                                          const BpwCalculonSearchResult *r);
+
+/* Writes more members into best entry @i of the document. */
+typedef void (*BpwCalculonEntryWriteFunc) (BpwJsonWriter *w,
+                                           guint          i,
+                                           gconstpointer  user_data);
+char    *_bpw_calculon_search_report_write (const BpwCalculonSearchReport *report,
+                                            const BpwCalculonSpace        *space,
+                                            BpwCalculonEntryWriteFunc      extra,
+                                            gconstpointer                  user_data);
 
 G_END_DECLS

@@ -267,3 +267,12 @@ bpw_json_writer_null (BpwJsonWriter *w,
   bpw_json_writer_prefix (w, key);
   g_string_append (w->out, "null");
 }
+
+void
+bpw_json_writer_raw (BpwJsonWriter *w,
+                     const char    *key,
+                     const char    *json)
+{
+  bpw_json_writer_prefix (w, key);
+  g_string_append (w->out, json);
+}

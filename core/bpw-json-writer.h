@@ -30,5 +30,7 @@ void  bpw_json_writer_u128        (BpwJsonWriter *w, const char *key, BpwU128 va
 void  bpw_json_writer_double      (BpwJsonWriter *w, const char *key, double value);
 void  bpw_json_writer_bool        (BpwJsonWriter *w, const char *key, gboolean value);
 void  bpw_json_writer_null        (BpwJsonWriter *w, const char *key);
+/* A complete JSON value, written as it is (another writer's or json-glib's output). */
+void  bpw_json_writer_raw         (BpwJsonWriter *w, const char *key, const char *json);
 
 G_END_DECLS

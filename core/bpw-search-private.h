@@ -185,4 +185,12 @@ void      _bpw_search_front_insert      (GArray          *front,
 /* One entry of a "best" list: index, analytic step time, mapping, evaluate keys. */
 JsonNode *_bpw_search_result_to_node (const BpwSearchResult *result);
 
+/* bpw_search_result_reevaluate() in @scenario (with @r's micro-batch and recompute) instead
+ * of the space's: what Calculon's results need where its batch is not the scenario's. */
+void     _bpw_search_result_reevaluate_in (const BpwSearchSpace *space,
+                                           const BpwScenario    *scenario,
+                                           BpwSearchResult      *r);
+/* The clear function of arrays of BpwSearchResult. */
+void     _bpw_search_result_clear         (gpointer              result);
+
 G_END_DECLS

@@ -99,8 +99,8 @@ report_progress (BpwSearchRun *s, double t0, BpwSearchProgressFunc progress, gpo
   progress (&p, user_data);
 }
 
-static void
-result_clear (gpointer data)
+void
+_bpw_search_result_clear (gpointer data)
 {
   BpwSearchResult *r = data;
 
@@ -114,6 +114,14 @@ void
 bpw_search_result_reevaluate (const BpwSearchSpace *space,
                               BpwSearchResult      *r)
 {
+  _bpw_search_result_reevaluate_in (space, &space->scenario, r);
+}
+
+void
+_bpw_search_result_reevaluate_in (const BpwSearchSpace *space,
+                                  const BpwScenario    *in,
+                                  BpwSearchResult      *r)
+{
   g_autoptr(GError) error = NULL;
   g_autoptr(BpwWorkGraph) graph = NULL;
   BpwScenario scenario;
@@ -122,7 +130,7 @@ bpw_search_result_reevaluate (const BpwSearchSpace *space,
   g_clear_pointer (&r->plan, bpw_plan_free);
   g_ptr_array_set_size (r->reasons, 0);
   r->evaluation = r->estimate;
-  bpw_scenario_copy (&scenario, &space->scenario);
+  bpw_scenario_copy (&scenario, in);
   bpw_mapping_apply_to_scenario (&r->mapping, &scenario);
   graph = bpw_work_graph_new (&space->spec, &scenario, &error);
   dist = graph != NULL ? bpw_dist_work_new (g_steal_pointer (&graph), &r->mapping.parallel,
@@ -192,7 +200,7 @@ results_from_hits (const BpwSearchSpace *space, GArray *hits, gboolean reevaluat
 {
   GArray *out = g_array_sized_new (FALSE, TRUE, sizeof (BpwSearchResult), hits->len);
 
-  g_array_set_clear_func (out, result_clear);
+  g_array_set_clear_func (out, _bpw_search_result_clear);
   for (guint i = 0; i < hits->len; i++)
     {
       const BpwSearchHit *h = &g_array_index (hits, BpwSearchHit, i);

@@ -423,6 +423,20 @@ b = d['best'][0]
 assert (b['execution']['tensor_par'], b['execution']['pipeline_par']) == (4, 2)
 assert b['step_time_s'] == b['stats']['total_time'] and abs(b['step_time_s'] - 13.6216) < 5e-5
 assert [x['sample_rate'] for x in d['best'][:4]] == [b['sample_rate']] * 4"
+py "each best entry carries the workbench's mapping of it and the workbench's estimate" "
+w = d['best'][0]['workbench']
+assert w['mapping']['format'] == 'bpw-mapping' and w['legal'] is True
+p = w['mapping']['parallel']
+assert (p['tp'], p['pp'], p['dp'], p['zero'], p['sp']) == (4, 2, 128, 2, True)
+# The price the README gives for Calculon's best in the workbench's model (TP 4, PP 2).
+assert abs(w['estimated_step_time_s'] - 20.0404) < 5e-5, w['estimated_step_time_s']
+json.dump(w['mapping'], open('$TMP/calc-best-mapping.json', 'w'))"
+expect_rc "bpw evaluate --analytic of that mapping" 0 \
+  "$BPW" evaluate "$M175" --blueprint "$CS/a100_80g.json" --global-batch 1536 --dtype fp16 \
+  --mapping "$TMP/calc-best-mapping.json" --analytic --json
+py "gives the estimate the search reports" "
+w = json.load(open('$TMP/calc-175.json'))['best'][0]['workbench']
+assert d['step_time_s'] == w['estimated_step_time_s'], (d['step_time_s'], w)"
 expect_rc "search --cost-model calculon: gpt3-13B on 4 GPUs, batch 8" 0 \
   "$BPW" search "$CS/gpt3-13B.json" "${CALC[@]}" --devices 4 --global-batch 8 --top 20 \
   --threads 1 --json

@@ -1,0 +1,156 @@
+/* bpw-calculon-bridge.c — Calculon's best executions as the workbench prices them
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-calculon-bridge"
+
+#include "config.h"
+
+#include "bpw-calculon-bridge.h"
+
+#include <math.h>
+
+#include "bpw-calculon-search-private.h"
+#include "bpw-estimator.h"
+#include "bpw-search-private.h"
+
+static void
+bpw_calculon_bridge_one (const BpwSearchSpace          *space,
+                         const BpwCalculonSearchResult *c,
+                         gboolean                       reevaluate,
+                         gboolean                       simulate,
+                         BpwSearchResult               *r)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwEstimator) estimator = NULL;
+  BpwScenario scenario;
+  BpwParallel parallel;
+
+  *r = (BpwSearchResult) {
+    .index = c->index, .algorithm_class = c->index, .equivalent_variants = 1,
+  };
+  r->reasons = g_ptr_array_new_with_free_func (g_free);
+  bpw_mapping_init_defaults (&r->mapping);
+  bpw_scenario_copy (&scenario, &space->scenario);
+  scenario.global_batch = c->exe.batch_size;
+  scenario.micro_batch = c->exe.microbatch_size;
+  scenario.recompute = c->exe.activation_recompute;
+  parallel = space->base.parallel;
+  parallel.tp = c->exe.tensor_par;
+  parallel.pp = c->exe.pipeline_par;
+  parallel.dp = c->exe.data_par;
+  parallel.ep = 1;
+  parallel.sp = c->exe.tensor_par_comm_type != BPW_CALCULON_TP_COMM_AR;
+  parallel.zero = c->exe.optimizer_sharding ? 2 : 0;
+  parallel.interleave = c->exe.pipeline_interleaving;
+  parallel.schedule = c->exe.pipeline_interleaving > 1 ? BPW_SCHEDULE_INTERLEAVED
+                                                       : BPW_SCHEDULE_1F1B;
+  if (!bpw_mapping_from_calculon_execution (&c->exe, &scenario, &parallel, &r->mapping,
+                                            &error))
+    {
+      g_ptr_array_add (r->reasons, g_strdup (error->message));
+      r->estimate.step_time_s = NAN;
+      r->evaluation = r->estimate;
+      bpw_scenario_clear (&scenario);
+      return;
+    }
+  r->mapping.name = g_strdup_printf ("calculon-%" G_GUINT64_FORMAT, c->index);
+
+  estimator = bpw_estimator_new (&space->spec, &scenario, space->blueprint, &error);
+  if (estimator == NULL
+      || !bpw_estimator_evaluate (estimator, &r->mapping, &r->estimate, NULL, &error))
+    {
+      g_ptr_array_add (r->reasons, g_strdup (error->message));
+      r->estimate.step_time_s = NAN;
+    }
+  r->evaluation = r->estimate;
+  if (reevaluate && estimator != NULL)
+    {
+      _bpw_search_result_reevaluate_in (space, &scenario, r);
+      if (simulate)
+        bpw_search_result_simulate (space, r);
+    }
+  if (c->exe.tensor_par > 1 && c->exe.tensor_par_comm_type == BPW_CALCULON_TP_COMM_P2P_RS_AG)
+    g_ptr_array_add (r->reasons, g_strdup ("Calculon's p2p_rs_ag is priced as sequence "
+                                           "parallelism"));
+  if (c->exe.seq_par_ag_redo)
+    g_ptr_array_add (r->reasons, g_strdup ("Calculon's all-gather redo is not modelled: the "
+                                           "gathered input is priced as kept"));
+  bpw_scenario_clear (&scenario);
+}
+
+BpwSearchReport *
+bpw_calculon_search_report_to_workbench (const BpwCalculonSearchReport *report,
+                                         const BpwSearchSpace          *space,
+                                         gboolean                       reevaluate,
+                                         gboolean                       simulate)
+{
+  BpwSearchReport *out;
+
+  g_return_val_if_fail (report != NULL && space != NULL, NULL);
+
+  out = g_new0 (BpwSearchReport, 1);
+  out->space = report->space;
+  out->begin = report->begin;
+  out->end = report->end;
+  out->evaluated = report->evaluated;
+  out->estimated = report->evaluated;
+  out->legal = report->good;
+  out->failed = report->bad;
+  out->seconds = report->seconds;
+  out->cancelled = report->cancelled;
+  out->top_k = report->top_n;
+  out->threads = report->threads;
+  out->shard_index = report->shard_index;
+  out->shard_count = report->shard_count;
+  out->fingerprint = g_strdup (report->fingerprint);
+  out->best = g_array_sized_new (FALSE, TRUE, sizeof (BpwSearchResult), report->best->len);
+  g_array_set_clear_func (out->best, _bpw_search_result_clear);
+  for (guint i = 0; i < report->best->len; i++)
+    {
+      BpwSearchResult r;
+
+      bpw_calculon_bridge_one (space, &g_array_index (report->best, BpwCalculonSearchResult, i),
+                               reevaluate, simulate, &r);
+      g_array_append_val (out->best, r);
+    }
+  return out;
+}
+
+static void
+bpw_calculon_bridge_write_entry (BpwJsonWriter *w,
+                                 guint          i,
+                                 gconstpointer  user_data)
+{
+  const BpwSearchReport *workbench = user_data;
+  const BpwSearchResult *r;
+  g_autofree char *mapping = NULL;
+
+  if (i >= workbench->best->len)
+    return;
+  r = &g_array_index (workbench->best, BpwSearchResult, i);
+  bpw_json_writer_begin_object (w, "workbench");
+  bpw_json_writer_double (w, "estimated_step_time_s", r->estimate.step_time_s);
+  if (r->simulated)
+    bpw_json_writer_double (w, "step_time_s", r->simulation.step_time_s);
+  bpw_json_writer_bool (w, "legal", r->evaluation.legal && isfinite (r->estimate.step_time_s));
+  bpw_json_writer_begin_array (w, "reasons");
+  for (guint k = 0; k < r->reasons->len; k++)
+    bpw_json_writer_string (w, NULL, r->reasons->pdata[k]);
+  bpw_json_writer_end_array (w);
+  mapping = bpw_mapping_to_json (&r->mapping);
+  g_strchomp (mapping);
+  bpw_json_writer_raw (w, "mapping", mapping);
+  bpw_json_writer_end_object (w);
+}
+
+char *
+bpw_calculon_search_report_to_json_with (const BpwCalculonSearchReport *report,
+                                         const BpwCalculonSpace        *space,
+                                         const BpwSearchReport         *workbench)
+{
+  g_return_val_if_fail (report != NULL && space != NULL && workbench != NULL, NULL);
+
+  return _bpw_calculon_search_report_write (report, space, bpw_calculon_bridge_write_entry,
+                                            workbench);
+}
