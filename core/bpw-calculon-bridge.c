@@ -14,6 +14,22 @@
 #include "bpw-estimator.h"
 #include "bpw-search-private.h"
 
+GPtrArray *
+bpw_calculon_execution_approximations (const BpwCalculonExecution *exe)
+{
+  GPtrArray *notes = g_ptr_array_new_with_free_func (g_free);
+
+  g_return_val_if_fail (exe != NULL, notes);
+
+  if (exe->tensor_par > 1 && exe->tensor_par_comm_type == BPW_CALCULON_TP_COMM_P2P_RS_AG)
+    g_ptr_array_add (notes, g_strdup ("p2p_rs_ag (all-reduce inside a pipeline chunk) is "
+                                      "priced as sequence parallelism"));
+  if (exe->seq_par_ag_redo)
+    g_ptr_array_add (notes, g_strdup ("the all-gather redo of sequence parallelism is not "
+                                      "modelled: the gathered input is priced as kept"));
+  return notes;
+}
+
 static void
 bpw_calculon_bridge_one (const BpwSearchSpace          *space,
                          const BpwCalculonSearchResult *c,
@@ -70,12 +86,6 @@ bpw_calculon_bridge_one (const BpwSearchSpace          *space,
       if (simulate)
         bpw_search_result_simulate (space, r);
     }
-  if (c->exe.tensor_par > 1 && c->exe.tensor_par_comm_type == BPW_CALCULON_TP_COMM_P2P_RS_AG)
-    g_ptr_array_add (r->reasons, g_strdup ("Calculon's p2p_rs_ag is priced as sequence "
-                                           "parallelism"));
-  if (c->exe.seq_par_ag_redo)
-    g_ptr_array_add (r->reasons, g_strdup ("Calculon's all-gather redo is not modelled: the "
-                                           "gathered input is priced as kept"));
   bpw_scenario_clear (&scenario);
 }
 
@@ -117,18 +127,27 @@ bpw_calculon_search_report_to_workbench (const BpwCalculonSearchReport *report,
   return out;
 }
 
+typedef struct
+{
+  const BpwCalculonSearchReport *report;
+  const BpwSearchReport         *workbench;
+} BpwCalculonBridgeJson;
+
 static void
 bpw_calculon_bridge_write_entry (BpwJsonWriter *w,
                                  guint          i,
                                  gconstpointer  user_data)
 {
-  const BpwSearchReport *workbench = user_data;
+  const BpwCalculonBridgeJson *j = user_data;
   const BpwSearchResult *r;
   g_autofree char *mapping = NULL;
+  g_autoptr(GPtrArray) notes = NULL;
 
-  if (i >= workbench->best->len)
+  if (i >= j->workbench->best->len || i >= j->report->best->len)
     return;
-  r = &g_array_index (workbench->best, BpwSearchResult, i);
+  r = &g_array_index (j->workbench->best, BpwSearchResult, i);
+  notes = bpw_calculon_execution_approximations (
+    &g_array_index (j->report->best, BpwCalculonSearchResult, i).exe);
   bpw_json_writer_begin_object (w, "workbench");
   bpw_json_writer_double (w, "estimated_step_time_s", r->estimate.step_time_s);
   if (r->simulated)
@@ -137,6 +156,10 @@ bpw_calculon_bridge_write_entry (BpwJsonWriter *w,
   bpw_json_writer_begin_array (w, "reasons");
   for (guint k = 0; k < r->reasons->len; k++)
     bpw_json_writer_string (w, NULL, r->reasons->pdata[k]);
+  bpw_json_writer_end_array (w);
+  bpw_json_writer_begin_array (w, "approximations");
+  for (guint k = 0; k < notes->len; k++)
+    bpw_json_writer_string (w, NULL, notes->pdata[k]);
   bpw_json_writer_end_array (w);
   mapping = bpw_mapping_to_json (&r->mapping);
   g_strchomp (mapping);
@@ -149,8 +172,9 @@ bpw_calculon_search_report_to_json_with (const BpwCalculonSearchReport *report,
                                          const BpwCalculonSpace        *space,
                                          const BpwSearchReport         *workbench)
 {
+  BpwCalculonBridgeJson j = { report, workbench };
+
   g_return_val_if_fail (report != NULL && space != NULL && workbench != NULL, NULL);
 
-  return _bpw_calculon_search_report_write (report, space, bpw_calculon_bridge_write_entry,
-                                            workbench);
+  return _bpw_calculon_search_report_write (report, space, bpw_calculon_bridge_write_entry, &j);
 }

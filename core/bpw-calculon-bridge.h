@@ -6,9 +6,9 @@
  * makes of the same plans, each execution becomes the mapping it stands for
  * (bpw_mapping_from_calculon_execution()) and is evaluated like a result of the
  * workbench's own search: the analytic estimate, and on request the full plan and its
- * simulation. Two of Calculon's decisions have no counterpart there and are approximated,
- * which the result's reasons say: p2p_rs_ag prices as sequence parallelism, and the
- * all-gather redo of sequence parallelism is not modelled.
+ * simulation. Two of Calculon's decisions have no counterpart there and are approximated
+ * (bpw_calculon_execution_approximations()): p2p_rs_ag prices as sequence parallelism, and
+ * the all-gather redo of sequence parallelism is not modelled.
  */
 #pragma once
 
@@ -16,6 +16,9 @@
 #include "bpw-search.h"
 
 G_BEGIN_DECLS
+
+/* What the mapping of @exe approximates, as sentences (owned; empty when nothing). */
+GPtrArray       *bpw_calculon_execution_approximations (const BpwCalculonExecution *exe);
 
 /* A report with @report's counts and, in its order, one result per execution of its best
  * list: index (Calculon's), mapping, the workbench's estimate and (@reevaluate, @simulate)
@@ -30,7 +33,7 @@ BpwSearchReport *bpw_calculon_search_report_to_workbench (const BpwCalculonSearc
 /* bpw_calculon_search_report_to_json() with, in each best entry, a "workbench" object from
  * @workbench (the result of bpw_calculon_search_report_to_workbench() on @report): its
  * mapping (a bpw-mapping document), estimated_step_time_s, the simulated step_time_s where
- * it ran, legal and reasons. */
+ * it ran, legal, reasons (why the workbench finds it illegal) and approximations. */
 char            *bpw_calculon_search_report_to_json_with (const BpwCalculonSearchReport *report,
                                                           const BpwCalculonSpace        *space,
                                                           const BpwSearchReport         *workbench);

@@ -550,6 +550,8 @@ bpw_calculon_report_progress (BpwCalculonRun               *run,
   p.best_index = run->best_so_far.index;
   p.best_sample_rate = run->best_so_far.stats.sample_rate;
   p.best_total_time = run->best_so_far.stats.total_time;
+  p.best_total_efficiency = run->best_so_far.stats.total_efficiency;
+  p.best_tier1_bytes = run->best_so_far.stats.proc_mem_tier1_cap_req;
   g_mutex_unlock (&run->lock);
   progress (&p, user_data);
 }

@@ -82,6 +82,8 @@ typedef struct
   gboolean  has_best;
   guint64   best_index;
   double    best_sample_rate, best_total_time;
+  double    best_total_efficiency;   /* Calculon's MFU-like figure */
+  double    best_tier1_bytes;        /* its memory need on the device */
 } BpwCalculonSearchProgress;
 
 typedef void (*BpwCalculonSearchProgressFunc) (const BpwCalculonSearchProgress *progress,

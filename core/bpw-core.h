@@ -40,4 +40,7 @@
 #include "bpw-search.h"
 #include "bpw-sweep.h"
 #include "bpw-compare.h"
+#include "bpw-calculon-model.h"
+#include "bpw-calculon-search.h"
+#include "bpw-calculon-bridge.h"
 #undef BPW_CORE_INSIDE

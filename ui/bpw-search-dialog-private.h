@@ -35,6 +35,8 @@ typedef enum
 
 /* The progress of a running search, shared between the worker and the main thread. */
 typedef struct _BpwSearchJob BpwSearchJob;
+/* The same for a search with Calculon's model. */
+typedef struct _BpwCalculonJob BpwCalculonJob;
 /* The same for a sweep. */
 typedef struct _BpwSweepJob BpwSweepJob;
 
@@ -86,6 +88,7 @@ struct _BpwSearchDialog
 
   /* Widgets made in code (borrowed: the page holds them) */
   AdwComboRow          *space_row;     /* the full space or Calculon's */
+  AdwComboRow          *cost_row;      /* the workbench's model or Calculon's */
   AdwActionRow         *error_row;
   AdwComboRow          *choice_rows[BPW_N_SEARCH_CHOICES];
   AdwExpanderRow       *fusion_row;
@@ -110,6 +113,14 @@ struct _BpwSearchDialog
   BpwSearchReport      *report;        /* nullable: the last search */
   BpwSearchSpace       *report_space;  /* nullable: its space */
   BpwSearchJob         *job;           /* nullable: the running search */
+  BpwCalculonJob       *calculon_job;  /* nullable: the running search in Calculon's model */
+  /* Calculon's model: the run as Calculon's application and system (when calculon_error is
+   * NULL), the space of the current choices, and the last search's own report. */
+  BpwCalculonApp        calculon_app;
+  BpwCalculonSystem     calculon_system;
+  char                 *calculon_error;
+  BpwCalculonSpace     *calculon_space;
+  BpwCalculonSearchReport *calculon_report;
   GCancellable         *cancellable;   /* nullable: the running search's */
   guint                 poll_id;
   guint                 candidate, scenario;  /* G_MAXUINT: none */
@@ -139,8 +150,27 @@ void     _bpw_search_dialog_space_init   (BpwSearchDialog *self);
 /* Rebuilds the space for the current choices (its size, or why there is none). */
 void     _bpw_search_dialog_space_update (BpwSearchDialog *self);
 
+/* Calculon's space for the choices of @limits (TP, PP, activations) and the page's top K
+ * and threads. */
+BpwCalculonSpace *_bpw_search_dialog_new_calculon_space (BpwSearchDialog       *self,
+                                                        const BpwSearchLimits *limits,
+                                                        GError               **error);
+/* Whether Calculon's model prices the plans (the cost row says so and is shown). */
+gboolean _bpw_search_dialog_calculon_model (BpwSearchDialog *self);
+
 /* bpw-search-dialog-run.c */
 void     _bpw_search_dialog_run_init     (BpwSearchDialog *self);
+/* The page for the report just set (self->report, and self->calculon_report when
+ * Calculon's model ran it): counts, best plan and the results table. */
+void     _bpw_search_dialog_show_report  (BpwSearchDialog *self);
+/* The cards' captions for a search in Calculon's model ("Best Efficiency": Calculon's
+ * total efficiency, its MFU-like figure); _bpw_search_dialog_set_run_mode() resets them. */
+void     _bpw_search_dialog_set_calculon_stats   (BpwSearchDialog *self);
+/* The results' "Calculon" column: shown for a search in Calculon's model. */
+void     _bpw_search_dialog_show_calculon_column (BpwSearchDialog *self,
+                                                  gboolean         shown);
+/* The poll period of a running search, ms. */
+#define BPW_SEARCH_POLL_MS 100
 /* The run page's figures: stat cell @stat shows @text (NULL: "—"); the bar @share. */
 void     _bpw_search_dialog_set_stat     (BpwSearchDialog *self,
                                           BpwSearchStat    stat,
@@ -161,6 +191,17 @@ void     _bpw_search_dialog_show_columns (BpwSearchDialog *self,
                                           gboolean         experts,
                                           gboolean         offload,
                                           gboolean         energy);
+/* Rebuilds the space when a row changes, unless the rows are being set from code. */
+void     _bpw_search_dialog_choice_changed_cb (BpwSearchDialog *self);
+
+/* bpw-search-dialog-calculon.c */
+/* The "Priced By" row, after the space row; finds whether Calculon's model can price the
+ * run (self->calculon_error says why not). */
+void     _bpw_search_dialog_add_cost_row     (BpwSearchDialog *self);
+/* Starts the search in Calculon's model for the current choices. */
+gboolean _bpw_search_dialog_calculon_start   (BpwSearchDialog *self);
+void     _bpw_search_dialog_calculon_dispose (BpwSearchDialog *self);
+
 /* bpw-search-dialog-sweep.c */
 /* Builds the "Add Parameter" menu for @self->run's blueprint. */
 void     _bpw_search_dialog_sweep_init   (BpwSearchDialog *self);

@@ -19,8 +19,6 @@
 
 #include "bpw-search-dialog-private.h"
 
-#define BPW_SEARCH_POLL_MS 100
-
 struct _BpwSearchJob
 {
   BpwSearchSpace    *space;        /* owned, read-only while the search runs */
@@ -279,14 +277,52 @@ bpw_search_dialog_fill_results (BpwSearchDialog *self)
   for (guint i = 0; i < n; i++)
     g_ptr_array_add (items, bpw_search_item_new (i + 1, &g_array_index (list, BpwSearchResult, i),
                                                  self->report_space->blueprint));
+  /* Calculon's search ranked them: its step time beside the workbench's. */
+  for (guint i = 0; self->calculon_report != NULL && i < items->len
+                    && i < self->calculon_report->best->len; i++)
+    {
+      const BpwCalculonSearchResult *c = &g_array_index (self->calculon_report->best,
+                                                         BpwCalculonSearchResult, i);
+      g_autoptr(GPtrArray) notes = bpw_calculon_execution_approximations (&c->exe);
+      g_autofree char *text = NULL;
+
+      g_ptr_array_add (notes, NULL);
+      text = notes->len > 1 ? g_strjoinv ("; ", (char **) notes->pdata) : NULL;
+      bpw_search_item_set_calculon (items->pdata[i], c->stats.total_time, text);
+    }
   g_list_store_splice (self->results, 0, g_list_model_get_n_items (G_LIST_MODEL (self->results)),
                        items->pdata, items->len);
   if (items->len > 0)
     gtk_single_selection_set_selected (self->selection, 0);
 }
 
+/* The best plan's cards in Calculon's model, which ranked it. */
 static void
-bpw_search_dialog_show_report (BpwSearchDialog *self)
+bpw_search_dialog_show_calculon_best (BpwSearchDialog               *self,
+                                      const BpwCalculonSearchResult *best,
+                                      const char                    *plan)
+{
+  g_autofree char *step = bpw_format_seconds (best->stats.total_time);
+  g_autofree char *efficiency = g_strdup_printf ("%.1f %%",
+                                                 100.0 * best->stats.total_efficiency);
+  g_autofree char *memory = bpw_format_bytes ((guint64) best->stats.proc_mem_tier1_cap_req,
+                                              self->units);
+
+  _bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_STEP_TIME, step);
+  _bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_MFU, efficiency);
+  _bpw_search_dialog_set_stat (self, BPW_SEARCH_STAT_MEMORY, memory);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->stat_values[BPW_SEARCH_STAT_STEP_TIME]),
+                               _("Step time in Calculon’s model"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->stat_values[BPW_SEARCH_STAT_MFU]),
+                               _("Calculon’s total efficiency, its MFU-like figure"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->stat_values[BPW_SEARCH_STAT_MEMORY]),
+                               _("Device memory the plan needs in Calculon’s model"));
+  gtk_label_set_text (self->best_plan_label, plan != NULL ? plan : "");
+  _bpw_search_dialog_set_calculon_stats (self);
+}
+
+void
+_bpw_search_dialog_show_report (BpwSearchDialog *self)
 {
   const BpwSearchReport *r = self->report;
   guint64 range = r->end - r->begin;
@@ -313,14 +349,20 @@ bpw_search_dialog_show_report (BpwSearchDialog *self)
                                                                             : C_("time", "Done"));
 
   bpw_search_dialog_fill_results (self);
+  _bpw_search_dialog_show_calculon_column (self, self->calculon_report != NULL);
   if (g_list_model_get_n_items (G_LIST_MODEL (self->results)) > 0)
     {
       g_autoptr(BpwSearchItem) first = g_list_model_get_item (G_LIST_MODEL (self->results), 0);
       g_autofree char *plan = bpw_search_describe_mapping (bpw_search_item_get_mapping (first),
                                                            self->report_space->blueprint);
 
-      bpw_search_dialog_show_best (self, bpw_search_item_get_estimate (first)->step_time_s,
-                                   bpw_search_item_get_evaluation (first), plan);
+      if (self->calculon_report != NULL)
+        bpw_search_dialog_show_calculon_best (self, &g_array_index (self->calculon_report->best,
+                                                                    BpwCalculonSearchResult, 0),
+                                              plan);
+      else
+        bpw_search_dialog_show_best (self, bpw_search_item_get_estimate (first)->step_time_s,
+                                     bpw_search_item_get_evaluation (first), plan);
       gtk_stack_set_visible_child_name (self->results_stack, "table");
     }
   else
@@ -367,7 +409,8 @@ bpw_search_dialog_search_cb (GObject      *object,
       self->report = report;
       /* The job is done with its space: the results name tiers from it. */
       self->report_space = g_steal_pointer (&job->space);
-      bpw_search_dialog_show_report (self);
+      g_clear_pointer (&self->calculon_report, bpw_calculon_search_report_free);
+      _bpw_search_dialog_show_report (self);
     }
   _bpw_search_dialog_update_buttons (self);
   _bpw_search_dialog_notify_running (self);
@@ -387,6 +430,8 @@ bpw_search_dialog_start (BpwSearchDialog *self)
     return FALSE;
   if (_bpw_search_dialog_sweep_active (self))
     return _bpw_search_dialog_sweep_start (self);
+  if (_bpw_search_dialog_calculon_model (self))
+    return _bpw_search_dialog_calculon_start (self);
 
   /* The worker gets a space of its own: the page rebuilds its space on every change. */
   bpw_search_dialog_get_limits (self, &limits);
@@ -574,6 +619,7 @@ _bpw_search_dialog_run_init (BpwSearchDialog *self)
                            G_CALLBACK (bpw_search_dialog_selection_cb), self,
                            G_CONNECT_SWAPPED);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  _bpw_search_dialog_show_calculon_column (self, FALSE);
 }
 
 void
@@ -613,4 +659,26 @@ _bpw_search_dialog_run_dispose (BpwSearchDialog *self)
   g_clear_object (&self->results);
   g_clear_pointer (&self->report, bpw_search_report_free);
   g_clear_pointer (&self->report_space, bpw_search_space_free);
+  g_clear_pointer (&self->calculon_report, bpw_calculon_search_report_free);
+}
+
+void
+_bpw_search_dialog_set_calculon_stats (BpwSearchDialog *self)
+{
+  GtkWidget *caption = gtk_widget_get_prev_sibling (GTK_WIDGET (
+                                                      self->stat_values[BPW_SEARCH_STAT_MFU]));
+
+  /* Translators: Calculon's total efficiency of the best plan (its MFU-like figure) */
+  gtk_label_set_text (GTK_LABEL (caption), _("Best Efficiency"));
+}
+
+void
+_bpw_search_dialog_show_calculon_column (BpwSearchDialog *self,
+                                         gboolean         shown)
+{
+  GListModel *columns = gtk_column_view_get_columns (self->column_view);
+  g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns,
+                                                                 BPW_SEARCH_COLUMN_CALCULON);
+
+  gtk_column_view_column_set_visible (column, shown);
 }

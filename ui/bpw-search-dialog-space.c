@@ -150,8 +150,12 @@ bpw_search_dialog_collect_values (BpwSearchDialog      *self,
     g_array_sort (v[c], bpw_search_values_compare);
 }
 
-static void
-bpw_search_dialog_choice_changed_cb (BpwSearchDialog *self)
+static void   bpw_search_dialog_set_choice (BpwSearchDialog *self, BpwSearchChoice choice,
+                                            gint64 value, gint64 any);
+static gint64 bpw_search_choice_any        (BpwSearchChoice choice);
+
+void
+_bpw_search_dialog_choice_changed_cb (BpwSearchDialog *self)
 {
   if (!self->updating)
     _bpw_search_dialog_space_update (self);
@@ -197,7 +201,7 @@ bpw_search_dialog_add_choice (BpwSearchDialog *self,
   self->choice_rows[choice] = row;
   bpw_search_dialog_fill_choice (self, choice);
   g_signal_connect_object (row, "notify::selected",
-                           G_CALLBACK (bpw_search_dialog_choice_changed_cb), self,
+                           G_CALLBACK (_bpw_search_dialog_choice_changed_cb), self,
                            G_CONNECT_SWAPPED);
   adw_preferences_group_add (self->space_group, GTK_WIDGET (row));
 }
@@ -222,9 +226,49 @@ bpw_search_dialog_add_space_row (BpwSearchDialog *self)
     adw_action_row_set_subtitle (ADW_ACTION_ROW (self->space_row),
                                  _("Calculon’s options hold training runs only"));
   g_signal_connect_object (self->space_row, "notify::selected",
-                           G_CALLBACK (bpw_search_dialog_choice_changed_cb), self,
+                           G_CALLBACK (_bpw_search_dialog_choice_changed_cb), self,
                            G_CONNECT_SWAPPED);
   adw_preferences_group_add (self->space_group, GTK_WIDGET (self->space_row));
+}
+
+/* Calculon's search makes every decision itself but TP, PP and where activations live: the
+ * other rows say so, and free. */
+static void
+bpw_search_dialog_sync_calculon_rows (BpwSearchDialog *self,
+                                      gboolean         calculon_model)
+{
+  for (guint c = 0; c < BPW_N_SEARCH_CHOICES; c++)
+    {
+      gboolean own = c == BPW_SEARCH_CHOICE_TP || c == BPW_SEARCH_CHOICE_PP;
+      GtkWidget *row = GTK_WIDGET (self->choice_rows[c]);
+
+      if (row == NULL || own)
+        continue;
+      if (calculon_model)
+        bpw_search_dialog_set_choice (self, c, bpw_search_choice_any (c),
+                                      bpw_search_choice_any (c));
+      gtk_widget_set_sensitive (row, !calculon_model);
+      gtk_widget_set_tooltip_text (row, calculon_model
+                                        ? _("Calculon’s search tries every value itself")
+                                        : NULL);
+    }
+  for (guint f = 0; f < BPW_SEARCH_N_FUSION_SETS; f++)
+    if (calculon_model && self->fusion_switches[f] != NULL)
+      gtk_switch_set_active (self->fusion_switches[f], TRUE);
+  for (guint o = 0; o < BPW_SEARCH_N_OFFLOADS; o++)
+    if (self->offload_switches[o] != NULL)
+      {
+        if (calculon_model)
+          gtk_switch_set_active (self->offload_switches[o], TRUE);
+        gtk_widget_set_sensitive (gtk_widget_get_ancestor (GTK_WIDGET (self->offload_switches[o]),
+                                                           ADW_TYPE_ACTION_ROW), !calculon_model);
+      }
+  gtk_widget_set_sensitive (GTK_WIDGET (self->fusion_row), !calculon_model);
+  /* Calculon ranks by sample rate only. */
+  if (calculon_model)
+    adw_combo_row_set_selected (self->objective_row, BPW_SEARCH_OBJECTIVE_STEP_TIME);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->objective_row),
+                            !calculon_model && self->run.blueprint->idle_power.set);
 }
 
 /* What the space row stands for, and what it rules out. */
@@ -245,6 +289,7 @@ bpw_search_dialog_sync_space_row (BpwSearchDialog *self,
                                        "tier is chosen for each parallel group")
                                    : NULL);
     }
+  gtk_widget_set_visible (GTK_WIDGET (self->cost_row), calculon);
   /* Only Calculon's space offloads activations. */
   for (guint a = 0; a < G_N_ELEMENTS (self->activation_switches); a++)
     if (self->activation_switches[a] != NULL)
@@ -274,7 +319,7 @@ bpw_search_dialog_add_switch_row (BpwSearchDialog *self,
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), toggle);
   adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), toggle);
   g_signal_connect_object (toggle, "notify::active",
-                           G_CALLBACK (bpw_search_dialog_choice_changed_cb), self,
+                           G_CALLBACK (_bpw_search_dialog_choice_changed_cb), self,
                            G_CONNECT_SWAPPED);
   if (expander != NULL)
     adw_expander_row_add_row (expander, row);
@@ -328,6 +373,7 @@ _bpw_search_dialog_space_init (BpwSearchDialog *self)
 
   self->updating = TRUE;
   bpw_search_dialog_add_space_row (self);
+  _bpw_search_dialog_add_cost_row (self);
   self->error_row = ADW_ACTION_ROW (adw_action_row_new ());
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->error_row),
                                  _("These Choices Admit No Plan"));
@@ -569,6 +615,14 @@ _bpw_search_dialog_space_update (BpwSearchDialog *self)
       bpw_search_dialog_get_limits (self, &limits);
     }
   bpw_search_dialog_sync_space_row (self, limits.calculon);
+  if (!self->updating)
+    {
+      self->updating = TRUE;
+      bpw_search_dialog_sync_calculon_rows (self, _bpw_search_dialog_calculon_model (self));
+      self->updating = FALSE;
+      bpw_search_dialog_get_limits (self, &limits);
+    }
+  g_clear_pointer (&self->calculon_space, bpw_calculon_space_free);
   if (bpw_search_dialog_mask (self->fusion_switches, BPW_SEARCH_N_FUSION_SETS) == 0)
     self->space_error = g_strdup (_("Choose at least one fusion set"));
   else if (gtk_widget_get_visible (GTK_WIDGET (self->offload_row))
@@ -586,20 +640,33 @@ _bpw_search_dialog_space_update (BpwSearchDialog *self)
                                           self->devices, &limits, &error);
       if (self->space == NULL)
         self->space_error = g_strdup (error->message);
+      else if (_bpw_search_dialog_calculon_model (self))
+        {
+          self->calculon_space = _bpw_search_dialog_new_calculon_space (self, &limits, &error);
+          if (self->calculon_space == NULL)
+            {
+              self->space_error = g_strdup (error->message);
+              g_clear_pointer (&self->space, bpw_search_space_free);
+            }
+        }
     }
 
   if (self->space != NULL)
     {
-      g_autofree char *count = bpw_format_count (bpw_search_space_size (self->space));
+      guint64 size = self->calculon_space != NULL
+                     ? bpw_calculon_space_size (self->calculon_space)
+                     : bpw_search_space_size (self->space);
+      g_autofree char *count = bpw_format_count (size);
       g_autofree char *text = NULL;
 
       text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s plan", "%s plans",
-                                           (gulong) bpw_search_space_size (self->space)),
-                              count);
+                                           (gulong) size), count);
 
       gtk_label_set_text (self->size_label, text);
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->size_label),
-                                   _("Plans in the space of these choices"));
+                                   self->calculon_space != NULL
+                                   ? _("Executions of Calculon’s search for these choices")
+                                   : _("Plans in the space of these choices"));
       gtk_widget_remove_css_class (GTK_WIDGET (self->size_label), "error");
       gtk_widget_add_css_class (GTK_WIDGET (self->size_label), "dim-label");
     }
@@ -621,5 +688,7 @@ guint64
 bpw_search_dialog_get_space_size (BpwSearchDialog *self)
 {
   g_return_val_if_fail (BPW_IS_SEARCH_DIALOG (self), 0);
+  if (self->calculon_space != NULL)
+    return bpw_calculon_space_size (self->calculon_space);
   return self->space != NULL ? bpw_search_space_size (self->space) : 0;
 }

@@ -114,6 +114,7 @@ bpw_search_dialog_dispose (GObject *object)
   BpwSearchDialog *self = (BpwSearchDialog *) object;
 
   _bpw_search_dialog_run_dispose (self);
+  _bpw_search_dialog_calculon_dispose (self);
   _bpw_search_dialog_sweep_run_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), BPW_TYPE_SEARCH_DIALOG);
   g_clear_object (&self->window);
@@ -132,6 +133,7 @@ bpw_search_dialog_finalize (GObject *object)
   g_free (self->candidate_name);
   g_free (self->scenario_name);
   g_free (self->space_error);
+  g_free (self->calculon_error);
   for (guint c = 0; c < BPW_N_SEARCH_CHOICES; c++)
     g_clear_pointer (&self->choice_values[c], g_array_unref);
 
@@ -399,7 +401,7 @@ gboolean
 bpw_search_dialog_get_running (BpwSearchDialog *self)
 {
   g_return_val_if_fail (BPW_IS_SEARCH_DIALOG (self), FALSE);
-  return self->job != NULL || self->sweep_job != NULL;
+  return self->job != NULL || self->calculon_job != NULL || self->sweep_job != NULL;
 }
 
 const BpwSearchReport *
@@ -407,6 +409,13 @@ bpw_search_dialog_get_report (BpwSearchDialog *self)
 {
   g_return_val_if_fail (BPW_IS_SEARCH_DIALOG (self), NULL);
   return self->report;
+}
+
+const BpwCalculonSearchReport *
+bpw_search_dialog_get_calculon_report (BpwSearchDialog *self)
+{
+  g_return_val_if_fail (BPW_IS_SEARCH_DIALOG (self), NULL);
+  return self->calculon_report;
 }
 
 GListModel *

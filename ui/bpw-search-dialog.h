@@ -34,6 +34,12 @@ typedef enum
 
 #define BPW_TYPE_SEARCH_DIALOG (bpw_search_dialog_get_type ())
 
+typedef enum
+{
+  BPW_SEARCH_COST_WORKBENCH,
+  BPW_SEARCH_COST_CALCULON,
+} BpwSearchCostModel;
+
 G_DECLARE_FINAL_TYPE (BpwSearchDialog, bpw_search_dialog, BPW, SEARCH_DIALOG, AdwWindow)
 
 /* Modal and transient for @window; searches its selected candidate × scenario as they are
@@ -51,6 +57,16 @@ void             bpw_search_dialog_set_limits      (BpwSearchDialog         *sel
                                                     const BpwSearchLimits   *limits);
 void             bpw_search_dialog_get_limits      (BpwSearchDialog         *self,
                                                     BpwSearchLimits         *limits);
+/* Who prices the plans: the workbench's model, or Calculon's own (its search, over its
+ * space: `bpw search --cost-model calculon`), which needs Calculon's options and a
+ * blueprint with Calculon's tables (a Calculon system file). Setting it to Calculon's also
+ * chooses Calculon's options, and leaves free the decisions Calculon's search makes itself;
+ * FALSE (nothing changed) when Calculon's model cannot price this run. */
+gboolean         bpw_search_dialog_set_cost_model  (BpwSearchDialog         *self,
+                                                    BpwSearchCostModel       model);
+BpwSearchCostModel bpw_search_dialog_get_cost_model (BpwSearchDialog        *self);
+/* Why Calculon's model cannot price this run; NULL when it can. */
+const char      *bpw_search_dialog_get_calculon_error (BpwSearchDialog      *self);
 /* The search options the page stands for (top K, threads, simulation, Pareto). */
 void             bpw_search_dialog_get_options     (BpwSearchDialog         *self,
                                                     BpwSearchOptions        *options);
@@ -73,6 +89,9 @@ void             bpw_search_dialog_cancel          (BpwSearchDialog         *sel
 gboolean         bpw_search_dialog_get_running     (BpwSearchDialog         *self);
 /* The last finished (or cancelled) search; NULL before one. */
 const BpwSearchReport *bpw_search_dialog_get_report (BpwSearchDialog        *self);
+/* The last search's own report when Calculon's model ran it (its counts and best list);
+ * bpw_search_dialog_get_report() then holds the workbench's evaluation of that list. */
+const BpwCalculonSearchReport *bpw_search_dialog_get_calculon_report (BpwSearchDialog *self);
 /* The results listed (element-type BpwSearchItem), best first for the objective. */
 GListModel      *bpw_search_dialog_get_results     (BpwSearchDialog         *self);
 void             bpw_search_dialog_select_result   (BpwSearchDialog         *self,

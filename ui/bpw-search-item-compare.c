@@ -26,8 +26,11 @@ bpw_search_item_sort_key (BpwSearchItem   *item,
     {
     case BPW_SEARCH_COLUMN_RANK:
       return bpw_search_item_get_rank (item);
+    case BPW_SEARCH_COLUMN_CALCULON:
+      return bpw_search_item_get_calculon_step_time (item);
     case BPW_SEARCH_COLUMN_STEP_TIME:
-      return bpw_search_item_get_estimate (item)->step_time_s;
+      return isfinite (bpw_search_item_get_estimate (item)->step_time_s)
+             ? bpw_search_item_get_estimate (item)->step_time_s : NAN;
     case BPW_SEARCH_COLUMN_SIMULATED:
       return bpw_search_item_get_simulated (item) ? e->step_time_s : NAN;
     case BPW_SEARCH_COLUMN_MFU:

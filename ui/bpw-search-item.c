@@ -24,6 +24,8 @@ struct _BpwSearchItem
   gboolean       simulated;
   char          *algorithms;   /* owned: "Automatic" or "tier: algorithm, …" */
   char          *reasons;      /* owned, nullable: why the full plan is illegal */
+  double         calculon_step_time_s;   /* NaN unless one of Calculon's best */
+  char          *approximations;         /* owned, nullable */
 };
 
 G_DEFINE_FINAL_TYPE (BpwSearchItem, bpw_search_item, G_TYPE_OBJECT)
@@ -134,16 +136,25 @@ bpw_search_fusion_of (const BpwMapping *m)
   return C_("fusion", "Custom");
 }
 
-static const char *
+/* What lives on host memory; stored activations too in Calculon's space. */
+static char *
 bpw_search_offload_of (const BpwMapping *m)
 {
   gboolean w = m->placement[BPW_TENSOR_WEIGHT] == BPW_PLACEMENT_HOST;
   gboolean o = m->placement[BPW_TENSOR_OPTIMIZER_STATE] == BPW_PLACEMENT_HOST;
+  gboolean a = m->placement[BPW_TENSOR_ACTIVATION] == BPW_PLACEMENT_HOST;
+  const char *state = bpw_search_offload_label (w && o ? BPW_SEARCH_OFFLOAD_BOTH
+                                                : w ? BPW_SEARCH_OFFLOAD_WEIGHTS
+                                                : o ? BPW_SEARCH_OFFLOAD_OPTIMIZER
+                                                    : BPW_SEARCH_OFFLOAD_NONE);
 
-  return bpw_search_offload_label (w && o ? BPW_SEARCH_OFFLOAD_BOTH
-                                   : w ? BPW_SEARCH_OFFLOAD_WEIGHTS
-                                   : o ? BPW_SEARCH_OFFLOAD_OPTIMIZER
-                                       : BPW_SEARCH_OFFLOAD_NONE);
+  if (!a)
+    return g_strdup (state);
+  if (!w && !o)
+    /* Translators: only stored activations on host memory */
+    return g_strdup (_("Activations"));
+  /* Translators: "Weights + activations": what else lives on host memory */
+  return g_strdup_printf (_("%s + activations"), state);
 }
 
 static char *
@@ -210,9 +221,14 @@ bpw_search_describe_mapping (const BpwMapping   *m,
   /* Translators: "fusion: Attention" */
   g_string_append_printf (out, _(" · fusion: %s"), bpw_search_fusion_of (m));
   if (m->placement[BPW_TENSOR_WEIGHT] == BPW_PLACEMENT_HOST
-      || m->placement[BPW_TENSOR_OPTIMIZER_STATE] == BPW_PLACEMENT_HOST)
-    /* Translators: "offload: Weights" */
-    g_string_append_printf (out, _(" · offload: %s"), bpw_search_offload_of (m));
+      || m->placement[BPW_TENSOR_OPTIMIZER_STATE] == BPW_PLACEMENT_HOST
+      || m->placement[BPW_TENSOR_ACTIVATION] == BPW_PLACEMENT_HOST)
+    {
+      g_autofree char *offload = bpw_search_offload_of (m);
+
+      /* Translators: "offload: Weights" */
+      g_string_append_printf (out, _(" · offload: %s"), offload);
+    }
   /* Translators: "TP overlap: Ring" */
   g_string_append_printf (out, _(" · TP overlap: %s"),
                           bpw_search_tp_overlap_label (m->tp_overlap));
@@ -229,6 +245,7 @@ bpw_search_item_finalize (GObject *object)
   bpw_mapping_clear (&self->mapping);
   g_free (self->algorithms);
   g_free (self->reasons);
+  g_free (self->approximations);
 
   G_OBJECT_CLASS (bpw_search_item_parent_class)->finalize (object);
 }
@@ -243,6 +260,7 @@ static void
 bpw_search_item_init (BpwSearchItem *self)
 {
   bpw_mapping_init_defaults (&self->mapping);
+  self->calculon_step_time_s = NAN;
 }
 
 BpwSearchItem *
@@ -335,6 +353,25 @@ bpw_search_item_get_simulated (BpwSearchItem *self)
   return self->simulated;
 }
 
+void
+bpw_search_item_set_calculon (BpwSearchItem *self,
+                              double         step_time_s,
+                              const char    *approximations)
+{
+  g_return_if_fail (BPW_IS_SEARCH_ITEM (self));
+
+  self->calculon_step_time_s = step_time_s;
+  g_free (self->approximations);
+  self->approximations = g_strdup (approximations);
+}
+
+double
+bpw_search_item_get_calculon_step_time (BpwSearchItem *self)
+{
+  g_return_val_if_fail (BPW_IS_SEARCH_ITEM (self), NAN);
+  return self->calculon_step_time_s;
+}
+
 char *
 bpw_search_item_format (BpwSearchItem   *self,
                         BpwSearchColumn  column,
@@ -351,8 +388,12 @@ bpw_search_item_format (BpwSearchItem   *self,
     {
     case BPW_SEARCH_COLUMN_RANK:
       return g_strdup_printf ("%u", self->rank);
+    case BPW_SEARCH_COLUMN_CALCULON:
+      return isfinite (self->calculon_step_time_s)
+             ? bpw_format_seconds (self->calculon_step_time_s) : g_strdup ("—");
     case BPW_SEARCH_COLUMN_STEP_TIME:
-      return bpw_format_seconds (self->estimate.step_time_s);
+      return isfinite (self->estimate.step_time_s)
+             ? bpw_format_seconds (self->estimate.step_time_s) : g_strdup ("—");
     case BPW_SEARCH_COLUMN_SIMULATED:
       return self->simulated ? bpw_format_seconds (e->step_time_s) : g_strdup ("—");
     case BPW_SEARCH_COLUMN_MFU:
@@ -384,7 +425,7 @@ bpw_search_item_format (BpwSearchItem   *self,
     case BPW_SEARCH_COLUMN_FUSION:
       return g_strdup (bpw_search_fusion_of (m));
     case BPW_SEARCH_COLUMN_OFFLOAD:
-      return g_strdup (bpw_search_offload_of (m));
+      return bpw_search_offload_of (m);
     case BPW_SEARCH_COLUMN_TP_OVERLAP:
       return g_strdup (bpw_search_tp_overlap_label (m->tp_overlap));
     case BPW_SEARCH_COLUMN_DP_OVERLAP:
@@ -404,13 +445,31 @@ bpw_search_item_dup_tooltip (BpwSearchItem   *self,
 {
   g_return_val_if_fail (BPW_IS_SEARCH_ITEM (self), NULL);
 
+  if (column == BPW_SEARCH_COLUMN_CALCULON)
+    {
+      g_autofree char *seconds = NULL;
+
+      if (!isfinite (self->calculon_step_time_s))
+        return NULL;
+      /* Translators: "13.6216 s in Calculon’s own model, …": the step time, exact */
+      seconds = g_strdup_printf (_("%.6g s in Calculon’s own model, which its search ranks by"),
+                                 self->calculon_step_time_s);
+      if (self->approximations != NULL)
+        /* Translators: the first %s is the line above, the second lists what the workbench's
+         * mapping approximates */
+        return g_strdup_printf (_("%s. The workbench’s mapping of this execution "
+                                  "approximates it: %s"), seconds, self->approximations);
+      return g_steal_pointer (&seconds);
+    }
   if (self->reasons != NULL || !self->evaluation.legal)
     return g_strdup_printf (_("The full plan of this mapping is illegal: %s"),
                             self->reasons != NULL ? self->reasons : _("no reason given"));
   switch (column)
     {
     case BPW_SEARCH_COLUMN_STEP_TIME:
-      return g_strdup (_("Step time by the analytic estimate, which the search ranks by"));
+      return g_strdup (isfinite (self->calculon_step_time_s)
+                       ? _("The workbench’s analytic estimate of the same plan")
+                       : _("Step time by the analytic estimate, which the search ranks by"));
     case BPW_SEARCH_COLUMN_SIMULATED:
       return g_strdup (self->simulated
                        ? _("Step time of the plan’s event simulation")
@@ -433,6 +492,9 @@ bpw_search_column_get_title (BpwSearchColumn column)
     case BPW_SEARCH_COLUMN_RANK:
       /* Translators: rank of a plan in the search results */
       return _("#");
+    case BPW_SEARCH_COLUMN_CALCULON:
+      /* Translators: step time in Calculon's model (a peer tool's name) */
+      return _("Calculon");
     case BPW_SEARCH_COLUMN_STEP_TIME:
       return _("Step Time");
     case BPW_SEARCH_COLUMN_SIMULATED:

@@ -19,6 +19,7 @@ G_BEGIN_DECLS
 typedef enum
 {
   BPW_SEARCH_COLUMN_RANK,
+  BPW_SEARCH_COLUMN_CALCULON,     /* Calculon's step time, which its search ranks by */
   BPW_SEARCH_COLUMN_STEP_TIME,    /* the analytic estimate the search ranked by */
   BPW_SEARCH_COLUMN_SIMULATED,    /* the simulated step of the plan, when it ran */
   BPW_SEARCH_COLUMN_MFU,
@@ -60,6 +61,13 @@ const BpwEvaluation *bpw_search_item_get_estimate   (BpwSearchItem         *self
  * simulated, else the full plan's evaluation, else the estimate. */
 const BpwEvaluation *bpw_search_item_get_evaluation (BpwSearchItem         *self);
 gboolean             bpw_search_item_get_simulated  (BpwSearchItem         *self);
+/* An item of Calculon's search (--cost-model calculon): its step time in Calculon's model,
+ * which ranks it, and what its mapping approximates of Calculon's execution (nullable). */
+void                 bpw_search_item_set_calculon   (BpwSearchItem         *self,
+                                                     double                 step_time_s,
+                                                     const char            *approximations);
+/* NaN for an item of the workbench's own search. */
+double               bpw_search_item_get_calculon_step_time (BpwSearchItem *self);
 
 char                *bpw_search_item_format         (BpwSearchItem         *self,
                                                      BpwSearchColumn        column,

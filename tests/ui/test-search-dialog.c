@@ -634,6 +634,123 @@ test_calculon_space (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* "Priced By: Calculon’s model" runs Calculon's own search (bpw search --cost-model
+ * calculon) on a study of Calculon's inputs: the core's counts and best list, in its order,
+ * beside the workbench's price of each plan; and a blueprint without Calculon's tables
+ * cannot choose it. */
+static void
+test_calculon_model (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "studies",
+                                                 "calculon-gpt3.bpw-study.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwCalculonSpace) space = NULL;
+  g_autoptr(BpwCalculonSearchReport) core = NULL;
+  BpwWindow *window = bpw_window_new (NULL, NULL);
+  BpwSearchDialog *dialog;
+  const BpwCalculonSearchReport *shown;
+  BpwCalculonSearchOptions options;
+  BpwCandidateRun run;
+  BpwCalculonApp app;
+  BpwCalculonSystem system;
+  BpwSearchLimits limits;
+  GListModel *results;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (bpw_window_open_file (window, file, &error));
+  g_assert_no_error (error);
+  bpw_test_wait_window (window);
+
+  /* The core's own run of the same problem: gpt3-13B on 4 GPUs, batch 8. */
+  g_assert_true (bpw_candidate_run_init (&run, bpw_window_get_study (window), 0, 0, &error));
+  g_assert_no_error (error);
+  g_assert_true (bpw_calculon_app_from_spec (&run.spec, run.scenario.seq, &app, &error));
+  g_assert_true (bpw_calculon_system_from_blueprint (run.blueprint, run.scenario.dtype, &system,
+                                                     &error));
+  g_assert_no_error (error);
+  bpw_calculon_search_options_init (&options);
+  options.top_n = 5;
+  space = bpw_calculon_space_new (&app, &system, 4, 8, run.scenario.dtype, &options, &error);
+  g_assert_no_error (error);
+  core = bpw_calculon_search_run (space, NULL, NULL, NULL);
+  bpw_candidate_run_clear (&run);
+
+  dialog = bpw_search_test_open (window, 0, 0);
+  g_assert_null (bpw_search_dialog_get_calculon_error (dialog));
+  g_assert_cmpint (bpw_search_dialog_get_cost_model (dialog), ==, BPW_SEARCH_COST_WORKBENCH);
+  g_assert_true (bpw_search_dialog_set_cost_model (dialog, BPW_SEARCH_COST_CALCULON));
+  g_assert_cmpint (bpw_search_dialog_get_cost_model (dialog), ==, BPW_SEARCH_COST_CALCULON);
+  bpw_search_dialog_get_limits (dialog, &limits);
+  g_assert_true (limits.calculon);
+  g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), ==, 60192);
+  g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), ==,
+                    bpw_calculon_space_size (space));
+
+  /* Calculon's search fixes only TP and PP: a fixed TP is its slice. */
+  limits.tp = 2;
+  bpw_search_dialog_set_limits (dialog, &limits);
+  g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), <, 60192);
+  limits.tp = 0;
+  bpw_search_dialog_set_limits (dialog, &limits);
+
+  bpw_search_dialog_set_top_k (dialog, 5);
+  bpw_search_dialog_set_threads (dialog, 2);
+  bpw_search_dialog_set_simulate (dialog, FALSE);
+  g_assert_true (bpw_search_dialog_start (dialog));
+  bpw_test_wait (bpw_search_test_running, dialog);
+
+  shown = bpw_search_dialog_get_calculon_report (dialog);
+  g_assert_nonnull (shown);
+  g_assert_cmpuint (shown->evaluated, ==, core->evaluated);
+  g_assert_cmpuint (shown->good, ==, 44194);
+  g_assert_cmpuint (shown->good, ==, core->good);
+  results = bpw_search_dialog_get_results (dialog);
+  g_assert_cmpuint (g_list_model_get_n_items (results), ==, 5);
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autoptr(BpwSearchItem) item = g_list_model_get_item (results, i);
+      const BpwCalculonSearchResult *c = &g_array_index (core->best, BpwCalculonSearchResult, i);
+      const BpwMapping *m = bpw_search_item_get_mapping (item);
+      g_autofree char *cell = bpw_search_item_format (item, BPW_SEARCH_COLUMN_CALCULON,
+                                                      BPW_BYTE_UNITS_BINARY);
+
+      g_assert_cmpfloat (bpw_search_item_get_calculon_step_time (item), ==,
+                         c->stats.total_time);
+      g_assert_cmpint (m->parallel.tp, ==, c->exe.tensor_par);
+      g_assert_cmpint (m->parallel.pp, ==, c->exe.pipeline_par);
+      g_assert_cmpint (m->micro_batch, ==, c->exe.microbatch_size);
+      /* The workbench's own price of the same plan. */
+      g_assert_cmpfloat (bpw_search_item_get_estimate (item)->step_time_s, >, 0);
+      g_assert_cmpstr (cell, !=, "—");
+    }
+  /* Calculon's best is what its loe run printed: TP 4, micro-batch 2, 1.6022 s. */
+  {
+    g_autoptr(BpwSearchItem) best = g_list_model_get_item (results, 0);
+
+    g_assert_cmpint (bpw_search_item_get_mapping (best)->parallel.tp, ==, 4);
+    g_assert_cmpfloat_with_epsilon (bpw_search_item_get_calculon_step_time (best), 1.6022,
+                                    5e-5);
+  }
+  /* Promotion adds Calculon's choice to the study. */
+  bpw_search_dialog_select_result (dialog, 0);
+  g_assert_true (bpw_search_dialog_promote (dialog, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (bpw_study_get_n_candidates (bpw_window_get_study (window)), ==, 2);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* The default study's blueprints interpolate their tables: Calculon's model is out. */
+  window = bpw_test_open_default ();
+  dialog = bpw_search_test_open (window, 0, 0);
+  g_assert_nonnull (bpw_search_dialog_get_calculon_error (dialog));
+  g_assert_false (bpw_search_dialog_set_cost_model (dialog, BPW_SEARCH_COST_CALCULON));
+  g_assert_cmpint (bpw_search_dialog_get_cost_model (dialog), ==, BPW_SEARCH_COST_WORKBENCH);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -651,6 +768,7 @@ main (int   argc,
   g_test_add_func ("/bpw/ui/SearchDialog/unavailable", test_search_unavailable);
   g_test_add_func ("/bpw/ui/SearchDialog/show-result", test_show_result);
   g_test_add_func ("/bpw/ui/SearchDialog/calculon-space", test_calculon_space);
+  g_test_add_func ("/bpw/ui/SearchDialog/calculon-model", test_calculon_model);
 
   result = g_test_run ();
   bpw_test_remove_tree (scratch);
