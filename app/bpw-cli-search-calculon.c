@@ -88,21 +88,8 @@ bpw_cli_calculon_options (const BpwCliSearchJob    *job,
           return FALSE;
         }
     }
-  if (job->activations != NULL)
-    {
-      static const char * const wheres[] = { "device", "host", "both" };
-      guint i = 0;
-
-      while (i < G_N_ELEMENTS (wheres) && g_strcmp0 (job->activations, wheres[i]) != 0)
-        i++;
-      if (i == G_N_ELEMENTS (wheres))
-        {
-          g_set_error (error, BPW_CLI_USAGE_ERROR, 0, "--activations: expected device, host "
-                       "or both, got '%s'", job->activations);
-          return FALSE;
-        }
-      options->act_offload = i == 2 ? -1 : (gint) i;
-    }
+  if (!bpw_cli_search_job_activations (job, &options->act_offload, error))
+    return FALSE;
 
   options->top_n = (guint) job->top;
   options->threads = (guint) job->threads;

@@ -253,6 +253,29 @@ bpw_cli_search_job_check (const BpwCliSearchJob *job,
 }
 
 gboolean
+bpw_cli_search_job_activations (const BpwCliSearchJob *job,
+                                gint                  *act_offload,
+                                GError               **error)
+{
+  static const char * const wheres[] = { "device", "host", "both" };
+  guint i = 0;
+
+  *act_offload = -1;
+  if (job->activations == NULL)
+    return TRUE;
+  while (i < G_N_ELEMENTS (wheres) && g_strcmp0 (job->activations, wheres[i]) != 0)
+    i++;
+  if (i == G_N_ELEMENTS (wheres))
+    {
+      g_set_error (error, BPW_CLI_USAGE_ERROR, 0, "--activations: expected device, host or "
+                   "both, got '%s'", job->activations);
+      return FALSE;
+    }
+  *act_offload = i == 2 ? -1 : (gint) i;
+  return TRUE;
+}
+
+gboolean
 bpw_cli_search_job_prepare (BpwCliSearchJob   *job,
                             const char        *model,
                             BpwCliSetup       *setup,
@@ -308,26 +331,13 @@ bpw_cli_search_job_prepare (BpwCliSearchJob   *job,
       return FALSE;
     }
   limits->calculon = g_strcmp0 (job->space, "calculon") == 0;
-  if (job->activations != NULL)
+  if (!bpw_cli_search_job_activations (job, &limits->act_offload, error))
+    return FALSE;
+  if (limits->act_offload == 1 && !limits->calculon)
     {
-      static const char * const wheres[] = { "device", "host", "both" };
-      guint i = 0;
-
-      while (i < G_N_ELEMENTS (wheres) && g_strcmp0 (job->activations, wheres[i]) != 0)
-        i++;
-      if (i == G_N_ELEMENTS (wheres))
-        {
-          g_set_error (error, BPW_CLI_USAGE_ERROR, 0, "--activations: expected device, host "
-                       "or both, got '%s'", job->activations);
-          return FALSE;
-        }
-      if (i == 1 && !limits->calculon)
-        {
-          g_set_error_literal (error, BPW_CLI_USAGE_ERROR, 0, "--activations host: only "
-                               "Calculon's space (--space calculon) offloads activations");
-          return FALSE;
-        }
-      limits->act_offload = i == 2 ? -1 : (gint) i;
+      g_set_error_literal (error, BPW_CLI_USAGE_ERROR, 0, "--activations host: only "
+                           "Calculon's space (--space calculon) offloads activations");
+      return FALSE;
     }
 
   if (!bpw_cli_setup_load (setup, model, job->blueprint, o, error))

@@ -59,6 +59,11 @@ gboolean  bpw_cli_search_job_prepare (BpwCliSearchJob   *job,
 gboolean  bpw_cli_search_job_check   (const BpwCliSearchJob *job,
                                       GError               **error);
 
+/* --activations: -1 (both, or not given), 0 (device) or 1 (host); usage error otherwise. */
+gboolean  bpw_cli_search_job_activations (const BpwCliSearchJob *job,
+                                          gint                  *act_offload,
+                                          GError               **error);
+
 /* --cost-model calculon (bpw-cli-search-calculon.c). */
 gboolean  bpw_cli_search_job_is_calculon (const BpwCliSearchJob *job);
 /* Loads MODEL and BP into @setup (always initialised; clear it) and builds Calculon's

@@ -33,6 +33,27 @@ typedef struct
   gboolean      show;
 } Watch;
 
+/* One line, rewritten in place: share done, rate, time left, best so far. */
+static void
+print_progress (guint64     done,
+                guint64     total,
+                const char *what,
+                double      elapsed_s,
+                double      remaining_s,
+                gboolean    has_best,
+                double      best_s,
+                guint64     best_index)
+{
+  g_printerr ("\rsearch: %5.1f %% of %" G_GUINT64_FORMAT " %s, %.3g %s/s",
+              total > 0 ? 100.0 * (double) done / (double) total : 100.0, total, what,
+              elapsed_s > 0 ? (double) done / elapsed_s : 0.0, what);
+  if (!isnan (remaining_s))
+    g_printerr (", ~%.0f s left", remaining_s);
+  if (has_best)
+    g_printerr (", best %.4f s (#%" G_GUINT64_FORMAT ")", best_s, best_index);
+  g_printerr ("   ");
+}
+
 static void
 search_progress_cb (const BpwSearchProgress *p,
                     gpointer                 user_data)
@@ -42,16 +63,9 @@ search_progress_cb (const BpwSearchProgress *p,
   /* Ctrl-C stops the search; what it found so far is still reported. */
   if (interrupted)
     g_cancellable_cancel (watch->cancellable);
-  if (!watch->show)
-    return;
-  g_printerr ("\rsearch: %5.1f %% of %" G_GUINT64_FORMAT " plans, %.3g plans/s",
-              p->total > 0 ? 100.0 * (double) p->decided / (double) p->total : 100.0, p->total,
-              p->elapsed_s > 0 ? (double) p->decided / p->elapsed_s : 0.0);
-  if (!isnan (p->remaining_s))
-    g_printerr (", ~%.0f s left", p->remaining_s);
-  if (p->has_best)
-    g_printerr (", best %.4f s (#%" G_GUINT64_FORMAT ")", p->best_step_time_s, p->best_index);
-  g_printerr ("   ");
+  if (watch->show)
+    print_progress (p->decided, p->total, "plans", p->elapsed_s, p->remaining_s, p->has_best,
+                    p->best_step_time_s, p->best_index);
 }
 
 static int
@@ -86,16 +100,9 @@ calculon_progress_cb (const BpwCalculonSearchProgress *p,
 
   if (interrupted)
     g_cancellable_cancel (watch->cancellable);
-  if (!watch->show)
-    return;
-  g_printerr ("\rsearch: %5.1f %% of %" G_GUINT64_FORMAT " executions, %.3g executions/s",
-              p->total > 0 ? 100.0 * (double) p->evaluated / (double) p->total : 100.0,
-              p->total, p->elapsed_s > 0 ? (double) p->evaluated / p->elapsed_s : 0.0);
-  if (!isnan (p->remaining_s))
-    g_printerr (", ~%.0f s left", p->remaining_s);
-  if (p->has_best)
-    g_printerr (", best %.4f s (#%" G_GUINT64_FORMAT ")", p->best_total_time, p->best_index);
-  g_printerr ("   ");
+  if (watch->show)
+    print_progress (p->evaluated, p->total, "executions", p->elapsed_s, p->remaining_s,
+                    p->has_best, p->best_total_time, p->best_index);
 }
 
 /* --cost-model calculon: Calculon's own search. */

@@ -18,22 +18,12 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
 
 #include "bpw-calculon-search.h"
 #include "bpw-core.h"
+#include "bench-util.h"
 
 #define CALCULON_CPU_RATE 4102.0
-
-static double
-cpu_seconds (void)
-{
-  struct rusage ru;
-
-  getrusage (RUSAGE_SELF, &ru);
-  return (double) ru.ru_utime.tv_sec + 1e-6 * (double) ru.ru_utime.tv_usec +
-         (double) ru.ru_stime.tv_sec + 1e-6 * (double) ru.ru_stime.tv_usec;
-}
 
 static BpwCalculonSearchReport *
 search (const BpwCalculonApp    *app,
@@ -44,7 +34,7 @@ search (const BpwCalculonApp    *app,
   g_autoptr(GError) error = NULL;
   g_autoptr(BpwCalculonSpace) space = NULL;
   BpwCalculonSearchOptions options;
-  double c0 = cpu_seconds ();
+  double c0 = bench_cpu_seconds ();
   BpwCalculonSearchReport *report;
 
   bpw_calculon_search_options_init (&options);
@@ -56,7 +46,7 @@ search (const BpwCalculonApp    *app,
       exit (1);
     }
   report = bpw_calculon_search_run (space, NULL, NULL, NULL);
-  *cpu = cpu_seconds () - c0;
+  *cpu = bench_cpu_seconds () - c0;
   return report;
 }
 

@@ -18,9 +18,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
 
 #include "bpw-core.h"
+#include "bench-util.h"
 #include "bpw-search.h"
 
 #define GOAL_RATE    1e6
@@ -28,23 +28,13 @@
 #define CALCULON_MIN 75.30
 #define CALCULON_MAX 473.18
 
-static double
-cpu_seconds (void)
-{
-  struct rusage ru;
-
-  getrusage (RUSAGE_SELF, &ru);
-  return (double) ru.ru_utime.tv_sec + 1e-6 * (double) ru.ru_utime.tv_usec +
-         (double) ru.ru_stime.tv_sec + 1e-6 * (double) ru.ru_stime.tv_usec;
-}
-
 static BpwSearchReport *
 search (const BpwSearchSpace *space, guint threads, double *cpu)
 {
   g_autoptr(GError) error = NULL;
   BpwSearchOptions o;
   BpwSearchReport *r;
-  double c0 = cpu_seconds ();
+  double c0 = bench_cpu_seconds ();
 
   bpw_search_options_init (&o);
   o.threads = threads;
@@ -55,7 +45,7 @@ search (const BpwSearchSpace *space, guint threads, double *cpu)
       g_printerr ("bench-search: %s\n", error->message);
       exit (1);
     }
-  *cpu = cpu_seconds () - c0;
+  *cpu = bench_cpu_seconds () - c0;
   return r;
 }
 

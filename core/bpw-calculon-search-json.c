@@ -15,6 +15,7 @@
 #include "bpw-calculon-model-private.h"
 #include "bpw-calculon-search-private.h"
 #include "bpw-error.h"
+#include "bpw-search-private.h"
 
 #define FORMAT  "bpw-calculon-search"
 #define VERSION 1
@@ -174,20 +175,6 @@ bpw_calculon_entry_compare (gconstpointer pa,
   return a->index < b->index ? -1 : a->index > b->index;
 }
 
-typedef struct
-{
-  gint64 begin, end;
-} BpwCalculonRange;
-
-static int
-bpw_calculon_range_compare (gconstpointer pa,
-                            gconstpointer pb)
-{
-  const BpwCalculonRange *a = pa, *b = pb;
-
-  return a->begin < b->begin ? -1 : a->begin > b->begin;
-}
-
 static gint64
 bpw_calculon_member_int (JsonObject *o,
                          const char *key)
@@ -215,7 +202,7 @@ bpw_calculon_merge_read (JsonObject  *doc,
 {
   JsonObject *shard;
   JsonArray *best;
-  BpwCalculonRange r;
+  BpwSearchRange r;
 
   if (g_strcmp0 (json_object_get_string_member_with_default (
                    json_object_get_object_member (doc, "problem"), "fingerprint", ""),
@@ -256,7 +243,7 @@ bpw_calculon_search_merge_json (const char * const *texts,
 {
   g_autoptr(GPtrArray) docs = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (BpwCalculonEntry));
-  g_autoptr(GArray) ranges = g_array_new (FALSE, FALSE, sizeof (BpwCalculonRange));
+  g_autoptr(GArray) ranges = g_array_new (FALSE, FALSE, sizeof (BpwSearchRange));
   g_autoptr(JsonNode) out = NULL;
   JsonObject *first = NULL, *root, *shard;
   JsonArray *best;
@@ -312,20 +299,8 @@ bpw_calculon_search_merge_json (const char * const *texts,
       cancelled |= json_object_get_boolean_member_with_default (doc, "cancelled", FALSE);
     }
 
-  g_array_sort (ranges, bpw_calculon_range_compare);
-  for (guint i = 0; i < ranges->len; i++)
-    {
-      const BpwCalculonRange *r = &g_array_index (ranges, BpwCalculonRange, i);
-
-      if (i > 0 && r->begin < g_array_index (ranges, BpwCalculonRange, i - 1).end)
-        {
-          g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "search-merge: shards "
-                       "overlap at execution %" G_GINT64_FORMAT "; give each shard once",
-                       r->begin);
-          return NULL;
-        }
-      covered += r->end - r->begin;
-    }
+  if (!_bpw_search_ranges_cover (ranges, &covered, error))
+    return NULL;
 
   /* Each shard's list is its own top n in the one total order, so the union's first n
    * are the whole's. */
@@ -334,9 +309,9 @@ bpw_calculon_search_merge_json (const char * const *texts,
   root = json_node_get_object (out);
   shard = json_object_new ();
   json_object_set_int_member (shard, "merged", n);
-  json_object_set_int_member (shard, "begin", g_array_index (ranges, BpwCalculonRange, 0).begin);
+  json_object_set_int_member (shard, "begin", g_array_index (ranges, BpwSearchRange, 0).begin);
   json_object_set_int_member (shard, "end",
-                              g_array_index (ranges, BpwCalculonRange, ranges->len - 1).end);
+                              g_array_index (ranges, BpwSearchRange, ranges->len - 1).end);
   json_object_set_object_member (root, "shard", shard);
   json_object_set_int_member (root, "top", top);
   json_object_set_int_member (root, "threads", threads);

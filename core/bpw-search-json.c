@@ -238,17 +238,34 @@ member_int (JsonObject *o, const char *key)
   return json_object_get_int_member_with_default (o, key, 0);
 }
 
-typedef struct
-{
-  gint64 begin, end;
-} Range;
-
 static int
 range_compare (gconstpointer pa, gconstpointer pb)
 {
-  const Range *a = pa, *b = pb;
+  const BpwSearchRange *a = pa, *b = pb;
 
   return (a->begin > b->begin) - (a->begin < b->begin);
+}
+
+gboolean
+_bpw_search_ranges_cover (GArray  *ranges,
+                          gint64  *covered,
+                          GError **error)
+{
+  *covered = 0;
+  g_array_sort (ranges, range_compare);
+  for (guint i = 0; i < ranges->len; i++)
+    {
+      const BpwSearchRange *r = &g_array_index (ranges, BpwSearchRange, i);
+
+      if (i > 0 && r->begin < g_array_index (ranges, BpwSearchRange, i - 1).end)
+        {
+          g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "search-merge: shards "
+                       "overlap at plan %" G_GINT64_FORMAT "; give each shard once", r->begin);
+          return FALSE;
+        }
+      *covered += r->end - r->begin;
+    }
+  return TRUE;
 }
 
 /* Shards of `bpw search --cost-model calculon` merge by their own rules. */
@@ -272,7 +289,7 @@ bpw_search_merge_json (const char * const *texts,
   g_autoptr(GPtrArray) docs = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   g_autoptr(GArray) best = g_array_new (FALSE, FALSE, sizeof (Entry));
   g_autoptr(GArray) front = g_array_new (FALSE, FALSE, sizeof (Entry));
-  g_autoptr(GArray) ranges = g_array_new (FALSE, FALSE, sizeof (Range));
+  g_autoptr(GArray) ranges = g_array_new (FALSE, FALSE, sizeof (BpwSearchRange));
   JsonObject *first = NULL, *root, *shard;
   JsonArray *best_out, *front_out = NULL;
   guint64 counts[7] = { 0 }, templates = 0, threads = 0;
@@ -293,7 +310,7 @@ bpw_search_merge_json (const char * const *texts,
       g_autoptr(GError) local = NULL;
       JsonNode *node = json_from_string (texts[i], &local);
       JsonObject *doc, *pruned, *sh;
-      Range r;
+      BpwSearchRange r;
 
       if (node == NULL)
         {
@@ -351,19 +368,8 @@ bpw_search_merge_json (const char * const *texts,
         return NULL;
     }
 
-  g_array_sort (ranges, range_compare);
-  for (guint i = 0; i < ranges->len; i++)
-    {
-      const Range *r = &g_array_index (ranges, Range, i);
-
-      if (i > 0 && r->begin < g_array_index (ranges, Range, i - 1).end)
-        {
-          g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "search-merge: shards "
-                       "overlap at plan %" G_GINT64_FORMAT "; give each shard once", r->begin);
-          return NULL;
-        }
-      covered += r->end - r->begin;
-    }
+  if (!_bpw_search_ranges_cover (ranges, &covered, error))
+    return NULL;
 
   /* Best: every shard's list is its own top K of results, and the order of results is
    * the same in every shard, so the union's first K, folded, are the whole's. */
@@ -399,8 +405,8 @@ bpw_search_merge_json (const char * const *texts,
   shard = json_object_new ();
   json_object_set_int_member (shard, "index", 0);
   json_object_set_int_member (shard, "count", 1);
-  json_object_set_int_member (shard, "begin", g_array_index (ranges, Range, 0).begin);
-  json_object_set_int_member (shard, "end", g_array_index (ranges, Range, ranges->len - 1).end);
+  json_object_set_int_member (shard, "begin", g_array_index (ranges, BpwSearchRange, 0).begin);
+  json_object_set_int_member (shard, "end", g_array_index (ranges, BpwSearchRange, ranges->len - 1).end);
   json_object_set_int_member (shard, "merged", n);
   json_object_set_object_member (root, "shard", shard);
   json_object_set_int_member (root, "top", top);

@@ -193,4 +193,16 @@ void     _bpw_search_result_reevaluate_in (const BpwSearchSpace *space,
 /* The clear function of arrays of BpwSearchResult. */
 void     _bpw_search_result_clear         (gpointer              result);
 
+/* The index range of one shard document. */
+typedef struct
+{
+  gint64 begin, end;
+} BpwSearchRange;
+
+/* Sorts @ranges (BpwSearchRange) and adds up the plans they cover; FALSE when two overlap
+ * (BPW_ERROR_INVALID_INPUT: each shard is given once). */
+gboolean _bpw_search_ranges_cover         (GArray               *ranges,
+                                           gint64               *covered,
+                                           GError              **error);
+
 G_END_DECLS
