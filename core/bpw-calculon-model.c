@@ -709,23 +709,31 @@ bpw_calculon_check_fail (GError    **error,
   return FALSE;
 }
 
-/* The model's largest integers (a layer's FLOPs, the attention scores of a micro-batch)
- * stay exact in 64 bits, as they are in Python, with room for the byte and user factors. */
+/* The model's largest integers (a layer's FLOPs, the attention scores of a micro-batch and
+ * their FLOPs, a reduction's element count × TP) stay exact in 64 bits, as they are in
+ * Python, with room for the byte and user factors. Checked with every head on one rank,
+ * the most a TP up to @max_tensor_par can leave there. */
 gboolean
 _bpw_calculon_sizes_fit (const BpwCalculonApp *app,
                          gint64                microbatch_size,
-                         gint64                tensor_par)
+                         gint64                max_tensor_par)
 {
-  gint64 seq = app->seq_size, width = MAX (app->feedforward,
-                                           3 * app->attn_heads * app->attn_size);
-  gint64 batch_seq, rows, flops, heads, scores;
+  const gint64 limit = G_GINT64_CONSTANT (1) << 56;
+  gint64 qkv, widest, batch_seq, rows, flops, reduce, heads, square, scores, bmm;
 
-  return !__builtin_mul_overflow (microbatch_size, seq, &batch_seq)
-         && !__builtin_mul_overflow (batch_seq, MAX (app->hidden, width), &rows)
-         && !__builtin_mul_overflow (rows, 4 * MAX (app->hidden, width), &flops)
-         && !__builtin_mul_overflow (microbatch_size, app->attn_heads / tensor_par + 1, &heads)
-         && !__builtin_mul_overflow (heads, seq * (seq + app->attn_size), &scores)
-         && flops < (G_GINT64_CONSTANT (1) << 56) && scores < (G_GINT64_CONSTANT (1) << 52);
+#define MUL(a, b, out) (!__builtin_mul_overflow ((a), (b), (out)) && *(out) < limit)
+  if (!MUL (3 * MIN (app->attn_heads, limit), app->attn_size, &qkv))
+    return FALSE;
+  widest = MAX (MAX (app->hidden, app->feedforward), qkv);
+  return MUL (microbatch_size, app->seq_size, &batch_seq)
+         && MUL (batch_seq, widest, &rows)
+         && MUL (rows, 4 * MIN (widest, limit), &flops)
+         && MUL (rows, max_tensor_par, &reduce)
+         && MUL (microbatch_size, app->attn_heads, &heads)
+         && MUL (app->seq_size, app->seq_size + MIN (app->attn_size, limit), &square)
+         && MUL (heads, square, &scores)
+         && MUL (scores, 4 * MIN (app->attn_size, limit), &bmm);
+#undef MUL
 }
 
 gboolean

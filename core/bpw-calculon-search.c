@@ -171,7 +171,7 @@ bpw_calculon_space_new (const BpwCalculonApp           *app,
 
   if (app->seq_size < 1 || app->hidden < 1 || app->attn_heads < 1 || app->num_blocks < 1
       || app->feedforward < 1 || app->attn_size < 1
-      || !_bpw_calculon_sizes_fit (app, max_batch, 1))
+      || !_bpw_calculon_sizes_fit (app, max_batch, num_procs))
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
                    "Calculon's search: the model at a micro-batch of %" G_GINT64_FORMAT

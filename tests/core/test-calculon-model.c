@@ -191,6 +191,20 @@ test_refusals (void)
                                           &reason));
   g_assert_cmpstr (reason, ==, "Offloading requires each processor to handle at least 3 "
                    "blocks");
+
+  /* Sizes that would not stay exact in 64 bits are refused before the model runs. */
+  {
+    g_autoptr(GError) error = NULL;
+
+    p.exe = (BpwCalculonExecution) {
+      .num_procs = 1, .tensor_par = 1, .pipeline_par = 1, .data_par = 1,
+      .batch_size = G_GINT64_CONSTANT (1) << 30, .microbatch_size = G_GINT64_CONSTANT (1) << 30,
+      .pipeline_interleaving = 1, .datatype = BPW_DTYPE_FP16, .training = TRUE,
+    };
+    g_assert_false (bpw_calculon_execution_check (&p.app, &p.system, &p.exe, &error));
+    g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+    g_assert_nonnull (strstr (error->message, "exact 64-bit sizes"));
+  }
 }
 
 /* A blueprint without what Calculon's system has is refused, naming what is missing. */
