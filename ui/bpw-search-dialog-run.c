@@ -428,10 +428,10 @@ bpw_search_dialog_start (BpwSearchDialog *self)
 
   if (bpw_search_dialog_get_running (self) || self->space == NULL)
     return FALSE;
+  if (_bpw_search_dialog_calculon_model (self))
+    return !_bpw_search_dialog_sweep_active (self) && _bpw_search_dialog_calculon_start (self);
   if (_bpw_search_dialog_sweep_active (self))
     return _bpw_search_dialog_sweep_start (self);
-  if (_bpw_search_dialog_calculon_model (self))
-    return _bpw_search_dialog_calculon_start (self);
 
   /* The worker gets a space of its own: the page rebuilds its space on every change. */
   bpw_search_dialog_get_limits (self, &limits);

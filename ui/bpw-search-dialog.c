@@ -41,14 +41,20 @@ _bpw_search_dialog_update_buttons (BpwSearchDialog *self)
   gboolean on_run = g_strcmp0 (page, "run") == 0;
   gboolean selected = bpw_search_dialog_get_selected_result (self) != NULL;
   gboolean sweep = _bpw_search_dialog_sweep_active (self);
-  gboolean startable = self->space != NULL && !running && _bpw_search_dialog_sweep_ready (self);
+  /* A sweep re-searches with the workbench's model at every point. */
+  gboolean calculon_sweep = sweep && _bpw_search_dialog_calculon_model (self);
+  gboolean startable = self->space != NULL && !running && _bpw_search_dialog_sweep_ready (self)
+                       && !calculon_sweep;
 
   gtk_widget_set_visible (GTK_WIDGET (self->start_button), on_setup);
   gtk_widget_set_sensitive (GTK_WIDGET (self->start_button), startable);
   gtk_button_set_label (self->start_button, sweep ? _("_Start Sweep") : _("_Start Search"));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->start_button),
-                               sweep ? _("Search the space at every point of the sweep")
-                                     : _("Search the space for the best plans"));
+                               calculon_sweep
+                               ? _("Sweeps price plans with the workbench’s model: choose it "
+                                   "under Priced By")
+                               : sweep ? _("Search the space at every point of the sweep")
+                                       : _("Search the space for the best plans"));
   gtk_widget_set_visible (GTK_WIDGET (self->cancel_button), on_run && running);
   gtk_widget_set_visible (GTK_WIDGET (self->back_button), on_run && !running);
   /* A sweep point's blueprint is not the study's: it is shown, not promoted. */

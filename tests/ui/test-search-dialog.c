@@ -695,6 +695,12 @@ test_calculon_model (void)
   limits.tp = 0;
   bpw_search_dialog_set_limits (dialog, &limits);
 
+  /* A sweep re-searches with the workbench's model: not with Calculon's chosen. */
+  g_assert_true (bpw_search_dialog_add_sweep_param (dialog, "hbm_bandwidth", "2 TB/s, 3 TB/s"));
+  g_assert_false (bpw_search_dialog_start (dialog));
+  g_assert_false (bpw_search_dialog_get_running (dialog));
+  bpw_search_dialog_remove_sweep_params (dialog);
+
   bpw_search_dialog_set_top_k (dialog, 5);
   bpw_search_dialog_set_threads (dialog, 2);
   bpw_search_dialog_set_simulate (dialog, FALSE);
