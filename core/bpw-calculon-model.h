@@ -169,8 +169,10 @@ gboolean bpw_calculon_app_from_spec (const BpwModelSpec *spec,
 /* Calculon's system for @datatype from @bp: the first matrix and vector engines, the device
  * and host memories (mem1, mem2) and the tiers, as bpw-blueprint-calculon.c imports a
  * Calculon system file (so that file gives back exactly its own numbers). Fails
- * (BPW_ERROR_INVALID_INPUT, naming the field) when @bp lacks one of them: an efficiency
- * table whose smallest threshold is not 0, or a tier without Calculon's op factors. */
+ * (BPW_ERROR_UNSUPPORTED, naming what is missing) when @bp lacks what Calculon's model
+ * reads: an engine's peak in @datatype, a step (not interpolated) efficiency table, device
+ * memory, or a tier's op factors. Below a table's smallest threshold the efficiency is
+ * that threshold's (Calculon's tables end at 0). */
 gboolean bpw_calculon_system_from_blueprint (const BpwBlueprint *bp,
                                              BpwDType            datatype,
                                              BpwCalculonSystem  *system,
