@@ -2,10 +2,11 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Formulas from Calculon's calculon/llm/layers.py @ caa4b11 and its system, network,
- * processor and memory classes (Apache License 2.0; see bpw-calculon-model.h for the NOTICE
- * and the changes). Each function is one Layer method with the overrides of its subclasses;
- * the arithmetic keeps Python's order and number types.
+ * Formulas from Calculon's calculon/llm/layers.py @ caa4b11 (Apache License 2.0; see
+ * bpw-calculon-model.h for the NOTICE and the changes). Each function is one Layer method
+ * with the overrides of its subclasses; the arithmetic keeps Python's order and number
+ * types. The layer's statistics are in bpw-calculon-stats.c, the system's throughputs and
+ * network times in bpw-calculon-system.c.
  */
 #define G_LOG_DOMAIN "bpw-calculon-layer"
 
@@ -15,43 +16,6 @@
 #include <string.h>
 
 #include "bpw-calculon-model-private.h"
-
-/* System ------------------------------------------------------------------------------ */
-
-double
-_bpw_calculon_curve_efficiency (const BpwCalculonCurve *curve,
-                                double                  size)
-{
-  for (guint i = 0; i < curve->n_rows; i++)
-    if (size >= curve->threshold[i])
-      return curve->efficiency[i];
-  /* Calculon asserts here; a blueprint's step table keeps its first point below it. */
-  return curve->n_rows > 0 ? curve->efficiency[curve->n_rows - 1] : 1;
-}
-
-double
-_bpw_calculon_network_time (const BpwCalculonNetwork *net,
-                            BpwCalculonOp             op,
-                            double                    size,
-                            gint64                    comm_size)
-{
-  double chunk;
-
-  size *= net->scalar[op];
-  chunk = 1.0 / (double) comm_size * size;
-  size += chunk * net->offset[op];
-  return net->latency + size / (net->bandwidth * net->efficiency);
-}
-
-double
-_bpw_calculon_processing_time (const BpwCalculonSystem *sys,
-                               double                   flops_time,
-                               double                   mem_time)
-{
-  if (sys->roofline)
-    return mem_time > flops_time ? mem_time : flops_time;
-  return flops_time + mem_time;
-}
 
 static double
 bpw_calculon_vector_throughput (const BpwCalculonSystem *sys,
@@ -796,90 +760,4 @@ _bpw_calculon_layer_required_bandwidth (const BpwCalculonLayer *l,
   flop_time_slowed = _bpw_calculon_layer_flops_time (l, stage) / (1 - l->net->processor_usage);
   return _bpw_calculon_layer_comm_tile (l, stage, baseblock)
          / (flop_time_slowed / (double) l->num_tiles);
-}
-
-/* Statistics -------------------------------------------------------------------------- */
-
-static double
-bpw_calculon_intensity (BpwPyNum flops,
-                        BpwPyNum mem)
-{
-  if (bpw_py_value (flops) == 0)
-    return 0;
-  if (bpw_py_value (mem) == 0)
-    return INFINITY;
-  return bpw_py_value (flops) / bpw_py_value (mem);
-}
-
-void
-_bpw_calculon_layer_stats (BpwCalculonLayer      *l,
-                           BpwCalculonLayerStats *o)
-{
-  static const BpwCalculonStage stages[] = {
-    BPW_CALCULON_FW, BPW_CALCULON_AGRAD, BPW_CALCULON_WGRAD
-  };
-  double *tiles[3][6] = {
-    { &o->baseblock_fw_tp_comm_tile, &o->edgeblock_fw_tp_comm_tile,
-      &o->baseblock_fw_tp_comm_size, &o->edgeblock_fw_tp_comm_size,
-      &o->baseblock_fw_tp_comm_time, &o->edgeblock_fw_tp_comm_time },
-    { &o->baseblock_bw_tp_comm_tile, &o->edgeblock_bw_tp_comm_tile,
-      &o->baseblock_bw_tp_comm_size, &o->edgeblock_bw_tp_comm_size,
-      &o->baseblock_bw_tp_comm_time, &o->edgeblock_bw_tp_comm_time },
-    { &o->baseblock_recomm_tile, &o->edgeblock_recomm_tile,
-      &o->baseblock_recomm_size, &o->edgeblock_recomm_size,
-      &o->baseblock_recomm_time, &o->edgeblock_recomm_time },
-  };
-  double *exposed[3][2] = {
-    { &o->baseblock_fw_tp_comm_time_exposed, &o->edgeblock_fw_tp_comm_time_exposed },
-    { &o->baseblock_bw_tp_comm_time_exposed, &o->edgeblock_bw_tp_comm_time_exposed },
-    { &o->baseblock_recomm_time_exposed, &o->edgeblock_recomm_time_exposed },
-  };
-  double *flops[3] = { &o->fw_flops, &o->agrad_flops, &o->wgrad_flops };
-  double *mem[3] = { &o->fw_mem_accessed, &o->agrad_mem_accessed, &o->wgrad_mem_accessed };
-  double *ai[3] = {
-    &o->fw_arithmetic_intensity, &o->agrad_arithmetic_intensity, &o->wgrad_arithmetic_intensity
-  };
-  double *ptime[3] = {
-    &o->fw_processing_time, &o->agrad_processing_time, &o->wgrad_processing_time
-  };
-
-  memset (o, 0, sizeof *o);
-  o->name = l->name;
-  o->inputs_size = (double) l->inputs_size;
-  o->outputs_size = (double) l->output_size;
-  /* In get_stats_json()'s order: each stage's processing time sets the exposed time that
-   * the stage's entries then read. */
-  for (guint s = 0; s < G_N_ELEMENTS (stages); s++)
-    {
-      BpwPyNum f = _bpw_calculon_layer_flops (l, stages[s]);
-      BpwPyNum m = _bpw_calculon_layer_mem_accessed (l, stages[s]);
-
-      *flops[s] = bpw_py_value (f);
-      *mem[s] = bpw_py_value (m);
-      *ai[s] = bpw_calculon_intensity (f, m);
-      *ptime[s] = _bpw_calculon_layer_processing_time (l, stages[s]);
-      for (guint b = 0; b < 2; b++)
-        {
-          gboolean base = b == 0;
-
-          *tiles[s][b] = _bpw_calculon_layer_comm_tile (l, stages[s], base);
-          *tiles[s][2 + b] = (double) _bpw_calculon_layer_comm_bytes (l, stages[s], base);
-          *tiles[s][4 + b] = _bpw_calculon_layer_net_time (l, stages[s], base);
-          *exposed[s][b] = _bpw_calculon_layer_exposed_net_time (l, stages[s], base);
-        }
-    }
-  {
-    BpwPyNum f = _bpw_calculon_layer_flops (l, BPW_CALCULON_OPTIM);
-    BpwPyNum m = _bpw_calculon_layer_mem_accessed (l, BPW_CALCULON_OPTIM);
-
-    o->optim_flops = bpw_py_value (f);
-    o->optim_mem_accessed = bpw_py_value (m);
-    o->optim_arithmetic_intensity = bpw_calculon_intensity (f, m);
-    o->optim_processing_time = _bpw_calculon_layer_processing_time (l, BPW_CALCULON_OPTIM);
-  }
-  o->weight = bpw_py_value (_bpw_calculon_layer_weight (l));
-  o->activation = bpw_py_value (_bpw_calculon_layer_activation (l));
-  o->weight_grad = bpw_py_value (_bpw_calculon_layer_weight_grad (l, TRUE));
-  o->activation_grad = bpw_py_value (_bpw_calculon_layer_activation_grad (l));
-  o->optimizer = _bpw_calculon_layer_optimizer (l);
 }

@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "bpw-calculon-model.h"
+#include "bpw-calculon-model-private.h"
 #include "bpw-error.h"
 
 static gboolean
@@ -167,4 +167,42 @@ bpw_calculon_system_from_blueprint (const BpwBlueprint *bp,
         }
     }
   return TRUE;
+}
+
+/* Calculon's System, Network, Processor and Memory (system.py, network.py, processor.py,
+ * memory.py @ caa4b11) ------------------------------------------------------------------------------ */
+
+double
+_bpw_calculon_curve_efficiency (const BpwCalculonCurve *curve,
+                                double                  size)
+{
+  for (guint i = 0; i < curve->n_rows; i++)
+    if (size >= curve->threshold[i])
+      return curve->efficiency[i];
+  /* Calculon asserts here; a blueprint's step table keeps its first point below it. */
+  return curve->n_rows > 0 ? curve->efficiency[curve->n_rows - 1] : 1;
+}
+
+double
+_bpw_calculon_network_time (const BpwCalculonNetwork *net,
+                            BpwCalculonOp             op,
+                            double                    size,
+                            gint64                    comm_size)
+{
+  double chunk;
+
+  size *= net->scalar[op];
+  chunk = 1.0 / (double) comm_size * size;
+  size += chunk * net->offset[op];
+  return net->latency + size / (net->bandwidth * net->efficiency);
+}
+
+double
+_bpw_calculon_processing_time (const BpwCalculonSystem *sys,
+                               double                   flops_time,
+                               double                   mem_time)
+{
+  if (sys->roofline)
+    return mem_time > flops_time ? mem_time : flops_time;
+  return flops_time + mem_time;
 }
