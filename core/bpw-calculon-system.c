@@ -5,7 +5,8 @@
  * A blueprint imported from a Calculon system file (bpw-blueprint-calculon.c) holds every
  * number of the file in SI units: peak × 1e12, thresholds × 1e9 and × 1e6, capacities ×
  * 2^30, bandwidths × 1e9, which are exactly the products Calculon's classes form. So reading
- * them back gives Calculon's own doubles, and its model its own results.
+ * them back gives Calculon's own doubles, and its model its own results. The same file
+ * holds what those classes compute: efficiency by size, network and processing times.
  */
 #define G_LOG_DOMAIN "bpw-calculon-system"
 
