@@ -30,15 +30,23 @@ bpw_calculon_execution_approximations (const BpwCalculonExecution *exe)
   return notes;
 }
 
+/* One estimator per batch: Calculon's batch is the scenario's unless DP does not divide it. */
+typedef struct
+{
+  BpwEstimator *estimator;   /* owned, nullable */
+  gint64        batch;
+} BpwCalculonEstimatorCache;
+
 static void
 bpw_calculon_bridge_one (const BpwSearchSpace          *space,
                          const BpwCalculonSearchResult *c,
                          gboolean                       reevaluate,
                          gboolean                       simulate,
+                         BpwCalculonEstimatorCache     *cache,
                          BpwSearchResult               *r)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(BpwEstimator) estimator = NULL;
+  BpwEstimator *estimator;
   BpwScenario scenario;
   BpwParallel parallel;
 
@@ -48,19 +56,8 @@ bpw_calculon_bridge_one (const BpwSearchSpace          *space,
   r->reasons = g_ptr_array_new_with_free_func (g_free);
   bpw_mapping_init_defaults (&r->mapping);
   bpw_scenario_copy (&scenario, &space->scenario);
-  scenario.global_batch = c->exe.batch_size;
-  scenario.micro_batch = c->exe.microbatch_size;
-  scenario.recompute = c->exe.activation_recompute;
   parallel = space->base.parallel;
-  parallel.tp = c->exe.tensor_par;
-  parallel.pp = c->exe.pipeline_par;
-  parallel.dp = c->exe.data_par;
-  parallel.ep = 1;
-  parallel.sp = c->exe.tensor_par_comm_type != BPW_CALCULON_TP_COMM_AR;
-  parallel.zero = c->exe.optimizer_sharding ? 2 : 0;
-  parallel.interleave = c->exe.pipeline_interleaving;
-  parallel.schedule = c->exe.pipeline_interleaving > 1 ? BPW_SCHEDULE_INTERLEAVED
-                                                       : BPW_SCHEDULE_1F1B;
+  bpw_calculon_execution_apply (&c->exe, &scenario, &parallel);
   if (!bpw_mapping_from_calculon_execution (&c->exe, &scenario, &parallel, &r->mapping,
                                             &error))
     {
@@ -72,7 +69,13 @@ bpw_calculon_bridge_one (const BpwSearchSpace          *space,
     }
   r->mapping.name = g_strdup_printf ("calculon-%" G_GUINT64_FORMAT, c->index);
 
-  estimator = bpw_estimator_new (&space->spec, &scenario, space->blueprint, &error);
+  if (cache->estimator == NULL || cache->batch != scenario.global_batch)
+    {
+      g_clear_pointer (&cache->estimator, bpw_estimator_free);
+      cache->estimator = bpw_estimator_new (&space->spec, &scenario, space->blueprint, &error);
+      cache->batch = scenario.global_batch;
+    }
+  estimator = cache->estimator;
   if (estimator == NULL
       || !bpw_estimator_evaluate (estimator, &r->mapping, &r->estimate, NULL, &error))
     {
@@ -95,6 +98,7 @@ bpw_calculon_search_report_to_workbench (const BpwCalculonSearchReport *report,
                                          gboolean                       reevaluate,
                                          gboolean                       simulate)
 {
+  BpwCalculonEstimatorCache cache = { NULL, 0 };
   BpwSearchReport *out;
 
   g_return_val_if_fail (report != NULL && space != NULL, NULL);
@@ -121,9 +125,10 @@ bpw_calculon_search_report_to_workbench (const BpwCalculonSearchReport *report,
       BpwSearchResult r;
 
       bpw_calculon_bridge_one (space, &g_array_index (report->best, BpwCalculonSearchResult, i),
-                               reevaluate, simulate, &r);
+                               reevaluate, simulate, &cache, &r);
       g_array_append_val (out->best, r);
     }
+  g_clear_pointer (&cache.estimator, bpw_estimator_free);
   return out;
 }
 

@@ -99,6 +99,33 @@ static const BpwRecompute recompute_values[] = {
 static const char * const comm_type_names[] = { "ar", "p2p_rs_ag", "rs_ag", NULL };
 static const char * const overlap_names[] = { "none", "ring", "pipe", NULL };
 
+void
+bpw_calculon_execution_apply (const BpwCalculonExecution *exec,
+                              BpwScenario                *scenario,
+                              BpwParallel                *parallel)
+{
+  g_return_if_fail (exec != NULL && scenario != NULL && parallel != NULL);
+
+  scenario->phase = exec->training ? BPW_WORKLOAD_TRAIN : BPW_WORKLOAD_PREFILL;
+  scenario->global_batch = exec->batch_size;
+  scenario->micro_batch = exec->microbatch_size;
+  scenario->dtype = exec->datatype;
+  scenario->recompute = exec->activation_recompute;
+
+  parallel->tp = exec->tensor_par;
+  parallel->pp = exec->pipeline_par;
+  parallel->dp = exec->data_par;
+  parallel->ep = 1;
+  parallel->sp = exec->tensor_par_comm_type != BPW_CALCULON_TP_COMM_AR;
+  /* Calculon's optimizer sharding divides optimizer state and weight-gradient storage by
+   * DP and turns the all-reduce into reduce-scatter + all-gather, weights stay replicated:
+   * that is ZeRO stage 2. */
+  parallel->zero = exec->optimizer_sharding ? 2 : 0;
+  parallel->interleave = exec->pipeline_interleaving;
+  parallel->schedule = exec->pipeline_interleaving > 1 ? BPW_SCHEDULE_INTERLEAVED
+                                                       : BPW_SCHEDULE_1F1B;
+}
+
 gboolean
 bpw_calculon_execution_detect (JsonNode *root)
 {
@@ -220,23 +247,7 @@ execution_read (BpwJsonDoc           *doc,
     return execution_fail (doc, root, "training", error,
                            "recompute and optimizer offload apply only when training");
 
-  scenario->phase = exec->training ? BPW_WORKLOAD_TRAIN : BPW_WORKLOAD_PREFILL;
-  scenario->global_batch = batch;
-  scenario->micro_batch = mbs;
-  scenario->dtype = datatype_values[datatype];
-  scenario->recompute = exec->activation_recompute;
-
-  parallel->tp = tp;
-  parallel->pp = pp;
-  parallel->dp = dp;
-  parallel->ep = 1;
-  parallel->sp = comm != BPW_CALCULON_TP_COMM_AR;
-  /* Calculon's optimizer sharding divides optimizer state and weight-gradient storage by
-   * DP and turns the all-reduce into reduce-scatter + all-gather, weights stay replicated:
-   * that is ZeRO stage 2. */
-  parallel->zero = exec->optimizer_sharding ? 2 : 0;
-  parallel->interleave = v;
-  parallel->schedule = v > 1 ? BPW_SCHEDULE_INTERLEAVED : BPW_SCHEDULE_1F1B;
+  bpw_calculon_execution_apply (exec, scenario, parallel);
   return TRUE;
 }
 

@@ -149,6 +149,11 @@ gboolean  bpw_calculon_execution_load_data (const char           *filename,
                                             BpwCalculonExecution *exec,
                                             GPtrArray            *warnings,
                                             GError              **error);
+/* Sets the fields of @scenario and @parallel that the execution determines (as
+ * bpw_calculon_execution_load() describes); the others keep their values. */
+void      bpw_calculon_execution_apply     (const BpwCalculonExecution *exec,
+                                            BpwScenario                *scenario,
+                                            BpwParallel                *parallel);
 /* What the execution changes in the model: multiquery -> kv_heads = 1, and weights,
  * gradients and activations in @datatype (the scenario's dtype after loading). */
 void      bpw_calculon_execution_apply_to_model (const BpwCalculonExecution *exec,
