@@ -30,12 +30,50 @@ bpw_calculon_execution_approximations (const BpwCalculonExecution *exe)
   return notes;
 }
 
-/* One estimator per batch: Calculon's batch is the scenario's unless DP does not divide it. */
+/* One estimator per batch: Calculon's batch is the scenario's unless DP does not divide it
+ * (phase and datatype are the search's, the same for every execution; the mapping carries
+ * the rest). The estimator keeps a shallow copy of its scenario, so the cache owns the
+ * scenario it was made with: its strings must outlive the estimator. */
 typedef struct
 {
   BpwEstimator *estimator;   /* owned, nullable */
-  gint64        batch;
+  GError       *refused;     /* owned: why the estimator is NULL */
+  BpwScenario   scenario;    /* owned: the estimator's */
+  gboolean      has_scenario;
 } BpwCalculonEstimatorCache;
+
+static void
+bpw_calculon_estimator_cache_clear (BpwCalculonEstimatorCache *cache)
+{
+  g_clear_pointer (&cache->estimator, bpw_estimator_free);
+  g_clear_error (&cache->refused);
+  if (cache->has_scenario)
+    bpw_scenario_clear (&cache->scenario);
+  cache->has_scenario = FALSE;
+}
+
+static BpwEstimator *
+bpw_calculon_estimator_cache_get (BpwCalculonEstimatorCache *cache,
+                                  const BpwSearchSpace      *space,
+                                  const BpwScenario         *scenario,
+                                  GError                   **error)
+{
+  if (cache->has_scenario && cache->scenario.global_batch == scenario->global_batch
+      && cache->scenario.phase == scenario->phase && cache->scenario.dtype == scenario->dtype)
+    {
+      if (cache->estimator == NULL)
+        g_propagate_error (error, g_error_copy (cache->refused));
+      return cache->estimator;
+    }
+  bpw_calculon_estimator_cache_clear (cache);
+  bpw_scenario_copy (&cache->scenario, scenario);
+  cache->has_scenario = TRUE;
+  cache->estimator = bpw_estimator_new (&space->spec, &cache->scenario, space->blueprint,
+                                        &cache->refused);
+  if (cache->estimator == NULL)
+    g_propagate_error (error, g_error_copy (cache->refused));
+  return cache->estimator;
+}
 
 static void
 bpw_calculon_bridge_one (const BpwSearchSpace          *space,
@@ -69,13 +107,7 @@ bpw_calculon_bridge_one (const BpwSearchSpace          *space,
     }
   r->mapping.name = g_strdup_printf ("calculon-%" G_GUINT64_FORMAT, c->index);
 
-  if (cache->estimator == NULL || cache->batch != scenario.global_batch)
-    {
-      g_clear_pointer (&cache->estimator, bpw_estimator_free);
-      cache->estimator = bpw_estimator_new (&space->spec, &scenario, space->blueprint, &error);
-      cache->batch = scenario.global_batch;
-    }
-  estimator = cache->estimator;
+  estimator = bpw_calculon_estimator_cache_get (cache, space, &scenario, &error);
   if (estimator == NULL
       || !bpw_estimator_evaluate (estimator, &r->mapping, &r->estimate, NULL, &error))
     {
@@ -98,7 +130,7 @@ bpw_calculon_search_report_to_workbench (const BpwCalculonSearchReport *report,
                                          gboolean                       reevaluate,
                                          gboolean                       simulate)
 {
-  BpwCalculonEstimatorCache cache = { NULL, 0 };
+  BpwCalculonEstimatorCache cache = { NULL, };
   BpwSearchReport *out;
 
   g_return_val_if_fail (report != NULL && space != NULL, NULL);
@@ -128,7 +160,7 @@ bpw_calculon_search_report_to_workbench (const BpwCalculonSearchReport *report,
                                reevaluate, simulate, &cache, &r);
       g_array_append_val (out->best, r);
     }
-  g_clear_pointer (&cache.estimator, bpw_estimator_free);
+  bpw_calculon_estimator_cache_clear (&cache);
   return out;
 }
 

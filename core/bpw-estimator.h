@@ -20,6 +20,8 @@ G_BEGIN_DECLS
 
 typedef struct _BpwEstimator BpwEstimator;
 
+/* Keeps shallow copies of @spec and @scenario (it copies @blueprint): their strings must
+ * outlive the estimator. */
 BpwEstimator *bpw_estimator_new      (const BpwModelSpec *spec,
                                       const BpwScenario  *scenario,
                                       const BpwBlueprint *blueprint,
