@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A row is one row of the core's mapping sheet (core/bpw-mapping-sheet.h, whose row struct
+ * A row is one row of the core's mapping sheet (core/binding/bpw-mapping-sheet.h, whose row struct
  * took the name BpwSheetRow, hence BpwSheetItem here): what one rank of a pipeline stage
  * executes, on which engine or link, with its FLOPs, bytes, tiling, fusion, time and
  * bottleneck, and the lineage id of the work-graph operation it implements. The strings

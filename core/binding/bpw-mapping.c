@@ -66,15 +66,6 @@ bpw_mapping_clear (BpwMapping *mapping)
   g_clear_pointer (&mapping->name, g_free);
 }
 
-static gboolean
-bpw_parallel_equal (const BpwParallel *a,
-                    const BpwParallel *b)
-{
-  return a->tp == b->tp && a->pp == b->pp && a->dp == b->dp && a->ep == b->ep
-         && !a->sp == !b->sp && a->zero == b->zero && a->schedule == b->schedule
-         && a->interleave == b->interleave;
-}
-
 gboolean
 bpw_mapping_equal (const BpwMapping *a,
                    const BpwMapping *b)

@@ -188,3 +188,25 @@ bpw_scenario_validate (const BpwScenario  *s,
     }
   return TRUE;
 }
+
+gboolean
+bpw_scenario_values_equal (const BpwScenario *a,
+                           const BpwScenario *b)
+{
+  return a->phase == b->phase && a->global_batch == b->global_batch
+         && a->micro_batch == b->micro_batch && a->seq == b->seq && a->context == b->context
+         && a->recompute == b->recompute && a->dtype == b->dtype && a->kv_dtype == b->kv_dtype
+         && a->optimizer_set == b->optimizer_set
+         && (!a->optimizer_set || a->optimizer == b->optimizer) && a->weight == b->weight
+         && a->sla_step_time == b->sla_step_time && a->sla_ttft == b->sla_ttft
+         && a->sla_tpot == b->sla_tpot && a->sla_p99 == b->sla_p99;
+}
+
+gboolean
+bpw_parallel_equal (const BpwParallel *a,
+                    const BpwParallel *b)
+{
+  return a->tp == b->tp && a->pp == b->pp && a->dp == b->dp && a->ep == b->ep
+         && !a->sp == !b->sp && a->zero == b->zero && a->schedule == b->schedule
+         && a->interleave == b->interleave;
+}

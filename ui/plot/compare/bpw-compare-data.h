@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The adapter between a BpwComparison (core/bpw-compare.h) and the compare plot: per cell
+ * The adapter between a BpwComparison (core/study/bpw-compare.h) and the compare plot: per cell
  * the fit (legal, SLA pass or fail with its margin), the headline numbers and the
  * step-time breakdown; per suite the weighted scores, feasibility and the Pareto front.
  * The data copy what they need: the comparison may be freed afterwards.

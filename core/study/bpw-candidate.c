@@ -110,3 +110,28 @@ bpw_candidate_run_bind (const BpwCandidateRun *run,
     return NULL;
   return bpw_plan_new (dist, run->blueprint, &run->mapping, error);
 }
+
+gboolean
+bpw_candidate_run_same (const BpwCandidateRun *a,
+                        const char            *a_error,
+                        const BpwCandidateRun *b,
+                        const char            *b_error)
+{
+  if (a_error != NULL || b_error != NULL)
+    return g_strcmp0 (a_error, b_error) == 0;
+  return a->blueprint != NULL && b->blueprint != NULL
+         && bpw_scenario_values_equal (&a->scenario, &b->scenario)
+         && bpw_mapping_equal (&a->mapping, &b->mapping)
+         && bpw_blueprint_equal (a->blueprint, b->blueprint);
+}
+
+void
+bpw_candidate_run_copy (BpwCandidateRun       *dest,
+                        const BpwCandidateRun *src)
+{
+  /* The copy functions fill their destination whole. */
+  bpw_model_spec_copy (&dest->spec, &src->spec);
+  bpw_scenario_copy (&dest->scenario, &src->scenario);
+  bpw_mapping_copy (&dest->mapping, &src->mapping);
+  dest->blueprint = src->blueprint != NULL ? bpw_blueprint_copy (src->blueprint) : NULL;
+}

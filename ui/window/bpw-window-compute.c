@@ -22,7 +22,6 @@
 
 #include "bpw-core.h"
 #include "bpw-overview-item.h"
-#include "bpw-run-util.h"
 
 /* One scenario's inputs, copied out of the study so that the worker thread reads only
  * data nobody else touches. */

@@ -40,4 +40,15 @@ void      bpw_candidate_run_clear (BpwCandidateRun *run);
 BpwPlan  *bpw_candidate_run_bind  (const BpwCandidateRun *run,
                                    GError               **error);
 
+/* Evaluating either gives the same result: same scenario, mapping and blueprint, or the
+ * same error (@a_error, @b_error: why the run could not be set up, nullable). The models
+ * are not compared: callers compare runs of one workload. */
+gboolean  bpw_candidate_run_same  (const BpwCandidateRun *a,
+                                   const char            *a_error,
+                                   const BpwCandidateRun *b,
+                                   const char            *b_error);
+/* A deep copy into uninitialised @dest (clear it with bpw_candidate_run_clear()). */
+void      bpw_candidate_run_copy  (BpwCandidateRun       *dest,
+                                   const BpwCandidateRun *src);
+
 G_END_DECLS

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A comparison (core/bpw-compare.h) of every candidate on every scenario, mappings as
+ * A comparison (core/study/bpw-compare.h) of every candidate on every scenario, mappings as
  * given, computed in a worker thread after every change of the study: the chart
  * (step-time breakdown bars, the fit matrix as a heat map, the delta table of one
  * scenario) in a BpwPlotView, and the deltas of every scenario as a sortable table.

@@ -58,4 +58,10 @@ gboolean bpw_scenario_validate      (const BpwScenario  *scenario,
                                      const BpwModelSpec *spec,
                                      GError            **error);
 
+/* The scenario's values (not its name) are the same. */
+gboolean bpw_scenario_values_equal  (const BpwScenario  *a,
+                                     const BpwScenario  *b);
+gboolean bpw_parallel_equal         (const BpwParallel  *a,
+                                     const BpwParallel  *b);
+
 G_END_DECLS

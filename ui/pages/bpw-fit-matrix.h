@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * One tile per candidate on each scenario, from a comparison (core/bpw-compare.h): whether
+ * One tile per candidate on each scenario, from a comparison (core/study/bpw-compare.h): whether
  * the plan meets the scenario's SLA and by what margin, (limit − value) / limit, or how
  * its throughput compares with the best candidate's where the scenario has no SLA; and
  * the bottleneck class. Tiles are buttons: activating one emits "cell-activated".

@@ -15,7 +15,6 @@
 #include <glib/gi18n.h>
 
 #include "bpw-measurement-run.h"
-#include "bpw-run-util.h"
 #include "bpw-si-format.h"
 #include "bpw-simulation-job.h"
 

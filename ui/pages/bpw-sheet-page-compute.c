@@ -11,7 +11,6 @@
 #include "config.h"
 
 #include "bpw-measurement-run.h"
-#include "bpw-run-util.h"
 #include "bpw-sheet-page-private.h"
 
 typedef struct
