@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 
 typedef struct
 {
@@ -119,6 +120,7 @@ main (int    argc,
   const char *command;
 
   setlocale (LC_ALL, "");
+  bpw_core_i18n_init (NULL);
   /* Numbers on stdout are for scripts too: always a decimal point. */
   setlocale (LC_NUMERIC, "C");
   g_set_prgname ("bpw");

@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "bpw-application.h"
+#include "bpw-i18n.h"
 
 int
 main (int   argc,
@@ -22,6 +23,7 @@ main (int   argc,
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
+  bpw_core_i18n_init (LOCALEDIR);
 
   g_set_application_name (_("Blueprint Workbench"));
 
