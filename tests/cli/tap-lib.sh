@@ -8,7 +8,8 @@ trap 'rm -rf "$TMP"' EXIT
 
 n=0
 failed=0
-CALCULON=${BPW_SHARED_DIR:-/nonexistent}/reference/calculon
+# Calculon's public models, systems and runs, copied into the tests' data with their notice.
+CALCULON=${BPW_SOURCE_ROOT:-$(dirname "${BASH_SOURCE[0]}")/../..}/tests/data/reference/calculon
 PYTHON=$(command -v python3 || true)
 
 pass () { n=$((n + 1)); echo "ok $n - $1"; }

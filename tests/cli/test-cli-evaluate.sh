@@ -77,7 +77,7 @@ if [ -d "$CALCULON" ]; then
     py "Calculon $name: within 10 % of $ref s" "assert abs(d['step_time_s'] / $ref - 1) < 0.10, d['step_time_s']"
   done
 else
-  for t in full full-10 seqsel seqsel-10; do skip "Calculon $t" "no reference/calculon"; done
+  for t in full full-10 seqsel seqsel-10; do fail "Calculon $t" "tests/data/reference/calculon is missing"; done
 fi
 
 # ---- validate: Megatron-LM 2021 Table 1 ----

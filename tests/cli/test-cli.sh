@@ -5,8 +5,8 @@
 #
 # Usage: test-cli.sh PATH/TO/bpw
 # Prints TAP. Expected numbers are derived here from closed forms (Megatron/Narayanan),
-# never copied from the program's output. Calculon inputs come from $BPW_SHARED_DIR and
-# their tests skip when it is absent.
+# never copied from the program's output. Calculon inputs come from tests/data/reference/calculon;
+# their tests fail when it is absent.
 
 set -u
 
@@ -304,7 +304,7 @@ else
   skip "the default study is recognised" "no data/studies under BPW_SOURCE_ROOT"
 fi
 
-# ---- Calculon inputs (shared reference data) ------------------------------------------
+# ---- Calculon inputs (reference data) ---------------------------------------------------
 
 if [ -d "$CALCULON" ]; then
   expect_rc "check on every Calculon model, system and execution file" 0 \
@@ -347,7 +347,7 @@ assert d['conservation']['ok'] is True"
 else
   for t in check-calculon ok-lines execution system model mixed mixed-ok facts-exec \
            exec-map exec-flops override override-echo vocab vocab-echo; do
-    skip "Calculon $t" "BPW_SHARED_DIR has no reference/calculon"
+    fail "Calculon $t" "tests/data/reference/calculon is missing"
   done
 fi
 

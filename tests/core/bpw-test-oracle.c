@@ -268,15 +268,13 @@ bpw_oracle_llama_layer_parameters (const BpwModelSpec *s)
 gboolean
 bpw_oracle_calculon_spec (const char *file, BpwModelSpec *spec, gint64 *seq)
 {
-  const char *shared = g_getenv ("BPW_SHARED_DIR");
   g_autofree char *path = NULL;
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GError) error = NULL;
   JsonObject *o;
 
-  if (shared == NULL)
-    return FALSE;
-  path = g_build_filename (shared, "reference", "calculon", "models", file, NULL);
+  path = g_test_build_filename (G_TEST_DIST, "data", "reference", "calculon", "models", file,
+                                NULL);
   if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
     return FALSE;
   if (!json_parser_load_from_file (parser, path, &error))

@@ -91,8 +91,8 @@ void     bpw_oracle_llama2_7b_spec  (BpwModelSpec       *spec);
 guint64  bpw_oracle_gpt_parameters  (const BpwModelSpec *spec);
 /* One Llama-style block (GQA, SwiGLU, two RMSNorms, no bias). */
 guint64  bpw_oracle_llama_layer_parameters (const BpwModelSpec *spec);
-/* Calculon's models/<file> from BPW_SHARED_DIR as a GPT-style spec with vocabulary 51200, fp16.
- * FALSE when the shared data is missing. */
+/* Calculon's models/<file> from tests/data/reference/calculon as a GPT-style spec with
+ * vocabulary 51200, fp16. FALSE when the file is missing. */
 gboolean bpw_oracle_calculon_spec   (const char         *file,
                                      BpwModelSpec       *spec,
                                      gint64             *seq);

@@ -229,14 +229,11 @@ test_efficiency_lookup (void)
 static char *
 calculon_system (const char *file)
 {
-  const char *shared = g_getenv ("BPW_SHARED_DIR");
-  char *path;
+  /* Calculon's systems are copied into tests/data/reference/calculon/. */
+  char *path = g_test_build_filename (G_TEST_DIST, "data", "reference", "calculon", "systems",
+                                      file, NULL);
 
-  if (shared == NULL)
-    return NULL;
-  path = g_build_filename (shared, "reference", "calculon", "systems", file, NULL);
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    g_clear_pointer (&path, g_free);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
   return path;
 }
 
@@ -250,11 +247,6 @@ test_calculon_import (void)
   const BpwMemoryLevel *m1, *m2;
   const BpwTier *n0, *n1;
 
-  if (path == NULL)
-    {
-      g_test_skip ("shared/reference/calculon/systems/a100_80g.json not available");
-      return;
-    }
   bp = bpw_blueprint_load (path, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (bp->name, ==, "a100_80g");
@@ -322,11 +314,6 @@ test_calculon_in_network (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(BpwBlueprint) bp = NULL;
 
-  if (path == NULL)
-    {
-      g_test_skip ("shared/reference/calculon/systems/h100_80g_nvl8.json not available");
-      return;
-    }
   bp = bpw_blueprint_load_file (path, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpfloat (bp->engines[0].peak[BPW_PRECISION_FP8].value, ==, 2000e12);

@@ -61,15 +61,10 @@ static const CalculonRun calculon_runs[] = {
 static void
 test_calculon_reference (void)
 {
-  const char *shared = g_getenv ("BPW_SHARED_DIR");
-  g_autofree char *dir = NULL;
+  g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "data", "reference", "calculon",
+                                                NULL);
 
-  if (shared == NULL || !g_file_test (shared, G_FILE_TEST_IS_DIR))
-    {
-      g_test_skip ("BPW_SHARED_DIR not available");
-      return;
-    }
-  dir = g_build_filename (shared, "reference", "calculon", NULL);
+  g_assert_true (g_file_test (dir, G_FILE_TEST_IS_DIR));
 
   for (guint i = 0; i < G_N_ELEMENTS (calculon_runs); i++)
     {

@@ -172,14 +172,10 @@ test_apply_to_scenario (void)
 static char *
 calculon_run (const char *file)
 {
-  const char *shared = g_getenv ("BPW_SHARED_DIR");
-  char *path;
+  char *path = g_test_build_filename (G_TEST_DIST, "data", "reference", "calculon", "runs",
+                                      file, NULL);
 
-  if (shared == NULL)
-    return NULL;
-  path = g_build_filename (shared, "reference", "calculon", "runs", file, NULL);
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    g_clear_pointer (&path, g_free);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
   return path;
 }
 
@@ -194,11 +190,6 @@ test_calculon_execution (void)
   BpwParallel p;
   BpwMapping m;
 
-  if (full == NULL || seqsel == NULL)
-    {
-      g_test_skip ("shared/reference/calculon/runs not available (BPW_SHARED_DIR)");
-      return;
-    }
 
   /* gpt3-175B_full: nets 0/1/1, fused activation, no overlaps, full recompute, no
    * offload, ar TP (no SP), no optimizer sharding. */
