@@ -1,4 +1,5 @@
-/* bpw-blueprint-bundled.c — the blueprints shipped inside the core
+/* bpw-blueprint-bundled.c — the blueprints shipped inside the core, and the lookup of a
+ * blueprint by bundled name or file path
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -74,4 +75,28 @@ bpw_blueprint_load_bundled (const char  *name,
       bp->origin = g_strdup ("bundled");
     }
   return bp;
+}
+
+BpwBlueprint *
+bpw_blueprint_load (const char  *path_or_name,
+                    GPtrArray   *warnings,
+                    GError     **error)
+{
+  const char * const *names = bpw_blueprint_bundled_names ();
+
+  g_return_val_if_fail (path_or_name != NULL, NULL);
+
+  if (g_file_test (path_or_name, G_FILE_TEST_IS_REGULAR))
+    return bpw_blueprint_load_file (path_or_name, warnings, error);
+  if (g_strv_contains (names, path_or_name))
+    return bpw_blueprint_load_bundled (path_or_name, error);
+
+  {
+    g_autofree char *list = g_strjoinv (", ", (char **) names);
+
+    g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                 "%s: no such file and no bundled blueprint of that name (bundled: %s)",
+                 path_or_name, list);
+  }
+  return NULL;
 }

@@ -1,4 +1,4 @@
-/* bpw-blueprint-io.c — loading blueprints: format detection and shared readers
+/* bpw-blueprint-io.c — loading blueprints: format detection and dispatch to the readers
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -7,9 +7,6 @@
 #include "config.h"
 
 #include "bpw-blueprint-io.h"
-
-#include <math.h>
-#include <string.h>
 
 #include "bpw-blueprint-private.h"
 #include "bpw-error.h"
@@ -42,53 +39,6 @@ bpw_blueprint_detect_format (JsonNode *root)
     if (!json_object_has_member (obj, calculon_keys[i]))
       return BPW_BLUEPRINT_FORMAT_UNKNOWN;
   return BPW_BLUEPRINT_FORMAT_CALCULON;
-}
-
-gboolean
-_bpw_blueprint_read_value (BpwBlueprintReader *r,
-                           JsonObject         *object,
-                           const char         *path,
-                           const char         *member,
-                           gboolean            required,
-                           BpwUnit             unit,
-                           double              min,
-                           double              max,
-                           gboolean            integer,
-                           BpwSourced         *out,
-                           GError            **error)
-{
-  g_autofree char *source = NULL;
-  double value = NAN;  /* the parser never yields NaN, so NaN after the call means absent */
-  int kind = -1;
-
-  if (!bpw_json_doc_get_quantity (r->doc, object, path, member, required, unit, min, max,
-                                  &value, &source, &kind, error))
-    return FALSE;
-  if (isnan (value))
-    return TRUE;
-
-  if (integer && (value != floor (value) || value > 9007199254740992.0))
-    {
-      g_autofree char *full = bpw_json_doc_member_path (path, member);
-
-      return bpw_json_doc_error (r->doc, json_object_get_member (object, member), full, error,
-                                 "expected a whole number, got %.17g", value);
-    }
-  bpw_blueprint_set_value (r->bp, out, value,
-                           kind >= 0 && kind < BPW_N_PROVENANCES
-                             ? (BpwProvenance) kind : BPW_PROVENANCE_ESTIMATE,
-                           source);
-  return TRUE;
-}
-
-void
-_bpw_blueprint_warn_unknown (BpwBlueprintReader *r,
-                             JsonObject         *object,
-                             const char         *path,
-                             const char * const *known)
-{
-  if (r->warnings != NULL)
-    bpw_json_doc_check_unknown (r->doc, object, path, known, r->warnings);
 }
 
 BpwBlueprint *
@@ -157,30 +107,6 @@ bpw_blueprint_load_file (const char  *path,
   if (doc == NULL)
     return NULL;
   return bpw_blueprint_load_doc (doc, warnings, error);
-}
-
-BpwBlueprint *
-bpw_blueprint_load (const char  *path_or_name,
-                    GPtrArray   *warnings,
-                    GError     **error)
-{
-  const char * const *names = bpw_blueprint_bundled_names ();
-
-  g_return_val_if_fail (path_or_name != NULL, NULL);
-
-  if (g_file_test (path_or_name, G_FILE_TEST_IS_REGULAR))
-    return bpw_blueprint_load_file (path_or_name, warnings, error);
-  if (g_strv_contains (names, path_or_name))
-    return bpw_blueprint_load_bundled (path_or_name, error);
-
-  {
-    g_autofree char *list = g_strjoinv (", ", (char **) names);
-
-    g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                 "%s: no such file and no bundled blueprint of that name (bundled: %s)",
-                 path_or_name, list);
-  }
-  return NULL;
 }
 
 gboolean

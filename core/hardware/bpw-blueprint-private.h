@@ -5,17 +5,9 @@
 #pragma once
 
 #include "bpw-blueprint-io.h"
-#include "bpw-quantity.h"
+#include "bpw-blueprint-reader-private.h"
 
 G_BEGIN_DECLS
-
-/* One load in progress: the document, the blueprint being filled, the warning sink. */
-typedef struct
-{
-  BpwJsonDoc   *doc;
-  BpwBlueprint *bp;
-  GPtrArray    *warnings;  /* nullable */
-} BpwBlueprintReader;
 
 BpwBlueprint *_bpw_blueprint_read_native     (BpwJsonDoc  *doc,
                                               JsonObject  *root,
@@ -26,34 +18,6 @@ BpwBlueprint *_bpw_blueprint_import_calculon (BpwJsonDoc  *doc,
                                               GPtrArray   *warnings,
                                               GError     **error);
 
-/* Reads @member of @object as a quantity into @out (untouched when absent). A value
- * without provenance becomes an unsourced estimate. @integer demands a whole number. */
-gboolean      _bpw_blueprint_read_value      (BpwBlueprintReader *r,
-                                              JsonObject         *object,
-                                              const char         *path,
-                                              const char         *member,
-                                              gboolean            required,
-                                              BpwUnit             unit,
-                                              double              min,
-                                              double              max,
-                                              gboolean            integer,
-                                              BpwSourced         *out,
-                                              GError            **error);
-/* Array elements with located errors ("expected a string, got 3"). */
-const char   *_bpw_blueprint_read_string_element (BpwBlueprintReader *r,
-                                                  JsonNode           *node,
-                                                  const char         *path,
-                                                  GError            **error);
-/* A number in [@min, @max] (open at @min when @open_min); @what is "a positive size". */
-gboolean      _bpw_blueprint_read_number_element (BpwBlueprintReader *r,
-                                                  JsonNode           *node,
-                                                  const char         *path,
-                                                  const char         *what,
-                                                  double              min,
-                                                  double              max,
-                                                  gboolean            open_min,
-                                                  double             *out,
-                                                  GError            **error);
 /* One entry of "tiers" (bpw-blueprint-read-tier.c). */
 gboolean      _bpw_blueprint_read_tier       (BpwBlueprintReader *r,
                                               JsonNode           *node,
@@ -63,9 +27,5 @@ gboolean      _bpw_blueprint_read_tier       (BpwBlueprintReader *r,
 gboolean      _bpw_blueprint_read_capabilities (BpwBlueprintReader *r,
                                                 JsonObject         *root,
                                                 GError            **error);
-void          _bpw_blueprint_warn_unknown    (BpwBlueprintReader *r,
-                                              JsonObject         *object,
-                                              const char         *path,
-                                              const char * const *known);
 
 G_END_DECLS

@@ -25,51 +25,6 @@ static const char * const processing_choices[] = { "overlap", "no_overlap", NULL
 #define POS G_MINDOUBLE
 #define INF G_MAXDOUBLE
 
-/* A node that must be an array element of type string; located error otherwise. */
-const char *
-_bpw_blueprint_read_string_element (BpwBlueprintReader *r,
-                                   JsonNode           *node,
-                                   const char         *path,
-                                   GError            **error)
-{
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    {
-      g_autofree char *got = bpw_json_doc_describe_node (node);
-
-      bpw_json_doc_error (r->doc, node, path, error, "expected a string, got %s", got);
-      return NULL;
-    }
-  return json_node_get_string (node);
-}
-
-gboolean
-_bpw_blueprint_read_number_element (BpwBlueprintReader *r,
-                                   JsonNode           *node,
-                                   const char         *path,
-                                   const char         *what,
-                                   double              min,
-                                   double              max,
-                                   gboolean            open_min,
-                                   double             *out,
-                                   GError            **error)
-{
-  double v;
-
-  if (!JSON_NODE_HOLDS_VALUE (node)
-      || (json_node_get_value_type (node) != G_TYPE_INT64
-          && json_node_get_value_type (node) != G_TYPE_DOUBLE))
-    {
-      g_autofree char *got = bpw_json_doc_describe_node (node);
-
-      return bpw_json_doc_error (r->doc, node, path, error, "expected %s, got %s", what, got);
-    }
-  v = json_node_get_double (node);
-  if (v < min || v > max || (open_min && v == min))
-    return bpw_json_doc_error (r->doc, node, path, error, "expected %s, got %.17g", what, v);
-  *out = v;
-  return TRUE;
-}
-
 /* {"interpolation": "step"|"log-linear", "points": [[size, eff], ...], "kind", "source"} */
 static gboolean
 bpw_blueprint_read_table (BpwBlueprintReader *r,

@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include "bpw-correlate-op-private.h"
 #include "bpw-correlate.h"
 #include "bpw-work-graph.h"
 
@@ -23,24 +24,6 @@ void          _bpw_correlate_pair (BpwCorrelation *corr,
                                    guint           first_op,
                                    guint           n_ops,
                                    gboolean        by_lineage);
-
-/* The work-graph op and the dist task behind a modelled task event (NULL for transfers). */
-const BpwOp  *_bpw_correlate_graph_op (const BpwCorrelation *corr,
-                                       const BpwModelledOp  *op);
-const char   *_bpw_correlate_op_name  (const BpwCorrelation *corr,
-                                       const BpwModelledOp  *op);
-/* The op's per-rank matmul shape; FALSE when it is no matmul. */
-gboolean      _bpw_correlate_op_shape (const BpwCorrelation *corr,
-                                       const BpwModelledOp  *op,
-                                       double               *batch,
-                                       double               *m,
-                                       double               *n,
-                                       double               *k);
-
-/* Elements of the op's largest input on its rank; 0 when unknown (split over TP or
- * ZeRO ranks, or a transfer). */
-double        _bpw_correlate_op_numel (const BpwCorrelation *corr,
-                                       const BpwModelledOp  *op);
 
 /* The alignment of one pair (bpw-correlate-align.c) and its explanation of what is left
  * over (bpw-correlate-explain.c). */

@@ -12,7 +12,6 @@
 
 #include "bpw-correlate-private.h"
 #include "bpw-error.h"
-#include "bpw-plan-private.h"
 
 static const BpwKernelKind primitive_kinds[BPW_N_PRIMITIVES] = {
   [BPW_PRIM_MATMUL] = BPW_KERNEL_MATMUL,
@@ -55,74 +54,6 @@ bpw_op_class_of_task (const BpwPlanTask *task)
     default:
       return task->engine == BPW_ENGINE_MATRIX ? BPW_OP_CLASS_MATRIX : BPW_OP_CLASS_VECTOR;
     }
-}
-
-static const BpwSimEvent *
-op_event (const BpwCorrelation *corr, const BpwModelledOp *op)
-{
-  return bpw_simulation_event (corr->sim, op->event);
-}
-
-const BpwOp *
-_bpw_correlate_graph_op (const BpwCorrelation *corr,
-                         const BpwModelledOp  *op)
-{
-  const BpwSimEvent *e = op_event (corr, op);
-
-  if (e->kind != BPW_SIM_EVENT_TASK)
-    return NULL;
-  return bpw_work_graph_op (corr->sim->plan->dist->graph, op->lineage);
-}
-
-const char *
-_bpw_correlate_op_name (const BpwCorrelation *corr,
-                        const BpwModelledOp  *op)
-{
-  return bpw_simulation_event_name (corr->sim, op_event (corr, op));
-}
-
-gboolean
-_bpw_correlate_op_shape (const BpwCorrelation *corr,
-                         const BpwModelledOp  *op,
-                         double               *batch,
-                         double               *m,
-                         double               *n,
-                         double               *k)
-{
-  const BpwSimEvent *e = op_event (corr, op);
-  const BpwOp *gop = _bpw_correlate_graph_op (corr, op);
-  const BpwTask *task;
-
-  if (gop == NULL || gop->m == 0 || gop->n == 0 || gop->k == 0)
-    return FALSE;
-  task = &g_array_index (corr->sim->plan->dist->stages[e->stage].tasks, BpwTask, e->item);
-  _bpw_plan_rank_shape (gop, task->tp_parts, batch, m, n, k);
-  return TRUE;
-}
-
-double
-_bpw_correlate_op_numel (const BpwCorrelation *corr,
-                         const BpwModelledOp  *op)
-{
-  const BpwSimEvent *e = bpw_simulation_event (corr->sim, op->event);
-  const BpwOp *gop = _bpw_correlate_graph_op (corr, op);
-  const BpwWorkGraph *g = corr->sim->plan->dist->graph;
-  const BpwTask *task;
-  double best = 0;
-
-  if (gop == NULL)
-    return 0;
-  task = &g_array_index (corr->sim->plan->dist->stages[e->stage].tasks, BpwTask, e->item);
-  if (task->tp_parts > 1 || task->dp_parts > 1)
-    return 0;
-  for (guint u = gop->use_first; u < gop->use_first + gop->use_count; u++)
-    {
-      const BpwTensorUse *use = &g_array_index (g->uses, BpwTensorUse, u);
-
-      if (use->access == BPW_ACCESS_READ)
-        best = MAX (best, (double) bpw_work_graph_tensor (g, use->tensor)->elements);
-    }
-  return best;
 }
 
 static int

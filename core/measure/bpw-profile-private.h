@@ -39,6 +39,10 @@ BpwProfileFormat _bpw_profile_detect_format (JsonObject *root,
                                              JsonArray  *events);
 void        _bpw_profile_read_meta (BpwProfile *profile,
                                     JsonObject *root);
+/* bpw-profile-args.c: a number, or a string holding one (spaces around it allowed);
+ * FALSE for anything else or a non-finite value. */
+gboolean    _bpw_profile_parse_number (const char *str,
+                                       double     *out);
 /* Best-effort readers of args and metadata: an integer (JSON integer or numeric string)
  * or -1; a number or NAN; a string or NULL. */
 gint64      _bpw_profile_arg_int    (JsonObject *object,

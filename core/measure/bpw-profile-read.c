@@ -58,21 +58,6 @@ fail (Reader *r, JsonNode *node, guint i, const char *member, GError **error,
   return bpw_json_doc_error (r->doc, node, path, error, "%s", reason);
 }
 
-static gboolean
-parse_number_string (const char *str, double *out)
-{
-  char *end = NULL;
-
-  while (g_ascii_isspace (*str))
-    str++;
-  if (*str == '\0')
-    return FALSE;
-  *out = g_ascii_strtod (str, &end);
-  while (end != NULL && g_ascii_isspace (*end))
-    end++;
-  return end != NULL && *end == '\0' && isfinite (*out);
-}
-
 /* A number, or a string holding one. FALSE with an error for anything else; *found FALSE
  * when absent or null. */
 static gboolean
@@ -96,7 +81,7 @@ read_number (Reader *r, JsonObject *obj, guint i, const char *member, double min
           ok = TRUE;
         }
       else if (t == G_TYPE_STRING)
-        ok = parse_number_string (json_node_get_string (node), out);
+        ok = _bpw_profile_parse_number (json_node_get_string (node), out);
     }
   if (ok && *out >= min && fabs (*out) <= MAX_TS_US)
     {
@@ -106,57 +91,6 @@ read_number (Reader *r, JsonObject *obj, guint i, const char *member, double min
   got = bpw_json_doc_describe_node (node);
   return fail (r, node, i, member, error, min >= 0 ? "expected a non-negative number of µs"
                                                    : "expected a number of µs", got);
-}
-
-/* A best-effort integer from args: a JSON integer or a numeric string; -1 otherwise. Ids,
- * counts and versions are never negative, so a negative one is as unknown as a missing one
- * (and -1 stays the only "unknown" the readers of a profile need to test for). */
-gint64
-_bpw_profile_arg_int (JsonObject *args,
-                      const char *member)
-{
-  JsonNode *node = args != NULL ? json_object_get_member (args, member) : NULL;
-  double v;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return -1;
-  if (json_node_get_value_type (node) == G_TYPE_INT64)
-    return MAX (json_node_get_int (node), -1);
-  if (json_node_get_value_type (node) == G_TYPE_DOUBLE)
-    v = json_node_get_double (node);
-  else if (json_node_get_value_type (node) != G_TYPE_STRING ||
-           !parse_number_string (json_node_get_string (node), &v))
-    return -1;
-  return v >= 0 && v < 9e15 && v == floor (v) ? (gint64) v : -1;
-}
-
-double
-_bpw_profile_arg_double (JsonObject *args,
-                         const char *member)
-{
-  JsonNode *node = args != NULL ? json_object_get_member (args, member) : NULL;
-  double v;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return NAN;
-  if (json_node_get_value_type (node) == G_TYPE_STRING)
-    return parse_number_string (json_node_get_string (node), &v) ? v : NAN;
-  if (json_node_get_value_type (node) == G_TYPE_INT64 ||
-      json_node_get_value_type (node) == G_TYPE_DOUBLE)
-    return json_node_get_double (node);
-  return NAN;
-}
-
-const char *
-_bpw_profile_obj_string (JsonObject *obj,
-                         const char *member)
-{
-  JsonNode *node = obj != NULL ? json_object_get_member (obj, member) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
 }
 
 /* pid or tid: its key for lanes and its number (a string gets a negative id of its own). */

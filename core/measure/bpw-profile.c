@@ -1,4 +1,4 @@
-/* bpw-profile.c — a measured profile: loading, lanes, nesting, accessors, metadata
+/* bpw-profile.c — a measured profile: lanes, nesting, accessors, metadata
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -207,39 +207,6 @@ _bpw_profile_finish (BpwProfile *p)
         }
     }
   p->span_s = last;
-}
-
-BpwProfile *
-bpw_profile_load_doc (BpwJsonDoc  *doc,
-                      GError     **error)
-{
-  g_autoptr(BpwProfile) p = _bpw_profile_new (bpw_json_doc_get_filename (doc));
-
-  if (!_bpw_profile_read (p, doc, error))
-    return NULL;
-  _bpw_profile_finish (p);
-  _bpw_profile_build_items (p);
-  return g_steal_pointer (&p);
-}
-
-BpwProfile *
-bpw_profile_load_data (const char  *filename,
-                       const char  *data,
-                       gssize       length,
-                       GError     **error)
-{
-  g_autoptr(BpwJsonDoc) doc = bpw_json_doc_new_from_data (filename, data, length, error);
-
-  return doc != NULL ? bpw_profile_load_doc (doc, error) : NULL;
-}
-
-BpwProfile *
-bpw_profile_load_file (const char  *path,
-                       GError     **error)
-{
-  g_autoptr(BpwJsonDoc) doc = bpw_json_doc_new_from_file (path, error);
-
-  return doc != NULL ? bpw_profile_load_doc (doc, error) : NULL;
 }
 
 const gint64 *

@@ -99,7 +99,12 @@ _bpw_sim_virtual_stage (const SimProgram *p, guint32 rank, guint chunk)
   return (gint64) chunk * p->n_stages + rank;
 }
 
-/* bpw-simulate.c */
+/* bpw-simulate-queue.c */
+/* What a heap entry wakes: at equal times transfers go first. */
+enum { SIM_HEAP_XFER, SIM_HEAP_RANK };
+
+void     _bpw_sim_heap_push   (Sim *s, double time, guint kind, guint32 id);
+SimHeapEntry _bpw_sim_heap_pop (Sim *s);
 guint32  _bpw_sim_add_event   (Sim *s, const BpwSimEvent *e);
 void     _bpw_sim_wake        (Sim *s, guint32 rank, double time);
 void     _bpw_sim_post        (Sim *s, const SimPending *pending);

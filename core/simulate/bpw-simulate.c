@@ -19,85 +19,7 @@
 #include "bpw-simulate-private.h"
 #include "bpw-error.h"
 
-enum { HEAP_XFER, HEAP_RANK };  /* at equal times transfers go first */
-
-/* ---- heap ---- */
-
-static gboolean
-heap_less (const SimHeapEntry *a, const SimHeapEntry *b)
-{
-  if (a->time != b->time)
-    return a->time < b->time;
-  if (a->kind != b->kind)
-    return a->kind < b->kind;
-  return a->seq < b->seq;
-}
-
-static void
-heap_push (Sim *s, double time, guint kind, guint32 id)
-{
-  SimHeapEntry e = { .time = time, .seq = s->seq++, .id = id, .kind = kind };
-  guint i;
-
-  if (s->heap_len == s->heap_cap)
-    {
-      s->heap_cap = MAX (64, s->heap_cap * 2);
-      s->heap = g_renew (SimHeapEntry, s->heap, s->heap_cap);
-    }
-  i = s->heap_len++;
-  while (i > 0 && heap_less (&e, &s->heap[(i - 1) / 2]))
-    {
-      s->heap[i] = s->heap[(i - 1) / 2];
-      i = (i - 1) / 2;
-    }
-  s->heap[i] = e;
-}
-
-static SimHeapEntry
-heap_pop (Sim *s)
-{
-  SimHeapEntry top = s->heap[0], last = s->heap[--s->heap_len];
-  guint i = 0;
-
-  for (;;)
-    {
-      guint c = 2 * i + 1;
-
-      if (c >= s->heap_len)
-        break;
-      if (c + 1 < s->heap_len && heap_less (&s->heap[c + 1], &s->heap[c]))
-        c++;
-      if (!heap_less (&s->heap[c], &last))
-        break;
-      s->heap[i] = s->heap[c];
-      i = c;
-    }
-  if (s->heap_len > 0)
-    s->heap[i] = last;
-  return top;
-}
-
-/* ---- events ---- */
-
-guint32
-_bpw_sim_add_event (Sim               *s,
-                    const BpwSimEvent *e)
-{
-  g_array_append_val (s->sim->events, *e);
-  return s->sim->events->len - 1;
-}
-
-void
-_bpw_sim_wake (Sim    *s,
-               guint32 rank,
-               double  time)
-{
-  if (s->ranks[rank].blocked)
-    {
-      s->ranks[rank].blocked = FALSE;
-      heap_push (s, time, HEAP_RANK, rank);
-    }
-}
+/* ---- ranks ---- */
 
 static void
 note_done (Sim *s, SimSegment *sg, guint32 idx)
@@ -106,60 +28,6 @@ note_done (Sim *s, SimSegment *sg, guint32 idx)
       _bpw_sim_ev (s, idx)->end > _bpw_sim_ev (s, sg->done_event)->end)
     sg->done_event = idx;
 }
-
-void
-_bpw_sim_post (Sim              *s,
-               const SimPending *pd)
-{
-  g_array_append_val (s->pending, *pd);
-  heap_push (s, pd->ready, HEAP_XFER, s->pending->len - 1);
-}
-
-/* Transfers of one group run in order on its queue; another group's traffic on the same
- * tier halves the bandwidth while they overlap, which stretches the later one. */
-double
-_bpw_sim_reserve (Sim     *s,
-                  guint32  rank,
-                  guint    tier,
-                  guint    group,
-                  double   ready,
-                  double   duration,
-                  guint32 *pred,
-                  double  *stretch)
-{
-  guint base = (rank * s->p->n_tiers + tier) * BPW_N_GROUPS;
-  double start = ready;
-
-  if (s->link_free[base + group] > ready)
-    {
-      start = s->link_free[base + group];
-      *pred = s->link_last[base + group];
-    }
-  *stretch = 0;
-  for (guint g = 0; g < BPW_N_GROUPS; g++)
-    if (g != group)
-      *stretch += CLAMP (s->link_free[base + g] - start, 0.0, duration);
-  return start;
-}
-
-void
-_bpw_sim_occupy (Sim     *s,
-                 guint32  rank,
-                 guint    tier,
-                 guint    group,
-                 guint32  idx,
-                 gboolean overlapped)
-{
-  guint l = (rank * s->p->n_tiers + tier) * BPW_N_GROUPS + group;
-  double end = _bpw_sim_ev (s, idx)->end;
-
-  s->link_free[l] = MAX (s->link_free[l], end);
-  s->link_last[l] = idx;
-  if (overlapped)
-    s->nb_busy[rank * s->p->n_tiers + tier] = MAX (s->nb_busy[rank * s->p->n_tiers + tier], end);
-}
-
-/* ---- ranks ---- */
 
 static void
 close_segment (Sim *s, guint32 rank)
@@ -458,7 +326,7 @@ rank_try (Sim *s, guint32 rank, double now)
       t0 = earliest (s, rank, st, sg, t, x == NULL, &pred);
       if (t0 > now)
         {
-          heap_push (s, t0, HEAP_RANK, rank);
+          _bpw_sim_heap_push (s, t0, SIM_HEAP_RANK, rank);
           return;
         }
       if (x == NULL)
@@ -473,7 +341,7 @@ rank_try (Sim *s, guint32 rank, double now)
         }
       if (s->serial)
         {
-          heap_push (s, MAX (rs->free[0], rs->free[1]), HEAP_RANK, rank);
+          _bpw_sim_heap_push (s, MAX (rs->free[0], rs->free[1]), SIM_HEAP_RANK, rank);
           return;
         }
     }
@@ -536,14 +404,14 @@ _bpw_sim_run (BpwSimulation *sim,
           _bpw_sim_post_gathers (&s, (guint32) r);
         }
       _bpw_sim_prefetch (&s, (guint32) r, 0, 0.0, BPW_SIM_NONE);
-      heap_push (&s, 0.0, HEAP_RANK, (guint32) r);
+      _bpw_sim_heap_push (&s, 0.0, SIM_HEAP_RANK, (guint32) r);
     }
 
   while (s.heap_len > 0)
     {
-      SimHeapEntry e = heap_pop (&s);
+      SimHeapEntry e = _bpw_sim_heap_pop (&s);
 
-      if (e.kind == HEAP_XFER)
+      if (e.kind == SIM_HEAP_XFER)
         _bpw_sim_create_pending (&s, e.id, e.time);
       else
         rank_try (&s, e.id, e.time);

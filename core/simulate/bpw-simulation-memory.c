@@ -14,6 +14,7 @@
 
 #include <string.h>
 
+#include "bpw-simulation-free-index-private.h"
 #include "bpw-simulation-private.h"
 
 typedef struct
@@ -284,74 +285,6 @@ bpw_simulation_memory_curve (const BpwSimulation *sim,
 
 /* ---- live buffers ---- */
 
-/* Where the buffers of a rank's segment instances are freed: segment instances and
- * pipeline sends by (kind, micro-batch, chunk). */
-typedef struct
-{
-  const SimProgram *p;
-  guint32          *segment;    /* [seg][mb][chunk] */
-  double           *send_end;   /* [backward][mb][chunk] */
-} Index;
-
-static gsize
-slot (const SimProgram *p, guint kind, gint32 mb, guint chunk)
-{
-  return ((gsize) kind * (gsize) p->micro_batches + (gsize) MAX (mb, 0)) * (gsize) p->chunks +
-         chunk;
-}
-
-static void
-index_init (Index *ix, const BpwSimulation *sim, guint32 rank)
-{
-  const SimProgram *p = sim->program;
-  const SimRun *run = &p->runs[rank];
-  gsize n = slot (p, SIM_N_SEGS, 0, 0);
-
-  ix->p = p;
-  ix->segment = g_new (guint32, n);
-  ix->send_end = g_new (double, n);
-  memset (ix->segment, 0xff, n * sizeof (guint32));
-  for (gsize i = 0; i < n; i++)
-    ix->send_end[i] = sim->step_time_s;
-  for (guint32 i = 0; i < run->n_segments; i++)
-    ix->segment[slot (p, run->segments[i].seg, run->segments[i].micro_batch,
-                      run->segments[i].chunk)] = i;
-  for (guint64 i = 0; i < sim->column_events; i++)
-    {
-      const BpwSimEvent *x = bpw_simulation_event (sim, (guint32) i);
-
-      if ((x->flags & BPW_SIM_FLAG_PIPELINE) && _bpw_sim_column_rank (sim, x) == rank)
-        ix->send_end[slot (p, (x->flags & BPW_SIM_FLAG_BACKWARD) ? 1 : 0, x->micro_batch,
-                           x->chunk)] = x->end;
-    }
-}
-
-static void
-index_clear (Index *ix)
-{
-  g_free (ix->segment);
-  g_free (ix->send_end);
-}
-
-/* When the buffer allocated by @m in segment instance @sg is freed. */
-static double
-free_time (const BpwSimulation *sim, const Index *ix, const SimStage *st, const SimRun *run,
-           const SimSegment *sg, const SimMem *m)
-{
-  const SimTask *t;
-  guint32 seg, e;
-
-  if (m->partner < 0)
-    return ix->send_end[slot (ix->p, sg->seg == SIM_SEG_BACKWARD, sg->micro_batch, sg->chunk)];
-  t = &g_array_index (st->tasks, SimTask, m->partner);
-  seg = ix->segment[slot (ix->p, t->seg, t->seg == SIM_SEG_OPTIMIZER ? 0 : sg->micro_batch,
-                          t->chunk)];
-  if (seg == BPW_SIM_NONE)
-    return sim->step_time_s;
-  e = run->task_events[run->segments[seg].task_base + t->pos];
-  return e == BPW_SIM_NONE ? sim->step_time_s : bpw_simulation_event (sim, e)->end;
-}
-
 GArray *
 bpw_simulation_live_at (const BpwSimulation *sim,
                         guint32              lane_rank,
@@ -362,13 +295,13 @@ bpw_simulation_live_at (const BpwSimulation *sim,
   guint32 rank;
   const SimStage *st;
   const SimRun *run;
-  Index ix;
+  SimFreeIndex ix;
 
   g_return_val_if_fail (lane_rank < sim->n_ranks, live);
   rank = (guint32) bpw_simulation_rank_stage (sim, lane_rank);
   st = &p->stages[rank];
   run = &p->runs[rank];
-  index_init (&ix, sim, rank);
+  _bpw_sim_free_index_init (&ix, sim, rank);
 
   for (guint32 i = 0; i < run->n_segments; i++)
     {
@@ -394,7 +327,7 @@ bpw_simulation_live_at (const BpwSimulation *sim,
 
               if (m->at_end)
                 continue;
-              freed = free_time (sim, &ix, st, run, sg, m);
+              freed = _bpw_sim_free_time (sim, &ix, st, run, sg, m);
               if (time < freed)
                 {
                   BpwLiveBuffer b = {
@@ -431,6 +364,6 @@ bpw_simulation_live_at (const BpwSimulation *sim,
           g_array_append_val (live, b);
         }
     }
-  index_clear (&ix);
+  _bpw_sim_free_index_clear (&ix);
   return live;
 }

@@ -1,31 +1,14 @@
-/* bpw-workload-io-private.h — shared between the workload readers
+/* bpw-workload-io-private.h — between the workload loader (bpw-workload-io.c) and the readers
+ * it dispatches to
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
 
 #include "bpw-workload-io.h"
+#include "bpw-workload-reader-private.h"
 
 G_BEGIN_DECLS
-
-/* Upper bounds for single sizes read from any file. The readers only ask for a positive
- * integer ("expected a positive integer, got -4"); the ranges and every derived count are
- * checked once, by bpw_model_spec_validate(), whose messages are then located. */
-#define BPW_WORKLOAD_MAX_WIDTH   G_MAXINT64
-#define BPW_WORKLOAD_MAX_LAYERS  G_MAXINT64
-#define BPW_WORKLOAD_MAX_HEADS   G_MAXINT64
-
-/* bpw_json_doc_check_unknown() for a caller that may not want the warnings. */
-static inline void
-_bpw_workload_check_unknown (BpwJsonDoc         *doc,
-                             JsonObject         *object,
-                             const char         *path,
-                             const char * const *known,
-                             GPtrArray          *warnings)
-{
-  if (warnings != NULL)
-    bpw_json_doc_check_unknown (doc, object, path, known, warnings);
-}
 
 /* Runs bpw_model_spec_validate() and turns its "model.FIELD: reason" message into a
  * located one: FIELD is mapped to the key it came from through @key_map (pairs of
@@ -38,14 +21,6 @@ gboolean _bpw_workload_validate_located (BpwJsonDoc         *doc,
                                          const char * const *key_map,
                                          const BpwModelSpec *spec,
                                          GError            **error);
-
-/* head_dim = hidden / heads when the file does not give it; a located error otherwise. */
-gboolean _bpw_workload_derive_head_dim (BpwJsonDoc   *doc,
-                                        JsonObject   *object,
-                                        const char   *path,
-                                        const char   *heads_key,
-                                        BpwModelSpec *spec,
-                                        GError      **error);
 
 /* "a/b/config.json" -> "b"; "a/gpt.json" -> "gpt". Transfer full. */
 char    *_bpw_workload_name_from_filename (const char *filename);

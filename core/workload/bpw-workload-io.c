@@ -56,28 +56,6 @@ _bpw_workload_name_from_filename (const char *filename)
   return g_steal_pointer (&base);
 }
 
-gboolean
-_bpw_workload_derive_head_dim (BpwJsonDoc   *doc,
-                               JsonObject   *object,
-                               const char   *path,
-                               const char   *heads_key,
-                               BpwModelSpec *spec,
-                               GError      **error)
-{
-  g_autofree char *full = NULL;
-
-  if (spec->heads > 0 && spec->hidden % spec->heads == 0)
-    {
-      spec->head_dim = spec->hidden / spec->heads;
-      return TRUE;
-    }
-  full = *path != '\0' ? g_strdup_printf ("%s.%s", path, heads_key) : g_strdup (heads_key);
-  return bpw_json_doc_error (doc, json_object_get_member (object, heads_key), full, error,
-                             "%" G_GINT64_FORMAT " heads do not divide the hidden size %"
-                             G_GINT64_FORMAT "; give the head dimension explicitly",
-                             spec->heads, spec->hidden);
-}
-
 /* "moe.experts" -> object["moe"]["experts"]; NULL when any step is missing. */
 static JsonNode *
 bpw_workload_lookup_member (JsonObject *object,
