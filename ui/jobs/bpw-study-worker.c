@@ -147,10 +147,12 @@ bpw_study_worker_set_study (BpwStudyWorker *self,
   g_return_val_if_fail (study == NULL || BPW_IS_STUDY (study), FALSE);
 
   g_set_object (&self->study, study);
+  if (study == NULL ? self->snapshot == NULL
+      : self->snapshot != NULL && bpw_study_snapshot_matches (self->snapshot, study,
+                                                              self->added))
+    return FALSE;
   if (study != NULL)
     snapshot = bpw_study_snapshot_new (study, self->added);
-  if (bpw_study_snapshot_equal (snapshot, self->snapshot))
-    return FALSE;
 
   /* Whatever runs now works for a study that is gone. */
   g_clear_pointer (&self->snapshot, bpw_study_snapshot_unref);

@@ -160,10 +160,10 @@ bpw_validation_page_set_study (BpwValidationPage *self,
   g_set_object (&self->study, study);
   if (study != NULL)
     {
-      snapshot = bpw_study_snapshot_new (study, NULL);
-      /* Most edits change nothing the report reads twice over: the same text. */
-      if (self->snapshot != NULL && bpw_study_snapshot_equal (snapshot, self->snapshot))
+      /* Most edits change nothing the report reads: an equal study. */
+      if (self->snapshot != NULL && bpw_study_snapshot_matches (self->snapshot, study, NULL))
         return FALSE;
+      snapshot = bpw_study_snapshot_new (study, NULL);
     }
   else if (self->snapshot == NULL && self->outcome == NULL)
     return FALSE;
