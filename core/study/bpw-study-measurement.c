@@ -424,6 +424,48 @@ _bpw_study_copy_measurements (BpwStudy *self)
   return list;
 }
 
+GArray *
+_bpw_study_measurement_list_copy (GArray *list)
+{
+  GArray *copy;
+
+  if (list == NULL)
+    return NULL;
+  copy = bpw_study_measurement_list_new ();
+  g_array_set_size (copy, list->len);
+  for (guint i = 0; i < list->len; i++)
+    bpw_study_measurement_copy (&g_array_index (copy, BpwStudyMeasurement, i),
+                                &g_array_index (list, BpwStudyMeasurement, i));
+  return copy;
+}
+
+static gboolean
+bpw_study_measurement_equal (const BpwStudyMeasurement *a,
+                             const BpwStudyMeasurement *b)
+{
+  return g_strcmp0 (a->name, b->name) == 0 && g_strcmp0 (a->candidate, b->candidate) == 0
+         && g_strcmp0 (a->scenario, b->scenario) == 0
+         && g_strcmp0 (a->profile, b->profile) == 0 && g_strcmp0 (a->path, b->path) == 0
+         && g_strcmp0 (a->sha256, b->sha256) == 0
+         && g_strcmp0 (a->calibrated, b->calibrated) == 0 && a->device == b->device
+         && a->rank == b->rank && g_strcmp0 (a->base, b->base) == 0;
+}
+
+gboolean
+_bpw_study_measurement_list_equal (GArray *a,
+                                   GArray *b)
+{
+  guint n = a != NULL ? a->len : 0;
+
+  if (n != (b != NULL ? b->len : 0))
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    if (!bpw_study_measurement_equal (&g_array_index (a, BpwStudyMeasurement, i),
+                                      &g_array_index (b, BpwStudyMeasurement, i)))
+      return FALSE;
+  return TRUE;
+}
+
 void
 _bpw_study_set_measurements (BpwStudy *self,
                              GArray   *list)

@@ -82,6 +82,11 @@ void      _bpw_study_write_measurements (BpwStudy    *self,
 GArray   *_bpw_study_copy_measurements  (BpwStudy    *self);
 void      _bpw_study_set_measurements   (BpwStudy    *self,
                                          GArray      *list);
+/* A list of copies of @list's measurements (nullable: NULL); whether two lists (nullable:
+ * empty) hold the same measurements in the same order. */
+GArray   *_bpw_study_measurement_list_copy  (GArray      *list);
+gboolean  _bpw_study_measurement_list_equal (GArray      *a,
+                                             GArray      *b);
 /* Appends to @list (BpwStudyMeasurement) what bpw_study_add_measurement() would add. */
 gboolean  _bpw_study_append_measurement (BpwStudy    *self,
                                          GArray      *list,

@@ -108,6 +108,15 @@ gboolean      bpw_study_save_copy        (BpwStudy    *self,
                                           GError     **error);
 char         *bpw_study_to_json          (BpwStudy    *self);
 
+/* A copy that shares nothing with @self: workloads, scenarios, suites, blueprints held
+ * inline, candidates and their mapping objects, views, measurements, its file and folder.
+ * Left unchanged, it is safe to read from another thread while @self is edited. */
+BpwStudy     *bpw_study_copy             (BpwStudy    *self);
+/* The same content, file and folder (a worker computes the same from either); the
+ * warnings of reading are not compared. Either may be NULL. */
+gboolean      bpw_study_equal            (BpwStudy    *a,
+                                          BpwStudy    *b);
+
 const char   *bpw_study_get_name         (BpwStudy    *self);
 void          bpw_study_set_name         (BpwStudy    *self,
                                           const char  *name);

@@ -55,6 +55,26 @@ bpw_model_spec_clear (BpwModelSpec *spec)
 }
 
 gboolean
+bpw_model_spec_equal (const BpwModelSpec *a,
+                      const BpwModelSpec *b)
+{
+  return g_strcmp0 (a->name, b->name) == 0 && g_strcmp0 (a->source, b->source) == 0
+         && a->vocab == b->vocab && a->hidden == b->hidden && a->layers == b->layers
+         && a->heads == b->heads && a->kv_heads == b->kv_heads && a->head_dim == b->head_dim
+         && a->ffn == b->ffn && a->max_positions == b->max_positions
+         && a->ffn_kind == b->ffn_kind && a->norm == b->norm && a->positions == b->positions
+         && !a->tied_embeddings == !b->tied_embeddings && !a->qkv_bias == !b->qkv_bias
+         && !a->linear_bias == !b->linear_bias && !a->dropout == !b->dropout
+         && a->experts == b->experts && a->top_k == b->top_k
+         && a->shared_experts == b->shared_experts && a->moe_ffn == b->moe_ffn
+         && a->moe_every == b->moe_every && a->moe_first == b->moe_first
+         && a->capacity_factor == b->capacity_factor && a->param_dtype == b->param_dtype
+         && a->activation_dtype == b->activation_dtype
+         && a->gradient_dtype == b->gradient_dtype && a->optimizer_dtype == b->optimizer_dtype
+         && a->master_dtype == b->master_dtype && a->optimizer == b->optimizer;
+}
+
+gboolean
 bpw_model_spec_is_moe_layer (const BpwModelSpec *spec,
                              gint64              layer)
 {

@@ -53,6 +53,9 @@ void      bpw_model_spec_init_defaults (BpwModelSpec       *spec);
 void      bpw_model_spec_copy          (BpwModelSpec       *dest,
                                         const BpwModelSpec *src);
 void      bpw_model_spec_clear         (BpwModelSpec       *spec);
+/* Every field the same, name and source included. */
+gboolean  bpw_model_spec_equal         (const BpwModelSpec *a,
+                                        const BpwModelSpec *b);
 
 /* Checks every relation between fields (heads divide, sizes positive, counts that do not
  * overflow). @what names the source for the message ("gpt.json"); field names follow the

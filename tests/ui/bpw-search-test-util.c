@@ -18,7 +18,9 @@ bpw_search_test_open (BpwWindow *window,
   BpwSearchDialog *dialog;
 
   bpw_window_select (window, candidate, scenario);
-  dialog = bpw_search_dialog_new (window);
+  dialog = bpw_search_dialog_new (GTK_WINDOW (window), bpw_window_get_study (window),
+                                  bpw_window_get_selected_candidate (window),
+                                  bpw_window_get_selected_scenario (window));
   gtk_window_present (GTK_WINDOW (dialog));
   g_assert_cmpuint (bpw_search_dialog_get_candidate (dialog), ==, candidate);
   g_assert_cmpuint (bpw_search_dialog_get_scenario (dialog), ==, scenario);

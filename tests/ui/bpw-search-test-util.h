@@ -5,6 +5,7 @@
 #pragma once
 
 #include "bpw-search-dialog.h"
+#include "bpw-window.h"
 
 G_BEGIN_DECLS
 

@@ -346,7 +346,9 @@ test_search_unavailable (void)
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (bpw_window_open_bundled (window, NULL, &error));
   g_assert_no_error (error);
-  dialog = bpw_search_dialog_new (window);
+  dialog = bpw_search_dialog_new (GTK_WINDOW (window), bpw_window_get_study (window),
+                                  bpw_window_get_selected_candidate (window),
+                                  bpw_window_get_selected_scenario (window));
   g_assert_cmpuint (bpw_search_dialog_get_candidate (dialog), ==, G_MAXUINT);
   g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), ==, 0);
   g_assert_false (bpw_search_dialog_start (dialog));

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Binding and simulating a step takes from milliseconds to a few seconds, so it runs in a
- * GTask thread on a copy of the inputs; a newer request bumps the generation and cancels
- * the old one, whose result is then dropped. The last result's plan and simulation are
+ * worker thread on a copy of the inputs (bpw-job-queue.h): a newer request cancels the old
+ * one, whose result is then dropped. The last result's plan and simulation are
  * kept (immutable) so that the lifetimes chart can show another stage without simulating
  * again.
  */
@@ -14,6 +14,7 @@
 
 #include <glib/gi18n.h>
 
+#include "bpw-job-queue.h"
 #include "bpw-measurement-run.h"
 #include "bpw-si-format.h"
 #include "bpw-simulation-job.h"
@@ -28,7 +29,7 @@ struct _BpwSimulationJob
   BpwLineageIndex  *index;        /* nullable: of the result */
   BpwSimulation    *sim;          /* nullable: of the result; borrows @plan */
   BpwPlan          *plan;         /* nullable */
-  GCancellable     *cancellable;  /* nullable: of the work in flight */
+  BpwJobQueue      *jobs;
   BpwCandidateRun   shown;        /* what the plots are (being) computed from */
   char             *shown_error;  /* nullable: why @shown could not be set up */
   char             *label;        /* the candidate's name */
@@ -41,7 +42,6 @@ struct _BpwSimulationJob
   gint64            lifetimes_stage;
   guint             shown_candidate;
   guint             shown_scenario;
-  guint             generation;
   guint             n_runs;
   gboolean          has_shown;
   gboolean          active;
@@ -69,7 +69,6 @@ typedef struct
   char           *label;
   char           *scenario;
   gint64          lifetimes_stage;
-  guint           generation;
   gint64          started;      /* monotonic µs */
   gboolean        simulate;     /* else only the lineage index */
   gboolean        has_measured;
@@ -157,12 +156,14 @@ bpw_simulation_job_add_measured (BpwSimulationInput *input,
     g_debug ("No measured lanes: %s", error->message);
 }
 
-/* NULL with @error when the plan cannot be bound or simulated. */
-static BpwSimulationResult *
-bpw_simulation_job_compute (BpwSimulationInput  *input,
-                            GCancellable        *cancellable,
-                            GError             **error)
+/* Worker thread, on a BpwSimulationInput: a BpwSimulationResult, or NULL with @error when
+ * the plan cannot be bound or simulated. */
+static gpointer
+bpw_simulation_job_compute (gpointer       data,
+                            GCancellable  *cancellable,
+                            GError       **error)
 {
+  BpwSimulationInput *input = data;
   BpwSimulationResult *result = g_new0 (BpwSimulationResult, 1);
   g_autoptr(BpwWorkGraph) graph = NULL;
   g_autofree char *title = NULL;
@@ -195,21 +196,6 @@ bpw_simulation_job_compute (BpwSimulationInput  *input,
 failed:
   bpw_simulation_result_free (result);
   return NULL;
-}
-
-static void
-bpw_simulation_job_thread (GTask        *task,
-                           gpointer      source_object,
-                           gpointer      task_data,
-                           GCancellable *cancellable)
-{
-  GError *error = NULL;
-  BpwSimulationResult *result = bpw_simulation_job_compute (task_data, cancellable, &error);
-
-  if (result == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, result, (GDestroyNotify) bpw_simulation_result_free);
 }
 
 static void
@@ -258,26 +244,21 @@ bpw_simulation_job_clear_result (BpwSimulationJob *self)
 }
 
 static void
-bpw_simulation_job_done_cb (GObject      *object,
-                            GAsyncResult *async,
-                            gpointer      user_data)
+bpw_simulation_job_done (GObject      *owner,
+                         gpointer      data,
+                         gpointer      computed,
+                         const GError *error)
 {
-  BpwSimulationJob *self = BPW_SIMULATION_JOB (object);
-  BpwSimulationInput *input = g_task_get_task_data (G_TASK (async));
-  BpwSimulationResult *result;
-  g_autoptr(GError) error = NULL;
+  BpwSimulationJob *self = BPW_SIMULATION_JOB (owner);
+  BpwSimulationInput *input = data;
+  BpwSimulationResult *result = computed;
+  gboolean stale = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
-  result = g_task_propagate_pointer (G_TASK (async), &error);
   g_debug ("%s %s on %s in %.0f ms%s", input->simulate ? "simulated" : "indexed",
            input->scenario, input->label,
-           (g_get_monotonic_time () - input->started) / 1000.0,
-           input->generation != self->generation ? " (stale)" : "");
-  if (input->generation != self->generation
-      || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      g_clear_pointer (&result, bpw_simulation_result_free);
-      return;  /* newer inputs replaced these */
-    }
+           (g_get_monotonic_time () - input->started) / 1000.0, stale ? " (stale)" : "");
+  if (stale)
+    return;  /* newer inputs replaced these */
 
   if (result == NULL)
     {
@@ -304,7 +285,6 @@ bpw_simulation_job_done_cb (GObject      *object,
       bpw_simulation_result_free (result);
       bpw_simulation_job_set_has_result (self, TRUE);
     }
-  g_clear_object (&self->cancellable);
   bpw_simulation_job_set_busy (self, FALSE);
 }
 
@@ -313,19 +293,14 @@ static void
 bpw_simulation_job_start (BpwSimulationJob *self,
                           gboolean          simulate)
 {
-  g_autoptr(GTask) task = NULL;
   BpwSimulationInput *input = g_new0 (BpwSimulationInput, 1);
 
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  self->generation++;
   self->stale = !simulate;
   input->simulate = simulate;
   bpw_candidate_run_copy (&input->run, &self->shown);
   input->label = g_strdup (self->label);
   input->scenario = g_strdup (self->scenario);
   input->lifetimes_stage = self->lifetimes_stage;
-  input->generation = self->generation;
   input->started = g_get_monotonic_time ();
   if (simulate && self->measured != NULL && self->study != NULL)
     {
@@ -341,11 +316,10 @@ bpw_simulation_job_start (BpwSimulationJob *self,
         }
     }
 
-  self->cancellable = g_cancellable_new ();
-  task = g_task_new (self, self->cancellable, bpw_simulation_job_done_cb, NULL);
-  g_task_set_source_tag (task, bpw_simulation_job_start);
-  g_task_set_task_data (task, input, (GDestroyNotify) bpw_simulation_input_free);
-  g_task_run_in_thread (task, bpw_simulation_job_thread);
+  bpw_job_queue_restart (self->jobs, G_OBJECT (self),
+                         bpw_simulation_job_compute, input,
+                         (GDestroyNotify) bpw_simulation_input_free,
+                         (GDestroyNotify) bpw_simulation_result_free, bpw_simulation_job_done);
   bpw_simulation_job_set_busy (self, TRUE);
 }
 
@@ -364,9 +338,7 @@ bpw_simulation_job_cancel (BpwSimulationJob *self)
 {
   g_return_if_fail (BPW_IS_SIMULATION_JOB (self));
 
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  self->generation++;
+  bpw_job_queue_invalidate (self->jobs);
   bpw_simulation_job_set_busy (self, FALSE);
 }
 
@@ -375,8 +347,7 @@ bpw_simulation_job_dispose (GObject *object)
 {
   BpwSimulationJob *self = BPW_SIMULATION_JOB (object);
 
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->jobs, bpw_job_queue_free);
   bpw_simulation_job_forget_shown (self);
   g_clear_pointer (&self->index, bpw_lineage_index_free);
   g_clear_pointer (&self->sim, bpw_simulation_free);
@@ -445,6 +416,7 @@ bpw_simulation_job_class_init (BpwSimulationJobClass *klass)
 static void
 bpw_simulation_job_init (BpwSimulationJob *self)
 {
+  self->jobs = bpw_job_queue_new ();
   self->timeline = bpw_timeline_plot_new (NULL);
   self->lifetimes = bpw_lifetimes_plot_new (NULL);
   self->lifetimes_stage = -1;

@@ -12,10 +12,8 @@
 
 struct _BpwStudySnapshot
 {
-  char   *json;
-  char   *filename;         /* where relative paths resolve from */
-  GArray *added;            /* BpwAddedCandidate */
-  char   *added_json;       /* the added blueprints and mappings, to compare snapshots */
+  BpwStudy *study;          /* a copy of its own, never changed */
+  GArray   *added;          /* BpwAddedCandidate */
 };
 
 static void
@@ -109,10 +107,8 @@ bpw_added_candidates_add_sweep (GArray     *list,
 static void
 bpw_study_snapshot_clear (BpwStudySnapshot *self)
 {
-  g_free (self->json);
-  g_free (self->filename);
+  g_object_unref (self->study);
   g_array_unref (self->added);
-  g_free (self->added_json);
 }
 
 BpwStudySnapshot *
@@ -120,30 +116,14 @@ bpw_study_snapshot_new (BpwStudy *study,
                         GArray   *added)
 {
   BpwStudySnapshot *self;
-  GString *added_json = g_string_new (NULL);
-  const char *path;
 
   g_return_val_if_fail (BPW_IS_STUDY (study), NULL);
 
   self = g_atomic_rc_box_new0 (BpwStudySnapshot);
-  path = bpw_study_get_path (study);
-  self->json = bpw_study_to_json (study);
-  /* A study never saved names bundled models and absolute paths only: its folder does not
-   * matter, but the reader wants a name for its messages. */
-  self->filename = g_strdup (path != NULL ? path : "untitled.bpw-study.json");
+  self->study = bpw_study_copy (study);
   self->added = bpw_added_candidates_new ();
   for (guint i = 0; added != NULL && i < added->len; i++)
-    {
-      const BpwAddedCandidate *c = &g_array_index (added, BpwAddedCandidate, i);
-      g_autofree char *bp = bpw_blueprint_to_json (c->blueprint);
-
-      bpw_added_candidates_append (self->added, c);
-      g_string_append_printf (added_json, "%s\n%s\n%s\n%s\n%s\n", c->name, bp,
-                              c->mapping != NULL ? c->mapping : "",
-                              c->scenario != NULL ? c->scenario : "",
-                              c->source != NULL ? c->source : "");
-    }
-  self->added_json = g_string_free (added_json, FALSE);
+    bpw_added_candidates_append (self->added, &g_array_index (added, BpwAddedCandidate, i));
   return self;
 }
 
@@ -160,15 +140,46 @@ bpw_study_snapshot_unref (BpwStudySnapshot *self)
   g_atomic_rc_box_release_full (self, (GDestroyNotify) bpw_study_snapshot_clear);
 }
 
+static gboolean
+bpw_added_candidates_equal (GArray *a,
+                            GArray *b)
+{
+  guint n = a != NULL ? a->len : 0;
+
+  if (n != (b != NULL ? b->len : 0))
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      const BpwAddedCandidate *x = &g_array_index (a, BpwAddedCandidate, i);
+      const BpwAddedCandidate *y = &g_array_index (b, BpwAddedCandidate, i);
+
+      if (g_strcmp0 (x->name, y->name) != 0 || g_strcmp0 (x->mapping, y->mapping) != 0
+          || g_strcmp0 (x->scenario, y->scenario) != 0
+          || g_strcmp0 (x->source, y->source) != 0
+          || !bpw_blueprint_equal (x->blueprint, y->blueprint))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+bpw_study_snapshot_matches (BpwStudySnapshot *self,
+                            BpwStudy         *study,
+                            GArray           *added)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (BPW_IS_STUDY (study), FALSE);
+
+  return bpw_study_equal (self->study, study) && bpw_added_candidates_equal (self->added, added);
+}
+
 gboolean
 bpw_study_snapshot_equal (BpwStudySnapshot *a,
                           BpwStudySnapshot *b)
 {
   if (a == b)
     return TRUE;
-  return a != NULL && b != NULL && strcmp (a->json, b->json) == 0
-         && strcmp (a->filename, b->filename) == 0
-         && strcmp (a->added_json, b->added_json) == 0;
+  return a != NULL && b != NULL && bpw_study_snapshot_matches (a, b->study, b->added);
 }
 
 static gboolean
@@ -284,9 +295,9 @@ bpw_study_snapshot_load (BpwStudySnapshot  *self,
 
   g_return_val_if_fail (self != NULL, NULL);
 
-  study = bpw_study_new_from_data (self->filename, self->json, -1, error);
-  if (study == NULL)
-    return NULL;
+  /* The snapshot's own study is shared by every job of its generation: each gets a copy
+   * that it may change, as the added candidates do. */
+  study = bpw_study_copy (self->study);
   for (guint i = 0; i < self->added->len; i++)
     if (!bpw_study_snapshot_add_to (study, &g_array_index (self->added, BpwAddedCandidate, i),
                                     error))

@@ -3,11 +3,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The window edits its study in place on the main thread, so a worker must never read it.
- * A snapshot is the study's JSON text, taken on the main thread in about a millisecond,
- * which a worker reads back into a study of its own (bpw_study_snapshot_load()). Relative
- * model and blueprint paths resolve against the study file's folder, as when it was
- * opened. Candidates that are not part of the study (a search's best mappings) can join
- * the copy: they run every scenario exactly like the study's own candidates.
+ * A snapshot holds a deep copy of the study (bpw_study_copy()), taken on the main thread
+ * and never changed after, from which a worker takes a study of its own
+ * (bpw_study_snapshot_load()). Relative model and blueprint paths resolve against the
+ * study file's folder, as when it was opened. Candidates that are not part of the study
+ * (a search's best mappings) can join the copy: they run every scenario exactly like the
+ * study's own candidates.
  */
 #pragma once
 
@@ -58,9 +59,15 @@ BpwStudySnapshot *bpw_study_snapshot_new         (BpwStudy           *study,
                                                   GArray             *added);
 BpwStudySnapshot *bpw_study_snapshot_ref         (BpwStudySnapshot   *self);
 void              bpw_study_snapshot_unref       (BpwStudySnapshot   *self);
-/* Both would compute the same: the same study text, folder and added candidates. */
+/* Both would compute the same: equal studies (bpw_study_equal()) and the same added
+ * candidates. */
 gboolean          bpw_study_snapshot_equal       (BpwStudySnapshot   *a,
                                                   BpwStudySnapshot   *b);
+/* What bpw_study_snapshot_new (@study, @added) would give is equal to @self; without
+ * copying anything, for the window's edit path where most edits change nothing. */
+gboolean          bpw_study_snapshot_matches     (BpwStudySnapshot   *self,
+                                                  BpwStudy           *study,
+                                                  GArray             *added);
 /* Any thread: a new study of the snapshot's, with the added candidates after the
  * study's own. */
 BpwStudy         *bpw_study_snapshot_load        (BpwStudySnapshot   *self,

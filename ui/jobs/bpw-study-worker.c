@@ -6,10 +6,13 @@
 
 #include "config.h"
 
+#include "bpw-job-queue.h"
 #include "bpw-study-worker.h"
 
+/* The data of the GTask the caller's callback gets, and the queue's input. */
 typedef struct
 {
+  GTask            *task;       /* the caller's; not a reference (it holds the job) */
   BpwStudySnapshot *snapshot;
   guint             generation;
   BpwStudyJobFunc   func;
@@ -25,11 +28,10 @@ struct _BpwStudyWorker
   BpwStudy         *study;       /* nullable */
   BpwStudySnapshot *snapshot;    /* nullable */
   GArray           *added;       /* BpwAddedCandidate */
-  GCancellable     *cancellable; /* of the generation's jobs */
+  BpwJobQueue      *jobs;        /* a generation per snapshot */
   gint64            changed_at;  /* monotonic µs of the last new snapshot */
   guint             delay_ms;
   guint             wake_id;     /* the delay's end, when a job waits for it */
-  guint             generation;
   gboolean          running;
 };
 
@@ -51,26 +53,34 @@ bpw_study_job_free (BpwStudyJob *job)
   g_free (job);
 }
 
-static void
-bpw_study_worker_thread (GTask        *task,
-                         gpointer      source_object,
-                         gpointer      task_data,
-                         GCancellable *cancellable)
+/* Worker thread: the job's function on a study of the snapshot's own. */
+static gpointer
+bpw_study_worker_work (gpointer       data,
+                       GCancellable  *cancellable,
+                       GError       **error)
 {
-  BpwStudyJob *job = task_data;
-  g_autoptr(BpwStudy) study = NULL;
-  GError *error = NULL;
-  gpointer result = NULL;
+  BpwStudyJob *job = data;
+  g_autoptr(BpwStudy) study = bpw_study_snapshot_load (job->snapshot, error);
 
-  if (g_task_return_error_if_cancelled (task))
-    return;
-  study = bpw_study_snapshot_load (job->snapshot, &error);
-  if (study != NULL)
-    result = job->func (study, job->data, cancellable, &error);
-  if (result == NULL)
-    g_task_return_error (task, error);
-  else
+  return study != NULL ? job->func (study, job->data, cancellable, error) : NULL;
+}
+
+/* Main thread: hands the outcome to the caller's callback (bpw_study_worker_finish()). A
+ * stale job's result has been dropped already; it ends with G_IO_ERROR_CANCELLED. */
+static void
+bpw_study_worker_done (GObject      *owner,
+                       gpointer      data,
+                       gpointer      result,
+                       const GError *error)
+{
+  BpwStudyJob *job = data;
+  GTask *task = job->task;
+
+  if (result != NULL)
     g_task_return_pointer (task, result, job->result_destroy);
+  else
+    g_task_return_error (task, g_error_copy (error));
+  g_object_unref (task);
 }
 
 static void
@@ -78,8 +88,8 @@ bpw_study_worker_dispose (GObject *object)
 {
   BpwStudyWorker *self = BPW_STUDY_WORKER (object);
 
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
+  /* The jobs in flight hold the worker: each still reaches its caller, cancelled. */
+  bpw_job_queue_invalidate (self->jobs);
   g_clear_handle_id (&self->wake_id, g_source_remove);
   g_clear_object (&self->study);
   g_clear_pointer (&self->snapshot, bpw_study_snapshot_unref);
@@ -89,11 +99,22 @@ bpw_study_worker_dispose (GObject *object)
 }
 
 static void
+bpw_study_worker_finalize (GObject *object)
+{
+  BpwStudyWorker *self = BPW_STUDY_WORKER (object);
+
+  g_clear_pointer (&self->jobs, bpw_job_queue_free);
+
+  G_OBJECT_CLASS (bpw_study_worker_parent_class)->finalize (object);
+}
+
+static void
 bpw_study_worker_class_init (BpwStudyWorkerClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = bpw_study_worker_dispose;
+  object_class->finalize = bpw_study_worker_finalize;
 
   /* A new snapshot, and with it a new generation. */
   signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -104,7 +125,7 @@ static void
 bpw_study_worker_init (BpwStudyWorker *self)
 {
   self->added = bpw_added_candidates_new ();
-  self->cancellable = g_cancellable_new ();
+  self->jobs = bpw_job_queue_new ();
 }
 
 BpwStudyWorker *
@@ -147,19 +168,18 @@ bpw_study_worker_set_study (BpwStudyWorker *self,
   g_return_val_if_fail (study == NULL || BPW_IS_STUDY (study), FALSE);
 
   g_set_object (&self->study, study);
+  if (study == NULL ? self->snapshot == NULL
+      : self->snapshot != NULL && bpw_study_snapshot_matches (self->snapshot, study,
+                                                              self->added))
+    return FALSE;
   if (study != NULL)
     snapshot = bpw_study_snapshot_new (study, self->added);
-  if (bpw_study_snapshot_equal (snapshot, self->snapshot))
-    return FALSE;
 
   /* Whatever runs now works for a study that is gone. */
   g_clear_pointer (&self->snapshot, bpw_study_snapshot_unref);
   self->snapshot = g_steal_pointer (&snapshot);
-  self->generation++;
   self->changed_at = g_get_monotonic_time ();
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  self->cancellable = g_cancellable_new ();
+  bpw_job_queue_invalidate (self->jobs);
   g_signal_emit (self, signals[CHANGED], 0);
   return TRUE;
 }
@@ -182,7 +202,7 @@ guint
 bpw_study_worker_get_generation (BpwStudyWorker *self)
 {
   g_return_val_if_fail (BPW_IS_STUDY_WORKER (self), 0);
-  return self->generation;
+  return bpw_job_queue_get_generation (self->jobs);
 }
 
 gboolean
@@ -202,7 +222,7 @@ bpw_study_worker_run (BpwStudyWorker      *self,
                       GAsyncReadyCallback  callback,
                       gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
+  GTask *task;
   BpwStudyJob *job;
   gint64 wait_ms;
 
@@ -219,16 +239,20 @@ bpw_study_worker_run (BpwStudyWorker      *self,
         job_destroy (job_data);
       return FALSE;
     }
+  task = g_task_new (source_object, NULL, callback, user_data);
   job = g_new0 (BpwStudyJob, 1);
   *job = (BpwStudyJob) {
-    .snapshot = bpw_study_snapshot_ref (self->snapshot), .generation = self->generation,
-    .func = func, .data = job_data, .destroy = job_destroy, .result_destroy = result_destroy,
+    .task = task, .snapshot = bpw_study_snapshot_ref (self->snapshot),
+    .generation = bpw_job_queue_get_generation (self->jobs), .func = func, .data = job_data,
+    .destroy = job_destroy, .result_destroy = result_destroy,
   };
   self->running = TRUE;
-  task = g_task_new (source_object, self->cancellable, callback, user_data);
   g_task_set_source_tag (task, bpw_study_worker_run);
   g_task_set_task_data (task, job, (GDestroyNotify) bpw_study_job_free);
-  g_task_run_in_thread (task, bpw_study_worker_thread);
+  /* The task owns the job; the queue's reference to it is the task's own, dropped once the
+   * caller has its outcome (bpw_study_worker_done()). */
+  bpw_job_queue_run (self->jobs, G_OBJECT (self), bpw_study_worker_work, job, NULL,
+                     result_destroy, bpw_study_worker_done);
   return TRUE;
 }
 
@@ -245,7 +269,7 @@ bpw_study_worker_finish (BpwStudyWorker  *self,
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == bpw_study_worker_run, NULL);
 
   self->running = FALSE;
-  *current = job->generation == self->generation;
+  *current = job->generation == bpw_job_queue_get_generation (self->jobs);
   value = g_task_propagate_pointer (G_TASK (result), error);
   if (!*current && value != NULL)
     {

@@ -17,7 +17,6 @@ typedef struct
 {
   BpwCandidateRun   run;
   char             *label;       /* the candidate's name, for the charts */
-  guint             generation;
   BpwMeasurementRun measured;    /* the study's measurement of the candidate on the
                                   * scenario: its points go on the roofline */
   gboolean          has_measured;
@@ -50,27 +49,22 @@ bpw_sheet_result_free (BpwSheetResult *result)
   g_free (result);
 }
 
-static void
-bpw_sheet_page_compute_thread (GTask        *task,
-                               gpointer      source_object,
-                               gpointer      task_data,
-                               GCancellable *cancellable)
+/* Worker thread: a BpwSheetResult for the BpwSheetJob @data. */
+static gpointer
+bpw_sheet_page_compute_work (gpointer       data,
+                             GCancellable  *cancellable,
+                             GError       **out_error)
 {
-  BpwSheetJob *job = task_data;
+  BpwSheetJob *job = data;
   g_autoptr(BpwPlan) plan = NULL;
   g_autoptr(GArray) rows = NULL;
   BpwSheetResult *result;
   BpwEvaluation e;
   GError *error = NULL;
 
-  plan = bpw_candidate_run_bind (&job->run, &error);
-  if (plan == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  if (g_task_return_error_if_cancelled (task))
-    return;
+  plan = bpw_candidate_run_bind (&job->run, out_error);
+  if (plan == NULL || g_cancellable_set_error_if_cancelled (cancellable, out_error))
+    return NULL;
   /* All blocks of a stage are alike: each stage's first block, embedding and head. */
   rows = bpw_mapping_sheet_new (plan, TRUE);
   bpw_evaluation_from_plan (plan, &e);
@@ -99,7 +93,7 @@ bpw_sheet_page_compute_thread (GTask        *task,
       g_debug ("No assignment chart: %s", error->message);
       g_clear_error (&error);
     }
-  g_task_return_pointer (task, result, (GDestroyNotify) bpw_sheet_result_free);
+  return result;
 }
 
 /* After an edit of a value, the plan has the same rows with other numbers: the table keeps
@@ -138,22 +132,16 @@ bpw_sheet_page_clear_charts (BpwSheetPage *self)
 }
 
 static void
-bpw_sheet_page_compute_cb (GObject      *object,
-                           GAsyncResult *result,
-                           gpointer      user_data)
+bpw_sheet_page_compute_done (GObject      *owner,
+                             gpointer      job,
+                             gpointer      result,
+                             const GError *error)
 {
-  BpwSheetPage *self = BPW_SHEET_PAGE (object);
-  BpwSheetJob *job = g_task_get_task_data (G_TASK (result));
-  BpwSheetResult *computed;
-  g_autoptr(GError) error = NULL;
+  BpwSheetPage *self = BPW_SHEET_PAGE (owner);
+  BpwSheetResult *computed = result;
 
-  computed = g_task_propagate_pointer (G_TASK (result), &error);
-  if (job->generation != self->generation
-      || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      g_clear_pointer (&computed, bpw_sheet_result_free);
-      return;  /* a newer candidate, scenario, edit or study has replaced this one */
-    }
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;  /* a newer candidate, scenario, edit or study has replaced this one */
 
   g_clear_pointer (&self->error, g_free);
   if (computed == NULL)
@@ -218,7 +206,6 @@ gboolean
 _bpw_sheet_page_compute (BpwSheetPage *self,
                          gboolean      force)
 {
-  g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *measurement = NULL;
   BpwCandidateRun run;
@@ -231,8 +218,7 @@ _bpw_sheet_page_compute (BpwSheetPage *self,
   if (self->study == NULL || candidate >= bpw_study_get_n_candidates (self->study)
       || scenario >= bpw_study_get_n_scenarios (self->study))
     {
-      g_cancellable_cancel (self->cancellable);
-      self->generation++;
+      bpw_job_queue_invalidate (self->jobs);
       _bpw_sheet_page_forget_shown (self);
       g_clear_pointer (&self->error, g_free);
       g_list_store_remove_all (self->rows);
@@ -254,9 +240,7 @@ _bpw_sheet_page_compute (BpwSheetPage *self,
       return FALSE;
     }
 
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  self->generation++;
+  bpw_job_queue_invalidate (self->jobs);
   _bpw_sheet_page_forget_shown (self);
   self->shown = run;
   self->shown_error = ok ? NULL : g_strdup (error->message);
@@ -281,7 +265,6 @@ _bpw_sheet_page_compute (BpwSheetPage *self,
   job = g_new0 (BpwSheetJob, 1);
   bpw_candidate_run_copy (&job->run, &self->shown);
   job->label = g_strdup (bpw_study_get_candidate (self->study, candidate)->name);
-  job->generation = self->generation;
   if (measurement != NULL)
     {
       job->has_measured = TRUE;
@@ -294,14 +277,12 @@ _bpw_sheet_page_compute (BpwSheetPage *self,
         }
     }
 
-  self->cancellable = g_cancellable_new ();
   self->n_binds++;
   _bpw_sheet_page_set_busy (self, TRUE);
   _bpw_sheet_page_update_state (self);
-  task = g_task_new (self, self->cancellable, bpw_sheet_page_compute_cb, NULL);
-  g_task_set_source_tag (task, _bpw_sheet_page_compute);
-  g_task_set_task_data (task, job, (GDestroyNotify) bpw_sheet_job_free);
-  g_task_run_in_thread (task, bpw_sheet_page_compute_thread);
+  bpw_job_queue_run (self->jobs, G_OBJECT (self), bpw_sheet_page_compute_work, job,
+                     (GDestroyNotify) bpw_sheet_job_free,
+                     (GDestroyNotify) bpw_sheet_result_free, bpw_sheet_page_compute_done);
   return TRUE;
 }
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "bpw-assignment-plot.h"
+#include "bpw-job-queue.h"
 #include "bpw-roofline-plot.h"
 #include "bpw-sheet-page.h"
 
@@ -40,7 +41,7 @@ struct _BpwSheetPage
   GtkFilterListModel *filtered;
   GtkSortListModel   *sorted;
   GtkSingleSelection *selection;
-  GCancellable       *cancellable;
+  BpwJobQueue        *jobs;
   char               *needle;      /* casefolded filter text */
   char               *error;       /* nullable: why the rows could not be computed */
   BpwCandidateRun     shown;       /* what the rows are (being) computed from */
@@ -49,7 +50,6 @@ struct _BpwSheetPage
                                           * and scenario whose points the roofline has */
 
   BpwByteUnits        units;
-  guint               generation;
   guint               shown_candidate;
   guint               shown_scenario;
   guint               n_binds;

@@ -237,10 +237,9 @@ bpw_sheet_page_dispose (GObject *object)
 {
   BpwSheetPage *self = (BpwSheetPage *) object;
 
-  g_cancellable_cancel (self->cancellable);
+  g_clear_pointer (&self->jobs, bpw_job_queue_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), BPW_TYPE_SHEET_PAGE);
 
-  g_clear_object (&self->cancellable);
   g_clear_object (&self->selection);
   g_clear_object (&self->sorted);
   g_clear_object (&self->filtered);
@@ -332,6 +331,7 @@ bpw_sheet_page_init (BpwSheetPage *self)
   GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
   GtkSorter *sorter;
 
+  self->jobs = bpw_job_queue_new ();
   gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
   gtk_widget_init_template (GTK_WIDGET (self));
 

@@ -79,13 +79,12 @@ bpw_validation_outcome_new (BpwStudy *study)
   return outcome;
 }
 
-static void
-bpw_validation_page_compute_thread (GTask        *task,
-                                    gpointer      source,
-                                    gpointer      task_data,
-                                    GCancellable *cancellable)
+static gpointer
+bpw_validation_page_compute_work (gpointer       input,
+                                  GCancellable  *cancellable,
+                                  GError       **unused)
 {
-  BpwValidationOutcome *outcome = task_data;
+  BpwValidationOutcome *outcome = input;
   g_autoptr(GError) error = NULL;
   g_autoptr(BpwBlueprint) a100 = NULL;
 
@@ -120,21 +119,21 @@ bpw_validation_page_compute_thread (GTask        *task,
       outcome->report = bpw_measurement_run_report (outcome->runs, outcome->n_runs, NULL,
                                                     NULL);
     }
-  g_task_return_pointer (task, _bpw_validation_outcome_ref (outcome),
-                         (GDestroyNotify) _bpw_validation_outcome_unref);
+  /* Failures are the outcome's own, run by run: the job itself always has a result. */
+  return _bpw_validation_outcome_ref (outcome);
 }
 
 static void
-bpw_validation_page_compute_cb (GObject      *source,
-                                GAsyncResult *result,
-                                gpointer      user_data)
+bpw_validation_page_compute_done (GObject      *owner,
+                                  gpointer      input,
+                                  gpointer      result,
+                                  const GError *error)
 {
-  BpwValidationPage *self = BPW_VALIDATION_PAGE (source);
-  guint generation = GPOINTER_TO_UINT (user_data);
-  g_autoptr(BpwValidationOutcome) outcome = g_task_propagate_pointer (G_TASK (result), NULL);
+  BpwValidationPage *self = BPW_VALIDATION_PAGE (owner);
+  g_autoptr(BpwValidationOutcome) outcome = result;
 
   /* A later computation owns the page now. */
-  if (generation != self->generation || outcome == NULL)
+  if (outcome == NULL)
     return;
   _bpw_validation_page_show (self, outcome);
   _bpw_validation_page_set_busy (self, FALSE);
@@ -144,23 +143,17 @@ void
 _bpw_validation_page_compute (BpwValidationPage *self,
                               BpwStudy          *study)
 {
-  g_autoptr(GTask) task = NULL;
-
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  self->generation++;
   if (study == NULL)
     {
+      bpw_job_queue_invalidate (self->jobs);
       _bpw_validation_page_show (self, NULL);
       _bpw_validation_page_set_busy (self, FALSE);
       return;
     }
-  self->cancellable = g_cancellable_new ();
   _bpw_validation_page_set_busy (self, TRUE);
-  task = g_task_new (self, self->cancellable, bpw_validation_page_compute_cb,
-                     GUINT_TO_POINTER (self->generation));
-  g_task_set_source_tag (task, _bpw_validation_page_compute);
-  g_task_set_task_data (task, bpw_validation_outcome_new (study),
-                        (GDestroyNotify) _bpw_validation_outcome_unref);
-  g_task_run_in_thread (task, bpw_validation_page_compute_thread);
+  bpw_job_queue_restart (self->jobs, G_OBJECT (self), bpw_validation_page_compute_work,
+                         bpw_validation_outcome_new (study),
+                         (GDestroyNotify) _bpw_validation_outcome_unref,
+                         (GDestroyNotify) _bpw_validation_outcome_unref,
+                         bpw_validation_page_compute_done);
 }

@@ -8,6 +8,7 @@
  */
 #pragma once
 
+#include "bpw-job-queue.h"
 #include "bpw-measurement-run.h"
 #include "bpw-study-snapshot.h"
 #include "bpw-validation-item.h"
@@ -59,11 +60,10 @@ struct _BpwValidationPage
   BpwStudySnapshot       *snapshot;   /* nullable: of the study last validated */
   BpwValidationOutcome   *outcome;    /* nullable: what is shown */
   GArray                 *section_list;  /* BpwValidationSection */
-  GCancellable           *cancellable;
+  BpwJobQueue            *jobs;
 
   BpwValidationApplyFunc  apply;
   gpointer                apply_data;
-  guint                   generation;
   gboolean                busy;
 };
 

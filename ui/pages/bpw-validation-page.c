@@ -86,8 +86,7 @@ bpw_validation_page_dispose (GObject *object)
 {
   BpwValidationPage *self = BPW_VALIDATION_PAGE (object);
 
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->jobs, bpw_job_queue_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), BPW_TYPE_VALIDATION_PAGE);
   g_clear_pointer (&self->section_list, g_array_unref);
   g_clear_pointer (&self->outcome, _bpw_validation_outcome_unref);
@@ -144,6 +143,7 @@ static void
 bpw_validation_page_init (BpwValidationPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->jobs = bpw_job_queue_new ();
   self->section_list = g_array_new (FALSE, TRUE, sizeof (BpwValidationSection));
   g_array_set_clear_func (self->section_list, _bpw_validation_section_clear);
 }
@@ -160,10 +160,10 @@ bpw_validation_page_set_study (BpwValidationPage *self,
   g_set_object (&self->study, study);
   if (study != NULL)
     {
-      snapshot = bpw_study_snapshot_new (study, NULL);
-      /* Most edits change nothing the report reads twice over: the same text. */
-      if (self->snapshot != NULL && bpw_study_snapshot_equal (snapshot, self->snapshot))
+      /* Most edits change nothing the report reads: an equal study. */
+      if (self->snapshot != NULL && bpw_study_snapshot_matches (self->snapshot, study, NULL))
         return FALSE;
+      snapshot = bpw_study_snapshot_new (study, NULL);
     }
   else if (self->snapshot == NULL && self->outcome == NULL)
     return FALSE;

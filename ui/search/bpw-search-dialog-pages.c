@@ -16,27 +16,8 @@
 
 #include <glib/gi18n.h>
 
-#include "bpw-compare-page.h"
 #include "bpw-search-dialog-private.h"
 #include "bpw-sweep-item.h"
-#include "bpw-tradeoffs-page.h"
-
-/* The window's Trade-offs and Compare pages' workers. */
-static gboolean
-bpw_search_dialog_page_workers (BpwSearchDialog  *self,
-                                BpwStudyWorker  **tradeoffs,
-                                BpwStudyWorker  **compare)
-{
-  AdwViewStack *stack = self->window != NULL ? bpw_window_get_view_stack (self->window) : NULL;
-  GtkWidget *t = stack != NULL ? adw_view_stack_get_child_by_name (stack, "tradeoffs") : NULL;
-  GtkWidget *c = stack != NULL ? adw_view_stack_get_child_by_name (stack, "compare") : NULL;
-
-  if (!BPW_IS_TRADEOFFS_PAGE (t) || !BPW_IS_COMPARE_PAGE (c))
-    return FALSE;
-  *tradeoffs = bpw_tradeoffs_page_get_worker (BPW_TRADEOFFS_PAGE (t));
-  *compare = bpw_compare_page_get_worker (BPW_COMPARE_PAGE (c));
-  return TRUE;
-}
 
 /* The sweep's points on its Pareto front with a plan: what the pages get from a sweep. */
 static guint
@@ -83,25 +64,26 @@ bpw_search_dialog_result_name (BpwSearchDialog *self,
                           bpw_search_item_get_rank (item), tp, pp, dp);
 }
 
+/* One candidate for "win.show-in-pages": it runs the searched scenario with @mapping on
+ * @blueprint, the others as the searched candidate does. */
 static void
-bpw_search_dialog_add_both (BpwStudyWorker     *tradeoffs,
-                            BpwStudyWorker     *compare,
+bpw_search_dialog_add_both (GVariantBuilder    *builder,
                             BpwSearchDialog    *self,
                             const char         *name,
                             const BpwBlueprint *blueprint,
                             const BpwMapping   *mapping)
 {
-  bpw_study_worker_add_candidate_for_scenario (tradeoffs, name, blueprint, mapping,
-                                               self->candidate_name, self->scenario_name);
-  bpw_study_worker_add_candidate_for_scenario (compare, name, blueprint, mapping,
-                                               self->candidate_name, self->scenario_name);
+  g_autofree char *blueprint_text = bpw_blueprint_to_json (blueprint);
+  g_autofree char *mapping_text = bpw_mapping_to_json (mapping);
+
+  g_variant_builder_add (builder, "(sssss)", name, blueprint_text, mapping_text,
+                         self->candidate_name, self->scenario_name);
 }
 
 /* Adds the sweep's front; returns how many. */
 static guint
 bpw_search_dialog_show_sweep (BpwSearchDialog *self,
-                              BpwStudyWorker  *tradeoffs,
-                              BpwStudyWorker  *compare)
+                              GVariantBuilder *builder)
 {
   guint added = 0;
 
@@ -118,7 +100,7 @@ bpw_search_dialog_show_sweep (BpwSearchDialog *self,
       label = bpw_sweep_item_dup_label (item);
       /* Translators: a sweep point as a candidate: "H100 SXM 80 GB · HBM 4.8 TB/s" */
       name = g_strdup_printf (_("%s · %s"), self->candidate_name, label);
-      bpw_search_dialog_add_both (tradeoffs, compare, self, name, p->blueprint,
+      bpw_search_dialog_add_both (builder, self, name, p->blueprint,
                                   &g_array_index (p->report->best, BpwSearchResult, 0).mapping);
       added++;
     }
@@ -145,15 +127,15 @@ guint
 bpw_search_dialog_show_in_pages (BpwSearchDialog  *self,
                                  GError          **error)
 {
-  BpwStudyWorker *tradeoffs, *compare;
+  GVariantBuilder builder;
   BpwSearchItem *item;
   g_autofree char *title = NULL;
   guint added = 0;
 
   g_return_val_if_fail (BPW_IS_SEARCH_DIALOG (self), 0);
 
-  if (!bpw_search_dialog_page_workers (self, &tradeoffs, &compare)
-      || !_bpw_search_dialog_can_show (self) || bpw_search_dialog_get_running (self))
+  if (self->window == NULL || !_bpw_search_dialog_can_show (self)
+      || bpw_search_dialog_get_running (self))
     {
       g_set_error_literal (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, self->sweep_shown
                            ? _("The sweep has no point to show, or they are shown already.")
@@ -161,9 +143,10 @@ bpw_search_dialog_show_in_pages (BpwSearchDialog  *self,
       return 0;
     }
 
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(sssss)"));
   if (self->sweep_shown)
     {
-      added = bpw_search_dialog_show_sweep (self, tradeoffs, compare);
+      added = bpw_search_dialog_show_sweep (self, &builder);
       self->sweep_in_pages = TRUE;
       title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                             "%u sweep point added to Trade-offs and Compare",
@@ -176,13 +159,15 @@ bpw_search_dialog_show_in_pages (BpwSearchDialog  *self,
 
       item = bpw_search_dialog_get_selected_result (self);
       name = bpw_search_dialog_result_name (self, item);
-      bpw_search_dialog_add_both (tradeoffs, compare, self, name, self->run.blueprint,
+      bpw_search_dialog_add_both (&builder, self, name, self->run.blueprint,
                                   bpw_search_item_get_mapping (item));
       added = 1;
       g_object_set_data (G_OBJECT (item), "bpw-in-pages", GINT_TO_POINTER (TRUE));
       /* Translators: a toast, "“H100 · best TP8 PP1 DP1” added to Trade-offs and Compare" */
       title = g_strdup_printf (_("“%s” added to Trade-offs and Compare"), name);
     }
+  gtk_widget_activate_action_variant (GTK_WIDGET (self->window), "win.show-in-pages",
+                                      g_variant_builder_end (&builder));
   bpw_search_dialog_toast_shown (self, title);
   _bpw_search_dialog_update_buttons (self);
   return added;
@@ -198,8 +183,7 @@ bpw_search_dialog_show_page_action (GSimpleAction *action,
 
   if (self->window == NULL)
     return;
-  adw_view_stack_set_visible_child_name (bpw_window_get_view_stack (self->window),
-                                         g_variant_get_string (parameter, NULL));
+  gtk_widget_activate_action_variant (GTK_WIDGET (self->window), "win.show-page", parameter);
   gtk_window_destroy (GTK_WINDOW (self));
 }
 

@@ -100,7 +100,8 @@ struct _BpwSearchDialog
   GtkLabel             *stat_values[BPW_N_SEARCH_STATS];
 
   /* Owned */
-  BpwWindow            *window;
+  GtkWindow            *window;        /* the workbench window: its actions (win.*) */
+  BpwStudy             *study;         /* the window's, as it was when the dialog opened */
   BpwCandidateRun       run;           /* the candidate × scenario searched (has_run) */
   char                 *candidate_name;
   char                 *scenario_name;

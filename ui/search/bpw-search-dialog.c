@@ -124,6 +124,7 @@ bpw_search_dialog_dispose (GObject *object)
   _bpw_search_dialog_sweep_run_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), BPW_TYPE_SEARCH_DIALOG);
   g_clear_object (&self->window);
+  g_clear_object (&self->study);
   g_clear_object (&self->actions);
   g_clear_pointer (&self->space, bpw_search_space_free);
 
@@ -250,15 +251,15 @@ bpw_search_dialog_init (BpwSearchDialog *self)
 
 /* Reads the window's selection and copies what the search needs out of the study. */
 static void
-bpw_search_dialog_load (BpwSearchDialog *self)
+bpw_search_dialog_load (BpwSearchDialog *self,
+                        guint            candidate,
+                        guint            scenario)
 {
-  BpwStudy *study = bpw_window_get_study (self->window);
+  BpwStudy *study = self->study;
   g_autoptr(GError) error = NULL;
   g_autofree char *subtitle = NULL;
   g_autofree char *devices = NULL;
   g_autofree char *units = NULL;
-  guint candidate = bpw_window_get_selected_candidate (self->window);
-  guint scenario = bpw_window_get_selected_scenario (self->window);
   const BpwStudyScenario *s;
 
   g_object_get (self->window, "units", &units, NULL);
@@ -313,22 +314,27 @@ bpw_search_dialog_load (BpwSearchDialog *self)
 }
 
 BpwSearchDialog *
-bpw_search_dialog_new (BpwWindow *window)
+bpw_search_dialog_new (GtkWindow *window,
+                       BpwStudy  *study,
+                       guint      candidate,
+                       guint      scenario)
 {
   BpwSearchDialog *self;
   int width, height;
 
-  g_return_val_if_fail (BPW_IS_WINDOW (window), NULL);
+  g_return_val_if_fail (GTK_IS_WINDOW (window), NULL);
+  g_return_val_if_fail (study == NULL || BPW_IS_STUDY (study), NULL);
 
   self = g_object_new (BPW_TYPE_SEARCH_DIALOG, "transient-for", window, NULL);
   self->window = g_object_ref (window);
+  self->study = study != NULL ? g_object_ref (study) : NULL;
   /* Room for every column of the results, but never larger than the window it serves. */
   width = gtk_widget_get_width (GTK_WIDGET (window));
   height = gtk_widget_get_height (GTK_WIDGET (window));
   if (width > 0 && height > 0)
     gtk_window_set_default_size (GTK_WINDOW (self), MIN (1280, MAX (640, width - 48)),
                                  MIN (780, MAX (480, height - 48)));
-  bpw_search_dialog_load (self);
+  bpw_search_dialog_load (self, candidate, scenario);
   return self;
 }
 
@@ -526,15 +532,16 @@ bpw_search_dialog_promote (BpwSearchDialog  *self,
   g_autofree char *label = NULL;
   g_autofree char *message = NULL;
   BpwSearchItem *item;
+  g_autofree char *mapping_text = NULL;
+  g_autofree char *mappings_text = NULL;
   BpwStudy *study;
   const BpwStudyCandidate *source;
-  BpwStudyEdit *edit;
-  guint index;
+  guint n_before;
 
   g_return_val_if_fail (BPW_IS_SEARCH_DIALOG (self), FALSE);
 
   item = bpw_search_dialog_get_selected_result (self);
-  study = self->window != NULL ? bpw_window_get_study (self->window) : NULL;
+  study = self->window != NULL ? self->study : NULL;
   if (item == NULL || study == NULL || self->candidate >= bpw_study_get_n_candidates (study)
       || g_strcmp0 (bpw_study_get_candidate (study, self->candidate)->name,
                     self->candidate_name) != 0)
@@ -555,12 +562,29 @@ bpw_search_dialog_promote (BpwSearchDialog  *self,
   name = bpw_search_dialog_candidate_name (self, study);
   /* Translators: an undoable change, "Promote “H100 (searched)”" */
   label = g_strdup_printf (_("Promote “%s”"), name);
-  edit = bpw_study_edit_new_candidate (study, name, source->blueprint, source->mapping,
-                                       mappings, label);
-  index = bpw_study_edit_get_index (edit);
-  if (!bpw_window_apply_edit (self->window, edit, error))
-    return FALSE;
-  bpw_window_select (self->window, index, self->scenario);
+  /* The window's action cannot answer: the edit is tried on a copy first, so that what
+   * the study would refuse is refused here, with its reason. */
+  {
+    g_autoptr(BpwStudy) trial = bpw_study_copy (study);
+    g_autoptr(BpwStudyEdit) edit = bpw_study_edit_new_candidate (trial, name, source->blueprint,
+                                                                 source->mapping, mappings,
+                                                                 label);
+
+    if (!bpw_study_edit_apply (edit, trial, error))
+      return FALSE;
+  }
+  mapping_text = json_to_string (source->mapping, FALSE);
+  mappings_text = json_to_string (mappings, FALSE);
+  n_before = bpw_study_get_n_candidates (study);
+  gtk_widget_activate_action (GTK_WIDGET (self->window), "win.promote-candidate", "(sssssu)",
+                              name, source->blueprint, mapping_text, mappings_text, label,
+                              self->scenario);
+  if (bpw_study_get_n_candidates (study) != n_before + 1)
+    {
+      g_set_error_literal (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                           _("The window did not add the candidate."));
+      return FALSE;
+    }
 
   /* Translators: a toast after promotion */
   message = g_strdup_printf (_("“%s” added to the study’s candidates"), name);

@@ -15,13 +15,15 @@
  * parameters' grid, and the points listed with their gain over the baseline split into
  * architecture × mapping. "Show in Trade-offs and Compare" adds the selected plan, or the
  * sweep's points on its Pareto front, to those pages as candidates from outside the study.
+ *
+ * The dialog changes the window only through the window's actions: "win.promote-candidate",
+ * "win.show-in-pages" and "win.show-page" (bpw-window-actions.c).
  */
 #pragma once
 
 #include <adwaita.h>
 
 #include "bpw-search-item.h"
-#include "bpw-window.h"
 
 G_BEGIN_DECLS
 
@@ -42,9 +44,13 @@ typedef enum
 
 G_DECLARE_FINAL_TYPE (BpwSearchDialog, bpw_search_dialog, BPW, SEARCH_DIALOG, AdwWindow)
 
-/* Modal and transient for @window; searches its selected candidate × scenario as they are
- * now. Without a selection it says so. */
-BpwSearchDialog *bpw_search_dialog_new             (BpwWindow               *window);
+/* Modal and transient for @window (the workbench window, whose actions it activates);
+ * searches candidate @candidate × scenario @scenario of @study (nullable), the window's
+ * selection, as they are now. Without a selection (an index out of range) it says so. */
+BpwSearchDialog *bpw_search_dialog_new             (GtkWindow               *window,
+                                                    BpwStudy                *study,
+                                                    guint                    candidate,
+                                                    guint                    scenario);
 
 /* The candidate and scenario searched (indices into the study's); G_MAXUINT when none. */
 guint            bpw_search_dialog_get_candidate   (BpwSearchDialog         *self);

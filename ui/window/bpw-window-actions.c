@@ -255,7 +255,86 @@ bpw_window_search_action (GtkWidget  *widget,
                           const char *action_name,
                           GVariant   *parameter)
 {
-  gtk_window_present (GTK_WINDOW (bpw_search_dialog_new (BPW_WINDOW (widget))));
+  BpwWindow *self = BPW_WINDOW (widget);
+
+  gtk_window_present (GTK_WINDOW (bpw_search_dialog_new (GTK_WINDOW (self), self->study,
+                                                         self->selected_candidate,
+                                                         self->selected_scenario)));
+}
+
+/* (name, blueprint, mapping, mappings, label, scenario): a new candidate on the study's
+ * blueprint @blueprint with the mapping objects @mapping and @mappings (JSON), added as one
+ * undoable edit labelled @label, then selected on scenario @scenario. */
+static void
+bpw_window_promote_candidate_action (GtkWidget  *widget,
+                                     const char *action_name,
+                                     GVariant   *parameter)
+{
+  BpwWindow *self = BPW_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) mapping = NULL;
+  g_autoptr(JsonNode) mappings = NULL;
+  const char *name, *blueprint, *mapping_text, *mappings_text, *label;
+  BpwStudyEdit *edit;
+  guint scenario, index;
+
+  g_variant_get (parameter, "(&s&s&s&s&su)", &name, &blueprint, &mapping_text, &mappings_text,
+                 &label, &scenario);
+  if (self->study == NULL)
+    return;
+  if ((mapping = json_from_string (mapping_text, &error)) == NULL
+      || (mappings = json_from_string (mappings_text, &error)) == NULL)
+    {
+      _bpw_window_show_toast (self, error->message);
+      return;
+    }
+  edit = bpw_study_edit_new_candidate (self->study, name, blueprint, mapping, mappings, label);
+  index = bpw_study_edit_get_index (edit);
+  if (!bpw_window_apply_edit (self, edit, &error))
+    {
+      _bpw_window_show_toast (self, error->message);
+      return;
+    }
+  bpw_window_select (self, index, scenario);
+}
+
+/* An array of (name, blueprint, mapping, source, scenario), the blueprint and mapping as
+ * their native JSON: candidates from outside the study for the Trade-offs and Compare
+ * pages (bpw_study_worker_add_candidate_for_scenario()). */
+static void
+bpw_window_show_in_pages_action (GtkWidget  *widget,
+                                 const char *action_name,
+                                 GVariant   *parameter)
+{
+  BpwWindow *self = BPW_WINDOW (widget);
+  BpwStudyWorker *tradeoffs = bpw_tradeoffs_page_get_worker (self->tradeoffs_page);
+  BpwStudyWorker *compare = bpw_compare_page_get_worker (self->compare_page);
+  const char *name, *blueprint_text, *mapping_text, *source, *scenario;
+  GVariantIter iter;
+
+  g_variant_iter_init (&iter, parameter);
+  while (g_variant_iter_next (&iter, "(&s&s&s&s&s)", &name, &blueprint_text, &mapping_text,
+                              &source, &scenario))
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BpwBlueprint) blueprint = NULL;
+      BpwMapping mapping;
+
+      bpw_mapping_init_defaults (&mapping);
+      blueprint = bpw_blueprint_load_data (name, blueprint_text, -1, NULL, &error);
+      if (blueprint == NULL
+          || !bpw_mapping_load_data (name, mapping_text, -1, &mapping, NULL, &error))
+        {
+          bpw_mapping_clear (&mapping);
+          _bpw_window_show_toast (self, error->message);
+          continue;
+        }
+      bpw_study_worker_add_candidate_for_scenario (tradeoffs, name, blueprint, &mapping,
+                                                   source, scenario);
+      bpw_study_worker_add_candidate_for_scenario (compare, name, blueprint, &mapping, source,
+                                                   scenario);
+      bpw_mapping_clear (&mapping);
+    }
 }
 
 static void
@@ -363,6 +442,10 @@ _bpw_window_class_actions_init (GtkWidgetClass *widget_class)
                                    bpw_window_show_page_action);
   gtk_widget_class_install_action (widget_class, "win.find", NULL, bpw_window_find_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, bpw_window_search_action);
+  gtk_widget_class_install_action (widget_class, "win.promote-candidate", "(sssssu)",
+                                   bpw_window_promote_candidate_action);
+  gtk_widget_class_install_action (widget_class, "win.show-in-pages", "a(sssss)",
+                                   bpw_window_show_in_pages_action);
   _bpw_memo_export_class_init (widget_class);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK,

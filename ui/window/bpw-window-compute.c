@@ -53,7 +53,6 @@ struct _BpwComputeBatch
   guint             n_jobs;
   BpwCandidateJob  *candidates;
   guint             n_candidates;
-  guint             generation;
   BpwComputeStats   stats;          /* filled by the worker */
 };
 
@@ -162,7 +161,6 @@ bpw_compute_batch_new (BpwWindow *self)
   BpwComputeBatch *batch = g_atomic_rc_box_new0 (BpwComputeBatch);
   BpwStudy *study = self->study;
 
-  batch->generation = self->generation;
   batch->n_jobs = bpw_study_get_n_scenarios (study);
   batch->jobs = g_new0 (BpwFactsJob, batch->n_jobs);
   for (guint i = 0; i < batch->n_jobs; i++)
@@ -210,13 +208,13 @@ bpw_compute_batch_new (BpwWindow *self)
   return batch;
 }
 
-static void
-bpw_window_compute_thread (GTask        *task,
-                           gpointer      source_object,
-                           gpointer      task_data,
-                           GCancellable *cancellable)
+/* Worker thread: a BpwComputeResult for the BpwComputeBatch @data. */
+static gpointer
+bpw_window_compute_work (gpointer       data,
+                         GCancellable  *cancellable,
+                         GError       **out_error)
 {
-  BpwComputeBatch *batch = task_data;
+  BpwComputeBatch *batch = data;
   BpwComputeResult *result = g_new0 (BpwComputeResult, 1);
 
   result->rows = g_ptr_array_new_with_free_func (g_object_unref);
@@ -277,12 +275,12 @@ bpw_window_compute_thread (GTask        *task,
         }
     }
 
-  if (g_task_return_error_if_cancelled (task))
+  if (g_cancellable_set_error_if_cancelled (cancellable, out_error))
     {
       bpw_compute_result_free (result);
-      return;
+      return NULL;
     }
-  g_task_return_pointer (task, result, (GDestroyNotify) bpw_compute_result_free);
+  return result;
 }
 
 /* Replaces the items that changed only, so that the lists keep their other rows (and the
@@ -308,23 +306,19 @@ bpw_window_update_store (GListStore *store,
 }
 
 static void
-bpw_window_compute_cb (GObject      *object,
-                       GAsyncResult *result,
-                       gpointer      user_data)
+bpw_window_compute_done (GObject      *owner,
+                         gpointer      input,
+                         gpointer      result,
+                         const GError *error)
 {
-  BpwWindow *self = BPW_WINDOW (object);
-  BpwComputeBatch *batch = g_task_get_task_data (G_TASK (result));
-  BpwComputeResult *computed;
-  g_autoptr(GError) error = NULL;
+  BpwWindow *self = BPW_WINDOW (owner);
+  BpwComputeBatch *batch = input;
+  BpwComputeResult *computed = result;
   guint n_failed = 0;
   const char *first_error = NULL;
 
-  computed = g_task_propagate_pointer (G_TASK (result), &error);
-  if (computed == NULL || batch->generation != self->generation)
-    {
-      g_clear_pointer (&computed, bpw_compute_result_free);
-      return;  /* cancelled, or a newer study or change has replaced this one */
-    }
+  if (computed == NULL)
+    return;  /* cancelled, or a newer study or change has replaced this one */
 
   bpw_window_update_store (self->rows, computed->rows);
   bpw_window_update_store (self->overview_items, computed->overview_items);
@@ -368,11 +362,7 @@ _bpw_window_compute_reset (BpwWindow *self)
 void
 _bpw_window_compute (BpwWindow *self)
 {
-  g_autoptr(GTask) task = NULL;
-
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  self->generation++;
+  bpw_job_queue_invalidate (self->jobs);
   _bpw_window_compare_update (self);
   _bpw_window_validation_update (self);
 
@@ -387,11 +377,8 @@ _bpw_window_compute (BpwWindow *self)
       return;
     }
 
-  self->cancellable = g_cancellable_new ();
   _bpw_window_set_busy (self, TRUE);
-  task = g_task_new (self, self->cancellable, bpw_window_compute_cb, NULL);
-  g_task_set_source_tag (task, _bpw_window_compute);
-  g_task_set_task_data (task, bpw_compute_batch_new (self),
-                        (GDestroyNotify) _bpw_compute_batch_unref);
-  g_task_run_in_thread (task, bpw_window_compute_thread);
+  bpw_job_queue_run (self->jobs, G_OBJECT (self), bpw_window_compute_work,
+                     bpw_compute_batch_new (self), (GDestroyNotify) _bpw_compute_batch_unref,
+                     (GDestroyNotify) bpw_compute_result_free, bpw_window_compute_done);
 }

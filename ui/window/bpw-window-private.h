@@ -13,6 +13,7 @@
 #include "bpw-compare-page.h"
 #include "bpw-facts-row.h"
 #include "bpw-inspector.h"
+#include "bpw-job-queue.h"
 #include "bpw-memory-page.h"
 #include "bpw-plot-view.h"
 #include "bpw-timeline-page.h"
@@ -63,7 +64,7 @@ struct _BpwWindow
   GFile                *file;            /* nullable: where the study is saved */
   GListStore           *rows;            /* BpwFactsRow */
   GListStore           *overview_items;  /* BpwOverviewItem */
-  GCancellable         *cancellable;
+  BpwJobQueue          *jobs;            /* the facts and the Overview's items */
   GSettings            *settings;        /* nullable */
   BpwAutosave          *autosave;
   BpwSimulationJob     *simulation;      /* the Timeline and Memory pages' step */
@@ -85,7 +86,6 @@ struct _BpwWindow
   guint32               selected_lineage; /* selected everywhere; BPW_PLOT_NO_LINEAGE */
 
   BpwByteUnits          units;
-  guint                 generation;      /* of the study whose facts are being computed */
   guint                 spinner_timeout;
   gboolean              busy;
   gboolean              modified;

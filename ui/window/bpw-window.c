@@ -250,7 +250,7 @@ bpw_window_close_request (GtkWindow *window)
 
   /* Saved, or the changes were deliberately dropped: nothing is left to recover. */
   bpw_autosave_discard (self->autosave);
-  g_cancellable_cancel (self->cancellable);
+  bpw_job_queue_invalidate (self->jobs);
   return GTK_WINDOW_CLASS (bpw_window_parent_class)->close_request (window);
 }
 
@@ -275,7 +275,7 @@ bpw_window_dispose (GObject *object)
 {
   BpwWindow *self = (BpwWindow *) object;
 
-  g_cancellable_cancel (self->cancellable);
+  g_clear_pointer (&self->jobs, bpw_job_queue_free);
   g_clear_handle_id (&self->spinner_timeout, g_source_remove);
   _bpw_window_charts_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), BPW_TYPE_WINDOW);
@@ -285,7 +285,6 @@ bpw_window_dispose (GObject *object)
   g_clear_pointer (&self->redo, g_ptr_array_unref);
   g_clear_pointer (&self->selected_blueprint, g_free);
   g_clear_pointer (&self->sidebar_signature, g_free);
-  g_clear_object (&self->cancellable);
   g_clear_object (&self->overview_items);
   g_clear_object (&self->rows);
   g_clear_object (&self->study);
@@ -441,6 +440,7 @@ bpw_window_init (BpwWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
 
+  self->jobs = bpw_job_queue_new ();
   self->rows = g_list_store_new (BPW_TYPE_FACTS_ROW);
   self->overview_items = g_list_store_new (BPW_TYPE_OVERVIEW_ITEM);
   bpw_overview_page_set_model (self->overview_page, G_LIST_MODEL (self->overview_items));
