@@ -9,6 +9,7 @@
 #include "bpw-blueprint-io.h"
 #include "bpw-core-resource-private.h"
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 
 #define BPW_BLUEPRINT_RESOURCE_DIR "/io/github/bpw/Workbench/core/blueprints/"
 
@@ -51,7 +52,7 @@ bpw_blueprint_load_bundled (const char  *name,
       g_autofree char *list = g_strjoinv (", ", (char **) bundled_names);
 
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "%s: no bundled blueprint of that name (bundled: %s)", name, list);
+                   _("%s: no bundled blueprint of that name (bundled: %s)"), name, list);
       return NULL;
     }
 
@@ -61,7 +62,7 @@ bpw_blueprint_load_bundled (const char  *name,
   if (bytes == NULL)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "%s: bundled blueprint missing from the build: %s", name, local->message);
+                   _("%s: bundled blueprint missing from the build: %s"), name, local->message);
       return NULL;
     }
 

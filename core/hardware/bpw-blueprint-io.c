@@ -13,6 +13,7 @@
 
 #include "bpw-blueprint-private.h"
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 
 BpwBlueprintFormat
 bpw_blueprint_detect_format (JsonNode *root)
@@ -72,7 +73,7 @@ _bpw_blueprint_read_value (BpwBlueprintReader *r,
       g_autofree char *full = bpw_json_doc_member_path (path, member);
 
       return bpw_json_doc_error (r->doc, json_object_get_member (object, member), full, error,
-                                 "expected a whole number, got %.17g", value);
+                                 _("expected a whole number, got %.17g"), value);
     }
   bpw_blueprint_set_value (r->bp, out, value,
                            kind >= 0 && kind < BPW_N_PROVENANCES
@@ -114,8 +115,8 @@ bpw_blueprint_load_doc (BpwJsonDoc  *doc,
     case BPW_BLUEPRINT_FORMAT_UNKNOWN:
     default:
       bpw_json_doc_error (doc, root, "", error,
-                          "not a blueprint: expected \"format\": \"bpw-blueprint\" or a "
-                          "Calculon system file (with matrix, vector, mem1 and networks)");
+                          _("not a blueprint: expected \"format\": \"bpw-blueprint\" or a "
+                          "Calculon system file (with matrix, vector, mem1 and networks)"));
       return NULL;
     }
   if (bp == NULL)
@@ -177,7 +178,7 @@ bpw_blueprint_load (const char  *path_or_name,
     g_autofree char *list = g_strjoinv (", ", (char **) names);
 
     g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                 "%s: no such file and no bundled blueprint of that name (bundled: %s)",
+                 _("%s: no such file and no bundled blueprint of that name (bundled: %s)"),
                  path_or_name, list);
   }
   return NULL;
