@@ -222,7 +222,7 @@ describe_item (BpwAssignmentPlot *self, const BpwAssignmentItem *it, guint count
                           it->name, _bpw_plot_phase_name (it->phase),
                           _bpw_plot_layer_type_name (it->layer_type), it->kind, lane->name,
                           it->dtype[0] != '\0' ? ", " : "", it->dtype, it->merged,
-                          it->merged == 1 ? "" : "s", total,
+                          it->merged == 1 ? "" : C_("plural ending of “operation”", "s"), total,
                           data->total_s > 0 ? 100 * it->total_s / data->total_s : 0, work,
                           tiling, fusion, _bpw_plot_bottleneck_name (it->bottleneck),
                           it->lineage, more);

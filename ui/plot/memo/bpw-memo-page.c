@@ -130,7 +130,7 @@ bpw_memo_page_heading (BpwMemoPage *page,
     }
   else if (level == 2)
     {
-      g_autofree char *link = g_strdup_printf (_("page=%u pos=[%g %g]"), page->page,
+      g_autofree char *link = g_strdup_printf ("page=%u pos=[%g %g]", page->page,
                                                page->margin, page->y);
 
       cairo_pdf_surface_add_outline (page->surface, page->outline, text, link, 0);

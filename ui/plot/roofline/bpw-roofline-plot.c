@@ -258,7 +258,7 @@ describe_point (BpwRooflinePlot *self, const BpwRooflinePoint *p, guint count)
                           p->baseline ? _(" (baseline)") : p->measured ? _(" (measured)") : "",
                           _bpw_plot_phase_name (p->phase), _bpw_plot_layer_type_name (p->layer_type), p->kind, p->engine, p->dtype,
                           flops, bytes, intensity, flops, time, attained, p->merged,
-                          p->merged == 1 ? "" : "s", where, total, p->share * 100,
+                          p->merged == 1 ? "" : C_("plural ending of “operation”", "s"), where, total, p->share * 100,
                           _bpw_plot_bottleneck_name (p->bottleneck), p->lineage, more);
 }
 
