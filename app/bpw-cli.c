@@ -8,6 +8,7 @@
 
 #include "bpw-cli.h"
 
+#include <libintl.h>
 #include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -118,9 +119,16 @@ main (int    argc,
       char **argv)
 {
   const char *command;
+  /* BPW_LOCALEDIR: catalogues laid out as LOCALEDIR, e.g. a build tree's for the tests. */
+  const char *localedir = g_getenv ("BPW_LOCALEDIR") != NULL ? g_getenv ("BPW_LOCALEDIR")
+                                                             : LOCALEDIR;
 
   setlocale (LC_ALL, "");
-  bpw_core_i18n_init (NULL);
+  /* The charts and the memo (ui/plot) speak the application's domain, the errors the core's. */
+  bindtextdomain (GETTEXT_PACKAGE, localedir);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  bpw_core_i18n_init (localedir);
   /* Numbers on stdout are for scripts too: always a decimal point. */
   setlocale (LC_NUMERIC, "C");
   g_set_prgname ("bpw");

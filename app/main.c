@@ -18,12 +18,15 @@ main (int   argc,
       char *argv[])
 {
   g_autoptr(BpwApplication) app = NULL;
+  /* BPW_LOCALEDIR: catalogues laid out as LOCALEDIR, e.g. a build tree's for the tests. */
+  const char *localedir = g_getenv ("BPW_LOCALEDIR") != NULL ? g_getenv ("BPW_LOCALEDIR")
+                                                             : LOCALEDIR;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bindtextdomain (GETTEXT_PACKAGE, localedir);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
-  bpw_core_i18n_init (LOCALEDIR);
+  bpw_core_i18n_init (localedir);
 
   g_set_application_name (_("Blueprint Workbench"));
 

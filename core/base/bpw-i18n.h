@@ -19,6 +19,9 @@ G_BEGIN_DECLS
 #define BPW_CORE_GETTEXT_DOMAIN "blueprint-workbench-core"
 
 #ifdef BPW_CORE_COMPILATION
+/* Translatable formats print 64-bit integers with PRId64 / PRIu64, which xgettext and
+ * gettext understand, rather than G_GINT64_FORMAT, which they do not. */
+#include <inttypes.h>
 #include <string.h>
 
 #ifdef _

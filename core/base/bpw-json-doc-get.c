@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 #include "bpw-json-doc-private.h"
 
 /* Doubles whose magnitude stays below 2^53 hold every integer exactly. */
@@ -42,9 +43,9 @@ bpw_json_doc_describe_node (JsonNode *node)
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     return g_strdup ("null");
   if (JSON_NODE_HOLDS_OBJECT (node))
-    return g_strdup ("an object");
+    return g_strdup (_("an object"));
   if (JSON_NODE_HOLDS_ARRAY (node))
-    return g_strdup ("an array");
+    return g_strdup (_("an array"));
 
   switch (json_node_get_value_type (node))
     {
@@ -68,7 +69,7 @@ bpw_json_doc_describe_node (JsonNode *node)
         return g_strdup_printf ("\"%s\"", str);
       }
     default:
-      return g_strdup ("a value");
+      return g_strdup (_("a value"));
     }
 }
 
@@ -96,7 +97,7 @@ bpw_json_doc_get_member (BpwJsonDoc  *doc,
     {
       *out = NULL;
       return bpw_json_doc_error (doc, bpw_json_doc_get_object_node (doc, object), path, error,
-                                 "missing required field '%s'", member);
+                                 _("missing required field '%s'"), member);
     }
 
   *out = node;
@@ -140,7 +141,7 @@ type_error (BpwJsonDoc  *doc,
 {
   g_autofree char *got = bpw_json_doc_describe_node (node);
 
-  return member_error (doc, node, path, member, error, "expected %s, got %s", expected, got);
+  return member_error (doc, node, path, member, error, _("expected %s, got %s"), expected, got);
 }
 
 static gboolean
@@ -154,7 +155,7 @@ is_number (JsonNode *node)
   return type == G_TYPE_INT64 || type == G_TYPE_DOUBLE;
 }
 
-/* "a positive integer", "an integer between 1 and 8", ... */
+/* _("a positive integer"), "an integer between 1 and 8", ... */
 static char *
 describe_int_range (gint64 min,
                     gint64 max)
@@ -162,16 +163,16 @@ describe_int_range (gint64 min,
   if (max == G_MAXINT64)
     {
       if (min == 1)
-        return g_strdup ("a positive integer");
+        return g_strdup (_("a positive integer"));
       if (min == 0)
-        return g_strdup ("a non-negative integer");
+        return g_strdup (_("a non-negative integer"));
       if (min == G_MININT64)
-        return g_strdup ("an integer");
-      return g_strdup_printf ("an integer of at least %" G_GINT64_FORMAT, min);
+        return g_strdup (_("an integer"));
+      return g_strdup_printf (_("an integer of at least %" PRId64), min);
     }
   if (min == G_MININT64)
-    return g_strdup_printf ("an integer of at most %" G_GINT64_FORMAT, max);
-  return g_strdup_printf ("an integer between %" G_GINT64_FORMAT " and %" G_GINT64_FORMAT,
+    return g_strdup_printf (_("an integer of at most %" PRId64), max);
+  return g_strdup_printf (_("an integer between %" PRId64 " and %" PRId64),
                           min, max);
 }
 
@@ -210,7 +211,7 @@ bpw_json_doc_get_int (BpwJsonDoc  *doc,
 
       if (d != floor (d) || fabs (d) >= EXACT_INT_LIMIT)
         return type_error (doc, node, path, member,
-                           d != floor (d) ? "an integer" : expected, error);
+                           d != floor (d) ? _("an integer") : expected, error);
       value = (gint64) d;
     }
 
@@ -231,16 +232,16 @@ describe_double_range (double min,
   gboolean open_min = min <= -G_MAXDOUBLE;
 
   if (open_max && open_min)
-    return g_strdup ("a number");
+    return g_strdup (_("a number"));
   if (open_max && min == G_MINDOUBLE)
-    return g_strdup ("a positive number");
+    return g_strdup (_("a positive number"));
   if (open_max && min == 0)
-    return g_strdup ("a non-negative number");
+    return g_strdup (_("a non-negative number"));
   if (open_max)
-    return g_strdup_printf ("a number of at least %s", lo);
+    return g_strdup_printf (_("a number of at least %s"), lo);
   if (open_min)
-    return g_strdup_printf ("a number of at most %s", hi);
-  return g_strdup_printf ("a number between %s and %s", lo, hi);
+    return g_strdup_printf (_("a number of at most %s"), hi);
+  return g_strdup_printf (_("a number between %s and %s"), lo, hi);
 }
 
 gboolean
@@ -295,7 +296,7 @@ bpw_json_doc_get_bool (BpwJsonDoc  *doc,
     return TRUE;
 
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
-    return type_error (doc, node, path, member, "true or false", error);
+    return type_error (doc, node, path, member, _("true or false"), error);
 
   *out = json_node_get_boolean (node);
   return TRUE;
@@ -320,7 +321,7 @@ bpw_json_doc_get_string (BpwJsonDoc   *doc,
     return TRUE;
 
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return type_error (doc, node, path, member, "a string", error);
+    return type_error (doc, node, path, member, _("a string"), error);
 
   *out = json_node_get_string (node);
   return TRUE;
@@ -359,7 +360,7 @@ bpw_json_doc_get_enum (BpwJsonDoc          *doc,
           }
     }
 
-  expected = g_string_new (choices[1] != NULL ? "one of " : "");
+  expected = g_string_new (choices[1] != NULL ? _("one of ") : "");
   for (int i = 0; choices[i] != NULL; i++)
     g_string_append_printf (expected, "%s\"%s\"", i > 0 ? ", " : "", choices[i]);
   return type_error (doc, node, path, member, expected->str, error);
@@ -382,7 +383,7 @@ bpw_json_doc_get_object (BpwJsonDoc  *doc,
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
-      type_error (doc, node, path, member, "an object", error);
+      type_error (doc, node, path, member, _(_("an object")), error);
       return NULL;
     }
   return json_node_get_object (node);
@@ -405,7 +406,7 @@ bpw_json_doc_get_array (BpwJsonDoc  *doc,
 
   if (!JSON_NODE_HOLDS_ARRAY (node))
     {
-      type_error (doc, node, path, member, "an array", error);
+      type_error (doc, node, path, member, _(_("an array")), error);
       return NULL;
     }
   return json_node_get_array (node);
@@ -436,10 +437,10 @@ bpw_json_doc_check_unknown (BpwJsonDoc         *doc,
 
       full = bpw_json_doc_member_path (path, name);
       if (bpw_json_doc_locate (doc, json_object_get_member (object, name), &line, &column))
-        g_ptr_array_add (warnings, g_strdup_printf ("%s:%u:%u: %s: unknown field",
+        g_ptr_array_add (warnings, g_strdup_printf (_("%s:%u:%u: %s: unknown field"),
                                                     doc->filename, line, column, full));
       else
-        g_ptr_array_add (warnings, g_strdup_printf ("%s: %s: unknown field",
+        g_ptr_array_add (warnings, g_strdup_printf (_("%s: %s: unknown field"),
                                                     doc->filename, full));
     }
 }

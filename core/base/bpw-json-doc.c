@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 #include "bpw-json-doc-private.h"
 
 static gboolean parse_value (BpwJsonParser *self, JsonNode **out);
@@ -31,7 +32,7 @@ parser_enter (BpwJsonParser *self,
               guint          column)
 {
   if (self->depth >= BPW_JSON_MAX_DEPTH)
-    return bpw_json_parser_fail_at (self, line, column, "nesting deeper than %d levels",
+    return bpw_json_parser_fail_at (self, line, column, _("nesting deeper than %d levels"),
                                     BPW_JSON_MAX_DEPTH);
   self->depth++;
   bpw_json_parser_advance (self);
@@ -63,19 +64,19 @@ parse_object (BpwJsonParser *self,
 
       bpw_json_parser_skip_ws (self);
       if (self->p >= self->end || *self->p != '"')
-        return bpw_json_parser_expected (self, first ? "a string key or '}'"
-                                                     : "a string key after ','");
+        return bpw_json_parser_expected (self, first ? _("a string key or '}'")
+                                                     : _("a string key after ','"));
 
       key_line = self->line;
       key_column = self->column;
       if (!bpw_json_parse_string (self, &key))
         return FALSE;
       if (json_object_has_member (object, key))
-        return bpw_json_parser_fail_at (self, key_line, key_column, "duplicate key '%s'", key);
+        return bpw_json_parser_fail_at (self, key_line, key_column, _("duplicate key '%s'"), key);
 
       bpw_json_parser_skip_ws (self);
       if (self->p >= self->end || *self->p != ':')
-        return bpw_json_parser_expected (self, "':' after key");
+        return bpw_json_parser_expected (self, _("':' after key"));
       bpw_json_parser_advance (self);
 
       if (!parse_value (self, &child))
@@ -93,7 +94,7 @@ parse_object (BpwJsonParser *self,
           bpw_json_parser_advance (self);
           return TRUE;
         }
-      return bpw_json_parser_expected (self, "',' or '}' after member");
+      return bpw_json_parser_expected (self, _("',' or '}' after member"));
     }
 }
 
@@ -127,7 +128,7 @@ parse_array (BpwJsonParser *self,
           bpw_json_parser_advance (self);
           bpw_json_parser_skip_ws (self);
           if (self->p < self->end && *self->p == ']')
-            return bpw_json_parser_expected (self, "a value after ','");
+            return bpw_json_parser_expected (self, _("a value after ','"));
           continue;
         }
       if (self->p < self->end && *self->p == ']')
@@ -135,7 +136,7 @@ parse_array (BpwJsonParser *self,
           bpw_json_parser_advance (self);
           return TRUE;
         }
-      return bpw_json_parser_expected (self, "',' or ']' after element");
+      return bpw_json_parser_expected (self, _("',' or ']' after element"));
     }
 }
 
@@ -152,7 +153,7 @@ parse_value (BpwJsonParser  *self,
   column = self->column;
 
   if (self->p >= self->end)
-    return bpw_json_parser_expected (self, "a value");
+    return bpw_json_parser_expected (self, _("a value"));
 
   switch (*self->p)
     {
@@ -189,7 +190,7 @@ parse_value (BpwJsonParser  *self,
       if (g_ascii_isalpha (*self->p))
         ok = bpw_json_parse_word (self, &node);
       else
-        return bpw_json_parser_expected (self, "a value");
+        return bpw_json_parser_expected (self, _("a value"));
       break;
     }
 
@@ -248,7 +249,7 @@ bpw_json_doc_new_from_data (const char  *filename,
   if ((gsize) length > BPW_JSON_MAX_SIZE)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "%s: the document is larger than the %d MiB limit", filename,
+                   _("%s: the document is larger than the %d MiB limit"), filename,
                    BPW_JSON_MAX_SIZE >> 20);
       return NULL;
     }
@@ -271,8 +272,8 @@ bpw_json_doc_new_from_data (const char  *filename,
       guint line, column;
 
       locate_offset (data, bad, &line, &column);
-      bpw_json_parser_fail_at (&parser, line, column, *bad == '\0' ? "NUL byte in document"
-                               : "invalid UTF-8");
+      bpw_json_parser_fail_at (&parser, line, column, *bad == '\0' ? _("NUL byte in document")
+                               : _("invalid UTF-8"));
       return NULL;
     }
 
@@ -286,7 +287,7 @@ bpw_json_doc_new_from_data (const char  *filename,
   bpw_json_parser_skip_ws (&parser);
   if (parser.p < parser.end)
     {
-      bpw_json_parser_expected (&parser, "end of input after the document");
+      bpw_json_parser_expected (&parser, _("end of input after the document"));
       return NULL;
     }
 
@@ -314,7 +315,7 @@ bpw_json_doc_new_from_file (const char  *path,
   if (length > BPW_JSON_MAX_SIZE)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "%s: the document is larger than the %d MiB limit", path,
+                   _("%s: the document is larger than the %d MiB limit"), path,
                    BPW_JSON_MAX_SIZE >> 20);
       return NULL;
     }

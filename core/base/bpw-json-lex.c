@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 #include "bpw-json-doc-private.h"
 
 void
@@ -40,7 +41,7 @@ bpw_json_parser_fail_at (BpwJsonParser *self,
   return FALSE;
 }
 
-/* "'x'", "U+000A" for invisible characters, or "end of input". */
+/* "'x'", "U+000A" for invisible characters, or _("end of input"). */
 static char *
 describe_char (const char *p,
                const char *end)
@@ -50,7 +51,7 @@ describe_char (const char *p,
   int len;
 
   if (p >= end)
-    return g_strdup ("end of input");
+    return g_strdup (_("end of input"));
 
   c = g_utf8_get_char (p);
   if (c < 0x20 || c == 0x7F)
@@ -68,7 +69,7 @@ bpw_json_parser_expected (BpwJsonParser *self,
 {
   g_autofree char *got = describe_char (self->p, self->end);
 
-  return bpw_json_parser_fail_at (self, self->line, self->column, "expected %s, got %s", what, got);
+  return bpw_json_parser_fail_at (self, self->line, self->column, _("expected %s, got %s"), what, got);
 }
 
 static int
@@ -115,7 +116,7 @@ parse_escape (BpwJsonParser *self,
   char c;
 
   if (self->end - self->p < 2)
-    return bpw_json_parser_fail_at (self, line, column, "unterminated escape at end of input");
+    return bpw_json_parser_fail_at (self, line, column, _("unterminated escape at end of input"));
 
   c = self->p[1];
   switch (c)
@@ -131,35 +132,35 @@ parse_escape (BpwJsonParser *self,
     case 'u':
       if (!parse_hex4 (self, &cp))
         return bpw_json_parser_fail_at (self, line, column,
-                                        "expected four hex digits after '\\u' in string");
+                                        _("expected four hex digits after '\\u' in string"));
       if (cp >= 0xDC00 && cp <= 0xDFFF)
         return bpw_json_parser_fail_at (self, line, column,
-                                        "unpaired surrogate '\\u%04X' in string", cp);
+                                        _("unpaired surrogate '\\u%04X' in string"), cp);
       if (cp >= 0xD800 && cp <= 0xDBFF)
         {
           for (int i = 0; i < 6; i++)
             bpw_json_parser_advance (self);
           if (!parse_hex4 (self, &low) || self->p[0] != '\\' || low < 0xDC00 || low > 0xDFFF)
             return bpw_json_parser_fail_at (self, line, column,
-                                            "unpaired surrogate '\\u%04X' in string", cp);
+                                            _("unpaired surrogate '\\u%04X' in string"), cp);
           cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
         }
       /* GLib strings end at the first NUL, so an embedded one would silently truncate. */
       if (cp == 0)
-        return bpw_json_parser_fail_at (self, line, column, "'\\u0000' is not allowed in strings");
+        return bpw_json_parser_fail_at (self, line, column, _("'\\u0000' is not allowed in strings"));
       g_string_append_unichar (buf, cp);
       for (int i = 0; i < 6; i++)
         bpw_json_parser_advance (self);
       return TRUE;
     default:
       if (g_ascii_isgraph (c))
-        return bpw_json_parser_fail_at (self, line, column, "invalid escape '\\%c' in string", c);
+        return bpw_json_parser_fail_at (self, line, column, _("invalid escape '\\%c' in string"), c);
       else
         {
           g_autofree char *got = describe_char (self->p + 1, self->end);
 
           return bpw_json_parser_fail_at (self, line, column,
-                                          "invalid escape in string: '\\' followed by %s", got);
+                                          _("invalid escape in string: '\\' followed by %s"), got);
         }
     }
 
@@ -188,7 +189,7 @@ bpw_json_parse_string (BpwJsonParser  *self,
       g_string_append_len (buf, run, self->p - run);
 
       if (self->p >= self->end)
-        return bpw_json_parser_fail_at (self, line, column, "unterminated string");
+        return bpw_json_parser_fail_at (self, line, column, _("unterminated string"));
       if (*self->p == '"')
         break;
       if (*self->p == '\\')
@@ -198,7 +199,7 @@ bpw_json_parse_string (BpwJsonParser  *self,
           continue;
         }
       return bpw_json_parser_fail_at (self, self->line, self->column,
-                                      "control character U+%04X in string must be escaped",
+                                      _("control character U+%04X in string must be escaped"),
                                       (guint) (guchar) *self->p);
     }
   bpw_json_parser_advance (self);
@@ -236,9 +237,9 @@ bpw_json_parse_number (BpwJsonParser  *self,
       bpw_json_parser_advance (self);
       if (self->p < self->end && *self->p == 'I')
         return bpw_json_parser_fail_at (self, line, column,
-                                        "NaN and Infinity are not valid JSON numbers");
+                                        _("NaN and Infinity are not valid JSON numbers"));
       if (self->p >= self->end || !g_ascii_isdigit (*self->p))
-        return bpw_json_parser_expected (self, "a digit after '-'");
+        return bpw_json_parser_expected (self, _("a digit after '-'"));
     }
 
   if (*self->p == '0')
@@ -246,7 +247,7 @@ bpw_json_parse_number (BpwJsonParser  *self,
       bpw_json_parser_advance (self);
       if (self->p < self->end && g_ascii_isdigit (*self->p))
         return bpw_json_parser_fail_at (self, line, column,
-                                        "leading zeros are not allowed in numbers");
+                                        _("leading zeros are not allowed in numbers"));
     }
   else
     {
@@ -258,7 +259,7 @@ bpw_json_parse_number (BpwJsonParser  *self,
       integral = FALSE;
       bpw_json_parser_advance (self);
       if (!scan_digits (self))
-        return bpw_json_parser_expected (self, "a digit after '.'");
+        return bpw_json_parser_expected (self, _("a digit after '.'"));
     }
 
   if (self->p < self->end && (*self->p == 'e' || *self->p == 'E'))
@@ -268,7 +269,7 @@ bpw_json_parse_number (BpwJsonParser  *self,
       if (self->p < self->end && (*self->p == '+' || *self->p == '-'))
         bpw_json_parser_advance (self);
       if (!scan_digits (self))
-        return bpw_json_parser_expected (self, "a digit in the exponent");
+        return bpw_json_parser_expected (self, _("a digit in the exponent"));
     }
 
   text = g_strndup (start, self->p - start);
@@ -295,7 +296,7 @@ bpw_json_parse_number (BpwJsonParser  *self,
     if (!isfinite (value))
       {
         json_node_unref (node);
-        return bpw_json_parser_fail_at (self, line, column, "number %s is out of range", text);
+        return bpw_json_parser_fail_at (self, line, column, _("number %s is out of range"), text);
       }
     json_node_set_double (node, value);
   }
@@ -335,11 +336,11 @@ bpw_json_parse_word (BpwJsonParser  *self,
   if ((len == 3 && g_ascii_strncasecmp (start, "nan", 3) == 0) ||
       (len == 8 && g_ascii_strncasecmp (start, "infinity", 8) == 0))
     return bpw_json_parser_fail_at (self, line, column,
-                                    "NaN and Infinity are not valid JSON numbers");
+                                    _("NaN and Infinity are not valid JSON numbers"));
 
   {
     g_autofree char *word = g_strndup (start, MIN (len, 32));
 
-    return bpw_json_parser_fail_at (self, line, column, "expected a value, got '%s'", word);
+    return bpw_json_parser_fail_at (self, line, column, _("expected a value, got '%s'"), word);
   }
 }

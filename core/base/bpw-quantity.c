@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 #include "bpw-quantity.h"
 
 enum
@@ -92,22 +93,22 @@ static const struct
   const char *noun;
   const char *describe;
 } unit_info[] = {
-  [BPW_UNIT_NONE]            = { "",       "a number",             "a number such as \"0.65\"" },
-  [BPW_UNIT_BYTES]           = { "B",      "a size",               "a size such as \"80 GiB\"" },
-  [BPW_UNIT_BYTES_PER_S]     = { "B/s",    "a bandwidth",
-                                 "a bandwidth such as \"3.35 TB/s\"" },
-  [BPW_UNIT_FLOPS_PER_S]     = { "FLOP/s", "a compute rate",
-                                 "a compute rate such as \"989.4 TFLOP/s\"" },
-  [BPW_UNIT_SECONDS]         = { "s",      "a time",               "a time such as \"10 us\"" },
-  [BPW_UNIT_WATTS]           = { "W",      "a power",              "a power such as \"700 W\"" },
-  [BPW_UNIT_HERTZ]           = { "Hz",     "a frequency",
-                                 "a frequency such as \"2 GHz\"" },
-  [BPW_UNIT_JOULES]          = { "J",      "an energy",            "an energy such as \"1.5 kJ\"" },
-  [BPW_UNIT_JOULES_PER_FLOP] = { "J/FLOP", "an energy per FLOP",
-                                 "an energy per FLOP such as \"0.5 pJ/FLOP\"" },
-  [BPW_UNIT_JOULES_PER_BYTE] = { "J/B",    "an energy per byte",
-                                 "an energy per byte such as \"10 pJ/B\"" },
-  [BPW_UNIT_DOLLARS]         = { "$",      "a price",              "a price such as \"$2.50\"" },
+  [BPW_UNIT_NONE]            = { "",       N_("a number"),             N_("a number such as \"0.65\"") },
+  [BPW_UNIT_BYTES]           = { "B",      N_("a size"),               N_("a size such as \"80 GiB\"") },
+  [BPW_UNIT_BYTES_PER_S]     = { "B/s",    N_("a bandwidth"),
+                                 N_("a bandwidth such as \"3.35 TB/s\"") },
+  [BPW_UNIT_FLOPS_PER_S]     = { "FLOP/s", N_("a compute rate"),
+                                 N_("a compute rate such as \"989.4 TFLOP/s\"") },
+  [BPW_UNIT_SECONDS]         = { "s",      N_("a time"),               N_("a time such as \"10 us\"") },
+  [BPW_UNIT_WATTS]           = { "W",      N_("a power"),              N_("a power such as \"700 W\"") },
+  [BPW_UNIT_HERTZ]           = { "Hz",     N_("a frequency"),
+                                 N_("a frequency such as \"2 GHz\"") },
+  [BPW_UNIT_JOULES]          = { "J",      N_("an energy"),            N_("an energy such as \"1.5 kJ\"") },
+  [BPW_UNIT_JOULES_PER_FLOP] = { "J/FLOP", N_("an energy per FLOP"),
+                                 N_("an energy per FLOP such as \"0.5 pJ/FLOP\"") },
+  [BPW_UNIT_JOULES_PER_BYTE] = { "J/B",    N_("an energy per byte"),
+                                 N_("an energy per byte such as \"10 pJ/B\"") },
+  [BPW_UNIT_DOLLARS]         = { "$",      N_("a price"),              N_("a price such as \"$2.50\"") },
 };
 
 const char *
@@ -115,7 +116,7 @@ bpw_unit_describe (BpwUnit unit)
 {
   g_return_val_if_fail (unit <= BPW_UNIT_DOLLARS, "a number");
 
-  return unit_info[unit].describe;
+  return _(unit_info[unit].describe);
 }
 
 const char *
@@ -276,7 +277,7 @@ bpw_quantity_parse (const char  *text,
   if (!isfinite (result))
     {
       shown = g_utf8_make_valid (text, -1);
-      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "the value \"%s\" is out of range",
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, _("the value \"%s\" is out of range"),
                    shown);
       return FALSE;
     }
@@ -286,8 +287,8 @@ bpw_quantity_parse (const char  *text,
 
 fail:
   shown = g_utf8_make_valid (text, -1);
-  g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "expected %s, got \"%s\"",
-               unit_info[expected].describe, shown);
+  g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, _("expected %s, got \"%s\""),
+               _(unit_info[expected].describe), shown);
   return FALSE;
 }
 
@@ -424,7 +425,7 @@ describe_range (BpwUnit unit,
                 double  min,
                 double  max)
 {
-  const char *noun = unit_info[unit].noun;
+  const char *noun = _(unit_info[unit].noun);
   g_autofree char *lo = bpw_quantity_format (min, unit);
   g_autofree char *hi = bpw_quantity_format (max, unit);
   gboolean open_max = max >= G_MAXDOUBLE;
@@ -433,12 +434,12 @@ describe_range (BpwUnit unit,
   if (open_max && open_min)
     return g_strdup (noun);
   if (open_max && min == G_MINDOUBLE)
-    return g_strdup_printf ("%s greater than zero", noun);
+    return g_strdup_printf (_("%s greater than zero"), noun);
   if (open_max)
-    return g_strdup_printf ("%s of at least %s", noun, lo);
+    return g_strdup_printf (_("%s of at least %s"), noun, lo);
   if (open_min)
-    return g_strdup_printf ("%s of at most %s", noun, hi);
-  return g_strdup_printf ("%s between %s and %s", noun, lo, hi);
+    return g_strdup_printf (_("%s of at most %s"), noun, hi);
+  return g_strdup_printf (_("%s between %s and %s"), noun, lo, hi);
 }
 
 /* Reads a number or a string with a unit from @node; @path names it in messages. */
@@ -472,8 +473,8 @@ read_quantity_value (BpwJsonDoc  *doc,
   {
     g_autofree char *got = bpw_json_doc_describe_node (node);
 
-    return bpw_json_doc_error (doc, node, path, error, "expected %s, got %s",
-                               unit_info[expected].describe, got);
+    return bpw_json_doc_error (doc, node, path, error, _("expected %s, got %s"),
+                               _(unit_info[expected].describe), got);
   }
 }
 
@@ -525,8 +526,8 @@ bpw_json_doc_get_quantity (BpwJsonDoc  *doc,
             g_autofree char *bad = bpw_json_doc_member_path (full, l->data);
 
             return bpw_json_doc_error (doc, json_object_get_member (prov, l->data), bad, error,
-                                       "unknown field; a quantity object has \"value\", "
-                                       "\"source\", \"kind\" and \"note\"");
+                                       _("unknown field; a quantity object has \"value\", "
+                                       "\"source\", \"kind\" and \"note\""));
           }
 
       if (!bpw_json_doc_get_member (doc, prov, full, "value", TRUE, &value_node, error) ||
@@ -546,7 +547,7 @@ bpw_json_doc_get_quantity (BpwJsonDoc  *doc,
       g_autofree char *range = describe_range (expected, min, max);
       g_autofree char *got = bpw_quantity_format (value, expected);
 
-      return bpw_json_doc_error (doc, value_node, value_path, error, "expected %s, got %s",
+      return bpw_json_doc_error (doc, value_node, value_path, error, _("expected %s, got %s"),
                                  range, got);
     }
 

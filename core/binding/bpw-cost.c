@@ -10,6 +10,7 @@
 
 #include "bpw-cost.h"
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 
 static const char * const bottleneck_names[BPW_N_BOTTLENECKS] = {
   "compute", "memory", "communication", "latency", "capacity", "bubble", "dependency",
@@ -75,7 +76,7 @@ bpw_cost_rates_init (BpwCostRates       *rates,
   if (!engine_rate_init (&rates->matrix, bp, BPW_ENGINE_MATRIX, precision))
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_ILLEGAL_PLAN,
-                   "Blueprint “%s” has no matrix engine that runs %s.",
+                   _("Blueprint “%s” has no matrix engine that runs %s."),
                    bp->name, bpw_precision_to_string (precision));
       return FALSE;
     }
@@ -88,7 +89,7 @@ bpw_cost_rates_init (BpwCostRates       *rates,
   if (rates->traffic[BPW_TRAFFIC_DEVICE].level == NULL)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_ILLEGAL_PLAN,
-                   "Blueprint “%s” has no device memory level with a bandwidth.", bp->name);
+                   _("Blueprint “%s” has no device memory level with a bandwidth."), bp->name);
       return FALSE;
     }
 

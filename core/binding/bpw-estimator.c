@@ -12,6 +12,7 @@
 #include "bpw-estimator-private.h"
 #include "bpw-dist-work-private.h"
 #include "bpw-facts.h"
+#include "bpw-i18n.h"
 #include "bpw-plan-private.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
@@ -299,14 +300,14 @@ bpw_estimator_evaluate (BpwEstimator     *est,
           ctx.fits = ctx.fits && memory <= est->capacity;
           if (reasons != NULL && memory > est->capacity)
             g_ptr_array_add (reasons, g_strdup_printf (
-              "Pipeline stage %" G_GINT64_FORMAT " needs %.2f GiB of device memory per device, "
+              _("Pipeline stage %" PRId64 " needs %.2f GiB of device memory per device, "
               "but “%s” has %.2f GiB: %.2f GiB short. Shard with ZeRO, recompute "
-              "activations, offload, or use more devices.", st, memory / GIB, bp->name,
+              "activations, offload, or use more devices."), st, memory / GIB, bp->name,
               est->capacity / GIB, (memory - est->capacity) / GIB));
           else if (reasons != NULL)
             g_ptr_array_add (reasons, g_strdup_printf (
-              "Pipeline stage %" G_GINT64_FORMAT " offloads %.2f GiB per device to host "
-              "memory, which “%s” cannot hold.", st, host / GIB, bp->name));
+              _("Pipeline stage %" PRId64 " offloads %.2f GiB per device to host "
+              "memory, which “%s” cannot hold."), st, host / GIB, bp->name));
         }
 
       if (!first && !last && n_groups > 0 && groups[n_groups - 1].n_layers == n_layers &&

@@ -37,6 +37,7 @@
 
 #include <string.h>
 
+#include "bpw-i18n.h"
 #include "bpw-mapping-private.h"
 #include "bpw-error.h"
 #include "bpw-json-writer.h"
@@ -56,28 +57,28 @@ load_doc (BpwJsonDoc  *doc,
     {
       g_autofree char *got = bpw_json_doc_describe_node (root);
 
-      return bpw_json_doc_error (doc, root, "", error, "expected a bpw-mapping object, got %s",
+      return bpw_json_doc_error (doc, root, "", error, _("expected a bpw-mapping object, got %s"),
                                  got);
     }
   object = json_node_get_object (root);
   format = json_object_get_member (object, "format");
   if (format == NULL)
-    return bpw_json_doc_error (doc, root, "", error, "not a mapping file: expected "
-                               "\"format\": \"bpw-mapping\"");
+    return bpw_json_doc_error (doc, root, "", error, _("not a mapping file: expected "
+                               "\"format\": \"bpw-mapping\""));
   if (!JSON_NODE_HOLDS_VALUE (format) || json_node_get_value_type (format) != G_TYPE_STRING
       || strcmp (json_node_get_string (format), "bpw-mapping") != 0)
     {
       g_autofree char *got = bpw_json_doc_describe_node (format);
 
-      return bpw_json_doc_error (doc, format, "format", error, "expected \"bpw-mapping\", got "
-                                 "%s; this is not a mapping file", got);
+      return bpw_json_doc_error (doc, format, "format", error, _("expected \"bpw-mapping\", got "
+                                 "%s; this is not a mapping file"), got);
     }
   if (!bpw_json_doc_get_int (doc, object, "", "version", TRUE, 1, G_MAXINT32, &version, error))
     return FALSE;
   if (version > BPW_MAPPING_FORMAT_VERSION)
     return bpw_json_doc_error (doc, json_object_get_member (object, "version"), "version", error,
-                               "version %" G_GINT64_FORMAT " is newer than this program reads "
-                               "(%d); update Blueprint Workbench", version,
+                               _("version %" PRId64 " is newer than this program reads "
+                               "(%d); update Blueprint Workbench"), version,
                                BPW_MAPPING_FORMAT_VERSION);
   return _bpw_mapping_read_file_object (doc, object, mapping, warnings, error);
 }

@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "bpw-i18n.h"
 #include "bpw-mapping-private.h"
 #include "bpw-error.h"
 
@@ -79,7 +80,7 @@ fail_got (BpwMappingReader *r,
 {
   g_autofree char *got = bpw_json_doc_describe_node (node);
 
-  return bpw_json_doc_error (r->doc, node, path, error, "expected %s, got %s", expected, got);
+  return bpw_json_doc_error (r->doc, node, path, error, _("expected %s, got %s"), expected, got);
 }
 
 /* Highest index a reference of @kind may take (with the blueprint: what exists in it). */
@@ -104,19 +105,19 @@ static char *
 ref_expected (BpwMappingReader *r,
               BpwRefKind        kind)
 {
-  static const char * const what[] = { "a tier", "an engine", "a memory level" };
-  static const char * const name[] = { "tier", "engine", "memory level" };
-  static const char * const plural[] = { "tiers", "engines", "memory levels" };
+  static const char * const what[] = { N_("a tier"), N_("an engine"), N_("a memory level") };
+  static const char * const name[] = { N_("tier"), N_("engine"), N_("memory level") };
+  static const char * const plural[] = { N_("tiers"), N_("engines"), N_("memory levels") };
   const char *symbols = kind == BPW_REF_MEMORY ? "\"device\" or \"host\"" : "\"auto\"";
   gint64 max = ref_max (r, kind);
 
   if (r->bp == NULL)
-    return g_strdup_printf ("%s index from 0 to %" G_GINT64_FORMAT " or %s (%s names need a "
-                            "blueprint)", what[kind], max, symbols, name[kind]);
+    return g_strdup_printf (_("%s index from 0 to %" PRId64 " or %s (%s names need a "
+                            "blueprint)"), _(what[kind]), max, symbols, _(name[kind]));
   if (max < 0)
-    return g_strdup_printf ("%s (the blueprint has no %s)", symbols, plural[kind]);
-  return g_strdup_printf ("%s index from 0 to %" G_GINT64_FORMAT ", the name of one of the "
-                          "blueprint's %s, or %s", what[kind], max, plural[kind], symbols);
+    return g_strdup_printf (_("%s (the blueprint has no %s)"), symbols, _(plural[kind]));
+  return g_strdup_printf (_("%s index from 0 to %" PRId64 ", the name of one of the "
+                          "blueprint's %s, or %s"), _(what[kind]), max, _(plural[kind]), symbols);
 }
 
 static int
@@ -253,7 +254,7 @@ read_micro_batch (BpwMappingReader *r,
       return TRUE;
     }
   if (!node_is_number (node))
-    return fail_got (r, node, full, "a positive integer or \"auto\"", error);
+    return fail_got (r, node, full, _("a positive integer or \"auto\""), error);
   return bpw_json_doc_get_int (r->doc, root, path, "micro_batch", FALSE, 1, G_MAXINT64, out,
                                error);
 }
@@ -308,7 +309,7 @@ read_algorithms (BpwMappingReader  *r,
     return TRUE;
   if (json_array_get_length (arr) > BPW_MAPPING_MAX_TIERS)
     return bpw_json_doc_error (r->doc, bpw_json_doc_get_array_node (r->doc, arr), apath, error,
-                               "expected at most %d entries, one per interconnect tier, got %u",
+                               _("expected at most %d entries, one per interconnect tier, got %u"),
                                BPW_MAPPING_MAX_TIERS, json_array_get_length (arr));
   memset (algorithm, 0, BPW_MAPPING_MAX_TIERS * sizeof *algorithm);
   for (guint i = 0; i < json_array_get_length (arr); i++)
@@ -320,8 +321,8 @@ read_algorithms (BpwMappingReader  *r,
         continue;
       if (!node_is_string (node)
           || !bpw_collective_algo_from_string (json_node_get_string (node), &algorithm[i]))
-        return fail_got (r, node, p, "one of \"auto\", \"ring\", \"tree\", \"in-network\", "
-                         "\"direct\"", error);
+        return fail_got (r, node, p, _("one of \"auto\", \"ring\", \"tree\", \"in-network\", "
+                         "\"direct\""), error);
     }
   return TRUE;
 }
@@ -352,10 +353,10 @@ read_fusion (BpwMappingReader *r,
       BpwFusion f;
 
       if (!node_is_string (node) || !bpw_fusion_from_string (json_node_get_string (node), &f))
-        return fail_got (r, node, p, "one of \"attention\", \"bias_activation\", "
-                         "\"norm_residual\", \"optimizer\"", error);
+        return fail_got (r, node, p, _("one of \"attention\", \"bias_activation\", "
+                         "\"norm_residual\", \"optimizer\""), error);
       if (flags & f)
-        return bpw_json_doc_error (r->doc, node, p, error, "\"%s\" is listed twice",
+        return bpw_json_doc_error (r->doc, node, p, error, _("\"%s\" is listed twice"),
                                    json_node_get_string (node));
       flags |= f;
     }
@@ -385,7 +386,7 @@ read_tiling (BpwMappingReader *r,
       return TRUE;
     }
   if (!JSON_NODE_HOLDS_OBJECT (node))
-    return fail_got (r, node, tpath, "\"auto\" or a tile {\"m\": M, \"n\": N, \"k\": K}", error);
+    return fail_got (r, node, tpath, _("\"auto\" or a tile {\"m\": M, \"n\": N, \"k\": K}"), error);
   o = json_node_get_object (node);
   warn_unknown (r, o, tpath, tiling_keys);
   if (!bpw_json_doc_get_int (r->doc, o, tpath, "m", TRUE, 1, BPW_MAPPING_MAX_TILE, &t.m, error)
@@ -449,8 +450,8 @@ read_keyed (BpwMappingReader *r,
           for (guint i = 0; i < n; i++)
             g_string_append_printf (names, "%s%s", i > 0 ? ", " : "", name_of (i));
           return bpw_json_doc_error (r->doc, json_object_get_member (o, l->data), full, error,
-                                     "unknown %s '%s'; expected one of %s",
-                                     kind == BPW_REF_ENGINE ? "primitive" : "tensor kind",
+                                     _("unknown %s '%s'; expected one of %s"),
+                                     kind == BPW_REF_ENGINE ? _("primitive") : _("tensor kind"),
                                      (const char *) l->data, names->str);
         }
       if (!read_ref (r, o, kpath, l->data, kind, &values[v], error))

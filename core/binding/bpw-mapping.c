@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "bpw-i18n.h"
 #include "bpw-mapping.h"
 #include "bpw-error.h"
 
@@ -158,8 +159,8 @@ bpw_mapping_net_to_tier (gint64       net,
   if (net < 0 || net >= BPW_MAPPING_MAX_TIERS)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "%s %" G_GINT64_FORMAT " is beyond the %d interconnect tiers a mapping "
-                   "holds; use a network index below %d", key, net, BPW_MAPPING_MAX_TIERS,
+                   _("%s %" PRId64 " is beyond the %d interconnect tiers a mapping "
+                   "holds; use a network index below %d"), key, net, BPW_MAPPING_MAX_TIERS,
                    BPW_MAPPING_MAX_TIERS);
       return FALSE;
     }

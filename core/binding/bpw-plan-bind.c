@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bpw-i18n.h"
 #include "bpw-plan-private.h"
 #include "bpw-dist-work-private.h"
 
@@ -40,9 +41,9 @@ check_explicit_tile (BpwPlan *plan, double elem)
   double need = ((double) t->m * t->k + (double) t->k * t->n + (double) t->m * t->n) * elem;
 
   if (!t->automatic && need > plan->rates.onchip_bytes)
-    _bpw_plan_reason (plan->reasons, "The %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT "×%"
-                      G_GINT64_FORMAT " matmul tile needs %.0f KiB on chip, but the largest "
-                      "on-chip level of “%s” holds %.0f KiB.", t->m, t->n, t->k, need / 1024.0,
+    _bpw_plan_reason (plan->reasons, _("The %" PRId64 "×%" PRId64 "×%"
+                      PRId64 " matmul tile needs %.0f KiB on chip, but the largest "
+                      "on-chip level of “%s” holds %.0f KiB."), t->m, t->n, t->k, need / 1024.0,
                       plan->blueprint->name, plan->rates.onchip_bytes / 1024.0);
 }
 

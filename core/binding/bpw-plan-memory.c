@@ -13,6 +13,7 @@
 
 #include "config.h"
 
+#include "bpw-i18n.h"
 #include "bpw-plan-private.h"
 #include "bpw-dist-work-private.h"
 
@@ -124,22 +125,22 @@ _bpw_plan_place_memory (BpwPlan *plan)
       pm->host_total = host;
 
       if (pm->device_total > plan->capacity)
-        _bpw_plan_reason (plan->reasons, "Pipeline stage %" G_GINT64_FORMAT " needs %.2f GiB "
+        _bpw_plan_reason (plan->reasons, _("Pipeline stage %" PRId64 " needs %.2f GiB "
                           "of device memory per device, but “%s” has %.2f GiB: %.2f GiB short "
                           "(weights %.2f, gradients %.2f, optimizer state %.2f, activations "
                           "%.2f, KV cache %.2f, working set %.2f GiB). Shard with ZeRO, "
-                          "recompute activations, offload, or use more devices.", s,
+                          "recompute activations, offload, or use more devices."), s,
                           pm->device_total / GIB, plan->blueprint->name, plan->capacity / GIB,
                           (pm->device_total - plan->capacity) / GIB, pm->weights / GIB,
                           pm->gradients / GIB, pm->optimizer_state / GIB,
                           pm->activations / GIB, pm->kv_cache / GIB,
                           (pm->temporaries + pm->communication) / GIB);
       if (host > 0 && host_level < 0)
-        _bpw_plan_reason (plan->reasons, "The mapping offloads to host memory, but “%s” has "
-                          "no host memory level.", plan->blueprint->name);
+        _bpw_plan_reason (plan->reasons, _("The mapping offloads to host memory, but “%s” has "
+                          "no host memory level."), plan->blueprint->name);
       else if (host > 0 && host_capacity > 0 && host > host_capacity)
-        _bpw_plan_reason (plan->reasons, "Pipeline stage %" G_GINT64_FORMAT " offloads %.2f "
-                          "GiB per device to host memory, which holds %.2f GiB.", s,
+        _bpw_plan_reason (plan->reasons, _("Pipeline stage %" PRId64 " offloads %.2f "
+                          "GiB per device to host memory, which holds %.2f GiB."), s,
                           host / GIB, host_capacity / GIB);
     }
 }

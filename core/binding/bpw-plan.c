@@ -6,12 +6,15 @@
 
 #include "config.h"
 
+#include <string.h>
+
+#include "bpw-i18n.h"
 #include "bpw-plan-private.h"
 #include "bpw-error.h"
 #include "bpw-model-spec.h"
 
 static const char * const group_words[BPW_N_GROUPS] = {
-  "tensor parallelism", "pipeline parallelism", "data parallelism", "expert parallelism",
+  N_("tensor parallelism"), N_("pipeline parallelism"), N_("data parallelism"), N_("expert parallelism"),
 };
 
 /* Ranks are laid out TP innermost, then PP, then DP (with EP inside DP): a group's ranks
@@ -104,12 +107,12 @@ tier_reason (GPtrArray *reasons, const BpwBlueprint *bp, const BpwParallel *p,
       g_string_append_printf (who, "%s%s %" G_GINT64_FORMAT, who->len ? " × " : "",
                               group_abbreviation (g), group_degree (p, g));
   if (overfull)
-    _bpw_plan_reason (reasons, "Tier “%s” holds %" G_GINT64_FORMAT " devices, but the "
-                      "mapping puts %s = %" G_GINT64_FORMAT " on it; move a group to an "
-                      "outer tier.", tier->name, size, who->str, product);
+    _bpw_plan_reason (reasons, _("Tier “%s” holds %" PRId64 " devices, but the "
+                      "mapping puts %s = %" PRId64 " on it; move a group to an "
+                      "outer tier."), tier->name, size, who->str, product);
   else
-    _bpw_plan_reason (reasons, "Tier “%s” must be filled evenly: %s = %" G_GINT64_FORMAT
-                      " does not divide its %" G_GINT64_FORMAT " devices.", tier->name,
+    _bpw_plan_reason (reasons, _("Tier “%s” must be filled evenly: %s = %" PRId64
+                      " does not divide its %" PRId64 " devices."), tier->name,
                       who->str, product, size);
 }
 
@@ -124,8 +127,8 @@ bpw_plan_check_tiers (const BpwBlueprint *bp,
   if (bp->n_tiers == 0)
     {
       if (bpw_parallel_devices (parallel) > 1 && reasons != NULL)
-        _bpw_plan_reason (reasons, "Blueprint “%s” has no interconnect tier, but the mapping "
-                          "uses %" G_GINT64_FORMAT " devices.", bp->name,
+        _bpw_plan_reason (reasons, _("Blueprint “%s” has no interconnect tier, but the mapping "
+                          "uses %" PRId64 " devices."), bp->name,
                           bpw_parallel_devices (parallel));
       return bpw_parallel_devices (parallel) <= 1;
     }
@@ -133,8 +136,8 @@ bpw_plan_check_tiers (const BpwBlueprint *bp,
     if (group_degree (parallel, g) > 1 && (tiers[g] < 0 || (guint) tiers[g] >= bp->n_tiers))
       {
         if (reasons != NULL)
-          _bpw_plan_reason (reasons, "The mapping puts %s on tier %d, but blueprint “%s” has "
-                            "tiers 0 to %u.", group_words[g], tiers[g], bp->name,
+          _bpw_plan_reason (reasons, _("The mapping puts %s on tier %d, but blueprint “%s” has "
+                            "tiers 0 to %u."), _(group_words[g]), tiers[g], bp->name,
                             bp->n_tiers - 1);
         ok = FALSE;
       }
@@ -167,17 +170,17 @@ check_capabilities (BpwPlan *plan)
   const BpwModelSpec *m = &plan->dist->graph->spec;
 
   if (bp->precisions != 0 && !(bp->precisions & (1u << plan->precision)))
-    _bpw_plan_reason (plan->reasons, "Blueprint “%s” does not list %s among its data types; "
-                      "choose another --dtype.", bp->name,
+    _bpw_plan_reason (plan->reasons, _("Blueprint “%s” does not list %s among its data types; "
+                      "choose another --dtype."), bp->name,
                       bpw_precision_to_string (plan->precision));
   if (m->experts > 0 && plan->mapping.parallel.ep > m->experts)
-    _bpw_plan_reason (plan->reasons, "Expert parallelism %" G_GINT64_FORMAT " exceeds the "
-                      "model's %" G_GINT64_FORMAT " experts.", plan->mapping.parallel.ep,
+    _bpw_plan_reason (plan->reasons, _("Expert parallelism %" PRId64 " exceeds the "
+                      "model's %" PRId64 " experts."), plan->mapping.parallel.ep,
                       (gint64) m->experts);
   for (guint p = 0; p < BPW_N_PRIMITIVES; p++)
     if (plan->mapping.engine[p] >= (gint) bp->n_engines)
-      _bpw_plan_reason (plan->reasons, "The mapping assigns %s to engine %d, but blueprint "
-                        "“%s” has %u engines.", bpw_primitive_to_string (p),
+      _bpw_plan_reason (plan->reasons, _("The mapping assigns %s to engine %d, but blueprint "
+                        "“%s” has %u engines."), bpw_primitive_to_string (p),
                         plan->mapping.engine[p], bp->name, bp->n_engines);
 }
 
@@ -204,8 +207,8 @@ bpw_plan_check_algorithms (const BpwBlueprint *bp,
         if (offered & (1u << a))
           g_string_append_printf (names, "%s%s", names->len ? ", " : "",
                                   bpw_collective_algo_to_string (1u << a));
-      _bpw_plan_reason (reasons, "The mapping runs collectives on tier “%s” as %s, but the "
-                        "tier offers only %s.", bp->tiers[t].name,
+      _bpw_plan_reason (reasons, _("The mapping runs collectives on tier “%s” as %s, but the "
+                        "tier offers only %s."), bp->tiers[t].name,
                         bpw_collective_algo_to_string (algo), names->str);
     }
   return ok;

@@ -12,6 +12,7 @@
 
 #include "bpw-calculon-search-private.h"
 #include "bpw-estimator.h"
+#include "bpw-i18n.h"
 #include "bpw-search-private.h"
 
 GPtrArray *
@@ -22,11 +23,11 @@ bpw_calculon_execution_approximations (const BpwCalculonExecution *exe)
   g_return_val_if_fail (exe != NULL, notes);
 
   if (exe->tensor_par > 1 && exe->tensor_par_comm_type == BPW_CALCULON_TP_COMM_P2P_RS_AG)
-    g_ptr_array_add (notes, g_strdup ("p2p_rs_ag (all-reduce inside a pipeline chunk) is "
-                                      "priced as sequence parallelism"));
+    g_ptr_array_add (notes, g_strdup (_("p2p_rs_ag (all-reduce inside a pipeline chunk) is "
+                                      "priced as sequence parallelism")));
   if (exe->seq_par_ag_redo)
-    g_ptr_array_add (notes, g_strdup ("the all-gather redo of sequence parallelism is not "
-                                      "modelled: the gathered input is priced as kept"));
+    g_ptr_array_add (notes, g_strdup (_("the all-gather redo of sequence parallelism is not "
+                                      "modelled: the gathered input is priced as kept")));
   return notes;
 }
 

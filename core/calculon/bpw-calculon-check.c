@@ -15,6 +15,7 @@
 
 #include "bpw-calculon-model-private.h"
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 
 static gboolean
 bpw_calculon_check_fail (GError    **error,
@@ -80,59 +81,59 @@ bpw_calculon_execution_check (const BpwCalculonApp       *app,
 
   if (exe->tensor_par < 1 || exe->pipeline_par < 1 || exe->data_par < 1
       || exe->tensor_par * exe->pipeline_par * exe->data_par != exe->num_procs)
-    return bpw_calculon_check_fail (error, "num_procs", "tensor * pipeline * data "
-                                    "parallelism must equal num_procs");
+    return bpw_calculon_check_fail (error, "num_procs", _("tensor * pipeline * data "
+                                    "parallelism must equal num_procs"));
   if (exe->batch_size < 1 || exe->microbatch_size < 1 || exe->batch_size % exe->data_par != 0
       || (exe->batch_size / exe->data_par) % exe->microbatch_size != 0)
-    return bpw_calculon_check_fail (error, "microbatch_size", "the micro-batch must divide "
-                                    "the batch per data-parallel replica");
+    return bpw_calculon_check_fail (error, "microbatch_size", _("the micro-batch must divide "
+                                    "the batch per data-parallel replica"));
   for (guint g = 0; g < 3; g++)
     if (nets[g] < 0 || nets[g] >= (gint64) system->n_networks)
-      return bpw_calculon_check_fail (error, net_keys[g], "tier %" G_GINT64_FORMAT
-                                      " does not exist: the system has %u", nets[g],
+      return bpw_calculon_check_fail (error, net_keys[g], _("tier %" PRId64
+                                      " does not exist: the system has %u"), nets[g],
                                       system->n_networks);
   if (!_bpw_calculon_sizes_fit (app, exe->microbatch_size, tp))
-    return bpw_calculon_check_fail (error, "microbatch_size", "the model is too large for "
-                                    "exact 64-bit sizes at this micro-batch");
+    return bpw_calculon_check_fail (error, "microbatch_size", _("the model is too large for "
+                                    "exact 64-bit sizes at this micro-batch"));
   if (app->hidden % tp != 0)
-    return bpw_calculon_check_fail (error, "tensor_par", "hidden (%" G_GINT64_FORMAT ") must "
-                                    "split evenly between %" G_GINT64_FORMAT " TP partitions",
+    return bpw_calculon_check_fail (error, "tensor_par", _("hidden (%" PRId64 ") must "
+                                    "split evenly between %" PRId64 " TP partitions"),
                                     app->hidden, tp);
   if (app->feedforward % tp != 0)
-    return bpw_calculon_check_fail (error, "tensor_par", "feedforward (%" G_GINT64_FORMAT
-                                    ") must split evenly between %" G_GINT64_FORMAT
-                                    " TP partitions", app->feedforward, tp);
+    return bpw_calculon_check_fail (error, "tensor_par", _("feedforward (%" PRId64
+                                    ") must split evenly between %" PRId64
+                                    " TP partitions"), app->feedforward, tp);
   if (app->attn_heads % tp != 0)
-    return bpw_calculon_check_fail (error, "tensor_par", "attn_heads (%" G_GINT64_FORMAT
-                                    ") must split evenly between %" G_GINT64_FORMAT
-                                    " TP partitions", app->attn_heads, tp);
+    return bpw_calculon_check_fail (error, "tensor_par", _("attn_heads (%" PRId64
+                                    ") must split evenly between %" PRId64
+                                    " TP partitions"), app->attn_heads, tp);
   if (exe->tensor_par_comm_type != BPW_CALCULON_TP_COMM_AR
       && (exe->microbatch_size * app->seq_size) % tp != 0)
-    return bpw_calculon_check_fail (error, "microbatch_size", "micro-batch \xc3\x97 seq_size "
-                                    "must split evenly between %" G_GINT64_FORMAT
-                                    " TP partitions", tp);
+    return bpw_calculon_check_fail (error, "microbatch_size", _("micro-batch \xc3\x97 seq_size "
+                                    "must split evenly between %" PRId64
+                                    " TP partitions"), tp);
   if (exe->pipeline_par == 1 && exe->pipeline_interleaving != 1)
-    return bpw_calculon_check_fail (error, "pipeline_interleaving", "must be 1 with PP=1");
+    return bpw_calculon_check_fail (error, "pipeline_interleaving", _("must be 1 with PP=1"));
   if (exe->pipeline_interleaving < 1)
-    return bpw_calculon_check_fail (error, "pipeline_interleaving", "must be at least 1");
+    return bpw_calculon_check_fail (error, "pipeline_interleaving", _("must be at least 1"));
   if (exe->optimizer_sharding && exe->data_par == 1)
-    return bpw_calculon_check_fail (error, "optimizer_sharding", "needs DP > 1");
+    return bpw_calculon_check_fail (error, "optimizer_sharding", _("needs DP > 1"));
   if (exe->tensor_par_overlap != BPW_CALCULON_TP_OVERLAP_NONE && tp == 1)
-    return bpw_calculon_check_fail (error, "tensor_par_overlap", "needs TP > 1");
+    return bpw_calculon_check_fail (error, "tensor_par_overlap", _("needs TP > 1"));
   if (exe->seq_par_ag_redo && (exe->tensor_par_comm_type != BPW_CALCULON_TP_COMM_RS_AG
                                || exe->activation_recompute == BPW_RECOMPUTE_FULL))
-    return bpw_calculon_check_fail (error, "seq_par_ag_redo", "needs rs_ag and no full "
-                                    "recompute");
+    return bpw_calculon_check_fail (error, "seq_par_ag_redo", _("needs rs_ag and no full "
+                                    "recompute"));
   if (exe->data_par_overlap && (!exe->training || exe->data_par == 1))
-    return bpw_calculon_check_fail (error, "data_par_overlap", "needs training and DP > 1");
+    return bpw_calculon_check_fail (error, "data_par_overlap", _("needs training and DP > 1"));
   if (!exe->training && (exe->optimizer_offload
                          || exe->activation_recompute != BPW_RECOMPUTE_NONE))
-    return bpw_calculon_check_fail (error, "training", "recompute and optimizer offload "
-                                    "apply only when training");
+    return bpw_calculon_check_fail (error, "training", _("recompute and optimizer offload "
+                                    "apply only when training"));
   if ((exe->weight_offload || exe->activations_offload || exe->optimizer_offload)
       && !(system->mem2_bandwidth > 0))
-    return bpw_calculon_check_fail (error, "weight_offload", "offloading needs a second "
-                                    "memory tier (mem2) with bandwidth");
+    return bpw_calculon_check_fail (error, "weight_offload", _("offloading needs a second "
+                                    "memory tier (mem2) with bandwidth"));
   return TRUE;
 }
 
@@ -146,21 +147,21 @@ bpw_calculon_app_from_spec (const BpwModelSpec *spec,
 
   if (spec->experts > 0)
     {
-      g_set_error (error, BPW_ERROR, BPW_ERROR_UNSUPPORTED, "%s: Calculon's model has no "
-                   "mixture of experts", spec->name);
+      g_set_error (error, BPW_ERROR, BPW_ERROR_UNSUPPORTED, _("%s: Calculon's model has no "
+                   "mixture of experts"), spec->name);
       return FALSE;
     }
   if (spec->ffn_kind != BPW_FFN_GELU)
     {
-      g_set_error (error, BPW_ERROR, BPW_ERROR_UNSUPPORTED, "%s: Calculon's MLP is two "
-                   "matrices with a GeLU; this model's is gated", spec->name);
+      g_set_error (error, BPW_ERROR, BPW_ERROR_UNSUPPORTED, _("%s: Calculon's MLP is two "
+                   "matrices with a GeLU; this model's is gated"), spec->name);
       return FALSE;
     }
   if (spec->kv_heads != spec->heads && spec->kv_heads != 1)
     {
-      g_set_error (error, BPW_ERROR, BPW_ERROR_UNSUPPORTED, "%s: Calculon's attention is "
-                   "multi-head or multi-query; this model groups %" G_GINT64_FORMAT
-                   " KV heads", spec->name, spec->kv_heads);
+      g_set_error (error, BPW_ERROR, BPW_ERROR_UNSUPPORTED, _("%s: Calculon's attention is "
+                   "multi-head or multi-query; this model groups %" PRId64
+                   " KV heads"), spec->name, spec->kv_heads);
       return FALSE;
     }
   *app = (BpwCalculonApp) {

@@ -15,6 +15,7 @@
 #include "bpw-calculon-model-private.h"
 #include "bpw-calculon-search-private.h"
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 #include "bpw-search-private.h"
 
 #define FORMAT  "bpw-calculon-search"
@@ -207,9 +208,9 @@ bpw_calculon_merge_read (JsonObject  *doc,
   if (g_strcmp0 (json_object_get_string_member_with_default (
                    json_object_get_object_member (doc, "problem"), "fingerprint", ""),
                  fingerprint) != 0)
-    return bpw_calculon_merge_fail (error, name, "problem.fingerprint: a shard of another "
+    return bpw_calculon_merge_fail (error, name, _("problem.fingerprint: a shard of another "
                                     "search space (model, system, processors, batch or "
-                                    "options differ)");
+                                    "options differ)"));
   shard = json_object_get_object_member (doc, "shard");
   r.begin = bpw_calculon_member_int (shard, "begin");
   r.end = bpw_calculon_member_int (shard, "end");
@@ -225,8 +226,8 @@ bpw_calculon_merge_read (JsonObject  *doc,
 
       if (o == NULL || !json_object_has_member (o, "sample_rate")
           || !json_object_has_member (o, "index"))
-        return bpw_calculon_merge_fail (error, name, "best: expected entries with "
-                                        "sample_rate and index");
+        return bpw_calculon_merge_fail (error, name, _("best: expected entries with "
+                                        "sample_rate and index"));
       e.sample_rate = json_object_get_double_member (o, "sample_rate");
       e.index = json_object_get_int_member (o, "index");
       e.node = node;
@@ -254,7 +255,7 @@ bpw_calculon_search_merge_json (const char * const *texts,
 
   if (n == 0)
     {
-      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "search-merge: no documents");
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, _("search-merge: no documents"));
       return NULL;
     }
   for (guint i = 0; i < n; i++)
@@ -265,7 +266,7 @@ bpw_calculon_search_merge_json (const char * const *texts,
 
       if (node == NULL)
         {
-          g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "%s: not JSON: %s", names[i],
+          g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, _("%s: not JSON: %s"), names[i],
                        local != NULL ? local->message : "empty");
           return NULL;
         }
@@ -276,9 +277,9 @@ bpw_calculon_search_merge_json (const char * const *texts,
                         FORMAT) != 0
           || !json_object_has_member (doc, "problem") || !json_object_has_member (doc, "shard"))
         {
-          bpw_calculon_merge_fail (error, names[i], "expected the output of `bpw search "
+          bpw_calculon_merge_fail (error, names[i], _("expected the output of `bpw search "
                                    "--cost-model calculon --json` (format "
-                                   "\"bpw-calculon-search\")");
+                                   "\"bpw-calculon-search\")"));
           return NULL;
         }
       if (first == NULL)

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 #include "bpw-search.h"
 
 
@@ -165,7 +166,7 @@ bpw_calculon_space_new (const BpwCalculonApp           *app,
   if (num_procs < 1 || max_batch < 1)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "Calculon's search needs at least one processor and a batch of one");
+                   _("Calculon's search needs at least one processor and a batch of one"));
       return NULL;
     }
 
@@ -174,8 +175,8 @@ bpw_calculon_space_new (const BpwCalculonApp           *app,
       || !_bpw_calculon_sizes_fit (app, max_batch, num_procs))
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "Calculon's search: the model at a micro-batch of %" G_GINT64_FORMAT
-                   " is too large for exact 64-bit sizes", max_batch);
+                   _("Calculon's search: the model at a micro-batch of %" PRId64
+                   " is too large for exact 64-bit sizes"), max_batch);
       return NULL;
     }
   space = g_new0 (BpwCalculonSpace, 1);
@@ -191,7 +192,7 @@ bpw_calculon_space_new (const BpwCalculonApp           *app,
   if (!space->options.fused_on && !space->options.fused_off)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "Calculon's search needs fused activation on, off or both");
+                   _("Calculon's search needs fused activation on, off or both"));
       return NULL;
     }
   space->options.top_n = MAX (space->options.top_n, 1);

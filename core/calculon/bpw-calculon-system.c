@@ -16,6 +16,7 @@
 
 #include "bpw-calculon-model-private.h"
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 
 static gboolean
 bpw_calculon_system_fail (GError    **error,
@@ -23,7 +24,7 @@ bpw_calculon_system_fail (GError    **error,
                           const char *what)
 {
   g_set_error (error, BPW_ERROR, BPW_ERROR_UNSUPPORTED,
-               "%s: Calculon's model needs %s (a Calculon system file has it)", blueprint,
+               _("%s: Calculon's model needs %s (a Calculon system file has it)"), blueprint,
                what);
   return FALSE;
 }
@@ -40,15 +41,15 @@ bpw_calculon_curve_from_table (const BpwEfficiencyTable *table,
     return TRUE;   /* efficiency 1 */
   if (table->interpolation != BPW_INTERPOLATION_STEP)
     {
-      g_autofree char *message = g_strdup_printf ("a step efficiency table for %s, not an "
-                                                  "interpolated one", what);
+      g_autofree char *message = g_strdup_printf (_("a step efficiency table for %s, not an "
+                                                  "interpolated one"), what);
 
       return bpw_calculon_system_fail (error, blueprint, message);
     }
   if (table->n_points > BPW_CALCULON_MAX_ROWS)
     {
-      g_autofree char *message = g_strdup_printf ("at most %d rows in the efficiency table "
-                                                  "for %s", BPW_CALCULON_MAX_ROWS, what);
+      g_autofree char *message = g_strdup_printf (_("at most %d rows in the efficiency table "
+                                                  "for %s"), BPW_CALCULON_MAX_ROWS, what);
 
       return bpw_calculon_system_fail (error, blueprint, message);
     }
@@ -70,12 +71,12 @@ bpw_calculon_engine_from_blueprint (const BpwBlueprint *bp,
                                     BpwCalculonCurve   *curve,
                                     GError            **error)
 {
-  const char *what = kind == BPW_ENGINE_MATRIX ? "a matrix engine" : "a vector engine";
+  const char *what = kind == BPW_ENGINE_MATRIX ? _("a matrix engine") : _("a vector engine");
   int e = bpw_blueprint_first_engine (bp, kind);
 
   if (e < 0 || !bp->engines[e].peak[precision].set || !(bp->engines[e].peak[precision].value > 0))
     {
-      g_autofree char *message = g_strdup_printf ("%s with a peak in the datatype", what);
+      g_autofree char *message = g_strdup_printf (_("%s with a peak in the datatype"), what);
 
       return bpw_calculon_system_fail (error, bp->name, message);
     }
@@ -113,11 +114,11 @@ bpw_calculon_system_from_blueprint (const BpwBlueprint *bp,
     return FALSE;
 
   if (mem1 < 0 || !(bp->memory[mem1].bandwidth.value > 0))
-    return bpw_calculon_system_fail (error, bp->name, "a device memory with bandwidth");
+    return bpw_calculon_system_fail (error, bp->name, _("a device memory with bandwidth"));
   sys->mem1_capacity = bp->memory[mem1].capacity.value;
   sys->mem1_bandwidth = bp->memory[mem1].bandwidth.value;
   if (!bpw_calculon_curve_from_table (&bp->memory[mem1].efficiency, &sys->mem1, bp->name,
-                                      "device memory", error))
+                                      _("device memory"), error))
     return FALSE;
   /* No host level: Calculon's mem2 with "GiB": 0, where the search never offloads. */
   if (mem2 >= 0)
@@ -125,13 +126,13 @@ bpw_calculon_system_from_blueprint (const BpwBlueprint *bp,
       sys->mem2_capacity = bp->memory[mem2].capacity.value;
       sys->mem2_bandwidth = bp->memory[mem2].bandwidth.value;
       if (!bpw_calculon_curve_from_table (&bp->memory[mem2].efficiency, &sys->mem2, bp->name,
-                                          "host memory", error))
+                                          _("host memory"), error))
         return FALSE;
     }
   sys->roofline = bp->processing == BPW_PROCESSING_OVERLAP;
 
   if (bp->n_tiers == 0 || bp->n_tiers > BPW_CALCULON_MAX_NETWORKS)
-    return bpw_calculon_system_fail (error, bp->name, "1 to 8 network tiers");
+    return bpw_calculon_system_fail (error, bp->name, _("1 to 8 network tiers"));
   sys->n_networks = bp->n_tiers;
   for (guint t = 0; t < bp->n_tiers; t++)
     {
@@ -146,7 +147,7 @@ bpw_calculon_system_from_blueprint (const BpwBlueprint *bp,
       net->must_be_filled = tier->must_be_filled;
       if (!(net->bandwidth > 0) || net->size < 1)
         {
-          g_autofree char *message = g_strdup_printf ("a bandwidth and size on tier '%s'",
+          g_autofree char *message = g_strdup_printf (_("a bandwidth and size on tier '%s'"),
                                                       tier->name);
 
           return bpw_calculon_system_fail (error, bp->name, message);
@@ -157,8 +158,8 @@ bpw_calculon_system_from_blueprint (const BpwBlueprint *bp,
 
           if (!f->set)
             {
-              g_autofree char *message = g_strdup_printf ("the op factors of tier '%s' "
-                                                          "(ops.%s)", tier->name,
+              g_autofree char *message = g_strdup_printf (_("the op factors of tier '%s' "
+                                                          "(ops.%s)"), tier->name,
                                                           op_names[op]);
 
               return bpw_calculon_system_fail (error, bp->name, message);

@@ -10,6 +10,7 @@
 #include "bpw-blueprint-io.h"
 #include "bpw-core-resource-private.h"
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 
 #define BPW_BLUEPRINT_RESOURCE_DIR "/io/github/bpw/Workbench/core/blueprints/"
 
@@ -52,7 +53,7 @@ bpw_blueprint_load_bundled (const char  *name,
       g_autofree char *list = g_strjoinv (", ", (char **) bundled_names);
 
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "%s: no bundled blueprint of that name (bundled: %s)", name, list);
+                   _("%s: no bundled blueprint of that name (bundled: %s)"), name, list);
       return NULL;
     }
 
@@ -62,7 +63,7 @@ bpw_blueprint_load_bundled (const char  *name,
   if (bytes == NULL)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "%s: bundled blueprint missing from the build: %s", name, local->message);
+                   _("%s: bundled blueprint missing from the build: %s"), name, local->message);
       return NULL;
     }
 
@@ -95,7 +96,7 @@ bpw_blueprint_load (const char  *path_or_name,
     g_autofree char *list = g_strjoinv (", ", (char **) names);
 
     g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                 "%s: no such file and no bundled blueprint of that name (bundled: %s)",
+                 _("%s: no such file and no bundled blueprint of that name (bundled: %s)"),
                  path_or_name, list);
   }
   return NULL;

@@ -18,6 +18,7 @@
 
 #include "bpw-blueprint-private.h"
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 
 typedef struct
 {
@@ -55,7 +56,7 @@ bpw_calculon_read_table (BpwBlueprintReader *r,
     }
   if (json_array_get_length (arr) == 0)
     return bpw_json_doc_error (r->doc, bpw_json_doc_get_array_node (r->doc, arr), tpath, error,
-                               "expected at least one [threshold, efficiency] row");
+                               _("expected at least one [threshold, efficiency] row"));
 
   for (guint i = 0; i < json_array_get_length (arr); i++)
     {
@@ -67,7 +68,7 @@ bpw_calculon_read_table (BpwBlueprintReader *r,
 
       if (pair == NULL || json_array_get_length (pair) != 2)
         return bpw_json_doc_error (r->doc, node, p, error,
-                                   "expected a pair [threshold, efficiency]");
+                                   _("expected a pair [threshold, efficiency]"));
       a = json_array_get_element (pair, 0);
       b = json_array_get_element (pair, 1);
       if (!JSON_NODE_HOLDS_VALUE (a) || !JSON_NODE_HOLDS_VALUE (b)
@@ -76,18 +77,18 @@ bpw_calculon_read_table (BpwBlueprintReader *r,
           || json_node_get_value_type (a) == G_TYPE_BOOLEAN
           || json_node_get_value_type (b) == G_TYPE_BOOLEAN)
         return bpw_json_doc_error (r->doc, node, p, error,
-                                   "expected two numbers [threshold, efficiency]");
+                                   _("expected two numbers [threshold, efficiency]"));
       pt.size = json_node_get_double (a) * scale;
       pt.efficiency = json_node_get_double (b);
       if (!(pt.size >= 0) || !isfinite (pt.size))
-        return bpw_json_doc_error (r->doc, a, p, error, "expected a threshold >= 0, got %.17g",
+        return bpw_json_doc_error (r->doc, a, p, error, _("expected a threshold >= 0, got %.17g"),
                                    json_node_get_double (a));
       if (!(pt.efficiency > 0 && pt.efficiency <= 1))
         return bpw_json_doc_error (r->doc, b, p, error,
-                                   "expected an efficiency in (0, 1], got %.17g", pt.efficiency);
+                                   _("expected an efficiency in (0, 1], got %.17g"), pt.efficiency);
       for (guint k = 0; k < points->len; k++)
         if (g_array_index (points, BpwEfficiencyPoint, k).size == pt.size)
-          return bpw_json_doc_error (r->doc, a, p, error, "threshold %.17g appears twice",
+          return bpw_json_doc_error (r->doc, a, p, error, _("threshold %.17g appears twice"),
                                      json_node_get_double (a));
       g_array_append_val (points, pt);
     }
@@ -200,7 +201,7 @@ bpw_calculon_read_memory (BpwBlueprintReader *r,
     return TRUE;
   if (gbps <= 0)
     return bpw_json_doc_error (r->doc, json_object_get_member (obj, "GBps"), member, error,
-                               "a memory with capacity needs a positive GBps");
+                               _("a memory with capacity needs a positive GBps"));
 
   idx = bpw_blueprint_add_memory (r->bp, member, kind);
   m = &r->bp->memory[idx];
@@ -236,7 +237,7 @@ bpw_calculon_read_network (BpwBlueprintReader *r,
   BpwTier *t;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
-    return bpw_json_doc_error (r->doc, node, path, error, "expected a network object");
+    return bpw_json_doc_error (r->doc, node, path, error, _("expected a network object"));
   obj = json_node_get_object (node);
   _bpw_blueprint_warn_unknown (r, obj, path, known);
   if (!bpw_json_doc_get_double (r->doc, obj, path, "bandwidth", TRUE, G_MINDOUBLE, G_MAXDOUBLE,
@@ -285,16 +286,16 @@ bpw_calculon_read_network (BpwBlueprintReader *r,
       if (n == NULL)
         continue;
       if (pair == NULL || json_array_get_length (pair) != 2)
-        return bpw_json_doc_error (r->doc, n, p, error, "expected [scalar, offset or null]");
+        return bpw_json_doc_error (r->doc, n, p, error, _("expected [scalar, offset or null]"));
       a = json_array_get_element (pair, 0);
       b = json_array_get_element (pair, 1);
       if (!JSON_NODE_HOLDS_VALUE (a) || json_node_get_value_type (a) == G_TYPE_STRING
           || json_node_get_value_type (a) == G_TYPE_BOOLEAN || !(json_node_get_double (a) > 0))
-        return bpw_json_doc_error (r->doc, a, p, error, "expected a positive scalar");
+        return bpw_json_doc_error (r->doc, a, p, error, _("expected a positive scalar"));
       if (!JSON_NODE_HOLDS_NULL (b)
           && (!JSON_NODE_HOLDS_VALUE (b) || json_node_get_value_type (b) == G_TYPE_STRING
               || json_node_get_value_type (b) == G_TYPE_BOOLEAN))
-        return bpw_json_doc_error (r->doc, b, p, error, "expected an offset (a number or null)");
+        return bpw_json_doc_error (r->doc, b, p, error, _("expected an offset (a number or null)"));
       f->set = TRUE;
       f->scalar = json_node_get_double (a);
       f->has_offset = !JSON_NODE_HOLDS_NULL (b);
@@ -307,8 +308,8 @@ bpw_calculon_read_network (BpwBlueprintReader *r,
 
   if (r->bp->n_tiers > 1 && t->size.value < r->bp->tiers[r->bp->n_tiers - 2].size.value)
     return bpw_json_doc_error (r->doc, json_object_get_member (obj, "size"), path, error,
-                               "a network must hold at least as many processors as the one "
-                               "before it");
+                               _("a network must hold at least as many processors as the one "
+                               "before it"));
   return TRUE;
 }
 

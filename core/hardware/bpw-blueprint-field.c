@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 
 /* Tier sizes are device counts held in a double: whole numbers up to 2^53 are exact. */
 #define BPW_MAX_EXACT_COUNT 9007199254740992.0
@@ -104,7 +105,7 @@ bpw_blueprint_field_parse (const BpwBlueprintField *field,
           || number != floor (number) || number < 1.0 || number > BPW_MAX_EXACT_COUNT)
         {
           g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                       "expected a whole number of devices such as 8, got \"%s\"", stripped);
+                       _("expected a whole number of devices such as 8, got \"%s\""), stripped);
           return FALSE;
         }
       *value = number;
@@ -122,22 +123,22 @@ bpw_blueprint_field_what (const BpwBlueprintField *field)
   switch (field->kind)
     {
     case BPW_BLUEPRINT_FIELD_ENGINE_PEAK:
-      return "a peak";
+      return _("a peak");
     case BPW_BLUEPRINT_FIELD_MEMORY_CAPACITY:
-      return "a capacity";
+      return _("a capacity");
     case BPW_BLUEPRINT_FIELD_TIER_SIZE:
-      return "a tier size";
+      return _("a tier size");
     case BPW_BLUEPRINT_FIELD_TIER_LATENCY:
-      return "a latency";
+      return _("a latency");
     case BPW_BLUEPRINT_FIELD_TDP:
     case BPW_BLUEPRINT_FIELD_IDLE_POWER:
-      return "a power";
+      return _("a power");
     case BPW_BLUEPRINT_FIELD_ENGINE_BANDWIDTH:
     case BPW_BLUEPRINT_FIELD_MEMORY_BANDWIDTH:
     case BPW_BLUEPRINT_FIELD_TIER_BANDWIDTH:
     case BPW_N_BLUEPRINT_FIELDS:
     default:
-      return "a bandwidth";
+      return _("a bandwidth");
     }
 }
 
@@ -157,12 +158,12 @@ bpw_blueprint_field_set (BpwBlueprint            *bp,
   if (bpw_blueprint_field_peek (bp, field) == NULL)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "the blueprint “%s” has no such engine, memory level or tier", bp->name);
+                   _("the blueprint “%s” has no such engine, memory level or tier"), bp->name);
       return FALSE;
     }
   if ((guint) kind > BPW_PROVENANCE_MEASURED)
     {
-      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "unknown provenance kind %d",
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, _("unknown provenance kind %d"),
                    (int) kind);
       return FALSE;
     }
@@ -171,7 +172,7 @@ bpw_blueprint_field_set (BpwBlueprint            *bp,
   if (!isfinite (value) || value < 0.0
       || (value == 0.0 && field->kind != BPW_BLUEPRINT_FIELD_IDLE_POWER))
     {
-      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "%s must be positive",
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, _("%s must be positive"),
                    bpw_blueprint_field_what (field));
       return FALSE;
     }
@@ -179,7 +180,7 @@ bpw_blueprint_field_set (BpwBlueprint            *bp,
       && (value != floor (value) || value > BPW_MAX_EXACT_COUNT))
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "a tier size is a whole number of devices");
+                   _("a tier size is a whole number of devices"));
       return FALSE;
     }
 
@@ -190,7 +191,7 @@ bpw_blueprint_field_set (BpwBlueprint            *bp,
   if (trial->tdp.set && trial->idle_power.set && trial->idle_power.value > trial->tdp.value)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "idle power (%.4g W) would exceed the TDP (%.4g W)",
+                   _("idle power (%.4g W) would exceed the TDP (%.4g W)"),
                    trial->idle_power.value, trial->tdp.value);
       return FALSE;
     }

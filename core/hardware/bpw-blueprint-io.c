@@ -10,6 +10,7 @@
 
 #include "bpw-blueprint-private.h"
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 
 BpwBlueprintFormat
 bpw_blueprint_detect_format (JsonNode *root)
@@ -64,8 +65,8 @@ bpw_blueprint_load_doc (BpwJsonDoc  *doc,
     case BPW_BLUEPRINT_FORMAT_UNKNOWN:
     default:
       bpw_json_doc_error (doc, root, "", error,
-                          "not a blueprint: expected \"format\": \"bpw-blueprint\" or a "
-                          "Calculon system file (with matrix, vector, mem1 and networks)");
+                          _("not a blueprint: expected \"format\": \"bpw-blueprint\" or a "
+                          "Calculon system file (with matrix, vector, mem1 and networks)"));
       return NULL;
     }
   if (bp == NULL)

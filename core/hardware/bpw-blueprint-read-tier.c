@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bpw-blueprint-private.h"
+#include "bpw-i18n.h"
 
 static const char * const topology_choices[] = {
   "switch", "full-mesh", "ring", "torus", "fat-tree", NULL
@@ -49,20 +50,20 @@ bpw_blueprint_read_op_factors (BpwBlueprintReader *r,
         if (strcmp (bpw_op_factor_key (k), l->data) == 0)
           f = &t->ops[k];
       if (f == NULL)
-        return bpw_json_doc_error (r->doc, node, p, error, "unknown collective; expected "
-                                   "all_reduce, reduce_scatter, all_gather, all_to_all or p2p");
+        return bpw_json_doc_error (r->doc, node, p, error, _("unknown collective; expected "
+                                   "all_reduce, reduce_scatter, all_gather, all_to_all or p2p"));
       if (!JSON_NODE_HOLDS_ARRAY (node)
           || json_array_get_length (pair = json_node_get_array (node)) != 2)
         return bpw_json_doc_error (r->doc, node, p, error,
-                                   "expected a pair [scalar, offset or null]");
+                                   _("expected a pair [scalar, offset or null]"));
       if (!_bpw_blueprint_read_number_element (r, json_array_get_element (pair, 0), p,
-                                              "a positive scalar", 0, INF, TRUE, &f->scalar,
+                                              _("a positive scalar"), 0, INF, TRUE, &f->scalar,
                                               error))
         return FALSE;
       off = json_array_get_element (pair, 1);
       f->has_offset = !JSON_NODE_HOLDS_NULL (off);
       if (f->has_offset
-          && !_bpw_blueprint_read_number_element (r, off, p, "an offset (a number or null)",
+          && !_bpw_blueprint_read_number_element (r, off, p, _("an offset (a number or null)"),
                                                  -INF, INF, FALSE, &f->offset, error))
         return FALSE;
       f->set = TRUE;
@@ -91,7 +92,7 @@ _bpw_blueprint_read_tier (BpwBlueprintReader *r,
   BpwTier *t;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
-    return bpw_json_doc_error (r->doc, node, path, error, "expected a tier object");
+    return bpw_json_doc_error (r->doc, node, path, error, _("expected a tier object"));
   obj = json_node_get_object (node);
   _bpw_blueprint_warn_unknown (r, obj, path, known);
   if (!bpw_json_doc_get_string (r->doc, obj, path, "name", TRUE, &name, error)
@@ -100,7 +101,7 @@ _bpw_blueprint_read_tier (BpwBlueprintReader *r,
     return FALSE;
   if (bpw_blueprint_lookup_tier (r->bp, name) >= 0)
     return bpw_json_doc_error (r->doc, json_object_get_member (obj, "name"), path, error,
-                               "tier name \"%s\" is used twice", name);
+                               _("tier name \"%s\" is used twice"), name);
 
   idx = bpw_blueprint_add_tier (r->bp, name, topology);
   t = &r->bp->tiers[idx];  /* index first: add may move the array */
@@ -131,8 +132,8 @@ _bpw_blueprint_read_tier (BpwBlueprintReader *r,
       g_autofree char *spath = bpw_json_doc_member_path (path, "size");
 
       return bpw_json_doc_error (r->doc, json_object_get_member (obj, "size"), spath, error,
-                                 "a tier must hold at least as many devices as the tier "
-                                 "before it (%.0f); list tiers innermost first",
+                                 _("a tier must hold at least as many devices as the tier "
+                                 "before it (%.0f); list tiers innermost first"),
                                  r->bp->tiers[r->bp->n_tiers - 2].size.value);
     }
 
@@ -152,8 +153,8 @@ _bpw_blueprint_read_tier (BpwBlueprintReader *r,
       if (aname == NULL)
         return FALSE;
       if (!bpw_collective_algo_from_string (aname, &algo))
-        return bpw_json_doc_error (r->doc, an, p, error, "unknown collective implementation "
-                                   "\"%s\"; expected ring, tree, in-network or direct", aname);
+        return bpw_json_doc_error (r->doc, an, p, error, _("unknown collective implementation "
+                                   "\"%s\"; expected ring, tree, in-network or direct"), aname);
       t->collectives |= algo;
     }
   return TRUE;
@@ -183,8 +184,8 @@ _bpw_blueprint_read_capabilities (BpwBlueprintReader *r,
           if (s == NULL)
             return FALSE;
           if (!bpw_precision_from_string (s, &prec))
-            return bpw_json_doc_error (r->doc, n, p, error, "unknown precision \"%s\"; expected "
-                                       "fp32, tf32, bf16, fp16, fp8, int8 or fp4", s);
+            return bpw_json_doc_error (r->doc, n, p, error, _("unknown precision \"%s\"; expected "
+                                       "fp32, tf32, bf16, fp16, fp8, int8 or fp4"), s);
           r->bp->precisions |= 1u << prec;
         }
       arr = local == NULL
@@ -199,8 +200,8 @@ _bpw_blueprint_read_capabilities (BpwBlueprintReader *r,
           if (s == NULL)
             return FALSE;
           if (strcmp (s, "2:4") != 0)
-            return bpw_json_doc_error (r->doc, n, p, error, "unknown sparsity pattern \"%s\"; "
-                                       "only \"2:4\" is modelled", s);
+            return bpw_json_doc_error (r->doc, n, p, error, _("unknown sparsity pattern \"%s\"; "
+                                       "only \"2:4\" is modelled"), s);
           r->bp->sparsity_2_4 = TRUE;
         }
     }

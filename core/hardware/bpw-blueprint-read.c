@@ -11,6 +11,7 @@
 
 #include "bpw-blueprint-private.h"
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 
 static const char * const kind_choices[] = {
   "datasheet", "estimate", "calibrated", "measured", NULL
@@ -56,7 +57,7 @@ bpw_blueprint_read_table (BpwBlueprintReader *r,
     }
   if (json_array_get_length (arr) == 0)
     return bpw_json_doc_error (r->doc, bpw_json_doc_get_array_node (r->doc, arr), points_path,
-                               error, "expected at least one [size, efficiency] point");
+                               error, _("expected at least one [size, efficiency] point"));
 
   for (guint i = 0; i < json_array_get_length (arr); i++)
     {
@@ -68,20 +69,20 @@ bpw_blueprint_read_table (BpwBlueprintReader *r,
       if (!JSON_NODE_HOLDS_ARRAY (node)
           || json_array_get_length (pair = json_node_get_array (node)) != 2)
         return bpw_json_doc_error (r->doc, node, p, error,
-                                   "expected a pair [size, efficiency]");
+                                   _("expected a pair [size, efficiency]"));
       if (!_bpw_blueprint_read_number_element (r, json_array_get_element (pair, 0), p,
                                               interp == BPW_INTERPOLATION_LOG_LINEAR
-                                                ? "a positive size" : "a size >= 0",
+                                                ? _("a positive size") : _("a size >= 0"),
                                               0, INF,
                                               interp == BPW_INTERPOLATION_LOG_LINEAR,
                                               &pt.size, error)
           || !_bpw_blueprint_read_number_element (r, json_array_get_element (pair, 1), p,
-                                                 "an efficiency in (0, 1]", 0, 1, TRUE,
+                                                 _("an efficiency in (0, 1]"), 0, 1, TRUE,
                                                  &pt.efficiency, error))
         return FALSE;
       if (i > 0 && pt.size <= g_array_index (points, BpwEfficiencyPoint, i - 1).size)
         return bpw_json_doc_error (r->doc, node, p, error,
-                                   "sizes must increase strictly from one point to the next");
+                                   _("sizes must increase strictly from one point to the next"));
       g_array_append_val (points, pt);
     }
   bpw_efficiency_table_set (r->bp, table, (BpwEfficiencyPoint *) (void *) points->data,
@@ -139,8 +140,8 @@ bpw_blueprint_read_by_precision (BpwBlueprintReader *r,
           g_autofree char *full = bpw_json_doc_member_path (obj_path, l->data);
 
           return bpw_json_doc_error (r->doc, json_object_get_member (obj, l->data), full,
-                                     error, "unknown precision; expected one of fp32, tf32, "
-                                     "bf16, fp16, fp8, int8, fp4%s", allow_all ? ", all" : "");
+                                     error, _("unknown precision; expected one of fp32, tf32, "
+                                     "bf16, fp16, fp8, int8, fp4%s"), allow_all ? ", all" : "");
         }
       if (!read_one (r, obj, obj_path, l->data, p, data, error))
         return FALSE;
@@ -168,7 +169,7 @@ bpw_blueprint_read_peak_cb (BpwBlueprintReader *r,
       g_autofree char *full = bpw_json_doc_member_path (path, member);
 
       return bpw_json_doc_error (r->doc, json_object_get_member (obj, member), full, error,
-                                 "precision %s is not in capabilities.dtypes; add it there",
+                                 _("precision %s is not in capabilities.dtypes; add it there"),
                                  member);
     }
   return TRUE;
@@ -260,7 +261,7 @@ bpw_blueprint_read_engine (BpwBlueprintReader *r,
   BpwEngine *e;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
-    return bpw_json_doc_error (r->doc, node, path, error, "expected an engine object");
+    return bpw_json_doc_error (r->doc, node, path, error, _("expected an engine object"));
   obj = json_node_get_object (node);
   _bpw_blueprint_warn_unknown (r, obj, path, known);
   if (!bpw_json_doc_get_string (r->doc, obj, path, "name", TRUE, &name, error)
@@ -268,9 +269,9 @@ bpw_blueprint_read_engine (BpwBlueprintReader *r,
     return FALSE;
   if (bpw_blueprint_lookup_engine (r->bp, name) >= 0)
     return bpw_json_doc_error (r->doc, json_object_get_member (obj, "name"), path, error,
-                               "engine name \"%s\" is used twice", name);
+                               _("engine name \"%s\" is used twice"), name);
   if (r->bp->n_engines >= BPW_BLUEPRINT_MAX_ENGINES)
-    return bpw_json_doc_error (r->doc, node, path, error, "more than %d engines",
+    return bpw_json_doc_error (r->doc, node, path, error, _("more than %d engines"),
                                BPW_BLUEPRINT_MAX_ENGINES);
 
   idx = bpw_blueprint_add_engine (r->bp, name, kind);
@@ -310,7 +311,7 @@ bpw_blueprint_read_memory (BpwBlueprintReader *r,
   BpwMemoryLevel *m;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
-    return bpw_json_doc_error (r->doc, node, path, error, "expected a memory level object");
+    return bpw_json_doc_error (r->doc, node, path, error, _("expected a memory level object"));
   obj = json_node_get_object (node);
   _bpw_blueprint_warn_unknown (r, obj, path, known);
   if (!bpw_json_doc_get_string (r->doc, obj, path, "name", TRUE, &name, error)
@@ -318,7 +319,7 @@ bpw_blueprint_read_memory (BpwBlueprintReader *r,
     return FALSE;
   if (bpw_blueprint_lookup_memory (r->bp, name) >= 0)
     return bpw_json_doc_error (r->doc, json_object_get_member (obj, "name"), path, error,
-                               "memory level name \"%s\" is used twice", name);
+                               _("memory level name \"%s\" is used twice"), name);
 
   idx = bpw_blueprint_add_memory (r->bp, name, kind);
   m = &r->bp->memory[idx];  /* index first: add may move the array */
@@ -369,7 +370,7 @@ bpw_blueprint_read_memory (BpwBlueprintReader *r,
       engine = bpw_blueprint_lookup_engine (r->bp, ename);
       if (engine < 0)
         return bpw_json_doc_error (r->doc, en, p, error,
-                                   "no engine named \"%s\" in engines", ename);
+                                   _("no engine named \"%s\" in engines"), ename);
       m->engine_mask |= G_GUINT64_CONSTANT (1) << engine;
     }
   return TRUE;
@@ -394,7 +395,7 @@ bpw_blueprint_read_list (BpwBlueprintReader *r,
     }
   if (arr != NULL && required && json_array_get_length (arr) == 0)
     return bpw_json_doc_error (r->doc, bpw_json_doc_get_array_node (r->doc, arr), member, error,
-                               "expected at least one entry");
+                               _("expected at least one entry"));
   for (guint i = 0; arr != NULL && i < json_array_get_length (arr); i++)
     {
       g_autofree char *p = g_strdup_printf ("%s[%u]", member, i);
@@ -434,7 +435,7 @@ bpw_blueprint_read_power_cost (BpwBlueprintReader *r,
         return FALSE;
       if (r->bp->tdp.set && r->bp->idle_power.set && r->bp->idle_power.value > r->bp->tdp.value)
         return bpw_json_doc_error (r->doc, json_object_get_member (power, "idle"), "power.idle",
-                                   error, "idle power exceeds the TDP");
+                                   error, _("idle power exceeds the TDP"));
     }
   if (cost != NULL)
     {
@@ -468,8 +469,8 @@ _bpw_blueprint_read_native (BpwJsonDoc  *doc,
   if (version > BPW_BLUEPRINT_FORMAT_VERSION)
     {
       bpw_json_doc_error (doc, json_object_get_member (root, "version"), "version", error,
-                          "version %" G_GINT64_FORMAT " is newer than this program reads (%d); "
-                          "update Blueprint Workbench", version, BPW_BLUEPRINT_FORMAT_VERSION);
+                          _("version %" PRId64 " is newer than this program reads (%d); "
+                          "update Blueprint Workbench"), version, BPW_BLUEPRINT_FORMAT_VERSION);
       return NULL;
     }
   if (!bpw_json_doc_get_string (doc, root, "", "name", TRUE, &name, error)
@@ -495,13 +496,13 @@ _bpw_blueprint_read_native (BpwJsonDoc  *doc,
   if (bpw_blueprint_first_memory (bp, BPW_MEMORY_DEVICE) < 0)
     {
       bpw_json_doc_error (doc, json_object_get_member (root, "memory"), "memory", error,
-                          "no level of kind \"device\" (HBM); add one");
+                          _("no level of kind \"device\" (HBM); add one"));
       return NULL;
     }
   if (bpw_blueprint_first_engine (bp, BPW_ENGINE_MATRIX) < 0)
     {
       bpw_json_doc_error (doc, json_object_get_member (root, "engines"), "engines", error,
-                          "no engine of kind \"matrix\"; add one with a \"peak\"");
+                          _("no engine of kind \"matrix\"; add one with a \"peak\""));
       return NULL;
     }
   if (bp->precisions == 0)

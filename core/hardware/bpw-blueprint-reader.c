@@ -15,6 +15,8 @@
 
 #include <math.h>
 
+#include "bpw-i18n.h"
+
 gboolean
 _bpw_blueprint_read_value (BpwBlueprintReader *r,
                            JsonObject         *object,
@@ -43,7 +45,7 @@ _bpw_blueprint_read_value (BpwBlueprintReader *r,
       g_autofree char *full = bpw_json_doc_member_path (path, member);
 
       return bpw_json_doc_error (r->doc, json_object_get_member (object, member), full, error,
-                                 "expected a whole number, got %.17g", value);
+                                 _("expected a whole number, got %.17g"), value);
     }
   bpw_blueprint_set_value (r->bp, out, value,
                            kind >= 0 && kind < BPW_N_PROVENANCES
@@ -73,7 +75,7 @@ _bpw_blueprint_read_string_element (BpwBlueprintReader *r,
     {
       g_autofree char *got = bpw_json_doc_describe_node (node);
 
-      bpw_json_doc_error (r->doc, node, path, error, "expected a string, got %s", got);
+      bpw_json_doc_error (r->doc, node, path, error, _("expected a string, got %s"), got);
       return NULL;
     }
   return json_node_get_string (node);
@@ -98,11 +100,11 @@ _bpw_blueprint_read_number_element (BpwBlueprintReader *r,
     {
       g_autofree char *got = bpw_json_doc_describe_node (node);
 
-      return bpw_json_doc_error (r->doc, node, path, error, "expected %s, got %s", what, got);
+      return bpw_json_doc_error (r->doc, node, path, error, _("expected %s, got %s"), what, got);
     }
   v = json_node_get_double (node);
   if (v < min || v > max || (open_min && v == min))
-    return bpw_json_doc_error (r->doc, node, path, error, "expected %s, got %.17g", what, v);
+    return bpw_json_doc_error (r->doc, node, path, error, _("expected %s, got %.17g"), what, v);
   *out = v;
   return TRUE;
 }

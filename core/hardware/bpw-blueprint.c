@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 
 static const char * const precision_names[] = {
   "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4", NULL
@@ -382,7 +383,7 @@ bpw_blueprint_invalid (GError    **error,
   va_start (args, format);
   msg = g_strdup_vprintf (format, args);
   va_end (args);
-  g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "blueprint %s: %s", name, msg);
+  g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, _("blueprint %s: %s"), name, msg);
   return FALSE;
 }
 
@@ -396,39 +397,39 @@ bpw_blueprint_validate (const BpwBlueprint *bp,
   gboolean any_peak = FALSE;
 
   if (bp->n_engines > BPW_BLUEPRINT_MAX_ENGINES)
-    return bpw_blueprint_invalid (error, n, "more than %d engines", BPW_BLUEPRINT_MAX_ENGINES);
+    return bpw_blueprint_invalid (error, n, _("more than %d engines"), BPW_BLUEPRINT_MAX_ENGINES);
   for (guint i = 0; i < bp->n_engines; i++)
     {
       const BpwEngine *e = &bp->engines[i];
 
       if (bpw_blueprint_lookup_engine (bp, e->name) != (int) i)
-        return bpw_blueprint_invalid (error, n, "engine name “%s” is used twice", e->name);
+        return bpw_blueprint_invalid (error, n, _("engine name “%s” is used twice"), e->name);
       for (guint p = 0; p < BPW_N_PRECISIONS; p++)
         {
           if (e->peak[p].set && !POSITIVE (e->peak[p]))
-            return bpw_blueprint_invalid (error, n, "engine %s: %s peak must be positive",
+            return bpw_blueprint_invalid (error, n, _("engine %s: %s peak must be positive"),
                                           e->name, precision_names[p]);
           if (e->kind == BPW_ENGINE_MATRIX && e->peak[p].set)
             any_peak = TRUE;
         }
     }
   if (!any_peak)
-    return bpw_blueprint_invalid (error, n, "no matrix engine with a peak; add one with "
-                                  "“kind”: “matrix” and a “peak” per precision");
+    return bpw_blueprint_invalid (error, n, _("no matrix engine with a peak; add one with "
+                                  "“kind”: “matrix” and a “peak” per precision"));
   if (bpw_blueprint_first_memory (bp, BPW_MEMORY_DEVICE) < 0)
-    return bpw_blueprint_invalid (error, n, "no device memory level (“kind”: “device”)");
+    return bpw_blueprint_invalid (error, n, _("no device memory level (“kind”: “device”)"));
   for (guint i = 0; i < bp->n_memory; i++)
     {
       const BpwMemoryLevel *m = &bp->memory[i];
 
       if (bpw_blueprint_lookup_memory (bp, m->name) != (int) i)
-        return bpw_blueprint_invalid (error, n, "memory level name “%s” is used twice",
+        return bpw_blueprint_invalid (error, n, _("memory level name “%s” is used twice"),
                                       m->name);
       if (!POSITIVE (m->capacity))
-        return bpw_blueprint_invalid (error, n, "memory level %s needs a positive capacity",
+        return bpw_blueprint_invalid (error, n, _("memory level %s needs a positive capacity"),
                                       m->name);
       if (m->kind == BPW_MEMORY_DEVICE && !POSITIVE (m->bandwidth))
-        return bpw_blueprint_invalid (error, n, "memory level %s needs a positive bandwidth",
+        return bpw_blueprint_invalid (error, n, _("memory level %s needs a positive bandwidth"),
                                       m->name);
     }
   for (guint i = 0; i < bp->n_tiers; i++)
@@ -436,15 +437,15 @@ bpw_blueprint_validate (const BpwBlueprint *bp,
       const BpwTier *t = &bp->tiers[i];
 
       if (bpw_blueprint_lookup_tier (bp, t->name) != (int) i)
-        return bpw_blueprint_invalid (error, n, "tier name “%s” is used twice", t->name);
+        return bpw_blueprint_invalid (error, n, _("tier name “%s” is used twice"), t->name);
       if (!POSITIVE (t->size) || t->size.value != floor (t->size.value))
-        return bpw_blueprint_invalid (error, n, "tier %s needs a positive integer size",
+        return bpw_blueprint_invalid (error, n, _("tier %s needs a positive integer size"),
                                       t->name);
       if (!POSITIVE (t->bandwidth))
-        return bpw_blueprint_invalid (error, n, "tier %s needs a positive bandwidth", t->name);
+        return bpw_blueprint_invalid (error, n, _("tier %s needs a positive bandwidth"), t->name);
       if (i > 0 && t->size.value < bp->tiers[i - 1].size.value)
-        return bpw_blueprint_invalid (error, n, "tier %s has fewer devices (%.0f) than the "
-                                      "tier inside it (%.0f); list tiers innermost first",
+        return bpw_blueprint_invalid (error, n, _("tier %s has fewer devices (%.0f) than the "
+                                      "tier inside it (%.0f); list tiers innermost first"),
                                       t->name, t->size.value, bp->tiers[i - 1].size.value);
     }
   return TRUE;

@@ -17,6 +17,7 @@
 
 #include "bpw-calibrate-private.h"
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 
 #define CONVERGED 1e-9
 
@@ -169,9 +170,9 @@ fit_overheads (Fit *fit, const char *source, GPtrArray *warnings)
                         g_array_index (rest, double, rest->len / 2));
       if (median <= 0)
         {
-          g_ptr_array_add (warnings, g_strdup_printf ("%s: the latency-bound operations took "
+          g_ptr_array_add (warnings, g_strdup_printf (_("%s: the latency-bound operations took "
                                                       "no longer than their arithmetic; the "
-                                                      "fixed cost is left as it was",
+                                                      "fixed cost is left as it was"),
                                                       fit->work->engines[e].name));
           continue;
         }
@@ -308,8 +309,8 @@ finish_tables (BpwCalibration *cal, Fit *fit)
       g_ptr_array_add (cal->tables, out);
       if (t->clamped)
         g_ptr_array_add (cal->warnings, g_strdup_printf (
-          "%s: measured faster than its peak allows at some sizes; efficiency held at 1 there "
-          "(the peak or the bandwidth may be too low)", t->name));
+          _("%s: measured faster than its peak allows at some sizes; efficiency held at 1 there "
+          "(the peak or the bandwidth may be too low)"), t->name));
     }
 }
 
@@ -364,8 +365,8 @@ bpw_calibrate (const BpwBlueprint        *blueprint,
       if (round == 0 && tables->len == 0)
         {
           g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                       "Nothing to calibrate: no matched operation of %s is bound by an engine "
-                       "or by memory with a measured time above its fixed cost.", profiles);
+                       _("Nothing to calibrate: no matched operation of %s is bound by an engine "
+                       "or by memory with a measured time above its fixed cost."), profiles);
           return NULL;
         }
       if (change < CONVERGED)

@@ -12,6 +12,8 @@
 
 #include "bpw-correlate-private.h"
 #include "bpw-error.h"
+#include "bpw-i18n.h"
+#include "bpw-plan-private.h"
 
 static const BpwKernelKind primitive_kinds[BPW_N_PRIMITIVES] = {
   [BPW_PRIM_MATMUL] = BPW_KERNEL_MATMUL,
@@ -119,7 +121,7 @@ choose_pairs (BpwCorrelation *corr, const BpwCorrelateOptions *o, GError **error
   if (o->device >= (gint) p->devices->len)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "%s: there is no device %d: the profile has %u (0 to %u).", p->filename,
+                   _("%s: there is no device %d: the profile has %u (0 to %u)."), p->filename,
                    o->device, p->devices->len, MAX (p->devices->len, 1) - 1);
       return FALSE;
     }
@@ -162,7 +164,7 @@ choose_pairs (BpwCorrelation *corr, const BpwCorrelateOptions *o, GError **error
       if (pair->rank >= sim->n_ranks)
         {
           g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                       "There is no simulated rank %u: the schedule has %u (0 to %u).",
+                       _("There is no simulated rank %u: the schedule has %u (0 to %u)."),
                        pair->rank, sim->n_ranks, sim->n_ranks - 1);
           return FALSE;
         }
@@ -170,7 +172,7 @@ choose_pairs (BpwCorrelation *corr, const BpwCorrelateOptions *o, GError **error
       if (n == 0)
         {
           g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                       "%s: device “%s” has no measured work to correlate.", p->filename,
+                       _("%s: device “%s” has no measured work to correlate."), p->filename,
                        (const char *) g_ptr_array_index (p->devices, pair->device));
           return FALSE;
         }
@@ -178,7 +180,7 @@ choose_pairs (BpwCorrelation *corr, const BpwCorrelateOptions *o, GError **error
   if (corr->pairs->len == 0)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "%s: no device of the profile has measured work to correlate.",
+                   _("%s: no device of the profile has measured work to correlate."),
                    p->filename);
       return FALSE;
     }

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "bpw-i18n.h"
 #include "bpw-measurement-run.h"
 
 #include "bpw-error.h"
@@ -41,13 +42,13 @@ bpw_measurement_run_init (BpwMeasurementRun  *run,
     {
       /* Both are checked on load; only an edit that renamed them gets here. */
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "measurement “%s”: the study no longer has candidate “%s” or scenario "
-                   "“%s”", m->name, m->candidate, m->scenario);
+                   _("measurement “%s”: the study no longer has candidate “%s” or scenario "
+                   "“%s”"), m->name, m->candidate, m->scenario);
       return FALSE;
     }
   if (!bpw_candidate_run_init (&run->run, study, candidate, scenario, error))
     {
-      g_prefix_error (error, "measurement “%s”: ", m->name);
+      g_prefix_error (error, _("measurement “%s”: "), m->name);
       return FALSE;
     }
   if (m->calibrated != NULL)
@@ -55,7 +56,7 @@ bpw_measurement_run_init (BpwMeasurementRun  *run,
       run->calibrated_bp = bpw_study_load_blueprint (study, m->calibrated, error);
       if (run->calibrated_bp == NULL)
         {
-          g_prefix_error (error, "measurement “%s”: ", m->name);
+          g_prefix_error (error, _("measurement “%s”: "), m->name);
           return FALSE;
         }
     }
@@ -83,8 +84,8 @@ bpw_measurement_run_correlate (BpwMeasurementRun  *run,
   if (!(*plan)->legal)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "candidate “%s” cannot run scenario “%s” on %s: its plan is illegal, so "
-                   "there is no simulated step to compare with", run->candidate, run->scenario,
+                   _("candidate “%s” cannot run scenario “%s” on %s: its plan is illegal, so "
+                   "there is no simulated step to compare with"), run->candidate, run->scenario,
                    bound.blueprint->name);
       return FALSE;
     }
@@ -116,7 +117,7 @@ bpw_measurement_run_execute (BpwMeasurementRun  *run,
                                              &run->calibrated_sim,
                                              &run->calibrated_correlation, error));
   if (!ok)
-    g_prefix_error (error, "measurement “%s”: ", run->name);
+    g_prefix_error (error, _("measurement “%s”: "), run->name);
   return ok;
 }
 
@@ -153,13 +154,13 @@ bpw_measurement_run_calibrate (const BpwMeasurementRun  *run,
   if (run->correlation == NULL)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "measurement “%s” has not been correlated, so there is nothing to "
-                   "calibrate on", run->name);
+                   _("measurement “%s” has not been correlated, so there is nothing to "
+                   "calibrate on"), run->name);
       return NULL;
     }
   calibration = bpw_calibrate (run->run.blueprint, &run->correlation, 1, &options, error);
   if (calibration == NULL)
-    g_prefix_error (error, "measurement “%s”: ", run->name);
+    g_prefix_error (error, _("measurement “%s”: "), run->name);
   return calibration;
 }
 

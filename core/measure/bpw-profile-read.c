@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 #include "bpw-profile-private.h"
 
 #define MAX_TS_US 1e17
@@ -54,7 +55,7 @@ fail (Reader *r, JsonNode *node, guint i, const char *member, GError **error,
                                          : g_strdup_printf ("%s[%u]", r->prefix, i);
 
   if (got != NULL)
-    return bpw_json_doc_error (r->doc, node, path, error, "%s, got %s", reason, got);
+    return bpw_json_doc_error (r->doc, node, path, error, _("%s, got %s"), reason, got);
   return bpw_json_doc_error (r->doc, node, path, error, "%s", reason);
 }
 
@@ -89,8 +90,8 @@ read_number (Reader *r, JsonObject *obj, guint i, const char *member, double min
       return TRUE;
     }
   got = bpw_json_doc_describe_node (node);
-  return fail (r, node, i, member, error, min >= 0 ? "expected a non-negative number of µs"
-                                                   : "expected a number of µs", got);
+  return fail (r, node, i, member, error, min >= 0 ? _("expected a non-negative number of µs")
+                                                   : _("expected a number of µs"), got);
 }
 
 /* pid or tid: its key for lanes and its number (a string gets a negative id of its own). */
@@ -134,7 +135,7 @@ read_id (Reader *r, JsonObject *obj, guint i, const char *member, GString *key, 
         }
     }
   got = bpw_json_doc_describe_node (node);
-  return fail (r, node, i, member, error, "expected an integer or a string", got);
+  return fail (r, node, i, member, error, _("expected an integer or a string"), got);
 }
 
 static gboolean
@@ -250,7 +251,7 @@ add_event (Reader *r, JsonObject *obj, JsonObject *end_obj, guint i, guint32 lan
           json_node_get_value_type (name_node) != G_TYPE_STRING)
         {
           g_autofree char *got = bpw_json_doc_describe_node (name_node);
-          return fail (r, name_node, i, "name", error, "expected a string", got);
+          return fail (r, name_node, i, "name", error, _("expected a string"), got);
         }
       name = json_node_get_string (name_node);
     }
@@ -325,7 +326,7 @@ read_event (Reader *r, JsonNode *node, guint i, GString *pid_key, GError **error
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
       g_autofree char *got = bpw_json_doc_describe_node (node);
-      return fail (r, node, i, NULL, error, "expected an object (a trace event)", got);
+      return fail (r, node, i, NULL, error, _("expected an object (a trace event)"), got);
     }
   obj = json_node_get_object (node);
   ph_node = json_object_get_member (obj, "ph");
@@ -337,7 +338,7 @@ read_event (Reader *r, JsonNode *node, guint i, GString *pid_key, GError **error
   if (!JSON_NODE_HOLDS_VALUE (ph_node) || json_node_get_value_type (ph_node) != G_TYPE_STRING)
     {
       g_autofree char *got = bpw_json_doc_describe_node (ph_node);
-      return fail (r, ph_node, i, "ph", error, "expected a phase string such as \"X\"", got);
+      return fail (r, ph_node, i, "ph", error, _("expected a phase string such as \"X\""), got);
     }
   ph = json_node_get_string (ph_node);
   if (ph[0] == '\0' || ph[1] != '\0' || strchr ("XBEM", ph[0]) == NULL)
@@ -355,9 +356,9 @@ read_event (Reader *r, JsonNode *node, guint i, GString *pid_key, GError **error
   if (!read_number (r, obj, i, "ts", -MAX_TS_US, &ts, &found, error))
     return FALSE;
   if (!found)
-    return fail (r, node, i, NULL, error, "missing required field 'ts' (µs)", NULL);
+    return fail (r, node, i, NULL, error, _("missing required field 'ts' (µs)"), NULL);
   if (r->p->events->len + r->marks->len >= BPW_PROFILE_MAX_EVENTS)
-    return fail (r, node, i, NULL, error, "too many slices: the limit is 4000000", NULL);
+    return fail (r, node, i, NULL, error, _("too many slices: the limit is 4000000"), NULL);
   if (ph[0] != 'X')
     {
       Mark m = { lane, ts, i, ph[0] == 'B', obj };
@@ -369,7 +370,7 @@ read_event (Reader *r, JsonNode *node, guint i, GString *pid_key, GError **error
     return FALSE;
   if (!found && r->p->warnings->len < 100)
     g_ptr_array_add (r->p->warnings,
-                     g_strdup_printf ("%s[%u]: an \"X\" slice without \"dur\"; taken as 0 µs",
+                     g_strdup_printf (_("%s[%u]: an \"X\" slice without \"dur\"; taken as 0 µs"),
                                       r->prefix, i));
   return add_event (r, obj, NULL, i, lane, ts, dur, error);
 }
@@ -420,11 +421,11 @@ pair_marks (Reader *r, GError **error)
     }
   open += stack->len;
   if (unmatched > 0)
-    g_ptr_array_add (r->p->warnings, g_strdup_printf ("%u \"E\" events without an open \"B\" "
-                                                      "on their thread were skipped", unmatched));
+    g_ptr_array_add (r->p->warnings, g_strdup_printf (_("%u \"E\" events without an open \"B\" "
+                                                      "on their thread were skipped"), unmatched));
   if (open > 0)
-    g_ptr_array_add (r->p->warnings, g_strdup_printf ("%u \"B\" events never closed by an "
-                                                      "\"E\" were skipped", open));
+    g_ptr_array_add (r->p->warnings, g_strdup_printf (_("%u \"B\" events never closed by an "
+                                                      "\"E\" were skipped"), open));
   return TRUE;
 }
 
@@ -482,8 +483,8 @@ _bpw_profile_read (BpwProfile  *p,
   else
     {
       g_autofree char *got = bpw_json_doc_describe_node (root);
-      return bpw_json_doc_error (doc, root, "", error, "expected a trace: an object with "
-                                 "\"traceEvents\" or an array of events, got %s", got);
+      return bpw_json_doc_error (doc, root, "", error, _("expected a trace: an object with "
+                                 "\"traceEvents\" or an array of events, got %s"), got);
     }
 
   p->format = _bpw_profile_detect_format (obj, events);

@@ -8,6 +8,7 @@
 
 #include <math.h>
 
+#include "bpw-i18n.h"
 #include "bpw-validation.h"
 #include "bpw-error.h"
 #include "bpw-estimator.h"
@@ -215,7 +216,7 @@ bpw_validation_fit (BpwBlueprint *bp,
       bpw_blueprint_first_memory (bp, BPW_MEMORY_DEVICE) < 0)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "Blueprint “%s” needs a matrix engine and device memory to be calibrated.",
+                   _("Blueprint “%s” needs a matrix engine and device memory to be calibrated."),
                    bp->name);
       return FALSE;
     }

@@ -11,6 +11,7 @@
 
 #include "config.h"
 
+#include "bpw-i18n.h"
 #include "bpw-search.h"
 #include "bpw-search-private.h"
 
@@ -200,7 +201,7 @@ read_entries (JsonObject *doc, const char *key, const char *name, GArray *out, G
   if (!json_object_has_member (doc, key))
     return TRUE;
   if (!JSON_NODE_HOLDS_ARRAY (json_object_get_member (doc, key)))
-    return fail (error, name, "expected an array of plans");
+    return fail (error, name, _("expected an array of plans"));
   a = json_object_get_array_member (doc, key);
   for (guint i = 0; i < json_array_get_length (a); i++)
     {
@@ -211,7 +212,7 @@ read_entries (JsonObject *doc, const char *key, const char *name, GArray *out, G
 
       if (o == NULL || !json_object_has_member (o, "index") ||
           !json_object_has_member (o, "estimated_step_time_s"))
-        return fail (error, name, "a plan lacks its index or estimated_step_time_s");
+        return fail (error, name, _("a plan lacks its index or estimated_step_time_s"));
       e = json_object_get_member (o, "estimated_energy_j");
       p = json_object_get_member (o, "estimated_peak_bytes");
       /* As the search keys its hits (17 significant digits read back exactly). */
@@ -259,8 +260,8 @@ _bpw_search_ranges_cover (GArray  *ranges,
 
       if (i > 0 && r->begin < g_array_index (ranges, BpwSearchRange, i - 1).end)
         {
-          g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "search-merge: shards "
-                       "overlap at plan %" G_GINT64_FORMAT "; give each shard once", r->begin);
+          g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, _("search-merge: shards "
+                       "overlap at plan %" PRId64 "; give each shard once"), r->begin);
           return FALSE;
         }
       *covered += r->end - r->begin;
@@ -300,7 +301,7 @@ bpw_search_merge_json (const char * const *texts,
 
   if (n == 0)
     {
-      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "search-merge: no documents");
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, _("search-merge: no documents"));
       return NULL;
     }
   if (is_calculon_search (texts[0]))
@@ -314,7 +315,7 @@ bpw_search_merge_json (const char * const *texts,
 
       if (node == NULL)
         {
-          g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "%s: not JSON: %s", names[i],
+          g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, _("%s: not JSON: %s"), names[i],
                        local != NULL ? local->message : "empty");
           return NULL;
         }
@@ -324,8 +325,8 @@ bpw_search_merge_json (const char * const *texts,
                                     FORMAT) != 0 ||
           !json_object_has_member (doc, "problem") || !json_object_has_member (doc, "shard"))
         {
-          fail (error, names[i], "expected the output of `bpw search --json` (format "
-                "\"bpw-search\")");
+          fail (error, names[i], _("expected the output of `bpw search --json` (format "
+                "\"bpw-search\")"));
           return NULL;
         }
       if (first == NULL)
@@ -335,9 +336,9 @@ bpw_search_merge_json (const char * const *texts,
                json_object_get_string_member_with_default (
                  json_object_get_object_member (first, "problem"), "fingerprint", "?")) != 0)
         {
-          g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "%s: problem.fingerprint: "
+          g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, _("%s: problem.fingerprint: "
                        "a shard of another search space than %s (model, blueprint, devices, "
-                       "scenario or choices differ)", names[i], names[0]);
+                       "scenario or choices differ)"), names[i], names[0]);
           return NULL;
         }
       sh = json_object_get_object_member (doc, "shard");

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "bpw-i18n.h"
 #include "bpw-search-space.h"
 
 #include <string.h>
@@ -472,7 +473,7 @@ bpw_search_space_new (const BpwModelSpec    *spec,
   if (devices < 1 || devices > (G_GINT64_CONSTANT (1) << 24))
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "devices: expected an integer from 1 to 16777216, got %" G_GINT64_FORMAT,
+                   _("devices: expected an integer from 1 to 16777216, got %" PRId64),
                    devices);
       return NULL;
     }
@@ -480,14 +481,14 @@ bpw_search_space_new (const BpwModelSpec    *spec,
   if (limits->act_offload == 1 && !limits->calculon)
     {
       g_set_error_literal (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                           "Only Calculon's search space offloads stored activations");
+                           _("Only Calculon's search space offloads stored activations"));
       return NULL;
     }
   if (limits->calculon && scenario->phase != BPW_WORKLOAD_TRAIN)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "Calculon's search space is one of training runs; search the %s phase "
-                   "in the full space", bpw_workload_phase_to_string (scenario->phase));
+                   _("Calculon's search space is one of training runs; search the %s phase "
+                   "in the full space"), bpw_workload_phase_to_string (scenario->phase));
       return NULL;
     }
 
@@ -508,7 +509,7 @@ bpw_search_space_new (const BpwModelSpec    *spec,
   if (limits->act_offload == 1 && !host)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "“%s” has no host memory to offload activations to", blueprint->name);
+                   _("“%s” has no host memory to offload activations to"), blueprint->name);
       return NULL;
     }
 
@@ -532,8 +533,8 @@ bpw_search_space_new (const BpwModelSpec    *spec,
           if (!add_groups (space, tp, pp, host))
             {
               g_set_error (error, BPW_ERROR, BPW_ERROR_OVERFLOW,
-                           "the mapping space of %" G_GINT64_FORMAT " devices exceeds 2^62 "
-                           "plans; fix some choices (--tp, --pp, --micro-batch ...)", devices);
+                           _("the mapping space of %" PRId64 " devices exceeds 2^62 "
+                           "plans; fix some choices (--tp, --pp, --micro-batch ...)"), devices);
               return NULL;
             }
         }
@@ -542,10 +543,10 @@ bpw_search_space_new (const BpwModelSpec    *spec,
   if (space->size == 0)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_ILLEGAL_PLAN,
-                   "no decomposition of %s runs on %" G_GINT64_FORMAT " devices: the global "
-                   "batch (%" G_GINT64_FORMAT ") must split over data parallelism and the "
+                   _("no decomposition of %s runs on %" PRId64 " devices: the global "
+                   "batch (%" PRId64 ") must split over data parallelism and the "
                    "model's heads, MLP width and vocabulary over tensor parallelism (and the "
-                   "fixed choices must be among them)", spec->name, devices,
+                   "fixed choices must be among them)"), spec->name, devices,
                    scenario->global_batch);
       return NULL;
     }

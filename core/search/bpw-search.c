@@ -15,6 +15,7 @@
 
 #include "config.h"
 
+#include "bpw-i18n.h"
 #include "bpw-search.h"
 
 #include <math.h>
@@ -369,7 +370,7 @@ bpw_search_run (const BpwSearchSpace   *space,
       options->shard_index >= options->shard_count)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "search: top must be at least 1 and the shard I/N must have 0 <= I < N");
+                   _("search: top must be at least 1 and the shard I/N must have 0 <= I < N"));
       return NULL;
     }
   n_threads = options->threads > 0 ? options->threads : g_get_num_processors ();

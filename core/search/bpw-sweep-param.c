@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 #include "bpw-sweep-private.h"
 
 static const char * const param_names[BPW_SWEEP_N_PARAMS] = {
@@ -64,9 +65,9 @@ parse_value (BpwSweepParam param, const char *text, double *out, GError **error)
   if (!(v > 0) || !isfinite (v) ||
       (param == BPW_SWEEP_DEVICES && (v != floor (v) || v > (double) (1 << 24))))
     {
-      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "expected %s, got '%s'",
-                   param == BPW_SWEEP_DEVICES ? "a device count from 1 to 16777216"
-                                              : "a positive value", text);
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, _("expected %s, got '%s'"),
+                   param == BPW_SWEEP_DEVICES ? _("a device count from 1 to 16777216")
+                                              : _("a positive value"), text);
       return FALSE;
     }
   *out = v;
@@ -88,7 +89,7 @@ bpw_sweep_param_parse_values (BpwSweepParam  param,
   if (items[0] == NULL)
     {
       g_set_error_literal (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                           "expected values separated by commas, got none");
+                           _("expected values separated by commas, got none"));
       return FALSE;
     }
   for (guint i = 0; items[i] != NULL; i++)

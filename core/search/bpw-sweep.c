@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "bpw-i18n.h"
 #include "bpw-sweep-private.h"
 
 #include <math.h>
@@ -47,17 +48,17 @@ parse_axis (const BpwBlueprint *bp, const char *spec, Axis *a, GError **error)
   a->name = g_strdup (kv[0]);
   if (g_strv_length (kv) != 2 || kv[1][0] == '\0')
     {
-      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "--sweep-param: expected "
-                   "NAME=V1,V2,..., got '%s'", spec);
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, _("--sweep-param: expected "
+                   "NAME=V1,V2,..., got '%s'"), spec);
       return FALSE;
     }
   name = g_strsplit (kv[0], ".", 2);
   if (!_bpw_sweep_param_from_string (name[0], &p)
       || (name[1] != NULL && p != BPW_SWEEP_LINK_BANDWIDTH))
     {
-      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "--sweep-param: unknown "
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, _("--sweep-param: unknown "
                    "parameter '%s'; expected hbm_bandwidth, hbm_capacity, sram_capacity, "
-                   "link_bandwidth[.TIER], matrix_peak, power_cap or devices", kv[0]);
+                   "link_bandwidth[.TIER], matrix_peak, power_cap or devices"), kv[0]);
       return FALSE;
     }
   a->param = p;
@@ -72,19 +73,19 @@ parse_axis (const BpwBlueprint *bp, const char *spec, Axis *a, GError **error)
     }
   if (p == BPW_SWEEP_LINK_BANDWIDTH && (a->tier < 0 || (guint) a->tier >= bp->n_tiers))
     {
-      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "--sweep-param %s: “%s” has "
-                   "no such tier", kv[0], bp->name);
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, _("--sweep-param %s: “%s” has "
+                   "no such tier"), kv[0], bp->name);
       return FALSE;
     }
   if (p == BPW_SWEEP_SRAM_CAPACITY && bpw_blueprint_first_memory (bp, BPW_MEMORY_SRAM) < 0)
     {
-      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "--sweep-param %s: “%s” has "
-                   "no on-chip SRAM level", kv[0], bp->name);
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, _("--sweep-param %s: “%s” has "
+                   "no on-chip SRAM level"), kv[0], bp->name);
       return FALSE;
     }
   if (!bpw_sweep_param_parse_values (p, kv[1], a->values, error))
     {
-      g_prefix_error (error, "--sweep-param %s: ", a->name);
+      g_prefix_error (error, _("--sweep-param %s: "), a->name);
       return FALSE;
     }
   return TRUE;
@@ -174,8 +175,8 @@ bpw_sweep_new (const BpwModelSpec    *spec,
       n_points *= a.values->len;
       if (n_points > 10000)
         {
-          g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "--sweep-param: the grid "
-                       "has more than 10000 points; sweep fewer values");
+          g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, _("--sweep-param: the grid "
+                       "has more than 10000 points; sweep fewer values"));
           return NULL;
         }
     }

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "bpw-i18n.h"
 #include "bpw-serve-length.h"
 
 #include <math.h>
@@ -59,8 +60,8 @@ bpw_length_dist_parse (const char     *text,
   if (!ok)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "%s: expected fixed:N, uniform:LO:HI or lognormal:MEAN:SIGMA with whole "
-                   "token counts from 1 to %.0f (SIGMA from 0 to 4), got '%s'", what,
+                   _("%s: expected fixed:N, uniform:LO:HI or lognormal:MEAN:SIGMA with whole "
+                   "token counts from 1 to %.0f (SIGMA from 0 to 4), got '%s'"), what,
                    MAX_LENGTH, text != NULL ? text : "");
       return FALSE;
     }

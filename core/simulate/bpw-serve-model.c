@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "bpw-i18n.h"
 #include "bpw-serve-model.h"
 
 #include <math.h>
@@ -214,10 +215,10 @@ compute_capacity (BpwServeModel *m, gint64 longest_prompt, GError **error)
   if (best < 1)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_ILLEGAL_PLAN,
-                   "a replica of %" G_GINT64_FORMAT " devices of “%s” has %.2f GiB per device, "
+                   _("a replica of %" PRId64 " devices of “%s” has %.2f GiB per device, "
                    "but weights and working memory already need %.2f GiB: no room for a KV "
                    "cache; use more TP or PP devices, a smaller --max-batch, or fused "
-                   "attention (--fusion attention) for long prompts",
+                   "attention (--fusion attention) for long prompts"),
                    bpw_parallel_devices (&m->mapping.parallel), m->blueprint->name,
                    decode->capacity / GIB, worst_fixed / GIB);
       return FALSE;
@@ -242,8 +243,8 @@ bpw_serve_model_new (const BpwModelSpec *spec,
   if (mapping->parallel.ep > 1)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_UNSUPPORTED,
-                   "serving does not model expert parallelism; use --ep 1 (experts are split "
-                   "over the TP ranks)");
+                   _("serving does not model expert parallelism; use --ep 1 (experts are split "
+                   "over the TP ranks)"));
       return NULL;
     }
   bpw_model_spec_copy (&m->spec, spec);

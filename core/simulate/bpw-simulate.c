@@ -16,6 +16,7 @@
 
 #include <string.h>
 
+#include "bpw-i18n.h"
 #include "bpw-simulate-private.h"
 #include "bpw-error.h"
 
@@ -421,8 +422,8 @@ _bpw_sim_run (BpwSimulation *sim,
     if (!s.ranks[r].done)
       {
         g_set_error (error, BPW_ERROR, BPW_ERROR_UNSUPPORTED,
-                     "the simulated pipeline deadlocks: stage %" G_GINT64_FORMAT " waits at "
-                     "segment %u of %u; this is a bug, please report it with the command",
+                     _("the simulated pipeline deadlocks: stage %" PRId64 " waits at "
+                     "segment %u of %u; this is a bug, please report it with the command"),
                      r, s.ranks[r].seg, p->runs[r].n_segments);
         ok = FALSE;
         break;

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "bpw-i18n.h"
 #include "bpw-simulation-private.h"
 #include "bpw-error.h"
 
@@ -97,9 +98,9 @@ expand (BpwSimulation *sim, GError **error)
   if (total > MAX_EVENTS)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_UNSUPPORTED,
-                   "simulating all %u ranks would hold %" G_GUINT64_FORMAT " events (%"
-                   G_GUINT64_FORMAT " MiB); the ranks of a stage are identical, so simulate "
-                   "the pipeline column instead", devices, total,
+                   _("simulating all %u ranks would hold %" PRIu64 " events (%"
+                   PRIu64 " MiB); the ranks of a stage are identical, so simulate "
+                   "the pipeline column instead"), devices, total,
                    total * sizeof (BpwSimEvent) >> 20);
       return FALSE;
     }
@@ -158,10 +159,10 @@ bpw_simulation_new (const BpwPlan        *plan,
   if (estimate > MAX_EVENTS)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_UNSUPPORTED,
-                   "the step has about %" G_GUINT64_FORMAT " task and transfer executions to "
-                   "simulate (%" G_GINT64_FORMAT " micro-batches per pipeline), more than the "
-                   "%" G_GUINT64_FORMAT " the simulator holds; use larger micro-batches or "
-                   "the closed-form estimate (--analytic)", estimate, program->micro_batches,
+                   _("the step has about %" PRIu64 " task and transfer executions to "
+                   "simulate (%" PRId64 " micro-batches per pipeline), more than the "
+                   "%" PRIu64 " the simulator holds; use larger micro-batches or "
+                   "the closed-form estimate (--analytic)"), estimate, program->micro_batches,
                    MAX_EVENTS);
       return NULL;
     }

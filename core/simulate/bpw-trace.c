@@ -10,6 +10,7 @@
 
 #include "config.h"
 
+#include "bpw-i18n.h"
 #include "bpw-trace.h"
 
 #include <math.h>
@@ -376,14 +377,14 @@ bpw_trace_write (const BpwSimulation   *sim,
   stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, &local);
   if (stream == NULL)
     {
-      g_set_error (error, local->domain, local->code, "%s: cannot write the trace: %s", path,
+      g_set_error (error, local->domain, local->code, _("%s: cannot write the trace: %s"), path,
                    local->message);
       return FALSE;
     }
   if (!bpw_trace_write_stream (sim, options, G_OUTPUT_STREAM (stream), NULL, &local) ||
       !g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, &local))
     {
-      g_set_error (error, local->domain, local->code, "%s: cannot write the trace: %s", path,
+      g_set_error (error, local->domain, local->code, _("%s: cannot write the trace: %s"), path,
                    local->message);
       return FALSE;
     }

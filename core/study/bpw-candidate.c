@@ -10,6 +10,7 @@
 #include "bpw-blueprint-io.h"
 #include "bpw-dist-work.h"
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 #include "bpw-json-doc.h"
 #include "bpw-study-private.h"
 #include "bpw-work-graph.h"
@@ -68,7 +69,7 @@ bpw_candidate_run_init (BpwCandidateRun *run,
       scenario >= bpw_study_get_n_scenarios (study))
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "The study has no candidate %u or no scenario %u.", candidate, scenario);
+                   _("The study has no candidate %u or no scenario %u."), candidate, scenario);
       return FALSE;
     }
   c = bpw_study_get_candidate (study, candidate);

@@ -13,6 +13,7 @@
 #include "bpw-candidate.h"
 #include "bpw-error.h"
 #include "bpw-estimator.h"
+#include "bpw-i18n.h"
 
 void
 bpw_compare_options_init (BpwCompareOptions *options)
@@ -86,8 +87,8 @@ search_cell (const BpwCandidateRun *run, const BpwCompareOptions *options,
     {
       cell->eval.legal = FALSE;
       g_ptr_array_add (cell->reasons, g_strdup_printf (
-        "No legal plan among the %" G_GUINT64_FORMAT " mappings of %" G_GINT64_FORMAT
-        " devices.", report->space, cell->devices));
+        _("No legal plan among the %" PRIu64 " mappings of %" PRId64
+        " devices."), report->space, cell->devices));
       return TRUE;
     }
   bpw_mapping_clear (&cell->mapping);
@@ -270,7 +271,7 @@ bpw_compare_study (BpwStudy                *study,
   if (bpw_study_get_n_candidates (study) == 0 || bpw_study_get_n_scenarios (study) == 0)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "%s: a comparison needs at least one candidate and one scenario",
+                   _("%s: a comparison needs at least one candidate and one scenario"),
                    bpw_study_get_name (study));
       return NULL;
     }

@@ -17,6 +17,7 @@
 #include "bpw-blueprint-io.h"
 #include "bpw-blueprint-private.h"
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 #include "bpw-json-dump-private.h"
 #include "bpw-mapping.h"
 #include "bpw-study-private.h"
@@ -100,8 +101,8 @@ _bpw_study_read_inline_blueprint (BpwStudy    *self,
 
   if (bpw_blueprint_detect_format (node) != BPW_BLUEPRINT_FORMAT_NATIVE)
     return bpw_json_doc_error (doc, node, path, error,
-                               "expected a native blueprint object (\"format\": "
-                               "\"bpw-blueprint\"), a bundled blueprint name or a file path");
+                               _("expected a native blueprint object (\"format\": "
+                               "\"bpw-blueprint\"), a bundled blueprint name or a file path"));
 
   bp = _bpw_blueprint_read_native (doc, json_node_get_object (node), warnings, &local_error);
   if (bp != NULL && !bpw_blueprint_validate (bp, &local_error))
@@ -117,15 +118,15 @@ _bpw_study_read_inline_blueprint (BpwStudy    *self,
       return FALSE;
     }
   if (bp->name[0] == '\0')
-    return bpw_json_doc_error (doc, node, path, error, "expected a non-empty \"name\"");
+    return bpw_json_doc_error (doc, node, path, error, _("expected a non-empty \"name\""));
   if (g_hash_table_contains (self->inline_blueprints, bp->name))
     {
       g_autofree char *npath = g_strdup_printf ("%s.name", path);
       JsonNode *member = json_object_get_member (json_node_get_object (node), "name");
 
       return bpw_json_doc_error (doc, member, npath, error,
-                                 "the blueprint name \"%s\" is already used; names must be "
-                                 "unique", bp->name);
+                                 _("the blueprint name \"%s\" is already used; names must be "
+                                 "unique"), bp->name);
     }
 
   g_free (bp->origin);
@@ -173,7 +174,7 @@ bpw_study_set_inline_blueprint (BpwStudy            *self,
   if (blueprint->name == NULL || blueprint->name[0] == '\0')
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "blueprints: a blueprint held in the study needs a name");
+                   _("blueprints: a blueprint held in the study needs a name"));
       return FALSE;
     }
   if (!bpw_blueprint_validate (blueprint, error))
@@ -282,7 +283,7 @@ _bpw_study_candidate_read_mapping (const BpwStudyCandidate *c,
     return TRUE;
   if (scenario != NULL)
     {
-      label = g_strdup_printf ("candidate “%s” mapping for “%s”", c->name, scenario);
+      label = g_strdup_printf (_("candidate “%s” mapping for “%s”"), c->name, scenario);
       path = g_strdup_printf ("mappings.%s", scenario);
     }
   else
@@ -308,7 +309,7 @@ bpw_study_candidate_not_object (const BpwStudyCandidate  *c,
   if (JSON_NODE_HOLDS_OBJECT (mapping))
     return FALSE;
   g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-               "candidate “%s”: the mapping must be an object", c->name);
+               _("candidate “%s”: the mapping must be an object"), c->name);
   return TRUE;
 }
 
@@ -377,7 +378,7 @@ bpw_study_set_candidate_scenario_mapping (BpwStudy    *self,
   if (!bpw_study_lookup_scenario (self, scenario, NULL))
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "candidate “%s”: the study has no scenario named “%s”", c->name,
+                   _("candidate “%s”: the study has no scenario named “%s”"), c->name,
                    scenario);
       return FALSE;
     }

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "bpw-i18n.h"
 #include "bpw-study-edit.h"
 
 #include "bpw-error.h"
@@ -117,7 +118,7 @@ bpw_study_edit_new_blueprint_revert (BpwStudy    *study,
   if (held == NULL)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "the study holds no edited copy of “%s”", name);
+                   _("the study holds no edited copy of “%s”"), name);
       return NULL;
     }
   /* Reverting must leave a blueprint behind the name, or its candidates would fail. */
@@ -318,7 +319,7 @@ bpw_study_edit_set_candidate (const BpwStudyEdit *edit,
           || g_strcmp0 (bpw_study_get_candidate (study, edit->index)->name, edit->target) != 0)
         {
           g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                       "the study’s last candidate is no longer “%s”", edit->target);
+                       _("the study’s last candidate is no longer “%s”"), edit->target);
           return FALSE;
         }
       bpw_study_remove_candidate (study, edit->index);
@@ -327,7 +328,7 @@ bpw_study_edit_set_candidate (const BpwStudyEdit *edit,
   if (edit->index != n)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "the study’s candidates changed since “%s” was added", edit->target);
+                   _("the study’s candidates changed since “%s” was added"), edit->target);
       return FALSE;
     }
   if (!bpw_study_add_candidate (study, edit->target, edit->candidate_blueprint,
@@ -404,7 +405,7 @@ bpw_study_edit_set (const BpwStudyEdit *edit,
       break;
     }
   g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-               "the study no longer has “%s” where this change was made", edit->target);
+               _("the study no longer has “%s” where this change was made"), edit->target);
   return FALSE;
 }
 

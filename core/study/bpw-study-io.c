@@ -18,6 +18,7 @@
 
 #include "bpw-core-resource-private.h"
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 #include "bpw-json-dump-private.h"
 #include "bpw-study-private.h"
 
@@ -117,7 +118,7 @@ bpw_study_new_bundled (const char  *name,
       g_autofree char *known = g_strjoinv (", ", (char **) bpw_study_bundled_names ());
 
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "%s: no such file and no bundled study of that name (bundled: %s)",
+                   _("%s: no such file and no bundled study of that name (bundled: %s)"),
                    name, known);
       return NULL;
     }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 #include "bpw-study-private.h"
 
 #define SHA256_DIGITS 64
@@ -223,8 +224,8 @@ bpw_study_measurement_check_file (BpwStudy            *self,
   if (!g_file_test (m->path, G_FILE_TEST_IS_REGULAR))
     {
       bpw_study_measurement_warn (self, doc, json_object_get_member (item, "profile"), ppath,
-                                  "no profile at %s; measurement \"%s\" cannot be validated "
-                                  "until the file is there", m->path, m->name);
+                                  _("no profile at %s; measurement \"%s\" cannot be validated "
+                                  "until the file is there"), m->path, m->name);
       return;
     }
   if (!bpw_study_hash_file (m->path, &digest, &local_error))
@@ -237,8 +238,8 @@ bpw_study_measurement_check_file (BpwStudy            *self,
     m->sha256 = g_steal_pointer (&digest);
   else if (strcmp (m->sha256, digest) != 0)
     bpw_study_measurement_warn (self, doc, json_object_get_member (item, "sha256"), spath,
-                                "%s changed since it was recorded (its sha256 is now %s); the "
-                                "validation of measurement \"%s\" shows the file as it is now",
+                                _("%s changed since it was recorded (its sha256 is now %s); the "
+                                "validation of measurement \"%s\" shows the file as it is now"),
                                 m->path, digest, m->name);
 }
 
@@ -272,23 +273,23 @@ bpw_study_read_measurement (BpwStudy    *self,
   (member = g_strdup_printf ("%s.%s", path, key), \
    bpw_json_doc_error (doc, json_object_get_member (item, key), member, error, __VA_ARGS__))
   if (name != NULL && name[0] == '\0')
-    return MEMBER_ERROR ("name", "expected a non-empty name");
+    return MEMBER_ERROR ("name", _("expected a non-empty name"));
   if (name != NULL && bpw_study_measurement_list_has (bpw_study_measurements (self), name))
-    return MEMBER_ERROR ("name", "the name \"%s\" is already used; names must be unique",
+    return MEMBER_ERROR ("name", _("the name \"%s\" is already used; names must be unique"),
                          name);
   if (!bpw_study_lookup_candidate (self, candidate))
-    return MEMBER_ERROR ("candidate", "the study has no candidate named \"%s\"", candidate);
+    return MEMBER_ERROR ("candidate", _("the study has no candidate named \"%s\""), candidate);
   if (!bpw_study_lookup_scenario (self, scenario, NULL))
-    return MEMBER_ERROR ("scenario", "the study has no scenario named \"%s\"", scenario);
+    return MEMBER_ERROR ("scenario", _("the study has no scenario named \"%s\""), scenario);
   if (profile[0] == '\0')
-    return MEMBER_ERROR ("profile", "expected the path of a profile (a Chrome/Perfetto or "
-                         "PyTorch trace), relative to the study");
+    return MEMBER_ERROR ("profile", _("expected the path of a profile (a Chrome/Perfetto or "
+                         "PyTorch trace), relative to the study"));
   if (sha256 != NULL && !bpw_study_is_sha256 (sha256))
-    return MEMBER_ERROR ("sha256", "expected the file's SHA-256 as 64 lowercase hexadecimal "
-                         "digits, got \"%s\"", sha256);
+    return MEMBER_ERROR ("sha256", _("expected the file's SHA-256 as 64 lowercase hexadecimal "
+                         "digits, got \"%s\""), sha256);
   if (calibrated != NULL
       && !g_strv_contains (bpw_study_get_blueprints (self), calibrated))
-    return MEMBER_ERROR ("calibrated", "the study has no blueprint named \"%s\"", calibrated);
+    return MEMBER_ERROR ("calibrated", _("the study has no blueprint named \"%s\""), calibrated);
 #undef MEMBER_ERROR
 
   m.candidate = g_strdup (candidate);
@@ -324,7 +325,7 @@ _bpw_study_read_measurements (BpwStudy    *self,
   if (node == NULL)
     return TRUE;
   if (!JSON_NODE_HOLDS_ARRAY (node))
-    return bpw_json_doc_error (doc, node, "measurements", error, "expected a list");
+    return bpw_json_doc_error (doc, node, "measurements", error, _("expected a list"));
   array = json_node_get_array (node);
   for (guint i = 0; i < json_array_get_length (array); i++)
     {
@@ -332,7 +333,7 @@ _bpw_study_read_measurements (BpwStudy    *self,
       g_autofree char *path = g_strdup_printf ("measurements[%u]", i);
 
       if (!JSON_NODE_HOLDS_OBJECT (element))
-        return bpw_json_doc_error (doc, element, path, error, "expected an object");
+        return bpw_json_doc_error (doc, element, path, error, _("expected an object"));
       if (!bpw_study_read_measurement (self, doc, element, json_node_get_object (element), path,
                                        error))
         return FALSE;
@@ -495,14 +496,14 @@ _bpw_study_append_measurement (BpwStudy    *self,
       || scenario >= bpw_study_get_n_scenarios (self))
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "measurements: a measurement belongs to a candidate and a scenario of the "
-                   "study; select both first");
+                   _("measurements: a measurement belongs to a candidate and a scenario of the "
+                   "study; select both first"));
       return FALSE;
     }
   if (name != NULL && bpw_study_measurement_list_has (list, name))
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "measurements: the study already has a measurement named \"%s\"", name);
+                   _("measurements: the study already has a measurement named \"%s\""), name);
       return FALSE;
     }
   m.path = g_canonicalize_filename (path, NULL);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 #include "bpw-quantity.h"
 #include "bpw-study-private.h"
 #include "bpw-workload-io.h"
@@ -64,7 +65,7 @@ bpw_study_read_list (BpwStudy    *self,
   if (node == NULL)
     return TRUE;
   if (!JSON_NODE_HOLDS_ARRAY (node))
-    return bpw_json_doc_error (doc, node, member, error, "expected a list");
+    return bpw_json_doc_error (doc, node, member, error, _("expected a list"));
   array = json_node_get_array (node);
   for (guint i = 0; i < json_array_get_length (array); i++)
     {
@@ -72,7 +73,7 @@ bpw_study_read_list (BpwStudy    *self,
       g_autofree char *path = g_strdup_printf ("%s[%u]", member, i);
 
       if (!JSON_NODE_HOLDS_OBJECT (element))
-        return bpw_json_doc_error (doc, element, path, error, "expected an object");
+        return bpw_json_doc_error (doc, element, path, error, _("expected an object"));
       if (!func (self, doc, element, json_node_get_object (element), path, error))
         return FALSE;
     }
@@ -95,10 +96,10 @@ bpw_study_read_name (BpwJsonDoc  *doc,
     return FALSE;
   if (**out == '\0')
     return bpw_json_doc_error (doc, json_object_get_member (item, "name"), full, error,
-                               "expected a non-empty name");
+                               _("expected a non-empty name"));
   if (taken != NULL && taken (self, *out, NULL))
     return bpw_json_doc_error (doc, json_object_get_member (item, "name"), full, error,
-                               "the name \"%s\" is already used; names must be unique", *out);
+                               _("the name \"%s\" is already used; names must be unique"), *out);
   return TRUE;
 }
 
@@ -120,8 +121,8 @@ bpw_study_read_workload (BpwStudy    *self,
     return FALSE;
   model = json_object_get_member (item, "model");
   if (model == NULL)
-    return bpw_json_doc_error (doc, node, path, error, "a workload needs a \"model\": a bundled "
-                               "model name, a file path or a model object");
+    return bpw_json_doc_error (doc, node, path, error, _("a workload needs a \"model\": a bundled "
+                               "model name, a file path or a model object"));
 
   bpw_model_spec_init_defaults (&w.spec);
   if (JSON_NODE_HOLDS_OBJECT (model))
@@ -163,7 +164,7 @@ bpw_study_read_workload (BpwStudy    *self,
         {
           bpw_model_spec_clear (&w.spec);
           return bpw_json_doc_error (doc, model, model_path, error,
-                                     "\"%s\" is neither a bundled model nor a file%s%s", ref,
+                                     _("\"%s\" is neither a bundled model nor a file%s%s"), ref,
                                      self->base_dir != NULL ? " at " : "",
                                      self->base_dir != NULL ? file : "");
         }
@@ -173,7 +174,7 @@ bpw_study_read_workload (BpwStudy    *self,
     {
       bpw_model_spec_clear (&w.spec);
       return bpw_json_doc_error (doc, model, model_path, error,
-                                 "expected a bundled model name, a file path or a model object");
+                                 _("expected a bundled model name, a file path or a model object"));
     }
   w.name = g_strdup (name);
   g_array_append_val (self->workloads, w);
@@ -313,7 +314,7 @@ bpw_study_read_scenario (BpwStudy    *self,
       g_autofree char *wpath = g_strdup_printf ("%s.workload", path);
 
       return bpw_json_doc_error (doc, json_object_get_member (item, "workload"), wpath, error,
-                                 "the study has no workload named \"%s\"", workload);
+                                 _("the study has no workload named \"%s\""), workload);
     }
 
   bpw_scenario_init_defaults (&sc.scenario);
@@ -400,7 +401,7 @@ bpw_study_read_suite (BpwStudy    *self,
     return FALSE;
   list = json_object_get_member (item, "scenarios");
   if (list != NULL && !JSON_NODE_HOLDS_ARRAY (list))
-    return bpw_json_doc_error (doc, list, spath, error, "expected a list of scenario names");
+    return bpw_json_doc_error (doc, list, spath, error, _("expected a list of scenario names"));
   for (guint i = 0; list != NULL && i < json_array_get_length (json_node_get_array (list)); i++)
     {
       JsonNode *element = json_array_get_element (json_node_get_array (list), i);
@@ -409,11 +410,11 @@ bpw_study_read_suite (BpwStudy    *self,
       guint index = 0;
 
       if (!JSON_NODE_HOLDS_VALUE (element) || json_node_get_value_type (element) != G_TYPE_STRING)
-        return bpw_json_doc_error (doc, element, epath, error, "expected a scenario name");
+        return bpw_json_doc_error (doc, element, epath, error, _("expected a scenario name"));
       ref = json_node_get_string (element);
       if (!bpw_study_lookup_scenario (self, ref, &index))
         return bpw_json_doc_error (doc, element, epath, error,
-                                   "the study has no scenario named \"%s\"", ref);
+                                   _("the study has no scenario named \"%s\""), ref);
       g_array_append_val (indices, index);
     }
   suite.name = g_strdup (name);
@@ -440,7 +441,7 @@ bpw_study_read_scenario_mappings (BpwStudy    *self,
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     return bpw_json_doc_error (doc, node, path, error,
-                               "expected an object of mapping objects keyed by scenario name");
+                               _("expected an object of mapping objects keyed by scenario name"));
   json_object_iter_init_ordered (&iter, json_node_get_object (node));
   while (json_object_iter_next_ordered (&iter, &scenario, &value))
     {
@@ -448,9 +449,9 @@ bpw_study_read_scenario_mappings (BpwStudy    *self,
 
       if (!bpw_study_lookup_scenario (self, scenario, NULL))
         return bpw_json_doc_error (doc, value, spath, error,
-                                   "the study has no scenario named \"%s\"", scenario);
+                                   _("the study has no scenario named \"%s\""), scenario);
       if (!JSON_NODE_HOLDS_OBJECT (value))
-        return bpw_json_doc_error (doc, value, spath, error, "expected a mapping object");
+        return bpw_json_doc_error (doc, value, spath, error, _("expected a mapping object"));
     }
   return TRUE;
 }
@@ -481,11 +482,11 @@ bpw_study_read_candidate (BpwStudy    *self,
         g_autofree char *npath = g_strdup_printf ("%s.name", path);
 
         return bpw_json_doc_error (doc, json_object_get_member (item, "name"), npath, error,
-                                   "the name \"%s\" is already used; names must be unique",
+                                   _("the name \"%s\" is already used; names must be unique"),
                                    name);
       }
   if (mapping != NULL && !JSON_NODE_HOLDS_OBJECT (mapping))
-    return bpw_json_doc_error (doc, mapping, mpath, error, "expected a mapping object");
+    return bpw_json_doc_error (doc, mapping, mpath, error, _("expected a mapping object"));
   if (mappings != NULL
       && !bpw_study_read_scenario_mappings (self, doc, mappings, spath, error))
     return FALSE;
@@ -554,20 +555,20 @@ _bpw_study_read (BpwStudy    *self,
   gint64 version = 0;
 
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    return bpw_json_doc_error (doc, root, "", error, "expected a bpw-study object");
+    return bpw_json_doc_error (doc, root, "", error, _("expected a bpw-study object"));
   object = json_node_get_object (root);
   if (!bpw_json_doc_get_string (doc, object, "", "format", TRUE, &format, error))
     return FALSE;
   if (g_strcmp0 (format, "bpw-study") != 0)
     return bpw_json_doc_error (doc, json_object_get_member (object, "format"), "format", error,
-                               "expected \"bpw-study\", got \"%s\"; this is not a study file",
+                               _("expected \"bpw-study\", got \"%s\"; this is not a study file"),
                                format);
   if (!bpw_json_doc_get_int (doc, object, "", "version", TRUE, 1, G_MAXINT64, &version, error))
     return FALSE;
   if (version > BPW_STUDY_FORMAT_VERSION)
     return bpw_json_doc_error (doc, json_object_get_member (object, "version"), "version", error,
-                               "version %" G_GINT64_FORMAT " is newer than this program reads "
-                               "(%d); update Blueprint Workbench", version,
+                               _("version %" PRId64 " is newer than this program reads "
+                               "(%d); update Blueprint Workbench"), version,
                                BPW_STUDY_FORMAT_VERSION);
   bpw_json_doc_check_unknown (doc, object, "", root_keys, self->warnings);
   if (!bpw_json_doc_get_string (doc, object, "", "name", FALSE, &name, error)
@@ -597,7 +598,7 @@ _bpw_study_read (BpwStudy    *self,
 
   node = json_object_get_member (object, "blueprints");
   if (node != NULL && !JSON_NODE_HOLDS_ARRAY (node))
-    return bpw_json_doc_error (doc, node, "blueprints", error, "expected a list of blueprints");
+    return bpw_json_doc_error (doc, node, "blueprints", error, _("expected a list of blueprints"));
   for (guint i = 0; node != NULL && i < json_array_get_length (json_node_get_array (node)); i++)
     {
       JsonNode *element = json_array_get_element (json_node_get_array (node), i);
@@ -613,8 +614,8 @@ _bpw_study_read (BpwStudy    *self,
       if (!JSON_NODE_HOLDS_VALUE (element) || json_node_get_value_type (element) != G_TYPE_STRING
           || *json_node_get_string (element) == '\0')
         return bpw_json_doc_error (doc, element, path, error,
-                                   "expected a bundled blueprint name, a file path or a "
-                                   "blueprint object");
+                                   _("expected a bundled blueprint name, a file path or a "
+                                   "blueprint object"));
       bpw_study_add_blueprint (self, json_node_get_string (element));
     }
 
@@ -624,7 +625,7 @@ _bpw_study_read (BpwStudy    *self,
 
   node = json_object_get_member (object, "views");
   if (node != NULL && !JSON_NODE_HOLDS_OBJECT (node))
-    return bpw_json_doc_error (doc, node, "views", error, "expected an object");
+    return bpw_json_doc_error (doc, node, "views", error, _("expected an object"));
   if (node != NULL)
     self->views = json_node_copy (node);
   return TRUE;

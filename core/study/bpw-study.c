@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "bpw-i18n.h"
 #include "bpw-study.h"
 
 #include "bpw-blueprint.h"
@@ -88,7 +89,7 @@ bpw_study_class_init (BpwStudyClass *klass)
 static void
 bpw_study_init (BpwStudy *self)
 {
-  self->name = g_strdup ("Untitled study");
+  self->name = g_strdup (_("Untitled study"));
   self->workloads = g_array_new (FALSE, TRUE, sizeof (BpwStudyWorkload));
   g_array_set_clear_func (self->workloads, bpw_study_workload_clear);
   self->scenarios = g_array_new (FALSE, TRUE, sizeof (BpwStudyScenario));
@@ -277,7 +278,7 @@ bpw_study_add_workload (BpwStudy            *self,
   if (bpw_study_lookup_workload (self, name, NULL))
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "workloads: the study already has a workload named \"%s\"", name);
+                   _("workloads: the study already has a workload named \"%s\""), name);
       return FALSE;
     }
   if (!bpw_model_spec_validate (spec, error))
@@ -307,13 +308,13 @@ bpw_study_add_scenario (BpwStudy           *self,
   if (bpw_study_lookup_scenario (self, name, NULL))
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "scenarios: the study already has a scenario named \"%s\"", name);
+                   _("scenarios: the study already has a scenario named \"%s\""), name);
       return FALSE;
     }
   if (!bpw_study_lookup_workload (self, workload, &index))
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "scenarios: the study has no workload named \"%s\"", workload);
+                   _("scenarios: the study has no workload named \"%s\""), workload);
       return FALSE;
     }
   sc.workload = index;
@@ -347,14 +348,14 @@ bpw_study_add_candidate (BpwStudy    *self,
   if (*name == '\0' || *blueprint == '\0')
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "candidates: a candidate needs a name and a blueprint");
+                   _("candidates: a candidate needs a name and a blueprint"));
       return FALSE;
     }
   for (guint i = 0; i < self->candidates->len; i++)
     if (g_strcmp0 (g_array_index (self->candidates, BpwStudyCandidate, i).name, name) == 0)
       {
         g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                     "candidates: the study already has a candidate named \"%s\"", name);
+                     _("candidates: the study already has a candidate named \"%s\""), name);
         return FALSE;
       }
   c.name = g_strdup (name);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bpw-dist-work-private.h"
+#include "bpw-i18n.h"
 
 /* Exact share of @total for part @i of @parts: the first total % parts parts get one more. */
 static inline guint64
@@ -130,8 +131,8 @@ bpw_dist_work_check_conservation (const BpwDistWork *dist,
 
               report->first_mismatch = i;
               report->message = g_strdup_printf (
-                "operation %u (%s, layer %d, %s) was assigned %u times and its rank shares "
-                "sum to %s FLOPs where the graph and its additions give %s", i,
+                _("operation %u (%s, layer %d, %s) was assigned %u times and its rank shares "
+                "sum to %s FLOPs where the graph and its additions give %s"), i,
                 bpw_work_graph_name (g, op->name), op->layer, bpw_phase_to_string (op->phase),
                 seen[i], bpw_u128_to_string (dist_flops[i], a), bpw_u128_to_string (expect_f, b));
             }
@@ -150,11 +151,11 @@ bpw_dist_work_check_conservation (const BpwDistWork *dist,
                    + report->additions[BPW_ADDITION_DP_REPLICATED].flops;
 
     if (sum != report->graph_flops && report->message == NULL)
-      report->message = g_strdup ("semantic work and the graph's named additions do not add "
-                                  "up to the work graph");
+      report->message = g_strdup (_("semantic work and the graph's named additions do not add "
+                                  "up to the work graph"));
     if (dsum != report->distributed_flops && report->message == NULL)
-      report->message = g_strdup ("the work graph and the distribution's named additions do "
-                                  "not add up to the sum over ranks");
+      report->message = g_strdup (_("the work graph and the distribution's named additions do "
+                                  "not add up to the sum over ranks"));
     report->ok = report->n_mismatched_ops == 0 && sum == report->graph_flops &&
                  dsum == report->distributed_flops;
   }

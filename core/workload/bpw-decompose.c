@@ -21,6 +21,7 @@
 
 #include "bpw-decompose-private.h"
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 
 /* Emits a forward op, records its reads and writes, and pushes it on the tape. */
 static TapeEntry *
@@ -510,8 +511,8 @@ _bpw_decompose (BpwGraphBuilder *b,
   if (s->global_batch < 1 || s->micro_batch < 1 || s->global_batch % s->micro_batch != 0)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "scenario: the global batch of %" G_GINT64_FORMAT " sequences is not a "
-                   "multiple of the micro-batch of %" G_GINT64_FORMAT,
+                   _("scenario: the global batch of %" PRId64 " sequences is not a "
+                   "multiple of the micro-batch of %" PRId64),
                    s->global_batch, s->micro_batch);
       return FALSE;
     }
@@ -527,7 +528,7 @@ _bpw_decompose (BpwGraphBuilder *b,
       c.skv = s->context + 1;
       break;
     }
-  c.T = _bpw_mul (b, "tokens", c.mb, c.sq);
+  c.T = _bpw_mul (b, N_("tokens"), c.mb, c.sq);
   g->micro_batches = c.count;
   g->tokens_per_micro_batch = c.T;
 

@@ -14,6 +14,7 @@
 
 #include "bpw-dist-work-private.h"
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 
 gint64
 bpw_dist_work_n_ranks (const BpwDistWork *dist)
@@ -126,8 +127,8 @@ bpw_dist_work_new (BpwWorkGraph      *graph,
   if (!_bpw_dist_work_compute_memory (dist))
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_OVERFLOW,
-                   "the memory per device of this scenario exceeds 2^64 bytes; reduce the "
-                   "batch, sequence or model size, or split it over more devices");
+                   _("the memory per device of this scenario exceeds 2^64 bytes; reduce the "
+                   "batch, sequence or model size, or split it over more devices"));
       return NULL;
     }
   return g_steal_pointer (&dist);

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "bpw-i18n.h"
 #include "bpw-model-spec.h"
 #include "bpw-error.h"
 
@@ -102,11 +103,11 @@ bpw_model_spec_check_range (const char  *field,
     return TRUE;
   if (min == 1 && value < 1)
     g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                 "model.%s: expected a positive integer, got %" G_GINT64_FORMAT, field, value);
+                 _("model.%s: expected a positive integer, got %" PRId64), field, value);
   else
     g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                 "model.%s: expected an integer between %" G_GINT64_FORMAT " and %"
-                 G_GINT64_FORMAT ", got %" G_GINT64_FORMAT, field, min, max, value);
+                 _("model.%s: expected an integer between %" PRId64 " and %"
+                 PRId64 ", got %" PRId64), field, min, max, value);
   return FALSE;
 }
 
@@ -220,8 +221,8 @@ bpw_model_spec_check_size (const BpwModelSpec *spec,
   if (total >= 9.0e18)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_OVERFLOW,
-                   "model: about %.3g parameters do not fit in a 64-bit count; "
-                   "check hidden, layers, ffn and vocab", total);
+                   _("model: about %.3g parameters do not fit in a 64-bit count; "
+                   "check hidden, layers, ffn and vocab"), total);
       return FALSE;
     }
   return TRUE;
@@ -243,8 +244,8 @@ bpw_model_spec_validate (const BpwModelSpec *spec,
   if (spec->heads % spec->kv_heads != 0)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "model.kv_heads: %" G_GINT64_FORMAT " query heads cannot be grouped over %"
-                   G_GINT64_FORMAT " key/value heads; use a divisor of %" G_GINT64_FORMAT,
+                   _("model.kv_heads: %" PRId64 " query heads cannot be grouped over %"
+                   PRId64 " key/value heads; use a divisor of %" PRId64),
                    spec->heads, spec->kv_heads, spec->heads);
       return FALSE;
     }
@@ -254,8 +255,8 @@ bpw_model_spec_validate (const BpwModelSpec *spec,
   if (spec->positions == BPW_POSITION_ROTARY && spec->head_dim % 2 != 0)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "model.head_dim: rotary positions rotate pairs of dimensions, so head_dim "
-                   "must be even, got %" G_GINT64_FORMAT, spec->head_dim);
+                   _("model.head_dim: rotary positions rotate pairs of dimensions, so head_dim "
+                   "must be even, got %" PRId64), spec->head_dim);
       return FALSE;
     }
 
@@ -272,15 +273,15 @@ bpw_model_spec_validate (const BpwModelSpec *spec,
             (spec->capacity_factor >= 1.0 && spec->capacity_factor <= 64.0)))
         {
           g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                       "model.moe.capacity_factor: expected 0 (dropless) or a factor between 1 "
-                       "and 64, got %g", spec->capacity_factor);
+                       _("model.moe.capacity_factor: expected 0 (dropless) or a factor between 1 "
+                       "and 64, got %g"), spec->capacity_factor);
           return FALSE;
         }
     }
   else if (spec->top_k != 0 || spec->shared_experts != 0)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "model.moe: top_k and shared_experts need experts > 0");
+                   _("model.moe: top_k and shared_experts need experts > 0"));
       return FALSE;
     }
 
@@ -288,7 +289,7 @@ bpw_model_spec_validate (const BpwModelSpec *spec,
       spec->gradient_dtype >= BPW_N_DTYPES || spec->optimizer_dtype >= BPW_N_DTYPES ||
       spec->master_dtype >= BPW_N_DTYPES)
     {
-      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "model.dtypes: unknown data type");
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, _("model.dtypes: unknown data type"));
       return FALSE;
     }
 

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "bpw-i18n.h"
 #include "bpw-scenario.h"
 #include "bpw-model-spec.h"
 #include "bpw-error.h"
@@ -88,37 +89,37 @@ bpw_scenario_validate_sizes (const BpwScenario *s,
                              GError           **error)
 {
   if (s->global_batch < 1 || s->global_batch > MAX_TOKENS)
-    FAIL_INPUT ("scenario.global_batch: expected a positive integer, got %" G_GINT64_FORMAT,
+    FAIL_INPUT (_("scenario.global_batch: expected a positive integer, got %" PRId64),
                 s->global_batch);
   if (s->micro_batch < 1 || s->micro_batch > s->global_batch)
-    FAIL_INPUT ("scenario.micro_batch: expected an integer between 1 and the global batch %"
-                G_GINT64_FORMAT ", got %" G_GINT64_FORMAT, s->global_batch, s->micro_batch);
+    FAIL_INPUT (_("scenario.micro_batch: expected an integer between 1 and the global batch %"
+                PRId64 ", got %" PRId64), s->global_batch, s->micro_batch);
   if (s->seq < 1 || s->seq > MAX_TOKENS)
-    FAIL_INPUT ("scenario.seq: expected a positive integer, got %" G_GINT64_FORMAT, s->seq);
+    FAIL_INPUT (_("scenario.seq: expected a positive integer, got %" PRId64), s->seq);
   if (s->context < 0 || s->context > MAX_TOKENS)
-    FAIL_INPUT ("scenario.context: expected a non-negative integer, got %" G_GINT64_FORMAT,
+    FAIL_INPUT (_("scenario.context: expected a non-negative integer, got %" PRId64),
                 s->context);
   if ((double) s->global_batch * (double) (s->seq + s->context) > (double) MAX_TOKENS)
-    FAIL_INPUT ("scenario: %" G_GINT64_FORMAT " sequences of %" G_GINT64_FORMAT
-                " tokens exceed the 2^40 tokens a step may hold", s->global_batch,
+    FAIL_INPUT (_("scenario: %" PRId64 " sequences of %" PRId64
+                " tokens exceed the 2^40 tokens a step may hold"), s->global_batch,
                 s->seq + s->context);
   if (s->dtype >= BPW_N_DTYPES || s->kv_dtype >= BPW_N_DTYPES)
-    FAIL_INPUT ("scenario.dtype: unknown data type");
+    FAIL_INPUT (_("scenario.dtype: unknown data type"));
   if (!(s->weight >= 0.0 && s->weight <= 1e9))
-    FAIL_INPUT ("scenario.weight: expected a non-negative finite number, got %g", s->weight);
+    FAIL_INPUT (_("scenario.weight: expected a non-negative finite number, got %g"), s->weight);
 
   if (p->tp < 1 || p->pp < 1 || p->dp < 1 || p->ep < 1)
-    FAIL_INPUT ("parallel: tp, pp, dp and ep must be positive integers (got %" G_GINT64_FORMAT
-                ", %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")",
+    FAIL_INPUT (_("parallel: tp, pp, dp and ep must be positive integers (got %" PRId64
+                ", %" PRId64 ", %" PRId64 ", %" PRId64 ")"),
                 p->tp, p->pp, p->dp, p->ep);
   if (p->tp > MAX_DEVICES || p->pp > MAX_DEVICES || p->dp > MAX_DEVICES ||
       (double) p->tp * p->pp * p->dp > (double) MAX_DEVICES)
-    FAIL_INPUT ("parallel: tp \xc3\x97 pp \xc3\x97 dp exceeds %" G_GINT64_FORMAT " devices",
+    FAIL_INPUT (_("parallel: tp \xc3\x97 pp \xc3\x97 dp exceeds %" PRId64 " devices"),
                 MAX_DEVICES);
   if (p->zero < 0 || p->zero > 3)
-    FAIL_INPUT ("parallel.zero: expected a ZeRO stage from 0 to 3, got %d", p->zero);
+    FAIL_INPUT (_("parallel.zero: expected a ZeRO stage from 0 to 3, got %d"), p->zero);
   if (p->interleave < 1)
-    FAIL_INPUT ("parallel.interleave: expected a positive integer, got %" G_GINT64_FORMAT,
+    FAIL_INPUT (_("parallel.interleave: expected a positive integer, got %" PRId64),
                 p->interleave);
   return TRUE;
 }
@@ -133,58 +134,58 @@ bpw_scenario_validate (const BpwScenario  *s,
     return FALSE;
 
   if (s->global_batch % (p->dp * s->micro_batch) != 0)
-    FAIL ("the global batch of %" G_GINT64_FORMAT " sequences does not split into whole "
-          "micro-batches: it must be a multiple of dp \xc3\x97 micro-batch = %" G_GINT64_FORMAT
-          " \xc3\x97 %" G_GINT64_FORMAT, s->global_batch, p->dp, s->micro_batch);
+    FAIL (_("the global batch of %" PRId64 " sequences does not split into whole "
+          "micro-batches: it must be a multiple of dp \xc3\x97 micro-batch = %" PRId64
+          " \xc3\x97 %" PRId64), s->global_batch, p->dp, s->micro_batch);
   if (s->phase != BPW_WORKLOAD_TRAIN && s->recompute != BPW_RECOMPUTE_NONE)
-    FAIL ("recomputation applies to training only; use --recompute none for %s",
+    FAIL (_("recomputation applies to training only; use --recompute none for %s"),
           bpw_workload_phase_to_string (s->phase));
   if (s->phase == BPW_WORKLOAD_DECODE && s->context < 1)
-    FAIL_INPUT ("scenario.context: decode needs at least one token in the KV cache");
+    FAIL_INPUT (_("scenario.context: decode needs at least one token in the KV cache"));
 
   if (m->heads % p->tp != 0)
-    FAIL ("tensor parallelism %" G_GINT64_FORMAT " does not divide the %" G_GINT64_FORMAT
-          " attention heads", p->tp, m->heads);
+    FAIL (_("tensor parallelism %" PRId64 " does not divide the %" PRId64
+          " attention heads"), p->tp, m->heads);
   if (m->kv_heads % p->tp != 0 && p->tp % m->kv_heads != 0)
-    FAIL ("tensor parallelism %" G_GINT64_FORMAT " neither divides nor is a multiple of the %"
-          G_GINT64_FORMAT " key/value heads", p->tp, m->kv_heads);
+    FAIL (_("tensor parallelism %" PRId64 " neither divides nor is a multiple of the %"
+          PRId64 " key/value heads"), p->tp, m->kv_heads);
   if (m->ffn % p->tp != 0 || bpw_model_spec_expert_ffn (m) % p->tp != 0)
-    FAIL ("tensor parallelism %" G_GINT64_FORMAT " does not divide the MLP width %"
-          G_GINT64_FORMAT, p->tp, m->ffn);
+    FAIL (_("tensor parallelism %" PRId64 " does not divide the MLP width %"
+          PRId64), p->tp, m->ffn);
   if (m->vocab % p->tp != 0)
-    FAIL ("tensor parallelism %" G_GINT64_FORMAT " does not divide the vocabulary of %"
-          G_GINT64_FORMAT "; pad it to a multiple of %" G_GINT64_FORMAT " as Megatron-LM does",
+    FAIL (_("tensor parallelism %" PRId64 " does not divide the vocabulary of %"
+          PRId64 "; pad it to a multiple of %" PRId64 " as Megatron-LM does"),
           p->tp, m->vocab, p->tp);
   if (p->sp && s->phase != BPW_WORKLOAD_DECODE && s->seq % p->tp != 0)
-    FAIL ("sequence parallelism splits the %" G_GINT64_FORMAT "-token sequence over %"
-          G_GINT64_FORMAT " ranks; it must be a multiple of tp", s->seq, p->tp);
+    FAIL (_("sequence parallelism splits the %" PRId64 "-token sequence over %"
+          PRId64 " ranks; it must be a multiple of tp"), s->seq, p->tp);
   if (p->pp > m->layers)
-    FAIL ("pipeline parallelism %" G_GINT64_FORMAT " exceeds the %" G_GINT64_FORMAT
-          " layers", p->pp, m->layers);
+    FAIL (_("pipeline parallelism %" PRId64 " exceeds the %" PRId64
+          " layers"), p->pp, m->layers);
   if (p->schedule == BPW_SCHEDULE_INTERLEAVED)
     {
       if (p->pp < 2 || p->interleave < 2)
-        FAIL ("the interleaved schedule needs pp \xe2\x89\xa5 2 and interleave \xe2\x89\xa5 2");
+        FAIL (_("the interleaved schedule needs pp \xe2\x89\xa5 2 and interleave \xe2\x89\xa5 2"));
       if (m->layers % (p->pp * p->interleave) != 0)
-        FAIL ("interleaving %" G_GINT64_FORMAT " chunks per rank needs the %" G_GINT64_FORMAT
-              " layers to be a multiple of pp \xc3\x97 interleave = %" G_GINT64_FORMAT,
+        FAIL (_("interleaving %" PRId64 " chunks per rank needs the %" PRId64
+              " layers to be a multiple of pp \xc3\x97 interleave = %" PRId64),
               p->interleave, m->layers, p->pp * p->interleave);
       if (bpw_scenario_micro_batches (s, p) % p->pp != 0)
-        FAIL ("the interleaved schedule needs the micro-batches per pipeline (%" G_GINT64_FORMAT
-              ") to be a multiple of pp %" G_GINT64_FORMAT, bpw_scenario_micro_batches (s, p),
+        FAIL (_("the interleaved schedule needs the micro-batches per pipeline (%" PRId64
+              ") to be a multiple of pp %" PRId64), bpw_scenario_micro_batches (s, p),
               p->pp);
     }
   if (p->ep > 1)
     {
       if (m->experts == 0)
-        FAIL ("expert parallelism %" G_GINT64_FORMAT " needs a mixture-of-experts model",
+        FAIL (_("expert parallelism %" PRId64 " needs a mixture-of-experts model"),
               p->ep);
       if (m->experts % p->ep != 0)
-        FAIL ("expert parallelism %" G_GINT64_FORMAT " does not divide the %" G_GINT64_FORMAT
-              " experts", p->ep, m->experts);
+        FAIL (_("expert parallelism %" PRId64 " does not divide the %" PRId64
+              " experts"), p->ep, m->experts);
       if (p->dp % p->ep != 0)
-        FAIL ("expert parallelism %" G_GINT64_FORMAT " is carved out of data parallelism, so "
-              "it must divide dp %" G_GINT64_FORMAT, p->ep, p->dp);
+        FAIL (_("expert parallelism %" PRId64 " is carved out of data parallelism, so "
+              "it must divide dp %" PRId64), p->ep, p->dp);
     }
   return TRUE;
 }

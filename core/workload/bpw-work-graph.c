@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "bpw-i18n.h"
 #include "bpw-work-graph-private.h"
 #include "bpw-error.h"
 
@@ -158,7 +159,7 @@ _bpw_work_graph_use_bytes (BpwGraphBuilder *b,
 
   if (access == BPW_ACCESS_READ)
     {
-      op->bytes_read = _bpw_add (b, "bytes read", op->bytes_read, bytes);
+      op->bytes_read = _bpw_add (b, N_("bytes read"), op->bytes_read, bytes);
       t->last_consumer = op_index;
       if (t->producer >= 0 && (guint32) t->producer != op_index)
         {
@@ -175,7 +176,7 @@ _bpw_work_graph_use_bytes (BpwGraphBuilder *b,
     }
   else
     {
-      op->bytes_written = _bpw_add (b, "bytes written", op->bytes_written, bytes);
+      op->bytes_written = _bpw_add (b, N_("bytes written"), op->bytes_written, bytes);
       if (t->producer < 0)
         t->producer = op_index;
     }
@@ -205,8 +206,8 @@ bpw_work_graph_new (const BpwModelSpec *spec,
   if (builder.overflow)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_OVERFLOW,
-                   "the %s of this scenario exceed 2^64; reduce the batch, sequence or "
-                   "model size", builder.overflow_what ? builder.overflow_what : "counts");
+                   _("the %s of this scenario exceed 2^64; reduce the batch, sequence or "
+                   "model size"), builder.overflow_what ? _(builder.overflow_what) : _("counts"));
       return NULL;
     }
   return g_steal_pointer (&graph);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 #include "bpw-workload-io-private.h"
 
 static const char * const calculon_model_keys[] = {
@@ -214,19 +215,19 @@ execution_read (BpwJsonDoc           *doc,
   if (__builtin_mul_overflow (tp, pp, &tp_pp) || __builtin_mul_overflow (tp_pp, dp, &tp_pp_dp)
       || tp_pp_dp != procs)
     return bpw_json_doc_error (doc, json_object_get_member (root, "num_procs"), "num_procs",
-                               error, "num_procs (%" G_GINT64_FORMAT ") must equal tensor_par "
-                               "\xc3\x97 pipeline_par \xc3\x97 data_par (%" G_GINT64_FORMAT
-                               " \xc3\x97 %" G_GINT64_FORMAT " \xc3\x97 %" G_GINT64_FORMAT ")",
+                               error, _("num_procs (%" PRId64 ") must equal tensor_par "
+                               "\xc3\x97 pipeline_par \xc3\x97 data_par (%" PRId64
+                               " \xc3\x97 %" PRId64 " \xc3\x97 %" PRId64 ")"),
                                procs, tp, pp, dp);
   if (batch % dp != 0)
     return bpw_json_doc_error (doc, json_object_get_member (root, "batch_size"), "batch_size",
-                               error, "batch_size (%" G_GINT64_FORMAT ") must be divisible "
-                               "by data_par (%" G_GINT64_FORMAT ")", batch, dp);
+                               error, _("batch_size (%" PRId64 ") must be divisible "
+                               "by data_par (%" PRId64 ")"), batch, dp);
   if ((batch / dp) % mbs != 0)
     return bpw_json_doc_error (doc, json_object_get_member (root, "microbatch_size"),
-                               "microbatch_size", error, "microbatch_size (%" G_GINT64_FORMAT
+                               "microbatch_size", error, _("microbatch_size (%" PRId64
                                ") must divide the batch per data-parallel replica (%"
-                               G_GINT64_FORMAT ")", mbs, batch / dp);
+                               PRId64 ")"), mbs, batch / dp);
   if (pp == 1 && v != 1)
     return execution_fail (doc, root, "pipeline_interleaving", error,
                            "pipeline_interleaving must be 1 without pipeline parallelism");
@@ -266,8 +267,8 @@ execution_load_doc (BpwJsonDoc           *doc,
 
   if (!bpw_calculon_execution_detect (root))
     return bpw_json_doc_error (doc, root, "", error,
-                               "not a Calculon execution file: expected tensor_par, "
-                               "pipeline_par and data_par");
+                               _("not a Calculon execution file: expected tensor_par, "
+                               "pipeline_par and data_par"));
   _bpw_workload_check_unknown (doc, json_node_get_object (root), "", execution_keys, warnings);
 
   /* Work on copies so that a failure leaves the caller's values untouched; only plain

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 #include "bpw-workload-io-private.h"
 
 typedef enum
@@ -87,7 +88,7 @@ hf_get_int (BpwJsonDoc  *doc,
     {
       if (required)
         return bpw_json_doc_error (doc, json_object_get_member (object, member), member, error,
-                                   "expected a positive integer, got null");
+                                   _("expected a positive integer, got null"));
       return TRUE;
     }
   return bpw_json_doc_get_int (doc, object, "", member, required, min, max, out, error);
@@ -113,8 +114,8 @@ hf_detect_family (BpwJsonDoc  *doc,
             return TRUE;
           }
       bpw_json_doc_error (doc, json_object_get_member (root, "model_type"), "model_type", error,
-                          "model type \"%s\" is not supported; supported are gpt2, llama, "
-                          "mistral, mixtral and qwen2", model_type);
+                          _("model type \"%s\" is not supported; supported are gpt2, llama, "
+                          "mistral, mixtral and qwen2"), model_type);
       if (error != NULL && *error != NULL)
         (*error)->code = BPW_ERROR_UNSUPPORTED;
       return FALSE;
@@ -136,16 +137,16 @@ hf_detect_family (BpwJsonDoc  *doc,
             return TRUE;
           }
       bpw_json_doc_error (doc, first, "architectures[0]", error,
-                          "architecture %s%s%s is not supported and there is no model_type; "
-                          "supported are gpt2, llama, mistral, mixtral and qwen2",
-                          arch != NULL ? "\"" : "", arch != NULL ? arch : "(not a string)",
+                          _("architecture %s%s%s is not supported and there is no model_type; "
+                          "supported are gpt2, llama, mistral, mixtral and qwen2"),
+                          arch != NULL ? "\"" : "", arch != NULL ? arch : _("(not a string)"),
                           arch != NULL ? "\"" : "");
       if (error != NULL && *error != NULL)
         (*error)->code = BPW_ERROR_UNSUPPORTED;
       return FALSE;
     }
   return bpw_json_doc_error (doc, node, "architectures", error,
-                             "expected a non-empty list of architecture names");
+                             _("expected a non-empty list of architecture names"));
 }
 
 static gboolean
@@ -166,7 +167,7 @@ hf_read_dtype (BpwJsonDoc   *doc,
     return TRUE;
   if (!bpw_dtype_from_string (str, &dtype))
     return bpw_json_doc_error (doc, json_object_get_member (root, key), key, error,
-                               "unknown dtype \"%s\"; expected float32, bfloat16 or float16",
+                               _("unknown dtype \"%s\"; expected float32, bfloat16 or float16"),
                                str);
   spec->param_dtype = dtype;
   return TRUE;
@@ -224,8 +225,8 @@ hf_read_gpt2 (BpwJsonDoc   *doc,
                            &line, &column);
       if (warnings != NULL)
         g_ptr_array_add (warnings,
-                         g_strdup_printf ("%s:%u:%u: activation_function: \"%s\" is modelled "
-                                          "with GeLU's element-wise cost (same matrices)",
+                         g_strdup_printf (_("%s:%u:%u: activation_function: \"%s\" is modelled "
+                                          "with GeLU's element-wise cost (same matrices)"),
                                           bpw_json_doc_get_filename (doc), line, column,
                                           activation));
     }
@@ -293,9 +294,9 @@ hf_read_llama_like (BpwJsonDoc   *doc,
 
       bpw_json_doc_locate (doc, json_object_get_member (root, "attention_bias"), &line, &column);
       g_ptr_array_add (warnings,
-                       g_strdup_printf ("%s:%u:%u: attention_bias: the o_proj bias is not "
-                                        "modelled (only Q/K/V biases); %" G_GINT64_FORMAT
-                                        " parameters per layer are left out",
+                       g_strdup_printf (_("%s:%u:%u: attention_bias: the o_proj bias is not "
+                                        "modelled (only Q/K/V biases); %" PRId64
+                                        " parameters per layer are left out"),
                                         bpw_json_doc_get_filename (doc), line, column,
                                         spec->hidden));
     }

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "bpw-i18n.h"
 #include "bpw-workload-io.h"
 
 #include <string.h>
@@ -305,8 +306,8 @@ bpw_workload_read_native (BpwJsonDoc   *doc,
     return FALSE;
   if (version > BPW_WORKLOAD_FORMAT_VERSION)
     return bpw_json_doc_error (doc, json_object_get_member (root, "version"), "version", error,
-                               "version %" G_GINT64_FORMAT " is newer than this program "
-                               "reads (%d); update Blueprint Workbench",
+                               _("version %" PRId64 " is newer than this program "
+                               "reads (%d); update Blueprint Workbench"),
                                version, BPW_WORKLOAD_FORMAT_VERSION);
   model = bpw_json_doc_get_object (doc, root, "", "model", TRUE, error);
   if (model == NULL)
@@ -385,17 +386,17 @@ bpw_workload_load_doc (BpwJsonDoc   *doc,
           JsonNode *format = json_object_get_member (object, "format");
           const char *str = JSON_NODE_HOLDS_VALUE (format)
                             && json_node_get_value_type (format) == G_TYPE_STRING
-                            ? json_node_get_string (format) : "(not a string)";
+                            ? json_node_get_string (format) : _("(not a string)");
 
           bpw_json_doc_error (doc, format, "format", error,
-                              "expected \"bpw-workload\", got \"%s\"; this is not a workload "
-                              "file", str);
+                              _("expected \"bpw-workload\", got \"%s\"; this is not a workload "
+                              "file"), str);
         }
       else
         {
           bpw_json_doc_error (doc, root, "", error,
-                              "not a workload: expected a bpw-workload file, a Hugging Face "
-                              "config.json or a Calculon model file");
+                              _("not a workload: expected a bpw-workload file, a Hugging Face "
+                              "config.json or a Calculon model file"));
         }
       ok = FALSE;
       break;
@@ -473,7 +474,7 @@ bpw_workload_load_with_warnings (const char   *path_or_name,
           g_autofree char *known = g_strjoinv (", ", (char **) bpw_model_spec_bundled_names ());
 
           g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                       "%s: no such file and no bundled model of that name (bundled: %s)",
+                       _("%s: no such file and no bundled model of that name (bundled: %s)"),
                        path_or_name, known);
           return FALSE;
         }

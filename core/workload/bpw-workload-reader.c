@@ -12,6 +12,8 @@
 
 #include "bpw-workload-reader-private.h"
 
+#include "bpw-i18n.h"
+
 gboolean
 _bpw_workload_derive_head_dim (BpwJsonDoc   *doc,
                                JsonObject   *object,
@@ -29,7 +31,7 @@ _bpw_workload_derive_head_dim (BpwJsonDoc   *doc,
     }
   full = *path != '\0' ? g_strdup_printf ("%s.%s", path, heads_key) : g_strdup (heads_key);
   return bpw_json_doc_error (doc, json_object_get_member (object, heads_key), full, error,
-                             "%" G_GINT64_FORMAT " heads do not divide the hidden size %"
-                             G_GINT64_FORMAT "; give the head dimension explicitly",
+                             _("%" PRId64 " heads do not divide the hidden size %"
+                               PRId64 "; give the head dimension explicitly"),
                              spec->heads, spec->hidden);
 }

@@ -63,6 +63,7 @@ static const BpwValidationColumn table1_columns[] = {
   VALUE (NC_("validation column", "Published TFLOP/s"),
          N_("Per GPU, as Table 1 reports it"), MEASURED, TFLOPS),
   { NC_("validation column", "Error"),
+    /* xgettext:no-c-format */
     N_("Predicted / published − 1; within ±10 % passes bpw validate"), FALSE,
     BPW_VALIDATION_VALUE_ERROR, FORMAT_PERCENT, FALSE, FALSE, TRUE },
   VALUE (NC_("validation column", "Predicted Iteration"),

@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "bpw-assignment-data.h"
@@ -19,7 +21,7 @@ bpw_assignment_data_new (const char *title,
 {
   BpwAssignmentData *data = g_new0 (BpwAssignmentData, 1);
 
-  data->title = g_strdup (title != NULL ? title : "Assignment");
+  data->title = g_strdup (title != NULL ? title : _("Assignment"));
   data->label = g_strdup (label != NULL ? label : "");
   data->n_stages = 1;
   data->lanes = g_array_new (FALSE, FALSE, sizeof (BpwAssignmentLane));
@@ -185,19 +187,19 @@ bpw_assignment_data_new_from_plan (const BpwPlan  *plan,
   if (stage >= plan->dist->n_stages)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "Stage %" G_GINT64_FORMAT " does not exist: the plan has %" G_GINT64_FORMAT
-                   " pipeline stages, numbered from 0.", stage, plan->dist->n_stages);
+                   _("Stage %" PRId64 " does not exist: the plan has %" PRId64
+                   " pipeline stages, numbered from 0."), stage, plan->dist->n_stages);
       return NULL;
     }
   if (label == NULL)
     label = plan->blueprint->name;
   title = plan->dist->n_stages > 1
-            ? g_strdup_printf ("Assignment: %s%s%s, pipeline stage %" G_GINT64_FORMAT " (of 0–%"
-                               G_GINT64_FORMAT ")%s", scenario != NULL ? scenario : "",
-                               scenario != NULL ? " on " : "", label, stage,
-                               plan->dist->n_stages - 1, slowest ? ", the slowest" : "")
-            : g_strdup_printf ("Assignment: %s%s%s", scenario != NULL ? scenario : "",
-                               scenario != NULL ? " on " : "", label);
+            ? g_strdup_printf (_("Assignment: %s%s%s, pipeline stage %" PRId64 " (of 0–%"
+                               PRId64 ")%s"), scenario != NULL ? scenario : "",
+                               scenario != NULL ? _(" on ") : "", label, stage,
+                               plan->dist->n_stages - 1, slowest ? _(", the slowest") : "")
+            : g_strdup_printf (_("Assignment: %s%s%s"), scenario != NULL ? scenario : "",
+                               scenario != NULL ? _(" on ") : "", label);
   data = bpw_assignment_data_new (title, label);
   data->stage = stage;
   data->n_stages = plan->dist->n_stages;

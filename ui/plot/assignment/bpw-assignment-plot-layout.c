@@ -10,6 +10,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -27,9 +28,9 @@ lane_role (const BpwAssignmentLane *lane, char *buf, gsize size)
 
   bpw_si_format (busy, sizeof busy, lane->busy_s, "s", 3);
   if (lane->kind == BPW_LANE_LINK)
-    g_snprintf (buf, size, "link, tier %d · %s", lane->tier, busy);
+    g_snprintf (buf, size, _("link, tier %d · %s"), lane->tier, busy);
   else
-    g_snprintf (buf, size, "%s engine · %s", lane->kind == BPW_LANE_MATRIX ? "matrix" : "vector",
+    g_snprintf (buf, size, _("%s engine · %s"), lane->kind == BPW_LANE_MATRIX ? _("matrix") : _("vector"),
                 busy);
   return buf;
 }
@@ -50,14 +51,14 @@ build_legend (BpwAssignmentPlot *self, const BpwPlotStyle *st)
       present[MIN (it->bottleneck, BPW_N_BOTTLENECKS - 1)] = TRUE;
       merged += it->merged;
     }
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, "Bottleneck");
+  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, _("Bottleneck"));
   for (guint b = 0; b < BPW_N_BOTTLENECKS; b++)
     if (present[b])
       bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &st->bottleneck[b],
                            _bpw_plot_bottleneck_name (b));
-  note = g_strdup_printf ("Bar width ∝ time the operation keeps its engine or link busy per "
+  note = g_strdup_printf (_("Bar width ∝ time the operation keeps its engine or link busy per "
                           "step on one rank; the same operation of every block is one bar "
-                          "(%u operations as %u bars). Bands: phase, then layer type.",
+                          "(%u operations as %u bars). Bands: phase, then layer type."),
                           merged, data->items->len);
   bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL, note);
 }
@@ -350,7 +351,7 @@ _bpw_assignment_plot_layout (BpwPlot               *plot,
   bpw_scale_init (&self->xscale, BPW_SCALE_LINEAR, t0, t1, self->area.x,
                   self->area.x + self->area.width);
   bpw_axis_layout_init (&self->xaxis, BPW_AXIS_BOTTOM,
-                        "Busy time per step on one rank, operations end to end", "s", TRUE);
+                        _("Busy time per step on one rank, operations end to end"), "s", TRUE);
   bpw_axis_layout_compute (&self->xaxis, &self->xscale, text, st);
   x_extent = bpw_axis_layout_extent (&self->xaxis, st);
 

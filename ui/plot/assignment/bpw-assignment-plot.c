@@ -9,6 +9,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 
 #include "bpw-assignment-plot-private.h"
@@ -199,29 +200,29 @@ describe_item (BpwAssignmentPlot *self, const BpwAssignmentItem *it, guint count
   g_autofree char *work = NULL;
   g_autofree char *tiling = NULL;
   g_autofree char *fusion = NULL;
-  g_autofree char *more = count > 1 ? g_strdup_printf ("\n%u operations drawn as one bar at "
-                                                       "this zoom; this is the longest", count)
+  g_autofree char *more = count > 1 ? g_strdup_printf (_("\n%u operations drawn as one bar at "
+                                                       "this zoom; this is the longest"), count)
                                     : g_strdup ("");
 
   bpw_si_format (total, sizeof total, it->total_s, "s", 3);
   bpw_si_format (time, sizeof time, it->time_s, "s", 3);
   bpw_si_format (flops, sizeof flops, it->flops, "FLOP", 3);
   bpw_plot_format_bytes (BPW_PLOT (self), bytes, sizeof bytes, it->bytes);
-  work = it->transfer ? g_strdup_printf ("%s on the wire per execution, %s each", bytes, time)
-                      : g_strdup_printf ("%s and %s per execution, %s each", flops, bytes, time);
-  tiling = it->tile_m > 0 ? g_strdup_printf ("Tiling: %.0f × %.0f output tile", it->tile_m,
+  work = it->transfer ? g_strdup_printf (_("%s on the wire per execution, %s each"), bytes, time)
+                      : g_strdup_printf (_("%s and %s per execution, %s each"), flops, bytes, time);
+  tiling = it->tile_m > 0 ? g_strdup_printf (_("Tiling: %.0f × %.0f output tile"), it->tile_m,
                                              it->tile_n)
-                          : g_strdup ("Tiling: none (not a matrix product)");
-  fusion = it->fusion_group != 0 ? g_strdup_printf ("Fusion: %s, group %u", it->fusion,
+                          : g_strdup (_("Tiling: none (not a matrix product)"));
+  fusion = it->fusion_group != 0 ? g_strdup_printf (_("Fusion: %s, group %u"), it->fusion,
                                                     it->fusion_group)
-                                 : g_strdup ("Fusion: not fused");
-  return g_strdup_printf ("%s — %s, %s\n%s on %s%s%s\n%u operation%s: %s per step on one rank "
+                                 : g_strdup (_("Fusion: not fused"));
+  return g_strdup_printf (_("%s — %s, %s\n%s on %s%s%s\n%u operation%s: %s per step on one rank "
                           "(%.1f%% of the stage's busy time)\n%s\n%s\n%s\nBottleneck: %s; "
-                          "lineage id %u%s",
+                          "lineage id %u%s"),
                           it->name, _bpw_plot_phase_name (it->phase),
                           _bpw_plot_layer_type_name (it->layer_type), it->kind, lane->name,
                           it->dtype[0] != '\0' ? ", " : "", it->dtype, it->merged,
-                          it->merged == 1 ? "" : "s", total,
+                          it->merged == 1 ? "" : C_("plural ending of “operation”", "s"), total,
                           data->total_s > 0 ? 100 * it->total_s / data->total_s : 0, work,
                           tiling, fusion, _bpw_plot_bottleneck_name (it->bottleneck),
                           it->lineage, more);

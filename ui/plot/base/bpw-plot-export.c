@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -44,9 +45,9 @@ check_size (double width, double height, double scale, gboolean raster, GError *
       ceil (width * (raster ? scale : 1)) > limit || ceil (height * (raster ? scale : 1)) > limit)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "Cannot render a chart of %g × %g at scale %g: each side must be at least 1 "
-                   "and at most %.0f %s.", width, height, scale, limit,
-                   raster ? "pixels" : "points");
+                   _("Cannot render a chart of %g × %g at scale %g: each side must be at least 1 "
+                   "and at most %.0f %s."), width, height, scale, limit,
+                   raster ? _("pixels") : _("points"));
       return FALSE;
     }
   return TRUE;
@@ -59,8 +60,8 @@ surface_error (cairo_surface_t *surface, const char *path, GError **error)
 
   if (status == CAIRO_STATUS_SUCCESS)
     return TRUE;
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Could not write “%s”: %s.",
-               path != NULL ? path : "image", cairo_status_to_string (status));
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not write “%s”: %s."),
+               path != NULL ? path : _("image"), cairo_status_to_string (status));
   return FALSE;
 }
 
@@ -151,7 +152,7 @@ bpw_plot_export (BpwPlot            *plot,
         cairo_surface_destroy (surface);
         if (status != CAIRO_STATUS_SUCCESS)
           {
-            g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Could not write “%s”: %s.",
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not write “%s”: %s."),
                          path, cairo_status_to_string (status));
             return FALSE;
           }
@@ -178,7 +179,7 @@ bpw_plot_export (BpwPlot            *plot,
         }
       break;
     default:
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "Unknown export format %d.",
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _("Unknown export format %d."),
                    format);
       return FALSE;
     }

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <string.h>
 
 #include "bpw-plot-palette.h"
@@ -60,13 +61,13 @@ const char *
 bpw_plot_breakdown_name (BpwBreakdown part)
 {
   static const char * const names[BPW_N_BREAKDOWNS] = {
-    [BPW_BREAKDOWN_COMPUTE] = "Compute", [BPW_BREAKDOWN_MEMORY_STALL] = "Memory stall",
-    [BPW_BREAKDOWN_LATENCY] = "Latency", [BPW_BREAKDOWN_EXPOSED_COMMUNICATION] =
-      "Exposed communication", [BPW_BREAKDOWN_BUBBLE] = "Pipeline bubble",
-    [BPW_BREAKDOWN_RECOMPUTE] = "Recompute", [BPW_BREAKDOWN_OPTIMIZER] = "Optimizer",
+    [BPW_BREAKDOWN_COMPUTE] = N_("Compute"), [BPW_BREAKDOWN_MEMORY_STALL] = N_("Memory stall"),
+    [BPW_BREAKDOWN_LATENCY] = N_("Latency"), [BPW_BREAKDOWN_EXPOSED_COMMUNICATION] =
+      N_("Exposed communication"), [BPW_BREAKDOWN_BUBBLE] = N_("Pipeline bubble"),
+    [BPW_BREAKDOWN_RECOMPUTE] = N_("Recompute"), [BPW_BREAKDOWN_OPTIMIZER] = N_("Optimizer"),
   };
 
-  return part < BPW_N_BREAKDOWNS ? names[part] : "?";
+  return part < BPW_N_BREAKDOWNS ? _(names[part]) : "?";
 }
 
 const char *

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -403,24 +404,24 @@ const char *
 _bpw_plot_layer_type_name (guint layer_type)
 {
   static const char * const names[BPW_N_LAYER_TYPES] = {
-    [BPW_LAYER_EMBEDDING] = "Embedding", [BPW_LAYER_ATTENTION] = "Attention",
-    [BPW_LAYER_MLP] = "MLP", [BPW_LAYER_MOE] = "MoE", [BPW_LAYER_NORM] = "Norm",
-    [BPW_LAYER_HEAD] = "Head", [BPW_LAYER_LOSS] = "Loss", [BPW_LAYER_OPTIMIZER] = "Optimizer",
+    [BPW_LAYER_EMBEDDING] = N_("Embedding"), [BPW_LAYER_ATTENTION] = N_("Attention"),
+    [BPW_LAYER_MLP] = N_("MLP"), [BPW_LAYER_MOE] = N_("MoE"), [BPW_LAYER_NORM] = N_("Norm"),
+    [BPW_LAYER_HEAD] = N_("Head"), [BPW_LAYER_LOSS] = N_("Loss"), [BPW_LAYER_OPTIMIZER] = N_("Optimizer"),
   };
 
-  return layer_type < BPW_N_LAYER_TYPES ? names[layer_type] : "?";
+  return layer_type < BPW_N_LAYER_TYPES ? _(names[layer_type]) : "?";
 }
 
 const char *
 _bpw_plot_phase_name (guint phase)
 {
   static const char * const names[BPW_N_PHASES] = {
-    [BPW_PHASE_FORWARD] = "Forward", [BPW_PHASE_RECOMPUTE] = "Recompute",
-    [BPW_PHASE_BACKWARD_ACTIVATION] = "Backward (activations)",
-    [BPW_PHASE_BACKWARD_WEIGHT] = "Backward (weights)", [BPW_PHASE_OPTIMIZER] = "Optimizer",
+    [BPW_PHASE_FORWARD] = "Forward", [BPW_PHASE_RECOMPUTE] = N_("Recompute"),
+    [BPW_PHASE_BACKWARD_ACTIVATION] = N_("Backward (activations)"),
+    [BPW_PHASE_BACKWARD_WEIGHT] = N_("Backward (weights)"), [BPW_PHASE_OPTIMIZER] = N_("Optimizer"),
   };
 
-  return phase < BPW_N_PHASES ? names[phase] : "?";
+  return phase < BPW_N_PHASES ? _(names[phase]) : "?";
 }
 
 const char *
@@ -439,11 +440,11 @@ const char *
 _bpw_plot_bottleneck_name (guint bottleneck)
 {
   static const char * const names[BPW_N_BOTTLENECKS] = {
-    [BPW_BOTTLENECK_COMPUTE] = "Compute", [BPW_BOTTLENECK_MEMORY] = "Memory",
-    [BPW_BOTTLENECK_COMMUNICATION] = "Communication", [BPW_BOTTLENECK_LATENCY] = "Latency",
-    [BPW_BOTTLENECK_CAPACITY] = "Capacity", [BPW_BOTTLENECK_BUBBLE] = "Bubble",
-    [BPW_BOTTLENECK_DEPENDENCY] = "Dependency",
+    [BPW_BOTTLENECK_COMPUTE] = N_("Compute"), [BPW_BOTTLENECK_MEMORY] = N_("Memory"),
+    [BPW_BOTTLENECK_COMMUNICATION] = N_("Communication"), [BPW_BOTTLENECK_LATENCY] = N_("Latency"),
+    [BPW_BOTTLENECK_CAPACITY] = N_("Capacity"), [BPW_BOTTLENECK_BUBBLE] = N_("Bubble"),
+    [BPW_BOTTLENECK_DEPENDENCY] = N_("Dependency"),
   };
 
-  return bottleneck < BPW_N_BOTTLENECKS ? names[bottleneck] : "?";
+  return bottleneck < BPW_N_BOTTLENECKS ? _(names[bottleneck]) : "?";
 }

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -22,7 +23,7 @@ metric_name (const char *sla_metric, BpwWorkloadPhase phase)
     return "TTFT";
   if (sla_metric == NULL && phase == BPW_WORKLOAD_DECODE)
     return "TPOT";
-  return "step time";
+  return _("step time");
 }
 
 static double
@@ -47,7 +48,7 @@ copy_cell (BpwCompareFit *fit, const BpwCompareCell *cell, BpwWorkloadPhase phas
   fit->metric = metric_name (cell->has_sla ? cell->sla_metric : NULL, phase);
   fit->value = cell->has_sla ? cell->sla_value : metric_value (fit->metric, &cell->eval);
   if (!cell->ok)
-    fit->error = g_strdup (cell->error != NULL ? cell->error : "not evaluated");
+    fit->error = g_strdup (cell->error != NULL ? cell->error : _("not evaluated"));
   else if (!cell->eval.legal && cell->reasons != NULL && cell->reasons->len > 0)
     fit->error = g_strdup (g_ptr_array_index (cell->reasons, 0));
 }
@@ -63,7 +64,7 @@ bpw_compare_data_new_from_comparison (BpwComparison *comparison,
   g_return_val_if_fail (BPW_IS_STUDY (study), data);
 
   data->study = g_strdup (bpw_study_get_name (study));
-  data->title = g_strdup_printf ("Comparison: %s", data->study);
+  data->title = g_strdup_printf (_("Comparison: %s"), data->study);
   data->n_candidates = nc;
   data->n_scenarios = ns;
   data->candidates = g_new0 (char *, nc + 1);

@@ -10,6 +10,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -42,17 +43,17 @@ cell_texts (const BpwCompareFit *f, char *value, gsize vsize, char *status, gsiz
   if (!f->ok)
     {
       g_strlcpy (value, "—", vsize);
-      g_strlcpy (status, "not run", ssize);
+      g_strlcpy (status, _("not run"), ssize);
       return;
     }
   bpw_si_format (value, vsize, f->value, "s", 3);
   if (!f->legal)
-    g_strlcpy (status, "illegal", ssize);
+    g_strlcpy (status, _("illegal"), ssize);
   else if (f->has_sla)
     g_snprintf (status, ssize, "%s %s%.0f%%", f->sla_pass ? "✓" : "✗",
                 f->sla_margin >= 0 ? "+" : "−", fabs (100 * f->sla_margin));
   else
-    g_snprintf (status, ssize, "%.2f× best", f->relative);
+    g_snprintf (status, ssize, _("%.2f× best"), f->relative);
 }
 
 static void
@@ -76,29 +77,29 @@ build_legend (BpwComparePlot *self, const BpwPlotStyle *st)
       if (fit (self, k, data->scenario)->eval.breakdown_s[p] > 0)
         present[p] = TRUE;
   bpw_plot_legend_clear (&self->legend);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, "Step time");
+  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, _("Step time"));
   for (guint p = 0; p < BPW_N_BREAKDOWNS; p++)
     if (present[p])
       {
         c = bpw_plot_breakdown_color (st, p);
         bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &c, bpw_plot_breakdown_name (p));
       }
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, "Fit");
+  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, _("Fit"));
   c = bpw_compare_fit_color (st, &pass);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &c, "meets the SLA");
+  bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &c, _("meets the SLA"));
   c = bpw_compare_fit_color (st, &fail);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &c, "fails it (shade: margin)");
+  bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &c, _("fails it (shade: margin)"));
   c = bpw_compare_fit_color (st, &none);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &c, "no SLA (shade: tokens/s ÷ best)");
+  bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &c, _("no SLA (shade: tokens/s ÷ best)"));
   c = bpw_compare_fit_color (st, &illegal);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &c, "illegal");
+  bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &c, _("illegal"));
   /* Legend entries hold 159 bytes: one note per sentence. */
-  note = g_strdup_printf ("Bars and table: %s, analytic estimate, mappings as given; Δ against "
-                          "%s.", data->scenarios[data->scenario], data->candidates[data->baseline]);
+  note = g_strdup_printf (_("Bars and table: %s, analytic estimate, mappings as given; Δ against "
+                          "%s."), data->scenarios[data->scenario], data->candidates[data->baseline]);
   bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL, note);
   bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL,
-                       "Cells: the SLA metric (step time where there is none) and the margin, "
-                       "(limit − value) ÷ limit.");
+                       _("Cells: the SLA metric (step time where there is none) and the margin, "
+                       "(limit − value) ÷ limit."));
 }
 
 static void
@@ -119,7 +120,7 @@ delta_cell (BpwCompareTableCell *cell, double value, double base, gboolean lower
 
   if (is_base || !isfinite (value) || !(base > 0))
     {
-      set_cell (cell, is_base ? "baseline" : "—", 1, 0);
+      set_cell (cell, is_base ? _("baseline") : "—", 1, 0);
       return;
     }
   d = value / base - 1;
@@ -131,7 +132,7 @@ static void
 fill_table (BpwComparePlot *self)
 {
   static const char * const head[BPW_COMPARE_TABLE_COLUMNS] = {
-    "Candidate", "Step time", "Δ", "Tokens/s", "Δ", "MFU", "Peak memory", "Score", "Status",
+    N_("Candidate"), N_("Step time"), "Δ", N_("Tokens/s"), "Δ", N_("MFU"), N_("Peak memory"), N_("Score"), N_("Status"),
   };
   const BpwCompareData *data = self->data;
   const BpwCompareFit *base = fit (self, data->baseline, data->scenario);
@@ -145,7 +146,7 @@ fill_table (BpwComparePlot *self)
     {
       BpwCompareTableCell *cell = &g_array_index (self->table, BpwCompareTableCell, k);
 
-      set_cell (cell, head[k], k == 0 || k == BPW_COMPARE_TABLE_COLUMNS - 1 ? 0 : 1, 0);
+      set_cell (cell, _(head[k]), k == 0 || k == BPW_COMPARE_TABLE_COLUMNS - 1 ? 0 : 1, 0);
       cell->header = TRUE;
     }
   for (guint c = 0; c < data->n_candidates; c++)
@@ -175,10 +176,10 @@ fill_table (BpwComparePlot *self)
       g_snprintf (buf, sizeof buf, "%.3f", suite != NULL ? suite->score[c] : NAN);
       set_cell (&row[7], suite != NULL && isfinite (suite->score[c]) ? buf : "—", 1, 0);
       if (suite != NULL)
-        g_snprintf (buf, sizeof buf, "%s%s", suite->feasible[c] ? "feasible" : "infeasible",
-                    suite->pareto[c] ? ", Pareto" : "");
+        g_snprintf (buf, sizeof buf, "%s%s", suite->feasible[c] ? _("feasible") : _("infeasible"),
+                    suite->pareto[c] ? _(", Pareto") : "");
       else
-        g_strlcpy (buf, f->feasible ? "feasible" : "infeasible", sizeof buf);
+        g_strlcpy (buf, f->feasible ? _("feasible") : _("infeasible"), sizeof buf);
       set_cell (&row[8], buf, 0, suite != NULL && suite->pareto[c] ? 1
                                  : suite != NULL && !suite->feasible[c] ? -1 : 0);
     }
@@ -254,12 +255,12 @@ layout_rows (BpwComparePlot *self, BpwPlotText *text, const BpwPlotStyle *st, do
         }
       bpw_si_format (value, sizeof value, f->eval.step_time_s, "s", 3);
       if (!f->ok)
-        add_label (self, text, BPW_PLOT_FONT_SMALL, "not evaluated", x + 4, cy, 0, 0.5,
+        add_label (self, text, BPW_PLOT_FONT_SMALL, _("not evaluated"), x + 4, cy, 0, 0.5,
                    &st->muted);
       else
         {
           g_autofree char *str = f->legal ? g_strdup (value)
-                                          : g_strdup_printf ("%s (illegal)", value);
+                                          : g_strdup_printf (_("%s (illegal)"), value);
 
           add_label (self, text, BPW_PLOT_FONT_SMALL, str, x + 4, cy, 0, 0.5,
                      f->legal ? &st->foreground : &st->muted);
@@ -376,7 +377,7 @@ _bpw_compare_plot_layout (BpwPlot               *plot,
                   self->bars_area.x + self->bars_area.width);
   bpw_axis_layout_compute (&self->xaxis, &self->xscale, text, st);
 
-  header = g_strdup_printf ("Step time breakdown: %s", data->scenarios[data->scenario]);
+  header = g_strdup_printf (_("Step time breakdown: %s"), data->scenarios[data->scenario]);
   add_label (self, text, BPW_PLOT_FONT_AXIS, header, self->bars_area.x, top, 0, 0,
              &st->foreground);
   for (guint s = 0; s < data->n_scenarios; s++)

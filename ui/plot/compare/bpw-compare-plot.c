@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -214,21 +216,21 @@ describe_cell (BpwComparePlot *self, guint c, guint s)
   char value[BPW_SI_LABEL_MAX], limit[BPW_SI_LABEL_MAX], peak[BPW_SI_LABEL_MAX];
 
   if (!f->ok)
-    return g_strdup_printf ("%s on %s: not evaluated: %s", data->candidates[c],
+    return g_strdup_printf (_("%s on %s: not evaluated: %s"), data->candidates[c],
                             data->scenarios[s], f->error != NULL ? f->error : "");
   bpw_si_format (value, sizeof value, f->value, "s", 4);
   bpw_si_format (limit, sizeof limit, f->sla_limit, "s", 4);
   bpw_plot_format_bytes (BPW_PLOT (self), peak, sizeof peak, f->eval.peak_bytes);
-  return g_strdup_printf ("%s on %s (%" G_GINT64_FORMAT " devices)\n%s %s%s%s\n"
+  return g_strdup_printf (_("%s on %s (%" PRId64 " devices)\n%s %s%s%s\n"
                           "%.4g tokens/s (%.2f× the best), MFU %.1f%%, peak memory %s\n"
-                          "Bottleneck: %s%s%s",
+                          "Bottleneck: %s%s%s"),
                           data->candidates[c], data->scenarios[s], f->devices, f->metric, value,
-                          f->has_sla ? (f->sla_pass ? ", meets the SLA of " : ", fails the SLA of ")
-                                     : ", no SLA",
+                          f->has_sla ? (f->sla_pass ? _(", meets the SLA of ") : _(", fails the SLA of "))
+                                     : _(", no SLA"),
                           f->has_sla ? limit : "", f->eval.tokens_per_s,
                           isfinite (f->relative) ? f->relative : 0, 100 * f->eval.mfu, peak,
                           bpw_bottleneck_to_string (f->eval.bottleneck),
-                          f->legal ? "" : "\nIllegal: ", f->legal || f->error == NULL ? ""
+                          f->legal ? "" : _("\nIllegal: "), f->legal || f->error == NULL ? ""
                                                                                      : f->error);
 }
 
@@ -248,7 +250,7 @@ bpw_compare_plot_describe (BpwPlot          *plot,
       char part[BPW_SI_LABEL_MAX];
 
       bpw_si_format (part, sizeof part, f->eval.breakdown_s[p], "s", 4);
-      return g_strdup_printf ("%s on %s: %s %s, %.1f%% of the step",
+      return g_strdup_printf (_("%s on %s: %s %s, %.1f%% of the step"),
                               data->candidates[c], data->scenarios[data->scenario],
                               bpw_plot_breakdown_name (p), part,
                               f->eval.step_time_s > 0
@@ -392,7 +394,7 @@ bpw_compare_plot_new_for_study (BpwStudy   *study,
   if (scenario != NULL && !bpw_study_lookup_scenario (study, scenario, &s))
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "The study has no scenario “%s”.", scenario);
+                   _("The study has no scenario “%s”."), scenario);
       return NULL;
     }
   for (b = 0; baseline != NULL && b < bpw_study_get_n_candidates (study); b++)
@@ -401,7 +403,7 @@ bpw_compare_plot_new_for_study (BpwStudy   *study,
   if (baseline != NULL && b == bpw_study_get_n_candidates (study))
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "The study has no candidate “%s”.", baseline);
+                   _("The study has no candidate “%s”."), baseline);
       return NULL;
     }
   bpw_compare_options_init (&options);

@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -18,13 +20,13 @@ const char *
 bpw_lifetime_category_name (BpwMemoryCategory category)
 {
   static const char * const names[BPW_N_MEM_CATEGORIES] = {
-    [BPW_MEM_WEIGHTS] = "Weights", [BPW_MEM_GRADIENTS] = "Gradients",
-    [BPW_MEM_OPTIMIZER] = "Optimizer state", [BPW_MEM_CHECKPOINTS] = "Checkpoints",
-    [BPW_MEM_TEMPORARIES] = "Temporaries", [BPW_MEM_COMMUNICATION] = "Communication",
-    [BPW_MEM_KV_CACHE] = "KV cache",
+    [BPW_MEM_WEIGHTS] = N_("Weights"), [BPW_MEM_GRADIENTS] = N_("Gradients"),
+    [BPW_MEM_OPTIMIZER] = N_("Optimizer state"), [BPW_MEM_CHECKPOINTS] = N_("Checkpoints"),
+    [BPW_MEM_TEMPORARIES] = N_("Temporaries"), [BPW_MEM_COMMUNICATION] = N_("Communication"),
+    [BPW_MEM_KV_CACHE] = N_("KV cache"),
   };
 
-  return category < BPW_N_MEM_CATEGORIES ? names[category] : "?";
+  return category < BPW_N_MEM_CATEGORIES ? _(names[category]) : "?";
 }
 
 BpwLifetimesData *
@@ -34,7 +36,7 @@ bpw_lifetimes_data_new (const char *title,
 {
   BpwLifetimesData *data = g_new0 (BpwLifetimesData, 1);
 
-  data->title = g_strdup (title != NULL ? title : "Buffer lifetimes");
+  data->title = g_strdup (title != NULL ? title : _("Buffer lifetimes"));
   data->label = g_strdup ("");
   data->step_s = step_s;
   data->capacity = capacity;
@@ -262,7 +264,7 @@ buffer_name (const BpwSimulation *sim, const BpwLiveBuffer *lb, char *buf, gsize
 
   if (lb->tensor >= 0 && (guint) lb->tensor < g->tensors->len)
     return bpw_work_graph_name (g, bpw_work_graph_tensor (g, lb->tensor)->name);
-  g_snprintf (buf, size, "%s buffer",
+  g_snprintf (buf, size, _("%s buffer"),
               bpw_simulation_event_name (sim, bpw_simulation_event (sim, lb->event)));
   return buf;
 }
@@ -309,15 +311,14 @@ bpw_lifetimes_data_new_from_simulation (const BpwSimulation *sim,
   if (rank >= (gint64) sim->n_ranks)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "the plan has %u pipeline stages (0 to %u); there is no stage %"
-                   G_GINT64_FORMAT, sim->n_ranks, sim->n_ranks - 1, rank);
+                   _("the plan has %u pipeline stages (0 to %u); there is no stage %" PRId64), sim->n_ranks, sim->n_ranks - 1, rank);
       return NULL;
     }
   stage = bpw_simulation_rank_stage (sim, (guint32) rank);
   mem = &sim->memory[stage];
   if (title == NULL)
-    title = own_title = g_strdup_printf ("Buffer lifetimes: %s, pipeline stage %" G_GINT64_FORMAT,
-                                         label != NULL ? label : "plan", stage);
+    title = own_title = g_strdup_printf (_("Buffer lifetimes: %s, pipeline stage %" PRId64),
+                                         label != NULL ? label : _("plan"), stage);
   data = bpw_lifetimes_data_new (title, sim->step_time_s, sim->plan->capacity);
   g_free (data->label);
   data->label = g_strdup (label != NULL ? label : "");
@@ -351,7 +352,7 @@ bpw_lifetimes_data_new_from_simulation (const BpwSimulation *sim,
     add_persistent (data, c, BPW_LIFETIME_DEVICE, mem->at_peak[c] - transient[c],
                     bpw_lifetime_category_name (c));
   add_persistent (data, BPW_MEM_OPTIMIZER, BPW_LIFETIME_HOST, data->host_bytes,
-                  "Offloaded state");
+                  _("Offloaded state"));
 
   g_array_unref (data->curve);
   data->curve = bpw_simulation_memory_curve (sim, (guint32) rank);

@@ -11,6 +11,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -35,7 +36,7 @@ static const char *
 group_name (const BpwLifetimesData *data, const BpwLifetimeGroup *g, char *buf, gsize size)
 {
   if (g->level == BPW_LIFETIME_HOST)
-    g_snprintf (buf, size, "Host: offloaded");
+    g_snprintf (buf, size, _("Host: offloaded"));
   else
     g_snprintf (buf, size, "%s", bpw_lifetime_category_name (g->category));
   return buf;
@@ -54,7 +55,7 @@ group_detail (const BpwLifetimesData *data, const BpwLifetimeGroup *g, const Bpw
     {
       char count[32];
 
-      g_snprintf (buf, size, "%s buffers, max %s",
+      g_snprintf (buf, size, _("%s buffers, max %s"),
                   bpw_plot_format_count (g->n, count, sizeof count), bytes);
     }
   return buf;
@@ -249,7 +250,7 @@ build_legend (BpwLifetimesPlot *self, const BpwPlotStyle *st)
       buffers += g->n;
     }
   bpw_plot_legend_clear (&self->legend);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, "Category");
+  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, _("Category"));
   for (guint c = 0; c < BPW_N_MEM_CATEGORIES; c++)
     if (present[c])
       {
@@ -259,17 +260,17 @@ build_legend (BpwLifetimesPlot *self, const BpwPlotStyle *st)
                              bpw_lifetime_category_name (c));
       }
   bpw_plot_style_format_bytes (st, cap, sizeof cap, data->capacity);
-  capacity = g_strdup_printf ("capacity %s", cap);
+  capacity = g_strdup_printf (_("capacity %s"), cap);
   bpw_plot_legend_add (&self->legend, BPW_LEGEND_DASH, &st->bottleneck[BPW_BOTTLENECK_CAPACITY],
                        capacity);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_DOTTED, &st->foreground, "peak");
+  bpw_plot_legend_add (&self->legend, BPW_LEGEND_DOTTED, &st->foreground, _("peak"));
   /* Legend entries hold 159 bytes: one sentence each. */
-  note = g_strdup_printf ("Above: device memory of one rank by category. Below: one bar per "
+  note = g_strdup_printf (_("Above: device memory of one rank by category. Below: one bar per "
                           "buffer from allocation to free (%s buffers), full colour when live "
-                          "at the peak.", bpw_plot_format_count (buffers, count, sizeof count));
+                          "at the peak."), bpw_plot_format_count (buffers, count, sizeof count));
   bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL, note);
   bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL,
-                       "Bars closer than a column, or on tracks sharing a row, are merged.");
+                       _("Bars closer than a column, or on tracks sharing a row, are merged."));
 }
 
 /* "Peak 24.1 GB at 1.42 s" and what is live there, largest first, beside the peak line. */
@@ -305,7 +306,7 @@ layout_peak (BpwLifetimesPlot *self, BpwPlotText *text, const BpwPlotStyle *st)
 
           for (guint j = i; j < BPW_N_MEM_CATEGORIES && data->at_peak[order[j]] >= 1; j++)
             more++;
-          g_string_append_printf (parts, " + %u more", more);
+          g_string_append_printf (parts, _(" + %u more"), more);
           break;
         }
       bpw_plot_style_format_bytes (st, b, sizeof b, data->at_peak[order[i]]);
@@ -313,7 +314,7 @@ layout_peak (BpwLifetimesPlot *self, BpwPlotText *text, const BpwPlotStyle *st)
     }
   bpw_plot_style_format_bytes (st, peak, sizeof peak, data->peak);
   bpw_si_format (at, sizeof at, data->peak_time, "s", 4);
-  g_snprintf (first, sizeof first, "Peak %s at %s:", peak, at);
+  g_snprintf (first, sizeof first, _("Peak %s at %s:"), peak, at);
   bpw_plot_text_measure (text, BPW_PLOT_FONT_BODY, first, 0, &w0, NULL);
   bpw_plot_text_measure (text, BPW_PLOT_FONT_SMALL, parts->str, 0, &w1, NULL);
   /* Beside the peak line where it fits, else against the side of the area with room. */
@@ -410,7 +411,7 @@ _bpw_lifetimes_plot_layout (BpwPlot               *plot,
     gutter = MAX (gutter, group_label_width (text, data,
                                              &g_array_index (data->groups, BpwLifetimeGroup, i),
                                              st));
-  bpw_axis_layout_init (&self->xaxis, BPW_AXIS_BOTTOM, "Time in the step", "s", TRUE);
+  bpw_axis_layout_init (&self->xaxis, BPW_AXIS_BOTTOM, _("Time in the step"), "s", TRUE);
   bpw_scale_init (&self->xscale, BPW_SCALE_LINEAR, self->t0, self->t1, 0, width);
   bpw_axis_layout_compute (&self->xaxis, &self->xscale, text, st);
   x_extent = bpw_axis_layout_extent (&self->xaxis, st);
@@ -418,7 +419,7 @@ _bpw_lifetimes_plot_layout (BpwPlot               *plot,
   region = bottom - x_extent - top;
   self->curve_area.y = top;
   self->curve_area.height = MAX (floor (region * CURVE_SHARE), 1.0);
-  bpw_axis_layout_init (&self->yaxis, BPW_AXIS_LEFT, "Device memory",
+  bpw_axis_layout_init (&self->yaxis, BPW_AXIS_LEFT, _("Device memory"),
                         bpw_plot_style_bytes_unit (st), TRUE);
   bpw_scale_init (&self->yscale, BPW_SCALE_LINEAR, 0, ymax,
                   self->curve_area.y + self->curve_area.height, self->curve_area.y);
@@ -458,8 +459,8 @@ _bpw_lifetimes_plot_layout (BpwPlot               *plot,
     double right = self->curve_area.x + self->curve_area.width - 3;
 
     bpw_plot_style_format_bytes (st, cap, sizeof cap, data->capacity);
-    g_snprintf (str, sizeof str, isfinite (self->capacity_y) ? "capacity %s"
-                                                              : "capacity %s: above the chart",
+    g_snprintf (str, sizeof str, isfinite (self->capacity_y) ? _("capacity %s")
+                                                              : _("capacity %s: above the chart"),
                 cap);
     if (data->capacity > 0)
       {

@@ -9,6 +9,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 
 #include "bpw-lifetimes-plot-private.h"
@@ -293,8 +294,8 @@ describe_buffer (BpwLifetimesPlot *self, guint32 i, guint count)
   const BpwLifetimeBuffer *b = &g_array_index (data->buffers, BpwLifetimeBuffer, i);
   char bytes[BPW_SI_LABEL_MAX], a[BPW_SI_LABEL_MAX], f[BPW_SI_LABEL_MAX], life[BPW_SI_LABEL_MAX];
   g_autofree char *who = NULL;
-  g_autofree char *more = count > 1 ? g_strdup_printf ("\n%u buffers merged into this mark at "
-                                                       "this zoom; this is the largest", count)
+  g_autofree char *more = count > 1 ? g_strdup_printf (_("\n%u buffers merged into this mark at "
+                                                       "this zoom; this is the largest"), count)
                                     : g_strdup ("");
 
   bpw_plot_format_bytes (BPW_PLOT (self), bytes, sizeof bytes, b->bytes);
@@ -302,18 +303,18 @@ describe_buffer (BpwLifetimesPlot *self, guint32 i, guint count)
   bpw_si_format (f, sizeof f, b->freed, "s", 4);
   bpw_si_format (life, sizeof life, b->freed - b->allocated, "s", 3);
   if (b->persistent)
-    return g_strdup_printf ("%s — %s, %s per device for the whole step%s",
+    return g_strdup_printf (_("%s — %s, %s per device for the whole step%s"),
                             bpw_lifetimes_data_name (data, b->name),
-                            b->level == BPW_LIFETIME_HOST ? "host memory" : "device memory",
+                            b->level == BPW_LIFETIME_HOST ? _("host memory") : _("device memory"),
                             bytes, more);
-  who = b->micro_batch >= 0 ? g_strdup_printf (", micro-batch %d", b->micro_batch)
+  who = b->micro_batch >= 0 ? g_strdup_printf (_(", micro-batch %d"), b->micro_batch)
                             : g_strdup ("");
-  return g_strdup_printf ("%s — %s%s\n%s per device, allocated at %s by %s, freed at %s "
-                          "(lives %s)\n%s; lineage id %u%s",
+  return g_strdup_printf (_("%s — %s%s\n%s per device, allocated at %s by %s, freed at %s "
+                          "(lives %s)\n%s; lineage id %u%s"),
                           bpw_lifetimes_data_name (data, b->name),
                           bpw_lifetime_category_name (b->category), who, bytes, a,
                           bpw_lifetimes_data_name (data, b->op), f, life,
-                          b->at_peak ? "Live at the peak" : "Not live at the peak", b->lineage,
+                          b->at_peak ? _("Live at the peak") : _("Not live at the peak"), b->lineage,
                           more);
 }
 
@@ -332,7 +333,7 @@ describe_curve (BpwLifetimesPlot *self, const BpwPlotHit *hit)
   bpw_si_format (b, sizeof b, bpw_scale_unmap (&self->xscale, hit->bounds.x + 1), "s", 4);
   bpw_plot_format_bytes (BPW_PLOT (self), total, sizeof total, s[BPW_N_MEM_CATEGORIES - 1]);
   out = g_string_new (NULL);
-  g_string_append_printf (out, "Device memory %s at its highest between %s and %s", total, a, b);
+  g_string_append_printf (out, _("Device memory %s at its highest between %s and %s"), total, a, b);
   for (guint k = 0; k < BPW_N_MEM_CATEGORIES; k++)
     {
       double v = s[k] - (k > 0 ? s[k - 1] : 0);

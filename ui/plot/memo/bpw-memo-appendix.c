@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -22,14 +23,14 @@ sheet_excerpt (BpwMemo *m)
   g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *heading = NULL;
   g_autofree char *note = NULL;
-  const char *head[] = { "Operation", "Phase", "Kind", "Engine or link", "dtype", "FLOPs",
-                         "Bytes", "Time each", "Per step", "Total", "Bottleneck" };
+  const char *head[] = { _("Operation"), _("Phase"), _("Kind"), _("Engine or link"), _("dtype"), _("FLOPs"),
+                         _("Bytes"), _("Time each"), _("Per step"), _("Total"), _("Bottleneck") };
   BpwMemoAlign align[G_N_ELEMENTS (head)];
   guint shown = 0, total = 0;
 
   if (m->plan == NULL)
     return;
-  heading = g_strdup_printf ("Mapping sheet excerpt: %s on %s", m->cmp->candidates[m->best],
+  heading = g_strdup_printf (_("Mapping sheet excerpt: %s on %s"), m->cmp->candidates[m->best],
                              m->cmp->scenarios[m->cmp->scenario]);
   bpw_memo_page_heading (&m->page, 1, heading);
   for (guint k = 0; k < G_N_ELEMENTS (head); k++)
@@ -65,10 +66,10 @@ sheet_excerpt (BpwMemo *m)
       g_ptr_array_add (cells, g_strdup (buf));
       g_ptr_array_add (cells, g_strdup (bpw_bottleneck_to_string (r->bottleneck)));
     }
-  note = g_strdup_printf ("The first %u of the %u rows of pipeline stage 0's first transformer "
+  note = g_strdup_printf (_("The first %u of the %u rows of pipeline stage 0's first transformer "
                           "block, embedding side and head (the full sheet: bpw export --view "
                           "sheet). FLOPs and bytes per execution (wire bytes for transfers), "
-                          "time per execution and per step on one rank.", shown, total);
+                          "time per execution and per step on one rank."), shown, total);
   bpw_memo_page_paragraph (&m->page, BPW_PLOT_FONT_SMALL, &m->page.style.muted, note);
   bpw_memo_page_table (&m->page, (const char * const *) cells->pdata,
                        cells->len / G_N_ELEMENTS (head), G_N_ELEMENTS (head), align);
@@ -85,7 +86,7 @@ sourced_row (GPtrArray *cells, const char *what, const BpwSourced *v, const char
   g_ptr_array_add (cells, g_strdup (what));
   g_ptr_array_add (cells, g_strdup (buf));
   g_ptr_array_add (cells, g_strdup (bpw_provenance_kind_to_string (v->kind)));
-  g_ptr_array_add (cells, g_strdup (v->source != NULL ? v->source : "not given"));
+  g_ptr_array_add (cells, g_strdup (v->source != NULL ? v->source : _("not given")));
 }
 
 static void
@@ -95,9 +96,9 @@ blueprint_provenance (BpwMemo *m, const char *name, BpwPrecision precision)
   g_autoptr(BpwBlueprint) bp = bpw_study_load_blueprint (m->study, name, &error);
   g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *heading = NULL;
-  const char *head[] = { "Value", "Figure", "Kind", "Source" };
+  const char *head[] = { _("Value"), _("Figure"), _("Kind"), _("Source") };
 
-  heading = g_strdup_printf ("Blueprint %s%s%s%s", name,
+  heading = g_strdup_printf (_("Blueprint %s%s%s%s"), name,
                              bp != NULL && bp->device != NULL ? " (" : "",
                              bp != NULL && bp->device != NULL ? bp->device : "",
                              bp != NULL && bp->device != NULL ? ")" : "");
@@ -111,7 +112,7 @@ blueprint_provenance (BpwMemo *m, const char *name, BpwPrecision precision)
     g_ptr_array_add (cells, g_strdup (head[k]));
   for (guint e = 0; e < bp->n_engines; e++)
     {
-      g_autofree char *what = g_strdup_printf ("%s (%s) peak, %s", bp->engines[e].name,
+      g_autofree char *what = g_strdup_printf (_("%s (%s) peak, %s"), bp->engines[e].name,
                                                bpw_engine_kind_to_string (bp->engines[e].kind),
                                                bpw_precision_to_string (precision));
 
@@ -119,8 +120,8 @@ blueprint_provenance (BpwMemo *m, const char *name, BpwPrecision precision)
     }
   for (guint i = 0; i < bp->n_memory; i++)
     {
-      g_autofree char *cap = g_strdup_printf ("%s capacity", bp->memory[i].name);
-      g_autofree char *bw = g_strdup_printf ("%s bandwidth", bp->memory[i].name);
+      g_autofree char *cap = g_strdup_printf (_("%s capacity"), bp->memory[i].name);
+      g_autofree char *bw = g_strdup_printf (_("%s bandwidth"), bp->memory[i].name);
 
       if (bp->memory[i].kind != BPW_MEMORY_DEVICE && bp->memory[i].kind != BPW_MEMORY_HOST)
         continue;
@@ -130,15 +131,15 @@ blueprint_provenance (BpwMemo *m, const char *name, BpwPrecision precision)
     }
   for (guint t = 0; t < bp->n_tiers; t++)
     {
-      g_autofree char *bw = g_strdup_printf ("%s bandwidth per direction", bp->tiers[t].name);
-      g_autofree char *lat = g_strdup_printf ("%s latency", bp->tiers[t].name);
+      g_autofree char *bw = g_strdup_printf (_("%s bandwidth per direction"), bp->tiers[t].name);
+      g_autofree char *lat = g_strdup_printf (_("%s latency"), bp->tiers[t].name);
 
       sourced_row (cells, bw, &bp->tiers[t].bandwidth, "B/s");
       sourced_row (cells, lat, &bp->tiers[t].latency, "s");
     }
   sourced_row (cells, "TDP", &bp->tdp, "W");
-  sourced_row (cells, "Idle power", &bp->idle_power, "W");
-  sourced_row (cells, "Cost per device", &bp->cost, "$");
+  sourced_row (cells, _("Idle power"), &bp->idle_power, "W");
+  sourced_row (cells, _("Cost per device"), &bp->cost, "$");
   bpw_memo_page_table (&m->page, (const char * const *) cells->pdata, cells->len / 4, 4, NULL);
 }
 
@@ -148,9 +149,9 @@ assumptions (BpwMemo *m)
   const char * const *bps = bpw_study_get_blueprints (m->study);
   BpwPrecision precision = m->plan != NULL ? m->plan->precision : BPW_PRECISION_BF16;
 
-  bpw_memo_page_heading (&m->page, 1, "Assumptions and provenance");
+  bpw_memo_page_heading (&m->page, 1, _("Assumptions and provenance"));
   bpw_memo_page_paragraph (&m->page, BPW_PLOT_FONT_BODY, NULL,
-                           "Step time = m·t + (p − 1)/v·t + the slowest stage's optimizer and "
+                           _("Step time = m·t + (p − 1)/v·t + the slowest stage's optimizer and "
                            "exposed data-parallel communication, with t the slowest stage's "
                            "time per micro-batch, m micro-batches, p stages and v interleaved "
                            "chunks. The breakdown (compute, memory stall, latency, exposed "
@@ -161,11 +162,11 @@ assumptions (BpwMemo *m)
                            "bytes at the blueprint's energy figures (TDP − idle while busy "
                            "where those are missing). The timeline and lifetimes come from a "
                            "discrete-event simulation of one step of one pipeline column; the "
-                           "other figures from the analytic estimator.");
+                           "other figures from the analytic estimator."));
   bpw_memo_page_paragraph (&m->page, BPW_PLOT_FONT_BODY, NULL,
-                           "Every blueprint value carries its provenance: datasheet, estimate, "
+                           _("Every blueprint value carries its provenance: datasheet, estimate, "
                            "calibrated or measured, with its source. The values the figures "
-                           "depend on most:");
+                           "depend on most:"));
   for (guint i = 0; bps != NULL && bps[i] != NULL; i++)
     blueprint_provenance (m, bps[i], precision);
 }
@@ -173,16 +174,16 @@ assumptions (BpwMemo *m)
 static void
 validation (BpwMemo *m)
 {
-  bpw_memo_page_heading (&m->page, 1, "Validation");
+  bpw_memo_page_heading (&m->page, 1, _("Validation"));
   if (m->options->validation != NULL &&
       m->options->validation (&m->page, m->study, m->options->validation_data))
     return;
   bpw_memo_page_paragraph (&m->page, BPW_PLOT_FONT_BODY, NULL,
-                           "The study holds no measurements, so the numbers in this memo are "
+                           _("The study holds no measurements, so the numbers in this memo are "
                            "not validated against profiles: they are estimates from the "
                            "blueprints' datasheet and calibrated values listed above. Once "
                            "measured step times are imported into the study, this section "
-                           "compares them with the estimates, scenario by scenario.");
+                           "compares them with the estimates, scenario by scenario."));
 }
 
 void

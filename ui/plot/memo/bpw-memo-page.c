@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 
 #include "bpw-blueprint-io.h"
@@ -29,7 +30,7 @@ bpw_memo_validation_name (const char *name)
     return g_strdup (name);
   parts = g_strsplit (name, " + ", -1);
   if (g_strv_length (parts) > 1 && g_utf8_strlen (parts[0], -1) < NAME_CHARS - 12)
-    return g_strdup_printf ("%s + %u more", parts[0], g_strv_length (parts) - 1);
+    return g_strdup_printf (_("%s + %u more"), parts[0], g_strv_length (parts) - 1);
   cut = g_utf8_substring (name, 0, NAME_CHARS - 1);
   return g_strconcat (cut, "…", NULL);
 }
@@ -54,17 +55,17 @@ bpw_memo_validation_table1 (BpwMemoPage            *page,
                             const BpwReportSection *s)
 {
   g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *heading = g_strdup_printf ("%s on %s", s->title, s->blueprint);
+  g_autofree char *heading = g_strdup_printf (_("%s on %s"), s->title, s->blueprint);
   g_autofree char *summary = NULL;
-  const char *head[] = { "Model and decomposition", "Predicted TFLOP/s per GPU",
-                         "Published", "Error" };
+  const char *head[] = { _("Model and decomposition"), _("Predicted TFLOP/s per GPU"),
+                         _("Published"), _("Error") };
   const BpwMemoAlign align[] = { BPW_MEMO_LEFT, BPW_MEMO_RIGHT, BPW_MEMO_RIGHT, BPW_MEMO_RIGHT };
 
   bpw_memo_page_heading (page, 2, heading);
-  summary = g_strdup_printf ("The ten GPT models of the table (1.7 B to 1 T parameters on A100s), "
+  summary = g_strdup_printf (_("The ten GPT models of the table (1.7 B to 1 T parameters on A100s), "
                              "predicted with the paper's Eq. (3) FLOPs over the simulated step "
                              "time, as `bpw validate` prints them: mean |error| %.1f %%, max "
-                             "%.1f %%.", 100.0 * s->mean_abs_error, 100.0 * s->max_abs_error);
+                             "%.1f %%."), 100.0 * s->mean_abs_error, 100.0 * s->max_abs_error);
   bpw_memo_page_paragraph (page, BPW_PLOT_FONT_BODY, NULL, summary);
   for (guint k = 0; k < G_N_ELEMENTS (head); k++)
     g_ptr_array_add (cells, g_strdup (head[k]));
@@ -86,7 +87,7 @@ bpw_memo_validation_unmatched (BpwMemoPage          *page,
                                const BpwCorrelation *corr)
 {
   g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
-  const char *head[] = { "Unmatched", "Operation or kernel", "Time", "Why" };
+  const char *head[] = { _("Unmatched"), _("Operation or kernel"), _("Time"), _("Why") };
   const BpwMemoAlign align[] = { BPW_MEMO_LEFT, BPW_MEMO_LEFT, BPW_MEMO_RIGHT, BPW_MEMO_LEFT };
   guint shown = 0, total = 0;
 
@@ -103,8 +104,8 @@ bpw_memo_validation_unmatched (BpwMemoPage          *page,
       total++;
       if (shown++ >= UNMATCHED_ROWS)
         continue;
-      g_ptr_array_add (cells, g_strdup (extra ? "extra (measured only)"
-                                              : "missing (modelled only)"));
+      g_ptr_array_add (cells, g_strdup (extra ? _("extra (measured only)")
+                                              : _("missing (modelled only)")));
       name = bpw_correlation_row_name (corr, r);
       g_ptr_array_add (cells, bpw_memo_validation_name (name));
       g_ptr_array_add (cells, bpw_memo_validation_seconds (extra ? r->measured_s
@@ -117,7 +118,7 @@ bpw_memo_validation_unmatched (BpwMemoPage          *page,
                        cells->len / G_N_ELEMENTS (head), G_N_ELEMENTS (head), align);
   if (total > UNMATCHED_ROWS)
     {
-      g_autofree char *more = g_strdup_printf ("… and %u more unmatched rows.",
+      g_autofree char *more = g_strdup_printf (_("… and %u more unmatched rows."),
                                                total - UNMATCHED_ROWS);
 
       bpw_memo_page_paragraph (page, BPW_PLOT_FONT_SMALL, &page->style.muted, more);
@@ -130,36 +131,36 @@ bpw_memo_validation_profile (BpwMemoPage             *page,
                              const BpwReportSection  *s)
 {
   g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *heading = g_strdup_printf ("Measurement “%s”: %s on %s", run->name,
+  g_autofree char *heading = g_strdup_printf (_("Measurement “%s”: %s on %s"), run->name,
                                               run->candidate, run->scenario);
   g_autofree char *step_p = bpw_memo_validation_seconds (s->step_predicted_s);
   g_autofree char *step_m = bpw_memo_validation_seconds (s->step_measured_s);
   g_autofree char *step_e = bpw_memo_validation_percent (s->step_error);
   g_autofree char *summary = NULL;
   gboolean cal = s->calibrated_blueprint != NULL;
-  const char *head[] = { "Operation", "n", "Predicted", "Measured", "Error", "Calibrated",
-                         "Error" };
+  const char *head[] = { _("Operation"), _("n"), _("Predicted"), _("Measured"), _("Error"), _("Calibrated"),
+                         _("Error") };
   const BpwMemoAlign align[] = { BPW_MEMO_LEFT, BPW_MEMO_RIGHT, BPW_MEMO_RIGHT, BPW_MEMO_RIGHT,
                                  BPW_MEMO_RIGHT, BPW_MEMO_RIGHT, BPW_MEMO_RIGHT };
   guint columns = cal ? G_N_ELEMENTS (head) : G_N_ELEMENTS (head) - 2;
   double rest_p = 0, rest_m = 0;
 
   bpw_memo_page_heading (page, 2, heading);
-  summary = g_strdup_printf ("%s (%s) against the step simulated on %s%s%s. Step end to end: "
+  summary = g_strdup_printf (_("%s (%s) against the step simulated on %s%s%s. Step end to end: "
                              "predicted %s, measured %s (%s). Per operation: mean |error| "
                              "%.1f %%, max %.1f %%, time-weighted %.1f %%%s. Correlated "
                              "%.1f %% of the modelled operations and %.1f %% of the measured "
-                             "work items; %u measured items unexplained.%s",
-                             s->title, s->metadata != NULL ? s->metadata : "no metadata",
-                             s->blueprint, cal ? " and on its calibration " : "",
+                             "work items; %u measured items unexplained.%s"),
+                             s->title, s->metadata != NULL ? s->metadata : _("no metadata"),
+                             s->blueprint, cal ? _(" and on its calibration ") : "",
                              cal ? s->calibrated_blueprint : "", step_p, step_m, step_e,
                              100.0 * s->mean_abs_error, 100.0 * s->max_abs_error,
-                             100.0 * s->weighted_error, cal ? " before calibration" : "",
+                             100.0 * s->weighted_error, cal ? _(" before calibration") : "",
                              100.0 * s->modelled_match_rate, 100.0 * s->measured_match_rate,
                              s->unexplained_items,
-                             run->changed ? " The profile changed since it was added to the "
+                             run->changed ? _(" The profile changed since it was added to the "
                                             "study: these are the numbers of the file as it is "
-                                            "now." : "");
+                                            "now.") : "");
   bpw_memo_page_paragraph (page, BPW_PLOT_FONT_BODY, NULL, summary);
   for (guint k = 0; k < columns; k++)
     g_ptr_array_add (cells, g_strdup (head[k]));
@@ -188,7 +189,7 @@ bpw_memo_validation_profile (BpwMemoPage             *page,
     }
   if (s->entries->len > BPW_MEMO_VALIDATION_TOP)
     {
-      g_ptr_array_add (cells, g_strdup_printf ("%u more operations",
+      g_ptr_array_add (cells, g_strdup_printf (_("%u more operations"),
                                                s->entries->len - BPW_MEMO_VALIDATION_TOP));
       g_ptr_array_add (cells, g_strdup (""));
       g_ptr_array_add (cells, bpw_memo_validation_seconds (rest_p));
@@ -217,11 +218,11 @@ bpw_memo_validation_write (BpwMemoPage *page,
   if (n == 0)
     return FALSE;
   bpw_memo_page_paragraph (page, BPW_PLOT_FONT_BODY, NULL,
-                           "Predicted against measured; error is predicted / measured − 1. "
+                           _("Predicted against measured; error is predicted / measured − 1. "
                            "First the published reference, then every measurement the study "
                            "holds: a profile of a candidate running a scenario, its kernels "
                            "matched with the simulated step's operations by lineage, kind, "
-                           "shape and order.");
+                           "shape and order."));
   runs = g_new0 (BpwMeasurementRun, n);
   for (guint i = 0; i < n; i++)
     if (!bpw_measurement_run_init (&runs[i], study, i, &error)

@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -33,14 +35,14 @@ _bpw_memo_verdict (const BpwCompareFit *f,
                    gsize                size)
 {
   if (!f->ok)
-    g_strlcpy (buf, "not evaluated", size);
+    g_strlcpy (buf, _("not evaluated"), size);
   else if (!f->legal)
-    g_strlcpy (buf, "illegal", size);
+    g_strlcpy (buf, _("illegal"), size);
   else if (f->has_sla)
-    g_snprintf (buf, size, "%s SLA (%s%.0f%%)", f->sla_pass ? "meets" : "fails",
+    g_snprintf (buf, size, _("%s SLA (%s%.0f%%)"), f->sla_pass ? _("meets") : _("fails"),
                 f->sla_margin >= 0 ? "+" : "−", fabs (100 * f->sla_margin));
   else
-    g_strlcpy (buf, "legal, no SLA", size);
+    g_strlcpy (buf, _("legal, no SLA"), size);
   return buf;
 }
 
@@ -77,12 +79,12 @@ inputs_table (BpwMemo *m, GString *keywords)
   g_autofree char *json = bpw_study_to_json (study);
   g_autofree char *hash = sha256_of (json);
 
-  g_ptr_array_add (cells, g_strdup ("Input"));
-  g_ptr_array_add (cells, g_strdup ("Source"));
+  g_ptr_array_add (cells, g_strdup (_("Input")));
+  g_ptr_array_add (cells, g_strdup (_("Source")));
   g_ptr_array_add (cells, g_strdup ("SHA-256"));
-  g_ptr_array_add (cells, g_strdup_printf ("study “%s”", bpw_study_get_name (study)));
+  g_ptr_array_add (cells, g_strdup_printf (_("study “%s”"), bpw_study_get_name (study)));
   g_ptr_array_add (cells, g_strdup (bpw_study_get_path (study) != NULL
-                                      ? bpw_study_get_path (study) : "bundled"));
+                                      ? bpw_study_get_path (study) : _("bundled")));
   g_ptr_array_add (cells, g_strdup (hash));
   g_string_append_printf (keywords, "study sha256 %s", hash);
   for (guint i = 0; bps != NULL && bps[i] != NULL; i++)
@@ -92,9 +94,9 @@ inputs_table (BpwMemo *m, GString *keywords)
       g_autofree char *text = bp != NULL ? bpw_blueprint_to_json (bp) : NULL;
       g_autofree char *h = bp != NULL ? sha256_of (text) : NULL;
 
-      g_ptr_array_add (cells, g_strdup_printf ("blueprint %s", bps[i]));
+      g_ptr_array_add (cells, g_strdup_printf (_("blueprint %s"), bps[i]));
       g_ptr_array_add (cells, g_strdup (bp == NULL ? error->message
-                                        : bp->origin != NULL ? bp->origin : "study"));
+                                        : bp->origin != NULL ? bp->origin : _("study")));
       g_ptr_array_add (cells, g_strdup (h != NULL ? h : "—"));
       if (h != NULL)
         g_string_append_printf (keywords, "; %s sha256 %s", bps[i], h);
@@ -107,8 +109,8 @@ scenarios_table (BpwMemo *m)
 {
   BpwStudy *study = m->study;
   g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
-  const char *head[] = { "Scenario", "Workload", "Phase", "Batch", "Sequence", "Parallelism",
-                         "Weight", "SLA" };
+  const char *head[] = { _("Scenario"), _("Workload"), _("Phase"), _("Batch"), _("Sequence"), _("Parallelism"),
+                         _("Weight"), _("SLA") };
   const BpwMemoAlign align[] = { BPW_MEMO_LEFT, BPW_MEMO_LEFT, BPW_MEMO_LEFT, BPW_MEMO_RIGHT,
                                  BPW_MEMO_RIGHT, BPW_MEMO_LEFT, BPW_MEMO_RIGHT, BPW_MEMO_LEFT };
 
@@ -119,7 +121,7 @@ scenarios_table (BpwMemo *m)
       const BpwStudyScenario *s = bpw_study_get_scenario (study, i);
       const BpwScenario *sc = &s->scenario;
       const BpwParallel *p = &s->parallel;
-      char sla[BPW_SI_LABEL_MAX] = "none";
+      char sla[BPW_SI_LABEL_MAX];
 
       if (sc->sla_step_time > 0)
         bpw_si_format (sla, sizeof sla, sc->sla_step_time, "s", 3);
@@ -127,24 +129,25 @@ scenarios_table (BpwMemo *m)
         bpw_si_format (sla, sizeof sla, sc->sla_ttft, "s", 3);
       else if (sc->sla_tpot > 0)
         bpw_si_format (sla, sizeof sla, sc->sla_tpot, "s", 3);
+      else
+        g_strlcpy (sla, _("none"), sizeof sla);
       g_ptr_array_add (cells, g_strdup (s->name));
       g_ptr_array_add (cells, g_strdup (bpw_study_get_workload (study, s->workload)->name));
       g_ptr_array_add (cells, g_strdup (bpw_workload_phase_to_string (sc->phase)));
-      g_ptr_array_add (cells, g_strdup_printf ("%" G_GINT64_FORMAT " (micro %" G_GINT64_FORMAT
-                                               ")", sc->global_batch, sc->micro_batch));
+      g_ptr_array_add (cells, g_strdup_printf (_("%" PRId64 " (micro %" PRId64
+                                               ")"), sc->global_batch, sc->micro_batch));
       g_ptr_array_add (cells, sc->context > 0
-                                ? g_strdup_printf ("%" G_GINT64_FORMAT " + context %"
-                                                   G_GINT64_FORMAT, sc->seq, sc->context)
+                                ? g_strdup_printf (_("%" PRId64 " + context %" PRId64), sc->seq, sc->context)
                                 : g_strdup_printf ("%" G_GINT64_FORMAT, sc->seq));
-      g_ptr_array_add (cells, g_strdup_printf ("TP %" G_GINT64_FORMAT " × PP %" G_GINT64_FORMAT
-                                               " × DP %" G_GINT64_FORMAT "%s, %s; %s, "
-                                               "recompute %s", p->tp, p->pp, p->dp,
+      g_ptr_array_add (cells, g_strdup_printf (_("TP %" PRId64 " × PP %" PRId64
+                                               " × DP %" PRId64 "%s, %s; %s, "
+                                               "recompute %s"), p->tp, p->pp, p->dp,
                                                p->sp ? ", SP" : "",
                                                bpw_schedule_to_string (p->schedule),
                                                bpw_dtype_to_string (sc->dtype),
                                                bpw_recompute_to_string (sc->recompute)));
       g_ptr_array_add (cells, g_strdup_printf ("%.2f", sc->weight));
-      g_ptr_array_add (cells, g_strdup_printf ("%s%s", sc->sla_step_time > 0 ? "step ≤ "
+      g_ptr_array_add (cells, g_strdup_printf ("%s%s", sc->sla_step_time > 0 ? _("step ≤ ")
                                                : sc->sla_ttft > 0 ? "TTFT ≤ "
                                                : sc->sla_tpot > 0 ? "TPOT ≤ " : "", sla));
     }
@@ -161,15 +164,15 @@ candidates_table (BpwMemo *m)
   guint n_suites = MIN (cmp->suites->len, 3u);
   guint cols = 3 + 2 * n_suites;
 
-  g_ptr_array_add (cells, g_strdup ("Candidate"));
-  g_ptr_array_add (cells, g_strdup ("Blueprint"));
-  g_ptr_array_add (cells, g_strdup ("Mapping"));
+  g_ptr_array_add (cells, g_strdup (_("Candidate")));
+  g_ptr_array_add (cells, g_strdup (_("Blueprint")));
+  g_ptr_array_add (cells, g_strdup (_("Mapping")));
   for (guint k = 0; k < n_suites; k++)
     {
       const BpwCompareDataSuite *s = &g_array_index (cmp->suites, BpwCompareDataSuite, k);
 
-      g_ptr_array_add (cells, g_strdup_printf ("Score: %s", s->name));
-      g_ptr_array_add (cells, g_strdup ("Verdict"));
+      g_ptr_array_add (cells, g_strdup_printf (_("Score: %s"), s->name));
+      g_ptr_array_add (cells, g_strdup (_("Verdict")));
     }
   for (guint c = 0; c < cmp->n_candidates; c++)
     {
@@ -179,15 +182,15 @@ candidates_table (BpwMemo *m)
 
       g_ptr_array_add (cells, g_strdup_printf ("%s%s", cand->name, c == m->best ? " ★" : ""));
       g_ptr_array_add (cells, g_strdup (cand->blueprint));
-      g_ptr_array_add (cells, g_strdup (given ? "its own" : "each scenario's"));
+      g_ptr_array_add (cells, g_strdup (given ? _("its own") : _("each scenario's")));
       for (guint k = 0; k < n_suites; k++)
         {
           const BpwCompareDataSuite *s = &g_array_index (cmp->suites, BpwCompareDataSuite, k);
 
           g_ptr_array_add (cells, g_strdup_printf ("%.3f", s->score[c]));
-          g_ptr_array_add (cells, g_strdup_printf ("%s%s", s->feasible[c] ? "feasible"
-                                                                          : "infeasible",
-                                                   s->pareto[c] ? ", Pareto" : ""));
+          g_ptr_array_add (cells, g_strdup_printf ("%s%s", s->feasible[c] ? _("feasible")
+                                                                          : _("infeasible"),
+                                                   s->pareto[c] ? _(", Pareto") : ""));
         }
     }
   bpw_memo_page_table (&m->page, (const char * const *) cells->pdata, cells->len / cols, cols,
@@ -208,12 +211,12 @@ recommendation (BpwMemo *m)
     {
       const BpwCompareDataSuite *s = &g_array_index (cmp->suites, BpwCompareDataSuite, 0);
 
-      g_string_append_printf (out, " Its weighted score on suite “%s” is %.3f (1 = the best "
-                              "candidate on every scenario)%s%s.", s->name, s->score[m->best],
-                              s->feasible[m->best] ? ", it meets every SLA of the suite"
-                                                   : ", but it misses an SLA of the suite",
-                              s->pareto[m->best] ? " and it is on the Pareto front of score, "
-                                                   "performance per watt and cost" : "");
+      g_string_append_printf (out, _(" Its weighted score on suite “%s” is %.3f (1 = the best "
+                              "candidate on every scenario)%s%s."), s->name, s->score[m->best],
+                              s->feasible[m->best] ? _(", it meets every SLA of the suite")
+                                                   : _(", but it misses an SLA of the suite"),
+                              s->pareto[m->best] ? _(" and it is on the Pareto front of score, "
+                                                   "performance per watt and cost") : "");
     }
   if (best->ok && base->ok && m->best != cmp->baseline)
     {
@@ -221,8 +224,8 @@ recommendation (BpwMemo *m)
 
       bpw_si_format (a, sizeof a, best->eval.step_time_s, "s", 3);
       bpw_si_format (b, sizeof b, base->eval.step_time_s, "s", 3);
-      g_string_append_printf (out, " On %s its step takes %s against %s on the baseline %s "
-                              "(%s%.1f%%).", cmp->scenarios[cmp->scenario], a, b,
+      g_string_append_printf (out, _(" On %s its step takes %s against %s on the baseline %s "
+                              "(%s%.1f%%)."), cmp->scenarios[cmp->scenario], a, b,
                               cmp->candidates[cmp->baseline], d < 0 ? "−" : "+", fabs (d));
     }
   return g_string_free (out, FALSE);
@@ -233,9 +236,9 @@ headline (BpwMemo *m)
 {
   const BpwCompareData *cmp = m->cmp;
   g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
-  const char *head[] = { "Candidate", "Scenario", "Fit", "Step time", "TTFT", "TPOT",
-                         "Tokens/s", "MFU", "Peak memory", "Power/device", "Tokens/J",
-                         "Bottleneck" };
+  const char *head[] = { _("Candidate"), _("Scenario"), _("Fit"), _("Step time"), _("TTFT"), _("TPOT"),
+                         _("Tokens/s"), _("MFU"), _("Peak memory"), _("Power/device"), _("Tokens/J"),
+                         _("Bottleneck") };
   gboolean show[G_N_ELEMENTS (head)];
   BpwMemoAlign align[G_N_ELEMENTS (head)];
   guint cols = 0;
@@ -297,7 +300,7 @@ rejected (BpwMemo *m)
                                        : NULL;
   gboolean any = FALSE;
 
-  bpw_memo_page_heading (&m->page, 2, "Rejected alternatives");
+  bpw_memo_page_heading (&m->page, 2, _("Rejected alternatives"));
   for (guint c = 0; c < cmp->n_candidates; c++)
     {
       GString *why = g_string_new (NULL);
@@ -308,24 +311,24 @@ rejected (BpwMemo *m)
           char v[BPW_SI_LABEL_MAX], l[BPW_SI_LABEL_MAX];
 
           if (!f->ok || !f->legal)
-            g_string_append_printf (why, " On %s it is %s: %s.", cmp->scenarios[s],
-                                    f->ok ? "illegal" : "not evaluated",
-                                    f->error != NULL ? f->error : "no reason given");
+            g_string_append_printf (why, _(" On %s it is %s: %s."), cmp->scenarios[s],
+                                    f->ok ? _("illegal") : _("not evaluated"),
+                                    f->error != NULL ? f->error : _("no reason given"));
           else if (f->has_sla && !f->sla_pass)
             {
               bpw_si_format (v, sizeof v, f->value, "s", 3);
               bpw_si_format (l, sizeof l, f->sla_limit, "s", 3);
-              g_string_append_printf (why, " On %s its %s is %s against the SLA of %s "
-                                      "(%.0f%% over).", cmp->scenarios[s], f->metric, v, l,
+              g_string_append_printf (why, _(" On %s its %s is %s against the SLA of %s "
+                                      "(%.0f%% over)."), cmp->scenarios[s], f->metric, v, l,
                                       -100 * f->sla_margin);
             }
         }
       if (c != m->best && suite != NULL && suite->feasible[c] && why->len == 0)
-        g_string_append_printf (why, " Feasible, but its score on “%s” is %.3f against %.3f "
-                                "for %s%s.", suite->name, suite->score[c],
+        g_string_append_printf (why, _(" Feasible, but its score on “%s” is %.3f against %.3f "
+                                "for %s%s."), suite->name, suite->score[c],
                                 suite->score[m->best], cmp->candidates[m->best],
-                                suite->pareto[c] ? " (it stays on the Pareto front: a choice "
-                                                   "when power or cost weigh more)" : "");
+                                suite->pareto[c] ? _(" (it stays on the Pareto front: a choice "
+                                                   "when power or cost weigh more)") : "");
       if (c != m->best && why->len > 0)
         {
           g_autofree char *line = g_strdup_printf ("%s —%s", cmp->candidates[c], why->str);
@@ -337,7 +340,7 @@ rejected (BpwMemo *m)
     }
   if (!any)
     bpw_memo_page_paragraph (&m->page, BPW_PLOT_FONT_BODY, NULL,
-                             "None: the study has one candidate.");
+                             _("None: the study has one candidate."));
 }
 
 gboolean
@@ -379,7 +382,7 @@ bpw_memo_write_pdf (BpwStudy             *study,
       if (c == m.cmp->n_candidates)
         {
           g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                       "The study has no candidate “%s”.", options->baseline);
+                       _("The study has no candidate “%s”."), options->baseline);
           bpw_compare_data_free (m.cmp);
           return FALSE;
         }
@@ -394,41 +397,41 @@ bpw_memo_write_pdf (BpwStudy             *study,
   surface = cairo_pdf_surface_create (path, PAGE_WIDTH, PAGE_HEIGHT);
   if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Could not write “%s”: %s.", path,
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not write “%s”: %s."), path,
                    cairo_status_to_string (cairo_surface_status (surface)));
       cairo_surface_destroy (surface);
       bpw_compare_data_free (m.cmp);
       return FALSE;
     }
-  footer = g_strdup_printf ("Design review: %s · Blueprint Workbench %s",
+  footer = g_strdup_printf (_("Design review: %s · Blueprint Workbench %s"),
                             bpw_study_get_name (study), PACKAGE_VERSION);
   bpw_memo_page_begin (&m.page, surface, PAGE_WIDTH, PAGE_HEIGHT, footer);
   m.page.style.decimal_bytes = m.page.figure_style.decimal_bytes = options->decimal_bytes;
 
   bpw_memo_page_heading (&m.page, 0, bpw_study_get_name (study));
-  meta = g_strdup_printf ("Design review memo · Blueprint Workbench %s · %u candidates on %u "
+  meta = g_strdup_printf (_("Design review memo · Blueprint Workbench %s · %u candidates on %u "
                           "scenarios · analytic estimates and one simulated step, as each "
-                          "caption says", PACKAGE_VERSION, m.cmp->n_candidates,
+                          "caption says"), PACKAGE_VERSION, m.cmp->n_candidates,
                           m.cmp->n_scenarios);
   bpw_memo_page_paragraph (&m.page, BPW_PLOT_FONT_SMALL, &m.page.style.muted, meta);
   if (description[0] != '\0')
     bpw_memo_page_paragraph (&m.page, BPW_PLOT_FONT_BODY, NULL, description);
-  bpw_memo_page_heading (&m.page, 2, "Recommendation");
+  bpw_memo_page_heading (&m.page, 2, _("Recommendation"));
   rec = recommendation (&m);
   bpw_memo_page_paragraph (&m.page, BPW_PLOT_FONT_BODY, NULL, rec);
-  bpw_memo_page_heading (&m.page, 2, "Scenarios");
+  bpw_memo_page_heading (&m.page, 2, _("Scenarios"));
   scenarios_table (&m);
-  bpw_memo_page_heading (&m.page, 2, "Candidates and suite scores");
+  bpw_memo_page_heading (&m.page, 2, _("Candidates and suite scores"));
   candidates_table (&m);
-  bpw_memo_page_heading (&m.page, 2, "Inputs");
+  bpw_memo_page_heading (&m.page, 2, _("Inputs"));
   inputs_table (&m, keywords);
 
-  bpw_memo_page_heading (&m.page, 1, "Headline numbers");
+  bpw_memo_page_heading (&m.page, 1, _("Headline numbers"));
   bpw_memo_page_paragraph (&m.page, BPW_PLOT_FONT_SMALL, &m.page.style.muted,
-                           "Analytic estimates (the estimator search uses), mappings as given "
+                           _("Analytic estimates (the estimator search uses), mappings as given "
                            "in the study. Step time per training step or inference batch; TTFT "
                            "and TPOT for serving scenarios; memory per device at its peak; "
-                           "power per device averaged over the step.");
+                           "power per device averaged over the step."));
   headline (&m);
   rejected (&m);
 
@@ -437,7 +440,7 @@ bpw_memo_write_pdf (BpwStudy             *study,
   bpw_memo_page_end (&m.page);
 
   cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, bpw_study_get_name (study));
-  cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_SUBJECT, "Design review memo");
+  cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_SUBJECT, _("Design review memo"));
   cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR,
                                   "Blueprint Workbench " PACKAGE_VERSION);
   cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_KEYWORDS, keywords->str);
@@ -461,7 +464,7 @@ bpw_memo_write_pdf (BpwStudy             *study,
   g_clear_pointer (&m.plan, bpw_plan_free);
   if (status != CAIRO_STATUS_SUCCESS)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Could not write “%s”: %s.", path,
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not write “%s”: %s."), path,
                    cairo_status_to_string (status));
       return FALSE;
     }

@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -19,7 +21,7 @@ bpw_roofline_data_new (const char *title,
 {
   BpwRooflineData *data = g_new0 (BpwRooflineData, 1);
 
-  data->title = g_strdup (title != NULL ? title : "Roofline");
+  data->title = g_strdup (title != NULL ? title : _("Roofline"));
   data->label = g_strdup (label != NULL ? label : "");
   data->precision = g_strdup ("");
   data->stage = -1;
@@ -114,8 +116,8 @@ check_stage (const BpwPlan *plan, gint64 stage, GError **error)
   if (stage >= -1 && stage < plan->dist->n_stages)
     return TRUE;
   g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-               "Stage %" G_GINT64_FORMAT " does not exist: the plan has %" G_GINT64_FORMAT
-               " pipeline stages, numbered from 0.", stage, plan->dist->n_stages);
+               _("Stage %" PRId64 " does not exist: the plan has %" PRId64
+               " pipeline stages, numbered from 0."), stage, plan->dist->n_stages);
   return FALSE;
 }
 
@@ -294,13 +296,13 @@ bpw_roofline_data_new_from_plan (const BpwPlan  *plan,
     return NULL;
   if (label == NULL)
     label = plan->blueprint->name;
-  where = stage >= 0 ? g_strdup_printf ("stage %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT,
+  where = stage >= 0 ? g_strdup_printf (_("stage %" PRId64 " of %" PRId64),
                                         stage, plan->dist->n_stages)
                      : plan->dist->n_stages > 1
-                         ? g_strdup_printf ("all %" G_GINT64_FORMAT " stages", plan->dist->n_stages)
-                         : g_strdup ("one stage");
-  title = g_strdup_printf ("Roofline: %s%s%s, %s, %s", scenario != NULL ? scenario : "",
-                           scenario != NULL ? " on " : "", label, precision, where);
+                         ? g_strdup_printf (_("all %" PRId64 " stages"), plan->dist->n_stages)
+                         : g_strdup (_("one stage"));
+  title = g_strdup_printf (_("Roofline: %s%s%s, %s, %s"), scenario != NULL ? scenario : "",
+                           scenario != NULL ? _(" on ") : "", label, precision, where);
   data = bpw_roofline_data_new (title, label);
   g_free (data->precision);
   data->precision = g_strdup (precision);

@@ -11,6 +11,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 
 #include "bpw-label-placer.h"
@@ -193,7 +194,7 @@ label_ridges (BpwRooflinePlot *self, BpwPlotText *text, const BpwPlotStyle *st,
         continue;
       m = &g_array_index (self->ridges, BpwRooflineRidgeMark, shown++);
       bpw_si_format (value, sizeof value, r->intensity, NULL, 3);
-      g_snprintf (buf, sizeof buf, "ridge %s FLOP/B", value);
+      g_snprintf (buf, sizeof buf, _("ridge %s FLOP/B"), value);
       {
         const double spots[][4] = {
           { 3, m->bottom - 3, 0, 1 }, { -3, m->bottom - 3, 1, 1 },

@@ -10,6 +10,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -155,35 +156,35 @@ build_legend (BpwRooflinePlot *self, const BpwPlotStyle *st)
       baseline_ceilings |= ceiling (data, i)->baseline;
       others |= !ceiling (data, i)->primary && !ceiling (data, i)->host;
     }
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, "Layer type");
+  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, _("Layer type"));
   for (guint t = 0; t < BPW_N_LAYER_TYPES; t++)
     if (types[t])
       bpw_plot_legend_add (&self->legend, BPW_LEGEND_DOT, &st->layer_type[t],
                            _bpw_plot_layer_type_name (t));
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, "Operations");
+  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, _("Operations"));
   bpw_plot_legend_add (&self->legend, BPW_LEGEND_DOT, &dot, data->label);
   if (baseline_points)
     {
-      baseline = g_strdup_printf ("%s (baseline)", data->baseline_label != NULL
-                                                     ? data->baseline_label : "baseline");
+      baseline = g_strdup_printf (_("%s (baseline)"), data->baseline_label != NULL
+                                                     ? data->baseline_label : _("baseline"));
       bpw_plot_legend_add (&self->legend, BPW_LEGEND_RING, &dot, baseline);
     }
   if (measured)
     {
-      g_autofree char *label = g_strdup_printf ("measured (%s)", data->measured_label != NULL
+      g_autofree char *label = g_strdup_printf (_("measured (%s)"), data->measured_label != NULL
                                                                    ? data->measured_label
-                                                                   : "profile");
+                                                                   : _("profile"));
 
       bpw_plot_legend_add (&self->legend, BPW_LEGEND_DIAMOND, &dot, label);
     }
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, "Ceilings");
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_LINE, &st->ceiling, "datasheet");
+  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, _("Ceilings"));
+  bpw_plot_legend_add (&self->legend, BPW_LEGEND_LINE, &st->ceiling, _("datasheet"));
   if (calibrated)
     {
       GString *factors = g_string_new (NULL);
 
       bpw_plot_legend_add (&self->legend, BPW_LEGEND_DASH, &st->ceiling,
-                           "calibrated (best efficiency)");
+                           _("calibrated (best efficiency)"));
       for (guint i = 0; i < data->ceilings->len; i++)
         if (ceiling (data, i)->calibrated && !ceiling (data, i)->baseline)
           g_string_append_printf (factors, "%s%s ×%.2f", factors->len > 0 ? ", " : "",
@@ -192,26 +193,26 @@ build_legend (BpwRooflinePlot *self, const BpwPlotStyle *st)
       g_string_free (factors, TRUE);
     }
   if (others)
-    bpw_plot_legend_add (&self->legend, BPW_LEGEND_LINE, &st->muted, "other precisions");
+    bpw_plot_legend_add (&self->legend, BPW_LEGEND_LINE, &st->muted, _("other precisions"));
   if (baseline_ceilings)
-    bpw_plot_legend_add (&self->legend, BPW_LEGEND_DOTTED, &st->muted, "baseline datasheet");
+    bpw_plot_legend_add (&self->legend, BPW_LEGEND_DOTTED, &st->muted, _("baseline datasheet"));
   if (data->skipped > 0)
-    note = g_strdup_printf ("Dot area ∝ share of task time. %u operations as %u dots (alike "
+    note = g_strdup_printf (_("Dot area ∝ share of task time. %u operations as %u dots (alike "
                             "operations of every block merged); %u without FLOPs or memory "
-                            "traffic not shown.", merged, shown, data->skipped);
+                            "traffic not shown."), merged, shown, data->skipped);
   else
-    note = g_strdup_printf ("Dot area ∝ share of task time. %u operations as %u dots (alike "
-                            "operations of every block merged).", merged, shown);
+    note = g_strdup_printf (_("Dot area ∝ share of task time. %u operations as %u dots (alike "
+                            "operations of every block merged)."), merged, shown);
   bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL, note);
   if (measured)
     {
       /* A legend entry holds 160 bytes. */
       g_autofree char *how = data->measured_skipped > 0
-        ? g_strdup_printf ("Diamonds: modelled FLOPs over measured kernel time, alike "
-                           "operations merged; %u without FLOPs or traffic not shown.",
+        ? g_strdup_printf (_("Diamonds: modelled FLOPs over measured kernel time, alike "
+                           "operations merged; %u without FLOPs or traffic not shown."),
                            data->measured_skipped)
-        : g_strdup ("Diamonds: modelled FLOPs over measured kernel time, alike operations "
-                    "merged.");
+        : g_strdup (_("Diamonds: modelled FLOPs over measured kernel time, alike operations "
+                    "merged."));
 
       bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL, how);
     }
@@ -357,9 +358,9 @@ _bpw_roofline_plot_layout (BpwPlot               *plot,
   bottom = height - pad - (column ? 0 : self->legend.height + pad);
 
   fit_domain (self, viewport, &d);
-  bpw_axis_layout_init (&self->xaxis, BPW_AXIS_BOTTOM, "Arithmetic intensity (FLOP/B)",
+  bpw_axis_layout_init (&self->xaxis, BPW_AXIS_BOTTOM, _("Arithmetic intensity (FLOP/B)"),
                         "FLOP/B", FALSE);
-  bpw_axis_layout_init (&self->yaxis, BPW_AXIS_LEFT, "Attained (FLOP/s)", "FLOP/s", TRUE);
+  bpw_axis_layout_init (&self->yaxis, BPW_AXIS_LEFT, _("Attained (FLOP/s)"), "FLOP/s", TRUE);
 
   /* The x axis' height hardly depends on its ticks; the y axis' width does on its labels.
    * Lay out y against an estimated height, then x against the width that leaves, then y

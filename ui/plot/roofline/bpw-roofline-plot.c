@@ -8,6 +8,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <inttypes.h>
 #include <math.h>
 
 #include "bpw-roofline-plot-private.h"
@@ -237,9 +239,9 @@ describe_point (BpwRooflinePlot *self, const BpwRooflinePoint *p, guint count)
 {
   char flops[BPW_SI_LABEL_MAX], bytes[BPW_SI_LABEL_MAX], attained[BPW_SI_LABEL_MAX];
   char time[BPW_SI_LABEL_MAX], total[BPW_SI_LABEL_MAX], intensity[BPW_SI_LABEL_MAX];
-  g_autofree char *where = p->stage >= 0 ? g_strdup_printf ("stage %" G_GINT64_FORMAT, p->stage)
-                                         : g_strdup ("several stages");
-  g_autofree char *more = count > 1 ? g_strdup_printf ("\n%u dots drawn as one at this zoom",
+  g_autofree char *where = p->stage >= 0 ? g_strdup_printf (_("stage %" PRId64), p->stage)
+                                         : g_strdup (_("several stages"));
+  g_autofree char *more = count > 1 ? g_strdup_printf (_("\n%u dots drawn as one at this zoom"),
                                                        count)
                                     : g_strdup ("");
 
@@ -249,14 +251,14 @@ describe_point (BpwRooflinePlot *self, const BpwRooflinePoint *p, guint count)
   bpw_si_format (time, sizeof time, p->time_s, "s", 3);
   bpw_si_format (total, sizeof total, p->total_s, "s", 3);
   bpw_si_format (intensity, sizeof intensity, p->intensity, NULL, 3);
-  return g_strdup_printf ("%s%s — %s, %s\n%s on %s, %s\n%s and %s per execution: %s FLOP/B\n"
+  return g_strdup_printf (_("%s%s — %s, %s\n%s on %s, %s\n%s and %s per execution: %s FLOP/B\n"
                           "%s in %s: %s attained\n%u operation%s (%s), %s per step on one rank, "
-                          "%.1f%% of task time\nBottleneck: %s; lineage id %u%s",
+                          "%.1f%% of task time\nBottleneck: %s; lineage id %u%s"),
                           p->name,
-                          p->baseline ? " (baseline)" : p->measured ? " (measured)" : "",
+                          p->baseline ? _(" (baseline)") : p->measured ? _(" (measured)") : "",
                           _bpw_plot_phase_name (p->phase), _bpw_plot_layer_type_name (p->layer_type), p->kind, p->engine, p->dtype,
                           flops, bytes, intensity, flops, time, attained, p->merged,
-                          p->merged == 1 ? "" : "s", where, total, p->share * 100,
+                          p->merged == 1 ? "" : C_("plural ending of “operation”", "s"), where, total, p->share * 100,
                           _bpw_plot_bottleneck_name (p->bottleneck), p->lineage, more);
 }
 
@@ -280,9 +282,9 @@ bpw_roofline_plot_describe (BpwPlot          *plot,
       bpw_si_format (value, sizeof value, c->value,
                      c->kind == BPW_CEILING_COMPUTE ? "FLOP/s" : "B/s", 4);
       if (c->calibrated)
-        return g_strdup_printf ("%s: %s\nDatasheet value × %.3f, the best efficiency of its "
-                                "calibrated table", c->label, value, c->efficiency);
-      return g_strdup_printf ("%s%s: %s (datasheet)", c->baseline ? "Baseline " : "", c->label,
+        return g_strdup_printf (_("%s: %s\nDatasheet value × %.3f, the best efficiency of its "
+                                "calibrated table"), c->label, value, c->efficiency);
+      return g_strdup_printf (_("%s%s: %s (datasheet)"), c->baseline ? _("Baseline ") : "", c->label,
                               value);
     }
   if (hit->kind == BPW_PLOT_HIT_LEGEND && hit->index >= 0)

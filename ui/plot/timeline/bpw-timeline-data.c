@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -52,7 +53,7 @@ bpw_timeline_data_new (const char *title,
 {
   BpwTimelineData *data = g_new0 (BpwTimelineData, 1);
 
-  data->title = g_strdup (title != NULL ? title : "Timeline");
+  data->title = g_strdup (title != NULL ? title : _("Timeline"));
   data->label = g_strdup ("");
   data->step_s = step_s;
   data->lanes = g_array_new (FALSE, FALSE, sizeof (BpwTimelineLane));
@@ -279,7 +280,7 @@ bpw_timeline_data_finish (BpwTimelineData *data)
     {
       data->tier_names = g_new0 (char *, data->n_tiers + 1);
       for (guint t = 0; t < data->n_tiers; t++)
-        data->tier_names[t] = g_strdup_printf ("tier %u", t);
+        data->tier_names[t] = g_strdup_printf (_("tier %u"), t);
     }
   builder_free (data->builder);
   data->builder = NULL;
@@ -401,8 +402,8 @@ bpw_timeline_data_new_from_simulation (const BpwSimulation *sim,
   g_return_val_if_fail (sim != NULL, NULL);
 
   if (title == NULL)
-    title = own_title = g_strdup_printf ("Timeline: %s, simulated step", label != NULL ? label
-                                                                                       : "plan");
+    title = own_title = g_strdup_printf (_("Timeline: %s, simulated step"), label != NULL ? label
+                                                                                       : _("plan"));
   data = bpw_timeline_data_new (title, sim->step_time_s);
   g_free (data->label);
   data->label = g_strdup (label != NULL ? label : "");

@@ -15,6 +15,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <string.h>
 
 #include "bpw-error.h"
@@ -198,7 +199,7 @@ bpw_timeline_data_add_measured_lanes (BpwTimelineData       *data,
   if (corr->profile != profile)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "%s: the correlation was made with another profile (%s)", profile->filename,
+                   _("%s: the correlation was made with another profile (%s)"), profile->filename,
                    corr->profile->filename);
       return FALSE;
     }
@@ -210,8 +211,8 @@ bpw_timeline_data_add_measured_lanes (BpwTimelineData       *data,
       if (p->rank >= data->n_ranks)
         {
           g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                       "%s: its device %s was correlated with simulated rank %u, which this "
-                       "timeline of %u ranks does not show", profile->filename,
+                       _("%s: its device %s was correlated with simulated rank %u, which this "
+                       "timeline of %u ranks does not show"), profile->filename,
                        (const char *) g_ptr_array_index (profile->devices, p->device), p->rank,
                        data->n_ranks);
           return FALSE;
@@ -224,7 +225,7 @@ bpw_timeline_data_add_measured_lanes (BpwTimelineData       *data,
       || data->n_events + n_new >= G_MAXUINT32)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "%s: too many lanes or events to show beside this timeline",
+                   _("%s: too many lanes or events to show beside this timeline"),
                    profile->filename);
       return FALSE;
     }

@@ -8,6 +8,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -271,9 +273,9 @@ lane_text (const BpwTimelineData *data, guint lane, char *buf, gsize size)
   const BpwTimelineLane *l = &g_array_index (data->lanes, BpwTimelineLane, lane);
 
   if (l->stage == (gint64) l->rank)
-    g_snprintf (buf, size, "stage %u, %s", l->rank, l->name);
+    g_snprintf (buf, size, _("stage %u, %s"), l->rank, l->name);
   else
-    g_snprintf (buf, size, "rank %u (stage %" G_GINT64_FORMAT "), %s", l->rank, l->stage,
+    g_snprintf (buf, size, _("rank %u (stage %" PRId64 "), %s"), l->rank, l->stage,
                 l->name);
   return buf;
 }
@@ -285,9 +287,9 @@ describe_event (BpwTimelinePlot *self, guint32 i, guint count)
   const BpwTimelineEvent *e = &data->events[i];
   char start[BPW_SI_LABEL_MAX], dur[BPW_SI_LABEL_MAX], flops[BPW_SI_LABEL_MAX];
   char bytes[BPW_SI_LABEL_MAX], lane[96], pred_lane[96];
-  g_autofree char *mb = e->micro_batch >= 0 ? g_strdup_printf (", micro-batch %d",
+  g_autofree char *mb = e->micro_batch >= 0 ? g_strdup_printf (_(", micro-batch %d"),
                                                                e->micro_batch)
-                                            : g_strdup (", once per step");
+                                            : g_strdup (_(", once per step"));
   g_autofree char *work = NULL;
   g_autofree char *pred = NULL;
   g_autofree char *more = NULL;
@@ -296,18 +298,18 @@ describe_event (BpwTimelinePlot *self, guint32 i, guint count)
   bpw_si_format (dur, sizeof dur, data->end[i] - data->start[i], "s", 3);
   bpw_si_format (flops, sizeof flops, e->flops, "FLOP", 3);
   bpw_plot_format_bytes (BPW_PLOT (self), bytes, sizeof bytes, e->bytes);
-  work = e->transfer ? g_strdup_printf ("%s on the wire", bytes)
-                     : g_strdup_printf ("%s, %s of device traffic", flops, bytes);
+  work = e->transfer ? g_strdup_printf (_("%s on the wire"), bytes)
+                     : g_strdup_printf (_("%s, %s of device traffic"), flops, bytes);
   if (e->pred < data->n_events)
-    pred = g_strdup_printf ("\nStarted by the end of %s (%s)",
+    pred = g_strdup_printf (_("\nStarted by the end of %s (%s)"),
                             bpw_timeline_data_name (data, data->events[e->pred].name),
                             lane_text (data, data->events[e->pred].lane, pred_lane,
                                        sizeof pred_lane));
-  more = count > 1 ? g_strdup_printf ("\n%u events merged into this mark at this zoom; this is "
-                                      "the longest", count)
+  more = count > 1 ? g_strdup_printf (_("\n%u events merged into this mark at this zoom; this is "
+                                      "the longest"), count)
                    : g_strdup ("");
-  return g_strdup_printf ("%s — %s, %s\n%s%s\nStarts at %s, lasts %s\n%s\nBottleneck: %s; "
-                          "layer type %s; lineage id %u%s%s",
+  return g_strdup_printf (_("%s — %s, %s\n%s%s\nStarts at %s, lasts %s\n%s\nBottleneck: %s; "
+                          "layer type %s; lineage id %u%s%s"),
                           bpw_timeline_data_name (data, e->name),
                           _bpw_plot_phase_name (data->key[BPW_TIMELINE_COLOR_PHASE][i]),
                           bpw_timeline_data_name (data, e->kind),
@@ -333,10 +335,10 @@ describe_counter (BpwTimelinePlot *self, const BpwPlotHit *hit)
     {
       bpw_plot_format_bytes (BPW_PLOT (self), value, sizeof value, v);
       bpw_plot_format_bytes (BPW_PLOT (self), cap, sizeof cap, self->data->capacity);
-      return g_strdup_printf ("Device memory of stage %u: at most %s of %s between %s and %s",
+      return g_strdup_printf (_("Device memory of stage %u: at most %s of %s between %s and %s"),
                               tr->rank, value, cap, a, b);
     }
-  return g_strdup_printf ("%s links of stage %u busy %.1f%% of the time between %s and %s",
+  return g_strdup_printf (_("%s links of stage %u busy %.1f%% of the time between %s and %s"),
                           self->data->tier_names[tr->tier], tr->rank, 100 * v, a, b);
 }
 

@@ -11,6 +11,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -151,8 +153,8 @@ track_label (BpwTimelinePlot *self, const BpwTimelineTrack *t, char *buf, gsize 
       return "memory";
     case BPW_TIMELINE_TRACK_LINK:
     default:
-      g_snprintf (buf, size, "%s busy", t->tier >= 0 && (guint) t->tier < data->n_tiers
-                                          ? data->tier_names[t->tier] : "link");
+      g_snprintf (buf, size, _("%s busy"), t->tier >= 0 && (guint) t->tier < data->n_tiers
+                                          ? data->tier_names[t->tier] : _("link"));
       return buf;
     }
 }
@@ -170,9 +172,9 @@ group_label (BpwTimelinePlot *self, guint32 rank, char *buf, gsize size)
         break;
       }
   if (stage == (gint64) rank)
-    g_snprintf (buf, size, "stage %u", rank);
+    g_snprintf (buf, size, _("stage %u"), rank);
   else
-    g_snprintf (buf, size, "rank %u · stage %" G_GINT64_FORMAT, rank, stage);
+    g_snprintf (buf, size, _("rank %u · stage %" PRId64), rank, stage);
   return buf;
 }
 
@@ -220,14 +222,14 @@ build_legend (BpwTimelinePlot *self, const BpwPlotStyle *st, guint32 events, gui
 {
   char a[32], b[32];
   static const char * const headings[BPW_TIMELINE_N_COLORINGS] = {
-    "Phase", "Bottleneck", "Layer type",
+    N_("Phase"), N_("Bottleneck"), N_("Layer type"),
   };
   g_autofree char *note = NULL;
   BpwPlotColor scratch, c;
   char cap[BPW_SI_LABEL_MAX];
 
   bpw_plot_legend_clear (&self->legend);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, headings[self->color_by]);
+  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, _(headings[self->color_by]));
   for (guint k = 0; k < BPW_TIMELINE_MAX_KEYS; k++)
     if (self->present[self->color_by] & (1u << k))
       bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX,
@@ -241,21 +243,21 @@ build_legend (BpwTimelinePlot *self, const BpwPlotStyle *st, guint32 events, gui
 
       bpw_plot_style_format_bytes (st, cap, sizeof cap, self->data->capacity);
       bpw_plot_style_format_bytes (st, height, sizeof height, self->memory_scale);
-      label = g_strdup_printf ("Memory in use (track height %s; capacity %s)", height, cap);
+      label = g_strdup_printf (_("Memory in use (track height %s; capacity %s)"), height, cap);
       c = _bpw_timeline_counter_color (st, BPW_TIMELINE_TRACK_MEMORY);
       bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &c, label);
     }
   if (self->show_links && self->data->n_tiers > 0)
     {
       c = _bpw_timeline_counter_color (st, BPW_TIMELINE_TRACK_LINK);
-      bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &c, "Link busy (0–100%)");
+      bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &c, _("Link busy (0–100%)"));
     }
   if (self->selected < self->data->n_events && (self->flows->len > 0 || reserve))
     bpw_plot_legend_add (&self->legend, BPW_LEGEND_LINE, &st->accent,
-                         "Dependencies of the selection");
-  note = g_strdup_printf ("One lane per queue of a pipeline stage's rank. Events narrower than "
+                         _("Dependencies of the selection"));
+  note = g_strdup_printf (_("One lane per queue of a pipeline stage's rank. Events narrower than "
                           "a column are merged, never dropped: %s events in view drawn as "
-                          "%s marks.", bpw_plot_format_count (events, a, sizeof a),
+                          "%s marks."), bpw_plot_format_count (events, a, sizeof a),
                           bpw_plot_format_count (marks, b, sizeof b));
   bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL, note);
 }
@@ -325,7 +327,7 @@ memory_label (BpwTimelinePlot *self, BpwPlotText *text, const BpwPlotStyle *st,
   if (!isfinite (max) || tr->rect.height < 2 * small_h)
     return;
   bpw_plot_style_format_bytes (st, value, sizeof value, max);
-  g_snprintf (str, sizeof str, "max %s", value);
+  g_snprintf (str, sizeof str, _("max %s"), value);
   add_label (self, text, BPW_PLOT_FONT_SMALL, str, x, tr->rect.y + tr->rect.height / 2, 1, 0,
              &st->muted);
 }
@@ -430,7 +432,7 @@ _bpw_timeline_plot_layout (BpwPlot               *plot,
     y0 = viewport->y_min, y1 = viewport->y_max;
 
   bpw_scale_init (&self->xscale, BPW_SCALE_LINEAR, self->t0, self->t1, 0, width);
-  bpw_axis_layout_init (&self->xaxis, BPW_AXIS_BOTTOM, "Time in the step", "s", TRUE);
+  bpw_axis_layout_init (&self->xaxis, BPW_AXIS_BOTTOM, _("Time in the step"), "s", TRUE);
   /* The axis' height is its title's and one line of tick labels: the same whatever the
    * range, so measured once per font. */
   if (!(self->x_extent >= 0))

@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <inttypes.h>
 #include <math.h>
 
 #include "bpw-candidate.h"
@@ -20,10 +22,10 @@ const char *
 bpw_trade_latency_name (BpwTradeLatency metric)
 {
   static const char * const names[BPW_TRADE_N_LATENCIES] = {
-    "time to first token", "time per output token", "end-to-end latency",
+    N_("time to first token"), N_("time per output token"), N_("end-to-end latency"),
   };
 
-  return metric < BPW_TRADE_N_LATENCIES ? names[metric] : "?";
+  return metric < BPW_TRADE_N_LATENCIES ? _(names[metric]) : "?";
 }
 
 void
@@ -48,7 +50,7 @@ bpw_trade_data_new (const char *title,
 {
   BpwTradeData *data = g_new0 (BpwTradeData, 1);
 
-  data->title = g_strdup (title != NULL ? title : "Trade curves");
+  data->title = g_strdup (title != NULL ? title : _("Trade curves"));
   data->scenario = g_strdup (scenario != NULL ? scenario : "");
   data->stream = g_strdup ("");
   data->metric = BPW_TRADE_LATENCY_TPOT;
@@ -182,7 +184,7 @@ sweep_candidate (BpwTradeData *data, BpwStudy *study, guint c, guint s,
 fail_run:
   bpw_candidate_run_clear (&run);
   series = &g_array_index (data->series, BpwTradeSeries, data->series->len - 1);
-  series->error = g_strdup (error != NULL ? error->message : "it cannot serve this scenario");
+  series->error = g_strdup (error != NULL ? error->message : _("it cannot serve this scenario"));
 }
 
 BpwTradeData *
@@ -203,14 +205,14 @@ bpw_trade_data_new_from_study (BpwStudy              *study,
   if (scenario >= bpw_study_get_n_scenarios (study))
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "The study has no scenario %u.", scenario);
+                   _("The study has no scenario %u."), scenario);
       return NULL;
     }
   sc = bpw_study_get_scenario (study, scenario);
   if (sc->scenario.phase == BPW_WORKLOAD_TRAIN)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "Scenario “%s” trains; trade curves need a prefill or decode scenario.",
+                   _("Scenario “%s” trains; trade curves need a prefill or decode scenario."),
                    sc->name);
       return NULL;
     }
@@ -219,14 +221,14 @@ bpw_trade_data_new_from_study (BpwStudy              *study,
       bpw_trade_options_init (&defaults, &sc->scenario);
       options = &defaults;
     }
-  title = g_strdup_printf ("Trade curves: %s, throughput against latency", sc->name);
+  title = g_strdup_printf (_("Trade curves: %s, throughput against latency"), sc->name);
   data = bpw_trade_data_new (title, sc->name);
   prompt = bpw_length_dist_to_string (&options->prompt);
   output = bpw_length_dist_to_string (&options->output);
   g_free (data->stream);
-  data->stream = g_strdup_printf ("%" G_GINT64_FORMAT " requests per rate, Poisson (seed %"
-                                  G_GUINT64_FORMAT "), prompts %s, outputs %s, ≤ %"
-                                  G_GINT64_FORMAT " sequences a step",
+  data->stream = g_strdup_printf (_("%" PRId64 " requests per rate, Poisson (seed %"
+                                  PRIu64 "), prompts %s, outputs %s, ≤ %"
+                                  PRId64 " sequences a step"),
                                   options->requests, options->seed, prompt, output,
                                   options->max_batch);
   data->sla[BPW_TRADE_LATENCY_TTFT] = sc->scenario.sla_ttft;

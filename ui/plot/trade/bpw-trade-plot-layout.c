@@ -8,6 +8,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -61,21 +62,21 @@ y_title (BpwTradeY y)
   switch (y)
     {
     case BPW_TRADE_Y_PER_WATT:
-      return "Throughput per watt of TDP (tokens/J)";
+      return _("Throughput per watt of TDP (tokens/J)");
     case BPW_TRADE_Y_PER_DOLLAR:
-      return "Throughput per dollar of devices (tokens/s/$)";
+      return _("Throughput per dollar of devices (tokens/s/$)");
     case BPW_TRADE_Y_THROUGHPUT:
     default:
-      return "Throughput (output tokens/s)";
+      return _("Throughput (output tokens/s)");
     }
 }
 
 static const char *
 metric_short (BpwTradeLatency m)
 {
-  static const char * const names[] = { "TTFT", "TPOT", "end-to-end latency" };
+  static const char * const names[] = { "TTFT", "TPOT", N_("end-to-end latency") };
 
-  return m < G_N_ELEMENTS (names) ? names[m] : "?";
+  return m < G_N_ELEMENTS (names) ? _(names[m]) : "?";
 }
 
 static void
@@ -89,7 +90,7 @@ build_legend (BpwTradePlot *self, const BpwPlotStyle *st)
   GString *missing = g_string_new (NULL);
 
   bpw_plot_legend_clear (&self->legend);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, "Candidate");
+  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, _("Candidate"));
   for (guint i = 0; i < data->series->len; i++)
     {
       const BpwTradeSeries *s = &g_array_index (data->series, BpwTradeSeries, i);
@@ -99,23 +100,23 @@ build_legend (BpwTradePlot *self, const BpwPlotStyle *st)
         bpw_plot_legend_add (&self->legend, BPW_LEGEND_LINE, &c, s->name);
       else
         g_string_append_printf (missing, " %s: %s", s->name,
-                                s->error != NULL ? s->error : "no points.");
+                                s->error != NULL ? s->error : _("no points."));
     }
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, "Latency");
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_DOT, &st->muted, "p50 (solid)");
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_RING, &st->muted, "p99 (dashed)");
+  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, _("Latency"));
+  bpw_plot_legend_add (&self->legend, BPW_LEGEND_DOT, &st->muted, _("p50 (solid)"));
+  bpw_plot_legend_add (&self->legend, BPW_LEGEND_RING, &st->muted, _("p99 (dashed)"));
   front = st->accent;
   front.a = 0.45;
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_LINE, &front, "Pareto front (p99)");
+  bpw_plot_legend_add (&self->legend, BPW_LEGEND_LINE, &front, _("Pareto front (p99)"));
   if (data->sla[self->metric] > 0)
-    bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &sla, "meets the SLA");
+    bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &sla, _("meets the SLA"));
   /* Legend entries hold 159 bytes: one note per sentence. */
   bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL,
-                       "One point per arrival rate, from light load to past saturation.");
+                       _("One point per arrival rate, from light load to past saturation."));
   bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL, data->stream);
   if (missing->len > 0)
     {
-      note = g_strdup_printf ("Not shown:%s", missing->str);
+      note = g_strdup_printf (_("Not shown:%s"), missing->str);
       bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL, note);
     }
   g_string_free (missing, TRUE);
@@ -238,7 +239,7 @@ _bpw_trade_plot_layout (BpwPlot               *plot,
   if (viewport != NULL && viewport->y_max > viewport->y_min)
     y0 = viewport->y_min, y1 = viewport->y_max;
 
-  x_title = g_strdup_printf ("%s, p50 and p99 (s, log scale)",
+  x_title = g_strdup_printf (_("%s, p50 and p99 (s, log scale)"),
                              bpw_trade_latency_name (self->metric));
   x_title[0] = g_ascii_toupper (x_title[0]);
   bpw_axis_layout_init (&self->xaxis, BPW_AXIS_BOTTOM, x_title, "s", TRUE);
@@ -288,7 +289,7 @@ _bpw_trade_plot_layout (BpwPlot               *plot,
 
       self->sla_x = CLAMP (x, self->area.x, self->area.x + self->area.width);
       bpw_si_format (limit, sizeof limit, data->sla[self->metric], "s", 3);
-      g_snprintf (str, sizeof str, "SLA: %s ≤ %s", metric_short (self->metric), limit);
+      g_snprintf (str, sizeof str, _("SLA: %s ≤ %s"), metric_short (self->metric), limit);
       _bpw_plot_label_init (&label, text, BPW_PLOT_FONT_SMALL, str, self->sla_x - 3,
                             self->area.y + 3, 1, 0, 0, &st->foreground);
       label.halo = TRUE;

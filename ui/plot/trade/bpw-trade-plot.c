@@ -8,6 +8,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <inttypes.h>
 #include <math.h>
 
 #include "bpw-plot-palette.h"
@@ -223,21 +225,21 @@ describe_point (BpwTradePlot *self, guint i, gboolean p99)
   const BpwTradeSeries *s = &g_array_index (data->series, BpwTradeSeries, p->series);
   GString *out = g_string_new (NULL);
 
-  g_string_append_printf (out, "%s at %.3g requests/s (%.0f%% of the estimated saturation), "
-                          "%s shown\nThroughput %.4g output tokens/s on %" G_GINT64_FORMAT
-                          " devices", s->name, p->arrival_rate,
+  g_string_append_printf (out, _("%s at %.3g requests/s (%.0f%% of the estimated saturation), "
+                          "%s shown\nThroughput %.4g output tokens/s on %" PRId64
+                          " devices"), s->name, p->arrival_rate,
                           s->saturation > 0 ? 100 * p->arrival_rate / s->saturation : 0.0,
                           p99 ? "p99" : "p50", p->throughput, s->devices);
   if (s->power_w > 0)
-    g_string_append_printf (out, "; %.3g tokens/J at TDP", p->throughput / s->power_w);
+    g_string_append_printf (out, _("; %.3g tokens/J at TDP"), p->throughput / s->power_w);
   if (s->cost > 0)
-    g_string_append_printf (out, "; %.3g tokens/s per $", p->throughput / s->cost);
-  append_stats (out, "Time to first token", &p->latency[BPW_TRADE_LATENCY_TTFT]);
-  append_stats (out, "Time per output token", &p->latency[BPW_TRADE_LATENCY_TPOT]);
-  append_stats (out, "End to end", &p->latency[BPW_TRADE_LATENCY_E2E]);
-  g_string_append_printf (out, "\n%" G_GINT64_FORMAT " requests served, %" G_GINT64_FORMAT
-                          " rejected%s", p->requests, p->rejected,
-                          self->pareto != NULL && self->pareto[i] ? "; on the Pareto front" : "");
+    g_string_append_printf (out, _("; %.3g tokens/s per $"), p->throughput / s->cost);
+  append_stats (out, _("Time to first token"), &p->latency[BPW_TRADE_LATENCY_TTFT]);
+  append_stats (out, _("Time per output token"), &p->latency[BPW_TRADE_LATENCY_TPOT]);
+  append_stats (out, _("End to end"), &p->latency[BPW_TRADE_LATENCY_E2E]);
+  g_string_append_printf (out, _("\n%" PRId64 " requests served, %" PRId64
+                          " rejected%s"), p->requests, p->rejected,
+                          self->pareto != NULL && self->pareto[i] ? _("; on the Pareto front") : "");
   return g_string_free (out, FALSE);
 }
 
