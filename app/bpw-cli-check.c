@@ -193,7 +193,7 @@ bpw_cli_check_file (const char  *path,
 
         /* From the path, not the data: relative model paths resolve against its folder. */
         study = bpw_study_new_from_file (path, error);
-        if (study == NULL)
+        if (study == NULL || !bpw_study_check_references (study, doc, error))
           return FALSE;
         study_warnings = bpw_study_get_warnings (study);
         for (guint i = 0; study_warnings != NULL && i < study_warnings->len; i++)

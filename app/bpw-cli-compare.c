@@ -21,7 +21,9 @@ compare_run (const char *path, gboolean search, gint64 threads, gboolean json)
   g_autofree char *text = NULL;
   BpwCompareOptions options;
 
-  if (study == NULL)
+  /* A candidate whose blueprint is missing or wrong is a broken study, not a cell to
+   * print beside the others with exit 0. */
+  if (study == NULL || !bpw_study_check_references (study, NULL, &error))
     return bpw_cli_report_error ("compare", error);
   bpw_compare_options_init (&options);
   options.search_empty = search;

@@ -350,6 +350,28 @@ bpw_cli_options_resolve (const BpwCliOptions *o,
         parallel->schedule = BPW_SCHEDULE_INTERLEAVED;
     }
 
+  /* Said here with the option's name (usage, exit 2); bpw_scenario_validate() says it for
+   * files. */
+  if (o->sp && parallel->tp == 1)
+    {
+      g_set_error (error, BPW_CLI_USAGE_ERROR, 0, "--sp: sequence parallelism splits the "
+                   "sequence over the tensor-parallel group; it needs --tp 2 or more");
+      return FALSE;
+    }
+  if (spec->positions == BPW_POSITION_LEARNED && spec->max_positions > 0
+      && ((o->seq != BPW_CLI_UNSET && scenario->phase != BPW_WORKLOAD_DECODE
+           && o->seq > spec->max_positions)
+          || (o->context != BPW_CLI_UNSET && scenario->phase == BPW_WORKLOAD_DECODE
+              && o->context > spec->max_positions)))
+    {
+      gboolean decode = scenario->phase == BPW_WORKLOAD_DECODE;
+
+      g_set_error (error, BPW_CLI_USAGE_ERROR, 0, "--%s: %" G_GINT64_FORMAT " positions exceed "
+                   "the model's learned position table of %" G_GINT64_FORMAT
+                   " (max_position_embeddings)", decode ? "context" : "seq",
+                   decode ? o->context : o->seq, spec->max_positions);
+      return FALSE;
+    }
   if (scenario->seq == 0)
     scenario->seq = default_seq;
   if (scenario->phase == BPW_WORKLOAD_DECODE && o->context == BPW_CLI_UNSET &&

@@ -90,10 +90,12 @@ parse_sweep (const char *text, GArray *rates, GError **error)
       char *end = NULL;
       double r = g_ascii_strtod (g_strstrip (parts[i]), &end);
 
-      if (end == parts[i] || *end != '\0' || !(r > 0) || !isfinite (r))
+      if (end == parts[i] || *end != '\0' || !(r >= BPW_SERVE_MIN_ARRIVAL_RATE)
+          || !isfinite (r))
         {
-          g_set_error (error, BPW_CLI_USAGE_ERROR, 0, "--sweep: expected positive arrival "
-                       "rates separated by commas, got '%s'", text);
+          g_set_error (error, BPW_CLI_USAGE_ERROR, 0, "--sweep: expected arrival rates of at "
+                       "least %g requests per second separated by commas, got '%s'",
+                       BPW_SERVE_MIN_ARRIVAL_RATE, text);
           return FALSE;
         }
       g_array_append_val (rates, r);
@@ -222,9 +224,10 @@ bpw_cli_serve (int    argc,
     status = bpw_cli_usage ("serve", "serve: expected one MODEL, got also '%s'", argv[2]);
   else if (blueprint == NULL)
     status = bpw_cli_usage ("serve", "serve: missing --blueprint BP");
-  else if (args.sweep == NULL && !(args.rate > 0 && isfinite (args.rate)))
-    status = bpw_cli_usage ("serve", "serve: --arrival-rate R must be a positive number of "
-                            "requests per second (or give --sweep)");
+  else if (args.sweep == NULL && !(args.rate >= BPW_SERVE_MIN_ARRIVAL_RATE
+                                   && isfinite (args.rate)))
+    status = bpw_cli_usage ("serve", "serve: --arrival-rate R must be a number of requests "
+                            "per second of at least 0.001 (or give --sweep)");
   else if (args.requests < 1 || args.requests > 100000000)
     status = bpw_cli_usage ("serve", "serve: --requests N must be from 1 to 100000000");
   else if (args.max_batch < 1 || args.max_batch > 65536)

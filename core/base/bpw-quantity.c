@@ -203,6 +203,19 @@ scan_number (const char *p)
   return p;
 }
 
+/* Rounds @bytes to whole bytes when it is one up to a rounding error; FALSE when it has a
+ * real fraction. Beyond 2^53 every double is whole. */
+static gboolean
+bpw_quantity_whole_bytes (double *bytes)
+{
+  double whole = nearbyint (*bytes);
+
+  if (fabs (*bytes - whole) > 1e-9 * fabs (whole))
+    return FALSE;
+  *bytes = whole;
+  return TRUE;
+}
+
 gboolean
 bpw_quantity_parse (const char  *text,
                     BpwUnit      expected,
@@ -282,6 +295,16 @@ bpw_quantity_parse (const char  *text,
       return FALSE;
     }
 
+  /* Bytes are counted: "0.5 B" or "1.5 B" is no size. A decimal prefix may leave a
+   * rounding error ("3.35 GB" is 3350000000.0000005 in binary), which is not a fraction. */
+  if (unit == BPW_UNIT_BYTES && !bpw_quantity_whole_bytes (&result))
+    {
+      shown = g_utf8_make_valid (text, -1);
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   "expected a whole number of bytes, got \"%s\"", shown);
+      return FALSE;
+    }
+
   *value = result;
   return TRUE;
 
@@ -349,11 +372,11 @@ bpw_quantity_format (double  value,
 
   if (unit == BPW_UNIT_DOLLARS)
     {
-      /* "%.2f" writes every integer digit: up to 309 for G_MAXDOUBLE. A shorter buffer
-       * would cut the number and print a different amount. */
-      char buf[320];
+      /* "%.2f" writes every integer digit: up to 309 for G_MAXDOUBLE. Cents are exact up to
+       * a trillion dollars; beyond, 4 significant digits as for every other unit. */
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-      g_ascii_formatd (buf, sizeof buf, "%.2f", fabs (value));
+      g_ascii_formatd (buf, sizeof buf, fabs (value) < 1e12 ? "%.2f" : "%.4g", fabs (value));
       return g_strdup_printf ("%s$%s", value < 0 ? "-" : "", buf);
     }
   if (unit == BPW_UNIT_NONE || !isfinite (value))
@@ -412,8 +435,9 @@ bpw_quantity_format (double  value,
           level++;
           continue;
         }
-      /* Large times read better as whole seconds than as "1.235e+04 s". */
-      if (unit == BPW_UNIT_SECONDS && fabs (value) >= 1000.0)
+      /* Large times read better as whole seconds than as "1.235e+04 s", up to about a
+       * year; "%.0f" of a huge time would print hundreds of digits. */
+      if (unit == BPW_UNIT_SECONDS && fabs (value) >= 1000.0 && fabs (value) < 1e8)
         return g_strdup_printf ("%.0f s", value);
       return g_strdup_printf ("%s %s%s", mantissa, names[level], symbol);
     }
@@ -458,6 +482,9 @@ read_quantity_value (BpwJsonDoc  *doc,
       if (type == G_TYPE_INT64 || type == G_TYPE_DOUBLE)
         {
           *out = json_node_get_double (node);
+          if (expected == BPW_UNIT_BYTES && isfinite (*out) && !bpw_quantity_whole_bytes (out))
+            return bpw_json_doc_error (doc, node, path, error,
+                                       "expected a whole number of bytes, got %.17g", *out);
           return TRUE;
         }
       if (type == G_TYPE_STRING)

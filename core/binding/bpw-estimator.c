@@ -349,5 +349,5 @@ bpw_estimator_evaluate (BpwEstimator     *est,
     }
 
   bpw_evaluation_combine (&ctx, groups, n_groups, out);
-  return TRUE;
+  return bpw_evaluation_check_finite (out, bp->name, error);
 }

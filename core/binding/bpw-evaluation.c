@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bpw-evaluation.h"
+#include "bpw-error.h"
 
 static const char * const breakdown_names[BPW_N_BREAKDOWNS] = {
   "compute", "memory_stall", "latency", "exposed_communication", "bubble", "recompute",
@@ -422,4 +423,51 @@ bpw_evaluation_from_plan (const BpwPlan *plan,
         ctx.fits = FALSE;
     }
   bpw_evaluation_combine (&ctx, stages, dist->n_stages, out);
+}
+
+gboolean
+bpw_evaluation_check_finite (const BpwEvaluation *eval,
+                             const char          *blueprint_name,
+                             GError             **error)
+{
+  /* Figures that are always defined, then those where NaN means "none". */
+  const struct { const char *name; double value; gboolean nan_ok; } figures[] = {
+    { "step time", eval->step_time_s, FALSE },
+    { "MFU", eval->mfu, FALSE },
+    { "HFU", eval->hfu, FALSE },
+    { "model FLOPs", eval->model_flops, FALSE },
+    { "hardware FLOPs", eval->hardware_flops, FALSE },
+    { "peak memory", eval->peak_bytes, FALSE },
+    { "communication time", eval->comm_link_s, FALSE },
+    { "energy", eval->energy_j, TRUE },
+    { "throughput", eval->tokens_per_s, FALSE },
+    { "time to first token", eval->ttft_s, TRUE },
+    { "time per output token", eval->tpot_s, TRUE },
+    { "average power", eval->average_power_w, TRUE },
+    { "tokens per joule", eval->tokens_per_joule, TRUE },
+  };
+
+  g_return_val_if_fail (eval != NULL, FALSE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (figures); i++)
+    if (isinf (figures[i].value) || (isnan (figures[i].value) && !figures[i].nan_ok))
+      {
+        g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                     "the %s came out as %s: a rate or size of blueprint “%s” is too small "
+                     "or too large to price", figures[i].name,
+                     isnan (figures[i].value) ? "NaN" : "infinite",
+                     blueprint_name != NULL ? blueprint_name : "?");
+        return FALSE;
+      }
+  for (guint b = 0; b < BPW_N_BREAKDOWNS; b++)
+    if (!isfinite (eval->breakdown_s[b]))
+      {
+        g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                     "the %s time came out as %s: a rate or size of blueprint “%s” is too "
+                     "small or too large to price", bpw_breakdown_to_string (b),
+                     isnan (eval->breakdown_s[b]) ? "NaN" : "infinite",
+                     blueprint_name != NULL ? blueprint_name : "?");
+        return FALSE;
+      }
+  return TRUE;
 }

@@ -140,6 +140,14 @@ void     bpw_evaluation_combine     (const BpwStepContext *ctx,
 void     bpw_evaluation_from_plan   (const BpwPlan  *plan,
                                      BpwEvaluation  *out);
 
+/* FALSE (BPW_ERROR_INVALID_INPUT) when a figure of @eval that reaches a user or a ranking
+ * is infinite or NaN (NaN stays allowed where it means "none": TTFT, TPOT, power, energy
+ * per token, stall shares). The message names @blueprint_name, whose rates are what can
+ * drive a step to infinity or NaN, and the figure. */
+gboolean bpw_evaluation_check_finite (const BpwEvaluation *eval,
+                                      const char          *blueprint_name,
+                                      GError             **error);
+
 void     bpw_step_context_init      (BpwStepContext     *ctx,
                                      const BpwBlueprint *bp,
                                      const BpwScenario  *scenario,

@@ -83,9 +83,10 @@ bpw_calculon_read_table (BpwBlueprintReader *r,
       if (!(pt.size >= 0) || !isfinite (pt.size))
         return bpw_json_doc_error (r->doc, a, p, error, _("expected a threshold >= 0, got %.17g"),
                                    json_node_get_double (a));
-      if (!(pt.efficiency > 0 && pt.efficiency <= 1))
+      if (!(pt.efficiency >= BPW_BLUEPRINT_MIN_EFFICIENCY && pt.efficiency <= 1))
         return bpw_json_doc_error (r->doc, b, p, error,
-                                   _("expected an efficiency in (0, 1], got %.17g"), pt.efficiency);
+                                   "expected an efficiency between 0.001 and 1, got %.17g",
+                                   pt.efficiency);
       for (guint k = 0; k < points->len; k++)
         if (g_array_index (points, BpwEfficiencyPoint, k).size == pt.size)
           return bpw_json_doc_error (r->doc, a, p, error, _("threshold %.17g appears twice"),
@@ -94,6 +95,45 @@ bpw_calculon_read_table (BpwBlueprintReader *r,
     }
   bpw_efficiency_table_set (r->bp, table, (BpwEfficiencyPoint *) (void *) points->data,
                             points->len, BPW_INTERPOLATION_STEP, BPW_PROVENANCE_ESTIMATE, source);
+  return TRUE;
+}
+
+/* A number in the file's unit (@scale SI units each) whose SI value must lie in [@lo, @hi]:
+ * the physical bounds of bpw-blueprint.h. The message names both, so that "GBps": 1e-300
+ * reads "expected a bandwidth between 1 MB/s and 1 PB/s (0.001 to 1e+06 GBps)". */
+static gboolean
+bpw_calculon_read_bounded (BpwBlueprintReader *r,
+                           JsonObject         *obj,
+                           const char         *path,
+                           const char         *member,
+                           double              scale,
+                           const char         *file_unit,
+                           BpwUnit             unit,
+                           double              lo,
+                           double              hi,
+                           double             *out,
+                           GError            **error)
+{
+  double v = 0;
+
+  if (!bpw_json_doc_get_double (r->doc, obj, path, member, TRUE, -G_MAXDOUBLE, G_MAXDOUBLE, &v,
+                                error))
+    return FALSE;
+  if (!(v * scale >= lo && v * scale <= hi))
+    {
+      g_autofree char *full = bpw_json_doc_member_path (path, member);
+      g_autofree char *lo_s = bpw_quantity_format (lo, unit);
+      g_autofree char *hi_s = bpw_quantity_format (hi, unit);
+      g_autofree char *what = g_strdup (bpw_unit_describe (unit));
+      char *such = strstr (what, " such as");
+
+      if (such != NULL)
+        *such = '\0';
+      return bpw_json_doc_error (r->doc, json_object_get_member (obj, member), full, error,
+                                 "expected %s between %s and %s (%.6g to %.6g %s), got %.17g",
+                                 what, lo_s, hi_s, lo / scale, hi / scale, file_unit, v);
+    }
+  *out = v;
   return TRUE;
 }
 
@@ -130,8 +170,9 @@ bpw_calculon_read_engine (BpwBlueprintReader *r,
       if (type == NULL)
         return FALSE;
       _bpw_blueprint_warn_unknown (r, type, path, type_known);
-      if (!bpw_json_doc_get_double (r->doc, type, path, "tflops", TRUE, G_MINDOUBLE,
-                                    G_MAXDOUBLE, &tflops, error))
+      if (!bpw_calculon_read_bounded (r, type, path, "tflops", 1e12, "TFLOP/s",
+                                      BPW_UNIT_FLOPS_PER_S, BPW_BLUEPRINT_MIN_PEAK,
+                                      BPW_BLUEPRINT_MAX_PEAK, &tflops, error))
         return FALSE;
       src_peak = g_strdup_printf ("Calculon system %s: %s.tflops", file, path);
       src_eff = g_strdup_printf ("Calculon system %s: %s.gflops_efficiency", file, path);
@@ -201,7 +242,14 @@ bpw_calculon_read_memory (BpwBlueprintReader *r,
     return TRUE;
   if (gbps <= 0)
     return bpw_json_doc_error (r->doc, json_object_get_member (obj, "GBps"), member, error,
-                               _("a memory with capacity needs a positive GBps"));
+                               "a memory with capacity needs a positive GBps");
+  if (!bpw_calculon_read_bounded (r, obj, member, "GiB", 1073741824.0, "GiB", BPW_UNIT_BYTES,
+                                  BPW_BLUEPRINT_MIN_CAPACITY, BPW_BLUEPRINT_MAX_CAPACITY, &gib,
+                                  error)
+      || !bpw_calculon_read_bounded (r, obj, member, "GBps", 1e9, "GBps", BPW_UNIT_BYTES_PER_S,
+                                     BPW_BLUEPRINT_MIN_BANDWIDTH, BPW_BLUEPRINT_MAX_BANDWIDTH,
+                                     &gbps, error))
+    return FALSE;
 
   idx = bpw_blueprint_add_memory (r->bp, member, kind);
   m = &r->bp->memory[idx];
@@ -240,13 +288,14 @@ bpw_calculon_read_network (BpwBlueprintReader *r,
     return bpw_json_doc_error (r->doc, node, path, error, _("expected a network object"));
   obj = json_node_get_object (node);
   _bpw_blueprint_warn_unknown (r, obj, path, known);
-  if (!bpw_json_doc_get_double (r->doc, obj, path, "bandwidth", TRUE, G_MINDOUBLE, G_MAXDOUBLE,
-                                &bw, error)
-      || !bpw_json_doc_get_double (r->doc, obj, path, "efficiency", TRUE, G_MINDOUBLE, 1, &eff,
-                                   error)
+  if (!bpw_calculon_read_bounded (r, obj, path, "bandwidth", 1e9, "GB/s", BPW_UNIT_BYTES_PER_S,
+                                  BPW_BLUEPRINT_MIN_BANDWIDTH, BPW_BLUEPRINT_MAX_BANDWIDTH, &bw,
+                                  error)
+      || !bpw_json_doc_get_double (r->doc, obj, path, "efficiency", TRUE,
+                                   BPW_BLUEPRINT_MIN_EFFICIENCY, 1, &eff, error)
       || !bpw_json_doc_get_int (r->doc, obj, path, "size", TRUE, 1, G_MAXINT32, &size, error)
-      || !bpw_json_doc_get_double (r->doc, obj, path, "latency", TRUE, 0, G_MAXDOUBLE, &lat,
-                                   error)
+      || !bpw_json_doc_get_double (r->doc, obj, path, "latency", TRUE, 0,
+                                   BPW_BLUEPRINT_MAX_LATENCY, &lat, error)
       || !bpw_json_doc_get_bool (r->doc, obj, path, "must_be_filled", FALSE, &filled, error)
       || !bpw_json_doc_get_double (r->doc, obj, path, "processor_usage", FALSE, 0, 0.999999,
                                    &usage, error))
@@ -290,12 +339,17 @@ bpw_calculon_read_network (BpwBlueprintReader *r,
       a = json_array_get_element (pair, 0);
       b = json_array_get_element (pair, 1);
       if (!JSON_NODE_HOLDS_VALUE (a) || json_node_get_value_type (a) == G_TYPE_STRING
-          || json_node_get_value_type (a) == G_TYPE_BOOLEAN || !(json_node_get_double (a) > 0))
-        return bpw_json_doc_error (r->doc, a, p, error, _("expected a positive scalar"));
+          || json_node_get_value_type (a) == G_TYPE_BOOLEAN || !(json_node_get_double (a) > 0)
+          || json_node_get_double (a) > BPW_BLUEPRINT_MAX_OP_FACTOR)
+        return bpw_json_doc_error (r->doc, a, p, error,
+                                   "expected a positive scalar of at most 1000");
       if (!JSON_NODE_HOLDS_NULL (b)
           && (!JSON_NODE_HOLDS_VALUE (b) || json_node_get_value_type (b) == G_TYPE_STRING
-              || json_node_get_value_type (b) == G_TYPE_BOOLEAN))
-        return bpw_json_doc_error (r->doc, b, p, error, _("expected an offset (a number or null)"));
+              || json_node_get_value_type (b) == G_TYPE_BOOLEAN
+              || !(fabs (json_node_get_double (b)) <= BPW_BLUEPRINT_MAX_OP_FACTOR)))
+        return bpw_json_doc_error (r->doc, b, p, error,
+                                   "expected an offset (a number between -1000 and 1000, "
+                                   "or null)");
       f->set = TRUE;
       f->scalar = json_node_get_double (a);
       f->has_offset = !JSON_NODE_HOLDS_NULL (b);
@@ -353,6 +407,14 @@ _bpw_blueprint_import_calculon (BpwJsonDoc  *doc,
   if (networks == NULL)
     {
       g_propagate_error (error, local);
+      return NULL;
+    }
+  /* Every parallel group but a single device talks over a network; without one the
+   * simulated pipeline has no link to send on. */
+  if (json_array_get_length (networks) == 0)
+    {
+      bpw_json_doc_error (doc, bpw_json_doc_get_array_node (doc, networks), "networks", error,
+                          "expected at least one network");
       return NULL;
     }
   for (guint i = 0; i < json_array_get_length (networks); i++)

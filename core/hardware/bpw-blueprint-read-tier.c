@@ -15,7 +15,6 @@ static const char * const topology_choices[] = {
   "switch", "full-mesh", "ring", "torus", "fat-tree", NULL
 };
 
-#define POS G_MINDOUBLE
 #define INF G_MAXDOUBLE
 
 static gboolean
@@ -57,14 +56,16 @@ bpw_blueprint_read_op_factors (BpwBlueprintReader *r,
         return bpw_json_doc_error (r->doc, node, p, error,
                                    _("expected a pair [scalar, offset or null]"));
       if (!_bpw_blueprint_read_number_element (r, json_array_get_element (pair, 0), p,
-                                              _("a positive scalar"), 0, INF, TRUE, &f->scalar,
+                                              "a positive scalar of at most 1000", 0,
+                                              BPW_BLUEPRINT_MAX_OP_FACTOR, TRUE, &f->scalar,
                                               error))
         return FALSE;
       off = json_array_get_element (pair, 1);
       f->has_offset = !JSON_NODE_HOLDS_NULL (off);
       if (f->has_offset
-          && !_bpw_blueprint_read_number_element (r, off, p, _("an offset (a number or null)"),
-                                                 -INF, INF, FALSE, &f->offset, error))
+          && !_bpw_blueprint_read_number_element (r, off, p, "an offset (a number between -1000 and 1000, or null)",
+                                                 -BPW_BLUEPRINT_MAX_OP_FACTOR,
+                                                 BPW_BLUEPRINT_MAX_OP_FACTOR, FALSE, &f->offset, error))
         return FALSE;
       f->set = TRUE;
     }
@@ -109,16 +110,18 @@ _bpw_blueprint_read_tier (BpwBlueprintReader *r,
                              error)
       || !_bpw_blueprint_read_value (r, obj, path, "size", TRUE, BPW_UNIT_NONE, 1, INF, TRUE,
                                      &t->size, error)
-      || !_bpw_blueprint_read_value (r, obj, path, "bandwidth", TRUE, BPW_UNIT_BYTES_PER_S, POS,
-                                     INF, FALSE, &t->bandwidth, error)
-      || !_bpw_blueprint_read_value (r, obj, path, "links", FALSE, BPW_UNIT_NONE, 1, INF, TRUE,
+      || !_bpw_blueprint_read_value (r, obj, path, "bandwidth", TRUE, BPW_UNIT_BYTES_PER_S,
+                                     BPW_BLUEPRINT_MIN_BANDWIDTH, BPW_BLUEPRINT_MAX_BANDWIDTH, FALSE, &t->bandwidth, error)
+      || !_bpw_blueprint_read_value (r, obj, path, "links", FALSE, BPW_UNIT_NONE, 1,
+                                     BPW_BLUEPRINT_MAX_COUNT, TRUE,
                                      &t->links, error)
-      || !_bpw_blueprint_read_value (r, obj, path, "latency", FALSE, BPW_UNIT_SECONDS, 0, INF,
-                                     FALSE, &t->latency, error)
-      || !_bpw_blueprint_read_value (r, obj, path, "efficiency", FALSE, BPW_UNIT_NONE, POS, 1,
+      || !_bpw_blueprint_read_value (r, obj, path, "latency", FALSE, BPW_UNIT_SECONDS, 0,
+                                     BPW_BLUEPRINT_MAX_LATENCY, FALSE, &t->latency, error)
+      || !_bpw_blueprint_read_value (r, obj, path, "efficiency", FALSE, BPW_UNIT_NONE,
+                                     BPW_BLUEPRINT_MIN_EFFICIENCY, 1,
                                      FALSE, &t->efficiency, error)
       || !_bpw_blueprint_read_value (r, obj, path, "energy_per_byte", FALSE,
-                                     BPW_UNIT_JOULES_PER_BYTE, 0, INF, FALSE,
+                                     BPW_UNIT_JOULES_PER_BYTE, 0, BPW_BLUEPRINT_MAX_ENERGY, FALSE,
                                      &t->energy_per_byte, error)
       || !_bpw_blueprint_read_value (r, obj, path, "processor_usage", FALSE, BPW_UNIT_NONE, 0,
                                      0.999999, FALSE, &t->processor_usage, error)

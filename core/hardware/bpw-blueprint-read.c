@@ -23,7 +23,6 @@ static const char * const memory_choices[] = {
 };
 static const char * const processing_choices[] = { "overlap", "no_overlap", NULL };
 
-#define POS G_MINDOUBLE
 #define INF G_MAXDOUBLE
 
 /* {"interpolation": "step"|"log-linear", "points": [[size, eff], ...], "kind", "source"} */
@@ -77,7 +76,8 @@ bpw_blueprint_read_table (BpwBlueprintReader *r,
                                               interp == BPW_INTERPOLATION_LOG_LINEAR,
                                               &pt.size, error)
           || !_bpw_blueprint_read_number_element (r, json_array_get_element (pair, 1), p,
-                                                 _("an efficiency in (0, 1]"), 0, 1, TRUE,
+                                                 "an efficiency between 0.001 and 1",
+                                                 BPW_BLUEPRINT_MIN_EFFICIENCY, 1, FALSE,
                                                  &pt.efficiency, error))
         return FALSE;
       if (i > 0 && pt.size <= g_array_index (points, BpwEfficiencyPoint, i - 1).size)
@@ -160,8 +160,9 @@ bpw_blueprint_read_peak_cb (BpwBlueprintReader *r,
 {
   BpwEngine *e = data;
 
-  if (!_bpw_blueprint_read_value (r, obj, path, member, TRUE, BPW_UNIT_FLOPS_PER_S, POS, INF,
-                                  FALSE, &e->peak[precision], error))
+  if (!_bpw_blueprint_read_value (r, obj, path, member, TRUE, BPW_UNIT_FLOPS_PER_S,
+                                  BPW_BLUEPRINT_MIN_PEAK, BPW_BLUEPRINT_MAX_PEAK, FALSE,
+                                  &e->peak[precision], error))
     return FALSE;
   /* Capabilities, when given, must list every precision an engine claims. */
   if (r->bp->precisions != 0 && !(r->bp->precisions & (1u << precision)))
@@ -207,8 +208,8 @@ bpw_blueprint_read_energy_cb (BpwBlueprintReader *r,
                               gpointer            data,
                               GError            **error)
 {
-  return _bpw_blueprint_read_value (r, obj, path, member, TRUE, BPW_UNIT_JOULES_PER_FLOP, 0, INF,
-                                    FALSE, &r->bp->energy_per_flop[precision], error);
+  return _bpw_blueprint_read_value (r, obj, path, member, TRUE, BPW_UNIT_JOULES_PER_FLOP, 0,
+                                    BPW_BLUEPRINT_MAX_ENERGY, FALSE, &r->bp->energy_per_flop[precision], error);
 }
 
 static gboolean
@@ -276,14 +277,16 @@ bpw_blueprint_read_engine (BpwBlueprintReader *r,
 
   idx = bpw_blueprint_add_engine (r->bp, name, kind);
   e = &r->bp->engines[idx];  /* index first: add may move the array */
-  return _bpw_blueprint_read_value (r, obj, path, "count", FALSE, BPW_UNIT_NONE, 1, INF, TRUE,
+  return _bpw_blueprint_read_value (r, obj, path, "count", FALSE, BPW_UNIT_NONE, 1,
+                                    BPW_BLUEPRINT_MAX_COUNT, TRUE,
                                     &e->count, error)
-         && _bpw_blueprint_read_value (r, obj, path, "clock", FALSE, BPW_UNIT_HERTZ, POS, INF,
-                                       FALSE, &e->clock, error)
+         && _bpw_blueprint_read_value (r, obj, path, "clock", FALSE, BPW_UNIT_HERTZ,
+                                       BPW_BLUEPRINT_MIN_CLOCK, BPW_BLUEPRINT_MAX_CLOCK, FALSE, &e->clock, error)
          && _bpw_blueprint_read_value (r, obj, path, "bandwidth", FALSE, BPW_UNIT_BYTES_PER_S,
-                                       POS, INF, FALSE, &e->bandwidth, error)
-         && _bpw_blueprint_read_value (r, obj, path, "overhead", FALSE, BPW_UNIT_SECONDS, 0, INF,
-                                       FALSE, &e->overhead, error)
+                                       BPW_BLUEPRINT_MIN_BANDWIDTH, BPW_BLUEPRINT_MAX_BANDWIDTH,
+                                       FALSE, &e->bandwidth, error)
+         && _bpw_blueprint_read_value (r, obj, path, "overhead", FALSE, BPW_UNIT_SECONDS, 0,
+                                       BPW_BLUEPRINT_MAX_LATENCY, FALSE, &e->overhead, error)
          && bpw_blueprint_read_by_precision (r, obj, path, "peak", FALSE,
                                              bpw_blueprint_read_peak_cb, e, error)
          && bpw_blueprint_read_by_precision (r, obj, path, "efficiency", TRUE,
@@ -323,16 +326,18 @@ bpw_blueprint_read_memory (BpwBlueprintReader *r,
 
   idx = bpw_blueprint_add_memory (r->bp, name, kind);
   m = &r->bp->memory[idx];  /* index first: add may move the array */
-  if (!_bpw_blueprint_read_value (r, obj, path, "instances", FALSE, BPW_UNIT_NONE, 1, INF, TRUE,
+  if (!_bpw_blueprint_read_value (r, obj, path, "instances", FALSE, BPW_UNIT_NONE, 1,
+                                  BPW_BLUEPRINT_MAX_COUNT, TRUE,
                                   &m->instances, error)
-      || !_bpw_blueprint_read_value (r, obj, path, "capacity", TRUE, BPW_UNIT_BYTES, POS, INF,
-                                     FALSE, &m->capacity, error)
+      || !_bpw_blueprint_read_value (r, obj, path, "capacity", TRUE, BPW_UNIT_BYTES,
+                                     BPW_BLUEPRINT_MIN_CAPACITY, BPW_BLUEPRINT_MAX_CAPACITY, TRUE, &m->capacity, error)
       || !_bpw_blueprint_read_value (r, obj, path, "bandwidth", kind == BPW_MEMORY_DEVICE,
-                                     BPW_UNIT_BYTES_PER_S, POS, INF, FALSE, &m->bandwidth, error)
-      || !_bpw_blueprint_read_value (r, obj, path, "latency", FALSE, BPW_UNIT_SECONDS, 0, INF,
-                                     FALSE, &m->latency, error)
+                                     BPW_UNIT_BYTES_PER_S, BPW_BLUEPRINT_MIN_BANDWIDTH,
+                                     BPW_BLUEPRINT_MAX_BANDWIDTH, FALSE, &m->bandwidth, error)
+      || !_bpw_blueprint_read_value (r, obj, path, "latency", FALSE, BPW_UNIT_SECONDS, 0,
+                                     BPW_BLUEPRINT_MAX_LATENCY, FALSE, &m->latency, error)
       || !_bpw_blueprint_read_value (r, obj, path, "energy_per_byte", FALSE,
-                                     BPW_UNIT_JOULES_PER_BYTE, 0, INF, FALSE,
+                                     BPW_UNIT_JOULES_PER_BYTE, 0, BPW_BLUEPRINT_MAX_ENERGY, FALSE,
                                      &m->energy_per_byte, error))
     return FALSE;
 
@@ -426,10 +431,11 @@ bpw_blueprint_read_power_cost (BpwBlueprintReader *r,
   if (power != NULL)
     {
       _bpw_blueprint_warn_unknown (r, power, "power", power_known);
-      if (!_bpw_blueprint_read_value (r, power, "power", "tdp", FALSE, BPW_UNIT_WATTS, POS, INF,
-                                      FALSE, &r->bp->tdp, error)
-          || !_bpw_blueprint_read_value (r, power, "power", "idle", FALSE, BPW_UNIT_WATTS, 0, INF,
-                                         FALSE, &r->bp->idle_power, error)
+      if (!_bpw_blueprint_read_value (r, power, "power", "tdp", FALSE, BPW_UNIT_WATTS,
+                                      BPW_BLUEPRINT_MIN_POWER,
+                                      BPW_BLUEPRINT_MAX_POWER, FALSE, &r->bp->tdp, error)
+          || !_bpw_blueprint_read_value (r, power, "power", "idle", FALSE, BPW_UNIT_WATTS, 0,
+                                         BPW_BLUEPRINT_MAX_POWER, FALSE, &r->bp->idle_power, error)
           || !bpw_blueprint_read_by_precision (r, power, "power", "energy_per_flop", FALSE,
                                                bpw_blueprint_read_energy_cb, NULL, error))
         return FALSE;
@@ -440,8 +446,8 @@ bpw_blueprint_read_power_cost (BpwBlueprintReader *r,
   if (cost != NULL)
     {
       _bpw_blueprint_warn_unknown (r, cost, "cost", cost_known);
-      if (!_bpw_blueprint_read_value (r, cost, "cost", "device", FALSE, BPW_UNIT_DOLLARS, 0, INF,
-                                      FALSE, &r->bp->cost, error))
+      if (!_bpw_blueprint_read_value (r, cost, "cost", "device", FALSE, BPW_UNIT_DOLLARS, 0,
+                                      BPW_BLUEPRINT_MAX_COST, FALSE, &r->bp->cost, error))
         return FALSE;
     }
   return TRUE;

@@ -135,6 +135,30 @@ typedef struct
 
 #define BPW_BLUEPRINT_MAX_ENGINES 64
 
+/* Physical bounds on what one device may have (data/schemas/bpw-blueprint.schema.json states
+ * them too). Outside them a value is a typo or a unit slip, and the model would price it as
+ * nonsense: a denormal bandwidth makes every step time infinite or NaN, a bandwidth of
+ * 1e-300 B/s a step time with hundreds of digits. The bounds are wide: the smallest is far
+ * below any accelerator, the largest far above a wafer-scale part. */
+#define BPW_BLUEPRINT_MIN_BANDWIDTH  1e6                    /* 1 MB/s */
+#define BPW_BLUEPRINT_MAX_BANDWIDTH  1e15                   /* 1 PB/s */
+#define BPW_BLUEPRINT_MIN_PEAK       1e6                    /* 1 MFLOP/s */
+#define BPW_BLUEPRINT_MAX_PEAK       1e18                   /* 1 EFLOP/s */
+#define BPW_BLUEPRINT_MIN_CAPACITY   1024.0                 /* 1 KiB */
+/* 2^70 B (1024 EiB): Calculon's a100_80e system stands in for unlimited memory with
+ * 80e9 GiB (75 EiB), which must still load. */
+#define BPW_BLUEPRINT_MAX_CAPACITY   1180591620717411303424.0
+#define BPW_BLUEPRINT_MAX_LATENCY    1.0                    /* 1 s, per operation or message */
+#define BPW_BLUEPRINT_MIN_CLOCK      1e6                    /* 1 MHz */
+#define BPW_BLUEPRINT_MAX_CLOCK      1e11                   /* 100 GHz */
+#define BPW_BLUEPRINT_MIN_POWER      1e-3                   /* 1 mW */
+#define BPW_BLUEPRINT_MAX_POWER      1e6                    /* 1 MW */
+#define BPW_BLUEPRINT_MIN_EFFICIENCY 1e-3                   /* of a peak or a bandwidth */
+#define BPW_BLUEPRINT_MAX_OP_FACTOR  1e3                    /* a collective's scalar or offset */
+#define BPW_BLUEPRINT_MAX_ENERGY     1e-6                   /* 1 µJ per FLOP or byte */
+#define BPW_BLUEPRINT_MAX_COST       1e9                    /* $1 billion per device */
+#define BPW_BLUEPRINT_MAX_COUNT      1e9                    /* units, instances, links */
+
 typedef struct
 {
   const char        *name;             /* pooled */

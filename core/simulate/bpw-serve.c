@@ -244,7 +244,8 @@ bpw_serve_run (BpwServeModel         *model,
   Run run = { .model = model, .out = out };
   double first = G_MAXDOUBLE, last = 0, in_system = 0;
 
-  g_return_val_if_fail (options->arrival_rate > 0 && options->requests >= 1, FALSE);
+  g_return_val_if_fail (options->arrival_rate >= BPW_SERVE_MIN_ARRIVAL_RATE
+                        && options->requests >= 1, FALSE);
   memset (out, 0, sizeof *out);
   out->arrival_rate = options->arrival_rate;
   out->kv_capacity_tokens = bpw_serve_model_kv_capacity (model);

@@ -20,9 +20,16 @@
 
 G_BEGIN_DECLS
 
+/* The slowest arrival rate served: one request per 1000 s. Arrival times are absolute
+ * seconds in doubles; at 1e-16 requests/s they are 1e16 s apart, where a double's step is
+ * 2 s, so every millisecond latency computed as finish minus arrival came out as 0. At this
+ * bound 1e8 requests arrive within about 1e11 s, where the step is 15 µs. */
+#define BPW_SERVE_MIN_ARRIVAL_RATE 1e-3
+
 typedef struct
 {
-  double         arrival_rate;  /* requests per second, all replicas together */
+  double         arrival_rate;  /* requests per second, all replicas together; at least
+                                 * BPW_SERVE_MIN_ARRIVAL_RATE */
   gint64         requests;
   BpwLengthDist  prompt;
   BpwLengthDist  output;

@@ -240,7 +240,7 @@ bpw_study_read_sla (BpwJsonDoc   *doc,
     }
   bpw_json_doc_check_unknown (doc, o, spath, sla_keys, warnings);
 #define SLA(key, field) \
-  bpw_json_doc_get_quantity (doc, o, spath, key, FALSE, BPW_UNIT_SECONDS, 0.0, 1.0e9, \
+  bpw_json_doc_get_quantity (doc, o, spath, key, FALSE, BPW_UNIT_SECONDS, 1.0e-6, 1.0e9, \
                              &s->field, NULL, NULL, error)
   return SLA ("step_time", sla_step_time) && SLA ("ttft", sla_ttft)
          && SLA ("tpot", sla_tpot) && SLA ("p99", sla_p99);
@@ -512,6 +512,64 @@ bpw_study_read_candidate (BpwStudy    *self,
   return TRUE;
 }
 
+/* A suite's score is its scenarios' throughputs weighted and divided by the total weight:
+ * with every weight zero it is 0/0. Located at the suite's entry in "suites", or at the
+ * first member scenario's "suite" for a suite the scenarios declare. */
+static gboolean
+bpw_study_check_suite_weights (BpwStudy    *self,
+                               BpwJsonDoc  *doc,
+                               JsonObject  *root,
+                               GError     **error)
+{
+  JsonNode *suites = json_object_get_member (root, "suites");
+  JsonNode *scenarios = json_object_get_member (root, "scenarios");
+
+  for (guint i = 0; i < self->suites->len; i++)
+    {
+      const BpwStudySuite *suite = &g_array_index (self->suites, BpwStudySuite, i);
+      double total = 0;
+      g_autofree char *path = NULL;
+      JsonNode *where = json_object_get_member (root, "format");
+
+      for (guint k = 0; k < suite->n_scenarios; k++)
+        total += g_array_index (self->scenarios, BpwStudyScenario,
+                                suite->scenarios[k]).scenario.weight;
+      if (suite->n_scenarios == 0 || total > 0)
+        continue;
+      for (guint k = 0; suites != NULL && JSON_NODE_HOLDS_ARRAY (suites)
+                        && k < json_array_get_length (json_node_get_array (suites)); k++)
+        {
+          JsonNode *e = json_array_get_element (json_node_get_array (suites), k);
+
+          if (JSON_NODE_HOLDS_OBJECT (e)
+              && g_strcmp0 (json_object_get_string_member_with_default (
+                              json_node_get_object (e), "name", NULL), suite->name) == 0)
+            {
+              where = e;
+              path = g_strdup_printf ("suites[%u]", k);
+              break;
+            }
+        }
+      if (path == NULL && scenarios != NULL && JSON_NODE_HOLDS_ARRAY (scenarios))
+        {
+          guint first = suite->scenarios[0];
+          JsonNode *e = json_array_get_element (json_node_get_array (scenarios), first);
+
+          if (e != NULL && JSON_NODE_HOLDS_OBJECT (e)
+              && json_object_has_member (json_node_get_object (e), "suite"))
+            {
+              where = json_object_get_member (json_node_get_object (e), "suite");
+              path = g_strdup_printf ("scenarios[%u].suite", first);
+            }
+        }
+      return bpw_json_doc_error (doc, where, path != NULL ? path : "suites", error,
+                                 "every scenario of suite \"%s\" has weight 0; its weighted "
+                                 "score would be 0/0. Give at least one a positive weight",
+                                 suite->name);
+    }
+  return TRUE;
+}
+
 /* A scenario that names a suite joins it; a suite nobody declared is created. */
 static void
 bpw_study_link_suites (BpwStudy *self)
@@ -595,6 +653,8 @@ _bpw_study_read (BpwStudy    *self,
       || !bpw_study_read_list (self, doc, object, "suites", bpw_study_read_suite, error))
     return FALSE;
   bpw_study_link_suites (self);
+  if (!bpw_study_check_suite_weights (self, doc, object, error))
+    return FALSE;
 
   node = json_object_get_member (object, "blueprints");
   if (node != NULL && !JSON_NODE_HOLDS_ARRAY (node))

@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 
 #include "bpw-blueprint.h"
+#include "bpw-json-doc.h"
 #include "bpw-model-spec.h"
 #include "bpw-scenario.h"
 
@@ -188,6 +189,12 @@ gboolean      bpw_study_remove_inline_blueprint (BpwStudy         *self,
  * the study, else a path or a bundled name. */
 BpwBlueprint *bpw_study_load_blueprint   (BpwStudy            *self,
                                           const char          *name,
+                                          GError             **error);
+/* Loads every candidate's blueprint and reads its mapping against it: FALSE with the
+ * candidate named, located in @doc (nullable: the study file as read) at the candidate's
+ * "blueprint" or "mapping" when given. `bpw check` and bpw_compare_study() call it. */
+gboolean      bpw_study_check_references (BpwStudy            *self,
+                                          BpwJsonDoc          *doc,
                                           GError             **error);
 /* What @name means without the study's inline copy: a file or a bundled blueprint. */
 BpwBlueprint *bpw_study_load_original_blueprint (BpwStudy     *self,

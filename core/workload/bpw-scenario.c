@@ -121,6 +121,11 @@ bpw_scenario_validate_sizes (const BpwScenario *s,
   if (p->interleave < 1)
     FAIL_INPUT (_("parallel.interleave: expected a positive integer, got %" PRId64),
                 p->interleave);
+  /* Sequence parallelism splits the sequence over the tensor-parallel group: with one rank
+   * there is nothing to split, and the plan would be priced as if it did something. */
+  if (p->sp && p->tp == 1)
+    FAIL_INPUT ("parallel.sp: sequence parallelism needs tensor parallelism (tp \xe2\x89\xa5 2), "
+                "got tp 1");
   return TRUE;
 }
 
@@ -143,6 +148,14 @@ bpw_scenario_validate (const BpwScenario  *s,
   if (s->phase == BPW_WORKLOAD_DECODE && s->context < 1)
     FAIL_INPUT (_("scenario.context: decode needs at least one token in the KV cache"));
 
+  /* A learned position table has one row per position: a longer sequence has no
+   * embedding for its last positions. (Decode's context is left alone: the serving model
+   * prices a whole batch's cache through it, not one sequence's positions.) */
+  if (m->positions == BPW_POSITION_LEARNED && m->max_positions > 0
+      && s->phase != BPW_WORKLOAD_DECODE && s->seq > m->max_positions)
+    FAIL_INPUT ("scenario.seq: %" G_GINT64_FORMAT " positions exceed the model's learned "
+                "position table of %" G_GINT64_FORMAT " (max_position_embeddings)", s->seq,
+                m->max_positions);
   if (m->heads % p->tp != 0)
     FAIL (_("tensor parallelism %" PRId64 " does not divide the %" PRId64
           " attention heads"), p->tp, m->heads);

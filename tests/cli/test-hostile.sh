@@ -61,6 +61,8 @@ done <expected.txt
 # Every corpus file is in the manifest: a file added without its message is an error.
 for file in *; do
   case $file in expected.txt|README.md) continue ;; esac
+  # A folder is a class of its own with its own manifest (test-hostile-classes.sh).
+  [ -d "$file" ] && continue
   if ! cut -f1 expected.txt | grep -qxF -- "$file"; then
     fail "$file is listed in expected.txt" "add its expected message"
   fi

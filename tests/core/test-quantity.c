@@ -101,6 +101,8 @@ static const ErrorCase error_cases[] = {
   { "1e s", BPW_UNIT_SECONDS, "expected a time such as \"10 us\", got \"1e s\"" },
   { "$2 USD", BPW_UNIT_DOLLARS, "expected a price such as \"$2.50\", got \"$2 USD\"" },
   { "1e999 B", BPW_UNIT_BYTES, "the value \"1e999 B\" is out of range" },
+  { "0.5 B", BPW_UNIT_BYTES, "expected a whole number of bytes, got \"0.5 B\"" },
+  { "1024.5 B", BPW_UNIT_BYTES, "expected a whole number of bytes, got \"1024.5 B\"" },
   { "1 pJ", BPW_UNIT_JOULES_PER_FLOP,
     "expected an energy per FLOP such as \"0.5 pJ/FLOP\", got \"1 pJ\"" },
 };
@@ -155,6 +157,12 @@ static const FormatCase format_cases[] = {
   { 2.5,                              BPW_UNIT_DOLLARS,         "$2.50" },
   { -3e9,                             BPW_UNIT_BYTES_PER_S,     "-3 GB/s" },
   { 123456789,                        BPW_UNIT_BYTES,           "123.5 MB" },
+  /* Never hundreds of digits: a time or a price beyond its whole-number range. */
+  { 99999999,                         BPW_UNIT_SECONDS,         "99999999 s" },
+  { 1e300,                            BPW_UNIT_SECONDS,         "1e+300 s" },
+  { 123456789012.5,                   BPW_UNIT_DOLLARS,         "$123456789012.50" },
+  { 1e300,                            BPW_UNIT_DOLLARS,         "$1e+300" },
+  { -G_MAXDOUBLE,                     BPW_UNIT_DOLLARS,         "-$1.798e+308" },
 };
 
 static void
@@ -188,6 +196,10 @@ test_round_trip (void)
           g_autoptr(GError) error = NULL;
           double back = NAN;
 
+          /* Bytes are whole: "173.7 B" is refused by design (below 1000 B four digits may
+           * hold a fraction). */
+          if (units[u] == BPW_UNIT_BYTES && e < 3)
+            continue;
           if (!bpw_quantity_parse (text, units[u], &back, &error))
             g_error ("\"%s\" does not parse back: %s", text, error->message);
           g_assert_cmpfloat (fabs (back - value), <=, 5e-4 * value);
