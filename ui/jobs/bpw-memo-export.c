@@ -7,7 +7,6 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
 #include <string.h>
 
 #include "bpw-memo-export.h"
@@ -128,9 +127,8 @@ bpw_memo_export_close_request_cb (BpwMemoExport *self)
   return GDK_EVENT_PROPAGATE;
 }
 
-/* Runs in the worker. The memo goes to a private temporary file; only a complete one is
- * copied over @job->file, by g_file_set_contents_full()'s write-and-rename in the target's
- * folder, which keeps the file's usual permissions. */
+/* Runs in the worker. The memo goes to a temporary file in the target's folder, renamed over
+ * @job->file only when it is complete and the export was not cancelled. */
 static gboolean
 bpw_memo_export_write (BpwMemoJob    *job,
                        GCancellable  *cancellable,
@@ -139,12 +137,7 @@ bpw_memo_export_write (BpwMemoJob    *job,
   g_autoptr(GFile) folder = g_file_get_parent (job->file);
   g_autoptr(BpwStudy) study = NULL;
   g_autofree char *path = g_file_get_path (job->file);
-  g_autofree char *tmp = NULL;
-  g_autofree char *pdf = NULL;
   BpwMemoOptions options;
-  gboolean ok;
-  gsize length;
-  int fd;
 
   if (path == NULL || folder == NULL)
     {
@@ -163,22 +156,12 @@ bpw_memo_export_write (BpwMemoJob    *job,
   study = bpw_study_snapshot_load (job->snapshot, error);
   if (study == NULL || g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
-  fd = g_file_open_tmp ("bpw-memo-XXXXXX.pdf", &tmp, error);
-  if (fd < 0)
-    return FALSE;
-  g_close (fd, NULL);
-
   bpw_memo_options_init (&options);
   bpw_memo_options_set_validation (&options, study);
   options.baseline = job->baseline;
   options.decimal_bytes = job->decimal_bytes;
-  ok = bpw_memo_write_pdf (study, &options, tmp, error)
-       && g_file_get_contents (tmp, &pdf, &length, error)
-       && !g_cancellable_set_error_if_cancelled (cancellable, error)
-       && g_file_set_contents_full (path, pdf, length, G_FILE_SET_CONTENTS_CONSISTENT, 0666,
-                                    error);
-  g_unlink (tmp);
-  return ok;
+  options.cancellable = cancellable;
+  return bpw_memo_write_pdf (study, &options, path, error);
 }
 
 static void
