@@ -7,9 +7,12 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "bpw-memo-export.h"
+
+#include "bpw-file.h"
 
 #include "bpw-memo-validation.h"
 #include "bpw-memo.h"
@@ -127,8 +130,9 @@ bpw_memo_export_close_request_cb (BpwMemoExport *self)
   return GDK_EVENT_PROPAGATE;
 }
 
-/* Runs in the worker. The memo goes to a temporary file in the target's folder, renamed over
- * @job->file only when it is complete and the export was not cancelled. */
+/* Runs in the worker. The memo goes to a private temporary file; only a complete one, and
+ * only when the export was not cancelled meanwhile, is copied over @job->file, through the
+ * file writer's write-and-rename in the target's folder. */
 static gboolean
 bpw_memo_export_write (BpwMemoJob    *job,
                        GCancellable  *cancellable,
@@ -137,7 +141,12 @@ bpw_memo_export_write (BpwMemoJob    *job,
   g_autoptr(GFile) folder = g_file_get_parent (job->file);
   g_autoptr(BpwStudy) study = NULL;
   g_autofree char *path = g_file_get_path (job->file);
+  g_autofree char *tmp = NULL;
+  g_autofree char *pdf = NULL;
   BpwMemoOptions options;
+  gboolean ok;
+  gsize length;
+  int fd;
 
   if (path == NULL || folder == NULL)
     {
@@ -156,12 +165,21 @@ bpw_memo_export_write (BpwMemoJob    *job,
   study = bpw_study_snapshot_load (job->snapshot, error);
   if (study == NULL || g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
+  fd = g_file_open_tmp ("bpw-memo-XXXXXX.pdf", &tmp, error);
+  if (fd < 0)
+    return FALSE;
+  g_close (fd, NULL);
+
   bpw_memo_options_init (&options);
   bpw_memo_options_set_validation (&options, study);
   options.baseline = job->baseline;
   options.decimal_bytes = job->decimal_bytes;
-  options.cancellable = cancellable;
-  return bpw_memo_write_pdf (study, &options, path, error);
+  ok = bpw_memo_write_pdf (study, &options, tmp, error)
+       && bpw_file_read (tmp, G_MAXSSIZE, &pdf, &length, error)  /* our own file */
+       && !g_cancellable_set_error_if_cancelled (cancellable, error)
+       && bpw_file_replace_contents (path, pdf, (gssize) length, error);
+  g_unlink (tmp);
+  return ok;
 }
 
 static void

@@ -464,9 +464,7 @@ bpw_memo_write_pdf (BpwStudy             *study,
         }
     }
   cairo_surface_finish (surface);
-  /* Cancelled: the old file stays, as on a failed write. */
-  ok = !g_cancellable_set_error_if_cancelled (options->cancellable, error)
-       && bpw_plot_export_finish (surface, writer, error);
+  ok = bpw_plot_export_finish (surface, writer, error);
   cairo_surface_destroy (surface);
   bpw_compare_data_free (m.cmp);
   g_clear_pointer (&m.plan, bpw_plan_free);

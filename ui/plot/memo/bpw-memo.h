@@ -39,7 +39,6 @@ typedef struct
   BpwMemoValidationFunc  validation;      /* nullable: the profile-import hook */
   gpointer               validation_data;
   gboolean               decimal_bytes;   /* memory in GB rather than GiB */
-  GCancellable          *cancellable;     /* nullable: once cancelled, the file is not replaced */
 } BpwMemoOptions;
 
 void      bpw_memo_options_init (BpwMemoOptions       *options);
