@@ -10,6 +10,7 @@
 
 #include "bpw-blueprint-io.h"
 #include "bpw-error.h"
+#include "bpw-file.h"
 #include "bpw-json-doc.h"
 #include "bpw-mapping.h"
 #include "bpw-profile.h"
@@ -122,7 +123,7 @@ bpw_cli_check_file (const char  *path,
   gsize length = 0;
   JsonNode *root;
 
-  if (!g_file_get_contents (path, &data, &length, error))
+  if (!bpw_file_read (path, BPW_FILE_MAX_INPUT_SIZE, &data, &length, error))
     return FALSE;
   doc = bpw_json_doc_new_from_data (path, data, (gssize) length, error);
   if (doc == NULL)

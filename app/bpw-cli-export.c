@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bpw-file.h"
 #include "bpw-mapping-sheet.h"
 
 #ifdef BPW_HAVE_PLOT
@@ -47,7 +48,7 @@ export_sheet (BpwStudy *study, const BpwExportOptions *o, GError **error)
                            plan->blueprint->name);
   text = strcmp (o->format, "csv") == 0 ? bpw_mapping_sheet_to_csv (rows)
                                         : bpw_mapping_sheet_to_markdown (rows, title);
-  return g_file_set_contents (o->output, text, -1, error);
+  return bpw_file_replace_contents (o->output, text, -1, error);
 }
 
 /* "T0:T1" in seconds, T0 < T1. */

@@ -16,6 +16,7 @@
 #include "bpw-calculon-bridge.h"
 #include "bpw-cli-search-job.h"
 #include "bpw-error.h"
+#include "bpw-file.h"
 #include "bpw-sweep.h"
 
 static volatile sig_atomic_t interrupted = FALSE;
@@ -79,7 +80,7 @@ merge_files (char **files, guint n, gboolean json)
     {
       char *text = NULL;
 
-      if (!g_file_get_contents (files[i], &text, NULL, &error))
+      if (!bpw_file_read (files[i], BPW_FILE_MAX_INPUT_SIZE, &text, NULL, &error))
         return bpw_cli_report_error ("search-merge", error);
       g_ptr_array_add (texts, text);
     }

@@ -7,6 +7,7 @@
 #define BPW_CORE_INSIDE
 #include "bpw-types.h"
 #include "bpw-error.h"
+#include "bpw-file.h"
 #include "bpw-model-spec.h"
 #include "bpw-scenario.h"
 #include "bpw-work-graph.h"

@@ -4,12 +4,13 @@
  */
 #pragma once
 
+#include "bpw-file.h"
 #include "bpw-json-doc.h"
 
 G_BEGIN_DECLS
 
 #define BPW_JSON_MAX_DEPTH 64
-#define BPW_JSON_MAX_SIZE  (64 * 1024 * 1024)
+#define BPW_JSON_MAX_SIZE  BPW_FILE_MAX_INPUT_SIZE
 
 typedef struct
 {

@@ -10,6 +10,7 @@
 
 #include "bpw-error.h"
 #include "bpw-i18n.h"
+#include "bpw-file.h"
 #include "bpw-json-doc-private.h"
 
 static gboolean parse_value (BpwJsonParser *self, JsonNode **out);
@@ -298,28 +299,13 @@ BpwJsonDoc *
 bpw_json_doc_new_from_file (const char  *path,
                             GError     **error)
 {
-  g_autoptr(GMappedFile) mapped = NULL;
-  const char *contents;
+  g_autofree char *contents = NULL;
   gsize length;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  mapped = g_mapped_file_new (path, FALSE, error);
-  if (mapped == NULL)
+  if (!bpw_file_read (path, BPW_JSON_MAX_SIZE, &contents, &length, error))
     return NULL;
-
-  contents = g_mapped_file_get_contents (mapped);
-  length = g_mapped_file_get_length (mapped);
-  if (contents == NULL)
-    contents = "";
-  if (length > BPW_JSON_MAX_SIZE)
-    {
-      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   _("%s: the document is larger than the %d MiB limit"), path,
-                   BPW_JSON_MAX_SIZE >> 20);
-      return NULL;
-    }
-
   return bpw_json_doc_new_from_data (path, contents, length, error);
 }
 

@@ -87,7 +87,9 @@ bpw_blueprint_load (const char  *path_or_name,
 
   g_return_val_if_fail (path_or_name != NULL, NULL);
 
-  if (g_file_test (path_or_name, G_FILE_TEST_IS_REGULAR))
+  /* Any file of that name, which the reader refuses with the reason if it is not a regular
+   * file (a FIFO, a directory), rather than "no such file". */
+  if (g_file_test (path_or_name, G_FILE_TEST_EXISTS))
     return bpw_blueprint_load_file (path_or_name, warnings, error);
   if (g_strv_contains (names, path_or_name))
     return bpw_blueprint_load_bundled (path_or_name, error);

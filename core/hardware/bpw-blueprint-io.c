@@ -11,6 +11,7 @@
 #include "bpw-blueprint-private.h"
 #include "bpw-error.h"
 #include "bpw-i18n.h"
+#include "bpw-file.h"
 
 BpwBlueprintFormat
 bpw_blueprint_detect_format (JsonNode *root)
@@ -117,5 +118,5 @@ bpw_blueprint_save_file (const BpwBlueprint *bp,
 {
   g_autofree char *json = bpw_blueprint_to_json (bp);
 
-  return g_file_set_contents (path, json, -1, error);
+  return bpw_file_replace_contents (path, json, -1, error);
 }

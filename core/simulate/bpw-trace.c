@@ -13,6 +13,8 @@
 #include "bpw-i18n.h"
 #include "bpw-trace.h"
 
+#include "bpw-file.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -20,7 +22,8 @@
 
 typedef struct
 {
-  GOutputStream *stream;
+  GOutputStream *stream;       /* one of the two */
+  BpwFileWriter *file;
   GCancellable  *cancellable;
   GString       *buf;
   gboolean       first;
@@ -32,8 +35,11 @@ flush (Writer *w, gboolean force)
 {
   if (w->error != NULL || (!force && w->buf->len < FLUSH_AT))
     return;
-  g_output_stream_write_all (w->stream, w->buf->str, w->buf->len, NULL, w->cancellable,
-                             &w->error);
+  if (w->file != NULL)
+    bpw_file_writer_write (w->file, w->buf->str, w->buf->len, &w->error);
+  else
+    g_output_stream_write_all (w->stream, w->buf->str, w->buf->len, NULL, w->cancellable,
+                               &w->error);
   g_string_truncate (w->buf, 0);
 }
 
@@ -324,14 +330,13 @@ write_links (Writer *w, const BpwSimulation *sim, guint32 rank, guint points)
   flush (w, FALSE);
 }
 
-gboolean
-bpw_trace_write_stream (const BpwSimulation   *sim,
-                        const BpwTraceOptions *options,
-                        GOutputStream         *stream,
-                        GCancellable          *cancellable,
-                        GError               **error)
+static gboolean
+write_trace (Writer                *writer,
+             const BpwSimulation   *sim,
+             const BpwTraceOptions *options,
+             GError               **error)
 {
-  Writer w = { .stream = stream, .cancellable = cancellable, .first = TRUE };
+  Writer w = *writer;
   guint points = options != NULL && options->counter_points > 0 ? options->counter_points : 2000;
   gboolean flows = options == NULL || !options->no_flows;
 
@@ -365,28 +370,29 @@ bpw_trace_write_stream (const BpwSimulation   *sim,
 }
 
 gboolean
+bpw_trace_write_stream (const BpwSimulation   *sim,
+                        const BpwTraceOptions *options,
+                        GOutputStream         *stream,
+                        GCancellable          *cancellable,
+                        GError               **error)
+{
+  Writer w = { .stream = stream, .cancellable = cancellable, .first = TRUE };
+
+  return write_trace (&w, sim, options, error);
+}
+
+gboolean
 bpw_trace_write (const BpwSimulation   *sim,
                  const BpwTraceOptions *options,
                  const char            *path,
                  GError               **error)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileOutputStream) stream = NULL;
-  g_autoptr(GError) local = NULL;
+  g_autoptr(BpwFileWriter) file = bpw_file_writer_new (path, error);
+  Writer w = { .first = TRUE };
 
-  stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, &local);
-  if (stream == NULL)
-    {
-      g_set_error (error, local->domain, local->code, _("%s: cannot write the trace: %s"), path,
-                   local->message);
-      return FALSE;
-    }
-  if (!bpw_trace_write_stream (sim, options, G_OUTPUT_STREAM (stream), NULL, &local) ||
-      !g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, &local))
-    {
-      g_set_error (error, local->domain, local->code, _("%s: cannot write the trace: %s"), path,
-                   local->message);
-      return FALSE;
-    }
-  return TRUE;
+  /* The writer's errors name the file. */
+  if (file == NULL)
+    return FALSE;
+  w.file = file;
+  return write_trace (&w, sim, options, error) && bpw_file_writer_commit (file, error);
 }

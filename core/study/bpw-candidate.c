@@ -31,7 +31,7 @@ load_blueprint (BpwStudy *study, const char *name, GError **error)
     {
       g_autofree char *file = g_build_filename (dir, name, NULL);
 
-      if (g_file_test (file, G_FILE_TEST_IS_REGULAR))
+      if (g_file_test (file, G_FILE_TEST_EXISTS))
         return bpw_blueprint_load (file, NULL, error);
     }
   return bpw_blueprint_load (name, NULL, error);

@@ -227,7 +227,7 @@ bpw_study_load_original_blueprint (BpwStudy    *self,
     {
       g_autofree char *file = g_build_filename (self->base_dir, name, NULL);
 
-      if (g_file_test (file, G_FILE_TEST_IS_REGULAR))
+      if (g_file_test (file, G_FILE_TEST_EXISTS))
         return bpw_blueprint_load (file, NULL, error);
     }
   return bpw_blueprint_load (name, NULL, error);

@@ -18,6 +18,7 @@
 
 #include "bpw-core-resource-private.h"
 #include "bpw-error.h"
+#include "bpw-file.h"
 #include "bpw-i18n.h"
 #include "bpw-json-dump-private.h"
 #include "bpw-study-private.h"
@@ -164,15 +165,18 @@ bpw_study_write_file (BpwStudy    *self,
                       gboolean     make_backup,
                       GError     **error)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(JsonNode) root = _bpw_study_to_node (self, target_dir);
   g_autofree char *text = _bpw_json_dump (root);
+  g_autoptr(BpwFileWriter) writer = bpw_file_writer_new (path, error);
 
-  /* g_file_replace_contents writes a temporary file and renames it over the old one, so
-   * a crash leaves either the old or the new study, never half of one; make_backup keeps
-   * the previous version as "path~". */
-  return g_file_replace_contents (file, text, strlen (text), NULL, make_backup,
-                                  G_FILE_CREATE_NONE, NULL, NULL, error);
+  /* A temporary file renamed over the old one, so a crash leaves either the old or the new
+   * study, never half of one; make_backup keeps the previous version as "path~". */
+  if (writer == NULL)
+    return FALSE;
+  if (make_backup)
+    bpw_file_writer_keep_backup (writer);
+  return bpw_file_writer_write (writer, text, strlen (text), error)
+         && bpw_file_writer_commit (writer, error);
 }
 
 gboolean

@@ -16,6 +16,7 @@
 
 #include "bpw-error.h"
 #include "bpw-i18n.h"
+#include "bpw-file.h"
 #include "bpw-study-private.h"
 
 #define SHA256_DIGITS 64
@@ -115,13 +116,13 @@ bpw_study_hash_file (const char  *path,
                      char       **sha256,
                      GError     **error)
 {
-  g_autoptr(GMappedFile) file = g_mapped_file_new (path, FALSE, error);
+  g_autofree char *contents = NULL;
+  gsize length;
 
-  if (file == NULL)
+  /* The profile as its loader reads it: a regular file within the input limit. */
+  if (!bpw_file_read (path, BPW_FILE_MAX_INPUT_SIZE, &contents, &length, error))
     return FALSE;
-  *sha256 = g_compute_checksum_for_data (G_CHECKSUM_SHA256,
-                                         (const guchar *) g_mapped_file_get_contents (file),
-                                         g_mapped_file_get_length (file));
+  *sha256 = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) contents, length);
   return TRUE;
 }
 
@@ -221,7 +222,7 @@ bpw_study_measurement_check_file (BpwStudy            *self,
   g_autofree char *spath = g_strdup_printf ("%s.sha256", path);
   g_autofree char *digest = NULL;
 
-  if (!g_file_test (m->path, G_FILE_TEST_IS_REGULAR))
+  if (!g_file_test (m->path, G_FILE_TEST_EXISTS))
     {
       bpw_study_measurement_warn (self, doc, json_object_get_member (item, "profile"), ppath,
                                   _("no profile at %s; measurement \"%s\" cannot be validated "

@@ -11,6 +11,8 @@
 
 #include "bpw-blueprint.h"
 #include "bpw-error.h"
+#include "bpw-file.h"
+#include "bpw-json-dump-private.h"
 #include "bpw-study-private.h"
 
 G_DEFINE_FINAL_TYPE (BpwStudy, bpw_study, G_TYPE_OBJECT)

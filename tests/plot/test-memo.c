@@ -104,7 +104,8 @@ test_errors (void)
   bpw_memo_options_init (&options);
   options.trade_requests = 20;
   g_assert_false (bpw_memo_write_pdf (study, &options, "/nonexistent/dir/memo.pdf", &error));
-  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_FAILED);
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+  g_assert_nonnull (strstr (error->message, "/nonexistent/dir/memo.pdf"));
 }
 
 int

@@ -430,7 +430,7 @@ test_export (void)
   g_assert_cmpstr (csv_file, ==, csv_plot);
 
   g_assert_false (bpw_plot_export (BPW_PLOT (plot), NULL, BPW_PLOT_FORMAT_PNG, W, H, 1, bad, &error));
-  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_FAILED);
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
   g_clear_error (&error);
   g_assert_false (bpw_plot_export (BPW_PLOT (plot), NULL, BPW_PLOT_FORMAT_PNG, 20000, H, 2, png,
                                    &error));

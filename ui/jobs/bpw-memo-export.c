@@ -12,6 +12,8 @@
 
 #include "bpw-memo-export.h"
 
+#include "bpw-file.h"
+
 #include "bpw-memo-validation.h"
 #include "bpw-memo.h"
 #include "bpw-study-snapshot.h"
@@ -128,9 +130,9 @@ bpw_memo_export_close_request_cb (BpwMemoExport *self)
   return GDK_EVENT_PROPAGATE;
 }
 
-/* Runs in the worker. The memo goes to a private temporary file; only a complete one is
- * copied over @job->file, by g_file_set_contents_full()'s write-and-rename in the target's
- * folder, which keeps the file's usual permissions. */
+/* Runs in the worker. The memo goes to a private temporary file; only a complete one, and
+ * only when the export was not cancelled meanwhile, is copied over @job->file, through the
+ * file writer's write-and-rename in the target's folder. */
 static gboolean
 bpw_memo_export_write (BpwMemoJob    *job,
                        GCancellable  *cancellable,
@@ -173,10 +175,9 @@ bpw_memo_export_write (BpwMemoJob    *job,
   options.baseline = job->baseline;
   options.decimal_bytes = job->decimal_bytes;
   ok = bpw_memo_write_pdf (study, &options, tmp, error)
-       && g_file_get_contents (tmp, &pdf, &length, error)
+       && bpw_file_read (tmp, G_MAXSSIZE, &pdf, &length, error)  /* our own file */
        && !g_cancellable_set_error_if_cancelled (cancellable, error)
-       && g_file_set_contents_full (path, pdf, length, G_FILE_SET_CONTENTS_CONSISTENT, 0666,
-                                    error);
+       && bpw_file_replace_contents (path, pdf, (gssize) length, error);
   g_unlink (tmp);
   return ok;
 }

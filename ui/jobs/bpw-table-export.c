@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "bpw-file.h"
 #include "bpw-overview-item.h"
 #include "bpw-table-export.h"
 
@@ -101,7 +102,7 @@ bpw_table_export_sheet_thread (GTask        *task,
     }
   rows = bpw_mapping_sheet_new (plan, TRUE);
   csv = bpw_mapping_sheet_to_csv (rows);
-  if (!g_file_set_contents (export->path, csv, -1, &error))
+  if (!bpw_file_replace_contents (export->path, csv, -1, &error))
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);

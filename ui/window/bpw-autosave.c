@@ -12,6 +12,8 @@
 
 #include "bpw-autosave.h"
 
+#include "bpw-file.h"
+
 struct _BpwAutosave
 {
   GObject    parent_instance;
@@ -174,7 +176,8 @@ bpw_autosave_load (GFile   *file,
     return NULL;
 
   note = bpw_autosave_dup_origin_note (file);
-  if (origin != NULL && g_file_load_contents (note, NULL, &uri, NULL, NULL, NULL))
+  if (origin != NULL
+      && bpw_file_read (g_file_peek_path (note), BPW_FILE_MAX_INPUT_SIZE, &uri, NULL, NULL))
     {
       g_strstrip (uri);
       if (uri[0] != '\0')
@@ -272,8 +275,7 @@ bpw_autosave_save_now (BpwAutosave  *self,
   /* The note first: an autosave without its note would be recovered as a new study. */
   note = bpw_autosave_dup_origin_note (self->file);
   uri = self->origin != NULL ? g_file_get_uri (self->origin) : g_strdup ("");
-  if (!g_file_replace_contents (note, uri, strlen (uri), NULL, FALSE, G_FILE_CREATE_NONE,
-                                NULL, NULL, error))
+  if (!bpw_file_replace_contents (g_file_peek_path (note), uri, -1, error))
     return FALSE;
   if (!bpw_study_save_copy (self->study, g_file_peek_path (self->file), error))
     return FALSE;

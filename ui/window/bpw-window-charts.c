@@ -20,6 +20,7 @@
 
 #include "bpw-assignment-plot.h"
 #include "bpw-export-chooser.h"
+#include "bpw-file.h"
 #include "bpw-roofline-plot.h"
 #include "bpw-table-export.h"
 #include "bpw-window-private.h"
@@ -325,7 +326,7 @@ bpw_window_charts_export_table (BpwWindow  *self,
       return;
     }
   csv = bpw_table_export_overview_csv (G_LIST_MODEL (self->overview_items));
-  g_file_set_contents (path, csv, -1, &error);
+  bpw_file_replace_contents (path, csv, -1, &error);
   bpw_window_charts_exported (self, path, error);
 }
 

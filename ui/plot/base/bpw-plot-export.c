@@ -15,6 +15,8 @@
 
 #include "bpw-plot-export.h"
 
+#include "bpw-file.h"
+
 static const char * const format_names[] = { "png", "svg", "pdf", "csv" };
 
 gboolean
@@ -63,6 +65,34 @@ surface_error (cairo_surface_t *surface, const char *path, GError **error)
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not write “%s”: %s."),
                path != NULL ? path : _("image"), cairo_status_to_string (status));
   return FALSE;
+}
+
+cairo_status_t
+bpw_plot_export_write_cb (void                *writer,
+                          const unsigned char *data,
+                          unsigned int         length)
+{
+  return bpw_file_writer_write (writer, data, length, NULL) ? CAIRO_STATUS_SUCCESS
+                                                            : CAIRO_STATUS_WRITE_ERROR;
+}
+
+gboolean
+bpw_plot_export_finish (cairo_surface_t  *surface,
+                        BpwFileWriter    *writer,
+                        GError          **error)
+{
+  cairo_status_t status;
+
+  cairo_surface_finish (surface);
+  status = cairo_surface_status (surface);
+  /* A failed write is reported by the writer, with the system's reason. */
+  if (status != CAIRO_STATUS_SUCCESS && !bpw_file_writer_has_failed (writer))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Could not write “%s”: %s.",
+                   bpw_file_writer_get_path (writer), cairo_status_to_string (status));
+      return FALSE;
+    }
+  return bpw_file_writer_commit (writer, error);
 }
 
 static void
@@ -125,6 +155,7 @@ bpw_plot_export (BpwPlot            *plot,
                  const char         *path,
                  GError            **error)
 {
+  g_autoptr(BpwFileWriter) writer = NULL;
   cairo_surface_t *surface = NULL;
   gboolean ok;
 
@@ -139,7 +170,7 @@ bpw_plot_export (BpwPlot            *plot,
 
         lay_out (plot, style, MAX (width, 1), MAX (height, 1));
         csv = bpw_plot_to_csv (plot);
-        return g_file_set_contents (path, csv, -1, error);
+        return bpw_file_replace_contents (path, csv, -1, error);
       }
     case BPW_PLOT_FORMAT_PNG:
       {
@@ -148,27 +179,41 @@ bpw_plot_export (BpwPlot            *plot,
         surface = bpw_plot_render_image (plot, style, width, height, scale, error);
         if (surface == NULL)
           return FALSE;
-        status = cairo_surface_write_to_png (surface, path);
+        writer = bpw_file_writer_new (path, error);
+        if (writer == NULL)
+          {
+            cairo_surface_destroy (surface);
+            return FALSE;
+          }
+        status = cairo_surface_write_to_png_stream (surface, bpw_plot_export_write_cb, writer);
         cairo_surface_destroy (surface);
+        if (bpw_file_writer_has_failed (writer))
+          return bpw_file_writer_commit (writer, error);  /* its error */
         if (status != CAIRO_STATUS_SUCCESS)
           {
             g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not write “%s”: %s."),
                          path, cairo_status_to_string (status));
             return FALSE;
           }
-        return TRUE;
+        return bpw_file_writer_commit (writer, error);
       }
     case BPW_PLOT_FORMAT_SVG:
       if (!check_size (width, height, 1, FALSE, error))
         return FALSE;
-      surface = cairo_svg_surface_create (path, width, height);
+      if ((writer = bpw_file_writer_new (path, error)) == NULL)
+        return FALSE;
+      surface = cairo_svg_surface_create_for_stream (bpw_plot_export_write_cb, writer, width,
+                                                     height);
       if (cairo_surface_status (surface) == CAIRO_STATUS_SUCCESS)
         cairo_svg_surface_set_document_unit (surface, CAIRO_SVG_UNIT_PT);
       break;
     case BPW_PLOT_FORMAT_PDF:
       if (!check_size (width, height, 1, FALSE, error))
         return FALSE;
-      surface = cairo_pdf_surface_create (path, width, height);
+      if ((writer = bpw_file_writer_new (path, error)) == NULL)
+        return FALSE;
+      surface = cairo_pdf_surface_create_for_stream (bpw_plot_export_write_cb, writer, width,
+                                                     height);
       if (cairo_surface_status (surface) == CAIRO_STATUS_SUCCESS)
         {
           cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR,
@@ -191,8 +236,7 @@ bpw_plot_export (BpwPlot            *plot,
     }
   lay_out (plot, style, width, height);
   draw_into (plot, surface);
-  cairo_surface_finish (surface);
-  ok = surface_error (surface, path, error);
+  ok = bpw_plot_export_finish (surface, writer, error);
   cairo_surface_destroy (surface);
   return ok;
 }

@@ -6,6 +6,7 @@
 
 #include <gio/gio.h>
 
+#include "bpw-file.h"
 #include "bpw-plot.h"
 
 G_BEGIN_DECLS
@@ -47,5 +48,15 @@ cairo_surface_t *bpw_plot_render_image       (BpwPlot            *plot,
                                               double              height,
                                               double              scale,
                                               GError            **error);
+
+/* Cairo's stream callbacks into a BpwFileWriter (the closure): every chart and the memo are
+ * written through one, so a failed write leaves the old file. bpw_plot_export_finish()
+ * finishes @surface and commits @writer when both succeeded, or reports the first failure. */
+cairo_status_t   bpw_plot_export_write_cb    (void                *writer,
+                                              const unsigned char *data,
+                                              unsigned int         length);
+gboolean         bpw_plot_export_finish      (cairo_surface_t     *surface,
+                                              BpwFileWriter       *writer,
+                                              GError             **error);
 
 G_END_DECLS

@@ -19,6 +19,7 @@
 #include "bpw-blueprint-io.h"
 #include "bpw-error.h"
 #include "bpw-memo-private.h"
+#include "bpw-plot-export.h"
 
 #define PAGE_WIDTH 842.0   /* A4 landscape, points */
 #define PAGE_HEIGHT 595.0
@@ -355,10 +356,11 @@ bpw_memo_write_pdf (BpwStudy             *study,
   g_autofree char *rec = NULL;
   g_autofree char *description = NULL;
   g_autoptr(GString) keywords = g_string_new (NULL);
+  g_autoptr(BpwFileWriter) writer = NULL;
   BpwMemoOptions defaults;
   BpwCompareOptions copts;
   cairo_surface_t *surface;
-  cairo_status_t status;
+  gboolean ok;
   BpwMemo m = { .study = study };
   const char *epoch = g_getenv ("SOURCE_DATE_EPOCH");
 
@@ -394,7 +396,14 @@ bpw_memo_write_pdf (BpwStudy             *study,
     }
   m.best = bpw_compare_data_best (m.cmp);
 
-  surface = cairo_pdf_surface_create (path, PAGE_WIDTH, PAGE_HEIGHT);
+  writer = bpw_file_writer_new (path, error);
+  if (writer == NULL)
+    {
+      bpw_compare_data_free (m.cmp);
+      return FALSE;
+    }
+  surface = cairo_pdf_surface_create_for_stream (bpw_plot_export_write_cb, writer, PAGE_WIDTH,
+                                                 PAGE_HEIGHT);
   if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not write “%s”: %s."), path,
@@ -458,15 +467,9 @@ bpw_memo_write_pdf (BpwStudy             *study,
         }
     }
   cairo_surface_finish (surface);
-  status = cairo_surface_status (surface);
+  ok = bpw_plot_export_finish (surface, writer, error);
   cairo_surface_destroy (surface);
   bpw_compare_data_free (m.cmp);
   g_clear_pointer (&m.plan, bpw_plan_free);
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not write “%s”: %s."), path,
-                   cairo_status_to_string (status));
-      return FALSE;
-    }
-  return TRUE;
+  return ok;
 }

@@ -43,9 +43,10 @@ typedef struct
 
 void      bpw_memo_options_init (BpwMemoOptions       *options);
 
-/* Writes the memo of @study to @path (A4 landscape). Errors: an unknown baseline
- * (BPW_ERROR_INVALID_INPUT), a study without candidates or scenarios, or cairo's when the
- * file cannot be written (G_IO_ERROR_FAILED). */
+/* Writes the memo of @study to @path (A4 landscape), through a temporary file renamed over
+ * @path once complete, so a failure leaves the old file. Errors: an unknown baseline
+ * (BPW_ERROR_INVALID_INPUT), a study without candidates or scenarios, the writer's when the
+ * file cannot be written (G_FILE_ERROR), or cairo's (G_IO_ERROR_FAILED). */
 gboolean  bpw_memo_write_pdf    (BpwStudy             *study,
                                  const BpwMemoOptions *options,
                                  const char           *path,
