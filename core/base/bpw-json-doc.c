@@ -153,6 +153,10 @@ parse_value (BpwJsonParser  *self,
 
   if (self->p >= self->end)
     return bpw_json_parser_expected (self, "a value");
+  if (++self->values > BPW_JSON_MAX_VALUES)
+    return bpw_json_parser_fail_at (self, line, column, "more than %u values in one document; "
+                                    "this is not a file the workbench reads",
+                                    BPW_JSON_MAX_VALUES);
 
   switch (*self->p)
     {
