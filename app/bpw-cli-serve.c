@@ -177,7 +177,7 @@ bpw_cli_serve (int    argc,
     { "arrival-rate", 0, 0, G_OPTION_ARG_DOUBLE, &args.rate,
       "Requests per second, all replicas together (required unless --sweep)", "R" },
     { "requests", 0, 0, G_OPTION_ARG_INT64, &args.requests,
-      "Requests in the stream (required)", "N" },
+      "Requests in the stream (required; at most 1000000)", "N" },
     { "prompt-len", 0, 0, G_OPTION_ARG_STRING, &args.prompt,
       "Prompt lengths: fixed:N, uniform:LO:HI or lognormal:MEAN:SIGMA (default "
       DEFAULT_PROMPT ")", "DIST" },
@@ -228,8 +228,9 @@ bpw_cli_serve (int    argc,
                                    && isfinite (args.rate)))
     status = bpw_cli_usage ("serve", "serve: --arrival-rate R must be a number of requests "
                             "per second of at least 0.001 (or give --sweep)");
-  else if (args.requests < 1 || args.requests > 100000000)
-    status = bpw_cli_usage ("serve", "serve: --requests N must be from 1 to 100000000");
+  else if (args.requests < 1 || args.requests > BPW_SERVE_MAX_REQUESTS)
+    status = bpw_cli_usage ("serve", "serve: --requests N must be from 1 to %" G_GINT64_FORMAT,
+                            BPW_SERVE_MAX_REQUESTS);
   else if (args.max_batch < 1 || args.max_batch > 65536)
     status = bpw_cli_usage ("serve", "serve: --max-batch N must be from 1 to 65536");
   else if (args.seed < 0)

@@ -11,6 +11,11 @@ G_BEGIN_DECLS
 
 #define BPW_JSON_MAX_DEPTH 64
 #define BPW_JSON_MAX_SIZE  BPW_FILE_MAX_INPUT_SIZE
+/* Values (scalars, arrays and objects) in one document. Each costs about 130 bytes parsed
+ * (node, position, index entry), so a 64 MiB file of one-character values would take
+ * gigabytes; 2^22 values keep a document near half a GiB while the largest inputs read
+ * here, profile traces of some 10^5 events, need a few times fewer. */
+#define BPW_JSON_MAX_VALUES (4u * 1024 * 1024)
 
 typedef struct
 {
@@ -37,6 +42,7 @@ typedef struct
   guint       line;     /* of the cursor, 1-based */
   guint       column;   /* of the cursor, 1-based, in characters */
   guint       depth;
+  guint       values;   /* values begun so far */
   GError    **error;
 } BpwJsonParser;
 

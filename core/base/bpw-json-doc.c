@@ -155,6 +155,10 @@ parse_value (BpwJsonParser  *self,
 
   if (self->p >= self->end)
     return bpw_json_parser_expected (self, _("a value"));
+  if (++self->values > BPW_JSON_MAX_VALUES)
+    return bpw_json_parser_fail_at (self, line, column, _("more than %u values in one document; "
+                                    "this is not a file the workbench reads"),
+                                    BPW_JSON_MAX_VALUES);
 
   switch (*self->p)
     {

@@ -244,9 +244,15 @@ bpw_serve_run (BpwServeModel         *model,
   Run run = { .model = model, .out = out };
   double first = G_MAXDOUBLE, last = 0, in_system = 0;
 
-  g_return_val_if_fail (options->arrival_rate >= BPW_SERVE_MIN_ARRIVAL_RATE
-                        && options->requests >= 1, FALSE);
+  g_return_val_if_fail (options->arrival_rate >= BPW_SERVE_MIN_ARRIVAL_RATE, FALSE);
   memset (out, 0, sizeof *out);
+  if (options->requests < 1 || options->requests > BPW_SERVE_MAX_REQUESTS)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   "serve: %" G_GINT64_FORMAT " requests; a run simulates from 1 to %"
+                   G_GINT64_FORMAT, options->requests, BPW_SERVE_MAX_REQUESTS);
+      return FALSE;
+    }
   out->arrival_rate = options->arrival_rate;
   out->kv_capacity_tokens = bpw_serve_model_kv_capacity (model);
   run.reqs = draw (options);

@@ -23,14 +23,20 @@ G_BEGIN_DECLS
 /* The slowest arrival rate served: one request per 1000 s. Arrival times are absolute
  * seconds in doubles; at 1e-16 requests/s they are 1e16 s apart, where a double's step is
  * 2 s, so every millisecond latency computed as finish minus arrival came out as 0. At this
- * bound 1e8 requests arrive within about 1e11 s, where the step is 15 µs. */
+ * bound 1e6 requests arrive within about 1e9 s, where the step is 0.1 µs. */
 #define BPW_SERVE_MIN_ARRIVAL_RATE 1e-3
+
+/* The most requests one run simulates. The run keeps every request (about 50 bytes) and
+ * its three latencies (exact quantiles need them all), so a million requests take about
+ * 75 MB; that is 10 000 samples above the p99, more than any latency figure needs.
+ * bpw_serve_run() refuses more, and the command line refuses more at parse (exit 2). */
+#define BPW_SERVE_MAX_REQUESTS G_GINT64_CONSTANT (1000000)
 
 typedef struct
 {
   double         arrival_rate;  /* requests per second, all replicas together; at least
                                  * BPW_SERVE_MIN_ARRIVAL_RATE */
-  gint64         requests;
+  gint64         requests;      /* 1 to BPW_SERVE_MAX_REQUESTS */
   BpwLengthDist  prompt;
   BpwLengthDist  output;
   guint64        seed;

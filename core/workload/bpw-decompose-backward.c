@@ -177,22 +177,25 @@ recompute_layer (Ctx *c, guint first, guint last)
   for (guint i = first; i < last; i++)
     {
       const TapeEntry *e = &g_array_index (c->tape, TapeEntry, i);
-      const BpwOp *fop;
+      BpwOp forward, *redo;
       g_autofree char *name = NULL;
       guint32 op;
       gint32 outs[4] = { e->out, e->saved, e->out2[0], e->out2[1] };
 
       if (policy == BPW_RECOMPUTE_SELECTIVE && !e->selective)
         continue;
-      fop = bpw_work_graph_op (c->b->graph, e->op);
+      /* A copy, not a pointer: adding the recompute op may move the ops array. */
+      forward = *bpw_work_graph_op (c->b->graph, e->op);
       name = g_strconcat (e->name, ".recompute", NULL);
       op = _bpw_work_graph_add_op (c->b, name, e->prim, BPW_PHASE_RECOMPUTE, e->layer_type,
-                                   e->split, e->layer, c->count, fop->flops, fop->semantic_flops);
-      g_array_index (c->b->graph->ops, BpwOp, op).forward_of = e->op;
-      g_array_index (c->b->graph->ops, BpwOp, op).batch = fop->batch;
-      g_array_index (c->b->graph->ops, BpwOp, op).m = fop->m;
-      g_array_index (c->b->graph->ops, BpwOp, op).n = fop->n;
-      g_array_index (c->b->graph->ops, BpwOp, op).k = fop->k;
+                                   e->split, e->layer, c->count, forward.flops,
+                                   forward.semantic_flops);
+      redo = &g_array_index (c->b->graph->ops, BpwOp, op);
+      redo->forward_of = e->op;
+      redo->batch = forward.batch;
+      redo->m = forward.m;
+      redo->n = forward.n;
+      redo->k = forward.k;
       use (c, op, saved_in (c, e->in[0], e->layer, TRUE), BPW_ACCESS_READ);
       use (c, op, saved_in (c, e->in[1], e->layer, TRUE), BPW_ACCESS_READ);
       use (c, op, e->weight, BPW_ACCESS_READ);

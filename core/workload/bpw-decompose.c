@@ -20,6 +20,7 @@
 #include "config.h"
 
 #include "bpw-decompose-private.h"
+#include "bpw-decompose-size.h"
 #include "bpw-error.h"
 #include "bpw-i18n.h"
 
@@ -489,9 +490,9 @@ head (Ctx *c, gint32 x, gint32 table)
     }
 }
 
-gboolean
-_bpw_decompose (BpwGraphBuilder *b,
-                GError         **error)
+static gboolean
+decompose (BpwGraphBuilder *b,
+           GError         **error)
 {
   BpwWorkGraph *g = b->graph;
   const BpwScenario *s = &g->scenario;
@@ -557,4 +558,44 @@ _bpw_decompose (BpwGraphBuilder *b,
   g_array_unref (c.weights);
   g_array_unref (c.recomputed);
   return TRUE;
+}
+
+BpwWorkGraph *
+_bpw_work_graph_new_reserved (const BpwModelSpec *spec,
+                              const BpwScenario  *scenario,
+                              guint               reserve_ops,
+                              GError            **error)
+{
+  g_autoptr(BpwWorkGraph) graph = NULL;
+  BpwGraphBuilder builder;
+
+  if (!bpw_model_spec_validate (spec, error) ||
+      !bpw_decompose_check_budget (spec, scenario->phase, scenario->recompute, error))
+    return NULL;
+  graph = _bpw_work_graph_alloc (spec, scenario, reserve_ops);
+  builder = (BpwGraphBuilder) { .graph = graph };
+  if (!decompose (&builder, error))
+    return NULL;
+  if (builder.overflow)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_OVERFLOW,
+                   _("the %s of this scenario exceed 2^64; reduce the batch, sequence or "
+                    "model size"), builder.overflow_what ? _(builder.overflow_what) : _("counts"));
+      return NULL;
+    }
+  return g_steal_pointer (&graph);
+}
+
+/* The graph is the data structure (bpw-work-graph.c); building it is the decomposition's. */
+BpwWorkGraph *
+bpw_work_graph_new (const BpwModelSpec *spec,
+                    const BpwScenario  *scenario,
+                    GError            **error)
+{
+  /* About what a dense training block needs; larger graphs grow by doubling. */
+  guint reserve = 0;
+
+  if (spec->layers > 0 && spec->layers <= BPW_MODEL_MAX_LAYERS)
+    reserve = 64 * (guint) spec->layers + 64;
+  return _bpw_work_graph_new_reserved (spec, scenario, reserve, error);
 }

@@ -13,7 +13,6 @@
 /* Sizes beyond these are not models but typing mistakes; they also keep every derived
  * per-layer count far from 64-bit overflow before the checked arithmetic even starts. */
 #define MAX_WIDTH    (G_GINT64_CONSTANT (1) << 24)
-#define MAX_LAYERS   (G_GINT64_CONSTANT (1) << 20)
 #define MAX_VOCAB    (G_GINT64_CONSTANT (1) << 31)
 #define MAX_HEADS    (G_GINT64_CONSTANT (1) << 16)
 #define MAX_EXPERTS  (G_GINT64_CONSTANT (1) << 16)
@@ -234,7 +233,7 @@ bpw_model_spec_validate (const BpwModelSpec *spec,
 {
   if (!bpw_model_spec_check_range ("vocab", spec->vocab, 1, MAX_VOCAB, error) ||
       !bpw_model_spec_check_range ("hidden", spec->hidden, 1, MAX_WIDTH, error) ||
-      !bpw_model_spec_check_range ("layers", spec->layers, 1, MAX_LAYERS, error) ||
+      !bpw_model_spec_check_range ("layers", spec->layers, 1, BPW_MODEL_MAX_LAYERS, error) ||
       !bpw_model_spec_check_range ("heads", spec->heads, 1, MAX_HEADS, error) ||
       !bpw_model_spec_check_range ("kv_heads", spec->kv_heads, 1, spec->heads, error) ||
       !bpw_model_spec_check_range ("head_dim", spec->head_dim, 1, MAX_WIDTH, error) ||

@@ -8,6 +8,11 @@
 
 G_BEGIN_DECLS
 
+/* The most Transformer blocks a model may have: the workload schema's maximum, and well
+ * inside what the work graph's budget holds under every option (bpw-decompose-size.h). The
+ * deepest published models have about 128. */
+#define BPW_MODEL_MAX_LAYERS 4096
+
 /* A plain struct: specs are small, copied freely and compared by value. All sizes are
  * element counts; nothing here knows about hardware. */
 struct _BpwModelSpec

@@ -1,4 +1,4 @@
-/* bpw-work-graph-private.h — the builder the decomposition uses
+/* bpw-work-graph-private.h — the builder the decomposition uses to fill a work graph
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -57,8 +57,22 @@ void     _bpw_work_graph_use_bytes (BpwGraphBuilder *b,
                                     guint64          bytes);
 
 
-/* Decomposition entry point (bpw-decompose.c). */
-gboolean _bpw_decompose (BpwGraphBuilder *b,
-                         GError         **error);
+/* An empty graph owning copies of @spec and @scenario, its arrays sized for @reserve_ops
+ * ops. The decomposition (bpw-decompose.c) fills it; the graph knows nothing of how.
+ *
+ * The arrays grow as ops and tensors are added: a pointer into them (bpw_work_graph_op(),
+ * bpw_work_graph_tensor(), g_array_index()) is valid only until the next
+ * _bpw_work_graph_add_*() or _bpw_work_graph_use*(). Hold indices across appends, or copy. */
+/* bpw_work_graph_new() with the arrays first sized for @reserve_ops ops (0: grown from
+ * empty). Defined by the decomposition; tests pass a small reserve so that the arrays move
+ * while the graph is built. */
+BpwWorkGraph *_bpw_work_graph_new_reserved (const BpwModelSpec *spec,
+                                            const BpwScenario  *scenario,
+                                            guint               reserve_ops,
+                                            GError            **error);
+
+BpwWorkGraph *_bpw_work_graph_alloc (const BpwModelSpec *spec,
+                                     const BpwScenario  *scenario,
+                                     guint               reserve_ops);
 
 G_END_DECLS

@@ -8,7 +8,6 @@
 
 #include "bpw-i18n.h"
 #include "bpw-work-graph-private.h"
-#include "bpw-error.h"
 
 guint64
 _bpw_mul (BpwGraphBuilder *b,
@@ -183,34 +182,22 @@ _bpw_work_graph_use_bytes (BpwGraphBuilder *b,
 }
 
 BpwWorkGraph *
-bpw_work_graph_new (const BpwModelSpec *spec,
-                    const BpwScenario  *scenario,
-                    GError            **error)
+_bpw_work_graph_alloc (const BpwModelSpec *spec,
+                       const BpwScenario  *scenario,
+                       guint               reserve_ops)
 {
-  g_autoptr(BpwWorkGraph) graph = g_new0 (BpwWorkGraph, 1);
-  BpwGraphBuilder builder = { .graph = graph };
+  BpwWorkGraph *graph = g_new0 (BpwWorkGraph, 1);
 
   bpw_model_spec_copy (&graph->spec, spec);
   bpw_scenario_copy (&graph->scenario, scenario);
-  graph->ops = g_array_sized_new (FALSE, FALSE, sizeof (BpwOp), 64 * spec->layers + 64);
-  graph->tensors = g_array_sized_new (FALSE, FALSE, sizeof (BpwTensor), 64 * spec->layers + 64);
-  graph->uses = g_array_sized_new (FALSE, FALSE, sizeof (BpwTensorUse), 192 * spec->layers + 64);
-  graph->deps = g_array_sized_new (FALSE, FALSE, sizeof (guint32), 128 * spec->layers + 64);
+  /* Uses and deps run about three and two per op. */
+  graph->ops = g_array_sized_new (FALSE, FALSE, sizeof (BpwOp), reserve_ops);
+  graph->tensors = g_array_sized_new (FALSE, FALSE, sizeof (BpwTensor), reserve_ops);
+  graph->uses = g_array_sized_new (FALSE, FALSE, sizeof (BpwTensorUse), 3 * reserve_ops);
+  graph->deps = g_array_sized_new (FALSE, FALSE, sizeof (guint32), 2 * reserve_ops);
   graph->names = g_ptr_array_new_with_free_func (g_free);
   graph->name_index = g_hash_table_new (g_str_hash, g_str_equal);
-
-  if (!bpw_model_spec_validate (spec, error))
-    return NULL;
-  if (!_bpw_decompose (&builder, error))
-    return NULL;
-  if (builder.overflow)
-    {
-      g_set_error (error, BPW_ERROR, BPW_ERROR_OVERFLOW,
-                   _("the %s of this scenario exceed 2^64; reduce the batch, sequence or "
-                   "model size"), builder.overflow_what ? _(builder.overflow_what) : _("counts"));
-      return NULL;
-    }
-  return g_steal_pointer (&graph);
+  return graph;
 }
 
 void

@@ -11,6 +11,7 @@
 
 #include <string.h>
 
+#include "bpw-decompose-size.h"
 #include "bpw-error.h"
 #include "bpw-workload-io-private.h"
 
@@ -90,7 +91,9 @@ _bpw_workload_validate_located (BpwJsonDoc         *doc,
   const char *key = NULL;
   JsonNode *node = NULL;
 
-  if (bpw_model_spec_validate (spec, &local_error))
+  /* A model that loads can be evaluated: its work graph fits the budget under every option. */
+  if (bpw_model_spec_validate (spec, &local_error) &&
+      bpw_decompose_check_model_budget (spec, &local_error))
     return TRUE;
 
   /* Messages read "model.FIELD: reason" or "model.moe.FIELD: reason". */

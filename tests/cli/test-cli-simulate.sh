@@ -149,5 +149,9 @@ expect_rc "serve an unknown model is invalid input" 1 \
 expect_rc "a model that leaves no room for a KV cache is refused with exit 3" 3 \
   "$BPW" serve llama3-405b --blueprint a100-sxm-80gb --tp 8 --arrival-rate 1 --requests 10
 expect_stderr "the reason names the memory" "no room for a KV cache"
+# A stream is held whole (exact quantiles): its length is bounded before anything runs.
+expect_rc "more requests than a run simulates is a usage error" 2 \
+  "$BPW" serve llama3-8b --blueprint h200-sxm-141gb --arrival-rate 1 --requests 100000000
+expect_stderr "the message gives the maximum" "from 1 to 1000000"
 
 tap_finish

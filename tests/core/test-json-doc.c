@@ -218,6 +218,41 @@ test_size_limit (void)
   g_assert_cmpint (json_node_get_int (bpw_json_doc_get_root (doc)), ==, 1);
 }
 
+/* A file under the size limit made of one-character values: refused once it passes the
+ * value bound, at the value that passes it, instead of parsed into gigabytes. */
+static void
+test_value_limit (void)
+{
+  const guint max = 4u * 1024 * 1024;  /* BPW_JSON_MAX_VALUES */
+  GString *text = g_string_sized_new (2 * (gsize) max + 2);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwJsonDoc) doc = NULL;
+  g_autofree char *expected = NULL;
+
+  /* The array is value 1, its k-th zero value k + 1 at column 2k: zero number max is the
+   * value past the bound. */
+  g_string_append_c (text, '[');
+  for (guint k = 0; k < max; k++)
+    g_string_append (text, "0,");
+  g_string_append (text, "0]");
+  doc = bpw_json_doc_new_from_data ("t.json", text->str, text->len, &error);
+  g_assert_null (doc);
+  g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+  expected = g_strdup_printf ("t.json:1:%u: more than %u values in one document; this is "
+                              "not a file the workbench reads", 2 * max, max);
+  g_assert_cmpstr (error->message, ==, expected);
+  g_clear_error (&error);
+
+  /* The array and max - 1 zeros, exactly the bound, are read. */
+  g_string_truncate (text, 1 + 2 * (gsize) (max - 2) + 1);
+  g_string_append_c (text, ']');
+  doc = bpw_json_doc_new_from_data ("t.json", text->str, text->len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (bpw_json_doc_get_root (doc))),
+                    ==, max - 1);
+  g_string_free (text, TRUE);
+}
+
 static void
 test_numbers (void)
 {
@@ -519,6 +554,7 @@ main (int   argc,
   g_test_add_func ("/bpw/core/JsonDoc/syntax-errors", test_syntax_errors);
   g_test_add_func ("/bpw/core/JsonDoc/depth-limit", test_depth_limit);
   g_test_add_func ("/bpw/core/JsonDoc/size-limit", test_size_limit);
+  g_test_add_func ("/bpw/core/JsonDoc/value-limit", test_value_limit);
   g_test_add_func ("/bpw/core/JsonDoc/numbers", test_numbers);
   g_test_add_func ("/bpw/core/JsonDoc/strings", test_strings);
   g_test_add_func ("/bpw/core/JsonDoc/scalars-and-empty", test_scalars_and_empty);

@@ -170,6 +170,26 @@ test_deterministic (void)
   setup_clear (&s);
 }
 
+/* A run refuses a stream longer than the documented maximum before drawing it. */
+static void
+test_request_bound (void)
+{
+  g_autoptr(GError) error = NULL;
+  Setup s;
+  BpwServeOptions o = stream (4.0, BPW_SERVE_MAX_REQUESTS + 1, 42);
+  g_autoptr(BpwServeModel) m = NULL;
+  BpwServeResult r;
+
+  setup_load (&s, "llama3-8b", "h100-sxm-80gb", 1);
+  o.requests = 10;
+  m = model_for (&s, &o, 64);
+  o.requests = BPW_SERVE_MAX_REQUESTS + 1;
+  g_assert_false (bpw_serve_run (m, &o, &r, &error));
+  g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+  g_assert_nonnull (strstr (error->message, "from 1 to 1000000"));
+  setup_clear (&s);
+}
+
 /* Little's law on a long stable run: the time average of requests in the system equals
  * the arrival rate times the mean time in the system. */
 static void
@@ -385,6 +405,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/Serve/lengths", test_lengths);
   g_test_add_func ("/bpw/core/Serve/deterministic", test_deterministic);
   g_test_add_func ("/bpw/core/Serve/littles-law", test_littles_law);
+  g_test_add_func ("/bpw/core/Serve/request-bound", test_request_bound);
   g_test_add_func ("/bpw/core/Serve/load-sweep", test_load_sweep);
   g_test_add_func ("/bpw/core/Serve/physics", test_physics);
   g_test_add_func ("/bpw/core/Serve/zero3-replica", test_zero3_replica);

@@ -300,7 +300,7 @@ static const Broken broken[] = {
   { "overflow-width.json", BPW_ERROR_INVALID_INPUT,
     ":6:15: model.hidden: expected an integer between 1 and 16777216, got 1073741824" },
   { "overflow-count.json", BPW_ERROR_OVERFLOW,
-    ":4:12: model: about 2.07e+21 parameters do not fit in a 64-bit count; check hidden, "
+    ":4:12: model: about 3.02e+23 parameters do not fit in a 64-bit count; check hidden, "
     "layers, ffn and vocab" },
   { "unknown-format.json", BPW_ERROR_INVALID_INPUT,
     ":2:13: format: expected \"bpw-workload\", got \"bpw-blueprint\"; "
