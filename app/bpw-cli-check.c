@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "bpw-cli.h"
+#include "bpw-cli-print.h"
 
 #include "bpw-blueprint-io.h"
 #include "bpw-error.h"
@@ -239,7 +240,7 @@ bpw_cli_check (int    argc,
                                 "trace events, PyTorch profiler). Prints \"FILE: ok (kind)\" "
                                 "for each\nvalid file and the located error for each invalid "
                                 "one; exits 0 only if\nevery file is valid.");
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!bpw_cli_parse (context, &argc, &argv, &error))
     return bpw_cli_report_error ("check", error);
   if (argc < 2)
     return bpw_cli_usage ("check", "check: missing FILE");
@@ -252,14 +253,15 @@ bpw_cli_check (int    argc,
 
       if (!bpw_cli_check_file (argv[i], warnings, &kind, &file_error))
         {
-          g_printerr ("bpw: %s\n", file_error->message);
+          bpw_cli_print (stderr, "bpw: %s\n", file_error->message);
           status = BPW_CLI_EXIT_INVALID_INPUT;
           continue;
         }
       /* Unknown fields do not make a file invalid, but they are usually typos. */
       for (guint w = 0; w < warnings->len; w++)
-        g_printerr ("bpw: warning: %s\n", (const char *) g_ptr_array_index (warnings, w));
-      g_print ("%s: ok (%s)\n", argv[i], kind);
+        bpw_cli_print (stderr, "bpw: warning: %s\n",
+                       (const char *) g_ptr_array_index (warnings, w));
+      bpw_cli_print (stdout, "%s: ok (%s)\n", argv[i], kind);
     }
   return status;
 }

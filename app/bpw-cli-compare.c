@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "bpw-cli.h"
+#include "bpw-cli-print.h"
 
 #include <stdio.h>
 
@@ -32,7 +33,7 @@ compare_run (const char *path, gboolean search, gint64 threads, gboolean json)
   if (cmp == NULL)
     return bpw_cli_report_error ("compare", error);
   text = json ? bpw_comparison_to_json (cmp) : bpw_comparison_to_text (cmp);
-  fputs (text, stdout);
+  bpw_cli_print (stdout, "%s", text);
   return BPW_CLI_EXIT_OK;
 }
 
@@ -64,7 +65,7 @@ bpw_cli_compare (int    argc,
                                 "feasible candidates.\nSTUDY is a study file or a bundled "
                                 "study name ('default').");
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!bpw_cli_parse (context, &argc, &argv, &error))
     return bpw_cli_report_error ("compare", error);
   if (argc != 2)
     return bpw_cli_usage ("compare", argc < 2 ? "compare: missing STUDY"

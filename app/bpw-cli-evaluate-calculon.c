@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include "bpw-cli.h"
+#include "bpw-cli-print.h"
 
 #include <stdio.h>
 
@@ -80,6 +81,7 @@ bpw_cli_evaluate_calculon (const char          *model,
   BpwParallel parallel = { 0 };
   guint n_layers = 0;
   int status = BPW_CLI_EXIT_OK;
+  const char *unused;
 
   if (options->execution == NULL)
     return bpw_cli_usage ("evaluate", "evaluate --cost-model calculon: give Calculon's "
@@ -94,8 +96,17 @@ bpw_cli_evaluate_calculon (const char          *model,
     return bpw_cli_usage ("evaluate", "evaluate --cost-model calculon: the execution file "
                           "decides the parallelism, batch, recompute and datatype; change "
                           "them there");
+  /* Its overlaps are the execution's tensor_par_overlap and data_par_overlap. */
+  unused = options->tp_overlap != NULL ? "--tp-overlap"
+           : options->dp_overlap ? "--dp-overlap"
+           : options->no_dp_overlap ? "--no-dp-overlap"
+           : bpw_cli_options_unused_by_calculon (options);
+  if (unused != NULL)
+    return bpw_cli_usage ("evaluate", "evaluate --cost-model calculon: %s has no place in "
+                          "Calculon's model; the execution file decides what it prices "
+                          "(overlaps: tensor_par_overlap, data_par_overlap)", unused);
   bpw_scenario_init_defaults (&scenario);
-  if (!bpw_cli_setup_load (&setup, model, blueprint, options, &error)
+  if (!bpw_cli_setup_load_calculon (&setup, model, blueprint, options, &error)
       || !bpw_calculon_execution_load_full (options->execution, &scenario, &parallel, &exe,
                                             NULL, &error)
       || !bpw_calculon_app_from_spec (&setup.spec, setup.scenario.seq, &app, &error)
@@ -107,14 +118,14 @@ bpw_cli_evaluate_calculon (const char          *model,
     }
   else if (!bpw_calculon_model_run (&app, &system, &exe, &stats, layers, &n_layers, &reason))
     {
-      g_printerr ("bpw: Calculon refuses the execution: %s\n", reason);
+      bpw_cli_print (stderr, "bpw: Calculon refuses the execution: %s\n", reason);
       status = BPW_CLI_EXIT_ILLEGAL_PLAN;
     }
   else
     {
       text = json ? bpw_calculon_stats_to_json (&stats, layers, n_layers)
                   : bpw_cli_calculon_stats_to_text (&stats, &exe, &setup);
-      fputs (text, stdout);
+      bpw_cli_print (stdout, "%s", text);
       if (json)
         fputc ('\n', stdout);
     }

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "bpw-cli.h"
+#include "bpw-cli-print.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -199,11 +200,12 @@ evaluate_run (const char *model, const char *blueprint, const BpwCliOptions *opt
       else
         text = flags->json ? bpw_evaluation_to_json (&eval, plan, reasons)
                            : evaluation_to_text (&eval, plan, &setup, NULL, NULL);
-      fputs (text, stdout);
+      bpw_cli_print (stdout, "%s", text);
       if (!eval.legal)
         {
           for (guint i = 0; i < reasons->len; i++)
-            g_printerr ("bpw: illegal plan: %s\n", (const char *) reasons->pdata[i]);
+            bpw_cli_print (stderr, "bpw: illegal plan: %s\n",
+                           (const char *) reasons->pdata[i]);
           status = BPW_CLI_EXIT_ILLEGAL_PLAN;
         }
     }
@@ -260,7 +262,7 @@ bpw_cli_evaluate (int    argc,
   bpw_cli_options_add (&options, context);
   bpw_cli_options_add_mapping (&options, context);
 
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!bpw_cli_parse (context, &argc, &argv, &error))
     status = bpw_cli_report_error ("evaluate", error);
   else if (argc < 2)
     status = bpw_cli_usage ("evaluate", "evaluate: missing MODEL");

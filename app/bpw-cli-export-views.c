@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include "bpw-cli.h"
+#include "bpw-cli-print.h"
 #include "bpw-cli-export.h"
 
 #include <math.h>
@@ -109,7 +110,7 @@ roofline_add_measured (BpwStudy *study, const char *candidate, guint s, BpwRoofl
           && bpw_measurement_run_execute (&run, &error))
         bpw_roofline_data_add_measured (data, run.correlation, NULL);
       else
-        g_printerr ("bpw: warning: %s\n", error->message);
+        bpw_cli_print (stderr, "bpw: warning: %s\n", error->message);
       bpw_measurement_run_clear (&run);
       return;
     }

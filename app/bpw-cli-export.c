@@ -274,7 +274,7 @@ bpw_cli_export (int    argc,
                                 "its candidates, the comparison and the key charts of the best.");
   g_option_context_add_main_entries (context, entries, NULL);
 
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!bpw_cli_parse (context, &argc, &argv, &error))
     status = bpw_cli_report_error ("export", error);
   else if (argc != 2)
     status = bpw_cli_usage ("export", "export: expected one STUDY");

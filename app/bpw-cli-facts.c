@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "bpw-cli.h"
+#include "bpw-cli-print.h"
 
 #include <stdio.h>
 
@@ -224,7 +225,8 @@ bpw_cli_facts_run (const char          *model,
     }
   /* Unknown fields do not stop the run, but they are usually typos. */
   for (guint i = 0; i < warnings->len; i++)
-    g_printerr ("bpw: warning: %s\n", (const char *) g_ptr_array_index (warnings, i));
+    bpw_cli_print (stderr, "bpw: warning: %s\n",
+                   (const char *) g_ptr_array_index (warnings, i));
 
   if (!bpw_scenario_validate (&scenario, &parallel, &spec, &error) ||
       !bpw_facts_compute (&spec, &scenario, &parallel, &facts, &error))
@@ -237,7 +239,7 @@ bpw_cli_facts_run (const char          *model,
     text = bpw_facts_to_json (&facts, &spec, &scenario, &parallel);
   else
     text = bpw_cli_facts_to_text (&facts, &spec, &scenario, &parallel);
-  fputs (text, stdout);
+  bpw_cli_print (stdout, "%s", text);
 
   /* The facts are still printed (they show what did not add up), but a plan whose totals
    * do not reconcile is a bug in the workbench, never a result. */
@@ -284,7 +286,7 @@ bpw_cli_facts (int    argc,
   g_option_context_add_main_entries (context, entries, NULL);
   bpw_cli_options_add (&options, context);
 
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!bpw_cli_parse (context, &argc, &argv, &error))
     status = bpw_cli_report_error ("facts", error);
   else if (argc < 2)
     status = bpw_cli_usage ("facts", "facts: missing MODEL");

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "bpw-cli.h"
+#include "bpw-cli-print.h"
 
 #include <string.h>
 
@@ -38,7 +39,7 @@ bpw_cli_list (int    argc,
   g_option_context_set_summary (context,
                                 "Print the bundled names of one kind, one per line. Each name "
                                 "can be given where\na file of that kind is expected.");
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!bpw_cli_parse (context, &argc, &argv, &error))
     return bpw_cli_report_error ("list", error);
   if (argc != 2)
     return bpw_cli_usage ("list", "list: expected one of models, blueprints or studies");
@@ -51,7 +52,7 @@ bpw_cli_list (int    argc,
         continue;
       names = bpw_cli_list_kinds[i].names ();
       for (guint n = 0; names != NULL && names[n] != NULL; n++)
-        g_print ("%s\n", names[n]);
+        bpw_cli_print (stdout, "%s\n", names[n]);
       return BPW_CLI_EXIT_OK;
     }
   return bpw_cli_usage ("list", "list: unknown kind '%s' (expected models, blueprints or "

@@ -25,12 +25,15 @@
 static const char bpw_cli_defaults_help[] =
   "Defaults when an option is not given (options override --execution, which overrides what\n"
   "the model file knows):\n"
-  "  --phase train, --micro-batch 1, --recompute none, --dtype bf16, the model's optimizer;\n"
+  "  --phase train, --recompute none, --dtype bf16, the model's optimizer;\n"
+  "  --micro-batch: 1 for train; for prefill and decode the whole per-replica batch\n"
+  "    (global batch / dp) when pp is 1, and that batch / pp (pp micro-batches, the fewest\n"
+  "    that fill the pipeline) when pp > 1 divides it, else 1 (as in studies);\n"
   "  --seq: the model file's sequence length (Calculon seq_size), else the model's learned\n"
   "    position table when it is at most 8192, else 2048;\n"
   "  --context (decode): the default --seq;\n"
   "  --global-batch: dp x micro-batch x m, with m = 4 x pp micro-batches per pipeline when\n"
-  "    pp > 1 and m = 1 otherwise;\n"
+  "    pp > 1 and m = 1 otherwise (micro-batch: the given one, else 1);\n"
   "  --tp/--pp/--dp/--ep 1, no --sp, --zero 0, --schedule 1f1b (interleaved when\n"
   "    --interleave N > 1 is given);\n"
   "  --vocab: the model's (Calculon models have none: 51200).\n";
@@ -194,21 +197,42 @@ bpw_cli_options_check_int (const char *name,
   return FALSE;
 }
 
+/* The degrees the options give, 1 for those not given. */
+static gint64
+bpw_cli_options_given (gint64 value)
+{
+  return value == BPW_CLI_UNSET ? 1 : value;
+}
+
+/* The limits are bpw_scenario_validate()'s, checked here so that the message names the
+ * option and the exit status is a usage error's. */
 static gboolean
 bpw_cli_options_check (const BpwCliOptions *o,
                        GError             **error)
 {
-  return bpw_cli_options_check_int ("global-batch", o->global_batch, 1, G_MAXINT64, error) &&
-         bpw_cli_options_check_int ("micro-batch", o->micro_batch, 1, G_MAXINT64, error) &&
-         bpw_cli_options_check_int ("seq", o->seq, 1, G_MAXINT64, error) &&
-         bpw_cli_options_check_int ("context", o->context, 0, G_MAXINT64, error) &&
-         bpw_cli_options_check_int ("vocab", o->vocab, 1, G_MAXINT64, error) &&
-         bpw_cli_options_check_int ("tp", o->tp, 1, G_MAXINT64, error) &&
-         bpw_cli_options_check_int ("pp", o->pp, 1, G_MAXINT64, error) &&
-         bpw_cli_options_check_int ("dp", o->dp, 1, G_MAXINT64, error) &&
-         bpw_cli_options_check_int ("ep", o->ep, 1, G_MAXINT64, error) &&
-         bpw_cli_options_check_int ("zero", o->zero, 0, 3, error) &&
-         bpw_cli_options_check_int ("interleave", o->interleave, 1, G_MAXINT64, error);
+  const gint64 tokens = BPW_SCENARIO_MAX_TOKENS, devices = BPW_SCENARIO_MAX_DEVICES;
+
+  if (!(bpw_cli_options_check_int ("global-batch", o->global_batch, 1, tokens, error) &&
+        bpw_cli_options_check_int ("micro-batch", o->micro_batch, 1, tokens, error) &&
+        bpw_cli_options_check_int ("seq", o->seq, 1, tokens, error) &&
+        bpw_cli_options_check_int ("context", o->context, 0, tokens, error) &&
+        bpw_cli_options_check_int ("vocab", o->vocab, 1, G_MAXINT64, error) &&
+        bpw_cli_options_check_int ("tp", o->tp, 1, devices, error) &&
+        bpw_cli_options_check_int ("pp", o->pp, 1, devices, error) &&
+        bpw_cli_options_check_int ("dp", o->dp, 1, devices, error) &&
+        bpw_cli_options_check_int ("ep", o->ep, 1, devices, error) &&
+        bpw_cli_options_check_int ("zero", o->zero, 0, 3, error) &&
+        bpw_cli_options_check_int ("interleave", o->interleave, 1, devices, error)))
+    return FALSE;
+  /* Each is at most 2^24, so the product of three fits in 64 bits. */
+  if (bpw_cli_options_given (o->tp) * bpw_cli_options_given (o->pp)
+      * bpw_cli_options_given (o->dp) > devices)
+    {
+      g_set_error (error, BPW_CLI_USAGE_ERROR, 0, "--tp \xc3\x97 --pp \xc3\x97 --dp: "
+                   "expected at most %" G_GINT64_FORMAT " devices", devices);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -307,6 +331,7 @@ bpw_cli_options_resolve (const BpwCliOptions *o,
   /* 0 marks "not set by the execution file either"; defaults are filled in last, since
    * the global batch depends on dp, pp and the micro-batch. */
   scenario->global_batch = 0;
+  scenario->micro_batch = 0;
   scenario->seq = 0;
 
   if (o->execution != NULL)
@@ -383,7 +408,7 @@ bpw_cli_options_resolve (const BpwCliOptions *o,
       gint64 batch;
 
       /* All three factors are positive here, so only overflow can fail. */
-      if (__builtin_mul_overflow (parallel->dp, scenario->micro_batch, &batch) ||
+      if (__builtin_mul_overflow (parallel->dp, MAX (scenario->micro_batch, 1), &batch) ||
           __builtin_mul_overflow (batch, per_pipeline, &batch))
         {
           g_set_error (error, BPW_CLI_USAGE_ERROR, 0,
@@ -393,6 +418,14 @@ bpw_cli_options_resolve (const BpwCliOptions *o,
         }
       scenario->global_batch = batch;
     }
+  /* Said by the mapping file, a micro-batch that does not fit is the file's error. */
+  if (o->mapping != NULL && o->micro_batch == BPW_CLI_UNSET
+      && !bpw_mapping_check_micro_batch_file (o->mapping, scenario, parallel, error))
+    return FALSE;
+  /* Neither an option, the execution nor the mapping gave one: the default studies use. */
+  if (scenario->micro_batch == 0)
+    scenario->micro_batch = bpw_scenario_default_micro_batch (scenario->phase,
+                                                              scenario->global_batch, parallel);
   return TRUE;
 }
 
@@ -549,4 +582,31 @@ bpw_cli_options_resolve_mapping (const BpwCliOptions        *o,
   bpw_mapping_clear (mapping);
   *mapping = m;
   return TRUE;
+}
+
+const char *
+bpw_cli_options_unused_by_calculon (const BpwCliOptions *o)
+{
+  static const char * const tier_options[] = {
+    "--tp-tier", "--pp-tier", "--dp-tier", "--ep-tier"
+  };
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (tier_options) == BPW_N_GROUPS);
+
+  /* Calculon's execution has no fusion list, tile or tier per group beyond its three
+   * networks, always trains with Adam, has no KV cache and no embedding. */
+  if (o->fusion != NULL)
+    return "--fusion";
+  if (o->tiling != NULL)
+    return "--tiling";
+  for (guint g = 0; g < BPW_N_GROUPS; g++)
+    if (o->tier[g] != BPW_CLI_UNSET)
+      return tier_options[g];
+  if (o->optimizer != NULL)
+    return "--optimizer";
+  if (o->context != BPW_CLI_UNSET)
+    return "--context";
+  if (o->vocab != BPW_CLI_UNSET)
+    return "--vocab";
+  return NULL;
 }

@@ -100,4 +100,9 @@ gboolean  bpw_cli_options_resolve_mapping (const BpwCliOptions        *options,
                                            GPtrArray                  *warnings,
                                            GError                    **error);
 
+/* The first option of @options, among those Calculon's model has no use for (--fusion,
+ * --tiling, the tier options, --optimizer, --context and --vocab), that was given: its
+ * name with the dashes, or NULL. --cost-model calculon refuses it rather than ignore it. */
+const char *bpw_cli_options_unused_by_calculon (const BpwCliOptions *options);
+
 G_END_DECLS

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "bpw-cli.h"
+#include "bpw-cli-print.h"
 
 #include <stdio.h>
 
@@ -105,7 +106,7 @@ bpw_cli_profile_calibrate (int    argc,
     "and date; the same inputs give the same file.");
   g_option_context_add_main_entries (context, entries, NULL);
   bpw_cli_profile_args_add (&args, context);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!bpw_cli_parse (context, &argc, &argv, &error))
     status = bpw_cli_report_error ("profile calibrate", error);
   else if (argc != 2)
     status = bpw_cli_usage ("profile calibrate", "profile calibrate: expected one MODEL");
@@ -139,7 +140,7 @@ bpw_cli_profile_calibrate (int    argc,
             }
           else
             calibration_text (out, cal, output);
-          fputs (out->str, stdout);
+          bpw_cli_print (stdout, "%s", out->str);
         }
     }
   bpw_cli_profile_run_clear (&run);
@@ -182,7 +183,7 @@ bpw_cli_profile_report (int    argc,
     "being predicted / measured − 1.");
   g_option_context_add_main_entries (context, entries, NULL);
   bpw_cli_profile_args_add (&args, context);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!bpw_cli_parse (context, &argc, &argv, &error))
     status = bpw_cli_report_error ("profile report", error);
   else if (argc > 2)
     status = bpw_cli_usage ("profile report", "profile report: expected at most one MODEL");
@@ -218,7 +219,7 @@ bpw_cli_profile_report (int    argc,
                                         : bpw_validation_report_to_text (report, (guint) MAX (top,
                                                                                              0));
 
-      fputs (text, stdout);
+      bpw_cli_print (stdout, "%s", text);
     }
   bpw_cli_profile_run_clear (&recal);
   bpw_cli_profile_run_clear (&run);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bpw-cli-print.h"
 #include "bpw-cli-profile.h"
 #include "bpw-json-writer.h"
 #include "bpw-work-graph.h"
@@ -113,8 +114,8 @@ bpw_cli_profile_run (BpwCliProfileRun        *run,
         return FALSE;
       g_ptr_array_add (run->profiles, p);
       for (guint w = 0; w < p->warnings->len; w++)
-        g_printerr ("bpw: warning: %s: %s\n", p->filename,
-                    (const char *) g_ptr_array_index (p->warnings, w));
+        bpw_cli_print (stderr, "bpw: warning: %s: %s\n", p->filename,
+                       (const char *) g_ptr_array_index (p->warnings, w));
       c = bpw_correlate (run->sim, p, &corr_options, error);
       if (c == NULL)
         return FALSE;
@@ -247,7 +248,7 @@ profile_import (int argc, char **argv)
                                 "where they were taken, the devices,\nand the work items "
                                 "correlation will match, by kind.");
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!bpw_cli_parse (context, &argc, &argv, &error))
     return bpw_cli_report_error ("profile import", error);
   if (argc < 2)
     return bpw_cli_usage ("profile import", "profile import: missing TRACE");
@@ -279,10 +280,10 @@ profile_import (int argc, char **argv)
       bpw_json_writer_end_array (&w);
       bpw_json_writer_end_object (&w);
       text = bpw_json_writer_finish (&w);
-      fputs (text, stdout);
+      bpw_cli_print (stdout, "%s", text);
     }
   else
-    fputs (out->str, stdout);
+    bpw_cli_print (stdout, "%s", out->str);
   return BPW_CLI_EXIT_OK;
 }
 
@@ -383,7 +384,7 @@ profile_correlate (int argc, char **argv)
     "matched, covered (computed by a matched kernel), missing and extra work, and per\n"
     "operation the predicted and measured time and FLOP/s.");
   bpw_cli_profile_args_add (&args, context);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!bpw_cli_parse (context, &argc, &argv, &error))
     status = bpw_cli_report_error ("profile correlate", error);
   else if (argc != 2)
     status = bpw_cli_usage ("profile correlate", "profile correlate: expected one MODEL");
@@ -411,7 +412,7 @@ profile_correlate (int argc, char **argv)
           if (i + 1 < run.correlations->len)
             g_string_append_c (out, '\n');
         }
-      fputs (out->str, stdout);
+      bpw_cli_print (stdout, "%s", out->str);
     }
   bpw_cli_profile_run_clear (&run);
   bpw_cli_profile_args_clear (&args);

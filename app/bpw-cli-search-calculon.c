@@ -65,6 +65,8 @@ bpw_cli_calculon_options (const BpwCliSearchJob    *job,
     return bpw_cli_calculon_refuse (error, "--recompute");
   if (o->execution != NULL || o->mapping != NULL)
     return bpw_cli_calculon_refuse (error, "--execution/--mapping");
+  if (bpw_cli_options_unused_by_calculon (o) != NULL)
+    return bpw_cli_calculon_refuse (error, bpw_cli_options_unused_by_calculon (o));
   if (job->sweep != NULL || job->pareto || job->fusion_sets != NULL || job->offloads != NULL)
     return bpw_cli_calculon_refuse (error, "--sweep-param, --pareto, --fusion-sets or "
                                     "--offload");

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "bpw-cli.h"
+#include "bpw-cli-print.h"
 
 #include <math.h>
 #include <signal.h>
@@ -89,7 +90,7 @@ merge_files (char **files, guint n, gboolean json)
   if (merged == NULL)
     return bpw_cli_report_error ("search-merge", error);
   (void) json;  /* the merge of JSON documents is JSON */
-  fputs (merged, stdout);
+  bpw_cli_print (stdout, "%s", merged);
   return BPW_CLI_EXIT_OK;
 }
 
@@ -137,16 +138,16 @@ calculon_search_run (BpwCliSearchJob *job, const char *model)
            : bpw_calculon_search_report_to_json (report, space);
   else
     text = bpw_cli_calculon_search_report_to_text (report, workbench, &setup, job->devices);
-  fputs (text, stdout);
+  bpw_cli_print (stdout, "%s", text);
   if (report->cancelled)
     g_printerr ("bpw: search interrupted: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
                 " executions evaluated; the best so far are reported\n", report->evaluated,
                 report->end - report->begin);
   if (report->best->len == 0 && report->shard_count == 1 && !report->cancelled)
     {
-      g_printerr ("bpw: no good execution among the %" G_GUINT64_FORMAT " of Calculon's "
-                  "space for %s on %" G_GINT64_FORMAT " x %s\n", report->space,
-                  setup.spec.name, job->devices, setup.blueprint->name);
+      bpw_cli_print (stderr, "bpw: no good execution among the %" G_GUINT64_FORMAT " of "
+                     "Calculon's space for %s on %" G_GINT64_FORMAT " x %s\n", report->space,
+                     setup.spec.name, job->devices, setup.blueprint->name);
       status = BPW_CLI_EXIT_ILLEGAL_PLAN;
     }
   bpw_cli_setup_clear (&setup);
@@ -180,12 +181,15 @@ search_run (BpwCliSearchJob *job, const char *model)
                                                  &setup.mapping, job->devices, &limits,
                                                  (const char * const *) job->sweep, &error);
 
-      if (sweep == NULL || !bpw_sweep_run (sweep, &options, cancellable, &error))
+      /* bpw_sweep_new() fails only on what --sweep-param says: a usage error. */
+      if (sweep == NULL)
+        status = bpw_cli_usage ("search", "%s", error->message);
+      else if (!bpw_sweep_run (sweep, &options, cancellable, &error))
         status = bpw_cli_report_error ("search", error);
       else
         {
           text = job->json ? bpw_sweep_to_json (sweep) : bpw_sweep_to_text (sweep);
-          fputs (text, stdout);
+          bpw_cli_print (stdout, "%s", text);
         }
       bpw_cli_setup_clear (&setup);
       return status;
@@ -205,7 +209,7 @@ search_run (BpwCliSearchJob *job, const char *model)
 
   text = job->json ? bpw_search_report_to_json (report, space)
                    : bpw_cli_search_report_to_text (report, space);
-  fputs (text, stdout);
+  bpw_cli_print (stdout, "%s", text);
   if (report->cancelled)
     g_printerr ("bpw: search interrupted: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
                 " plans decided; the best so far are reported\n", report->evaluated,
@@ -214,9 +218,9 @@ search_run (BpwCliSearchJob *job, const char *model)
    * legitimately hold none. */
   if (report->best->len == 0 && options.shard_count == 1 && !report->cancelled)
     {
-      g_printerr ("bpw: no legal plan among the %" G_GUINT64_FORMAT " plans of %s on %"
-                  G_GINT64_FORMAT " devices of %s\n", report->space, setup.spec.name,
-                  job->devices, setup.blueprint->name);
+      bpw_cli_print (stderr, "bpw: no legal plan among the %" G_GUINT64_FORMAT " plans of %s "
+                     "on %" G_GINT64_FORMAT " devices of %s\n", report->space, setup.spec.name,
+                     job->devices, setup.blueprint->name);
       status = BPW_CLI_EXIT_ILLEGAL_PLAN;
     }
   bpw_cli_setup_clear (&setup);
@@ -254,7 +258,7 @@ bpw_cli_search (int    argc,
   g_option_context_add_main_entries (context, entries, NULL);
   bpw_cli_search_job_add (&job, context);
 
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!bpw_cli_parse (context, &argc, &argv, &error))
     status = bpw_cli_report_error ("search", error);
   else if (merge)
     status = argc < 2 ? bpw_cli_usage ("search", "search --merge: expected FILE...")
@@ -289,7 +293,7 @@ bpw_cli_search_merge (int    argc,
                                 "(and Pareto fronts) merge into the whole run's.\nThe result "
                                 "is the same JSON document; \"complete\" says whether the "
                                 "shards covered\nthe whole space.");
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!bpw_cli_parse (context, &argc, &argv, &error))
     return bpw_cli_report_error ("search-merge", error);
   if (argc < 2)
     return bpw_cli_usage ("search-merge", "search-merge: expected FILE...");

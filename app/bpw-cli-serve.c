@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "bpw-cli.h"
+#include "bpw-cli-print.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -154,7 +155,7 @@ serve_run (const char *model_name, const char *blueprint, const BpwCliOptions *o
       o.arrival_rate = g_array_index (rates, double, 0);
       text = args->json ? bpw_serve_to_json (results, rates->len, &o)
                         : serve_to_text (results, rates->len, &o, &setup, model);
-      fputs (text, stdout);
+      bpw_cli_print (stdout, "%s", text);
     }
   bpw_cli_setup_clear (&setup);
   return status;
@@ -216,7 +217,7 @@ bpw_cli_serve (int    argc,
   bpw_cli_options_add (&options, context);
   bpw_cli_options_add_mapping (&options, context);
 
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!bpw_cli_parse (context, &argc, &argv, &error))
     status = bpw_cli_report_error ("serve", error);
   else if (argc < 2)
     status = bpw_cli_usage ("serve", "serve: missing MODEL");

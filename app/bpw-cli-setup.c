@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "bpw-cli-setup.h"
+#include "bpw-cli-print.h"
 
 #include "bpw-blueprint-io.h"
 #include "bpw-dist-work.h"
@@ -18,16 +19,20 @@ print_warnings (GPtrArray *warnings)
 {
   /* Unknown fields do not stop the run, but they are usually typos. */
   for (guint i = 0; i < warnings->len; i++)
-    g_printerr ("bpw: warning: %s\n", (const char *) g_ptr_array_index (warnings, i));
+    bpw_cli_print (stderr, "bpw: warning: %s\n",
+                   (const char *) g_ptr_array_index (warnings, i));
   g_ptr_array_set_size (warnings, 0);
 }
 
-gboolean
-bpw_cli_setup_load (BpwCliSetup         *setup,
-                    const char          *model,
-                    const char          *blueprint,
-                    const BpwCliOptions *options,
-                    GError             **error)
+/* With @workbench FALSE it stops once the blueprint is read: Calculon's model prices the
+ * execution by its own rules, which the workbench's mapping and validation need not share. */
+static gboolean
+bpw_cli_setup_load_for (BpwCliSetup         *setup,
+                        const char          *model,
+                        const char          *blueprint,
+                        const BpwCliOptions *options,
+                        gboolean             workbench,
+                        GError             **error)
 {
   g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
   BpwCalculonExecution exec;
@@ -73,11 +78,36 @@ bpw_cli_setup_load (BpwCliSetup         *setup,
   setup->blueprint = bpw_blueprint_load (blueprint, warnings, error);
   if (setup->blueprint == NULL)
     return FALSE;
+  if (!workbench)
+    {
+      print_warnings (warnings);
+      return TRUE;
+    }
   ok = bpw_cli_options_resolve_mapping (options, &setup->scenario, &setup->parallel,
                                         options->execution != NULL ? &exec : NULL,
                                         &setup->mapping, warnings, error);
   print_warnings (warnings);
   return ok && bpw_scenario_validate (&setup->scenario, &setup->parallel, &setup->spec, error);
+}
+
+gboolean
+bpw_cli_setup_load (BpwCliSetup         *setup,
+                    const char          *model,
+                    const char          *blueprint,
+                    const BpwCliOptions *options,
+                    GError             **error)
+{
+  return bpw_cli_setup_load_for (setup, model, blueprint, options, TRUE, error);
+}
+
+gboolean
+bpw_cli_setup_load_calculon (BpwCliSetup         *setup,
+                             const char          *model,
+                             const char          *blueprint,
+                             const BpwCliOptions *options,
+                             GError             **error)
+{
+  return bpw_cli_setup_load_for (setup, model, blueprint, options, FALSE, error);
 }
 
 BpwPlan *

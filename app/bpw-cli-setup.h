@@ -31,6 +31,14 @@ gboolean  bpw_cli_setup_load  (BpwCliSetup         *setup,
                                const char          *blueprint,
                                const BpwCliOptions *options,
                                GError             **error);
+/* The same up to the blueprint, for Calculon's model: no mapping is built and the
+ * scenario is not validated against the workbench's rules (Calculon's own check and
+ * compile decide what it runs: blocks that PP × interleave does not divide, say). */
+gboolean  bpw_cli_setup_load_calculon (BpwCliSetup         *setup,
+                                       const char          *model,
+                                       const char          *blueprint,
+                                       const BpwCliOptions *options,
+                                       GError             **error);
 /* Decomposes, distributes and binds: the plan (possibly illegal), or NULL with @error. */
 BpwPlan  *bpw_cli_setup_bind  (BpwCliSetup         *setup,
                                GError             **error);

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "bpw-cli.h"
+#include "bpw-cli-print.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -115,7 +116,7 @@ validate_run (const char *blueprint, gboolean fit, const char *output, gboolean 
       bpw_json_writer_bool (&w, "ok", failed == 0);
       bpw_json_writer_end_object (&w);
       text = bpw_json_writer_finish (&w);
-      fputs (text, stdout);
+      bpw_cli_print (stdout, "%s", text);
     }
   else
     {
@@ -155,7 +156,7 @@ bpw_cli_validate (int    argc,
                                 "parameters on A100s)\nand compares with the published TF/s per "
                                 "GPU. Exit status 1 when a row is more than 10 % off.");
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!bpw_cli_parse (context, &argc, &argv, &error))
     return bpw_cli_report_error ("validate", error);
   if (argc > 1)
     return bpw_cli_usage ("validate", "validate: unexpected argument '%s'", argv[1]);

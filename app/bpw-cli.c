@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "bpw-cli.h"
+#include "bpw-cli-print.h"
 
 #include <libintl.h>
 #include <locale.h>
@@ -67,13 +68,33 @@ bpw_cli_exit_code_for_error (const GError *error)
   return BPW_CLI_EXIT_INVALID_INPUT;
 }
 
+gboolean
+bpw_cli_parse (GOptionContext   *context,
+               int              *argc,
+               char           ***argv,
+               GError          **error)
+{
+  if (!g_option_context_parse (context, argc, argv, error))
+    return FALSE;
+  /* GLib keeps "--" when an argument after it starts with '-', so that the caller can tell;
+   * here it only ends the options ("check -- -file.json", "check -- --"). */
+  for (int i = 1; i < *argc; i++)
+    if (strcmp ((*argv)[i], "--") == 0)
+      {
+        memmove (&(*argv)[i], &(*argv)[i + 1], (gsize) (*argc - i) * sizeof (char *));
+        (*argc)--;
+        break;
+      }
+  return TRUE;
+}
+
 int
 bpw_cli_report_error (const char   *command,
                       const GError *error)
 {
   BpwCliExit code = bpw_cli_exit_code_for_error (error);
 
-  g_printerr ("bpw: %s\n", error->message);
+  bpw_cli_print (stderr, "bpw: %s\n", error->message);
   if (code == BPW_CLI_EXIT_USAGE)
     g_printerr ("Try 'bpw %s --help' for more information.\n", command);
   return code;
@@ -91,7 +112,7 @@ bpw_cli_usage (const char *command,
   message = g_strdup_vprintf (format, args);
   va_end (args);
 
-  g_printerr ("bpw: %s\n", message);
+  bpw_cli_print (stderr, "bpw: %s\n", message);
   if (command != NULL)
     g_printerr ("Try 'bpw %s --help' for more information.\n", command);
   else

@@ -36,6 +36,13 @@ int         bpw_cli_search_merge (int argc, char **argv);
 int         bpw_cli_compare (int argc, char **argv);
 int         bpw_cli_profile (int argc, char **argv);
 
+/* g_option_context_parse(), and the "--" that ends the options removed from the
+ * arguments left: after it, everything (a "--" too) is an argument. */
+gboolean    bpw_cli_parse (GOptionContext   *context,
+                           int              *argc,
+                           char           ***argv,
+                           GError          **error);
+
 /* The exit code for @error: usage errors (GOptionError, BPW_CLI_USAGE_ERROR) 2, illegal
  * plans 3, everything else 1. */
 BpwCliExit  bpw_cli_exit_code_for_error (const GError *error);

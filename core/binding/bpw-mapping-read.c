@@ -577,3 +577,39 @@ _bpw_mapping_read_file_object (BpwJsonDoc  *doc,
 
   return read_over (&r, object, "", file_keys, mapping, error);
 }
+
+gboolean
+bpw_mapping_check_micro_batch_file (const char        *path,
+                                    const BpwScenario *scenario,
+                                    const BpwParallel *parallel,
+                                    GError           **error)
+{
+  g_autoptr(BpwJsonDoc) doc = NULL;
+  JsonNode *root, *node;
+  gint64 micro_batch, per_replica;
+
+  g_return_val_if_fail (path != NULL && scenario != NULL && parallel != NULL, FALSE);
+
+  doc = bpw_json_doc_new_from_file (path, error);
+  if (doc == NULL)
+    return FALSE;
+  root = bpw_json_doc_get_root (doc);
+  /* The file was read already; only a whole micro-batch it states is checked here. */
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return TRUE;
+  node = json_object_get_member (json_node_get_object (root), "micro_batch");
+  if (node == NULL || !node_is_number (node) || json_node_get_value_type (node) != G_TYPE_INT64)
+    return TRUE;
+  micro_batch = json_node_get_int (node);
+  if (micro_batch < 1 || parallel->dp < 1 || scenario->global_batch < 1)
+    return TRUE;
+  per_replica = scenario->global_batch / parallel->dp;
+  if (micro_batch > per_replica || scenario->global_batch % parallel->dp != 0
+      || per_replica % micro_batch != 0)
+    return bpw_json_doc_error (doc, node, "micro_batch", error,
+                               "%" G_GINT64_FORMAT " sequences do not split the global batch "
+                               "of %" G_GINT64_FORMAT " over dp %" G_GINT64_FORMAT " into whole "
+                               "micro-batches", micro_batch, scenario->global_batch,
+                               parallel->dp);
+  return TRUE;
+}

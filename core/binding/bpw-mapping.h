@@ -134,6 +134,13 @@ gboolean     bpw_mapping_read_object   (BpwJsonDoc         *doc,
                                         BpwMapping         *mapping,
                                         GPtrArray          *warnings,
                                         GError            **error);
+/* Whether the integer "micro_batch" of the mapping file @path splits @scenario's global
+ * batch over @parallel's dp into whole micro-batches; if not, an error located at that
+ * member of the file. A file without one, or with "auto", passes. */
+gboolean     bpw_mapping_check_micro_batch_file (const char        *path,
+                                                 const BpwScenario *scenario,
+                                                 const BpwParallel *parallel,
+                                                 GError           **error);
 /* The whole file, every field written ("auto" for automatic ones), so that loading it
  * gives a mapping bpw_mapping_equal() to @mapping. */
 char        *bpw_mapping_to_json       (const BpwMapping *mapping);

@@ -172,11 +172,11 @@ bpw_calculon_space_new (const BpwCalculonApp           *app,
 
   if (app->seq_size < 1 || app->hidden < 1 || app->attn_heads < 1 || app->num_blocks < 1
       || app->feedforward < 1 || app->attn_size < 1
-      || !_bpw_calculon_sizes_fit (app, max_batch, num_procs))
+      || !_bpw_calculon_sizes_fit (app, 1, 1))
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   _("Calculon's search: the model at a micro-batch of %" PRId64
-                   " is too large for exact 64-bit sizes"), max_batch);
+                   _("Calculon's search: the model at a micro-batch of 1 is too large for "
+                   "exact 64-bit sizes"));
       return NULL;
     }
   space = g_new0 (BpwCalculonSpace, 1);
@@ -218,6 +218,16 @@ bpw_calculon_space_new (const BpwCalculonApp           *app,
             continue;
           if (batch == 0)
             continue;
+          /* The largest micro-batch this (TP, PP) enumerates is the whole batch of a
+           * replica; the global batch itself may be far larger than any micro-batch. */
+          if (!_bpw_calculon_sizes_fit (app, batch / dp, tp))
+            {
+              g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                           "Calculon's search: the model at a micro-batch of %" G_GINT64_FORMAT
+                           " (TP %" G_GINT64_FORMAT ", PP %" G_GINT64_FORMAT ") is too large "
+                           "for exact 64-bit sizes", batch / dp, tp, pp);
+              return NULL;
+            }
           for (gint64 v = 1; v <= (pp == 1 ? 1 : blocks / pp); v++)
             if ((blocks / pp) % v == 0)
               bpw_calculon_space_add (space, tp, pp, dp, v, batch);

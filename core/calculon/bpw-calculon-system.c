@@ -80,6 +80,16 @@ bpw_calculon_engine_from_blueprint (const BpwBlueprint *bp,
 
       return bpw_calculon_system_fail (error, bp->name, message);
     }
+  /* Calculon's Processor.throughput() asserts the datatype is one the file lists. */
+  if (precision == BPW_PRECISION_BF16 && bp->engines[e].peak[precision].source != NULL
+      && g_str_has_suffix (bp->engines[e].peak[precision].source, BPW_BLUEPRINT_BF16_FROM_FP16))
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_UNSUPPORTED,
+                   "%s: the Calculon system has no bfloat16 entry, which Calculon's model "
+                   "refuses; give --dtype fp16, or a bfloat16 entry in the system file",
+                   bp->name);
+      return FALSE;
+    }
   *flops = bp->engines[e].peak[precision].value;
   return bpw_calculon_curve_from_table (&bp->engines[e].efficiency[precision], curve, bp->name,
                                         what, error);

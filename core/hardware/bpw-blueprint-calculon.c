@@ -190,7 +190,7 @@ bpw_calculon_read_engine (BpwBlueprintReader *r,
   e = &r->bp->engines[idx];
   if (e->peak[BPW_PRECISION_FP16].set && !e->peak[BPW_PRECISION_BF16].set)
     {
-      g_autofree char *src = g_strdup_printf ("%s (no bfloat16 entry: bf16 taken as float16)",
+      g_autofree char *src = g_strdup_printf ("%s " BPW_BLUEPRINT_BF16_FROM_FP16,
                                               e->peak[BPW_PRECISION_FP16].source);
       const BpwEfficiencyTable *t16 = &e->efficiency[BPW_PRECISION_FP16];
 

@@ -96,6 +96,10 @@ typedef struct
   const char    *source;
 } BpwSourced;
 
+/* Ends the source of a bf16 peak that a Calculon system file took from its float16 entry:
+ * the workbench prices bf16 as 16-bit there, Calculon's own model refuses it. */
+#define BPW_BLUEPRINT_BF16_FROM_FP16 "(no bfloat16 entry: bf16 taken as float16)"
+
 typedef struct
 {
   double size;        /* FLOPs of one operation (engines) or bytes it touches (memory) */

@@ -332,8 +332,8 @@ bpw_study_read_scenario (BpwStudy    *self,
       || !bpw_json_doc_get_enum (doc, item, path, "optimizer", FALSE, optimizer_names,
                                  &optimizer, error))
     return FALSE;
-  /* Inference runs the whole batch at once unless told otherwise. */
-  sc.scenario.micro_batch = phase == BPW_WORKLOAD_TRAIN ? 1 : sc.scenario.global_batch;
+  /* 0 until read: the default depends on the parallel decomposition, read below. */
+  sc.scenario.micro_batch = 0;
   if (!bpw_json_doc_get_int (doc, item, path, "micro_batch", FALSE, 1, G_MAXINT64,
                              &sc.scenario.micro_batch, error)
       || !bpw_json_doc_get_int (doc, item, path, "seq", FALSE, 1, G_MAXINT64,
@@ -345,6 +345,9 @@ bpw_study_read_scenario (BpwStudy    *self,
       || !bpw_study_read_sla (doc, item, path, &sc.scenario, self->warnings, error)
       || !bpw_study_read_parallel (doc, item, path, &sc.parallel, self->warnings, error))
     return FALSE;
+  if (sc.scenario.micro_batch == 0)
+    sc.scenario.micro_batch = bpw_scenario_default_micro_batch (phase, sc.scenario.global_batch,
+                                                                &sc.parallel);
 
   sc.scenario.phase = phase;
   sc.scenario.recompute = recompute;

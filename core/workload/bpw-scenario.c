@@ -11,8 +11,8 @@
 #include "bpw-model-spec.h"
 #include "bpw-error.h"
 
-#define MAX_DEVICES   (G_GINT64_CONSTANT (1) << 24)
-#define MAX_TOKENS    (G_GINT64_CONSTANT (1) << 40)
+#define MAX_DEVICES   BPW_SCENARIO_MAX_DEVICES
+#define MAX_TOKENS    BPW_SCENARIO_MAX_TOKENS
 
 void
 bpw_scenario_init_defaults (BpwScenario *scenario)
@@ -71,6 +71,24 @@ bpw_scenario_micro_batches (const BpwScenario *scenario,
   gint64 per_replica = scenario->global_batch / MAX (parallel->dp, 1);
 
   return per_replica / MAX (scenario->micro_batch, 1);
+}
+
+gint64
+bpw_scenario_default_micro_batch (BpwWorkloadPhase   phase,
+                                  gint64             global_batch,
+                                  const BpwParallel *parallel)
+{
+  gint64 dp = MAX (parallel->dp, 1), pp = MAX (parallel->pp, 1), per_replica;
+
+  /* Training accumulates gradients over micro-batches of one sequence; inference has no
+   * gradients to accumulate, and running the batch sequentially only multiplies the
+   * weight reads. A batch that does not divide is left to bpw_scenario_validate(). */
+  if (phase == BPW_WORKLOAD_TRAIN || global_batch < dp || global_batch % dp != 0)
+    return 1;
+  per_replica = global_batch / dp;
+  if (pp == 1)
+    return per_replica;
+  return per_replica % pp == 0 ? per_replica / pp : 1;
 }
 
 #define FAIL(...) G_STMT_START {                                                 \

@@ -39,6 +39,11 @@ struct _BpwParallel
   gint64       interleave;  /* virtual stages per rank for the interleaved schedule */
 };
 
+/* What bpw_scenario_validate() accepts at most: devices in tp × pp × dp (and each degree),
+ * and tokens in a step (sequences, micro-batches and lengths each too). */
+#define BPW_SCENARIO_MAX_DEVICES (G_GINT64_CONSTANT (1) << 24)
+#define BPW_SCENARIO_MAX_TOKENS  (G_GINT64_CONSTANT (1) << 40)
+
 void     bpw_scenario_init_defaults (BpwScenario       *scenario);
 void     bpw_scenario_copy          (BpwScenario       *dest,
                                      const BpwScenario *src);
@@ -50,6 +55,14 @@ gint64   bpw_parallel_devices       (const BpwParallel *parallel);
 /* Micro-batches each pipeline runs per step: global_batch / (dp * micro_batch). */
 gint64   bpw_scenario_micro_batches (const BpwScenario *scenario,
                                      const BpwParallel *parallel);
+
+/* The micro-batch when none is given, shared by the command line and studies: 1 for
+ * training; for prefill and decode the whole per-replica batch B = global_batch / dp when
+ * pp is 1, and B / pp (pp micro-batches, the fewest that keep every stage busy) when pp > 1
+ * divides B, else 1. */
+gint64   bpw_scenario_default_micro_batch (BpwWorkloadPhase   phase,
+                                           gint64             global_batch,
+                                           const BpwParallel *parallel);
 
 /* Every relation between model, scenario and parallel decomposition that makes the
  * configuration executable; each violated rule is one sentence in the error. */

@@ -145,4 +145,42 @@ else
   skip "with Calculon's reason" "python3 not found"
 fi
 
+# Blocks that PP x interleave does not divide: Calculon gives the first stages one more and
+# prices stage 0 (gopher-280B: 80 blocks, PP 24 x 2; turing-530B: 105 blocks, PP 10 x 11).
+for run in gopher-280B:pp24v2 turing-530B:pp10v11; do
+  model=${run%%:*} tag=${run#*:}
+  expect_rc "evaluate --cost-model calculon: $model $tag, blocks not a multiple of PP x v" 0 \
+    "$BPW" evaluate "$CD/$model.json" --blueprint "$CD/../calculon-search/a100_80g.json" \
+    --execution "$CD/${model}_$tag.execution.json" --cost-model calculon --json
+  py "$model $tag: every statistic is Calculon's (calculon llm)" "
+c = json.load(open('$CD/${model}_${tag}_a100_80g.stats.json'))
+assert d == {**d, **c}, [(k, d.get(k), c[k]) for k in c if d.get(k) != c[k]][:3]"
+done
+
+# bf16 on a system that lists float16 only: Calculon's Processor refuses the datatype.
+if [ -n "$PYTHON" ]; then
+  "$PYTHON" -c "
+import json
+e = json.load(open('$CD/gpt3-175B_seqsel.execution.json'))
+e.update(datatype='bfloat16')
+json.dump(e, open('$TMP/bf16.json', 'w'))"
+  expect_rc "evaluate --cost-model calculon: bfloat16 on a float16-only system is refused" 1 \
+    "$BPW" evaluate "$CD/gpt3-175B.json" --blueprint "$CD/../calculon-search/a100_80g.json" \
+    --execution "$TMP/bf16.json" --cost-model calculon
+  expect_stderr "saying the system has no bfloat16 entry" "a100_80g.*no bfloat16 entry"
+else
+  skip "evaluate --cost-model calculon: bfloat16 refused" "python3 not found"
+  skip "saying the system has no bfloat16 entry" "python3 not found"
+fi
+
+# Options Calculon's model has no use for are refused by name, not ignored.
+for opt in "--tp-overlap ring" --dp-overlap --no-dp-overlap "--fusion none" "--tiling auto" \
+           "--tp-tier 0" "--ep-tier 1" "--optimizer sgd" "--context 100" "--vocab 50000"; do
+  # shellcheck disable=SC2086
+  expect_rc "evaluate --cost-model calculon refuses $opt" 2 \
+    "$BPW" evaluate "$CD/gpt3-175B.json" --blueprint "$CD/../calculon-search/a100_80g.json" \
+    --execution "$CD/gpt3-175B_seqsel.execution.json" --cost-model calculon $opt
+  expect_stderr "naming ${opt%% *}" "calculon: ${opt%% *} has no place"
+done
+
 tap_finish

@@ -166,7 +166,7 @@ for p in d['points']:
     assert g['mapping'] >= 1 - 1e-12
 t = [p['baseline_mapping_step_time_s'] for p in d['points']]
 assert t[1] <= t[0]"
-expect_rc "an unknown sweep parameter is invalid input" 1 \
+expect_rc "an unknown sweep parameter is a usage error" 2 \
   "$BPW" search "${SMALL[@]}" --sweep-param flux=1,2
 
 # ---- compare ----
