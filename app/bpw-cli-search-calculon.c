@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "bpw-calculon-bridge.h"
+#include "bpw-calculon-rules.h"
 #include "bpw-cli.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
@@ -144,7 +145,7 @@ bpw_cli_calculon_workbench (const BpwCalculonSearchReport *report,
   BpwSearchLimits limits;
 
   bpw_search_limits_init (&limits);
-  limits.calculon = TRUE;
+  limits.rules = bpw_calculon_search_rules ();
   problem = bpw_search_space_new (&setup->spec, &setup->scenario, setup->blueprint,
                                   &setup->mapping, devices, &limits, NULL);
   if (problem == NULL)
@@ -236,4 +237,27 @@ bpw_cli_calculon_search_report_to_text (const BpwCalculonSearchReport *r,
                         "each execution, all its\nstatistics and the workbench's mapping of "
                         "it.\n");
   return g_string_free (out, FALSE);
+}
+
+/* Shards of Calculon's own search merge by its rules; the format of the first says whose. */
+static gboolean
+bpw_cli_is_calculon_search (const char *text)
+{
+  g_autoptr(JsonNode) node = json_from_string (text, NULL);
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node)
+         && g_strcmp0 (json_object_get_string_member_with_default (json_node_get_object (node),
+                                                                   "format", ""),
+                       "bpw-calculon-search") == 0;
+}
+
+char *
+bpw_cli_search_merge_texts (const char * const *texts,
+                            const char * const *names,
+                            guint               n,
+                            GError            **error)
+{
+  if (n > 0 && bpw_cli_is_calculon_search (texts[0]))
+    return bpw_calculon_search_merge_json (texts, names, n, error);
+  return bpw_search_merge_json (texts, names, n, error);
 }

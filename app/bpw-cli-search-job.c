@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpw-calculon-rules.h"
 #include "bpw-cli.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
@@ -330,10 +331,11 @@ bpw_cli_search_job_prepare (BpwCliSearchJob   *job,
                    job->space);
       return FALSE;
     }
-  limits->calculon = g_strcmp0 (job->space, "calculon") == 0;
+  limits->rules = g_strcmp0 (job->space, "calculon") == 0 ? bpw_calculon_search_rules ()
+                                                           : NULL;
   if (!bpw_cli_search_job_activations (job, &limits->act_offload, error))
     return FALSE;
-  if (limits->act_offload == 1 && !limits->calculon)
+  if (limits->act_offload == 1 && limits->rules != bpw_calculon_search_rules ())
     {
       g_set_error_literal (error, BPW_CLI_USAGE_ERROR, 0, "--activations host: only "
                            "Calculon's space (--space calculon) offloads activations");
@@ -459,7 +461,7 @@ bpw_cli_search_report_to_text (const BpwSearchReport *r,
     folded |= g_array_index (r->best, BpwSearchResult, i).equivalent_variants > 1;
   g_string_append_printf (out, "\n  #  est. (s)  sim. (s)   MFU    TP  PP   DP EP SP ZeRO  mb  "
                           "schedule      recompute fusion    offload   TP-ovl DP-ovl mem GiB  "
-                          "%s\n", space->limits.calculon ? "tiers" : "algorithms");
+                          "%s\n", space->rules->network_tiers ? "tiers" : "algorithms");
   for (guint i = 0; i < r->best->len; i++)
     {
       const BpwSearchResult *b = &g_array_index (r->best, BpwSearchResult, i);
@@ -481,7 +483,7 @@ bpw_cli_search_report_to_text (const BpwSearchReport *r,
                               bpw_recompute_to_string (m->recompute), fusion_of (m), offload_of (m),
                               bpw_tp_overlap_to_string (m->tp_overlap),
                               m->dp_overlap ? "on" : "off", e->peak_bytes / GIB);
-      if (space->limits.calculon)
+      if (space->rules->network_tiers)
         describe_tiers (out, space, m);
       else
         describe_algorithms (out, space, m);

@@ -72,6 +72,13 @@ BpwCalculonSpace *bpw_cli_calculon_search_prepare (BpwCliSearchJob *job,
                                                    const char      *model,
                                                    BpwCliSetup     *setup,
                                                    GError         **error);
+/* Merges the --json documents of shards: Calculon's (format "bpw-calculon-search", from
+ * --cost-model calculon) by bpw_calculon_search_merge_json(), the rest by
+ * bpw_search_merge_json(); @names for messages. */
+char     *bpw_cli_search_merge_texts (const char * const *texts,
+                                      const char * const *names,
+                                      guint               n,
+                                      GError            **error);
 /* What the workbench's model makes of @report's best (bpw-calculon-bridge.h: mappings and
  * analytic estimates, in their order); NULL where the workbench has no space for the
  * problem. */

@@ -85,8 +85,8 @@ merge_files (char **files, guint n, gboolean json)
         return bpw_cli_report_error ("search-merge", error);
       g_ptr_array_add (texts, text);
     }
-  merged = bpw_search_merge_json ((const char * const *) texts->pdata,
-                                  (const char * const *) files, n, &error);
+  merged = bpw_cli_search_merge_texts ((const char * const *) texts->pdata,
+                                       (const char * const *) files, n, &error);
   if (merged == NULL)
     return bpw_cli_report_error ("search-merge", error);
   (void) json;  /* the merge of JSON documents is JSON */

@@ -82,8 +82,8 @@ merge_on_root (const char *mine, int rank, int size)
   names = g_ptr_array_new_with_free_func (g_free);
   for (int r = 0; r < size; r++)
     g_ptr_array_add (names, g_strdup_printf ("rank %d", r));
-  merged = bpw_search_merge_json ((const char * const *) texts->pdata,
-                                  (const char * const *) names->pdata, texts->len, &error);
+  merged = bpw_cli_search_merge_texts ((const char * const *) texts->pdata,
+                                       (const char * const *) names->pdata, texts->len, &error);
   if (merged == NULL)
     {
       g_printerr ("bpw-mpi-search: %s\n", error->message);

@@ -9,10 +9,10 @@
 G_BEGIN_DECLS
 
 /* json-glib 1.6 prints every double with 17 significant digits ("0.050000000000000003"),
- * which makes saved studies hard to read and diff. This writer prints the shortest
- * decimal that parses back to the same double, keeps object member order, indents with
- * two spaces and puts arrays of scalars on one line. Returns a NUL-terminated string
- * ending in a newline (transfer full). */
+ * which makes saved studies hard to read and diff. This is bpw_json_writer_node() in a
+ * pretty writer: the shortest decimal that parses back to the same double, object member
+ * order kept, two-space indents, arrays of scalars on one line. Returns a NUL-terminated
+ * string ending in a newline (transfer full). */
 char *_bpw_json_dump (JsonNode *node);
 
 G_END_DECLS

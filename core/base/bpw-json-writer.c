@@ -252,6 +252,34 @@ bpw_json_writer_double (BpwJsonWriter *w,
 }
 
 void
+bpw_json_writer_double_shortest (BpwJsonWriter *w,
+                                 const char    *key,
+                                 double         value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (value))
+    {
+      bpw_json_writer_null (w, key);
+      return;
+    }
+  for (int digits = 1; digits <= 17; digits++)
+    {
+      char format[8];
+
+      g_snprintf (format, sizeof format, "%%.%dg", digits);
+      g_ascii_formatd (buf, sizeof buf, format, value);
+      if (g_ascii_strtod (buf, NULL) == value)
+        break;
+    }
+
+  bpw_json_writer_prefix (w, key);
+  g_string_append (w->out, buf);
+  if (strpbrk (buf, ".eEn") == NULL)
+    g_string_append (w->out, ".0");
+}
+
+void
 bpw_json_writer_bool (BpwJsonWriter *w,
                       const char    *key,
                       gboolean       value)
@@ -275,4 +303,106 @@ bpw_json_writer_raw (BpwJsonWriter *w,
 {
   bpw_json_writer_prefix (w, key);
   g_string_append (w->out, json);
+}
+
+static gboolean
+bpw_json_writer_is_scalar_array (JsonArray *array)
+{
+  guint n = json_array_get_length (array);
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNodeType type = JSON_NODE_TYPE (json_array_get_element (array, i));
+
+      if (type != JSON_NODE_VALUE && type != JSON_NODE_NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* An array of scalars on one line: "[1, 2, 3]". */
+static void
+bpw_json_writer_scalar_array (BpwJsonWriter *w,
+                              const char    *key,
+                              JsonArray     *array)
+{
+  guint n = json_array_get_length (array);
+  gboolean pretty = w->pretty;
+
+  bpw_json_writer_open (w, key, '[');
+  w->pretty = FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      if (i > 0 && pretty)
+        {
+          /* The separator ", ": the comma comes from the prefix, the space here. */
+          g_string_append (w->out, ", ");
+          w->need_comma[w->depth] = FALSE;
+        }
+      bpw_json_writer_node (w, NULL, json_array_get_element (array, i));
+    }
+  bpw_json_writer_close (w, ']');
+  w->pretty = pretty;
+}
+
+void
+bpw_json_writer_node (BpwJsonWriter *w,
+                      const char    *key,
+                      JsonNode      *node)
+{
+  g_return_if_fail (node != NULL);
+
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *object = json_node_get_object (node);
+        g_autoptr(GList) members = json_object_get_members (object);
+
+        bpw_json_writer_begin_object (w, key);
+        for (GList *l = members; l != NULL; l = l->next)
+          bpw_json_writer_node (w, l->data, json_object_get_member (object, l->data));
+        bpw_json_writer_end_object (w);
+      }
+      break;
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+
+        if (bpw_json_writer_is_scalar_array (array))
+          {
+            bpw_json_writer_scalar_array (w, key, array);
+            break;
+          }
+        bpw_json_writer_begin_array (w, key);
+        for (guint i = 0; i < json_array_get_length (array); i++)
+          bpw_json_writer_node (w, NULL, json_array_get_element (array, i));
+        bpw_json_writer_end_array (w);
+      }
+      break;
+    case JSON_NODE_NULL:
+      bpw_json_writer_null (w, key);
+      break;
+    case JSON_NODE_VALUE:
+    default:
+      switch (json_node_get_value_type (node))
+        {
+        case G_TYPE_INT64:
+          bpw_json_writer_int (w, key, json_node_get_int (node));
+          break;
+        case G_TYPE_DOUBLE:
+          bpw_json_writer_double_shortest (w, key, json_node_get_double (node));
+          break;
+        case G_TYPE_BOOLEAN:
+          bpw_json_writer_bool (w, key, json_node_get_boolean (node));
+          break;
+        case G_TYPE_STRING:
+          bpw_json_writer_string (w, key, json_node_get_string (node));
+          break;
+        default:
+          bpw_json_writer_null (w, key);
+          break;
+        }
+      break;
+    }
 }

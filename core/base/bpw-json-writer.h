@@ -4,12 +4,15 @@
  */
 #pragma once
 
+#include <json-glib/json-glib.h>
+
 #include "bpw-types.h"
 
 G_BEGIN_DECLS
 
-/* json-glib's generator holds integers as gint64; whole-job FLOP counts need 128 bits, so
- * command-line JSON goes through this writer. It tracks nesting to place commas. */
+/* The house's one JSON writer. json-glib's generator holds integers as gint64 (whole-job
+ * FLOP counts need 128 bits) and prints doubles with 17 digits; this writer streams values
+ * and JsonNode trees alike. It tracks nesting to place commas. */
 typedef struct
 {
   GString *out;
@@ -28,8 +31,15 @@ void  bpw_json_writer_string      (BpwJsonWriter *w, const char *key, const char
 void  bpw_json_writer_int         (BpwJsonWriter *w, const char *key, gint64 value);
 void  bpw_json_writer_u128        (BpwJsonWriter *w, const char *key, BpwU128 value);
 void  bpw_json_writer_double      (BpwJsonWriter *w, const char *key, double value);
+/* The shortest decimal (1 to 17 significant digits) that reads back to @value, kept a
+ * double when read back ("1.0", not "1"): what saved documents use, easy to read and diff.
+ * NaN and infinities are null. */
+void  bpw_json_writer_double_shortest (BpwJsonWriter *w, const char *key, double value);
 void  bpw_json_writer_bool        (BpwJsonWriter *w, const char *key, gboolean value);
 void  bpw_json_writer_null        (BpwJsonWriter *w, const char *key);
+/* A JsonNode tree, member order kept: doubles as bpw_json_writer_double_shortest(),
+ * arrays of scalars (and nulls) on one line when pretty ("[1, 2, 3]"). */
+void  bpw_json_writer_node        (BpwJsonWriter *w, const char *key, JsonNode *node);
 /* A complete JSON value, written as it is (another writer's or json-glib's output). */
 void  bpw_json_writer_raw         (BpwJsonWriter *w, const char *key, const char *json);
 

@@ -18,7 +18,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "bpw-calculon-search.h"
 #include "bpw-error.h"
 
 #define FORMAT  "bpw-search"
@@ -140,7 +139,7 @@ bpw_search_report_to_json (const BpwSearchReport *report,
   json_object_set_int_member (problem, "context", space->scenario.context);
   json_object_set_string_member (problem, "dtype", bpw_dtype_to_string (space->scenario.dtype));
   json_object_set_string_member (problem, "fingerprint", report->fingerprint);
-  json_object_set_string_member (problem, "space", space->limits.calculon ? "calculon" : "full");
+  json_object_set_string_member (problem, "space", space->rules->name);
   json_object_set_object_member (root, "problem", problem);
   json_object_set_int_member (root, "space", (gint64) report->space);
   json_object_set_int_member (shard, "index", (gint64) report->shard_index);
@@ -269,18 +268,6 @@ _bpw_search_ranges_cover (GArray  *ranges,
   return TRUE;
 }
 
-/* Shards of `bpw search --cost-model calculon` merge by their own rules. */
-static gboolean
-is_calculon_search (const char *text)
-{
-  g_autoptr(JsonNode) node = json_from_string (text, NULL);
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node)
-         && g_strcmp0 (json_object_get_string_member_with_default (json_node_get_object (node),
-                                                                   "format", ""),
-                       "bpw-calculon-search") == 0;
-}
-
 char *
 bpw_search_merge_json (const char * const *texts,
                        const char * const *names,
@@ -304,8 +291,6 @@ bpw_search_merge_json (const char * const *texts,
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, _("search-merge: no documents"));
       return NULL;
     }
-  if (is_calculon_search (texts[0]))
-    return bpw_calculon_search_merge_json (texts, names, n, error);
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(GError) local = NULL;

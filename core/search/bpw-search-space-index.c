@@ -125,7 +125,7 @@ bpw_search_space_fill (const BpwSearchSpace *space,
   m->placement[BPW_TENSOR_OPTIMIZER_STATE] = optimizer ? BPW_PLACEMENT_HOST : -1;
   m->placement[BPW_TENSOR_MASTER_WEIGHT] = optimizer ? BPW_PLACEMENT_HOST : -1;
   m->placement[BPW_TENSOR_GRADIENT] = optimizer ? BPW_PLACEMENT_HOST : -1;
-  if (space->limits.calculon)
+  if (space->rules->activation_offload)
     m->placement[BPW_TENSOR_ACTIVATION] = g->act_offload ? BPW_PLACEMENT_HOST : -1;
   m->tp_overlap = n->tp_overlap[leaf->tp_overlap];
   m->dp_overlap = n->dp_overlap[leaf->dp_overlap];
@@ -134,13 +134,13 @@ bpw_search_space_fill (const BpwSearchSpace *space,
       m->algorithm[g->alg_tier[i]] = g->alg_flag[i][a % g->alg_choices[i]];
       a /= g->alg_choices[i];
     }
-  /* The last enumerated group is the least significant digit (Calculon's loop order). */
+  /* The last enumerated group is the least significant digit (TP outermost). */
   for (guint i = g->n_net_groups; i > 0; i--)
     {
       m->tier[g->net_group[i - 1]] = (gint) (net % g->n_tiers);
       net /= g->n_tiers;
     }
-  /* Calculon has no EP: its groups would ride on DP's tier. */
+  /* EP's tier is never enumerated: its groups ride on DP's. */
   if (g->n_net_groups > 0)
     m->tier[BPW_GROUP_EP] = m->tier[BPW_GROUP_DP];
 }

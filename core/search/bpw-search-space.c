@@ -16,6 +16,14 @@
 
 #define MAX_SPACE (G_GUINT64_CONSTANT (1) << 62)
 
+/* The rules of the full space: what limits.rules NULL stands for. */
+static const BpwSearchRules full_space_rules = {
+  .name = "full",
+  .id = 0,
+  .zero_stages = 0xf,
+  .gpipe = TRUE,
+};
+
 static const char * const fusion_set_names[BPW_SEARCH_N_FUSION_SETS] = {
   "none", "default", "attention", "all",
 };
@@ -118,7 +126,7 @@ host_memory_usable (const BpwBlueprint *bp)
 {
   int host = bpw_blueprint_first_memory (bp, BPW_MEMORY_HOST);
 
-  /* A host level of capacity 0 is Calculon's "never offload". */
+  /* A host level of capacity 0 says "never offload". */
   return host >= 0 && (!bp->memory[host].capacity.set || bp->memory[host].capacity.value > 0);
 }
 
@@ -158,7 +166,7 @@ group_algorithms (const BpwSearchSpace *space, BpwSearchGroup *g)
     }
 }
 
-/* Calculon's space: the tier of each group of degree above 1 is a choice of every plan. */
+/* Network tiers: the tier of each group of degree above 1 is a choice of every plan. */
 static void
 group_networks (const BpwSearchSpace *space, BpwSearchGroup *g)
 {
@@ -168,7 +176,7 @@ group_networks (const BpwSearchSpace *space, BpwSearchGroup *g)
   g->n_net_groups = 0;
   g->n_tiers = MIN (space->blueprint->n_tiers, BPW_MAPPING_MAX_TIERS);
   g->n_networks = 1;
-  if (!space->limits.calculon || g->n_tiers == 0)
+  if (!space->rules->network_tiers || g->n_tiers == 0)
     return;
   for (guint i = 0; i < G_N_ELEMENTS (enumerated); i++)
     if (degree[enumerated[i]] > 1)
@@ -190,7 +198,7 @@ node_schedules (const BpwSearchSpace *space, const BpwSearchGroup *g, BpwSearchN
     n->plain[n->n_plain++] = BPW_SCHEDULE_1F1B;
   /* GPipe differs from 1F1B only in what it holds, and only where there is a pipeline
    * and a backward pass to wait for. */
-  if ((l->schedule < 0 && train && g->pp > 1 && !l->calculon) ||
+  if ((l->schedule < 0 && train && g->pp > 1 && space->rules->gpipe) ||
       l->schedule == BPW_SCHEDULE_GPIPE)
     n->plain[n->n_plain++] = BPW_SCHEDULE_GPIPE;
   n->n_schedules = n->n_plain;
@@ -276,6 +284,7 @@ static gboolean
 add_group_nodes (BpwSearchSpace *space, BpwSearchGroup *g)
 {
   const BpwSearchLimits *l = &space->limits;
+  const BpwSearchRules *rules = space->rules;
   const BpwScenario *sc = &space->scenario;
   gboolean train = sc->phase == BPW_WORKLOAD_TRAIN;
   g_autoptr(GArray) mbs = divisors (sc->global_batch / g->dp);
@@ -286,9 +295,8 @@ add_group_nodes (BpwSearchSpace *space, BpwSearchGroup *g)
         continue;
       for (guint f = 0; f < BPW_SEARCH_N_FUSION_SETS; f++)
         {
-          /* Calculon fuses the activation and nothing else (its -f true default). */
           if (l->fusion_sets != 0 ? !(l->fusion_sets & (1u << f))
-                                  : (l->calculon && f != BPW_SEARCH_FUSION_DEFAULT))
+                                  : (rules->fusion_sets != 0 && !(rules->fusion_sets & (1u << f))))
             continue;
           for (gint r = BPW_RECOMPUTE_NONE; r <= BPW_RECOMPUTE_FULL; r++)
             {
@@ -296,7 +304,7 @@ add_group_nodes (BpwSearchSpace *space, BpwSearchGroup *g)
 
               if (l->recompute >= 0 ? r != l->recompute : (!train && r != BPW_RECOMPUTE_NONE))
                 continue;
-              /* Calculon offloads activations only where it stores them. */
+              /* Activations are offloaded only where they are stored. */
               if (g->act_offload && r == BPW_RECOMPUTE_FULL)
                 continue;
 
@@ -323,12 +331,13 @@ static gboolean
 add_groups (BpwSearchSpace *space, gint64 tp, gint64 pp, gboolean host)
 {
   const BpwSearchLimits *l = &space->limits;
+  const BpwSearchRules *rules = space->rules;
   const BpwModelSpec *spec = &space->spec;
   gboolean train = space->scenario.phase == BPW_WORKLOAD_TRAIN;
   gint64 dp = space->devices / (tp * pp);
-  /* Calculon streams offloaded state a layer ahead and wants 3 or more layers a stage. */
-  gboolean may_offload = !l->calculon || spec->layers / pp >= 3;
-  gboolean acts = l->calculon && host && train && may_offload && l->act_offload != 0;
+  gboolean may_offload = spec->layers / pp >= rules->offload_min_layers;
+  gboolean acts = rules->activation_offload && host && train && may_offload &&
+                  l->act_offload != 0;
   g_autoptr(GArray) eps = NULL;
 
   if ((l->dp > 0 && dp != l->dp) || space->scenario.global_batch % dp != 0)
@@ -355,8 +364,7 @@ add_groups (BpwSearchSpace *space, gint64 tp, gint64 pp, gboolean host)
           if (l->zero >= 0 ? z != l->zero
                            : (z > 0 && (dp == 1 || (!train && z != 3))))
             continue;
-          /* Calculon's optimizer sharding is ZeRO 2; it has no other stage. */
-          if (l->calculon && z != 0 && z != 2)
+          if (!(rules->zero_stages & (1u << z)))
             continue;
           for (guint o = 0; o < BPW_SEARCH_N_OFFLOADS * 2; o++)
             {
@@ -427,7 +435,7 @@ space_fingerprint (const BpwSearchSpace *space)
     }
   for (guint i = 0; i < bp->n_engines; i++)
     HASH (h, bp->engines[i].peak[BPW_PRECISION_BF16].value);
-  HASH (h, space->devices); HASH (h, space->limits.calculon);
+  HASH (h, space->devices); HASH (h, (gint) space->rules->id);
   h = fnv (h, space->base.tier, sizeof space->base.tier);
   h = fnv (h, space->base.engine, sizeof space->base.engine);
   h = fnv (h, space->base.placement, sizeof space->base.placement);
@@ -466,6 +474,7 @@ bpw_search_space_new (const BpwModelSpec    *spec,
                       const BpwSearchLimits *limits,
                       GError               **error)
 {
+  const BpwSearchRules *rules = limits->rules != NULL ? limits->rules : &full_space_rules;
   g_autoptr(BpwSearchSpace) space = NULL;
   g_autoptr(GArray) tps = NULL;
   gboolean host;
@@ -478,19 +487,14 @@ bpw_search_space_new (const BpwModelSpec    *spec,
       return NULL;
     }
 
-  if (limits->act_offload == 1 && !limits->calculon)
-    {
-      g_set_error_literal (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                           _("Only Calculon's search space offloads stored activations"));
-      return NULL;
-    }
-  if (limits->calculon && scenario->phase != BPW_WORKLOAD_TRAIN)
+  if (limits->act_offload == 1 && !rules->activation_offload)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   _("Calculon's search space is one of training runs; search the %s phase "
-                   "in the full space"), bpw_workload_phase_to_string (scenario->phase));
+                   _("the %s search space does not offload stored activations"), rules->name);
       return NULL;
     }
+  if (rules->check != NULL && !rules->check (scenario, error))
+    return NULL;
 
   space = g_new0 (BpwSearchSpace, 1);
   bpw_model_spec_copy (&space->spec, spec);
@@ -501,7 +505,8 @@ bpw_search_space_new (const BpwModelSpec    *spec,
     bpw_mapping_copy (&space->base, base);
   space->devices = devices;
   space->limits = *limits;
-  if (limits->calculon)
+  space->rules = rules;
+  if (rules->network_tiers)
     space->limits.algorithms = FALSE;
   space->groups = g_array_new (FALSE, FALSE, sizeof (BpwSearchGroup));
   space->nodes = g_array_new (FALSE, FALSE, sizeof (BpwSearchNode));
@@ -520,7 +525,7 @@ bpw_search_space_new (const BpwModelSpec    *spec,
       g_autoptr(GArray) pps = NULL;
 
       if ((limits->tp > 0 && tp != limits->tp) || !tp_divides (spec, tp) ||
-          (limits->calculon && spec->hidden % tp != 0))
+          (rules->tp_divides_hidden && spec->hidden % tp != 0))
         continue;
       pps = divisors (devices / tp);
       for (guint j = 0; j < pps->len && g_array_index (pps, gint64, j) <= spec->layers; j++)
@@ -528,7 +533,7 @@ bpw_search_space_new (const BpwModelSpec    *spec,
           gint64 pp = g_array_index (pps, gint64, j);
 
           if ((limits->pp > 0 && pp != limits->pp) ||
-              (limits->calculon && spec->layers % pp != 0))
+              (rules->pp_divides_layers && spec->layers % pp != 0))
             continue;
           if (!add_groups (space, tp, pp, host))
             {

@@ -21,14 +21,13 @@
  *               algorithm of each tier that carries a parallel group (auto, then each one
  *               the tier offers, in flag order).
  *
- * Calculon's space (limits.calculon; llm-optimal-execution, shared/docs/CALCULON.md §5)
- * narrows and widens this: TP must also divide the hidden size and PP the layers; ZeRO is 0
- * or 2 (Calculon's optimizer sharding); weights, optimizer state and activations are
- * offloaded independently (activations not under full recompute, and only while
- * limits.offloads leaves the offload choices free), and only with 3 or more layers per
- * stage; the fusion set is "default" (its fused activation); there is no GPipe;
- * and instead of collective algorithms the tier of each of TP, PP and DP (those of degree
- * above 1) is enumerated per plan, TP outermost, in the innermost leaf position.
+ * Another cost model's space narrows and widens this by its rules (limits.rules,
+ * bpw-search-rules.h): TP may have to divide the hidden size and PP the layers, ZeRO may
+ * have fewer stages, the fusion sets tried and GPipe may be fewer, offload may need a
+ * number of layers per stage; stored activations may be offloaded independently of the
+ * rest (not under full recompute); and instead of collective algorithms the tier of each
+ * of TP, PP and DP (those of degree above 1) may be enumerated per plan, TP outermost, in
+ * the innermost leaf position. Calculon's rules (core/calculon) are the example.
  *
  * Within a leaf the values that can only do better come first (1F1B before GPipe, ring
  * overlap, DP overlap on, automatic algorithms), so that search meets the plan that
@@ -42,6 +41,7 @@
 #include "bpw-mapping.h"
 #include "bpw-model-spec.h"
 #include "bpw-scenario.h"
+#include "bpw-search-rules.h"
 
 G_BEGIN_DECLS
 
@@ -78,10 +78,12 @@ typedef struct
   gint      dp_overlap;       /* -1: free; else 0 or 1 */
   guint     fusion_sets;      /* 1 << BpwSearchFusionSet; 0: all */
   guint     offloads;         /* 1 << BpwSearchOffload; 0: all that host memory allows */
-  gint      act_offload;      /* -1: free (Calculon's space tries both); 0: stored
-                               * activations on the device; 1: on host memory */
+  gint      act_offload;      /* -1: free (tried both ways where the rules offload
+                               * activations); 0: stored activations on the device; 1: on
+                               * host memory (only where the rules offload them) */
   gboolean  algorithms;       /* collective algorithm per tier; FALSE: the base mapping's */
-  gboolean  calculon;         /* Calculon's space (see above); implies no algorithms */
+  const BpwSearchRules *rules; /* another model's space (see above; NULL: the full one);
+                                * network tiers imply no algorithms */
 } BpwSearchLimits;
 
 typedef struct
@@ -89,9 +91,9 @@ typedef struct
   gint64            tp, pp, dp, ep;
   gint              zero;
   BpwSearchOffload  offload;
-  gboolean          act_offload;       /* stored activations on host (Calculon's space) */
+  gboolean          act_offload;       /* stored activations on host (rules.activation_offload) */
   /* Groups (BpwGroupKind) whose tier is enumerated, outermost first, over n_tiers tiers
-   * each: n_networks = n_tiers ^ n_net_groups choices (Calculon's space; else 1). */
+   * each: n_networks = n_tiers ^ n_net_groups choices (rules.network_tiers; else 1). */
   guint             n_net_groups, n_tiers, n_networks;
   guint8            net_group[BPW_N_GROUPS];
   /* Tiers whose collective algorithm is enumerated, with their choices (0 = auto). */
@@ -133,6 +135,7 @@ typedef struct
   BpwMapping       base;         /* what the space does not enumerate (tiling, engines, tiers) */
   gint64           devices;
   BpwSearchLimits  limits;
+  const BpwSearchRules *rules;   /* limits.rules, or the full space's: never NULL */
   GArray          *groups;       /* BpwSearchGroup */
   GArray          *nodes;        /* BpwSearchNode */
   guint64          size;
@@ -144,7 +147,7 @@ typedef struct
 {
   guint  schedule;      /* index into the node's schedules */
   guint  tp_overlap, dp_overlap, algorithm;
-  guint  network;       /* tier choice (Calculon's space); 0 otherwise */
+  guint  network;       /* tier choice (rules.network_tiers); 0 otherwise */
 } BpwSearchLeaf;
 
 void            bpw_search_limits_init     (BpwSearchLimits       *limits);

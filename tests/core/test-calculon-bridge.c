@@ -14,6 +14,7 @@
 #include <math.h>
 
 #include "bpw-calculon-bridge.h"
+#include "bpw-calculon-rules.h"
 #include "bpw-core.h"
 #include "bpw-estimator.h"
 
@@ -102,7 +103,7 @@ test_bridge_matches_fresh (void)
 
   bpw_mapping_init_defaults (&base);
   bpw_search_limits_init (&limits);
-  limits.calculon = TRUE;
+  limits.rules = bpw_calculon_search_rules ();
   space = bpw_search_space_new (&spec, &scenario, bp, &base, DEVICES, &limits, &error);
   g_assert_no_error (error);
   bridged = bpw_calculon_search_report_to_workbench (report, space, FALSE, FALSE);

@@ -1,4 +1,4 @@
-/* test-json-writer.c — BpwJsonWriter: exact integers, escaping, doubles, layout
+/* test-json-writer.c — BpwJsonWriter: exact integers, escaping, doubles, layout, nodes
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -180,6 +180,102 @@ test_double_shortest (void)
     }
 }
 
+/* The saved documents' doubles: the fewest digits that read back, kept a double. */
+static void
+test_double_fewest_digits (void)
+{
+  struct { double value; const char *text; } cases[] = {
+    { 0.05, "0.05" },                                 /* json-glib: 0.050000000000000003 */
+    { 1.0, "1.0" },                                   /* reads back a double, not 1 */
+    { -2.0, "-2.0" },
+    { 100000.0, "1e+05" },                            /* one digit suffices */
+    { 123456.0, "123456.0" },
+    { 0.30000000000000004, "0.30000000000000004" },
+    { 1.0 / 3.0, "0.3333333333333333" },
+    { -0.0, "-0.0" },
+    { 5e-324, "5e-324" },
+    { NAN, "null" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      BpwJsonWriter w;
+      g_autofree char *text = NULL;
+
+      bpw_json_writer_init (&w, FALSE);
+      bpw_json_writer_double_shortest (&w, NULL, cases[i].value);
+      text = bpw_json_writer_finish (&w);
+      g_assert_cmpstr (text, ==, cases[i].text);
+      if (isfinite (cases[i].value))
+        g_assert_true (g_ascii_strtod (text, NULL) == cases[i].value);
+    }
+}
+
+/* A JsonNode tree: member order kept, scalar arrays on one line, the rest one value a
+ * line, between values of the writer's own. */
+static void
+test_node_pretty (void)
+{
+  const char *src = "{\"b\": 1, \"a\": [1, 2.5, \"x\", null, true], \"o\": {},"
+                    " \"e\": [], \"l\": [{\"k\": 0.1}, [3]], \"d\": 2.0}";
+  const char *want =
+    "{\n"
+    "  \"before\": 1,\n"
+    "  \"tree\": {\n"
+    "    \"b\": 1,\n"
+    "    \"a\": [1, 2.5, \"x\", null, true],\n"
+    "    \"o\": {},\n"
+    "    \"e\": [],\n"
+    "    \"l\": [\n"
+    "      {\n"
+    "        \"k\": 0.1\n"
+    "      },\n"
+    "      [3]\n"
+    "    ],\n"
+    "    \"d\": 2.0\n"
+    "  },\n"
+    "  \"after\": [7, 8]\n"
+    "}\n";
+  g_autoptr(JsonNode) tree = json_from_string (src, NULL);
+  g_autoptr(JsonNode) after = json_from_string ("[7, 8]", NULL);
+  g_autoptr(JsonNode) back = NULL;
+  g_autofree char *text = NULL;
+  BpwJsonWriter w;
+
+  g_assert_nonnull (tree);
+  bpw_json_writer_init (&w, TRUE);
+  bpw_json_writer_begin_object (&w, NULL);
+  bpw_json_writer_int (&w, "before", 1);
+  bpw_json_writer_node (&w, "tree", tree);
+  bpw_json_writer_node (&w, "after", after);
+  bpw_json_writer_end_object (&w);
+  text = bpw_json_writer_finish (&w);
+  g_assert_cmpstr (text, ==, want);
+  back = parse (text);
+  g_assert_true (json_node_equal (json_object_get_member (json_node_get_object (back), "tree"),
+                                  tree));
+}
+
+/* Compact, a tree is the writer's compact text; 64-bit integers stay exact. */
+static void
+test_node_compact (void)
+{
+  g_autoptr(JsonNode) tree = json_from_string ("{\"n\": 9223372036854775807, "
+                                               "\"a\": [1, [2, {\"s\": \"q\\\"\"}]]}",
+                                               NULL);
+  g_autofree char *text = NULL;
+  BpwJsonWriter w;
+
+  bpw_json_writer_init (&w, FALSE);
+  bpw_json_writer_begin_array (&w, NULL);
+  bpw_json_writer_node (&w, NULL, tree);
+  bpw_json_writer_u128 (&w, NULL, (BpwU128) G_MAXUINT64 * 4);
+  bpw_json_writer_end_array (&w);
+  text = bpw_json_writer_finish (&w);
+  g_assert_cmpstr (text, ==, "[{\"n\":9223372036854775807,\"a\":[1,[2,{\"s\":\"q\\\"\"}]]},"
+                             "73786976294838206460]");
+}
+
 static void
 test_double_non_finite (void)
 {
@@ -252,6 +348,9 @@ main (int    argc,
   g_test_add_func ("/bpw/core/BpwJsonWriter/double-roundtrip", test_double_roundtrip);
   g_test_add_func ("/bpw/core/BpwJsonWriter/double-shortest", test_double_shortest);
   g_test_add_func ("/bpw/core/BpwJsonWriter/double-non-finite", test_double_non_finite);
+  g_test_add_func ("/bpw/core/BpwJsonWriter/double-fewest-digits", test_double_fewest_digits);
+  g_test_add_func ("/bpw/core/BpwJsonWriter/node-pretty", test_node_pretty);
+  g_test_add_func ("/bpw/core/BpwJsonWriter/node-compact", test_node_compact);
   g_test_add_func ("/bpw/core/BpwJsonWriter/nesting", test_nesting);
 
   return g_test_run ();

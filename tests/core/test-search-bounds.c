@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bpw-calculon-rules.h"
 #include "bpw-core.h"
 #include "bpw-search.h"
 #include "bpw-test-search.h"
@@ -143,7 +144,7 @@ test_bounds_sound (void)
 
   /* Calculon's space: the tier of each group and activation offload per plan. */
   bpw_search_limits_init (&l);
-  l.calculon = TRUE;
+  l.rules = bpw_calculon_search_rules ();
   check_bounds (&spec, &s, bp, 8, &l);
 
   /* A model that does not fit without ZeRO or offload: the memory bounds bite. */

@@ -17,6 +17,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "bpw-calculon-rules.h"
 #include "bpw-core.h"
 #include "bpw-search.h"
 
@@ -183,7 +184,7 @@ test_calculon_optimum (void)
   /* Our side: `bpw search gpt3-13B.json --blueprint a100_80g.json --devices 4
    * --global-batch 8 --space calculon`. */
   bpw_search_limits_init (&limits);
-  limits.calculon = TRUE;
+  limits.rules = bpw_calculon_search_rules ();
   space = bpw_search_space_new (&spec, &scenario, bp, NULL, 4, &limits, &error);
   g_assert_no_error (error);
   bpw_search_options_init (&options);
@@ -254,7 +255,7 @@ test_calculon_space_rules (void)
   if (!load_problem (&spec, &scenario, &bp, &dir))
     return;
   bpw_search_limits_init (&limits);
-  limits.calculon = TRUE;
+  limits.rules = bpw_calculon_search_rules ();
   space = bpw_search_space_new (&spec, &scenario, bp, NULL, 4, &limits, &error);
   g_assert_no_error (error);
 
@@ -318,11 +319,11 @@ test_calculon_space_rules (void)
     g_assert_cmpuint (side[1], >, 0);
     g_assert_cmpuint (side[0] + side[1], ==, space->size);
     /* Only Calculon's space offloads activations. */
-    limits.calculon = FALSE;
+    limits.rules = NULL;
     g_assert_null (bpw_search_space_new (&spec, &scenario, bp, NULL, 4, &limits, &error));
     g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
     g_clear_error (&error);
-    limits.calculon = TRUE;
+    limits.rules = bpw_calculon_search_rules ();
     limits.act_offload = -1;
   }
 

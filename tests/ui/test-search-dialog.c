@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "bpw-calculon-rules.h"
 #include "bpw-compare-page.h"
 #include "bpw-search-test-util.h"
 #include "bpw-ui-test-util.h"
@@ -427,7 +428,7 @@ core_space_size_of (BpwStudy *study,
   g_assert_true (bpw_candidate_run_init (&run, study, candidate, scenario, &error));
   g_assert_no_error (error);
   bpw_search_limits_init (&limits);
-  limits.calculon = calculon;
+  limits.rules = calculon ? bpw_calculon_search_rules () : NULL;
   limits.act_offload = act_offload;
   space = bpw_search_space_new (&run.spec, &run.scenario, run.blueprint, &run.mapping,
                                 bpw_parallel_devices (&bpw_study_get_scenario (study,
@@ -504,7 +505,7 @@ core_zero_labels (BpwStudy *study, gboolean calculon)
 
   g_assert_true (bpw_candidate_run_init (&run, study, CANDIDATE, 0, &error));
   bpw_search_limits_init (&limits);
-  limits.calculon = calculon;
+  limits.rules = calculon ? bpw_calculon_search_rules () : NULL;
   space = bpw_search_space_new (&run.spec, &run.scenario, run.blueprint, &run.mapping,
                                 bpw_parallel_devices (&bpw_study_get_scenario (study, 0)->parallel),
                                 &limits, &error);
@@ -540,13 +541,13 @@ test_calculon_space (void)
   g_assert_cmpuint (full, !=, calculon);
   g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), ==, full);
   bpw_search_dialog_get_limits (dialog, &limits);
-  g_assert_false (limits.calculon);
-  limits.calculon = TRUE;
+  g_assert_false (limits.rules == bpw_calculon_search_rules ());
+  limits.rules = bpw_calculon_search_rules ();
   bpw_search_dialog_set_limits (dialog, &limits);
   bpw_search_dialog_get_limits (dialog, &limits);
-  g_assert_true (limits.calculon);
+  g_assert_true (limits.rules == bpw_calculon_search_rules ());
   g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), ==, calculon);
-  limits.calculon = FALSE;
+  limits.rules = NULL;
   bpw_search_dialog_set_limits (dialog, &limits);
   g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), ==, full);
 
@@ -567,7 +568,7 @@ test_calculon_space (void)
     bpw_search_dialog_set_limits (dialog, &limits);
     bpw_search_dialog_get_limits (dialog, &limits);
     g_assert_cmpint (limits.zero, ==, 1);
-    limits.calculon = TRUE;
+    limits.rules = bpw_calculon_search_rules ();
     bpw_search_dialog_set_limits (dialog, &limits);
     rows_calculon = row_labels (GTK_WIDGET (dialog), "_ZeRO Stage");
     got_calculon = joined (rows_calculon);
@@ -577,11 +578,11 @@ test_calculon_space (void)
     g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), ==, calculon);
     limits.zero = 2;
     bpw_search_dialog_set_limits (dialog, &limits);
-    limits.calculon = FALSE;
+    limits.rules = NULL;
     bpw_search_dialog_set_limits (dialog, &limits);
     bpw_search_dialog_get_limits (dialog, &limits);
     g_assert_cmpint (limits.zero, ==, 2);
-    g_assert_false (limits.calculon);
+    g_assert_false (limits.rules == bpw_calculon_search_rules ());
   }
   gtk_window_destroy (GTK_WINDOW (dialog));
 
@@ -600,7 +601,7 @@ test_calculon_space (void)
     g_assert_cmpuint (device + host, ==, both);
     g_assert_false (gtk_widget_get_visible (on_host));
     bpw_search_dialog_get_limits (dialog, &limits);
-    limits.calculon = TRUE;
+    limits.rules = bpw_calculon_search_rules ();
     bpw_search_dialog_set_limits (dialog, &limits);
     g_assert_true (gtk_widget_get_visible (on_host));
     g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), ==, both);
@@ -613,7 +614,7 @@ test_calculon_space (void)
         g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), ==, a ? host : device);
       }
     /* Back in the full space the rows hide and the choice does not apply. */
-    limits.calculon = FALSE;
+    limits.rules = NULL;
     bpw_search_dialog_set_limits (dialog, &limits);
     bpw_search_dialog_get_limits (dialog, &limits);
     g_assert_false (gtk_widget_get_visible (on_host));
@@ -626,10 +627,10 @@ test_calculon_space (void)
   dialog = bpw_search_test_open (window, CANDIDATE, SCENARIO);
   full = core_space_size (study, SCENARIO, FALSE);
   bpw_search_dialog_get_limits (dialog, &limits);
-  limits.calculon = TRUE;
+  limits.rules = bpw_calculon_search_rules ();
   bpw_search_dialog_set_limits (dialog, &limits);
   bpw_search_dialog_get_limits (dialog, &limits);
-  g_assert_false (limits.calculon);
+  g_assert_false (limits.rules == bpw_calculon_search_rules ());
   g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), ==, full);
 
   gtk_window_destroy (GTK_WINDOW (dialog));
@@ -685,7 +686,7 @@ test_calculon_model (void)
   g_assert_true (bpw_search_dialog_set_cost_model (dialog, BPW_SEARCH_COST_CALCULON));
   g_assert_cmpint (bpw_search_dialog_get_cost_model (dialog), ==, BPW_SEARCH_COST_CALCULON);
   bpw_search_dialog_get_limits (dialog, &limits);
-  g_assert_true (limits.calculon);
+  g_assert_true (limits.rules == bpw_calculon_search_rules ());
   g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), ==, 60192);
   g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), ==,
                     bpw_calculon_space_size (space));

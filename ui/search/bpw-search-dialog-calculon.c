@@ -21,6 +21,7 @@
 #include <glib/gi18n.h>
 
 #include "bpw-search-dialog-private.h"
+#include "bpw-calculon-rules.h"
 
 /* The setup page ---------------------------------------------------------------------- */
 
@@ -108,9 +109,9 @@ bpw_search_dialog_set_cost_model (BpwSearchDialog    *self,
   if (model == BPW_SEARCH_COST_CALCULON)
     {
       bpw_search_dialog_get_limits (self, &limits);
-      if (!limits.calculon)
+      if (limits.rules != bpw_calculon_search_rules ())
         {
-          limits.calculon = TRUE;
+          limits.rules = bpw_calculon_search_rules ();
           bpw_search_dialog_set_limits (self, &limits);
         }
     }

@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 
 #include "bpw-search-dialog-private.h"
+#include "bpw-calculon-rules.h"
 
 typedef struct
 {
@@ -472,6 +473,12 @@ bpw_search_choice_any (BpwSearchChoice choice)
   return choice <= BPW_SEARCH_CHOICE_EP || choice == BPW_SEARCH_CHOICE_MICRO_BATCH ? 0 : -1;
 }
 
+static gboolean
+is_calculon_space (const BpwSearchLimits *limits)
+{
+  return limits->rules == bpw_calculon_search_rules ();
+}
+
 /* Switching between the full space and Calculon's changes which values a row may take
  * (Calculon's ZeRO is 0 or 2, it has no GPipe, its TP also divides the hidden size): the
  * rows list the values of the space chosen, keeping each choice that space holds. */
@@ -485,7 +492,7 @@ bpw_search_dialog_refill_choices (BpwSearchDialog *self,
   gboolean offload, algorithms, updating = self->updating;
 
   bpw_search_limits_init (&limits);
-  limits.calculon = calculon;
+  limits.rules = calculon ? bpw_calculon_search_rules () : NULL;
   base = bpw_search_space_new (&self->run.spec, &self->run.scenario, self->run.blueprint,
                                &self->run.mapping, self->devices, &limits, NULL);
   self->rows_calculon = calculon;
@@ -549,11 +556,12 @@ bpw_search_dialog_get_limits (BpwSearchDialog *self,
   limits->offloads = mask == all_offloads ? 0 : mask;
   limits->algorithms = self->algorithms_switch == NULL
                        || gtk_switch_get_active (self->algorithms_switch);
-  limits->calculon = self->space_row != NULL && adw_combo_row_get_selected (self->space_row) == 1;
+  limits->rules = self->space_row != NULL && adw_combo_row_get_selected (self->space_row) == 1
+                  ? bpw_calculon_search_rules () : NULL;
   /* Calculon's space only: both on is the default (-1: free); none on is no space (the
    * page says so). */
   mask = bpw_search_dialog_mask (self->activation_switches, 2);
-  if (limits->calculon)
+  if (is_calculon_space (limits))
     limits->act_offload = mask == 1 ? 0 : mask == 2 ? 1 : -1;
 }
 
@@ -592,7 +600,7 @@ bpw_search_dialog_set_limits (BpwSearchDialog       *self,
     gtk_switch_set_active (self->algorithms_switch, limits->algorithms);
   /* Calculon's space is one of training runs: the row is insensitive otherwise. */
   if (self->space_row != NULL && gtk_widget_get_sensitive (GTK_WIDGET (self->space_row)))
-    adw_combo_row_set_selected (self->space_row, limits->calculon ? 1 : 0);
+    adw_combo_row_set_selected (self->space_row, is_calculon_space (limits) ? 1 : 0);
   self->updating = FALSE;
   _bpw_search_dialog_space_update (self);
 }
@@ -609,12 +617,12 @@ _bpw_search_dialog_space_update (BpwSearchDialog *self)
   g_clear_pointer (&self->space_error, g_free);
 
   bpw_search_dialog_get_limits (self, &limits);
-  if (limits.calculon != self->rows_calculon)
+  if (is_calculon_space (&limits) != self->rows_calculon)
     {
-      bpw_search_dialog_refill_choices (self, limits.calculon);
+      bpw_search_dialog_refill_choices (self, is_calculon_space (&limits));
       bpw_search_dialog_get_limits (self, &limits);
     }
-  bpw_search_dialog_sync_space_row (self, limits.calculon);
+  bpw_search_dialog_sync_space_row (self, is_calculon_space (&limits));
   if (!self->updating)
     {
       self->updating = TRUE;
@@ -628,7 +636,8 @@ _bpw_search_dialog_space_update (BpwSearchDialog *self)
   else if (gtk_widget_get_visible (GTK_WIDGET (self->offload_row))
            && bpw_search_dialog_mask (self->offload_switches, BPW_SEARCH_N_OFFLOADS) == 0)
     self->space_error = g_strdup (_("Choose at least one offload choice"));
-  else if (limits.calculon && gtk_widget_get_visible (GTK_WIDGET (self->offload_row))
+  else if (is_calculon_space (&limits)
+           && gtk_widget_get_visible (GTK_WIDGET (self->offload_row))
            && bpw_search_dialog_mask (self->activation_switches, 2) == 0)
     self->space_error = g_strdup (_("Choose where activations may live"));
   else
