@@ -3,7 +3,7 @@
 # with Debian's python3-torch; among them a toy CPU run whose pack `bpw check` must accept.
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
-BPW=$1
+BPW=$(realpath "$1")
 ROOT=$2
 PY=/usr/bin/python3
 
