@@ -14,6 +14,7 @@
 #include "bpw-file.h"
 #include "bpw-json-doc.h"
 #include "bpw-mapping.h"
+#include "bpw-measurement-pack.h"
 #include "bpw-profile.h"
 #include "bpw-study.h"
 #include "bpw-workload-io.h"
@@ -27,6 +28,7 @@ typedef enum
   BPW_CLI_KIND_STUDY,
   BPW_CLI_KIND_MAPPING,
   BPW_CLI_KIND_PROFILE,
+  BPW_CLI_KIND_MEASUREMENT_PACK,
 } BpwCliKind;
 
 /* TRUE when @root is an object whose "format" is the string @format. */
@@ -55,6 +57,8 @@ bpw_cli_check_detect (JsonNode *root)
     return BPW_CLI_KIND_STUDY;
   if (bpw_cli_check_has_format (root, "bpw-mapping"))
     return BPW_CLI_KIND_MAPPING;
+  if (bpw_measurement_pack_detect (root))
+    return BPW_CLI_KIND_MEASUREMENT_PACK;
   if (bpw_calculon_execution_detect (root))
     return BPW_CLI_KIND_EXECUTION;
   if (bpw_blueprint_detect_format (root) != BPW_BLUEPRINT_FORMAT_UNKNOWN)
@@ -86,7 +90,8 @@ bpw_cli_check_unknown (BpwJsonDoc *doc,
       json_node_get_value_type (format) == G_TYPE_STRING)
     return bpw_json_doc_error (doc, format, "format", error,
                                "'%s' is not a format this version can check (expected "
-                               "bpw-workload, bpw-blueprint, bpw-mapping or bpw-study)",
+                               "bpw-workload, bpw-blueprint, bpw-mapping, bpw-study or "
+                               "bpw-measurement-pack)",
                                json_node_get_string (format));
   return bpw_json_doc_error (doc, root, NULL, error,
                              "not a workload, blueprint, mapping, study or Calculon file: "
@@ -217,6 +222,18 @@ bpw_cli_check_file (const char  *path,
         return TRUE;
       }
 
+    case BPW_CLI_KIND_MEASUREMENT_PACK:
+      {
+        /* From the path: runs' traces and models resolve against its folder. */
+        g_autoptr(BpwMeasurementPack) pack = bpw_measurement_pack_load_file (path, warnings,
+                                                                             error);
+
+        if (pack == NULL)
+          return FALSE;
+        *kind_out = "measurement pack";
+        return TRUE;
+      }
+
     case BPW_CLI_KIND_UNKNOWN:
     default:
       return bpw_cli_check_unknown (doc, error);
@@ -236,10 +253,11 @@ bpw_cli_check (int    argc,
   g_option_context_set_summary (context,
                                 "Validate study, workload (native, Hugging Face config.json, "
                                 "Calculon model),\nblueprint (native, Calculon system), mapping "
-                                "and Calculon execution files, and profile traces\n(Chrome "
-                                "trace events, PyTorch profiler). Prints \"FILE: ok (kind)\" "
-                                "for each\nvalid file and the located error for each invalid "
-                                "one; exits 0 only if\nevery file is valid.");
+                                "and Calculon execution files, profile traces\n(Chrome "
+                                "trace events, PyTorch profiler) and measurement packs.\n"
+                                "Prints \"FILE: ok (kind)\" for each valid file and the located "
+                                "error for each\ninvalid one; exits 0 only if every file is "
+                                "valid.");
   if (!bpw_cli_parse (context, &argc, &argv, &error))
     return bpw_cli_report_error ("check", error);
   if (argc < 2)

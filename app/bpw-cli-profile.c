@@ -21,7 +21,9 @@
 
 static const char *profile_help =
   "Subcommands:\n"
-  "  import TRACE...          what a trace holds: format, metadata, devices, work items\n"
+  "  import TRACE|PACK...     what a trace holds: format, metadata, devices, work items;\n"
+  "                           what a measurement pack holds: device, stack, microbenchmarks,\n"
+  "                           runs\n"
   "  correlate MODEL --blueprint BP --profile TRACE [options]\n"
   "                           measured work matched with the simulated step, by lineage\n"
   "  calibrate MODEL --blueprint BP --profile TRACE [--profile TRACE...] --output FILE\n"
@@ -233,7 +235,7 @@ import_json (BpwJsonWriter *w, const BpwProfile *p)
 static int
 profile_import (int argc, char **argv)
 {
-  g_autoptr(GOptionContext) context = g_option_context_new ("TRACE...");
+  g_autoptr(GOptionContext) context = g_option_context_new ("TRACE|PACK...");
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) out = g_string_new (NULL);
   gboolean json = FALSE;
@@ -246,7 +248,9 @@ profile_import (int argc, char **argv)
   g_set_prgname ("bpw profile import");
   g_option_context_set_summary (context, "Loads traces and says what they hold: the format, "
                                 "where they were taken, the devices,\nand the work items "
-                                "correlation will match, by kind.");
+                                "correlation will match, by kind.\nA measurement pack (format "
+                                "bpw-measurement-pack): its device, software stack,\n"
+                                "microbenchmarks and traced runs with their step times.");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!bpw_cli_parse (context, &argc, &argv, &error))
     return bpw_cli_report_error ("profile import", error);
@@ -260,8 +264,29 @@ profile_import (int argc, char **argv)
     }
   for (int i = 1; i < argc; i++)
     {
-      g_autoptr(BpwProfile) p = bpw_profile_load_file (argv[i], &error);
+      g_autoptr(BpwProfile) p = NULL;
 
+      if (bpw_cli_profile_is_pack (argv[i]))
+        {
+          g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
+          g_autoptr(BpwMeasurementPack) pack = bpw_measurement_pack_load_file (argv[i], warnings,
+                                                                               &error);
+
+          if (pack == NULL)
+            {
+              if (json)
+                g_free (bpw_json_writer_finish (&w));
+              return bpw_cli_report_error ("profile import", error);
+            }
+          for (guint k = 0; k < warnings->len; k++)
+            g_printerr ("bpw: warning: %s\n", (const char *) g_ptr_array_index (warnings, k));
+          if (json)
+            bpw_cli_profile_pack_json (&w, pack);
+          else
+            bpw_cli_profile_pack_text (out, pack);
+          continue;
+        }
+      p = bpw_profile_load_file (argv[i], &error);
       if (p == NULL)
         {
           if (json)

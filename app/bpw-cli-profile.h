@@ -8,6 +8,8 @@
 #include "bpw-cli-options.h"
 #include "bpw-cli-setup.h"
 #include "bpw-correlate.h"
+#include "bpw-json-writer.h"
+#include "bpw-measurement-pack.h"
 #include "bpw-profile.h"
 #include "bpw-simulation.h"
 
@@ -55,5 +57,13 @@ void      bpw_cli_profile_run_clear  (BpwCliProfileRun        *run);
 
 int       bpw_cli_profile_calibrate  (int argc, char **argv);
 int       bpw_cli_profile_report     (int argc, char **argv);
+
+/* Measurement packs (bpw-cli-profile-pack.c): whether @path is one, judged by its first
+ * bytes, and what `profile import` prints of it. */
+gboolean  bpw_cli_profile_is_pack    (const char               *path);
+void      bpw_cli_profile_pack_text  (GString                  *out,
+                                      const BpwMeasurementPack *pack);
+void      bpw_cli_profile_pack_json  (BpwJsonWriter            *w,
+                                      const BpwMeasurementPack *pack);
 
 G_END_DECLS

@@ -34,6 +34,7 @@
 #include "bpw-correlate.h"
 #include "bpw-calibrate.h"
 #include "bpw-validation-report.h"
+#include "bpw-measurement-pack.h"
 #include "bpw-serve.h"
 #include "bpw-blueprint-field.h"
 #include "bpw-study-edit.h"

@@ -40,6 +40,7 @@ section_new (BpwValidationReport *report, const char *title, const char *bluepri
   s->entries = g_array_new (FALSE, FALSE, sizeof (BpwReportEntry));
   s->calibrated_mean_abs_error = s->calibrated_max_abs_error = NAN;
   s->calibrated_weighted_error = NAN;
+  s->held_out_mean_abs_error = s->held_out_max_abs_error = NAN;
   s->step_predicted_s = s->step_measured_s = s->step_error = s->step_calibrated_s = NAN;
   s->work_predicted_s = s->work_measured_s = s->work_error = s->work_calibrated_s = NAN;
   s->modelled_match_rate = s->measured_match_rate = NAN;
@@ -50,8 +51,8 @@ section_new (BpwValidationReport *report, const char *title, const char *bluepri
 static void
 section_errors (BpwReportSection *s)
 {
-  double sum = 0, csum = 0, diff = 0, cdiff = 0, measured = 0;
-  guint calibrated = 0;
+  double sum = 0, csum = 0, hsum = 0, hmax = 0, diff = 0, cdiff = 0, measured = 0;
+  guint calibrated = 0, held_out = 0;
 
   s->mean_abs_error = s->max_abs_error = 0;
   for (guint i = 0; i < s->entries->len; i++)
@@ -71,6 +72,17 @@ section_errors (BpwReportSection *s)
                                                 fabs (e->calibrated_error));
           calibrated++;
         }
+      if (!isnan (e->held_out_error))
+        {
+          hsum += fabs (e->held_out_error);
+          hmax = MAX (hmax, fabs (e->held_out_error));
+          held_out++;
+        }
+    }
+  if (held_out > 0)
+    {
+      s->held_out_mean_abs_error = hsum / held_out;
+      s->held_out_max_abs_error = hmax;
     }
   if (s->entries->len > 0)
     s->mean_abs_error = sum / s->entries->len;
@@ -98,6 +110,8 @@ bpw_validation_report_free (BpwValidationReport *r)
   g_free (r);
 }
 
+#define MEGATRON_TITLE "Megatron-LM 2021 Table 1 (Narayanan et al., SC'21)"
+
 gboolean
 bpw_validation_report_add_megatron (BpwValidationReport  *report,
                                     const BpwBlueprint   *bp,
@@ -105,13 +119,13 @@ bpw_validation_report_add_megatron (BpwValidationReport  *report,
 {
   guint n;
   const BpwMegatronRow *rows = bpw_validation_megatron_rows (&n);
-  BpwReportSection *s = section_new (report, "Megatron-LM 2021 Table 1 (Narayanan et al., SC'21)",
-                                     bp->name, "TFLOP/s per GPU");
+  BpwReportSection *s = section_new (report, MEGATRON_TITLE, bp->name, "TFLOP/s per GPU");
 
   for (guint i = 0; i < n; i++)
     {
       BpwValidationResult r;
-      BpwReportEntry e = { .calibrated = NAN, .calibrated_error = NAN, .occurrences = 1 };
+      BpwReportEntry e = { .calibrated = NAN, .calibrated_error = NAN, .occurrences = 1,
+                           .held_out = NAN, .held_out_error = NAN };
 
       if (!bpw_validation_megatron_predict (bp, &rows[i], &r, error))
         {
@@ -125,6 +139,36 @@ bpw_validation_report_add_megatron (BpwValidationReport  *report,
       e.measured = rows[i].published_tflops;
       e.error = r.error;
       g_array_append_val (s->entries, e);
+    }
+  section_errors (s);
+  return TRUE;
+}
+
+gboolean
+bpw_validation_report_add_held_out (BpwValidationReport  *report,
+                                    const BpwBlueprint   *bp,
+                                    GError              **error)
+{
+  guint n;
+  g_autofree BpwValidationResult *loo = NULL;
+  BpwReportSection *s = NULL;
+
+  bpw_validation_megatron_rows (&n);
+  for (guint i = 0; i < report->sections->len && s == NULL; i++)
+    if (g_strcmp0 (((BpwReportSection *) g_ptr_array_index (report->sections, i))->title,
+                   MEGATRON_TITLE) == 0)
+      s = g_ptr_array_index (report->sections, i);
+  g_return_val_if_fail (s != NULL && s->entries->len == n, FALSE);
+
+  loo = g_new0 (BpwValidationResult, n);
+  if (!bpw_validation_leave_one_out (bp, loo, error))
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      BpwReportEntry *e = &g_array_index (s->entries, BpwReportEntry, i);
+
+      e->held_out = loo[i].predicted_tflops;
+      e->held_out_error = loo[i].error;
     }
   section_errors (s);
   return TRUE;
@@ -240,6 +284,8 @@ bpw_validation_report_to_json (const BpwValidationReport *report)
       bpw_json_writer_double (&w, "max_abs_error", s->max_abs_error);
       number_or_null (&w, "calibrated_mean_abs_error", s->calibrated_mean_abs_error);
       number_or_null (&w, "calibrated_max_abs_error", s->calibrated_max_abs_error);
+      number_or_null (&w, "leave_one_out_mean_abs_error", s->held_out_mean_abs_error);
+      number_or_null (&w, "leave_one_out_max_abs_error", s->held_out_max_abs_error);
       bpw_json_writer_double (&w, "weighted_error", s->weighted_error);
       number_or_null (&w, "calibrated_weighted_error", s->calibrated_weighted_error);
       if (!isnan (s->step_measured_s))
@@ -270,6 +316,8 @@ bpw_validation_report_to_json (const BpwValidationReport *report)
           bpw_json_writer_double (&w, "error", e->error);
           number_or_null (&w, "calibrated", e->calibrated);
           number_or_null (&w, "calibrated_error", e->calibrated_error);
+          number_or_null (&w, "leave_one_out", e->held_out);
+          number_or_null (&w, "leave_one_out_error", e->held_out_error);
           bpw_json_writer_int (&w, "occurrences", e->occurrences);
           bpw_json_writer_end_object (&w);
         }
@@ -286,6 +334,7 @@ text_section (GString *out, const BpwReportSection *s, guint max_entries)
 {
   gboolean seconds = g_strcmp0 (s->unit, "s") == 0;
   gboolean cal = s->calibrated_blueprint != NULL;
+  gboolean loo = !isnan (s->held_out_mean_abs_error);
   double scale = seconds ? 1e6 : 1.0;
 
   g_string_append_printf (out, "%s on %s%s%s\n", s->title, s->blueprint,
@@ -294,7 +343,8 @@ text_section (GString *out, const BpwReportSection *s, guint max_entries)
     g_string_append_printf (out, "  measured on: %s\n", s->metadata);
   g_string_append_printf (out, "  %-44s %12s %12s %8s%s\n", seconds ? "operation" : "row",
                           seconds ? "predicted µs" : "predicted", seconds ? "measured µs"
-                          : "published", "error", cal ? "   calibrated    error" : "");
+                          : "published", loo ? "in-sample" : "error",
+                          cal ? "   calibrated    error" : loo ? "   left out  l-o-o err" : "");
   for (guint k = 0; k < s->entries->len && k < max_entries; k++)
     {
       const BpwReportEntry *e = &g_array_index (s->entries, BpwReportEntry, k);
@@ -311,13 +361,21 @@ text_section (GString *out, const BpwReportSection *s, guint max_entries)
       if (cal && !isnan (e->calibrated))
         g_string_append_printf (out, " %12.2f %+7.1f%%", e->calibrated * scale,
                                 100.0 * e->calibrated_error);
+      if (!isnan (e->held_out))
+        g_string_append_printf (out, " %10.2f %+10.1f%%", e->held_out * scale,
+                                100.0 * e->held_out_error);
       g_string_append_c (out, '\n');
     }
   if (s->entries->len > max_entries)
     g_string_append_printf (out, "  … %u more (--json lists all)\n", s->entries->len - max_entries);
-  g_string_append_printf (out, "  mean |error| %.1f %%, max |error| %.1f %% over %u %s",
-                          100.0 * s->mean_abs_error, 100.0 * s->max_abs_error, s->entries->len,
+  g_string_append_printf (out, "  %smean |error| %.1f %%, max |error| %.1f %% over %u %s",
+                          loo ? "in-sample: " : "", 100.0 * s->mean_abs_error,
+                          100.0 * s->max_abs_error, s->entries->len,
                           seconds ? "operations" : "rows");
+  if (loo)
+    g_string_append_printf (out, "; leave-one-out (each row predicted by a fit on the other "
+                            "rows): mean %.1f %%, max %.1f %%", 100.0 * s->held_out_mean_abs_error,
+                            100.0 * s->held_out_max_abs_error);
   if (!isnan (s->calibrated_mean_abs_error))
     g_string_append_printf (out, "; calibrated: mean %.1f %%, max %.1f %%",
                             100.0 * s->calibrated_mean_abs_error,

@@ -28,6 +28,10 @@ typedef struct
   double   calibrated;    /* prediction on the calibrated blueprint; NAN without one */
   double   calibrated_error;
   guint    occurrences;   /* operations: rows summed (micro-batches, repeats) */
+  /* Table 1, out of sample: predicted on the blueprint refitted without this row
+   * (bpw_validation_leave_one_out); NAN when not computed. */
+  double   held_out;
+  double   held_out_error;
 } BpwReportEntry;
 
 typedef struct
@@ -40,6 +44,7 @@ typedef struct
   GArray  *entries;       /* BpwReportEntry */
   double   mean_abs_error, max_abs_error;
   double   calibrated_mean_abs_error, calibrated_max_abs_error;   /* NAN without */
+  double   held_out_mean_abs_error, held_out_max_abs_error;       /* NAN without */
   /* Σ |predicted − measured| / Σ measured: the error where the time is. */
   double   weighted_error, calibrated_weighted_error;
   /* Profiles: the step, first measured start to last end against the simulated step,
@@ -61,6 +66,12 @@ void                 bpw_validation_report_free  (BpwValidationReport *report);
 
 /* Table 1 on @blueprint, row by row (bpw_validation_megatron_predict). */
 gboolean  bpw_validation_report_add_megatron (BpwValidationReport  *report,
+                                              const BpwBlueprint   *blueprint,
+                                              GError              **error);
+/* Adds to the report's Table 1 section (which must be there) each row's leave-one-out
+ * prediction (bpw_validation_leave_one_out on @blueprint) beside the in-sample one: one
+ * fit of the efficiencies per row, about ten times the work of the section itself. */
+gboolean  bpw_validation_report_add_held_out (BpwValidationReport  *report,
                                               const BpwBlueprint   *blueprint,
                                               GError              **error);
 /* A correlated profile; @calibrated (nullable) correlates the same profile with the

@@ -177,9 +177,11 @@ apply_params (BpwBlueprint *bp, const double *x)
                              BPW_PROVENANCE_CALIBRATED, FIT_SOURCE);
 }
 
-/* Largest |error| over the rows, with the sum of squares to break ties. */
+/* Largest |error| over the rows fitted to (@skip excluded), with the sum of squares to
+ * break ties. */
 static gboolean
-objective (BpwBlueprint *bp, const double *x, double *worst, double *squares, GError **error)
+objective (BpwBlueprint *bp, const double *x, gint skip, double *worst, double *squares,
+           GError **error)
 {
   guint n;
   const BpwMegatronRow *rows = bpw_validation_megatron_rows (&n);
@@ -191,6 +193,8 @@ objective (BpwBlueprint *bp, const double *x, double *worst, double *squares, GE
     {
       BpwValidationResult r;
 
+      if ((gint) i == skip)
+        continue;
       if (!bpw_validation_megatron_predict (bp, &rows[i], &r, error))
         return FALSE;
       *worst = MAX (*worst, fabs (r.error));
@@ -205,10 +209,11 @@ better (double worst, double squares, double best_worst, double best_squares)
   return worst < best_worst - 1e-9 || (worst < best_worst + 1e-9 && squares < best_squares - 1e-12);
 }
 
-gboolean
-bpw_validation_fit (BpwBlueprint *bp,
-                    double       *max_error,
-                    GError      **error)
+static gboolean
+fit_rows (BpwBlueprint *bp,
+          gint          skip,
+          double       *max_error,
+          GError      **error)
 {
   double x[N_PARAMS], step[N_PARAMS], best_worst, best_squares;
 
@@ -225,7 +230,7 @@ bpw_validation_fit (BpwBlueprint *bp,
       x[p] = param_start[p];
       step[p] = param_step[p];
     }
-  if (!objective (bp, x, &best_worst, &best_squares, error))
+  if (!objective (bp, x, skip, &best_worst, &best_squares, error))
     return FALSE;
 
   /* Pattern search: try each parameter up and down by its step, keep what helps, halve
@@ -242,7 +247,7 @@ bpw_validation_fit (BpwBlueprint *bp,
             x[p] = CLAMP (saved + dir * step[p], param_min[p], param_max[p]);
             if (x[p] == saved)
               continue;
-            if (!objective (bp, x, &worst, &squares, error))
+            if (!objective (bp, x, skip, &worst, &squares, error))
               return FALSE;
             if (better (worst, squares, best_worst, best_squares))
               {
@@ -259,5 +264,33 @@ bpw_validation_fit (BpwBlueprint *bp,
     }
   apply_params (bp, x);
   *max_error = best_worst;
+  return TRUE;
+}
+
+gboolean
+bpw_validation_fit (BpwBlueprint *bp,
+                    double       *max_error,
+                    GError      **error)
+{
+  return fit_rows (bp, -1, max_error, error);
+}
+
+gboolean
+bpw_validation_leave_one_out (const BpwBlueprint  *bp,
+                              BpwValidationResult *results,
+                              GError             **error)
+{
+  guint n;
+  const BpwMegatronRow *rows = bpw_validation_megatron_rows (&n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(BpwBlueprint) fitted = bpw_blueprint_copy (bp);
+      double worst;
+
+      if (!fit_rows (fitted, (gint) i, &worst, error) ||
+          !bpw_validation_megatron_predict (fitted, &rows[i], &results[i], error))
+        return FALSE;
+    }
   return TRUE;
 }

@@ -57,4 +57,13 @@ gboolean  bpw_validation_fit              (BpwBlueprint         *blueprint,
                                            double               *max_error,
                                            GError              **error);
 
+/* Out of sample: for each row, a copy of @blueprint fitted as bpw_validation_fit() does but
+ * on the other rows only, then the row predicted on that copy. The in-sample figure of a
+ * blueprint fitted on all rows (the bundled A100) says how well the fit reproduces what it
+ * saw; this one, how well the fitting rule predicts a row it did not see. @results holds
+ * one entry per row of bpw_validation_megatron_rows(). */
+gboolean  bpw_validation_leave_one_out    (const BpwBlueprint   *blueprint,
+                                           BpwValidationResult  *results,
+                                           GError              **error);
+
 G_END_DECLS

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "bpw-core.h"
 
@@ -84,6 +85,45 @@ test_fit_reproduces_bundle (void)
                    BPW_PROVENANCE_DATASHEET);
 }
 
+/* Leave-one-out: each row predicted by a fit that did not see it, carried by the report
+ * beside the in-sample figure and named as such in its text. */
+static void
+test_leave_one_out (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load ("a100-sxm-80gb", NULL, &error);
+  g_autoptr(BpwValidationReport) report = bpw_validation_report_new ();
+  g_autofree char *text = NULL;
+  const BpwReportSection *s;
+  guint moved = 0;
+  double worst = 0;
+
+  g_assert_true (bpw_validation_report_add_megatron (report, bp, &error));
+  s = g_ptr_array_index (report->sections, 0);
+  g_assert_true (isnan (s->held_out_mean_abs_error));
+  g_assert_true (bpw_validation_report_add_held_out (report, bp, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < s->entries->len; i++)
+    {
+      const BpwReportEntry *e = &g_array_index (s->entries, BpwReportEntry, i);
+
+      g_assert_true (isfinite (e->held_out));
+      g_assert_cmpfloat_with_epsilon (e->held_out_error, e->held_out / e->measured - 1, 1e-12);
+      g_test_message ("%s: in-sample %+.1f %%, leave-one-out %+.1f %%", e->name,
+                      100 * e->error, 100 * e->held_out_error);
+      moved += fabs (e->held_out - e->predicted) > 0.01 * e->measured;
+      worst = MAX (worst, fabs (e->held_out_error));
+    }
+  /* A row that bound the fit moves when the fit cannot see it. */
+  g_assert_cmpuint (moved, >, 0);
+  g_assert_cmpfloat (s->held_out_max_abs_error, ==, worst);
+  g_assert_cmpfloat (s->held_out_max_abs_error, >=, s->max_abs_error);
+  text = bpw_validation_report_to_text (report, 20);
+  g_assert_nonnull (strstr (text, "in-sample: mean |error|"));
+  g_assert_nonnull (strstr (text, "leave-one-out (each row predicted by a fit on the other "
+                                  "rows)"));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -92,5 +132,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/Validation/table-1-within-10-percent",
                    test_table_1_within_10_percent);
   g_test_add_func ("/bpw/core/Validation/fit-reproduces-bundle", test_fit_reproduces_bundle);
+  g_test_add_func ("/bpw/core/Validation/leave-one-out", test_leave_one_out);
   return g_test_run ();
 }

@@ -151,8 +151,20 @@ bpw_validation_page_table1 (BpwValidationPage      *self,
   max = g_strdup_printf ("%.1f %%", 100.0 * s->max_abs_error);
   /* Translators: rows of Table 1 within the tolerance, "9 of 10" */
   within = g_strdup_printf (C_("validation rows", "%u of %u"), passed, s->entries->len);
-  bpw_validation_figure (figures, mean, _("Mean |error|"), NULL);
-  bpw_validation_figure (figures, max, _("Largest |error|"), NULL);
+  bpw_validation_figure (figures, mean, _("In-sample mean |error|"),
+                         _("On the blueprint as it is: its efficiencies were fitted to these "
+                           "rows"));
+  bpw_validation_figure (figures, max, _("In-sample largest |error|"), NULL);
+  if (!isnan (s->held_out_mean_abs_error))
+    {
+      g_autofree char *loo_mean = g_strdup_printf ("%.1f %%", 100.0 * s->held_out_mean_abs_error);
+      g_autofree char *loo_max = g_strdup_printf ("%.1f %%", 100.0 * s->held_out_max_abs_error);
+
+      bpw_validation_figure (figures, loo_mean, _("Leave-one-out mean |error|"),
+                             _("Out of sample: each row predicted by efficiencies refitted "
+                               "on the other nine"));
+      bpw_validation_figure (figures, loo_max, _("Leave-one-out largest |error|"), NULL);
+    }
   bpw_validation_figure (figures, within, _("Rows within ±10 %"),
                          _("bpw validate fails when a row is further off"));
   bpw_validation_figure (figures, s->blueprint, _("Blueprint"), NULL);

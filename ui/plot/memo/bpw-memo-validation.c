@@ -57,9 +57,13 @@ bpw_memo_validation_table1 (BpwMemoPage            *page,
   g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *heading = g_strdup_printf (_("%s on %s"), s->title, s->blueprint);
   g_autofree char *summary = NULL;
+  gboolean loo = !isnan (s->held_out_mean_abs_error);
   const char *head[] = { _("Model and decomposition"), _("Predicted TFLOP/s per GPU"),
-                         _("Published"), _("Error") };
-  const BpwMemoAlign align[] = { BPW_MEMO_LEFT, BPW_MEMO_RIGHT, BPW_MEMO_RIGHT, BPW_MEMO_RIGHT };
+                         _("Published"), _("Error in sample"), _("Left out: predicted"),
+                         _("Error left out") };
+  const BpwMemoAlign align[] = { BPW_MEMO_LEFT, BPW_MEMO_RIGHT, BPW_MEMO_RIGHT, BPW_MEMO_RIGHT,
+                                 BPW_MEMO_RIGHT, BPW_MEMO_RIGHT };
+  guint columns = loo ? G_N_ELEMENTS (head) : G_N_ELEMENTS (head) - 2;
 
   bpw_memo_page_heading (page, 2, heading);
   summary = g_strdup_printf (_("The ten GPT models of the table (1.7 B to 1 T parameters on A100s), "
@@ -67,7 +71,18 @@ bpw_memo_validation_table1 (BpwMemoPage            *page,
                              "time, as `bpw validate` prints them: mean |error| %.1f %%, max "
                              "%.1f %%."), 100.0 * s->mean_abs_error, 100.0 * s->max_abs_error);
   bpw_memo_page_paragraph (page, BPW_PLOT_FONT_BODY, NULL, summary);
-  for (guint k = 0; k < G_N_ELEMENTS (head); k++)
+  if (loo)
+    {
+      g_autofree char *which = g_strdup_printf (
+        _("In sample: the A100 blueprint's efficiencies were fitted to these ten rows, so "
+          "its errors show how well the fit reproduces what it saw. Left out: each row "
+          "predicted after refitting the efficiencies by the same rule on the other nine "
+          "rows, out of sample: mean |error| %.1f %%, max %.1f %%."),
+        100.0 * s->held_out_mean_abs_error, 100.0 * s->held_out_max_abs_error);
+
+      bpw_memo_page_paragraph (page, BPW_PLOT_FONT_BODY, NULL, which);
+    }
+  for (guint k = 0; k < columns; k++)
     g_ptr_array_add (cells, g_strdup (head[k]));
   for (guint i = 0; i < s->entries->len; i++)
     {
@@ -77,9 +92,14 @@ bpw_memo_validation_table1 (BpwMemoPage            *page,
       g_ptr_array_add (cells, g_strdup_printf ("%.1f", e->predicted));
       g_ptr_array_add (cells, g_strdup_printf ("%.0f", e->measured));
       g_ptr_array_add (cells, bpw_memo_validation_percent (e->error));
+      if (loo)
+        {
+          g_ptr_array_add (cells, g_strdup_printf ("%.1f", e->held_out));
+          g_ptr_array_add (cells, bpw_memo_validation_percent (e->held_out_error));
+        }
     }
-  bpw_memo_page_table (page, (const char * const *) cells->pdata,
-                       cells->len / G_N_ELEMENTS (head), G_N_ELEMENTS (head), align);
+  bpw_memo_page_table (page, (const char * const *) cells->pdata, cells->len / columns,
+                       columns, align);
 }
 
 static void
@@ -239,6 +259,9 @@ bpw_memo_validation_write (BpwMemoPage *page,
       g_clear_error (&error);
     }
   report = bpw_measurement_run_report (runs, n, a100, &error);
+  /* Out of sample beside in sample; where the refits fail, in sample stands alone. */
+  if (report != NULL && a100 != NULL && !bpw_validation_report_add_held_out (report, a100, &error))
+    g_clear_error (&error);
   if (report == NULL)
     bpw_memo_page_paragraph (page, BPW_PLOT_FONT_BODY, &page->style.muted, error->message);
   else if (a100 != NULL)

@@ -1,0 +1,643 @@
+/* bpw-measurement-pack.c — reading a measurement pack, every problem located
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-measurement-pack"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "bpw-error.h"
+#include "bpw-i18n.h"
+#include "bpw-json-doc.h"
+#include "bpw-measurement-pack.h"
+#include "bpw-workload-io.h"
+
+#define FORMAT_NAME "bpw-measurement-pack"
+#define MATMUL_PREFIX "matmul_"
+/* Integers a pack may hold: sizes, counts and byte counts, all below 2^53. */
+#define BIG ((gint64) 1 << 53)
+
+/* Precisions a shape sweep may be measured in: "matmul_<dtype>". */
+static const BpwDType sweep_dtypes[] = { BPW_DTYPE_FP32, BPW_DTYPE_BF16, BPW_DTYPE_FP16,
+                                         BPW_DTYPE_FP8 };
+
+typedef struct
+{
+  BpwJsonDoc         *doc;
+  BpwMeasurementPack *pack;
+  GPtrArray          *warnings;   /* nullable */
+  GArray             *matmuls, *copies, *attention, *runs;
+} PackReader;
+
+gboolean
+bpw_measurement_pack_detect (JsonNode *root)
+{
+  JsonNode *format;
+
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return FALSE;
+  format = json_object_get_member (json_node_get_object (root), "format");
+  return format != NULL && JSON_NODE_HOLDS_VALUE (format) &&
+         json_node_get_value_type (format) == G_TYPE_STRING &&
+         g_strcmp0 (json_node_get_string (format), FORMAT_NAME) == 0;
+}
+
+static void
+run_clear (BpwPackRun *run)
+{
+  g_free (run->name);
+  g_free (run->trace_path);
+  g_free (run->model_path);
+  g_free (run->note);
+  bpw_scenario_clear (&run->scenario);
+}
+
+void
+bpw_measurement_pack_free (BpwMeasurementPack *pack)
+{
+  if (pack == NULL)
+    return;
+  g_free (pack->filename);
+  g_free (pack->directory);
+  g_free (pack->device_name);
+  g_free (pack->compute_capability);
+  g_free (pack->driver);
+  g_free (pack->cuda);
+  g_free (pack->framework);
+  g_free (pack->python);
+  g_free (pack->attention_impl);
+  g_free (pack->precision);
+  g_free (pack->optimizer);
+  g_free (pack->fusion);
+  g_free (pack->launch);
+  g_free (pack->other_models);
+  g_free (pack->peak.name);
+  for (guint i = 0; i < pack->n_matmuls; i++)
+    g_free (pack->matmuls[i].name);
+  g_free (pack->matmuls);
+  g_free (pack->copies);
+  g_free (pack->attention);
+  g_free (pack->note);
+  for (guint i = 0; i < pack->n_runs; i++)
+    run_clear (&pack->runs[i]);
+  g_free (pack->runs);
+  g_free (pack);
+}
+
+guint *
+bpw_measurement_pack_matmuls_of (const BpwMeasurementPack *pack,
+                                 BpwDType                  dtype,
+                                 guint                    *n)
+{
+  guint *indices = g_new (guint, pack->n_matmuls + 1);
+
+  *n = 0;
+  for (guint i = 0; i < pack->n_matmuls; i++)
+    if (pack->matmuls[i].dtype == dtype)
+      indices[(*n)++] = i;
+  return indices;
+}
+
+/* ---- members ---- */
+
+/* An optional string member, copied; NULL when absent. */
+static gboolean
+read_string (PackReader *r, JsonObject *o, const char *path, const char *member,
+             gboolean required, char **out, GError **error)
+{
+  const char *value = NULL;
+
+  if (!bpw_json_doc_get_string (r->doc, o, path, member, required, &value, error))
+    return FALSE;
+  if (required && *value == '\0')
+    {
+      g_autofree char *at = bpw_json_doc_member_path (path, member);
+
+      return bpw_json_doc_error (r->doc, json_object_get_member (o, member), at, error,
+                                 _("must not be empty"));
+    }
+  *out = g_strdup (value);
+  return TRUE;
+}
+
+/* Milliseconds in the file, seconds here; a time must be positive. */
+static gboolean
+read_ms (PackReader *r, JsonObject *o, const char *path, const char *member, gboolean required,
+         double *out_s, GError **error)
+{
+  double ms = NAN;
+
+  if (!bpw_json_doc_get_double (r->doc, o, path, member, required, G_MINDOUBLE, G_MAXDOUBLE,
+                                &ms, error))
+    return FALSE;
+  *out_s = ms * 1e-3;
+  return TRUE;
+}
+
+static gboolean
+read_positive (PackReader *r, JsonObject *o, const char *path, const char *member,
+               gboolean required, double *out, GError **error)
+{
+  return bpw_json_doc_get_double (r->doc, o, path, member, required, G_MINDOUBLE, G_MAXDOUBLE,
+                                  out, error);
+}
+
+static void
+unknown (PackReader *r, JsonObject *o, const char *path, const char * const *known)
+{
+  if (r->warnings != NULL)
+    bpw_json_doc_check_unknown (r->doc, o, path, known, r->warnings);
+}
+
+/* Element @i of @array as an object, or a located error. */
+static JsonObject *
+element_object (PackReader *r, JsonArray *array, guint i, const char *path, GError **error)
+{
+  JsonNode *node = json_array_get_element (array, i);
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_autofree char *got = bpw_json_doc_describe_node (node);
+
+      bpw_json_doc_error (r->doc, node, path, error, _("expected an object, got %s"), got);
+      return NULL;
+    }
+  return json_node_get_object (node);
+}
+
+/* ---- device and stack ---- */
+
+static gboolean
+read_device (PackReader *r, JsonObject *root, GError **error)
+{
+  static const char * const known[] = { "name", "count", "sms", "memory_bytes",
+                                        "compute_capability", "driver", "cuda", "power_limit_w",
+                                        "sm_clock_max_mhz", "memory_clock_max_mhz", NULL };
+  BpwMeasurementPack *p = r->pack;
+  JsonObject *o = bpw_json_doc_get_object (r->doc, root, NULL, "device", TRUE, error);
+
+  if (o == NULL)
+    return FALSE;
+  p->device_count = 1;
+  p->power_limit_w = p->sm_clock_max_mhz = p->memory_clock_max_mhz = NAN;
+  if (!read_string (r, o, "device", "name", TRUE, &p->device_name, error) ||
+      !bpw_json_doc_get_int (r->doc, o, "device", "count", FALSE, 1, 1 << 20, &p->device_count,
+                             error) ||
+      !bpw_json_doc_get_int (r->doc, o, "device", "sms", FALSE, 1, 1 << 20, &p->sms, error) ||
+      !bpw_json_doc_get_int (r->doc, o, "device", "memory_bytes", FALSE, 1, BIG,
+                             &p->memory_bytes, error) ||
+      !read_string (r, o, "device", "compute_capability", FALSE, &p->compute_capability,
+                    error) ||
+      !read_string (r, o, "device", "driver", FALSE, &p->driver, error) ||
+      !read_string (r, o, "device", "cuda", FALSE, &p->cuda, error) ||
+      !read_positive (r, o, "device", "power_limit_w", FALSE, &p->power_limit_w, error) ||
+      !read_positive (r, o, "device", "sm_clock_max_mhz", FALSE, &p->sm_clock_max_mhz, error) ||
+      !read_positive (r, o, "device", "memory_clock_max_mhz", FALSE, &p->memory_clock_max_mhz,
+                      error))
+    return FALSE;
+  unknown (r, o, "device", known);
+  return TRUE;
+}
+
+static gboolean
+read_stack (PackReader *r, JsonObject *root, GError **error)
+{
+  static const char * const known[] = { "framework", "python", "attention", "precision",
+                                        "optimizer", "fusion", "launch", "other_models", NULL };
+  BpwMeasurementPack *p = r->pack;
+  char **fields[] = { &p->python, &p->attention_impl, &p->precision, &p->optimizer, &p->fusion,
+                      &p->launch, &p->other_models };
+  JsonObject *o = bpw_json_doc_get_object (r->doc, root, NULL, "stack", TRUE, error);
+
+  if (o == NULL || !read_string (r, o, "stack", "framework", TRUE, &p->framework, error))
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    if (!read_string (r, o, "stack", known[i + 1], FALSE, fields[i], error))
+      return FALSE;
+  unknown (r, o, "stack", known);
+  return TRUE;
+}
+
+/* ---- microbenchmarks ---- */
+
+static gboolean
+read_matmul (PackReader *r, JsonObject *o, const char *path, BpwDType dtype, gboolean named,
+             BpwPackMatmul *out, GError **error)
+{
+  static const char * const known[] = { "name", "m", "n", "k", "ms", "tflops", NULL };
+
+  *out = (BpwPackMatmul) { .dtype = dtype };
+  if (!bpw_json_doc_get_int (r->doc, o, path, "m", TRUE, 1, BIG, &out->m, error) ||
+      !bpw_json_doc_get_int (r->doc, o, path, "n", TRUE, 1, BIG, &out->n, error) ||
+      !bpw_json_doc_get_int (r->doc, o, path, "k", TRUE, 1, BIG, &out->k, error) ||
+      !read_ms (r, o, path, "ms", TRUE, &out->time_s, error) ||
+      !read_positive (r, o, path, "tflops", TRUE, &out->flops_per_s, error) ||
+      (named && !read_string (r, o, path, "name", FALSE, &out->name, error)))
+    {
+      g_clear_pointer (&out->name, g_free);
+      return FALSE;
+    }
+  out->flops_per_s *= 1e12;
+  if (named)
+    unknown (r, o, path, known);
+  return TRUE;
+}
+
+static gboolean
+read_peak (PackReader *r, JsonObject *micro, GError **error)
+{
+  static const char * const known[] = { "m", "n", "k", "dtype", "ms", "tflops",
+                                        "board_power_w_mean", "sm_clock_mhz_mean", NULL };
+  const char *path = "microbenchmarks.matmul_peak";
+  BpwMeasurementPack *p = r->pack;
+  JsonObject *o = bpw_json_doc_get_object (r->doc, micro, "microbenchmarks", "matmul_peak",
+                                           TRUE, error);
+  const char *dtype_name = NULL;
+  BpwDType dtype;
+
+  if (o == NULL ||
+      !bpw_json_doc_get_string (r->doc, o, path, "dtype", TRUE, &dtype_name, error))
+    return FALSE;
+  if (!bpw_dtype_from_string (dtype_name, &dtype) || dtype == BPW_DTYPE_U8)
+    return bpw_json_doc_error (r->doc, json_object_get_member (o, "dtype"),
+                               "microbenchmarks.matmul_peak.dtype", error,
+                               _("unknown precision '%s' (expected fp32, bf16, fp16 or fp8)"),
+                               dtype_name);
+  p->peak_power_w = p->peak_sm_clock_mhz = NAN;
+  if (!read_matmul (r, o, path, dtype, FALSE, &p->peak, error) ||
+      !read_positive (r, o, path, "board_power_w_mean", FALSE, &p->peak_power_w, error) ||
+      !read_positive (r, o, path, "sm_clock_mhz_mean", FALSE, &p->peak_sm_clock_mhz, error))
+    return FALSE;
+  unknown (r, o, path, known);
+  return TRUE;
+}
+
+static gboolean
+read_sweep (PackReader *r, JsonObject *micro, const char *member, GError **error)
+{
+  g_autofree char *path = bpw_json_doc_member_path ("microbenchmarks", member);
+  const char *dtype_name = member + strlen (MATMUL_PREFIX);
+  JsonArray *array;
+  BpwDType dtype;
+  gboolean known_dtype = FALSE;
+
+  if (bpw_dtype_from_string (dtype_name, &dtype))
+    for (guint i = 0; i < G_N_ELEMENTS (sweep_dtypes); i++)
+      known_dtype |= sweep_dtypes[i] == dtype;
+  if (!known_dtype)
+    return bpw_json_doc_error (r->doc, json_object_get_member (micro, member), path, error,
+                               _("unknown precision '%s' in the member's name (expected "
+                                 "matmul_fp32, matmul_bf16, matmul_fp16 or matmul_fp8)"),
+                               dtype_name);
+  array = bpw_json_doc_get_array (r->doc, micro, "microbenchmarks", member, TRUE, error);
+  if (array == NULL)
+    return FALSE;
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      g_autofree char *at = g_strdup_printf ("%s[%u]", path, i);
+      JsonObject *o = element_object (r, array, i, at, error);
+      BpwPackMatmul point;
+
+      if (o == NULL || !read_matmul (r, o, at, dtype, TRUE, &point, error))
+        return FALSE;
+      g_array_append_val (r->matmuls, point);
+    }
+  return TRUE;
+}
+
+static gboolean
+read_copy (PackReader *r, JsonObject *o, const char *path, GError **error)
+{
+  static const char * const known[] = { "bytes_each_way", "ms", "tbps_read_plus_write", NULL };
+  BpwPackCopy copy = { 0 };
+
+  if (!bpw_json_doc_get_int (r->doc, o, path, "bytes_each_way", TRUE, 1, BIG, &copy.bytes,
+                             error) ||
+      !read_ms (r, o, path, "ms", TRUE, &copy.time_s, error) ||
+      !read_positive (r, o, path, "tbps_read_plus_write", TRUE, &copy.bytes_per_s, error))
+    return FALSE;
+  copy.bytes_per_s *= 1e12;
+  unknown (r, o, path, known);
+  g_array_append_val (r->copies, copy);
+  return TRUE;
+}
+
+/* One copy (an object) or a sweep of copies by size (an array of them). */
+static gboolean
+read_copies (PackReader *r, JsonObject *micro, GError **error)
+{
+  const char *path = "microbenchmarks.memory_copy";
+  JsonNode *node;
+
+  if (!bpw_json_doc_get_member (r->doc, micro, "microbenchmarks", "memory_copy", TRUE, &node,
+                                error))
+    return FALSE;
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    return read_copy (r, json_node_get_object (node), path, error);
+  if (JSON_NODE_HOLDS_ARRAY (node) && json_array_get_length (json_node_get_array (node)) > 0)
+    {
+      JsonArray *array = json_node_get_array (node);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          g_autofree char *at = g_strdup_printf ("%s[%u]", path, i);
+          JsonObject *o = element_object (r, array, i, at, error);
+
+          if (o == NULL || !read_copy (r, o, at, error))
+            return FALSE;
+        }
+      return TRUE;
+    }
+  {
+    g_autofree char *got = bpw_json_doc_describe_node (node);
+
+    return bpw_json_doc_error (r->doc, node, path, error,
+                               _("expected an object or a non-empty array of objects, got %s"),
+                               got);
+  }
+}
+
+static gboolean
+read_attention_point (PackReader *r, JsonObject *o, const char *path, GError **error)
+{
+  static const char * const kinds[] = { "prefill_causal", "decode", NULL };
+  static const char * const known_prefill[] = { "kind", "b", "s", "ms", "tflops_causal", NULL };
+  static const char * const known_decode[] = { "kind", "b", "context", "ms", "kv_bytes", "tbps",
+                                               NULL };
+  BpwPackAttention a = { 0 };
+  int kind = 0;
+  gboolean prefill;
+
+  if (!bpw_json_doc_get_enum (r->doc, o, path, "kind", TRUE, kinds, &kind, error) ||
+      !bpw_json_doc_get_int (r->doc, o, path, "b", TRUE, 1, BIG, &a.batch, error) ||
+      !read_ms (r, o, path, "ms", TRUE, &a.time_s, error))
+    return FALSE;
+  a.kind = kind;
+  prefill = a.kind == BPW_PACK_ATTENTION_PREFILL_CAUSAL;
+  if (!bpw_json_doc_get_int (r->doc, o, path, prefill ? "s" : "context", TRUE, 1, BIG, &a.tokens,
+                             error) ||
+      !read_positive (r, o, path, prefill ? "tflops_causal" : "tbps", TRUE, &a.rate, error) ||
+      (!prefill && !bpw_json_doc_get_int (r->doc, o, path, "kv_bytes", TRUE, 1, BIG, &a.kv_bytes,
+                                          error)))
+    return FALSE;
+  a.rate *= 1e12;
+  unknown (r, o, path, prefill ? known_prefill : known_decode);
+  g_array_append_val (r->attention, a);
+  return TRUE;
+}
+
+static gboolean
+read_microbenchmarks (PackReader *r, JsonObject *root, GError **error)
+{
+  JsonObject *micro = bpw_json_doc_get_object (r->doc, root, NULL, "microbenchmarks", TRUE,
+                                               error);
+  JsonArray *attention;
+  g_autoptr(GList) members = NULL;
+
+  if (micro == NULL || !read_peak (r, micro, error) || !read_copies (r, micro, error))
+    return FALSE;
+
+  /* The sweeps in the order the file has them. */
+  members = json_object_get_members (micro);
+  for (GList *m = members; m != NULL; m = m->next)
+    if (g_str_has_prefix (m->data, MATMUL_PREFIX) && strcmp (m->data, "matmul_peak") != 0 &&
+        !read_sweep (r, micro, m->data, error))
+      return FALSE;
+
+  attention = bpw_json_doc_get_array (r->doc, micro, "microbenchmarks", "attention", FALSE,
+                                      error);
+  if (attention == NULL && error != NULL && *error != NULL)
+    return FALSE;
+  for (guint i = 0; attention != NULL && i < json_array_get_length (attention); i++)
+    {
+      g_autofree char *at = g_strdup_printf ("microbenchmarks.attention[%u]", i);
+      JsonObject *o = element_object (r, attention, i, at, error);
+
+      if (o == NULL || !read_attention_point (r, o, at, error))
+        return FALSE;
+    }
+  if (!read_string (r, micro, "microbenchmarks", "board_power_note", FALSE, &r->pack->note,
+                    error))
+    return FALSE;
+
+  /* Every matmul_<dtype> member was read above: known, as the fixed ones. */
+  if (r->warnings != NULL)
+    {
+      g_autoptr(GPtrArray) known = g_ptr_array_new ();
+
+      g_ptr_array_add (known, (gpointer) "memory_copy");
+      g_ptr_array_add (known, (gpointer) "attention");
+      g_ptr_array_add (known, (gpointer) "board_power_note");
+      for (GList *m = members; m != NULL; m = m->next)
+        if (g_str_has_prefix (m->data, MATMUL_PREFIX))
+          g_ptr_array_add (known, m->data);
+      g_ptr_array_add (known, NULL);
+      unknown (r, micro, "microbenchmarks", (const char * const *) known->pdata);
+    }
+  return TRUE;
+}
+
+/* ---- runs ---- */
+
+/* @member of @o, a path relative to the pack's folder, resolved and checked to exist. */
+static gboolean
+read_file_member (PackReader *r, JsonObject *o, const char *path, const char *member,
+                  char **out, GError **error)
+{
+  g_autofree char *relative = NULL;
+  g_autofree char *at = bpw_json_doc_member_path (path, member);
+  char *resolved;
+
+  if (!read_string (r, o, path, member, TRUE, &relative, error))
+    return FALSE;
+  resolved = g_path_is_absolute (relative) ? g_strdup (relative)
+             : g_build_filename (r->pack->directory, relative, NULL);
+  if (!g_file_test (resolved, G_FILE_TEST_IS_REGULAR))
+    {
+      bpw_json_doc_error (r->doc, json_object_get_member (o, member), at, error,
+                          _("'%s' does not exist (looked for %s)"), relative, resolved);
+      g_free (resolved);
+      return FALSE;
+    }
+  *out = resolved;
+  return TRUE;
+}
+
+static gboolean
+read_scenario (PackReader *r, JsonObject *run, const char *run_path, BpwScenario *s,
+               GError **error)
+{
+  static const char * const phases[] = { "train", "prefill", "decode", NULL };
+  static const char * const dtypes[] = { "fp32", "bf16", "fp16", "fp8", NULL };
+  static const char * const recomputes[] = { "none", "selective", "full", NULL };
+  static const char * const optimizers[] = { "adam", "sgd", NULL };
+  static const char * const known[] = { "phase", "global_batch", "micro_batch", "seq",
+                                        "context", "dtype", "recompute", "optimizer", NULL };
+  static const BpwWorkloadPhase phase_values[] = { BPW_WORKLOAD_TRAIN, BPW_WORKLOAD_PREFILL,
+                                                   BPW_WORKLOAD_DECODE };
+  static const BpwDType dtype_values[] = { BPW_DTYPE_FP32, BPW_DTYPE_BF16, BPW_DTYPE_FP16,
+                                           BPW_DTYPE_FP8 };
+  static const BpwRecompute recompute_values[] = { BPW_RECOMPUTE_NONE, BPW_RECOMPUTE_SELECTIVE,
+                                                   BPW_RECOMPUTE_FULL };
+  static const BpwOptimizerKind optimizer_values[] = { BPW_OPTIMIZER_ADAM, BPW_OPTIMIZER_SGD };
+  g_autofree char *path = bpw_json_doc_member_path (run_path, "scenario");
+  JsonObject *o = bpw_json_doc_get_object (r->doc, run, run_path, "scenario", TRUE, error);
+  int phase = 0, dtype = -1, recompute = -1, optimizer = -1;
+  gboolean decode;
+
+  if (o == NULL ||
+      !bpw_json_doc_get_enum (r->doc, o, path, "phase", TRUE, phases, &phase, error))
+    return FALSE;
+  s->phase = phase_values[phase];
+  decode = s->phase == BPW_WORKLOAD_DECODE;
+  if (!bpw_json_doc_get_int (r->doc, o, path, "global_batch", TRUE, 1, BIG, &s->global_batch,
+                             error))
+    return FALSE;
+  s->micro_batch = s->global_batch;
+  if (!bpw_json_doc_get_int (r->doc, o, path, "micro_batch", FALSE, 1, s->global_batch,
+                             &s->micro_batch, error) ||
+      !bpw_json_doc_get_int (r->doc, o, path, decode ? "context" : "seq", TRUE, 1, BIG,
+                             decode ? &s->context : &s->seq, error) ||
+      !bpw_json_doc_get_enum (r->doc, o, path, "dtype", TRUE, dtypes, &dtype, error) ||
+      !bpw_json_doc_get_enum (r->doc, o, path, "recompute", FALSE, recomputes, &recompute,
+                              error) ||
+      !bpw_json_doc_get_enum (r->doc, o, path, "optimizer", FALSE, optimizers, &optimizer,
+                              error))
+    return FALSE;
+  if (decode)
+    s->seq = 1;
+  s->dtype = dtype_values[dtype];
+  if (recompute >= 0)
+    s->recompute = recompute_values[recompute];
+  if (optimizer >= 0)
+    {
+      s->optimizer_set = TRUE;
+      s->optimizer = optimizer_values[optimizer];
+    }
+  unknown (r, o, path, known);
+  return TRUE;
+}
+
+static gboolean
+read_run (PackReader *r, JsonObject *o, const char *path, BpwPackRun *run, GError **error)
+{
+  static const char * const known[] = { "name", "trace", "model", "scenario", "measured_ms",
+                                        "note", NULL };
+  BpwModelSpec spec;
+  gboolean ok;
+
+  run->measured_s = NAN;
+  bpw_scenario_init_defaults (&run->scenario);
+  if (!read_string (r, o, path, "name", TRUE, &run->name, error) ||
+      !read_file_member (r, o, path, "trace", &run->trace_path, error) ||
+      !read_file_member (r, o, path, "model", &run->model_path, error) ||
+      !read_scenario (r, o, path, &run->scenario, error) ||
+      !read_ms (r, o, path, "measured_ms", FALSE, &run->measured_s, error) ||
+      !read_string (r, o, path, "note", FALSE, &run->note, error))
+    return FALSE;
+  unknown (r, o, path, known);
+
+  /* The model must be one the workbench reads; its own errors are located in its file. */
+  bpw_model_spec_init_defaults (&spec);
+  ok = bpw_workload_load (run->model_path, &spec, error);
+  bpw_model_spec_clear (&spec);
+  return ok;
+}
+
+static gboolean
+read_runs (PackReader *r, JsonObject *root, GError **error)
+{
+  JsonArray *runs = bpw_json_doc_get_array (r->doc, root, NULL, "runs", TRUE, error);
+
+  if (runs == NULL)
+    return FALSE;
+  for (guint i = 0; i < json_array_get_length (runs); i++)
+    {
+      g_autofree char *at = g_strdup_printf ("runs[%u]", i);
+      JsonObject *o = element_object (r, runs, i, at, error);
+      BpwPackRun run = { 0 };
+
+      if (o == NULL)
+        return FALSE;
+      if (!read_run (r, o, at, &run, error))
+        {
+          run_clear (&run);
+          return FALSE;
+        }
+      for (guint k = 0; k < r->runs->len; k++)
+        if (g_strcmp0 (g_array_index (r->runs, BpwPackRun, k).name, run.name) == 0)
+          {
+            run_clear (&run);
+            return bpw_json_doc_error (r->doc, json_object_get_member (o, "name"), at, error,
+                                       _("a second run named '%s'"),
+                                       g_array_index (r->runs, BpwPackRun, k).name);
+          }
+      g_array_append_val (r->runs, run);
+    }
+  return TRUE;
+}
+
+/* ---- the pack ---- */
+
+static gboolean
+read_pack (PackReader *r, GError **error)
+{
+  static const char * const known[] = { "$schema", "format", "version", "device", "stack",
+                                        "microbenchmarks", "runs", NULL };
+  JsonNode *root = bpw_json_doc_get_root (r->doc);
+  JsonObject *o;
+  const char *format = NULL;
+
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return bpw_json_doc_error (r->doc, root, NULL, error, _("expected an object"));
+  o = json_node_get_object (root);
+  if (!bpw_json_doc_get_string (r->doc, o, NULL, "format", TRUE, &format, error))
+    return FALSE;
+  if (strcmp (format, FORMAT_NAME) != 0)
+    return bpw_json_doc_error (r->doc, json_object_get_member (o, "format"), "format", error,
+                               _("expected \"%s\", got \"%s\""), FORMAT_NAME, format);
+  if (!bpw_json_doc_get_int (r->doc, o, NULL, "version", TRUE, 1, 1, &r->pack->version, error) ||
+      !read_device (r, o, error) || !read_stack (r, o, error) ||
+      !read_microbenchmarks (r, o, error) || !read_runs (r, o, error))
+    return FALSE;
+  unknown (r, o, NULL, known);
+  return TRUE;
+}
+
+static void
+take_array (GArray *array, gpointer *out, guint *n)
+{
+  *n = array->len;
+  *out = g_array_free (array, FALSE);
+}
+
+BpwMeasurementPack *
+bpw_measurement_pack_load_file (const char  *path,
+                                GPtrArray   *warnings,
+                                GError     **error)
+{
+  g_autoptr(BpwJsonDoc) doc = bpw_json_doc_new_from_file (path, error);
+  PackReader r = { .doc = doc, .warnings = warnings };
+  gboolean ok;
+
+  if (doc == NULL)
+    return NULL;
+  r.pack = g_new0 (BpwMeasurementPack, 1);
+  r.pack->filename = g_strdup (path);
+  r.pack->directory = g_path_get_dirname (path);
+  r.matmuls = g_array_new (FALSE, FALSE, sizeof (BpwPackMatmul));
+  r.copies = g_array_new (FALSE, FALSE, sizeof (BpwPackCopy));
+  r.attention = g_array_new (FALSE, FALSE, sizeof (BpwPackAttention));
+  r.runs = g_array_new (FALSE, FALSE, sizeof (BpwPackRun));
+  ok = read_pack (&r, error);
+  take_array (r.matmuls, (gpointer *) &r.pack->matmuls, &r.pack->n_matmuls);
+  take_array (r.copies, (gpointer *) &r.pack->copies, &r.pack->n_copies);
+  take_array (r.attention, (gpointer *) &r.pack->attention, &r.pack->n_attention);
+  take_array (r.runs, (gpointer *) &r.pack->runs, &r.pack->n_runs);
+  if (!ok)
+    g_clear_pointer (&r.pack, bpw_measurement_pack_free);
+  return r.pack;
+}

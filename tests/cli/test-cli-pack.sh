@@ -1,0 +1,96 @@
+#!/bin/bash
+# test-cli-pack.sh — measurement packs through `bpw check` and `bpw profile import`, and
+# `bpw validate`'s in-sample and leave-one-out figures
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+BPW=$1
+PACK_DIR=$2
+. "$(dirname "$0")/tap-lib.sh"
+
+PACK=$PACK_DIR/pack.json
+
+expect_rc "check: the shared H200 pack is valid" 0 "$BPW" check "$PACK"
+expect_stdout "check: recognised as a measurement pack" "pack.json: ok \(measurement pack\)$"
+
+expect_rc "profile import PACK" 0 "$BPW" profile import "$PACK"
+expect_stdout "import: the device" "device: NVIDIA H200 × 1, 132 SMs"
+expect_stdout "import: matmul sweep per dtype with units" \
+  "matmul sweep bf16: 56 shapes, m 1 … 16384, 0\.9 … 759\.8 TFLOP/s"
+expect_stdout "import: copy bandwidth" "4235\.1 GB/s read \+ written"
+expect_stdout "import: a run timed outside the profiler" \
+  "prefill-4l: prefill, batch 1 × 4096 tokens, bf16 on llama3-8b-4-layers.config.json; step 15\.389 ms \(timed\)"
+expect_stdout "import: a run without measured_ms takes its trace's span" \
+  "train-4l: .*step [0-9.]+ ms \(trace span\)"
+
+expect_rc "profile import PACK --json" 0 "$BPW" profile import --json "$PACK"
+py "import --json: runs, sweeps and units" '
+p = d["profiles"][0]
+assert p["format"] == "bpw-measurement-pack", p["format"]
+assert len(p["runs"]) == 6
+assert abs(p["runs"][1]["step_s"] - 15.388959884643555e-3) < 1e-12
+assert p["runs"][1]["step_source"] == "timed"
+assert p["runs"][0]["step_source"] == "trace span" and p["runs"][0]["step_s"] > 0
+sweeps = {s["dtype"]: s for s in p["matmul_sweeps"]}
+assert sweeps["bf16"]["shapes"] == 56 and sweeps["fp8"]["shapes"] == 5
+assert abs(p["matmul_peak"]["flops_per_s"] - 758.1249200112884e12) < 1e3
+'
+
+# Hostile packs beside the runs' files, so that only the spoiled value is wrong.
+for f in "$PACK_DIR"/*; do cp "$f" "$TMP/"; done
+spoil ()
+{
+  "$PYTHON" - "$PACK" "$TMP/bad.json" "$1" "$2" <<'PYEOF'
+import sys
+text = open(sys.argv[1]).read()
+assert sys.argv[3] in text
+open(sys.argv[2], "w").write(text.replace(sys.argv[3], sys.argv[4], 1))
+PYEOF
+}
+hostile ()
+{
+  local desc=$1 from=$2 to=$3 where=$4
+  if [ -z "$PYTHON" ]; then skip "$desc" "python3 not found"; skip "$desc" ""; return; fi
+  rm -f "$TMP/bad.json"
+  if ! spoil "$from" "$to" 2>/dev/null; then fail "$desc" "the text to spoil is not in the pack"; return; fi
+  expect_rc "check refuses: $desc" 1 "$BPW" check "$TMP/bad.json"
+  expect_stderr "check locates: $desc" "bad\.json:[0-9]+:[0-9]+: $where"
+}
+hostile "missing field" '"framework": "PyTorch 2.11.0+cu130",' '' \
+  "stack: missing required field 'framework'"
+hostile "wrong type" '"count": 1,' '"count": "one",' "device\.count"
+hostile "negative time" '"measured_ms": 1.4796160459518433' '"measured_ms": -1.48' \
+  "runs\[2\]\.measured_ms: expected a positive number"
+hostile "unknown dtype" '"dtype": "bf16",
+    "recompute"' '"dtype": "bf17",
+    "recompute"' "runs\[0\]\.scenario\.dtype"
+hostile "missing trace" '"trace": "train-gpt.trace.json.gz"' '"trace": "lost.trace.json.gz"' \
+  "runs\[4\]\.trace: 'lost\.trace\.json\.gz' does not exist"
+hostile "non-finite number" '"tflops": 758.1249200112884' '"tflops": 1e400' \
+  "number 1e400 is out of range"
+expect_rc "profile import refuses a hostile pack too" 1 "$BPW" profile import "$TMP/bad.json"
+expect_stderr "profile import locates it" "bad\.json:[0-9]+:[0-9]+:"
+
+# bpw validate: both figures, labelled; leave-one-out never better than the fit at its worst
+# row would allow, and different from in-sample where the held-out row bound the fit.
+expect_rc "validate --json" 0 "$BPW" validate --json
+py "validate: in-sample and leave-one-out per row, with mean and max" '
+rows = d["rows"]
+assert len(rows) == 10
+assert "error_in_sample" in d and "error_leave_one_out" in d
+for r in rows:
+    assert r["error_in_sample"] == r["error"]
+    assert "error_leave_one_out" in r and "predicted_tflops_leave_one_out" in r
+loo = [abs(r["error_leave_one_out"]) for r in rows]
+ins = [abs(r["error_in_sample"]) for r in rows]
+assert abs(d["leave_one_out"]["mean_abs_error"] - sum(loo) / 10) < 1e-12
+assert abs(d["leave_one_out"]["max_abs_error"] - max(loo)) < 1e-12
+assert abs(d["in_sample"]["max_abs_error"] - max(ins)) < 1e-12
+assert any(abs(a - b) > 0.01 for a, b in zip(loo, ins)), "no row moved when held out"
+'
+expect_rc "validate text" 0 "$BPW" validate
+expect_stdout "validate: says which figure is in-sample" "^in-sample: mean \|error\|"
+expect_stdout "validate: and which is leave-one-out" "^leave-one-out: mean \|error\|"
+expect_rc "validate --in-sample-only" 0 "$BPW" validate --in-sample-only --json
+py "in-sample only: no refits" 'assert "leave_one_out" not in d'
+
+tap_finish
