@@ -125,7 +125,7 @@ test_layout (void)
   g_autoptr(BpwAssignmentPlot) plot = laid_out (synthetic_data (), W, H);
   g_autoptr(BpwAssignmentPlot) again = laid_out (synthetic_data (), W, H);
   const BpwAssignmentData *data = bpw_assignment_plot_get_data (plot);
-  const BpwPlotRect *area = bpw_assignment_plot_get_area (plot);
+  const BpwPlotRect *area = bpw_plot_get_area (BPW_PLOT (plot));
   const BpwAssignmentMark *marks, *marks2;
   guint n, n2;
 
@@ -170,7 +170,7 @@ test_hit_test (void)
   for (guint i = 0; i < data->items->len; i++)
     {
       const BpwAssignmentItem *it = &g_array_index (data->items, BpwAssignmentItem, i);
-      double x = bpw_assignment_plot_map_time (plot, it->start_s + it->total_s / 2);
+      double x = bpw_plot_map_x (BPW_PLOT (plot), it->start_s + it->total_s / 2);
 
       g_assert_true (bpw_assignment_plot_get_lane_rect (plot, it->lane, &lane));
       g_assert_true (bpw_plot_hit_test (BPW_PLOT (plot), x, lane.y + lane.height / 2, &hit));
@@ -181,19 +181,19 @@ test_hit_test (void)
 
   /* The vector lane is idle while a.qkv runs on the matrix engine (0..3 s). */
   g_assert_true (bpw_assignment_plot_get_lane_rect (plot, 1, &lane));
-  g_assert_false (bpw_plot_hit_test (BPW_PLOT (plot), bpw_assignment_plot_map_time (plot, 1.5),
+  g_assert_false (bpw_plot_hit_test (BPW_PLOT (plot), bpw_plot_map_x (BPW_PLOT (plot), 1.5),
                                      lane.y + lane.height / 2, &hit));
 
   /* Hover details: tiling and fusion group. */
   g_assert_true (bpw_assignment_plot_get_lane_rect (plot, 0, &lane));
-  g_assert_true (bpw_plot_hit_test (BPW_PLOT (plot), bpw_assignment_plot_map_time (plot, 1),
+  g_assert_true (bpw_plot_hit_test (BPW_PLOT (plot), bpw_plot_map_x (BPW_PLOT (plot), 1),
                                     lane.y + 1, &hit));
   text = bpw_plot_describe (BPW_PLOT (plot), &hit);
   g_assert_nonnull (strstr (text, "a.qkv"));
   g_assert_nonnull (strstr (text, "128 × 256"));
   g_clear_pointer (&text, g_free);
   g_assert_true (bpw_assignment_plot_get_lane_rect (plot, 1, &lane));
-  g_assert_true (bpw_plot_hit_test (BPW_PLOT (plot), bpw_assignment_plot_map_time (plot, 6.5),
+  g_assert_true (bpw_plot_hit_test (BPW_PLOT (plot), bpw_plot_map_x (BPW_PLOT (plot), 6.5),
                                     lane.y + 1, &hit));
   text = bpw_plot_describe (BPW_PLOT (plot), &hit);
   g_assert_nonnull (strstr (text, "a.norm"));
@@ -233,7 +233,7 @@ test_lod_bounded (void)
     }
   bpw_assignment_data_finish (data);
   plot = laid_out (data, 2000, 1000);
-  area = bpw_assignment_plot_get_area (plot);
+  area = bpw_plot_get_area (BPW_PLOT (plot));
   marks = bpw_assignment_plot_get_marks (plot, &n);
   g_assert_cmpuint (n, <=, n_lanes * ((guint) ceil (area->width) + 1));
   g_assert_cmpuint (n, >, n_lanes * 100);

@@ -92,19 +92,19 @@ test_bars (Fixture *f, gconstpointer unused)
   for (guint c = 0; c < data->n_candidates; c++)
     {
       const BpwCompareFit *fit = bpw_compare_data_cell (data, c, data->scenario);
-      double x = bpw_compare_plot_map_time (f->plot, 0);
+      double x = bpw_plot_map_x (BPW_PLOT (f->plot), 0);
 
       for (guint i = 0; i < n; i++)
         if (seg[i].candidate == c)
           {
             g_assert_cmpfloat_with_epsilon (seg[i].rect.x, x, 1e-6);
             g_assert_cmpfloat_with_epsilon (seg[i].rect.width,
-                                            bpw_compare_plot_map_time (f->plot,
+                                            bpw_plot_map_x (BPW_PLOT (f->plot),
                                                                        fit->eval.breakdown_s[seg[i].part]) -
-                                              bpw_compare_plot_map_time (f->plot, 0), 1e-6);
+                                              bpw_plot_map_x (BPW_PLOT (f->plot), 0), 1e-6);
             x += seg[i].rect.width;
           }
-      g_assert_cmpfloat_with_epsilon (x, bpw_compare_plot_map_time (f->plot,
+      g_assert_cmpfloat_with_epsilon (x, bpw_plot_map_x (BPW_PLOT (f->plot),
                                                                    fit->eval.step_time_s),
                                       1e-6);
     }

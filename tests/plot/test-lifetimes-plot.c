@@ -174,7 +174,7 @@ test_layout (Fixture *f, gconstpointer scenario)
 
   /* The curve's top at the peak's column is the peak (the column keeps its largest). */
   {
-    double x = bpw_lifetimes_plot_map_time (plot, data->peak_time);
+    double x = bpw_plot_map_x (BPW_PLOT (plot), data->peak_time);
     BpwPlotHit hit;
     g_autofree char *text = NULL;
     const BpwPlotRect *curve = bpw_lifetimes_plot_get_curve_area (plot);
@@ -195,7 +195,7 @@ test_layout (Fixture *f, gconstpointer scenario)
       decimal.decimal_bytes = TRUE;
       /* Labels of another width move the curve's area: map the peak again. */
       bpw_plot_layout (BPW_PLOT (plot), &decimal, NULL, 720, 405);
-      x = bpw_lifetimes_plot_map_time (plot, data->peak_time);
+      x = bpw_plot_map_x (BPW_PLOT (plot), data->peak_time);
       curve = bpw_lifetimes_plot_get_curve_area (plot);
       g_assert_true (bpw_plot_hit_test (BPW_PLOT (plot), floor (x) + 0.5,
                                         curve->y + curve->height - 1, &hit));

@@ -115,7 +115,7 @@ test_diamonds (void)
   /* Drawn over the predicted dots: after every one of them. */
   g_assert_cmpuint (first_measured, >, last_predicted);
 
-  legend = &plot->legend;
+  legend = &plot->scene->legend;
   for (guint i = 0; i < legend->n; i++)
     entry |= legend->entries[i].swatch == BPW_LEGEND_DIAMOND
              && strcmp (legend->entries[i].label, "measured (run.json)") == 0;

@@ -173,7 +173,7 @@ test_marks_on_log_axes (void)
 {
   BpwPlotStyle style;
   g_autoptr(BpwRooflinePlot) plot = laid_out_plot (FALSE, &style);
-  const BpwPlotRect *area = bpw_roofline_plot_get_area (plot);
+  const BpwPlotRect *area = bpw_plot_get_area (BPW_PLOT (plot));
   const BpwRooflineMark *a = mark_of (plot, 0), *b = mark_of (plot, 1), *c = mark_of (plot, 2);
   const BpwRooflineMark *e = mark_of (plot, 4);
 
@@ -201,7 +201,7 @@ test_hit_test (void)
 {
   BpwPlotStyle style;
   g_autoptr(BpwRooflinePlot) plot = laid_out_plot (TRUE, &style);
-  const BpwPlotRect *area = bpw_roofline_plot_get_area (plot);
+  const BpwPlotRect *area = bpw_plot_get_area (BPW_PLOT (plot));
   const BpwRooflineData *data = bpw_roofline_plot_get_data (plot);
   BpwPlotHit hit;
   g_autofree char *text = NULL;
@@ -248,7 +248,7 @@ test_labels (void)
 {
   BpwPlotStyle style;
   g_autoptr(BpwRooflinePlot) plot = laid_out_plot (FALSE, &style);
-  const BpwPlotRect *area = bpw_roofline_plot_get_area (plot);
+  const BpwPlotRect *area = bpw_plot_get_area (BPW_PLOT (plot));
   guint n = bpw_roofline_plot_get_n_labels (plot);
   gboolean peak = FALSE, ridge = FALSE;
 
@@ -396,7 +396,8 @@ test_export (void)
   gsize len;
 
   g_assert_no_error (error);
-  g_assert_true (bpw_plot_export (BPW_PLOT (plot), NULL, BPW_PLOT_FORMAT_PNG, W, H, 1, png, &error));
+  g_assert_true (bpw_plot_export (BPW_PLOT (plot), NULL, BPW_PLOT_FORMAT_PNG, W, H, 1, png,
+                                  &error));
   g_assert_no_error (error);
   image = cairo_image_surface_create_from_png (png);
   g_assert_cmpint (cairo_surface_status (image), ==, CAIRO_STATUS_SUCCESS);
@@ -404,12 +405,14 @@ test_export (void)
   g_assert_cmpint (cairo_image_surface_get_height (image), ==, 405);
   cairo_surface_destroy (image);
 
-  g_assert_true (bpw_plot_export (BPW_PLOT (plot), NULL, BPW_PLOT_FORMAT_SVG, W, H, 1, svg, &error));
+  g_assert_true (bpw_plot_export (BPW_PLOT (plot), NULL, BPW_PLOT_FORMAT_SVG, W, H, 1, svg,
+                                  &error));
   root = bpw_plot_test_xml_root (svg, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (root, ==, "svg");
 
-  g_assert_true (bpw_plot_export (BPW_PLOT (plot), NULL, BPW_PLOT_FORMAT_PDF, W, H, 1, pdf, &error));
+  g_assert_true (bpw_plot_export (BPW_PLOT (plot), NULL, BPW_PLOT_FORMAT_PDF, W, H, 1, pdf,
+                                  &error));
   g_assert_true (g_file_get_contents (pdf, &pdf_bytes, &len, &error));
   g_assert_cmpuint (len, >, 1000);
   g_assert_true (g_str_has_prefix (pdf_bytes, "%PDF-"));
@@ -424,12 +427,14 @@ test_export (void)
   else
     g_test_message ("pdftotext not installed: PDF text not checked");
 
-  g_assert_true (bpw_plot_export (BPW_PLOT (plot), NULL, BPW_PLOT_FORMAT_CSV, W, H, 1, csv, &error));
+  g_assert_true (bpw_plot_export (BPW_PLOT (plot), NULL, BPW_PLOT_FORMAT_CSV, W, H, 1, csv,
+                                  &error));
   g_assert_true (g_file_get_contents (csv, &csv_file, NULL, &error));
   csv_plot = bpw_plot_to_csv (BPW_PLOT (plot));
   g_assert_cmpstr (csv_file, ==, csv_plot);
 
-  g_assert_false (bpw_plot_export (BPW_PLOT (plot), NULL, BPW_PLOT_FORMAT_PNG, W, H, 1, bad, &error));
+  g_assert_false (bpw_plot_export (BPW_PLOT (plot), NULL, BPW_PLOT_FORMAT_PNG, W, H, 1, bad,
+                                   &error));
   g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
   g_clear_error (&error);
   g_assert_false (bpw_plot_export (BPW_PLOT (plot), NULL, BPW_PLOT_FORMAT_PNG, 20000, H, 2, png,
@@ -467,7 +472,7 @@ test_changed (void)
   bpw_plot_layout (BPW_PLOT (plot), &style, NULL, W, H);
   {
     BpwPlotHit hit;
-    const BpwPlotRect *area = bpw_roofline_plot_get_area (plot);
+    const BpwPlotRect *area = bpw_plot_get_area (BPW_PLOT (plot));
 
     g_assert_false (bpw_plot_hit_test (BPW_PLOT (plot), area->x + area->width / 2,
                                        area->y + area->height / 2, &hit));

@@ -13,6 +13,7 @@
 #include "bpw-assignment-plot.h"
 #include "bpw-lifetimes-plot.h"
 #include "bpw-plot-export.h"
+#include "bpw-plot-private.h"
 #include "bpw-plot-test-util.h"
 #include "bpw-roofline-plot.h"
 #include "bpw-simulation.h"
@@ -115,25 +116,28 @@ check_outline (BpwPlot         *plot,
 }
 
 static void
-select_roofline (BpwPlot *plot, guint32 lineage)
+notify_cb (GObject *object, GParamSpec *pspec, guint *count)
 {
-  bpw_roofline_plot_set_selected_lineage (BPW_ROOFLINE_PLOT (plot), lineage);
-  g_assert_cmpuint (bpw_roofline_plot_get_selected_lineage (BPW_ROOFLINE_PLOT (plot)), ==,
-                    lineage);
+  (*count)++;
 }
 
+/* The base keeps the selection for every chart: the property follows, and it notifies
+ * once per change. */
 static void
-select_assignment (BpwPlot *plot, guint32 lineage)
+select_lineage (BpwPlot *plot, guint32 lineage)
 {
-  bpw_assignment_plot_set_selected_lineage (BPW_ASSIGNMENT_PLOT (plot), lineage);
-  g_assert_cmpuint (bpw_assignment_plot_get_selected_lineage (BPW_ASSIGNMENT_PLOT (plot)), ==,
-                    lineage);
-}
+  guint notified = 0;
+  guint32 property;
+  gulong id = g_signal_connect (plot, "notify::selected-lineage", G_CALLBACK (notify_cb),
+                                &notified);
 
-static void
-select_lifetimes (BpwPlot *plot, guint32 lineage)
-{
-  bpw_lifetimes_plot_set_selected_lineage (BPW_LIFETIMES_PLOT (plot), lineage);
+  bpw_plot_set_selected_lineage (plot, lineage);
+  bpw_plot_set_selected_lineage (plot, lineage);
+  g_signal_handler_disconnect (plot, id);
+  g_object_get (plot, "selected-lineage", &property, NULL);
+  g_assert_cmpuint (bpw_plot_get_selected_lineage (plot), ==, lineage);
+  g_assert_cmpuint (property, ==, lineage);
+  g_assert_cmpuint (notified, ==, 1);
 }
 
 /* The largest dot is ringed: a circle 3 units outside it. */
@@ -152,7 +156,7 @@ test_roofline (void)
 
   plot = bpw_roofline_plot_new (bpw_roofline_data_new_from_plan (plan, -1, "A100", &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (bpw_roofline_plot_get_selected_lineage (plot), ==, BPW_PLOT_NO_LINEAGE);
+  g_assert_cmpuint (bpw_plot_get_selected_lineage (BPW_PLOT (plot)), ==, BPW_PLOT_NO_LINEAGE);
   before = render (BPW_PLOT (plot));
   data = bpw_roofline_plot_get_data (plot);
   marks = bpw_roofline_plot_get_marks (plot, &n);
@@ -164,7 +168,7 @@ test_roofline (void)
   for (guint i = 0; i < n; i++)
     if (g_array_index (data->points, BpwRooflinePoint, marks[i].point).lineage == lineage)
       add_box (boxes, marks[i].x, marks[i].y, marks[i].x, marks[i].y, marks[i].radius + 5);
-  check_outline (BPW_PLOT (plot), before, select_roofline, lineage, boxes);
+  check_outline (BPW_PLOT (plot), before, select_lineage, lineage, boxes);
   cairo_surface_destroy (before);
 }
 
@@ -201,7 +205,7 @@ test_assignment (void)
         add_box (boxes, marks[i].x0, lane.y, MAX (marks[i].x1, marks[i].x0 + 1),
                  lane.y + lane.height, 3);
       }
-  check_outline (BPW_PLOT (plot), before, select_assignment, lineage, boxes);
+  check_outline (BPW_PLOT (plot), before, select_lineage, lineage, boxes);
   cairo_surface_destroy (before);
 }
 
@@ -240,8 +244,51 @@ test_lifetimes (void)
     if (g_array_index (data->buffers, BpwLifetimeBuffer, marks[i].buffer).lineage == lineage)
       add_box (boxes, marks[i].x0, marks[i].y, MAX (marks[i].x1, marks[i].x0 + 1),
                marks[i].y + marks[i].height, 3);
-  check_outline (BPW_PLOT (plot), before, select_lifetimes, lineage, boxes);
+  check_outline (BPW_PLOT (plot), before, select_lineage, lineage, boxes);
   cairo_surface_destroy (before);
+}
+
+static void
+add_target (BpwPlot *plot, gint index, double x, double y, double size, double reach)
+{
+  BpwPlotTarget t = {
+    .hit = { .kind = BPW_PLOT_HIT_ITEM, .index = index, .count = 1,
+             .lineage = BPW_PLOT_NO_LINEAGE, .bounds = { x, y, size, size } },
+    .reach = reach,
+  };
+
+  _bpw_plot_add_target (plot, &t);
+}
+
+/* The base answers hit-tests from the targets a layout added: of the dots in reach the
+ * nearest, whatever their order; of overlapping boxes the last added (drawn on top). */
+static void
+test_hit_targets (void)
+{
+  g_autoptr(BpwRooflinePlot) roofline = bpw_roofline_plot_new (NULL);
+  BpwPlot *plot = BPW_PLOT (roofline);
+  BpwPlotHit hit;
+
+  bpw_plot_layout (plot, &style, NULL, WIDTH, HEIGHT);
+  add_target (plot, 1, 300, 200, 4, 5);   /* centre (302, 202) */
+  add_target (plot, 2, 306, 200, 4, 5);   /* centre (308, 202), on top */
+  g_assert_true (_bpw_plot_hit_targets (plot, 303, 202, &hit));
+  g_assert_cmpint (hit.index, ==, 1);
+  g_assert_true (_bpw_plot_hit_targets (plot, 307, 202, &hit));
+  g_assert_cmpint (hit.index, ==, 2);
+  g_assert_false (_bpw_plot_hit_targets (plot, 320, 202, &hit));
+
+  add_target (plot, 3, 400, 100, 20, 0);
+  add_target (plot, 4, 410, 110, 20, 0);
+  g_assert_true (_bpw_plot_hit_targets (plot, 415, 115, &hit));
+  g_assert_cmpint (hit.index, ==, 4);
+  g_assert_true (_bpw_plot_hit_targets (plot, 405, 105, &hit));
+  g_assert_cmpint (hit.index, ==, 3);
+  g_assert_cmpfloat (hit.bounds.width, ==, 20);
+
+  /* A new layout starts from none. */
+  bpw_plot_layout (plot, &style, NULL, WIDTH, HEIGHT);
+  g_assert_false (_bpw_plot_hit_targets (plot, 415, 115, &hit));
 }
 
 int
@@ -253,5 +300,6 @@ main (int argc, char **argv)
   g_test_add_func ("/bpw/plot/Selection/roofline", test_roofline);
   g_test_add_func ("/bpw/plot/Selection/assignment", test_assignment);
   g_test_add_func ("/bpw/plot/Selection/lifetimes", test_lifetimes);
+  g_test_add_func ("/bpw/plot/Selection/hit-targets", test_hit_targets);
   return g_test_run ();
 }

@@ -220,7 +220,7 @@ ref_lane (const View *v, const BpwTimelineData *data, const guint8 *keys, guint 
       wide = x1 - x0 >= 1.0;
       /* The column a start falls in, by the plot's own map. */
       c0 = data->start[i] < t0 ? v->col_first
-                               : MIN ((gint) floor (bpw_timeline_plot_map_time (v->plot,
+                               : MIN ((gint) floor (bpw_plot_map_x (BPW_PLOT (v->plot),
                                                                                data->start[i])),
                                       v->col_last);
       c1 = MIN (MAX ((gint) ceil (x1), c0 + 1), v->col_last + 1);
@@ -314,7 +314,7 @@ test_marks_are_brute_force (void)
         width = 200;
       bpw_timeline_plot_set_color_by (plot, trial % BPW_TIMELINE_N_COLORINGS);
       bpw_plot_layout (BPW_PLOT (plot), &style, trial <= 1 ? NULL : &vp, width, 600);
-      area = bpw_timeline_plot_get_area (plot);
+      area = bpw_plot_get_area (BPW_PLOT (plot));
       bpw_timeline_plot_get_time_range (plot, &t0, &t1);
       v = (View) {
         .r0 = area->x, .t0 = t0, .k = (area->x + area->width - area->x) / (t1 - t0),

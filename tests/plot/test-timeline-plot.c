@@ -41,7 +41,8 @@ synthetic (guint lanes, guint n, double *step)
         {
           double u = g_rand_double (rand), dur = u < 0.98 ? 1e-9 + u * 2e-6 : u * 1e-2;
           guint8 keys[BPW_TIMELINE_N_COLORINGS] = { i % 5, (i / 3) % 7, i % 8 };
-          BpwTimelineEvent e = { .lineage = index, .pred = index > 0 ? index - 1 : BPW_TIMELINE_NONE,
+          BpwTimelineEvent e = { .lineage = index,
+                                 .pred = index > 0 ? index - 1 : BPW_TIMELINE_NONE,
                                  .name = name, .kind = kind, .micro_batch = 0, .lane = l };
 
           bpw_timeline_data_add_event (data, t, t + dur, keys, &e);
@@ -138,7 +139,7 @@ test_lod_zoomed (void)
       if (!(data->start[i] >= vp.x_min && data->start[i] < vp.x_max))
         continue;
       shown++;
-      x = floor (bpw_timeline_plot_map_time (plot, data->start[i]));
+      x = floor (bpw_plot_map_x (BPW_PLOT (plot), data->start[i]));
       for (guint k = 0; k < n_marks && !covered; k++)
         {
           const BpwTimelineMark *m = &marks[k];
@@ -234,7 +235,7 @@ test_hit_test (void)
   g_assert_cmpuint (n_tracks, ==, 2);
   for (guint i = 0; i < 3; i++)
     {
-      double x = bpw_timeline_plot_map_time (plot, (spans[i][0] + spans[i][1]) / 2);
+      double x = bpw_plot_map_x (BPW_PLOT (plot), (spans[i][0] + spans[i][1]) / 2);
       const BpwTimelineTrack *t = &tracks[lanes[i]];
 
       g_assert_true (bpw_plot_hit_test (BPW_PLOT (plot), x, t->rect.y + t->rect.height / 2, &hit));
@@ -243,9 +244,9 @@ test_hit_test (void)
       g_assert_cmpuint (hit.lineage, ==, 100 + i);
       g_assert_cmpuint (hit.count, ==, 1);
     }
-  g_assert_false (bpw_plot_hit_test (BPW_PLOT (plot), bpw_timeline_plot_map_time (plot, 4),
+  g_assert_false (bpw_plot_hit_test (BPW_PLOT (plot), bpw_plot_map_x (BPW_PLOT (plot), 4),
                                      tracks[0].rect.y + 2, &hit));
-  g_assert_true (bpw_plot_hit_test (BPW_PLOT (plot), bpw_timeline_plot_map_time (plot, 2),
+  g_assert_true (bpw_plot_hit_test (BPW_PLOT (plot), bpw_plot_map_x (BPW_PLOT (plot), 2),
                                     tracks[0].rect.y + 2, &hit));
   text = bpw_plot_describe (BPW_PLOT (plot), &hit);
   g_assert_nonnull (strstr (text, "attn.qkv"));
@@ -261,9 +262,9 @@ test_hit_test (void)
 
     tracks = bpw_timeline_plot_get_tracks (plot, &n_tracks);
     g_assert_cmpuint (n_flows, ==, 1);
-    g_assert_cmpfloat_with_epsilon (f[0], bpw_timeline_plot_map_time (plot, 3), 1e-9);
+    g_assert_cmpfloat_with_epsilon (f[0], bpw_plot_map_x (BPW_PLOT (plot), 3), 1e-9);
     g_assert_cmpfloat_with_epsilon (f[1], tracks[0].rect.y + tracks[0].rect.height / 2, 1e-9);
-    g_assert_cmpfloat_with_epsilon (f[2], bpw_timeline_plot_map_time (plot, 2), 1e-9);
+    g_assert_cmpfloat_with_epsilon (f[2], bpw_plot_map_x (BPW_PLOT (plot), 2), 1e-9);
     g_assert_cmpfloat_with_epsilon (f[3], tracks[1].rect.y + tracks[1].rect.height / 2, 1e-9);
   }
 }
@@ -484,7 +485,7 @@ test_row_window (void)
   bpw_timeline_plot_set_min_row_height (plot, 8);
   bpw_timeline_plot_set_row_offset (plot, 40);
   bpw_plot_layout (BPW_PLOT (plot), &style, NULL, 1000, 600);
-  area = bpw_timeline_plot_get_area (plot);
+  area = bpw_plot_get_area (BPW_PLOT (plot));
   bpw_timeline_plot_get_row_window (plot, &first, &shown, &total);
   g_assert_cmpfloat (total * 8, >, area->height);
   g_assert_cmpfloat (shown, ==, floor (area->height / 8));

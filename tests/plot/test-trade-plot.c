@@ -109,7 +109,7 @@ test_layout_and_hits (void)
 
   bpw_plot_layout (BPW_PLOT (plot), &style, NULL, 720, 405);
   marks = bpw_trade_plot_get_marks (plot, &n);
-  area = bpw_trade_plot_get_area (plot);
+  area = bpw_plot_get_area (BPW_PLOT (plot));
   g_assert_cmpuint (n, ==, 12);
   for (guint i = 0; i < n; i++)
     {
@@ -119,7 +119,7 @@ test_layout_and_hits (void)
                                 : p->latency[BPW_TRADE_LATENCY_TPOT].p50;
 
       g_assert_cmpfloat_with_epsilon (marks[i].x, bpw_trade_plot_map_latency (plot, lat), 1e-9);
-      g_assert_cmpfloat_with_epsilon (marks[i].y, bpw_trade_plot_map_y (plot, p->throughput),
+      g_assert_cmpfloat_with_epsilon (marks[i].y, bpw_plot_map_y (BPW_PLOT (plot), p->throughput),
                                       1e-9);
       g_assert_true (marks[i].x >= area->x && marks[i].x <= area->x + area->width &&
                      marks[i].y >= area->y && marks[i].y <= area->y + area->height);

@@ -180,8 +180,7 @@ test_plot_view_export (void)
   /* The export laid the plot out at its own size; the view lays it out again. */
   g_assert_cmpuint (bpw_plot_get_layout_serial (bpw_plot_view_get_plot (view)), !=, serial);
   bpw_plot_view_hit (view, 0, 0, &hit);
-  g_assert_cmpfloat (bpw_roofline_plot_get_area (
-                       BPW_ROOFLINE_PLOT (bpw_plot_view_get_plot (view)))->width, <=,
+  g_assert_cmpfloat (bpw_plot_get_area (BPW_PLOT (bpw_plot_view_get_plot (view)))->width, <=,
                      gtk_widget_get_width (GTK_WIDGET (view)));
 
   g_assert_false (bpw_plot_view_export_to_file (view, bad, &error));

@@ -105,14 +105,14 @@ test_timeline_zoom (void)
 
   /* Zooming about a point keeps the time under it there. */
   {
-    const BpwPlotRect *area = bpw_timeline_plot_get_area (plot);
+    const BpwPlotRect *area = bpw_plot_get_area (BPW_PLOT (plot));
     double x = area->x + area->width / 4;
-    double t = bpw_timeline_plot_unmap_time (plot, x);
+    double t = bpw_plot_unmap_x (BPW_PLOT (plot), x);
 
     bpw_plot_view_zoom (view, 4.0, x, area->y + 1);
     assert_range (plot, view, t - (t - 0) / 4, t + (step - t) / 4);
     /* Within the width the last tick label takes from the axes as the range changes. */
-    g_assert_cmpfloat_with_epsilon (bpw_timeline_plot_map_time (plot, t), x, 2.0);
+    g_assert_cmpfloat_with_epsilon (bpw_plot_map_x (BPW_PLOT (plot), t), x, 2.0);
   }
   g_assert_true (gtk_widget_activate_action (page, "timeline.zoom-reset", NULL));
   assert_range (plot, view, 0, step);
@@ -128,7 +128,7 @@ test_timeline_area (void)
   BpwWindow *window = bpw_test_open_chart_page ("timeline", "llama3-70b-prefill", &view);
   BpwTimelinePlot *plot = timeline_of (view);
   const BpwTimelineData *data = bpw_timeline_plot_get_data (plot);
-  const BpwPlotRect *area = bpw_timeline_plot_get_area (plot);
+  const BpwPlotRect *area = bpw_plot_get_area (BPW_PLOT (plot));
   BpwTimelinePage *page = BPW_TIMELINE_PAGE (bpw_test_find_widget (GTK_WIDGET (window),
                                                                    BPW_TYPE_TIMELINE_PAGE));
   BpwPlotRect rect = { area->x + area->width / 4, area->y, area->width / 2, area->height };
@@ -143,8 +143,8 @@ test_timeline_area (void)
   g_assert_true (bpw_plot_view_get_area (view, &shown));
   g_assert_cmpfloat_with_epsilon (shown.x, rect.x, 1e-6);
 
-  t0 = bpw_timeline_plot_unmap_time (plot, rect.x);
-  t1 = bpw_timeline_plot_unmap_time (plot, rect.x + rect.width);
+  t0 = bpw_plot_unmap_x (BPW_PLOT (plot), rect.x);
+  t1 = bpw_plot_unmap_x (BPW_PLOT (plot), rect.x + rect.width);
   for (guint32 i = 0; i < data->n_events; i++)
     if (data->end[i] > t0 && data->start[i] < t1)
       {
@@ -203,7 +203,7 @@ selected_point (BpwWindow *window)
   BpwRooflinePlot *roofline = BPW_ROOFLINE_PLOT (bpw_sheet_page_get_roofline_plot (
                                                    bpw_window_get_sheet_page (window)));
   const GArray *points = bpw_roofline_plot_get_data (roofline)->points;
-  guint32 lineage = bpw_roofline_plot_get_selected_lineage (roofline);
+  guint32 lineage = bpw_plot_get_selected_lineage (BPW_PLOT (roofline));
 
   for (guint i = 0; lineage != BPW_PLOT_NO_LINEAGE && i < points->len; i++)
     if (g_array_index (points, BpwRooflinePoint, i).lineage == lineage)
@@ -231,8 +231,8 @@ test_timeline_linked_selection (void)
   guint n_flows;
 
   /* Close enough to tell single kernels apart. */
-  bpw_plot_view_zoom (view, 500.0, bpw_timeline_plot_get_area (plot)->x
-                                   + bpw_timeline_plot_get_area (plot)->width / 2, 0);
+  bpw_plot_view_zoom (view, 500.0, bpw_plot_get_area (BPW_PLOT (plot))->x
+                                   + bpw_plot_get_area (BPW_PLOT (plot))->width / 2, 0);
   bpw_plot_view_hit (view, 0, 0, &(BpwPlotHit) { 0 });
   g_assert_true (find_matrix_mark (plot, &mark, &x, &y));
   event = &data->events[mark.event];

@@ -35,28 +35,11 @@ _bpw_plot_view_is_time_chart (BpwPlotView *self)
          || BPW_IS_ASSIGNMENT_PLOT (self->plot);
 }
 
-static double
-bpw_plot_view_map_time (BpwPlotView *self,
-                        double       seconds)
-{
-  if (BPW_IS_TIMELINE_PLOT (self->plot))
-    return bpw_timeline_plot_map_time (BPW_TIMELINE_PLOT (self->plot), seconds);
-  if (BPW_IS_LIFETIMES_PLOT (self->plot))
-    return bpw_lifetimes_plot_map_time (BPW_LIFETIMES_PLOT (self->plot), seconds);
-  return bpw_assignment_plot_map_time (BPW_ASSIGNMENT_PLOT (self->plot), seconds);
-}
-
 static const BpwPlotRect *
 bpw_plot_view_get_data_area (BpwPlotView *self)
 {
-  if (BPW_IS_ROOFLINE_PLOT (self->plot))
-    return bpw_roofline_plot_get_area (BPW_ROOFLINE_PLOT (self->plot));
-  if (BPW_IS_TIMELINE_PLOT (self->plot))
-    return bpw_timeline_plot_get_area (BPW_TIMELINE_PLOT (self->plot));
-  if (BPW_IS_LIFETIMES_PLOT (self->plot))
-    return bpw_lifetimes_plot_get_bars_area (BPW_LIFETIMES_PLOT (self->plot));
-  if (BPW_IS_ASSIGNMENT_PLOT (self->plot))
-    return bpw_assignment_plot_get_area (BPW_ASSIGNMENT_PLOT (self->plot));
+  if (BPW_IS_ROOFLINE_PLOT (self->plot) || _bpw_plot_view_is_time_chart (self))
+    return bpw_plot_get_area (self->plot);
   return NULL;
 }
 
@@ -79,8 +62,8 @@ _bpw_plot_view_get_transform (BpwPlotView *self,
     }
   else if (self->plot != NULL && _bpw_plot_view_is_time_chart (self))
     {
-      x0 = bpw_plot_view_map_time (self, 0.0);
-      x1 = bpw_plot_view_map_time (self, 1.0);
+      x0 = bpw_plot_map_x (self->plot, 0.0);
+      x1 = bpw_plot_map_x (self->plot, 1.0);
       y0 = 0.0, y1 = 1.0;  /* lanes: no y zoom */
       *log_axes = FALSE;
     }

@@ -107,13 +107,13 @@ bpw_window_charts_apply (BpwWindow *self,
     bpw_window_charts_select_in_timeline (self, index, lineage);
   /* Baseline points come after the plan's own: a pick among the first ones is the plan's. */
   pick = PICK (index, lineage, points, BpwRooflinePoint);
-  bpw_roofline_plot_set_selected_lineage (roofline, pick >= 0 ? g_array_index (
+  bpw_plot_set_selected_lineage (BPW_PLOT (roofline), pick >= 0 ? g_array_index (
     points, BpwRooflinePoint, pick).lineage : BPW_PLOT_NO_LINEAGE);
   pick = PICK (index, lineage, items, BpwAssignmentItem);
-  bpw_assignment_plot_set_selected_lineage (assignment, pick >= 0 ? g_array_index (
+  bpw_plot_set_selected_lineage (BPW_PLOT (assignment), pick >= 0 ? g_array_index (
     items, BpwAssignmentItem, pick).lineage : BPW_PLOT_NO_LINEAGE);
   pick = PICK (index, lineage, buffers, BpwLifetimeBuffer);
-  bpw_lifetimes_plot_set_selected_lineage (lifetimes, pick >= 0 ? g_array_index (
+  bpw_plot_set_selected_lineage (BPW_PLOT (lifetimes), pick >= 0 ? g_array_index (
     buffers, BpwLifetimeBuffer, pick).lineage : BPW_PLOT_NO_LINEAGE);
   /* This may run inside another passing of selections (a job cancelled while the window
    * syncs its candidate): that one still holds the flag. */

@@ -43,7 +43,7 @@ build_legend (BpwAssignmentPlot *self, const BpwPlotStyle *st)
   g_autofree char *note = NULL;
   guint merged = 0;
 
-  bpw_plot_legend_clear (&self->legend);
+  bpw_plot_legend_clear (&self->scene->legend);
   for (guint i = 0; i < data->items->len; i++)
     {
       const BpwAssignmentItem *it = &g_array_index (data->items, BpwAssignmentItem, i);
@@ -51,16 +51,16 @@ build_legend (BpwAssignmentPlot *self, const BpwPlotStyle *st)
       present[MIN (it->bottleneck, BPW_N_BOTTLENECKS - 1)] = TRUE;
       merged += it->merged;
     }
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, _("Bottleneck"));
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_HEADING, NULL, _("Bottleneck"));
   for (guint b = 0; b < BPW_N_BOTTLENECKS; b++)
     if (present[b])
-      bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &st->bottleneck[b],
+      bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_BOX, &st->bottleneck[b],
                            _bpw_plot_bottleneck_name (b));
   note = g_strdup_printf (_("Bar width ∝ time the operation keeps its engine or link busy per "
                           "step on one rank; the same operation of every block is one bar "
                           "(%u operations as %u bars). Bands: phase, then layer type."),
                           merged, data->items->len);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL, note);
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_NOTE, NULL, note);
 }
 
 static void
@@ -99,10 +99,10 @@ static void
 add_band (BpwAssignmentPlot *self, guint row, guint index, double t0, double t1, double y,
           double h)
 {
-  double x0 = CLAMP (bpw_scale_map (&self->xscale, t0), self->area.x,
-                     self->area.x + self->area.width);
-  double x1 = CLAMP (bpw_scale_map (&self->xscale, t1), self->area.x,
-                     self->area.x + self->area.width);
+  double x0 = CLAMP (bpw_scale_map (&self->scene->xscale, t0), self->scene->area.x,
+                     self->scene->area.x + self->scene->area.width);
+  double x1 = CLAMP (bpw_scale_map (&self->scene->xscale, t1), self->scene->area.x,
+                     self->scene->area.x + self->scene->area.width);
   BpwAssignmentBand band = { .rect = { x0, y, x1 - x0, h }, .row = row, .index = index };
 
   if (x1 > x0)
@@ -129,9 +129,9 @@ layout_bands (BpwAssignmentPlot *self, BpwPlotText *text, const BpwPlotStyle *st
         }
       if (g > 0)
         {
-          double x = bpw_scale_map (&self->xscale, t0);
+          double x = bpw_scale_map (&self->scene->xscale, t0);
 
-          if (x > self->area.x && x < self->area.x + self->area.width)
+          if (x > self->scene->area.x && x < self->scene->area.x + self->scene->area.width)
             g_array_append_val (self->separators, x);
         }
       add_band (self, 0, first->phase, t0, t1, top, band_h);
@@ -189,7 +189,7 @@ static void
 layout_marks (BpwAssignmentPlot *self)
 {
   const BpwAssignmentData *data = self->data;
-  double left = self->area.x, right = self->area.x + self->area.width;
+  double left = self->scene->area.x, right = self->scene->area.x + self->scene->area.width;
 
   for (guint lane = 0; lane < data->lanes->len; lane++)
     {
@@ -199,8 +199,8 @@ layout_marks (BpwAssignmentPlot *self)
       for (guint i = 0; i < data->items->len; i++)
         {
           const BpwAssignmentItem *it = &g_array_index (data->items, BpwAssignmentItem, i);
-          double x0 = bpw_scale_map (&self->xscale, it->start_s);
-          double x1 = bpw_scale_map (&self->xscale, it->start_s + it->total_s);
+          double x0 = bpw_scale_map (&self->scene->xscale, it->start_s);
+          double x1 = bpw_scale_map (&self->scene->xscale, it->start_s + it->total_s);
           BpwAssignmentMark *last = self->marks->len > first
                                       ? &g_array_index (self->marks, BpwAssignmentMark,
                                                         self->marks->len - 1)
@@ -321,11 +321,11 @@ _bpw_assignment_plot_layout (BpwPlot               *plot,
   g_array_set_size (self->separators, 0);
 
   _bpw_plot_set_title (plot, data->title);
-  top = _bpw_plot_title_init (&self->title, text, st, data->title, width) + pad * 1.5;
+  top = _bpw_plot_title_init (&self->scene->title, text, st, data->title, width) + pad * 1.5;
 
   build_legend (self, st);
-  bpw_plot_legend_layout (&self->legend, text, st, TRUE, 0, 0, width - 2 * pad);
-  bottom = height - pad - self->legend.height - pad;
+  bpw_plot_legend_layout (&self->scene->legend, text, st, TRUE, 0, 0, width - 2 * pad);
+  bottom = height - pad - self->scene->legend.height - pad;
 
   for (guint l = 0; l < data->lanes->len; l++)
     {
@@ -346,28 +346,30 @@ _bpw_assignment_plot_layout (BpwPlot               *plot,
   t1 = data->total_s > 0 ? data->total_s : 1;
   if (viewport != NULL && viewport->x_max > viewport->x_min)
     t0 = viewport->x_min, t1 = viewport->x_max;
-  self->area.x = left;
-  self->area.width = MAX (width - pad - left, 1.0);
-  bpw_scale_init (&self->xscale, BPW_SCALE_LINEAR, t0, t1, self->area.x,
-                  self->area.x + self->area.width);
-  bpw_axis_layout_init (&self->xaxis, BPW_AXIS_BOTTOM,
+  self->scene->area.x = left;
+  self->scene->area.width = MAX (width - pad - left, 1.0);
+  bpw_scale_init (&self->scene->xscale, BPW_SCALE_LINEAR, t0, t1, self->scene->area.x,
+                  self->scene->area.x + self->scene->area.width);
+  bpw_axis_layout_init (&self->scene->xaxis, BPW_AXIS_BOTTOM,
                         _("Busy time per step on one rank, operations end to end"), "s", TRUE);
-  bpw_axis_layout_compute (&self->xaxis, &self->xscale, text, st);
-  x_extent = bpw_axis_layout_extent (&self->xaxis, st);
+  bpw_axis_layout_compute (&self->scene->xaxis, &self->scene->xscale, text, st);
+  x_extent = bpw_axis_layout_extent (&self->scene->xaxis, st);
 
-  self->area.y = top + 2 * band_h + BAND_GAP + LANE_GAP;
-  lane_h = MIN (MAX ((bottom - x_extent - self->area.y) / n_lanes, 1.0), MAX_LANE_HEIGHT);
-  self->area.height = lane_h * n_lanes;
+  self->scene->area.y = top + 2 * band_h + BAND_GAP + LANE_GAP;
+  lane_h = MIN (MAX ((bottom - x_extent - self->scene->area.y) / n_lanes, 1.0), MAX_LANE_HEIGHT);
+  self->scene->area.height = lane_h * n_lanes;
   for (guint l = 0; l < data->lanes->len; l++)
     {
-      BpwPlotRect r = { self->area.x, self->area.y + l * lane_h + LANE_GAP / 2, self->area.width,
+      BpwPlotRect r = { self->scene->area.x, self->scene->area.y + l * lane_h + LANE_GAP / 2,
+                        self->scene->area.width,
                         MAX (lane_h - LANE_GAP, 1.0) };
 
       g_array_append_val (self->lane_rects, r);
     }
 
   /* Right under the axis, also when the lanes are capped and leave room below. */
-  bpw_plot_legend_move (&self->legend, pad, self->area.y + self->area.height + x_extent + pad);
+  bpw_plot_legend_move (&self->scene->legend, pad,
+                        self->scene->area.y + self->scene->area.height + x_extent + pad);
 
   layout_bands (self, text, st, top, band_h);
   layout_marks (self);

@@ -22,24 +22,16 @@ typedef struct
 struct _BpwAssignmentPlot
 {
   BpwPlot             parent_instance;
+  BpwPlotScene       *scene;  /* the base's: area, axes, legend, title, hit targets */
 
+  BpwAssignmentData  *data;  /* owned by the base: _bpw_plot_set_data() */
   /* owned */
-  BpwAssignmentData  *data;
   GArray             *marks;        /* BpwAssignmentMark, lane by lane */
   GArray             *lane_first;   /* guint: first mark of each lane, plus the end */
   GArray             *lane_rects;   /* BpwPlotRect per lane */
   GArray             *bands;        /* BpwAssignmentBand */
   GArray             *labels;       /* BpwPlotLabel: lane names, band and bar labels */
   GArray             *separators;   /* double: x of phase boundaries */
-
-  /* the scene of the last layout */
-  BpwPlotRect         area;         /* the lanes */
-  BpwScale            xscale;
-  BpwAxisLayout       xaxis;
-  BpwPlotLegend       legend;
-  BpwPlotLabel        title;
-
-  guint32             selected;     /* lineage outlined in the accent colour */
 };
 
 void  _bpw_assignment_plot_layout (BpwPlot               *plot,

@@ -21,7 +21,6 @@ bpw_assignment_plot_finalize (GObject *object)
 {
   BpwAssignmentPlot *self = BPW_ASSIGNMENT_PLOT (object);
 
-  g_clear_pointer (&self->data, bpw_assignment_data_free);
   g_clear_pointer (&self->marks, g_array_unref);
   g_clear_pointer (&self->lane_first, g_array_unref);
   g_clear_pointer (&self->lane_rects, g_array_unref);
@@ -70,12 +69,12 @@ draw_marks (BpwAssignmentPlot *self, cairo_t *cr, const BpwPlotStyle *st)
       bpw_plot_set_source (cr, &st->bottleneck[MIN (it->bottleneck, BPW_N_BOTTLENECKS - 1)]);
       cairo_fill (cr);
     }
-  for (guint i = 0; self->selected != BPW_PLOT_NO_LINEAGE && i < self->marks->len; i++)
+  for (guint i = 0; self->scene->selected != BPW_PLOT_NO_LINEAGE && i < self->marks->len; i++)
     {
       const BpwAssignmentMark *m = &g_array_index (self->marks, BpwAssignmentMark, i);
       const BpwPlotRect *lane = &g_array_index (self->lane_rects, BpwPlotRect, m->lane);
 
-      if (item (self->data, m->item)->lineage != self->selected)
+      if (item (self->data, m->item)->lineage != self->scene->selected)
         continue;
       cairo_rectangle (cr, m->x0 - 1.0, lane->y + 1.0, MAX (m->x1 - m->x0, 1.0) + 2.0,
                        lane->height - 2.0);
@@ -92,7 +91,7 @@ bpw_assignment_plot_draw (BpwPlot *plot,
   BpwAssignmentPlot *self = BPW_ASSIGNMENT_PLOT (plot);
   const BpwPlotStyle *st = bpw_plot_get_style (plot);
   BpwPlotText *text = _bpw_plot_get_text (plot);
-  const BpwPlotRect *a = &self->area;
+  const BpwPlotRect *a = &self->scene->area;
   double top = a->y;
 
   for (guint l = 0; l < self->lane_rects->len; l++)
@@ -103,7 +102,7 @@ bpw_assignment_plot_draw (BpwPlot *plot,
     }
   bpw_plot_set_source (cr, &st->band[0]);
   cairo_fill (cr);
-  bpw_axis_layout_draw_grid (&self->xaxis, cr, st, a);
+  bpw_axis_layout_draw_grid (&self->scene->xaxis, cr, st, a);
 
   draw_bands (self, cr, st);
   for (guint i = 0; i < self->bands->len; i++)
@@ -125,10 +124,10 @@ bpw_assignment_plot_draw (BpwPlot *plot,
     }
   cairo_stroke (cr);
 
-  bpw_axis_layout_draw (&self->xaxis, cr, text, st, a);
+  bpw_axis_layout_draw (&self->scene->xaxis, cr, text, st, a);
   _bpw_plot_draw_labels (text, cr, self->labels);
-  _bpw_plot_draw_label (text, cr, &self->title);
-  bpw_plot_legend_draw (&self->legend, cr, text, st);
+  _bpw_plot_draw_label (text, cr, &self->scene->title);
+  bpw_plot_legend_draw (&self->scene->legend, cr, text, st);
 }
 
 static gboolean
@@ -138,7 +137,6 @@ bpw_assignment_plot_hit_test (BpwPlot    *plot,
                               BpwPlotHit *hit)
 {
   BpwAssignmentPlot *self = BPW_ASSIGNMENT_PLOT (plot);
-  int legend;
 
   for (guint l = 0; l < self->lane_rects->len; l++)
     {
@@ -181,13 +179,7 @@ bpw_assignment_plot_hit_test (BpwPlot    *plot,
         }
       return FALSE;
     }
-  legend = bpw_plot_legend_hit (&self->legend, x, y);
-  if (legend < 0)
-    return FALSE;
-  *hit = (BpwPlotHit) { .kind = BPW_PLOT_HIT_LEGEND, .index = legend, .count = 1,
-                        .lineage = BPW_PLOT_NO_LINEAGE,
-                        .bounds = self->legend.entries[legend].bounds };
-  return TRUE;
+  return _bpw_plot_hit_legend (plot, x, y, hit);
 }
 
 static char *
@@ -238,7 +230,7 @@ bpw_assignment_plot_describe (BpwPlot          *plot,
       (guint) hit->index < self->data->items->len)
     return describe_item (self, item (self->data, hit->index), hit->count);
   if (hit->kind == BPW_PLOT_HIT_LEGEND && hit->index >= 0)
-    return g_strdup (self->legend.entries[hit->index].label);
+    return g_strdup (self->scene->legend.entries[hit->index].label);
   return NULL;
 }
 
@@ -291,6 +283,12 @@ bpw_assignment_plot_get_bounds (BpwPlot         *plot,
   return self->data->items->len > 0 && self->data->total_s > 0;
 }
 
+static gpointer
+new_empty_data (void)
+{
+  return bpw_assignment_data_new (NULL, NULL);
+}
+
 static void
 bpw_assignment_plot_class_init (BpwAssignmentPlotClass *klass)
 {
@@ -304,18 +302,21 @@ bpw_assignment_plot_class_init (BpwAssignmentPlotClass *klass)
   plot_class->hit_test = bpw_assignment_plot_hit_test;
   plot_class->describe = bpw_assignment_plot_describe;
   plot_class->to_csv = bpw_assignment_plot_to_csv;
+  _bpw_plot_class_set_data_type (plot_class, G_STRUCT_OFFSET (BpwAssignmentPlot, data),
+                                 G_STRUCT_OFFSET (BpwAssignmentData, title), new_empty_data,
+                                 (GDestroyNotify) bpw_assignment_data_free);
 }
 
 static void
 bpw_assignment_plot_init (BpwAssignmentPlot *self)
 {
+  self->scene = _bpw_plot_get_scene (BPW_PLOT (self));
   self->marks = g_array_new (FALSE, FALSE, sizeof (BpwAssignmentMark));
   self->lane_first = g_array_new (FALSE, FALSE, sizeof (guint));
   self->lane_rects = g_array_new (FALSE, FALSE, sizeof (BpwPlotRect));
   self->bands = g_array_new (FALSE, FALSE, sizeof (BpwAssignmentBand));
   self->labels = g_array_new (FALSE, FALSE, sizeof (BpwPlotLabel));
   self->separators = g_array_new (FALSE, FALSE, sizeof (double));
-  self->selected = BPW_PLOT_NO_LINEAGE;
 }
 
 BpwAssignmentPlot *
@@ -333,13 +334,7 @@ bpw_assignment_plot_set_data (BpwAssignmentPlot *self,
 {
   g_return_if_fail (BPW_IS_ASSIGNMENT_PLOT (self));
 
-  /* NULL is "empty": a plot made without data gets empty data, not none. */
-  if (data != NULL && data == self->data)
-    return;
-  g_clear_pointer (&self->data, bpw_assignment_data_free);
-  self->data = data != NULL ? data : bpw_assignment_data_new (NULL, NULL);
-  _bpw_plot_set_title (BPW_PLOT (self), self->data->title);
-  bpw_plot_changed (BPW_PLOT (self));
+  _bpw_plot_set_data (BPW_PLOT (self), data);
 }
 
 const BpwAssignmentData *
@@ -348,14 +343,6 @@ bpw_assignment_plot_get_data (BpwAssignmentPlot *self)
   g_return_val_if_fail (BPW_IS_ASSIGNMENT_PLOT (self), NULL);
 
   return self->data;
-}
-
-const BpwPlotRect *
-bpw_assignment_plot_get_area (BpwAssignmentPlot *self)
-{
-  g_return_val_if_fail (BPW_IS_ASSIGNMENT_PLOT (self), NULL);
-
-  return &self->area;
 }
 
 gboolean
@@ -371,15 +358,6 @@ bpw_assignment_plot_get_lane_rect (BpwAssignmentPlot *self,
   return TRUE;
 }
 
-double
-bpw_assignment_plot_map_time (BpwAssignmentPlot *self,
-                              double             seconds)
-{
-  g_return_val_if_fail (BPW_IS_ASSIGNMENT_PLOT (self), 0);
-
-  return bpw_scale_map (&self->xscale, seconds);
-}
-
 const BpwAssignmentMark *
 bpw_assignment_plot_get_marks (BpwAssignmentPlot *self,
                                guint             *n_marks)
@@ -388,24 +366,4 @@ bpw_assignment_plot_get_marks (BpwAssignmentPlot *self,
 
   *n_marks = self->marks->len;
   return (const BpwAssignmentMark *) self->marks->data;
-}
-
-void
-bpw_assignment_plot_set_selected_lineage (BpwAssignmentPlot *self,
-                                          guint32            lineage)
-{
-  g_return_if_fail (BPW_IS_ASSIGNMENT_PLOT (self));
-
-  if (self->selected == lineage)
-    return;
-  self->selected = lineage;
-  bpw_plot_changed (BPW_PLOT (self));
-}
-
-guint32
-bpw_assignment_plot_get_selected_lineage (BpwAssignmentPlot *self)
-{
-  g_return_val_if_fail (BPW_IS_ASSIGNMENT_PLOT (self), BPW_PLOT_NO_LINEAGE);
-
-  return self->selected;
 }

@@ -38,20 +38,14 @@ void                      bpw_assignment_plot_set_data  (BpwAssignmentPlot *self
                                                          BpwAssignmentData *data);
 const BpwAssignmentData  *bpw_assignment_plot_get_data  (BpwAssignmentPlot *self);
 
-/* Bars of the item of lineage @lineage are outlined in the accent colour;
- * BPW_PLOT_NO_LINEAGE clears. Kept when the data change. */
-void                      bpw_assignment_plot_set_selected_lineage (BpwAssignmentPlot *self,
-                                                                    guint32            lineage);
-guint32                   bpw_assignment_plot_get_selected_lineage (BpwAssignmentPlot *self);
+/* bpw_plot_set_selected_lineage() outlines the bars of that lineage's item in the accent
+ * colour. bpw_plot_get_area() is the lanes, bpw_plot_map_x() maps seconds. */
 
 /* The scene of the last layout, for views and tests. */
-const BpwPlotRect        *bpw_assignment_plot_get_area  (BpwAssignmentPlot *self);
 /* The band of lane @lane (its bars lie inside it). */
 gboolean                  bpw_assignment_plot_get_lane_rect (BpwAssignmentPlot *self,
                                                              guint              lane,
                                                              BpwPlotRect       *rect);
-double                    bpw_assignment_plot_map_time  (BpwAssignmentPlot *self,
-                                                         double             seconds);
 /* Bars lane by lane, each lane's in x order. */
 const BpwAssignmentMark  *bpw_assignment_plot_get_marks (BpwAssignmentPlot *self,
                                                          guint             *n_marks);

@@ -5,7 +5,9 @@
 #pragma once
 
 #include "bpw-plot.h"
+#include "bpw-axis-layout.h"
 #include "bpw-label-placer.h"
+#include "bpw-plot-legend.h"
 #include "bpw-plot-text.h"
 
 G_BEGIN_DECLS
@@ -25,6 +27,59 @@ typedef struct
   BpwPlotColor  halo_color;
   char          text[128];
 } BpwPlotLabel;
+
+/* Something hit-testing finds: @hit is what bpw_plot_hit_test() reports (its bounds the
+ * mark, for the hover highlight). A dot (@reach > 0) is hit within @reach of the centre of
+ * its bounds, the nearest of those under the pointer winning; anything else inside its
+ * bounds, the last added (drawn on top) winning. */
+typedef struct
+{
+  BpwPlotHit  hit;
+  double      reach;
+} BpwPlotTarget;
+
+/* What every chart lays out, kept by the base: the chart's layout fills it, the base answers
+ * bpw_plot_get_area(), bpw_plot_map_x() and hit-testing from it. */
+typedef struct
+{
+  BpwPlotRect     area;          /* where the data are drawn */
+  BpwScale        xscale, yscale;
+  BpwAxisLayout   xaxis, yaxis;
+  BpwPlotLegend   legend;
+  BpwPlotLabel    title;
+  GArray         *targets;       /* BpwPlotTarget in draw order; emptied before each layout */
+  guint32         selected;      /* lineage outlined; BPW_PLOT_NO_LINEAGE */
+} BpwPlotScene;
+
+/* From class_init: the chart's data are a struct made empty by @new_empty and freed by
+ * @free, with a char * title at @title_offset; the base owns them and keeps the chart's
+ * typed pointer at @data_offset in the instance up to date. */
+void          _bpw_plot_class_set_data_type (BpwPlotClass   *klass,
+                                             gsize           data_offset,
+                                             gsize           title_offset,
+                                             gpointer      (*new_empty) (void),
+                                             GDestroyNotify  free);
+/* Takes ownership of @data (NULL: empty data); does nothing when it is already the plot's.
+ * Runs data_changed, sets the title and emits "changed". */
+void          _bpw_plot_set_data     (BpwPlot             *self,
+                                      gpointer             data);
+/* Valid as long as the plot. */
+BpwPlotScene *_bpw_plot_get_scene    (BpwPlot             *self);
+void          _bpw_plot_add_target   (BpwPlot             *self,
+                                      const BpwPlotTarget *target);
+/* The default hit_test: the targets, then the legend. */
+gboolean      _bpw_plot_hit_targets  (BpwPlot             *self,
+                                      double               x,
+                                      double               y,
+                                      BpwPlotHit          *hit);
+gboolean      _bpw_plot_hit_legend   (BpwPlot             *self,
+                                      double               x,
+                                      double               y,
+                                      BpwPlotHit          *hit);
+gboolean      _bpw_plot_default_hit_test (BpwPlot         *self,
+                                          double           x,
+                                          double           y,
+                                          BpwPlotHit      *hit);
 
 /* Measures @str and fills @label so that its box is placed with (@ax, @ay) at (@x, @y);
  * @angle rotates about that point, and @bounds is the rotated box's bounding box. */

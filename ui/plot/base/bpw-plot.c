@@ -21,9 +21,18 @@ typedef struct
   gboolean      laid_out;
   guint         serial;
   char         *title;       /* owned */
+  gpointer      data;        /* owned: the chart's, freed by its class' free_data */
+  BpwPlotScene  scene;
 } BpwPlotPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (BpwPlot, bpw_plot, G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_SELECTED_LINEAGE,
+  N_PROPS
+};
 
 enum
 {
@@ -31,6 +40,7 @@ enum
   N_SIGNALS
 };
 
+static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 static void
@@ -38,11 +48,52 @@ bpw_plot_finalize (GObject *object)
 {
   BpwPlotPrivate *priv = bpw_plot_get_instance_private (BPW_PLOT (object));
 
+  BpwPlotClass *klass = BPW_PLOT_GET_CLASS (object);
+
   if (priv->has_style)
     bpw_plot_text_clear (&priv->text);
   g_clear_pointer (&priv->title, g_free);
+  if (priv->data != NULL)
+    klass->free_data (priv->data);
+  g_clear_pointer (&priv->scene.targets, g_array_unref);
 
   G_OBJECT_CLASS (bpw_plot_parent_class)->finalize (object);
+}
+
+static void
+bpw_plot_get_property (GObject    *object,
+                       guint       prop_id,
+                       GValue     *value,
+                       GParamSpec *pspec)
+{
+  BpwPlot *self = BPW_PLOT (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTED_LINEAGE:
+      g_value_set_uint (value, bpw_plot_get_selected_lineage (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+bpw_plot_set_property (GObject      *object,
+                       guint         prop_id,
+                       const GValue *value,
+                       GParamSpec   *pspec)
+{
+  BpwPlot *self = BPW_PLOT (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTED_LINEAGE:
+      bpw_plot_set_selected_lineage (self, g_value_get_uint (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -51,6 +102,20 @@ bpw_plot_class_init (BpwPlotClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->finalize = bpw_plot_finalize;
+  object_class->get_property = bpw_plot_get_property;
+  object_class->set_property = bpw_plot_set_property;
+  klass->hit_test = _bpw_plot_default_hit_test;
+
+  /**
+   * BpwPlot:selected-lineage:
+   *
+   * The lineage whose marks are outlined; BPW_PLOT_NO_LINEAGE when none. Linked views set
+   * the same lineage on every chart.
+   */
+  properties[PROP_SELECTED_LINEAGE] =
+    g_param_spec_uint ("selected-lineage", NULL, NULL, 0, G_MAXUINT32, BPW_PLOT_NO_LINEAGE,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
    * BpwPlot::changed:
@@ -64,6 +129,10 @@ bpw_plot_class_init (BpwPlotClass *klass)
 static void
 bpw_plot_init (BpwPlot *self)
 {
+  BpwPlotPrivate *priv = bpw_plot_get_instance_private (self);
+
+  priv->scene.targets = g_array_new (FALSE, FALSE, sizeof (BpwPlotTarget));
+  priv->scene.selected = BPW_PLOT_NO_LINEAGE;
 }
 
 void
@@ -88,6 +157,7 @@ bpw_plot_layout (BpwPlot               *self,
     }
   priv->width = MAX (width, 1.0);
   priv->height = MAX (height, 1.0);
+  g_array_set_size (priv->scene.targets, 0);
   BPW_PLOT_GET_CLASS (self)->layout (self, viewport, priv->width, priv->height);
   priv->laid_out = TRUE;
   priv->serial++;
@@ -251,6 +321,191 @@ bpw_plot_changed (BpwPlot *self)
 
   priv->laid_out = FALSE;
   g_signal_emit (self, signals[CHANGED], 0);
+}
+
+const BpwPlotRect *
+bpw_plot_get_area (BpwPlot *self)
+{
+  BpwPlotPrivate *priv = bpw_plot_get_instance_private (self);
+
+  g_return_val_if_fail (BPW_IS_PLOT (self), NULL);
+
+  return &priv->scene.area;
+}
+
+double
+bpw_plot_map_x (BpwPlot *self,
+                double   value)
+{
+  BpwPlotPrivate *priv = bpw_plot_get_instance_private (self);
+
+  g_return_val_if_fail (BPW_IS_PLOT (self), NAN);
+
+  return bpw_scale_map (&priv->scene.xscale, value);
+}
+
+double
+bpw_plot_map_y (BpwPlot *self,
+                double   value)
+{
+  BpwPlotPrivate *priv = bpw_plot_get_instance_private (self);
+
+  g_return_val_if_fail (BPW_IS_PLOT (self), NAN);
+
+  return bpw_scale_map (&priv->scene.yscale, value);
+}
+
+double
+bpw_plot_unmap_x (BpwPlot *self,
+                  double   x)
+{
+  BpwPlotPrivate *priv = bpw_plot_get_instance_private (self);
+
+  g_return_val_if_fail (BPW_IS_PLOT (self), NAN);
+
+  return bpw_scale_unmap (&priv->scene.xscale, x);
+}
+
+void
+bpw_plot_set_selected_lineage (BpwPlot *self,
+                               guint32  lineage)
+{
+  BpwPlotPrivate *priv = bpw_plot_get_instance_private (self);
+
+  g_return_if_fail (BPW_IS_PLOT (self));
+
+  if (priv->scene.selected == lineage)
+    return;
+  priv->scene.selected = lineage;
+  bpw_plot_changed (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_LINEAGE]);
+}
+
+guint32
+bpw_plot_get_selected_lineage (BpwPlot *self)
+{
+  BpwPlotPrivate *priv = bpw_plot_get_instance_private (self);
+
+  g_return_val_if_fail (BPW_IS_PLOT (self), BPW_PLOT_NO_LINEAGE);
+
+  return priv->scene.selected;
+}
+
+void
+_bpw_plot_class_set_data_type (BpwPlotClass *klass,
+                               gsize         data_offset,
+                               gsize         title_offset,
+                               gpointer    (*new_empty) (void),
+                               GDestroyNotify free)
+{
+  klass->data_offset = data_offset;
+  klass->title_offset = title_offset;
+  klass->new_empty_data = new_empty;
+  klass->free_data = free;
+}
+
+void
+_bpw_plot_set_data (BpwPlot  *self,
+                    gpointer  data)
+{
+  BpwPlotPrivate *priv = bpw_plot_get_instance_private (self);
+  BpwPlotClass *klass = BPW_PLOT_GET_CLASS (self);
+
+  g_return_if_fail (klass->free_data != NULL);
+
+  /* NULL is "empty": a plot made without data gets empty data, not none. */
+  if (data != NULL && data == priv->data)
+    return;
+  if (data == NULL)
+    {
+      g_return_if_fail (klass->new_empty_data != NULL);
+      data = klass->new_empty_data ();
+    }
+  if (priv->data != NULL)
+    klass->free_data (priv->data);
+  priv->data = data;
+  G_STRUCT_MEMBER (gpointer, self, klass->data_offset) = data;
+  if (klass->data_changed != NULL)
+    klass->data_changed (self);
+  _bpw_plot_set_title (self, G_STRUCT_MEMBER (const char *, data, klass->title_offset));
+  bpw_plot_changed (self);
+}
+
+BpwPlotScene *
+_bpw_plot_get_scene (BpwPlot *self)
+{
+  BpwPlotPrivate *priv = bpw_plot_get_instance_private (self);
+
+  return &priv->scene;
+}
+
+void
+_bpw_plot_add_target (BpwPlot             *self,
+                      const BpwPlotTarget *target)
+{
+  BpwPlotPrivate *priv = bpw_plot_get_instance_private (self);
+
+  g_array_append_vals (priv->scene.targets, target, 1);
+}
+
+gboolean
+_bpw_plot_hit_targets (BpwPlot    *self,
+                       double      x,
+                       double      y,
+                       BpwPlotHit *hit)
+{
+  BpwPlotPrivate *priv = bpw_plot_get_instance_private (self);
+  const GArray *targets = priv->scene.targets;
+  const BpwPlotTarget *found = NULL;
+  double best = G_MAXDOUBLE;
+
+  /* Topmost first: the targets are in draw order. */
+  for (guint i = targets->len; i-- > 0;)
+    {
+      const BpwPlotTarget *t = &g_array_index (targets, BpwPlotTarget, i);
+      const BpwPlotRect *b = &t->hit.bounds;
+
+      if (t->reach > 0)
+        {
+          double dx = x - (b->x + b->width / 2), dy = y - (b->y + b->height / 2);
+          double d = dx * dx + dy * dy;
+
+          if (d <= t->reach * t->reach && d < best)
+            best = d, found = t;
+        }
+      else if (found == NULL && _bpw_plot_rect_contains (b, x, y))
+        found = t, best = 0;
+    }
+  if (found == NULL)
+    return FALSE;
+  *hit = found->hit;
+  return TRUE;
+}
+
+gboolean
+_bpw_plot_hit_legend (BpwPlot    *self,
+                      double      x,
+                      double      y,
+                      BpwPlotHit *hit)
+{
+  BpwPlotPrivate *priv = bpw_plot_get_instance_private (self);
+  int legend = bpw_plot_legend_hit (&priv->scene.legend, x, y);
+
+  if (legend < 0)
+    return FALSE;
+  *hit = (BpwPlotHit) { .kind = BPW_PLOT_HIT_LEGEND, .index = legend, .count = 1,
+                        .lineage = BPW_PLOT_NO_LINEAGE,
+                        .bounds = priv->scene.legend.entries[legend].bounds };
+  return TRUE;
+}
+
+gboolean
+_bpw_plot_default_hit_test (BpwPlot    *self,
+                            double      x,
+                            double      y,
+                            BpwPlotHit *hit)
+{
+  return _bpw_plot_hit_targets (self, x, y, hit) || _bpw_plot_hit_legend (self, x, y, hit);
 }
 
 BpwPlotText *

@@ -81,8 +81,17 @@ struct _BpwPlotClass
   char     *(*describe)   (BpwPlot               *self,
                            const BpwPlotHit      *hit);
   char     *(*to_csv)     (BpwPlot               *self);
+  /* The data were replaced (bpw_plot_set_data()): derive what the chart keeps of them,
+   * before "changed" is emitted. */
+  void      (*data_changed) (BpwPlot             *self);
 
-  gpointer padding[8];
+  /* What the chart's data are, set in class_init with _bpw_plot_class_set_data_type(). */
+  gsize       data_offset;   /* of the chart's typed data pointer in its instance */
+  gsize       title_offset;  /* of the title (char *) in the data */
+  gpointer  (*new_empty_data) (void);
+  void      (*free_data)      (gpointer data);
+
+  gpointer padding[4];
 };
 
 /* Lays the plot out at @width × @height with a copy of @style. Exports lay the plot out
@@ -124,5 +133,23 @@ const char  *bpw_plot_get_title         (BpwPlot               *self);
 
 /* For subclasses: data changed; drops the layout and emits "changed". */
 void         bpw_plot_changed           (BpwPlot               *self);
+
+/* The rectangle the data are drawn in (the lanes, the axes' box) in the last layout;
+ * what zoom, pan and area selection act on. Empty before the first layout. */
+const BpwPlotRect *bpw_plot_get_area    (BpwPlot               *self);
+/* Data to user units and back on the axes of the last layout. */
+double       bpw_plot_map_x             (BpwPlot               *self,
+                                         double                 value);
+double       bpw_plot_map_y             (BpwPlot               *self,
+                                         double                 value);
+double       bpw_plot_unmap_x           (BpwPlot               *self,
+                                         double                 x);
+
+/* The charts that outline a lineage (roofline, engines, lifetimes) outline the marks of
+ * @lineage in the accent colour; BPW_PLOT_NO_LINEAGE clears. Kept when the data change.
+ * Notifies "selected-lineage" and drops the layout. */
+void         bpw_plot_set_selected_lineage (BpwPlot            *self,
+                                            guint32             lineage);
+guint32      bpw_plot_get_selected_lineage (BpwPlot            *self);
 
 G_END_DECLS

@@ -76,28 +76,28 @@ build_legend (BpwComparePlot *self, const BpwPlotStyle *st)
     for (guint p = 0; p < BPW_N_BREAKDOWNS; p++)
       if (fit (self, k, data->scenario)->eval.breakdown_s[p] > 0)
         present[p] = TRUE;
-  bpw_plot_legend_clear (&self->legend);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, _("Step time"));
+  bpw_plot_legend_clear (&self->scene->legend);
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_HEADING, NULL, _("Step time"));
   for (guint p = 0; p < BPW_N_BREAKDOWNS; p++)
     if (present[p])
       {
         c = bpw_plot_breakdown_color (st, p);
-        bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &c, bpw_plot_breakdown_name (p));
+        bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_BOX, &c, bpw_plot_breakdown_name (p));
       }
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, _("Fit"));
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_HEADING, NULL, _("Fit"));
   c = bpw_compare_fit_color (st, &pass);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &c, _("meets the SLA"));
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_BOX, &c, _("meets the SLA"));
   c = bpw_compare_fit_color (st, &fail);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &c, _("fails it (shade: margin)"));
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_BOX, &c, _("fails it (shade: margin)"));
   c = bpw_compare_fit_color (st, &none);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &c, _("no SLA (shade: tokens/s ÷ best)"));
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_BOX, &c, _("no SLA (shade: tokens/s ÷ best)"));
   c = bpw_compare_fit_color (st, &illegal);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &c, _("illegal"));
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_BOX, &c, _("illegal"));
   /* Legend entries hold 159 bytes: one note per sentence. */
   note = g_strdup_printf (_("Bars and table: %s, analytic estimate, mappings as given; Δ against "
                           "%s."), data->scenarios[data->scenario], data->candidates[data->baseline]);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL, note);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL,
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_NOTE, NULL, note);
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_NOTE, NULL,
                        _("Cells: the SLA metric (step time where there is none) and the margin, "
                        "(limit − value) ÷ limit."));
 }
@@ -236,16 +236,17 @@ layout_rows (BpwComparePlot *self, BpwPlotText *text, const BpwPlotStyle *st, do
     {
       const BpwCompareFit *f = fit (self, c, data->scenario);
       BpwPlotRect row = { st->padding, row_y + c * row_h, 0, row_h };
-      double cy = row.y + row_h / 2, x = self->bars_area.x;
+      double cy = row.y + row_h / 2, x = self->scene->area.x;
       char value[BPW_SI_LABEL_MAX];
 
       row.width = self->heat_area.x + self->heat_area.width - row.x;
       g_array_append_val (self->row_rects, row);
-      add_label (self, text, BPW_PLOT_FONT_BODY, data->candidates[c], self->bars_area.x - 6, cy,
+      add_label (self, text, BPW_PLOT_FONT_BODY, data->candidates[c], self->scene->area.x - 6, cy,
                  1, 0.5, &st->foreground);
       for (guint p = 0; f->ok && p < BPW_N_BREAKDOWNS; p++)
         {
-          double w = bpw_scale_map (&self->xscale, f->eval.breakdown_s[p]) - self->bars_area.x;
+          double w = bpw_scale_map (&self->scene->xscale,
+                                    f->eval.breakdown_s[p]) - self->scene->area.x;
           BpwCompareSegment seg = { { x, cy - bar_h / 2, w, bar_h }, c, p };
 
           if (!(f->eval.breakdown_s[p] > 0))
@@ -297,6 +298,51 @@ layout_rows (BpwComparePlot *self, BpwPlotText *text, const BpwPlotStyle *st, do
     }
 }
 
+/* The table's rows, the heat map's cells, then the bars: where they touch, the last added
+ * (a bar before a cell before a row) is the one hit. */
+static void
+add_targets (BpwComparePlot *self)
+{
+  const BpwCompareData *data = self->data;
+  BpwPlot *plot = BPW_PLOT (self);
+
+  for (guint r = data->n_candidates; r >= 1; r--)
+    {
+      const BpwCompareTableCell *c = &g_array_index (self->table, BpwCompareTableCell,
+                                                     r * BPW_COMPARE_TABLE_COLUMNS);
+      BpwPlotTarget t = {
+        .hit = { .kind = BPW_PLOT_HIT_CELL,
+                 .index = (gint) (data->n_candidates * data->n_scenarios + r - 1), .count = 1,
+                 .lineage = BPW_PLOT_NO_LINEAGE,
+                 .bounds = { self->table_area.x, c->rect.y, self->table_area.width,
+                             c->rect.height } },
+      };
+
+      _bpw_plot_add_target (plot, &t);
+    }
+  for (guint i = self->cells->len; i-- > 0;)
+    {
+      BpwPlotTarget t = {
+        .hit = { .kind = BPW_PLOT_HIT_CELL, .index = (gint) i, .count = 1,
+                 .lineage = BPW_PLOT_NO_LINEAGE,
+                 .bounds = g_array_index (self->cells, BpwPlotRect, i) },
+      };
+
+      _bpw_plot_add_target (plot, &t);
+    }
+  for (guint i = self->segments->len; i-- > 0;)
+    {
+      const BpwCompareSegment *s = &g_array_index (self->segments, BpwCompareSegment, i);
+      BpwPlotTarget t = {
+        .hit = { .kind = BPW_PLOT_HIT_ITEM,
+                 .index = (gint) (s->candidate * BPW_N_BREAKDOWNS + s->part), .count = 1,
+                 .lineage = BPW_PLOT_NO_LINEAGE, .bounds = s->rect },
+      };
+
+      _bpw_plot_add_target (plot, &t);
+    }
+}
+
 void
 _bpw_compare_plot_layout (BpwPlot               *plot,
                           const BpwPlotViewport *viewport,
@@ -317,10 +363,10 @@ _bpw_compare_plot_layout (BpwPlot               *plot,
   g_array_set_size (self->labels, 0);
   g_array_set_size (self->row_rects, 0);
   _bpw_plot_set_title (plot, data->title);
-  top = _bpw_plot_title_init (&self->title, text, st, data->title, width) + pad;
+  top = _bpw_plot_title_init (&self->scene->title, text, st, data->title, width) + pad;
   build_legend (self, st);
-  bpw_plot_legend_layout (&self->legend, text, st, TRUE, 0, 0, width - 2 * pad);
-  bottom = height - pad - self->legend.height - pad;
+  bpw_plot_legend_layout (&self->scene->legend, text, st, TRUE, 0, 0, width - 2 * pad);
+  bottom = height - pad - self->scene->legend.height - pad;
   bpw_plot_text_measure (text, BPW_PLOT_FONT_SMALL, "Ag", 0, NULL, &small_h);
   bpw_plot_text_measure (text, BPW_PLOT_FONT_AXIS, "Ag", 0, NULL, &axis_h);
 
@@ -362,30 +408,31 @@ _bpw_compare_plot_layout (BpwPlot               *plot,
   /* Room after the longest bar for its value. */
   tmax = tmax > 0 ? tmax * 1.18 : 1;
   bpw_scale_nice_domain (BPW_SCALE_LINEAR, &t0, &tmax, 5);
-  bpw_axis_layout_init (&self->xaxis, BPW_AXIS_BOTTOM, NULL, "s", TRUE);
-  bpw_scale_init (&self->xscale, BPW_SCALE_LINEAR, t0, tmax, 0, width);
-  bpw_axis_layout_compute (&self->xaxis, &self->xscale, text, st);
-  x_extent = bpw_axis_layout_extent (&self->xaxis, st);
+  bpw_axis_layout_init (&self->scene->xaxis, BPW_AXIS_BOTTOM, NULL, "s", TRUE);
+  bpw_scale_init (&self->scene->xscale, BPW_SCALE_LINEAR, t0, tmax, 0, width);
+  bpw_axis_layout_compute (&self->scene->xaxis, &self->scene->xscale, text, st);
+  x_extent = bpw_axis_layout_extent (&self->scene->xaxis, st);
 
   self->heat_area = (BpwPlotRect) { width - pad - heat_w, top + axis_h + 4, heat_w, 0 };
-  self->bars_area = (BpwPlotRect) { floor (pad + MIN (names, width * 0.25) + 10),
+  self->scene->area = (BpwPlotRect) { floor (pad + MIN (names, width * 0.25) + 10),
                                     self->heat_area.y, 0, 0 };
-  self->bars_area.width = MAX (self->heat_area.x - 2 * pad - self->bars_area.x, 1.0);
-  self->bars_area.height = MAX (bottom - x_extent - self->bars_area.y, 1.0);
-  self->heat_area.height = self->bars_area.height;
-  bpw_scale_init (&self->xscale, BPW_SCALE_LINEAR, t0, tmax, self->bars_area.x,
-                  self->bars_area.x + self->bars_area.width);
-  bpw_axis_layout_compute (&self->xaxis, &self->xscale, text, st);
+  self->scene->area.width = MAX (self->heat_area.x - 2 * pad - self->scene->area.x, 1.0);
+  self->scene->area.height = MAX (bottom - x_extent - self->scene->area.y, 1.0);
+  self->heat_area.height = self->scene->area.height;
+  bpw_scale_init (&self->scene->xscale, BPW_SCALE_LINEAR, t0, tmax, self->scene->area.x,
+                  self->scene->area.x + self->scene->area.width);
+  bpw_axis_layout_compute (&self->scene->xaxis, &self->scene->xscale, text, st);
 
   header = g_strdup_printf (_("Step time breakdown: %s"), data->scenarios[data->scenario]);
-  add_label (self, text, BPW_PLOT_FONT_AXIS, header, self->bars_area.x, top, 0, 0,
+  add_label (self, text, BPW_PLOT_FONT_AXIS, header, self->scene->area.x, top, 0, 0,
              &st->foreground);
   for (guint s = 0; s < data->n_scenarios; s++)
     add_label (self, text, BPW_PLOT_FONT_SMALL, data->scenarios[s],
                self->heat_area.x + (s + 0.5) * col_w, self->heat_area.y - 3, 0.5, 1,
                &st->foreground);
-  row_y = self->bars_area.y;
-  row_h = self->bars_area.height / n;
+  row_y = self->scene->area.y;
+  row_h = self->scene->area.height / n;
   layout_rows (self, text, st, col_w, row_y, row_h);
-  bpw_plot_legend_move (&self->legend, pad, height - pad - self->legend.height);
+  bpw_plot_legend_move (&self->scene->legend, pad, height - pad - self->scene->legend.height);
+  add_targets (self);
 }

@@ -26,9 +26,10 @@ typedef struct
 struct _BpwComparePlot
 {
   BpwPlot          parent_instance;
+  BpwPlotScene    *scene;  /* the base's: area, axes, legend, title, hit targets */
 
+  BpwCompareData  *data;  /* owned by the base: _bpw_plot_set_data() */
   /* owned */
-  BpwCompareData  *data;
   GArray          *segments;    /* BpwCompareSegment */
   GArray          *cells;       /* BpwPlotRect per heat-map cell, [candidate][scenario] */
   GArray          *table;       /* BpwCompareTableCell, row by row */
@@ -36,13 +37,8 @@ struct _BpwComparePlot
   GArray          *row_rects;   /* BpwPlotRect per candidate row (bars and heat map) */
 
   /* the scene of the last layout */
-  BpwPlotRect      bars_area;
   BpwPlotRect      heat_area;
   BpwPlotRect      table_area;
-  BpwScale         xscale;
-  BpwAxisLayout    xaxis;
-  BpwPlotLegend    legend;
-  BpwPlotLabel     title;
   guint            table_columns;
 };
 

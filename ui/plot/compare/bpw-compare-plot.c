@@ -49,7 +49,6 @@ bpw_compare_plot_finalize (GObject *object)
 {
   BpwComparePlot *self = BPW_COMPARE_PLOT (object);
 
-  g_clear_pointer (&self->data, bpw_compare_data_free);
   g_clear_pointer (&self->segments, g_array_unref);
   g_clear_pointer (&self->cells, g_array_unref);
   g_clear_pointer (&self->table, g_array_unref);
@@ -109,13 +108,13 @@ bpw_compare_plot_draw (BpwPlot *plot,
 
       if (r == self->data->baseline)
         {
-          cairo_rectangle (cr, row->x, row->y, self->bars_area.x + self->bars_area.width -
+          cairo_rectangle (cr, row->x, row->y, self->scene->area.x + self->scene->area.width -
                            row->x, row->height);
           bpw_plot_set_source (cr, &st->band[0]);
           cairo_fill (cr);
         }
     }
-  bpw_axis_layout_draw_grid (&self->xaxis, cr, st, &self->bars_area);
+  bpw_axis_layout_draw_grid (&self->scene->xaxis, cr, st, &self->scene->area);
   for (guint p = 0; p < BPW_N_BREAKDOWNS; p++)
     {
       BpwPlotColor c = bpw_plot_breakdown_color (st, p);
@@ -147,65 +146,11 @@ bpw_compare_plot_draw (BpwPlot *plot,
       bpw_plot_set_source (cr, &fill);
       cairo_fill (cr);
     }
-  bpw_axis_layout_draw (&self->xaxis, cr, text, st, &self->bars_area);
+  bpw_axis_layout_draw (&self->scene->xaxis, cr, text, st, &self->scene->area);
   draw_table (self, cr, text, st);
   _bpw_plot_draw_labels (text, cr, self->labels);
-  _bpw_plot_draw_label (text, cr, &self->title);
-  bpw_plot_legend_draw (&self->legend, cr, text, st);
-}
-
-static gboolean
-bpw_compare_plot_hit_test (BpwPlot    *plot,
-                           double      x,
-                           double      y,
-                           BpwPlotHit *hit)
-{
-  BpwComparePlot *self = BPW_COMPARE_PLOT (plot);
-  const BpwCompareData *data = self->data;
-  int legend;
-
-  for (guint i = 0; i < self->segments->len; i++)
-    {
-      const BpwCompareSegment *s = &g_array_index (self->segments, BpwCompareSegment, i);
-
-      if (_bpw_plot_rect_contains (&s->rect, x, y))
-        {
-          *hit = (BpwPlotHit) { .kind = BPW_PLOT_HIT_ITEM,
-                                .index = (gint) (s->candidate * BPW_N_BREAKDOWNS + s->part),
-                                .count = 1, .lineage = BPW_PLOT_NO_LINEAGE, .bounds = s->rect };
-          return TRUE;
-        }
-    }
-  for (guint i = 0; i < self->cells->len; i++)
-    if (_bpw_plot_rect_contains (&g_array_index (self->cells, BpwPlotRect, i), x, y))
-      {
-        *hit = (BpwPlotHit) { .kind = BPW_PLOT_HIT_CELL, .index = (gint) i, .count = 1,
-                              .lineage = BPW_PLOT_NO_LINEAGE,
-                              .bounds = g_array_index (self->cells, BpwPlotRect, i) };
-        return TRUE;
-      }
-  for (guint r = 1; r <= data->n_candidates; r++)
-    {
-      const BpwCompareTableCell *c = &g_array_index (self->table, BpwCompareTableCell,
-                                                     r * BPW_COMPARE_TABLE_COLUMNS);
-      BpwPlotRect row = { self->table_area.x, c->rect.y, self->table_area.width,
-                          c->rect.height };
-
-      if (_bpw_plot_rect_contains (&row, x, y))
-        {
-          *hit = (BpwPlotHit) { .kind = BPW_PLOT_HIT_CELL,
-                                .index = (gint) (data->n_candidates * data->n_scenarios + r - 1),
-                                .count = 1, .lineage = BPW_PLOT_NO_LINEAGE, .bounds = row };
-          return TRUE;
-        }
-    }
-  legend = bpw_plot_legend_hit (&self->legend, x, y);
-  if (legend < 0)
-    return FALSE;
-  *hit = (BpwPlotHit) { .kind = BPW_PLOT_HIT_LEGEND, .index = legend, .count = 1,
-                        .lineage = BPW_PLOT_NO_LINEAGE,
-                        .bounds = self->legend.entries[legend].bounds };
-  return TRUE;
+  _bpw_plot_draw_label (text, cr, &self->scene->title);
+  bpw_plot_legend_draw (&self->scene->legend, cr, text, st);
 }
 
 static char *
@@ -263,7 +208,7 @@ bpw_compare_plot_describe (BpwPlot          *plot,
       (guint) hit->index < cells + data->n_candidates)
     return describe_cell (self, hit->index - cells, data->scenario);
   if (hit->kind == BPW_PLOT_HIT_LEGEND && hit->index >= 0)
-    return g_strdup (self->legend.entries[hit->index].label);
+    return g_strdup (self->scene->legend.entries[hit->index].label);
   return NULL;
 }
 
@@ -350,14 +295,17 @@ bpw_compare_plot_class_init (BpwComparePlotClass *klass)
   plot_class->get_bounds = bpw_compare_plot_get_bounds;
   plot_class->layout = _bpw_compare_plot_layout;
   plot_class->draw = bpw_compare_plot_draw;
-  plot_class->hit_test = bpw_compare_plot_hit_test;
   plot_class->describe = bpw_compare_plot_describe;
   plot_class->to_csv = bpw_compare_plot_to_csv;
+  _bpw_plot_class_set_data_type (plot_class, G_STRUCT_OFFSET (BpwComparePlot, data),
+                                 G_STRUCT_OFFSET (BpwCompareData, title), NULL,
+                                 (GDestroyNotify) bpw_compare_data_free);
 }
 
 static void
 bpw_compare_plot_init (BpwComparePlot *self)
 {
+  self->scene = _bpw_plot_get_scene (BPW_PLOT (self));
   self->segments = g_array_new (FALSE, FALSE, sizeof (BpwCompareSegment));
   self->cells = g_array_new (FALSE, FALSE, sizeof (BpwPlotRect));
   self->table = g_array_new (FALSE, TRUE, sizeof (BpwCompareTableCell));
@@ -373,8 +321,7 @@ bpw_compare_plot_new (BpwCompareData *data)
   g_return_val_if_fail (data != NULL, NULL);
 
   self = g_object_new (BPW_TYPE_COMPARE_PLOT, NULL);
-  self->data = data;
-  _bpw_plot_set_title (BPW_PLOT (self), data->title);
+  _bpw_plot_set_data (BPW_PLOT (self), data);
   return self;
 }
 
@@ -472,15 +419,6 @@ bpw_compare_plot_get_cell_rect (BpwComparePlot *self,
     return FALSE;
   *rect = g_array_index (self->cells, BpwPlotRect, i);
   return TRUE;
-}
-
-double
-bpw_compare_plot_map_time (BpwComparePlot *self,
-                           double          seconds)
-{
-  g_return_val_if_fail (BPW_IS_COMPARE_PLOT (self), NAN);
-
-  return bpw_scale_map (&self->xscale, seconds);
 }
 
 guint

@@ -58,8 +58,7 @@ gboolean              bpw_compare_plot_get_cell_rect (BpwComparePlot *self,
                                                       guint           candidate,
                                                       guint           scenario,
                                                       BpwPlotRect    *rect);
-double                bpw_compare_plot_map_time    (BpwComparePlot   *self,
-                                                    double            seconds);
+/* bpw_plot_get_area() is the bars' area, bpw_plot_map_x() maps their seconds. */
 /* The table's text, row by row (header first), for tests. */
 guint                 bpw_compare_plot_get_n_table_rows (BpwComparePlot *self);
 const char           *bpw_compare_plot_get_table_text (BpwComparePlot *self,

@@ -100,7 +100,8 @@ layout_curve (BpwLifetimesPlot *self)
   n = lo > 0 ? lo - 1 : 0;
   for (gint c = self->col_first; c < self->col_end; c++)
     {
-      double ta = bpw_scale_unmap (&self->xscale, c), tb = bpw_scale_unmap (&self->xscale, c + 1);
+      double ta = bpw_scale_unmap (&self->scene->xscale,
+                                   c), tb = bpw_scale_unmap (&self->scene->xscale, c + 1);
       double stack[BPW_N_MEM_CATEGORIES];
       const BpwMemorySample *best = NULL;
 
@@ -148,7 +149,7 @@ layout_group (BpwLifetimesPlot *self, guint gi, const BpwPlotRect *rect, GArray 
   const BpwLifetimesData *data = self->data;
   const BpwLifetimeGroup *g = &g_array_index (data->groups, BpwLifetimeGroup, gi);
   guint rows = MAX (g->tracks, 1u);
-  double row_h, left = self->bars_area.x, right = self->bars_area.x + self->bars_area.width;
+  double row_h, left = self->scene->area.x, right = self->scene->area.x + self->scene->area.width;
 
   /* Tracks share rows of one unit when there are more tracks than rows. */
   if (rows * 1.0 > rect->height)
@@ -166,8 +167,8 @@ layout_group (BpwLifetimesPlot *self, guint gi, const BpwPlotRect *rect, GArray 
       if (b->freed < self->t0 || b->allocated > self->t1)
         continue;
       self->visible++;
-      x0 = MAX (bpw_scale_map (&self->xscale, b->allocated), left);
-      x1 = MIN (bpw_scale_map (&self->xscale, b->freed), right);
+      x0 = MAX (bpw_scale_map (&self->scene->xscale, b->allocated), left);
+      x1 = MIN (bpw_scale_map (&self->scene->xscale, b->freed), right);
       if (r->active && r->m.at_peak == b->at_peak && x0 <= r->m.x1 + 1)
         {
           r->m.x1 = MAX (r->m.x1, x1);
@@ -194,7 +195,7 @@ layout_groups (BpwLifetimesPlot *self, double min_h)
 {
   const BpwLifetimesData *data = self->data;
   guint n = data->groups->len;
-  double free_h = self->bars_area.height - GROUP_GAP * (n > 0 ? n - 1 : 0), weight = 0, y;
+  double free_h = self->scene->area.height - GROUP_GAP * (n > 0 ? n - 1 : 0), weight = 0, y;
   g_autoptr(GArray) runs = g_array_new (FALSE, TRUE, sizeof (Run));
   g_autofree double *h = g_new0 (double, MAX (n, 1));
 
@@ -215,18 +216,18 @@ layout_groups (BpwLifetimesPlot *self, double min_h)
       if (cap > h[i])
         h[i] = MIN (h[i] + free_h * sqrt (g->tracks) / weight, cap);
     }
-  y = self->bars_area.y;
+  y = self->scene->area.y;
   g_array_set_size (self->group_rects, 0);
   for (guint i = 0; i < n; i++)
     {
-      BpwPlotRect r = { self->bars_area.x, y, self->bars_area.width, h[i] };
+      BpwPlotRect r = { self->scene->area.x, y, self->scene->area.width, h[i] };
 
       g_array_append_val (self->group_rects, r);
       layout_group (self, i, &r, runs);
       y += h[i] + GROUP_GAP;
     }
   /* The groups may leave part of the area empty: the area ends with the last group. */
-  self->bars_area.height = MAX (y - GROUP_GAP - self->bars_area.y, 1.0);
+  self->scene->area.height = MAX (y - GROUP_GAP - self->scene->area.y, 1.0);
 }
 
 /* ---- text ---- */
@@ -249,27 +250,27 @@ build_legend (BpwLifetimesPlot *self, const BpwPlotStyle *st)
       present[g->category] = TRUE;
       buffers += g->n;
     }
-  bpw_plot_legend_clear (&self->legend);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, _("Category"));
+  bpw_plot_legend_clear (&self->scene->legend);
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_HEADING, NULL, _("Category"));
   for (guint c = 0; c < BPW_N_MEM_CATEGORIES; c++)
     if (present[c])
       {
         BpwPlotColor color = _bpw_lifetimes_color (st, c, FALSE);
 
-        bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &color,
+        bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_BOX, &color,
                              bpw_lifetime_category_name (c));
       }
   bpw_plot_style_format_bytes (st, cap, sizeof cap, data->capacity);
   capacity = g_strdup_printf (_("capacity %s"), cap);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_DASH, &st->bottleneck[BPW_BOTTLENECK_CAPACITY],
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_DASH, &st->bottleneck[BPW_BOTTLENECK_CAPACITY],
                        capacity);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_DOTTED, &st->foreground, _("peak"));
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_DOTTED, &st->foreground, _("peak"));
   /* Legend entries hold 159 bytes: one sentence each. */
   note = g_strdup_printf (_("Above: device memory of one rank by category. Below: one bar per "
                           "buffer from allocation to free (%s buffers), full colour when live "
                           "at the peak."), bpw_plot_format_count (buffers, count, sizeof count));
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL, note);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL,
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_NOTE, NULL, note);
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_NOTE, NULL,
                        _("Bars closer than a column, or on tracks sharing a row, are merged."));
 }
 
@@ -281,7 +282,7 @@ layout_peak (BpwLifetimesPlot *self, BpwPlotText *text, const BpwPlotStyle *st)
   guint order[BPW_N_MEM_CATEGORIES];
   char peak[BPW_SI_LABEL_MAX], at[BPW_SI_LABEL_MAX], first[160];
   GString *parts = g_string_new (NULL);
-  double x = bpw_scale_map (&self->xscale, data->peak_time), w0, w1, y, tx;
+  double x = bpw_scale_map (&self->scene->xscale, data->peak_time), w0, w1, y, tx;
   gboolean right;
 
   for (guint c = 0; c < BPW_N_MEM_CATEGORIES; c++)
@@ -348,7 +349,7 @@ layout_group_labels (BpwLifetimesPlot *self, BpwPlotText *text, const BpwPlotSty
     {
       const BpwLifetimeGroup *g = &g_array_index (data->groups, BpwLifetimeGroup, i);
       const BpwPlotRect *r = &g_array_index (self->group_rects, BpwPlotRect, i);
-      double x = self->bars_area.x - st->padding, cy = r->y + r->height / 2;
+      double x = self->scene->area.x - st->padding, cy = r->y + r->height / 2;
       char name[96], detail[96];
 
       group_name (data, g, name, sizeof name);
@@ -369,6 +370,25 @@ layout_group_labels (BpwLifetimesPlot *self, BpwPlotText *text, const BpwPlotSty
 
 /* ---- the whole ---- */
 
+/* The bars; they do not overlap within a row. */
+static void
+add_targets (BpwLifetimesPlot *self)
+{
+  for (guint i = 0; i < self->marks->len; i++)
+    {
+      const BpwLifetimeMark *m = &g_array_index (self->marks, BpwLifetimeMark, i);
+      const BpwLifetimeBuffer *b = &g_array_index (self->data->buffers, BpwLifetimeBuffer,
+                                                   m->buffer);
+      BpwPlotTarget t = {
+        .hit = { .kind = BPW_PLOT_HIT_ITEM, .index = (gint) m->buffer, .count = m->count,
+                 .lineage = b->lineage == BPW_SIM_NONE ? BPW_PLOT_NO_LINEAGE : b->lineage,
+                 .bounds = { m->x0, m->y, MAX (m->x1 - m->x0, 1.0), m->height } },
+      };
+
+      _bpw_plot_add_target (BPW_PLOT (self), &t);
+    }
+}
+
 void
 _bpw_lifetimes_plot_layout (BpwPlot               *plot,
                             const BpwPlotViewport *viewport,
@@ -386,10 +406,10 @@ _bpw_lifetimes_plot_layout (BpwPlot               *plot,
   g_array_set_size (self->labels, 0);
   self->visible = 0;
   _bpw_plot_set_title (plot, data->title);
-  top = _bpw_plot_title_init (&self->title, text, st, data->title, width) + pad * 1.5;
+  top = _bpw_plot_title_init (&self->scene->title, text, st, data->title, width) + pad * 1.5;
   build_legend (self, st);
-  bpw_plot_legend_layout (&self->legend, text, st, TRUE, 0, 0, width - 2 * pad);
-  bottom = height - pad - self->legend.height - pad;
+  bpw_plot_legend_layout (&self->scene->legend, text, st, TRUE, 0, 0, width - 2 * pad);
+  bottom = height - pad - self->scene->legend.height - pad;
   bpw_plot_text_measure (text, BPW_PLOT_FONT_BODY, "Ag", 0, NULL, &body_h);
   bpw_plot_text_measure (text, BPW_PLOT_FONT_SMALL, "Ag", 0, NULL, &small_h);
 
@@ -411,20 +431,20 @@ _bpw_lifetimes_plot_layout (BpwPlot               *plot,
     gutter = MAX (gutter, group_label_width (text, data,
                                              &g_array_index (data->groups, BpwLifetimeGroup, i),
                                              st));
-  bpw_axis_layout_init (&self->xaxis, BPW_AXIS_BOTTOM, _("Time in the step"), "s", TRUE);
-  bpw_scale_init (&self->xscale, BPW_SCALE_LINEAR, self->t0, self->t1, 0, width);
-  bpw_axis_layout_compute (&self->xaxis, &self->xscale, text, st);
-  x_extent = bpw_axis_layout_extent (&self->xaxis, st);
+  bpw_axis_layout_init (&self->scene->xaxis, BPW_AXIS_BOTTOM, _("Time in the step"), "s", TRUE);
+  bpw_scale_init (&self->scene->xscale, BPW_SCALE_LINEAR, self->t0, self->t1, 0, width);
+  bpw_axis_layout_compute (&self->scene->xaxis, &self->scene->xscale, text, st);
+  x_extent = bpw_axis_layout_extent (&self->scene->xaxis, st);
 
   region = bottom - x_extent - top;
   self->curve_area.y = top;
   self->curve_area.height = MAX (floor (region * CURVE_SHARE), 1.0);
-  bpw_axis_layout_init (&self->yaxis, BPW_AXIS_LEFT, _("Device memory"),
+  bpw_axis_layout_init (&self->scene->yaxis, BPW_AXIS_LEFT, _("Device memory"),
                         bpw_plot_style_bytes_unit (st), TRUE);
-  bpw_scale_init (&self->yscale, BPW_SCALE_LINEAR, 0, ymax,
+  bpw_scale_init (&self->scene->yscale, BPW_SCALE_LINEAR, 0, ymax,
                   self->curve_area.y + self->curve_area.height, self->curve_area.y);
-  bpw_axis_layout_compute (&self->yaxis, &self->yscale, text, st);
-  y_extent = bpw_axis_layout_extent (&self->yaxis, st);
+  bpw_axis_layout_compute (&self->scene->yaxis, &self->scene->yscale, text, st);
+  y_extent = bpw_axis_layout_extent (&self->scene->yaxis, st);
   gutter = MIN (MAX (gutter + pad, y_extent), width * 0.35);
 
   self->curve_area.x = floor (pad + gutter);
@@ -438,18 +458,18 @@ _bpw_lifetimes_plot_layout (BpwPlot               *plot,
     self->curve_area.width = MAX (floor (width - MAX (pad, w / 2 + 2)) - self->curve_area.x,
                                   1.0);
   }
-  self->bars_area = (BpwPlotRect) { self->curve_area.x,
+  self->scene->area = (BpwPlotRect) { self->curve_area.x,
                                     self->curve_area.y + self->curve_area.height + pad * 1.5,
                                     self->curve_area.width, 0 };
-  self->bars_area.height = MAX (bottom - x_extent - self->bars_area.y, 1.0);
-  bpw_scale_init (&self->xscale, BPW_SCALE_LINEAR, self->t0, self->t1, self->curve_area.x,
+  self->scene->area.height = MAX (bottom - x_extent - self->scene->area.y, 1.0);
+  bpw_scale_init (&self->scene->xscale, BPW_SCALE_LINEAR, self->t0, self->t1, self->curve_area.x,
                   self->curve_area.x + self->curve_area.width);
-  bpw_axis_layout_compute (&self->xaxis, &self->xscale, text, st);
+  bpw_axis_layout_compute (&self->scene->xaxis, &self->scene->xscale, text, st);
   self->col_first = (gint) floor (self->curve_area.x);
   self->col_end = (gint) ceil (self->curve_area.x + self->curve_area.width);
 
   self->capacity_y = data->capacity > 0 && data->capacity <= ymax
-                       ? bpw_scale_map (&self->yscale, data->capacity) : NAN;
+                       ? bpw_scale_map (&self->scene->yscale, data->capacity) : NAN;
   layout_curve (self);
   layout_groups (self, MAX (small_h + 2, 6.0));
   layout_group_labels (self, text, st, body_h, small_h);
@@ -487,6 +507,7 @@ _bpw_lifetimes_plot_layout (BpwPlot               *plot,
         g_array_append_val (self->labels, label);
       }
   }
-  bpw_plot_legend_move (&self->legend, pad,
-                        self->bars_area.y + self->bars_area.height + x_extent + pad);
+  bpw_plot_legend_move (&self->scene->legend, pad,
+                        self->scene->area.y + self->scene->area.height + x_extent + pad);
+  add_targets (self);
 }

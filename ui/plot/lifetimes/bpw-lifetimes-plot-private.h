@@ -14,9 +14,10 @@ G_BEGIN_DECLS
 struct _BpwLifetimesPlot
 {
   BpwPlot            parent_instance;
+  BpwPlotScene      *scene;  /* the base's: area, axes, legend, title, hit targets */
 
+  BpwLifetimesData  *data;  /* owned by the base: _bpw_plot_set_data() */
   /* owned */
-  BpwLifetimesData  *data;
   double             window[2];    /* default time range; NaN: the step */
   GArray            *marks;        /* BpwLifetimeMark, group by group, row by row */
   GArray            *group_rects;  /* BpwPlotRect per group (height 0: not shown) */
@@ -25,17 +26,11 @@ struct _BpwLifetimesPlot
 
   /* the scene of the last layout */
   BpwPlotRect        curve_area;
-  BpwPlotRect        bars_area;
-  BpwScale           xscale, yscale;
-  BpwAxisLayout      xaxis, yaxis;
-  BpwPlotLegend      legend;
-  BpwPlotLabel       title;
   BpwPlotLabel       peak_label[2];
   double             t0, t1;
   double             capacity_y;   /* NaN when the capacity is above the curve area */
   gint               col_first, col_end;
   guint32            visible;
-  guint32            selected;     /* lineage whose buffers are outlined */
 };
 
 void                _bpw_lifetimes_plot_layout (BpwPlot               *plot,

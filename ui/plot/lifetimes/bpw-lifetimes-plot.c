@@ -59,7 +59,6 @@ bpw_lifetimes_plot_finalize (GObject *object)
 {
   BpwLifetimesPlot *self = BPW_LIFETIMES_PLOT (object);
 
-  g_clear_pointer (&self->data, bpw_lifetimes_data_free);
   g_clear_pointer (&self->marks, g_array_unref);
   g_clear_pointer (&self->group_rects, g_array_unref);
   g_clear_pointer (&self->stack, g_array_unref);
@@ -98,7 +97,7 @@ draw_curve (BpwLifetimesPlot *self, cairo_t *cr, const BpwPlotStyle *st)
           for (j = i; j < n && isfinite (stack_at (self, j)[k]); j++)
             {
               double x = self->col_first + (double) j;
-              double y = bpw_scale_map (&self->yscale, stack_at (self, j)[k]);
+              double y = bpw_scale_map (&self->scene->yscale, stack_at (self, j)[k]);
 
               if (j == i)
                 cairo_move_to (cr, x, y);
@@ -109,7 +108,8 @@ draw_curve (BpwLifetimesPlot *self, cairo_t *cr, const BpwPlotStyle *st)
           for (guint r = j; r-- > i;)
             {
               double x = self->col_first + (double) r;
-              double y = bpw_scale_map (&self->yscale, k > 0 ? stack_at (self, r)[k - 1] : 0);
+              double y = bpw_scale_map (&self->scene->yscale, k > 0 ? stack_at (self,
+                                                                                r)[k - 1] : 0);
 
               cairo_line_to (cr, x + 1, y);
               cairo_line_to (cr, x, y);
@@ -150,11 +150,12 @@ draw_marks (BpwLifetimesPlot *self, cairo_t *cr, const BpwPlotStyle *st)
       bpw_plot_set_source (cr, &c);
       cairo_fill (cr);
     }
-  for (guint i = 0; self->selected != BPW_PLOT_NO_LINEAGE && i < self->marks->len; i++)
+  for (guint i = 0; self->scene->selected != BPW_PLOT_NO_LINEAGE && i < self->marks->len; i++)
     {
       const BpwLifetimeMark *m = &g_array_index (self->marks, BpwLifetimeMark, i);
 
-      if (g_array_index (data->buffers, BpwLifetimeBuffer, m->buffer).lineage == self->selected)
+      if (g_array_index (data->buffers, BpwLifetimeBuffer,
+                         m->buffer).lineage == self->scene->selected)
         cairo_rectangle (cr, m->x0 - 1, m->y - 1, MAX (m->x1 - m->x0, 1.0) + 2, m->height + 2);
     }
   cairo_set_line_width (cr, 2.0);
@@ -165,7 +166,7 @@ draw_marks (BpwLifetimesPlot *self, cairo_t *cr, const BpwPlotStyle *st)
 static void
 draw_peak (BpwLifetimesPlot *self, cairo_t *cr, const BpwPlotStyle *st)
 {
-  double x = bpw_scale_map (&self->xscale, self->data->peak_time);
+  double x = bpw_scale_map (&self->scene->xscale, self->data->peak_time);
   double dots[] = { 1.5, 2.5 }, dash[] = { 5, 3 };
 
   if (isfinite (self->capacity_y))
@@ -187,10 +188,10 @@ draw_peak (BpwLifetimesPlot *self, cairo_t *cr, const BpwPlotStyle *st)
   cairo_set_line_width (cr, 1.0);
   bpw_plot_set_source (cr, &st->foreground);
   cairo_move_to (cr, x, self->curve_area.y);
-  cairo_line_to (cr, x, self->bars_area.y + self->bars_area.height);
+  cairo_line_to (cr, x, self->scene->area.y + self->scene->area.height);
   cairo_stroke (cr);
   cairo_set_dash (cr, NULL, 0, 0);
-  cairo_arc (cr, x, bpw_scale_map (&self->yscale, self->data->peak), 3, 0, 2 * G_PI);
+  cairo_arc (cr, x, bpw_scale_map (&self->scene->yscale, self->data->peak), 3, 0, 2 * G_PI);
   bpw_plot_set_source (cr, &st->background);
   cairo_fill_preserve (cr);
   bpw_plot_set_source (cr, &st->foreground);
@@ -205,8 +206,8 @@ bpw_lifetimes_plot_draw (BpwPlot *plot,
   const BpwPlotStyle *st = bpw_plot_get_style (plot);
   BpwPlotText *text = _bpw_plot_get_text (plot);
 
-  bpw_axis_layout_draw_grid (&self->yaxis, cr, st, &self->curve_area);
-  bpw_axis_layout_draw_grid (&self->xaxis, cr, st, &self->curve_area);
+  bpw_axis_layout_draw_grid (&self->scene->yaxis, cr, st, &self->curve_area);
+  bpw_axis_layout_draw_grid (&self->scene->xaxis, cr, st, &self->curve_area);
   for (guint i = 0; i < self->group_rects->len; i++)
     {
       const BpwPlotRect *r = &g_array_index (self->group_rects, BpwPlotRect, i);
@@ -215,26 +216,26 @@ bpw_lifetimes_plot_draw (BpwPlot *plot,
       bpw_plot_set_source (cr, &st->band[i % 2]);
       cairo_fill (cr);
     }
-  bpw_axis_layout_draw_grid (&self->xaxis, cr, st, &self->bars_area);
+  bpw_axis_layout_draw_grid (&self->scene->xaxis, cr, st, &self->scene->area);
 
   cairo_save (cr);
   cairo_rectangle (cr, self->curve_area.x, self->curve_area.y, self->curve_area.width,
                    self->curve_area.height);
-  cairo_rectangle (cr, self->bars_area.x, self->bars_area.y, self->bars_area.width,
-                   self->bars_area.height);
+  cairo_rectangle (cr, self->scene->area.x, self->scene->area.y, self->scene->area.width,
+                   self->scene->area.height);
   cairo_clip (cr);
   draw_curve (self, cr, st);
   draw_marks (self, cr, st);
   cairo_restore (cr);
   draw_peak (self, cr, st);
 
-  bpw_axis_layout_draw (&self->yaxis, cr, text, st, &self->curve_area);
-  bpw_axis_layout_draw (&self->xaxis, cr, text, st, &self->bars_area);
+  bpw_axis_layout_draw (&self->scene->yaxis, cr, text, st, &self->curve_area);
+  bpw_axis_layout_draw (&self->scene->xaxis, cr, text, st, &self->scene->area);
   _bpw_plot_draw_labels (text, cr, self->labels);
   _bpw_plot_draw_label (text, cr, &self->peak_label[0]);
   _bpw_plot_draw_label (text, cr, &self->peak_label[1]);
-  _bpw_plot_draw_label (text, cr, &self->title);
-  bpw_plot_legend_draw (&self->legend, cr, text, st);
+  _bpw_plot_draw_label (text, cr, &self->scene->title);
+  bpw_plot_legend_draw (&self->scene->legend, cr, text, st);
 }
 
 static gboolean
@@ -244,7 +245,6 @@ bpw_lifetimes_plot_hit_test (BpwPlot    *plot,
                              BpwPlotHit *hit)
 {
   BpwLifetimesPlot *self = BPW_LIFETIMES_PLOT (plot);
-  int legend;
 
   if (_bpw_plot_rect_contains (&self->curve_area, x, y))
     {
@@ -258,33 +258,9 @@ bpw_lifetimes_plot_hit_test (BpwPlot    *plot,
                                         self->curve_area.height } };
       return TRUE;
     }
-  if (_bpw_plot_rect_contains (&self->bars_area, x, y))
-    {
-      /* The last mark drawn under the point: marks do not overlap within a row. */
-      for (guint i = self->marks->len; i-- > 0;)
-        {
-          const BpwLifetimeMark *m = &g_array_index (self->marks, BpwLifetimeMark, i);
-          const BpwLifetimeBuffer *b;
-
-          if (x < m->x0 || x > MAX (m->x1, m->x0 + 1) || y < m->y || y > m->y + m->height)
-            continue;
-          b = &g_array_index (self->data->buffers, BpwLifetimeBuffer, m->buffer);
-          *hit = (BpwPlotHit) {
-            .kind = BPW_PLOT_HIT_ITEM, .index = (gint) m->buffer, .count = m->count,
-            .lineage = b->lineage == BPW_SIM_NONE ? BPW_PLOT_NO_LINEAGE : b->lineage,
-            .bounds = { m->x0, m->y, MAX (m->x1 - m->x0, 1.0), m->height },
-          };
-          return TRUE;
-        }
-      return FALSE;
-    }
-  legend = bpw_plot_legend_hit (&self->legend, x, y);
-  if (legend < 0)
-    return FALSE;
-  *hit = (BpwPlotHit) { .kind = BPW_PLOT_HIT_LEGEND, .index = legend, .count = 1,
-                        .lineage = BPW_PLOT_NO_LINEAGE,
-                        .bounds = self->legend.entries[legend].bounds };
-  return TRUE;
+  if (_bpw_plot_rect_contains (&self->scene->area, x, y))
+    return _bpw_plot_hit_targets (plot, x, y, hit);
+  return _bpw_plot_hit_legend (plot, x, y, hit);
 }
 
 static char *
@@ -329,8 +305,8 @@ describe_curve (BpwLifetimesPlot *self, const BpwPlotHit *hit)
   if (c < 0)
     return NULL;
   s = stack_at (self, c);
-  bpw_si_format (a, sizeof a, bpw_scale_unmap (&self->xscale, hit->bounds.x), "s", 4);
-  bpw_si_format (b, sizeof b, bpw_scale_unmap (&self->xscale, hit->bounds.x + 1), "s", 4);
+  bpw_si_format (a, sizeof a, bpw_scale_unmap (&self->scene->xscale, hit->bounds.x), "s", 4);
+  bpw_si_format (b, sizeof b, bpw_scale_unmap (&self->scene->xscale, hit->bounds.x + 1), "s", 4);
   bpw_plot_format_bytes (BPW_PLOT (self), total, sizeof total, s[BPW_N_MEM_CATEGORIES - 1]);
   out = g_string_new (NULL);
   g_string_append_printf (out, _("Device memory %s at its highest between %s and %s"), total, a, b);
@@ -359,7 +335,7 @@ bpw_lifetimes_plot_describe (BpwPlot          *plot,
   if (hit->kind == BPW_PLOT_HIT_COUNTER)
     return describe_curve (self, hit);
   if (hit->kind == BPW_PLOT_HIT_LEGEND && hit->index >= 0)
-    return g_strdup (self->legend.entries[hit->index].label);
+    return g_strdup (self->scene->legend.entries[hit->index].label);
   return NULL;
 }
 
@@ -435,6 +411,15 @@ bpw_lifetimes_plot_get_bounds (BpwPlot         *plot,
   return self->data->buffers->len > 0 && self->data->step_s > 0;
 }
 
+static gpointer
+new_empty_data (void)
+{
+  BpwLifetimesData *data = bpw_lifetimes_data_new (NULL, 0, 0);
+
+  bpw_lifetimes_data_finish (data);
+  return data;
+}
+
 static void
 bpw_lifetimes_plot_class_init (BpwLifetimesPlotClass *klass)
 {
@@ -448,18 +433,21 @@ bpw_lifetimes_plot_class_init (BpwLifetimesPlotClass *klass)
   plot_class->hit_test = bpw_lifetimes_plot_hit_test;
   plot_class->describe = bpw_lifetimes_plot_describe;
   plot_class->to_csv = bpw_lifetimes_plot_to_csv;
+  _bpw_plot_class_set_data_type (plot_class, G_STRUCT_OFFSET (BpwLifetimesPlot, data),
+                                 G_STRUCT_OFFSET (BpwLifetimesData, title), new_empty_data,
+                                 (GDestroyNotify) bpw_lifetimes_data_free);
 }
 
 static void
 bpw_lifetimes_plot_init (BpwLifetimesPlot *self)
 {
+  self->scene = _bpw_plot_get_scene (BPW_PLOT (self));
   self->marks = g_array_new (FALSE, FALSE, sizeof (BpwLifetimeMark));
   self->group_rects = g_array_new (FALSE, FALSE, sizeof (BpwPlotRect));
   self->stack = g_array_new (FALSE, FALSE, sizeof (double));
   self->labels = g_array_new (FALSE, FALSE, sizeof (BpwPlotLabel));
   self->capacity_y = NAN;
   self->window[0] = self->window[1] = NAN;
-  self->selected = BPW_PLOT_NO_LINEAGE;
 }
 
 BpwLifetimesPlot *
@@ -477,18 +465,7 @@ bpw_lifetimes_plot_set_data (BpwLifetimesPlot *self,
 {
   g_return_if_fail (BPW_IS_LIFETIMES_PLOT (self));
 
-  /* NULL is "empty": a plot made without data gets empty data, not none. */
-  if (data != NULL && data == self->data)
-    return;
-  g_clear_pointer (&self->data, bpw_lifetimes_data_free);
-  if (data == NULL)
-    {
-      data = bpw_lifetimes_data_new (NULL, 0, 0);
-      bpw_lifetimes_data_finish (data);
-    }
-  self->data = data;
-  _bpw_plot_set_title (BPW_PLOT (self), data->title);
-  bpw_plot_changed (BPW_PLOT (self));
+  _bpw_plot_set_data (BPW_PLOT (self), data);
 }
 
 const BpwLifetimesData *
@@ -524,14 +501,6 @@ bpw_lifetimes_plot_get_curve_area (BpwLifetimesPlot *self)
   return &self->curve_area;
 }
 
-const BpwPlotRect *
-bpw_lifetimes_plot_get_bars_area (BpwLifetimesPlot *self)
-{
-  g_return_val_if_fail (BPW_IS_LIFETIMES_PLOT (self), NULL);
-
-  return &self->bars_area;
-}
-
 gboolean
 bpw_lifetimes_plot_get_group_rect (BpwLifetimesPlot *self,
                                    guint             group,
@@ -555,40 +524,10 @@ bpw_lifetimes_plot_get_marks (BpwLifetimesPlot *self,
   return (const BpwLifetimeMark *) self->marks->data;
 }
 
-double
-bpw_lifetimes_plot_map_time (BpwLifetimesPlot *self,
-                             double            seconds)
-{
-  g_return_val_if_fail (BPW_IS_LIFETIMES_PLOT (self), 0);
-
-  return bpw_scale_map (&self->xscale, seconds);
-}
-
-double
-bpw_lifetimes_plot_map_bytes (BpwLifetimesPlot *self,
-                              double            bytes)
-{
-  g_return_val_if_fail (BPW_IS_LIFETIMES_PLOT (self), 0);
-
-  return bpw_scale_map (&self->yscale, bytes);
-}
-
 guint32
 bpw_lifetimes_plot_get_visible_buffers (BpwLifetimesPlot *self)
 {
   g_return_val_if_fail (BPW_IS_LIFETIMES_PLOT (self), 0);
 
   return self->visible;
-}
-
-void
-bpw_lifetimes_plot_set_selected_lineage (BpwLifetimesPlot *self,
-                                         guint32           lineage)
-{
-  g_return_if_fail (BPW_IS_LIFETIMES_PLOT (self));
-
-  if (self->selected == lineage)
-    return;
-  self->selected = lineage;
-  bpw_plot_changed (BPW_PLOT (self));
 }

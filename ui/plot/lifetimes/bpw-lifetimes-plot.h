@@ -46,24 +46,18 @@ void                    bpw_lifetimes_plot_set_time_window (BpwLifetimesPlot *se
                                                             double            t0,
                                                             double            t1);
 
-/* Buffers allocated by the operation of lineage @lineage are outlined in the accent
- * colour; BPW_PLOT_NO_LINEAGE clears. Kept when the data change. */
-void                    bpw_lifetimes_plot_set_selected_lineage (BpwLifetimesPlot *self,
-                                                                 guint32           lineage);
+/* bpw_plot_set_selected_lineage() outlines the buffers allocated by the operation of that
+ * lineage in the accent colour. */
 
-/* The scene of the last layout. */
+/* The scene of the last layout; bpw_plot_get_area() is the bars' area, bpw_plot_map_x()
+ * maps seconds and bpw_plot_map_y() bytes of the curve. */
 const BpwPlotRect      *bpw_lifetimes_plot_get_curve_area (BpwLifetimesPlot *self);
-const BpwPlotRect      *bpw_lifetimes_plot_get_bars_area  (BpwLifetimesPlot *self);
 /* The band of group @group (its marks lie inside it); FALSE when not shown. */
 gboolean                bpw_lifetimes_plot_get_group_rect (BpwLifetimesPlot *self,
                                                            guint             group,
                                                            BpwPlotRect      *rect);
 const BpwLifetimeMark  *bpw_lifetimes_plot_get_marks  (BpwLifetimesPlot *self,
                                                        guint            *n_marks);
-double                  bpw_lifetimes_plot_map_time   (BpwLifetimesPlot *self,
-                                                       double            seconds);
-double                  bpw_lifetimes_plot_map_bytes  (BpwLifetimesPlot *self,
-                                                       double            bytes);
 /* Buffers inside the viewport's time range in the last layout. */
 guint32                 bpw_lifetimes_plot_get_visible_buffers (BpwLifetimesPlot *self);
 

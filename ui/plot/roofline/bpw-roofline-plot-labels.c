@@ -157,20 +157,20 @@ static void
 layout_ridges (BpwRooflinePlot *self, BpwLabelPlacer *placer)
 {
   const BpwRooflineData *data = self->data;
-  double bottom = self->area.y + self->area.height;
+  double bottom = self->scene->area.y + self->scene->area.height;
 
   for (guint i = 0; i < data->ridges->len; i++)
     {
       const BpwRooflineRidge *r = &g_array_index (data->ridges, BpwRooflineRidge, i);
       BpwRooflineRidgeMark mark = {
-        .x = bpw_scale_map (&self->xscale, r->intensity),
-        .y = bpw_scale_map (&self->yscale, r->value), .bottom = bottom,
+        .x = bpw_scale_map (&self->scene->xscale, r->intensity),
+        .y = bpw_scale_map (&self->scene->yscale, r->value), .bottom = bottom,
       };
       BpwPlotRect box = { mark.x - RIDGE_RADIUS, mark.y - RIDGE_RADIUS, 2 * RIDGE_RADIUS,
                           2 * RIDGE_RADIUS };
 
       if (!ceiling (data, r->compute)->primary ||
-          !_bpw_plot_rect_contains (&self->area, mark.x, mark.y))
+          !_bpw_plot_rect_contains (&self->scene->area, mark.x, mark.y))
         continue;
       g_array_append_val (self->ridges, mark);
       bpw_label_placer_block_rect (placer, &box);
@@ -305,7 +305,7 @@ _bpw_roofline_plot_place_labels (BpwRooflinePlot    *self,
   BpwLabelPlacer placer;
 
   /* Obstacles first: every line and every dot; then labels by importance. */
-  bpw_label_placer_init (&placer, &self->area);
+  bpw_label_placer_init (&placer, &self->scene->area);
   for (guint i = 0; i < self->segments->len; i++)
     {
       const BpwRooflineSegment *s = &g_array_index (self->segments, BpwRooflineSegment, i);

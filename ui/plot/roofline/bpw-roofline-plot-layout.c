@@ -139,7 +139,7 @@ build_legend (BpwRooflinePlot *self, const BpwPlotStyle *st)
   g_autofree char *baseline = NULL;
   guint merged = 0, shown = 0;
 
-  bpw_plot_legend_clear (&self->legend);
+  bpw_plot_legend_clear (&self->scene->legend);
   for (guint i = 0; i < data->points->len; i++)
     {
       const BpwRooflinePoint *p = &g_array_index (data->points, BpwRooflinePoint, i);
@@ -156,18 +156,18 @@ build_legend (BpwRooflinePlot *self, const BpwPlotStyle *st)
       baseline_ceilings |= ceiling (data, i)->baseline;
       others |= !ceiling (data, i)->primary && !ceiling (data, i)->host;
     }
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, _("Layer type"));
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_HEADING, NULL, _("Layer type"));
   for (guint t = 0; t < BPW_N_LAYER_TYPES; t++)
     if (types[t])
-      bpw_plot_legend_add (&self->legend, BPW_LEGEND_DOT, &st->layer_type[t],
+      bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_DOT, &st->layer_type[t],
                            _bpw_plot_layer_type_name (t));
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, _("Operations"));
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_DOT, &dot, data->label);
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_HEADING, NULL, _("Operations"));
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_DOT, &dot, data->label);
   if (baseline_points)
     {
       baseline = g_strdup_printf (_("%s (baseline)"), data->baseline_label != NULL
                                                      ? data->baseline_label : _("baseline"));
-      bpw_plot_legend_add (&self->legend, BPW_LEGEND_RING, &dot, baseline);
+      bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_RING, &dot, baseline);
     }
   if (measured)
     {
@@ -175,27 +175,27 @@ build_legend (BpwRooflinePlot *self, const BpwPlotStyle *st)
                                                                    ? data->measured_label
                                                                    : _("profile"));
 
-      bpw_plot_legend_add (&self->legend, BPW_LEGEND_DIAMOND, &dot, label);
+      bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_DIAMOND, &dot, label);
     }
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, _("Ceilings"));
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_LINE, &st->ceiling, _("datasheet"));
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_HEADING, NULL, _("Ceilings"));
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_LINE, &st->ceiling, _("datasheet"));
   if (calibrated)
     {
       GString *factors = g_string_new (NULL);
 
-      bpw_plot_legend_add (&self->legend, BPW_LEGEND_DASH, &st->ceiling,
+      bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_DASH, &st->ceiling,
                            _("calibrated (best efficiency)"));
       for (guint i = 0; i < data->ceilings->len; i++)
         if (ceiling (data, i)->calibrated && !ceiling (data, i)->baseline)
           g_string_append_printf (factors, "%s%s ×%.2f", factors->len > 0 ? ", " : "",
                                   ceiling (data, i)->label, ceiling (data, i)->efficiency);
-      bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL, factors->str);
+      bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_NOTE, NULL, factors->str);
       g_string_free (factors, TRUE);
     }
   if (others)
-    bpw_plot_legend_add (&self->legend, BPW_LEGEND_LINE, &st->muted, _("other precisions"));
+    bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_LINE, &st->muted, _("other precisions"));
   if (baseline_ceilings)
-    bpw_plot_legend_add (&self->legend, BPW_LEGEND_DOTTED, &st->muted, _("baseline datasheet"));
+    bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_DOTTED, &st->muted, _("baseline datasheet"));
   if (data->skipped > 0)
     note = g_strdup_printf (_("Dot area ∝ share of task time. %u operations as %u dots (alike "
                             "operations of every block merged); %u without FLOPs or memory "
@@ -203,7 +203,7 @@ build_legend (BpwRooflinePlot *self, const BpwPlotStyle *st)
   else
     note = g_strdup_printf (_("Dot area ∝ share of task time. %u operations as %u dots (alike "
                             "operations of every block merged)."), merged, shown);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL, note);
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_NOTE, NULL, note);
   if (measured)
     {
       /* A legend entry holds 160 bytes. */
@@ -214,7 +214,7 @@ build_legend (BpwRooflinePlot *self, const BpwPlotStyle *st)
         : g_strdup (_("Diamonds: modelled FLOPs over measured kernel time, alike operations "
                     "merged."));
 
-      bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL, how);
+      bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_NOTE, NULL, how);
     }
 }
 
@@ -223,8 +223,8 @@ add_segment (BpwRooflinePlot *self, guint index, double x0, double y0, double x1
 {
   BpwRooflineSegment s = {
     .ceiling = index,
-    .x0 = bpw_scale_map (&self->xscale, x0), .y0 = bpw_scale_map (&self->yscale, y0),
-    .x1 = bpw_scale_map (&self->xscale, x1), .y1 = bpw_scale_map (&self->yscale, y1),
+    .x0 = bpw_scale_map (&self->scene->xscale, x0), .y0 = bpw_scale_map (&self->scene->yscale, y0),
+    .x1 = bpw_scale_map (&self->scene->xscale, x1), .y1 = bpw_scale_map (&self->scene->yscale, y1),
   };
 
   g_array_append_val (self->segments, s);
@@ -292,14 +292,14 @@ layout_marks (BpwRooflinePlot *self, const BpwPlotStyle *st)
   for (guint i = 0; i < data->points->len; i++)
     {
       const BpwRooflinePoint *p = &g_array_index (data->points, BpwRooflinePoint, i);
-      double x = bpw_scale_map (&self->xscale, p->intensity);
-      double y = bpw_scale_map (&self->yscale, p->attained);
+      double x = bpw_scale_map (&self->scene->xscale, p->intensity);
+      double y = bpw_scale_map (&self->scene->yscale, p->attained);
       double r = max_share > 0 ? st->marker_max * sqrt (p->share / max_share) : st->marker_min;
       gint64 key;
       gpointer found;
       BpwRooflineMark m;
 
-      if (!_bpw_plot_rect_contains (&self->area, x, y))
+      if (!_bpw_plot_rect_contains (&self->scene->area, x, y))
         continue;
       r = CLAMP (r, st->marker_min, st->marker_max);
       /* Inside the area, so both pixel coordinates are small and non-negative. */
@@ -329,6 +329,27 @@ layout_marks (BpwRooflinePlot *self, const BpwPlotStyle *st)
   g_array_sort (self->marks, compare_marks);
 }
 
+/* The dots, in draw order: of those in reach, the nearest is hit. */
+static void
+add_targets (BpwRooflinePlot *self)
+{
+  for (guint i = 0; i < self->marks->len; i++)
+    {
+      const BpwRooflineMark *m = &g_array_index (self->marks, BpwRooflineMark, i);
+      const BpwRooflinePoint *p = &g_array_index (self->data->points, BpwRooflinePoint,
+                                                  m->point);
+      BpwPlotTarget t = {
+        .hit = { .kind = m->baseline ? BPW_PLOT_HIT_BASELINE : BPW_PLOT_HIT_ITEM,
+                 .index = (gint) m->point, .count = m->count, .lineage = p->lineage,
+                 .bounds = { m->x - m->radius, m->y - m->radius, 2 * m->radius,
+                             2 * m->radius } },
+        .reach = MAX (m->radius, HIT_SLOP),
+      };
+
+      _bpw_plot_add_target (BPW_PLOT (self), &t);
+    }
+}
+
 void
 _bpw_roofline_plot_layout (BpwPlot               *plot,
                            const BpwPlotViewport *viewport,
@@ -349,51 +370,52 @@ _bpw_roofline_plot_layout (BpwPlot               *plot,
   g_array_set_size (self->labels, 0);
 
   _bpw_plot_set_title (plot, self->data->title);
-  top = _bpw_plot_title_init (&self->title, text, st, self->data->title, width) + pad * 1.5;
+  top = _bpw_plot_title_init (&self->scene->title, text, st, self->data->title, width) + pad * 1.5;
 
   build_legend (self, st);
   legend_w = column ? CLAMP (width * 0.24, 120, 190) : width - 2 * pad;
-  bpw_plot_legend_layout (&self->legend, text, st, !column, 0, 0, legend_w);
-  right = width - pad - (column ? self->legend.width + 2 * pad : 0);
-  bottom = height - pad - (column ? 0 : self->legend.height + pad);
+  bpw_plot_legend_layout (&self->scene->legend, text, st, !column, 0, 0, legend_w);
+  right = width - pad - (column ? self->scene->legend.width + 2 * pad : 0);
+  bottom = height - pad - (column ? 0 : self->scene->legend.height + pad);
 
   fit_domain (self, viewport, &d);
-  bpw_axis_layout_init (&self->xaxis, BPW_AXIS_BOTTOM, _("Arithmetic intensity (FLOP/B)"),
+  bpw_axis_layout_init (&self->scene->xaxis, BPW_AXIS_BOTTOM, _("Arithmetic intensity (FLOP/B)"),
                         "FLOP/B", FALSE);
-  bpw_axis_layout_init (&self->yaxis, BPW_AXIS_LEFT, _("Attained (FLOP/s)"), "FLOP/s", TRUE);
+  bpw_axis_layout_init (&self->scene->yaxis, BPW_AXIS_LEFT, _("Attained (FLOP/s)"), "FLOP/s", TRUE);
 
   /* The x axis' height hardly depends on its ticks; the y axis' width does on its labels.
    * Lay out y against an estimated height, then x against the width that leaves, then y
    * again against the true height. */
-  bpw_scale_init (&self->xscale, BPW_SCALE_LOG, d.x_min, d.x_max, pad, right);
-  bpw_axis_layout_compute (&self->xaxis, &self->xscale, text, st);
-  x_extent = bpw_axis_layout_extent (&self->xaxis, st);
+  bpw_scale_init (&self->scene->xscale, BPW_SCALE_LOG, d.x_min, d.x_max, pad, right);
+  bpw_axis_layout_compute (&self->scene->xaxis, &self->scene->xscale, text, st);
+  x_extent = bpw_axis_layout_extent (&self->scene->xaxis, st);
   for (int pass = 0; pass < 2; pass++)
     {
       double y_extent;
 
-      self->area.y = top;
-      self->area.height = MAX (bottom - x_extent - top, 1.0);
+      self->scene->area.y = top;
+      self->scene->area.height = MAX (bottom - x_extent - top, 1.0);
       if (viewport == NULL)
-        fit_headroom (self, &d, self->area.height, st);
-      bpw_scale_init (&self->yscale, BPW_SCALE_LOG, d.y_min, d.y_max,
-                      self->area.y + self->area.height, self->area.y);
-      bpw_axis_layout_compute (&self->yaxis, &self->yscale, text, st);
-      y_extent = bpw_axis_layout_extent (&self->yaxis, st);
-      self->area.x = pad + y_extent;
-      self->area.width = MAX (right - self->area.x, 1.0);
-      bpw_scale_init (&self->xscale, BPW_SCALE_LOG, d.x_min, d.x_max, self->area.x,
-                      self->area.x + self->area.width);
-      bpw_axis_layout_compute (&self->xaxis, &self->xscale, text, st);
-      x_extent = bpw_axis_layout_extent (&self->xaxis, st);
+        fit_headroom (self, &d, self->scene->area.height, st);
+      bpw_scale_init (&self->scene->yscale, BPW_SCALE_LOG, d.y_min, d.y_max,
+                      self->scene->area.y + self->scene->area.height, self->scene->area.y);
+      bpw_axis_layout_compute (&self->scene->yaxis, &self->scene->yscale, text, st);
+      y_extent = bpw_axis_layout_extent (&self->scene->yaxis, st);
+      self->scene->area.x = pad + y_extent;
+      self->scene->area.width = MAX (right - self->scene->area.x, 1.0);
+      bpw_scale_init (&self->scene->xscale, BPW_SCALE_LOG, d.x_min, d.x_max, self->scene->area.x,
+                      self->scene->area.x + self->scene->area.width);
+      bpw_axis_layout_compute (&self->scene->xaxis, &self->scene->xscale, text, st);
+      x_extent = bpw_axis_layout_extent (&self->scene->xaxis, st);
     }
 
   if (column)
-    bpw_plot_legend_move (&self->legend, right + 2 * pad, self->area.y);
+    bpw_plot_legend_move (&self->scene->legend, right + 2 * pad, self->scene->area.y);
   else
-    bpw_plot_legend_move (&self->legend, pad, height - pad - self->legend.height);
+    bpw_plot_legend_move (&self->scene->legend, pad, height - pad - self->scene->legend.height);
 
   layout_ceilings (self, &d);
   layout_marks (self, st);
+  add_targets (self);
   _bpw_roofline_plot_place_labels (self, text, st);
 }

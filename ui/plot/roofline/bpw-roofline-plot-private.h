@@ -11,6 +11,9 @@
 
 G_BEGIN_DECLS
 
+/* How near the pointer must come to a dot or a ceiling to hit it. */
+#define HIT_SLOP 3.0
+
 /* A ceiling's visible piece, in user units. */
 typedef struct
 {
@@ -32,23 +35,15 @@ typedef struct
 struct _BpwRooflinePlot
 {
   BpwPlot           parent_instance;
+  BpwPlotScene     *scene;  /* the base's: area, axes, legend, title, hit targets */
 
+  BpwRooflineData  *data;  /* owned by the base: _bpw_plot_set_data() */
   /* owned */
-  BpwRooflineData  *data;
   GArray           *marks;      /* BpwRooflineMark, in draw order */
   GArray           *segments;   /* BpwRooflineSegment */
   GArray           *ridges;     /* BpwRooflineRidgeMark */
   GArray           *leaders;    /* BpwPlotQuad segments from dots to their labels */
   GArray           *labels;     /* BpwPlotLabel */
-
-  /* the scene of the last layout */
-  BpwPlotRect       area;
-  BpwScale          xscale, yscale;
-  BpwAxisLayout     xaxis, yaxis;
-  BpwPlotLegend     legend;
-  BpwPlotLabel      title;
-
-  guint32           selected;   /* lineage ringed in the accent colour; BPW_PLOT_NO_LINEAGE */
 };
 
 static inline const BpwRooflineCeiling *

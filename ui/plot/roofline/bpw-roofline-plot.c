@@ -15,7 +15,6 @@
 #include "bpw-roofline-plot-private.h"
 
 /* Pointer tolerance around small dots and thin lines, in user units. */
-#define HIT_SLOP 3.0
 
 G_DEFINE_FINAL_TYPE (BpwRooflinePlot, bpw_roofline_plot, BPW_TYPE_PLOT)
 
@@ -24,7 +23,6 @@ bpw_roofline_plot_finalize (GObject *object)
 {
   BpwRooflinePlot *self = BPW_ROOFLINE_PLOT (object);
 
-  g_clear_pointer (&self->data, bpw_roofline_data_free);
   g_clear_pointer (&self->marks, g_array_unref);
   g_clear_pointer (&self->segments, g_array_unref);
   g_clear_pointer (&self->ridges, g_array_unref);
@@ -118,13 +116,13 @@ draw_marks (BpwRooflinePlot *self, cairo_t *cr, const BpwPlotStyle *st)
       cairo_stroke (cr);
     }
   /* The selected operation last, so its ring is on top of the dots around it. */
-  for (guint i = 0; self->selected != BPW_PLOT_NO_LINEAGE && i < self->marks->len; i++)
+  for (guint i = 0; self->scene->selected != BPW_PLOT_NO_LINEAGE && i < self->marks->len; i++)
     {
       const BpwRooflineMark *m = &g_array_index (self->marks, BpwRooflineMark, i);
 
       if (m->baseline
           || g_array_index (self->data->points, BpwRooflinePoint, m->point).lineage
-             != self->selected)
+             != self->scene->selected)
         continue;
       cairo_new_sub_path (cr);
       cairo_arc (cr, m->x, m->y, m->radius + 3.0, 0, 2 * G_PI);
@@ -141,13 +139,13 @@ bpw_roofline_plot_draw (BpwPlot *plot,
   BpwRooflinePlot *self = BPW_ROOFLINE_PLOT (plot);
   const BpwPlotStyle *st = bpw_plot_get_style (plot);
   BpwPlotText *text = _bpw_plot_get_text (plot);
-  const BpwPlotRect *a = &self->area;
+  const BpwPlotRect *a = &self->scene->area;
 
   bpw_plot_set_source (cr, &st->plot_background);
   cairo_rectangle (cr, a->x, a->y, a->width, a->height);
   cairo_fill (cr);
-  bpw_axis_layout_draw_grid (&self->xaxis, cr, st, a);
-  bpw_axis_layout_draw_grid (&self->yaxis, cr, st, a);
+  bpw_axis_layout_draw_grid (&self->scene->xaxis, cr, st, a);
+  bpw_axis_layout_draw_grid (&self->scene->yaxis, cr, st, a);
 
   cairo_save (cr);
   cairo_rectangle (cr, a->x, a->y, a->width, a->height);
@@ -166,11 +164,11 @@ bpw_roofline_plot_draw (BpwPlot *plot,
   cairo_stroke (cr);
   cairo_restore (cr);
 
-  bpw_axis_layout_draw (&self->xaxis, cr, text, st, a);
-  bpw_axis_layout_draw (&self->yaxis, cr, text, st, a);
+  bpw_axis_layout_draw (&self->scene->xaxis, cr, text, st, a);
+  bpw_axis_layout_draw (&self->scene->yaxis, cr, text, st, a);
   _bpw_plot_draw_labels (text, cr, self->labels);
-  _bpw_plot_draw_label (text, cr, &self->title);
-  bpw_plot_legend_draw (&self->legend, cr, text, st);
+  _bpw_plot_draw_label (text, cr, &self->scene->title);
+  bpw_plot_legend_draw (&self->scene->legend, cr, text, st);
 }
 
 static double
@@ -189,26 +187,12 @@ bpw_roofline_plot_hit_test (BpwPlot    *plot,
                             BpwPlotHit *hit)
 {
   BpwRooflinePlot *self = BPW_ROOFLINE_PLOT (plot);
-  int legend;
 
-  if (_bpw_plot_rect_contains (&self->area, x, y))
+  if (_bpw_plot_rect_contains (&self->scene->area, x, y))
     {
-      /* Topmost first: the marks are in draw order. */
-      for (guint i = self->marks->len; i-- > 0;)
-        {
-          const BpwRooflineMark *m = &g_array_index (self->marks, BpwRooflineMark, i);
-          const BpwRooflinePoint *p;
-
-          if (hypot (x - m->x, y - m->y) > MAX (m->radius, HIT_SLOP))
-            continue;
-          p = &g_array_index (self->data->points, BpwRooflinePoint, m->point);
-          *hit = (BpwPlotHit) {
-            .kind = m->baseline ? BPW_PLOT_HIT_BASELINE : BPW_PLOT_HIT_ITEM,
-            .index = (gint) m->point, .count = m->count, .lineage = p->lineage,
-            .bounds = { m->x - m->radius, m->y - m->radius, 2 * m->radius, 2 * m->radius },
-          };
-          return TRUE;
-        }
+      /* The dots before the ceilings under them. */
+      if (_bpw_plot_hit_targets (plot, x, y, hit))
+        return TRUE;
       for (guint i = 0; i < self->segments->len; i++)
         {
           const BpwRooflineSegment *s = &g_array_index (self->segments, BpwRooflineSegment, i);
@@ -225,13 +209,7 @@ bpw_roofline_plot_hit_test (BpwPlot    *plot,
         }
       return FALSE;
     }
-  legend = bpw_plot_legend_hit (&self->legend, x, y);
-  if (legend < 0)
-    return FALSE;
-  *hit = (BpwPlotHit) { .kind = BPW_PLOT_HIT_LEGEND, .index = legend, .count = 1,
-                        .lineage = BPW_PLOT_NO_LINEAGE,
-                        .bounds = self->legend.entries[legend].bounds };
-  return TRUE;
+  return _bpw_plot_hit_legend (plot, x, y, hit);
 }
 
 static char *
@@ -288,7 +266,7 @@ bpw_roofline_plot_describe (BpwPlot          *plot,
                               value);
     }
   if (hit->kind == BPW_PLOT_HIT_LEGEND && hit->index >= 0)
-    return g_strdup (self->legend.entries[hit->index].label);
+    return g_strdup (self->scene->legend.entries[hit->index].label);
   return NULL;
 }
 
@@ -355,6 +333,12 @@ bpw_roofline_plot_to_csv (BpwPlot *plot)
   return g_string_free (out, FALSE);
 }
 
+static gpointer
+new_empty_data (void)
+{
+  return bpw_roofline_data_new (NULL, NULL);
+}
+
 static void
 bpw_roofline_plot_class_init (BpwRooflinePlotClass *klass)
 {
@@ -368,17 +352,20 @@ bpw_roofline_plot_class_init (BpwRooflinePlotClass *klass)
   plot_class->hit_test = bpw_roofline_plot_hit_test;
   plot_class->describe = bpw_roofline_plot_describe;
   plot_class->to_csv = bpw_roofline_plot_to_csv;
+  _bpw_plot_class_set_data_type (plot_class, G_STRUCT_OFFSET (BpwRooflinePlot, data),
+                                 G_STRUCT_OFFSET (BpwRooflineData, title), new_empty_data,
+                                 (GDestroyNotify) bpw_roofline_data_free);
 }
 
 static void
 bpw_roofline_plot_init (BpwRooflinePlot *self)
 {
+  self->scene = _bpw_plot_get_scene (BPW_PLOT (self));
   self->marks = g_array_new (FALSE, FALSE, sizeof (BpwRooflineMark));
   self->segments = g_array_new (FALSE, FALSE, sizeof (BpwRooflineSegment));
   self->ridges = g_array_new (FALSE, FALSE, sizeof (BpwRooflineRidgeMark));
   self->leaders = g_array_new (FALSE, FALSE, sizeof (BpwPlotQuad));
   self->labels = g_array_new (FALSE, FALSE, sizeof (BpwPlotLabel));
-  self->selected = BPW_PLOT_NO_LINEAGE;
 }
 
 BpwRooflinePlot *
@@ -396,13 +383,7 @@ bpw_roofline_plot_set_data (BpwRooflinePlot *self,
 {
   g_return_if_fail (BPW_IS_ROOFLINE_PLOT (self));
 
-  /* NULL is "empty": a plot made without data gets empty data, not none. */
-  if (data != NULL && data == self->data)
-    return;
-  g_clear_pointer (&self->data, bpw_roofline_data_free);
-  self->data = data != NULL ? data : bpw_roofline_data_new (NULL, NULL);
-  _bpw_plot_set_title (BPW_PLOT (self), self->data->title);
-  bpw_plot_changed (BPW_PLOT (self));
+  _bpw_plot_set_data (BPW_PLOT (self), data);
 }
 
 const BpwRooflineData *
@@ -411,14 +392,6 @@ bpw_roofline_plot_get_data (BpwRooflinePlot *self)
   g_return_val_if_fail (BPW_IS_ROOFLINE_PLOT (self), NULL);
 
   return self->data;
-}
-
-const BpwPlotRect *
-bpw_roofline_plot_get_area (BpwRooflinePlot *self)
-{
-  g_return_val_if_fail (BPW_IS_ROOFLINE_PLOT (self), NULL);
-
-  return &self->area;
 }
 
 void
@@ -430,8 +403,8 @@ bpw_roofline_plot_map (BpwRooflinePlot *self,
 {
   g_return_if_fail (BPW_IS_ROOFLINE_PLOT (self));
 
-  *x = bpw_scale_map (&self->xscale, intensity);
-  *y = bpw_scale_map (&self->yscale, flops);
+  *x = bpw_scale_map (&self->scene->xscale, intensity);
+  *y = bpw_scale_map (&self->scene->yscale, flops);
 }
 
 const BpwRooflineMark *
@@ -466,24 +439,4 @@ bpw_roofline_plot_get_label_bounds (BpwRooflinePlot *self,
   if (text != NULL)
     *text = label->text;
   return &label->bounds;
-}
-
-void
-bpw_roofline_plot_set_selected_lineage (BpwRooflinePlot *self,
-                                        guint32          lineage)
-{
-  g_return_if_fail (BPW_IS_ROOFLINE_PLOT (self));
-
-  if (self->selected == lineage)
-    return;
-  self->selected = lineage;
-  bpw_plot_changed (BPW_PLOT (self));
-}
-
-guint32
-bpw_roofline_plot_get_selected_lineage (BpwRooflinePlot *self)
-{
-  g_return_val_if_fail (BPW_IS_ROOFLINE_PLOT (self), BPW_PLOT_NO_LINEAGE);
-
-  return self->selected;
 }

@@ -38,14 +38,11 @@ void                    bpw_roofline_plot_set_data   (BpwRooflinePlot *self,
                                                       BpwRooflineData *data);
 const BpwRooflineData  *bpw_roofline_plot_get_data   (BpwRooflinePlot *self);
 
-/* The operation of lineage @lineage (a point's lineage) is ringed in the accent colour;
- * BPW_PLOT_NO_LINEAGE clears. Kept when the data change: lineage ids are stable. */
-void                    bpw_roofline_plot_set_selected_lineage (BpwRooflinePlot *self,
-                                                                guint32          lineage);
-guint32                 bpw_roofline_plot_get_selected_lineage (BpwRooflinePlot *self);
+/* bpw_plot_set_selected_lineage() rings the operation of that lineage (a point's lineage)
+ * in the accent colour; lineage ids are stable across data. bpw_plot_get_area() is the
+ * axes' box. */
 
 /* The scene of the last layout, for views and tests. */
-const BpwPlotRect      *bpw_roofline_plot_get_area   (BpwRooflinePlot *self);
 /* Data → user units under the last layout. */
 void                    bpw_roofline_plot_map        (BpwRooflinePlot *self,
                                                       double           intensity,

@@ -158,13 +158,14 @@ _bpw_timeline_plot_draw_bands (BpwTimelinePlot    *self,
       for (guint t = 0; hole_margin >= 0 && t < self->tracks->len; t++)
         {
           const BpwTimelineTrack *tr = &g_array_index (self->tracks, BpwTimelineTrack, t);
-          double y0 = MAX (tr->rect.y, self->area.y) + hole_margin;
-          double y1 = MIN (tr->rect.y + tr->rect.height, self->area.y + self->area.height) -
+          double y0 = MAX (tr->rect.y, self->scene->area.y) + hole_margin;
+          double y1 = MIN (tr->rect.y + tr->rect.height,
+                           self->scene->area.y + self->scene->area.height) -
                       hole_margin;
 
           if (tr->visible && tr->kind == BPW_TIMELINE_TRACK_LANE && y1 > y0 &&
               y0 >= r->y && y1 <= r->y + r->height)
-            cairo_rectangle (cr, self->area.x, y0, self->area.width, y1 - y0);
+            cairo_rectangle (cr, self->scene->area.x, y0, self->scene->area.width, y1 - y0);
         }
       bpw_plot_set_source (cr, &st->band[i % 2]);
       cairo_fill (cr);
@@ -205,8 +206,8 @@ draw_selection (BpwTimelinePlot *self, cairo_t *cr, const BpwPlotStyle *st)
       if (tr->kind != BPW_TIMELINE_TRACK_LANE || tr->lane != data->events[e].lane ||
           !tr->visible)
         continue;
-      x0 = bpw_scale_map (&self->xscale, data->start[e]);
-      x1 = MAX (bpw_scale_map (&self->xscale, data->end[e]), x0 + 2);
+      x0 = bpw_scale_map (&self->scene->xscale, data->start[e]);
+      x1 = MAX (bpw_scale_map (&self->scene->xscale, data->end[e]), x0 + 2);
       cairo_set_line_width (cr, 2);
       cairo_rectangle (cr, x0 - 1, tr->rect.y - 1, x1 - x0 + 2, tr->rect.height + 2);
       cairo_stroke (cr);
@@ -220,7 +221,7 @@ _bpw_timeline_plot_draw (BpwPlot *plot,
   BpwTimelinePlot *self = BPW_TIMELINE_PLOT (plot);
   const BpwPlotStyle *st = bpw_plot_get_style (plot);
   BpwPlotText *text = _bpw_plot_get_text (plot);
-  const BpwPlotRect *a = &self->area;
+  const BpwPlotRect *a = &self->scene->area;
 
   /* Bands, grid, marks and counter bars: pixels straight into an image where they can
    * be (which clips them to the area itself, from the clip outside it); else through
@@ -228,7 +229,7 @@ _bpw_timeline_plot_draw (BpwPlot *plot,
   if (!_bpw_timeline_plot_draw_pixels (self, cr, st))
     {
       _bpw_timeline_plot_draw_bands (self, cr, st, -1);
-      bpw_axis_layout_draw_grid (&self->xaxis, cr, st, a);
+      bpw_axis_layout_draw_grid (&self->scene->xaxis, cr, st, a);
       cairo_save (cr);
       /* A clip on whole pixels, as the pixels path clips. */
       cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
@@ -261,10 +262,10 @@ _bpw_timeline_plot_draw (BpwPlot *plot,
   draw_selection (self, cr, st);
   cairo_restore (cr);
 
-  bpw_axis_layout_draw (&self->xaxis, cr, text, st, a);
+  bpw_axis_layout_draw (&self->scene->xaxis, cr, text, st, a);
   draw_labels (self, cr, text);
-  _bpw_plot_draw_label (text, cr, &self->title);
-  bpw_plot_legend_draw (&self->legend, cr, text, st);
+  _bpw_plot_draw_label (text, cr, &self->scene->title);
+  bpw_plot_legend_draw (&self->scene->legend, cr, text, st);
 }
 
 static const char *
@@ -325,8 +326,8 @@ describe_counter (BpwTimelinePlot *self, const BpwPlotHit *hit)
   const BpwTimelineTrack *tr = &g_array_index (self->tracks, BpwTimelineTrack, hit->index);
   gint c = (gint) hit->bounds.x - self->col_first;
   double v = g_array_index (self->values, double, tr->first_mark + c);
-  double ta = bpw_scale_unmap (&self->xscale, hit->bounds.x);
-  double tb = bpw_scale_unmap (&self->xscale, hit->bounds.x + 1);
+  double ta = bpw_scale_unmap (&self->scene->xscale, hit->bounds.x);
+  double tb = bpw_scale_unmap (&self->scene->xscale, hit->bounds.x + 1);
   char a[BPW_SI_LABEL_MAX], b[BPW_SI_LABEL_MAX], value[BPW_SI_LABEL_MAX], cap[BPW_SI_LABEL_MAX];
 
   bpw_si_format (a, sizeof a, ta, "s", 4);
@@ -355,7 +356,7 @@ _bpw_timeline_plot_describe (BpwPlot          *plot,
       (guint) hit->index < self->tracks->len)
     return describe_counter (self, hit);
   if (hit->kind == BPW_PLOT_HIT_LEGEND && hit->index >= 0)
-    return g_strdup (self->legend.entries[hit->index].label);
+    return g_strdup (self->scene->legend.entries[hit->index].label);
   return NULL;
 }
 
@@ -414,8 +415,8 @@ _bpw_timeline_plot_to_csv (BpwPlot *plot)
           g_string_append_printf (out, "%u,%u,", tr->rank, tr->rank);
           _bpw_csv_text (out, tr->kind == BPW_TIMELINE_TRACK_MEMORY ? "memory"
                                                                     : data->tier_names[tr->tier]);
-          _bpw_csv_number (out, MAX (bpw_scale_unmap (&self->xscale, c), self->t0));
-          _bpw_csv_number (out, MIN (bpw_scale_unmap (&self->xscale, c + 1), self->t1));
+          _bpw_csv_number (out, MAX (bpw_scale_unmap (&self->scene->xscale, c), self->t0));
+          _bpw_csv_number (out, MIN (bpw_scale_unmap (&self->scene->xscale, c + 1), self->t1));
           g_string_append (out, ",,,,,,,,");
           _bpw_csv_number (out, v);
           _bpw_csv_end (out);

@@ -197,8 +197,8 @@ label_marks (BpwTimelinePlot *self, BpwPlotText *text, const BpwPlotStyle *st)
       const BpwPlotColor *fill;
       double x0, x1;
 
-      x0 = MAX (m->x0, self->area.x);
-      x1 = MIN (m->x1, self->area.x + self->area.width);
+      x0 = MAX (m->x0, self->scene->area.x);
+      x1 = MIN (m->x1, self->scene->area.x + self->scene->area.width);
       if (t->rect.height < small_h)
         continue;
       name = bpw_timeline_data_name (self->data, self->data->events[m->event].name);
@@ -228,11 +228,11 @@ build_legend (BpwTimelinePlot *self, const BpwPlotStyle *st, guint32 events, gui
   BpwPlotColor scratch, c;
   char cap[BPW_SI_LABEL_MAX];
 
-  bpw_plot_legend_clear (&self->legend);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, _(headings[self->color_by]));
+  bpw_plot_legend_clear (&self->scene->legend);
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_HEADING, NULL, _(headings[self->color_by]));
   for (guint k = 0; k < BPW_TIMELINE_MAX_KEYS; k++)
     if (self->present[self->color_by] & (1u << k))
-      bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX,
+      bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_BOX,
                            _bpw_timeline_key_color (self, st, k, &scratch),
                            _bpw_timeline_key_name (self->color_by, k));
   if (self->show_memory && self->data->memory != NULL)
@@ -245,21 +245,21 @@ build_legend (BpwTimelinePlot *self, const BpwPlotStyle *st, guint32 events, gui
       bpw_plot_style_format_bytes (st, height, sizeof height, self->memory_scale);
       label = g_strdup_printf (_("Memory in use (track height %s; capacity %s)"), height, cap);
       c = _bpw_timeline_counter_color (st, BPW_TIMELINE_TRACK_MEMORY);
-      bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &c, label);
+      bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_BOX, &c, label);
     }
   if (self->show_links && self->data->n_tiers > 0)
     {
       c = _bpw_timeline_counter_color (st, BPW_TIMELINE_TRACK_LINK);
-      bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &c, _("Link busy (0–100%)"));
+      bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_BOX, &c, _("Link busy (0–100%)"));
     }
   if (self->selected < self->data->n_events && (self->flows->len > 0 || reserve))
-    bpw_plot_legend_add (&self->legend, BPW_LEGEND_LINE, &st->accent,
+    bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_LINE, &st->accent,
                          _("Dependencies of the selection"));
   note = g_strdup_printf (_("One lane per queue of a pipeline stage's rank. Events narrower than "
                           "a column are merged, never dropped: %s events in view drawn as "
                           "%s marks."), bpw_plot_format_count (events, a, sizeof a),
                           bpw_plot_format_count (marks, b, sizeof b));
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL, note);
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_NOTE, NULL, note);
 }
 
 /* ---- the whole ---- */
@@ -353,28 +353,29 @@ layout_text (BpwTimelinePlot *self, BpwPlotText *text, const BpwPlotStyle *st,
 
           if (!tr->visible)
             continue;
-          top = MAX (MIN (top, tr->rect.y), self->area.y);
+          top = MAX (MIN (top, tr->rect.y), self->scene->area.y);
           bottom = MIN (MAX (bottom, tr->rect.y + tr->rect.height),
-                        self->area.y + self->area.height);
+                        self->scene->area.y + self->scene->area.height);
           /* A track the row window cuts shows no label of its own. */
-          if (tr->rect.y < self->area.y - 0.5 ||
-              tr->rect.y + tr->rect.height > self->area.y + self->area.height + 0.5)
+          if (tr->rect.y < self->scene->area.y - 0.5 ||
+              tr->rect.y + tr->rect.height > self->scene->area.y + self->scene->area.height + 0.5)
             continue;
           if (track_labels)
             add_label (self, text, BPW_PLOT_FONT_SMALL, track_label (self, tr, buf, sizeof buf),
-                       self->area.x - pad / 2, tr->rect.y + tr->rect.height / 2, 1,
+                       self->scene->area.x - pad / 2, tr->rect.y + tr->rect.height / 2, 1,
                        tr->kind == BPW_TIMELINE_TRACK_MEMORY &&
                        tr->rect.height >= 2 * small_h ? 1 : 0.5,
                        tr->kind == BPW_TIMELINE_TRACK_LANE ? &st->foreground : &st->muted);
           if (track_labels && tr->kind == BPW_TIMELINE_TRACK_MEMORY)
-            memory_label (self, text, st, tr, self->area.x - pad / 2);
+            memory_label (self, text, st, tr, self->scene->area.x - pad / 2);
         }
       if (bottom <= top)
         continue;
       {
-        BpwPlotRect band = { pad, top, self->area.x + self->area.width - pad, bottom - top };
-        double cy = CLAMP ((top + bottom) / 2, self->area.y + 6,
-                           self->area.y + self->area.height - 6);
+        BpwPlotRect band = { pad, top, self->scene->area.x + self->scene->area.width - pad,
+                             bottom - top };
+        double cy = CLAMP ((top + bottom) / 2, self->scene->area.y + 6,
+                           self->scene->area.y + self->scene->area.height - 6);
 
         g_array_append_val (self->group_rects, band);
         add_label (self, text, BPW_PLOT_FONT_BODY, group_label (self, rank, buf, sizeof buf),
@@ -405,18 +406,18 @@ _bpw_timeline_plot_layout (BpwPlot               *plot,
   _bpw_timeline_summary_ensure ((BpwTimelineData *) data);
   self->rows = _bpw_timeline_plot_build_tracks (self, self->tracks);
   _bpw_plot_set_title (plot, data->title);
-  top = _bpw_plot_title_init (&self->title, text, st, data->title, width) + pad * 1.5;
+  top = _bpw_plot_title_init (&self->scene->title, text, st, data->title, width) + pad * 1.5;
 
   /* The note's longest form reserves the legend's height before the counts are known;
    * the same entries at the same width take the same height as last time. */
   build_legend (self, st, data->n_events, data->n_events, TRUE);
   if (self->legend_sig == NULL)
     self->legend_sig = g_string_new (NULL);
-  if (!legend_signature (&self->legend, width, self->legend_sig) ||
+  if (!legend_signature (&self->scene->legend, width, self->legend_sig) ||
       !(self->legend_height >= 0))
     {
-      bpw_plot_legend_layout (&self->legend, text, st, TRUE, 0, 0, width - 2 * pad);
-      self->legend_height = self->legend.height;
+      bpw_plot_legend_layout (&self->scene->legend, text, st, TRUE, 0, 0, width - 2 * pad);
+      self->legend_height = self->scene->legend.height;
     }
   bottom = height - pad - self->legend_height - pad;
 
@@ -431,29 +432,29 @@ _bpw_timeline_plot_layout (BpwPlot               *plot,
   if (viewport != NULL && viewport->y_max > viewport->y_min)
     y0 = viewport->y_min, y1 = viewport->y_max;
 
-  bpw_scale_init (&self->xscale, BPW_SCALE_LINEAR, self->t0, self->t1, 0, width);
-  bpw_axis_layout_init (&self->xaxis, BPW_AXIS_BOTTOM, _("Time in the step"), "s", TRUE);
+  bpw_scale_init (&self->scene->xscale, BPW_SCALE_LINEAR, self->t0, self->t1, 0, width);
+  bpw_axis_layout_init (&self->scene->xaxis, BPW_AXIS_BOTTOM, _("Time in the step"), "s", TRUE);
   /* The axis' height is its title's and one line of tick labels: the same whatever the
    * range, so measured once per font. */
   if (!(self->x_extent >= 0))
     {
-      bpw_axis_layout_compute (&self->xaxis, &self->xscale, text, st);
-      self->x_extent = bpw_axis_layout_extent (&self->xaxis, st);
+      bpw_axis_layout_compute (&self->scene->xaxis, &self->scene->xscale, text, st);
+      self->x_extent = bpw_axis_layout_extent (&self->scene->xaxis, st);
     }
   x_extent = self->x_extent;
-  self->area.y = top;
-  self->area.height = MAX (bottom - x_extent - top, 1.0);
+  self->scene->area.y = top;
+  self->scene->area.height = MAX (bottom - x_extent - top, 1.0);
   /* Rows too thin to read: a window of whole rows, the offset's, as a scrolled view. */
-  if (self->min_row_h > 0 && (y1 - y0) * self->min_row_h > self->area.height)
+  if (self->min_row_h > 0 && (y1 - y0) * self->min_row_h > self->scene->area.height)
     {
-      double shown = MAX (floor (self->area.height / self->min_row_h), 1.0);
+      double shown = MAX (floor (self->scene->area.height / self->min_row_h), 1.0);
 
       y0 = CLAMP (y0 + self->row_offset, y0, y1 - shown);
       y1 = y0 + shown;
     }
   self->row_first = y0;
   self->row_shown = y1 - y0;
-  row_h = self->area.height / (y1 - y0);
+  row_h = self->scene->area.height / (y1 - y0);
 
   small_h = text_get (self, text, BPW_PLOT_FONT_SMALL, "Ag")->height;
   track_labels = row_h * (1 - TRACK_GAP) >= small_h * 0.95;
@@ -466,8 +467,8 @@ _bpw_timeline_plot_layout (BpwPlot               *plot,
       col_b = MAX (col_b, text_get (self, text, BPW_PLOT_FONT_SMALL,
                                     track_label (self, tr, buf, sizeof buf))->width);
     }
-  self->area.x = floor (pad + col_a + pad + (track_labels ? col_b + pad : 0));
-  self->area.x = MIN (self->area.x, width * 0.4);
+  self->scene->area.x = floor (pad + col_a + pad + (track_labels ? col_b + pad : 0));
+  self->scene->area.x = MIN (self->scene->area.x, width * 0.4);
   /* Room for half the last tick label, which is centred on the area's right edge. */
   {
     char last[BPW_SI_LABEL_MAX];
@@ -475,17 +476,17 @@ _bpw_timeline_plot_layout (BpwPlot               *plot,
 
     bpw_si_format (last, sizeof last, self->t1, "s", 6);
     w = text_get (self, text, BPW_PLOT_FONT_SMALL, last)->width;
-    self->area.width = MAX (floor (width - MAX (pad, w / 2 + 2)) - self->area.x, 1.0);
+    self->scene->area.width = MAX (floor (width - MAX (pad, w / 2 + 2)) - self->scene->area.x, 1.0);
   }
-  bpw_scale_init (&self->xscale, BPW_SCALE_LINEAR, self->t0, self->t1, self->area.x,
-                  self->area.x + self->area.width);
-  bpw_axis_layout_compute (&self->xaxis, &self->xscale, text, st);
-  self->col_first = (gint) floor (self->area.x);
-  self->col_end = (gint) ceil (self->area.x + self->area.width);
+  bpw_scale_init (&self->scene->xscale, BPW_SCALE_LINEAR, self->t0, self->t1, self->scene->area.x,
+                  self->scene->area.x + self->scene->area.width);
+  bpw_axis_layout_compute (&self->scene->xaxis, &self->scene->xscale, text, st);
+  self->col_first = (gint) floor (self->scene->area.x);
+  self->col_end = (gint) ceil (self->scene->area.x + self->scene->area.width);
   g_array_set_size (self->col_time, 0);
   for (gint c = self->col_first; c <= self->col_end; c++)
     {
-      double t = column_time (&self->xscale, c);
+      double t = column_time (&self->scene->xscale, c);
 
       g_array_append_val (self->col_time, t);
     }
@@ -495,9 +496,9 @@ _bpw_timeline_plot_layout (BpwPlot               *plot,
       BpwTimelineTrack *tr = &g_array_index (self->tracks, BpwTimelineTrack, t);
 
       tr->visible = tr->row + tr->rows > y0 && tr->row < y1;
-      tr->rect = (BpwPlotRect) { self->area.x,
-                                 self->area.y + (tr->row + TRACK_GAP / 2 - y0) * row_h,
-                                 self->area.width, row_h * (tr->rows - TRACK_GAP) };
+      tr->rect = (BpwPlotRect) { self->scene->area.x,
+                                 self->scene->area.y + (tr->row + TRACK_GAP / 2 - y0) * row_h,
+                                 self->scene->area.width, row_h * (tr->rows - TRACK_GAP) };
       tr->first_mark = tr->n_marks = 0;
       if (!tr->visible)
         continue;
@@ -514,6 +515,7 @@ _bpw_timeline_plot_layout (BpwPlot               *plot,
   label_marks (self, text, st);
 
   build_legend (self, st, self->visible_events, self->marks->len, FALSE);
-  bpw_plot_legend_layout (&self->legend, text, st, TRUE, 0, 0, width - 2 * pad);
-  bpw_plot_legend_move (&self->legend, pad, self->area.y + self->area.height + x_extent + pad);
+  bpw_plot_legend_layout (&self->scene->legend, text, st, TRUE, 0, 0, width - 2 * pad);
+  bpw_plot_legend_move (&self->scene->legend, pad,
+                        self->scene->area.y + self->scene->area.height + x_extent + pad);
 }

@@ -469,14 +469,15 @@ _bpw_timeline_plot_layout_lane (BpwTimelinePlot *self,
   const BpwTimelineData *data = self->data;
   BpwTimelineTrack *track = &g_array_index (self->tracks, BpwTimelineTrack, track_index);
   const BpwTimelineLane *lane = &g_array_index (data->lanes, BpwTimelineLane, track->lane);
-  const BpwScale *xs = &self->xscale;
+  const BpwScale *xs = &self->scene->xscale;
   double k = bpw_scale_density (xs);
   guint first = self->marks->len;
   Lane ln = {
     .data = data, .sum = data->summary, .color_by = self->color_by,
     .keys = data->key[self->color_by], .col_time = (const double *) self->col_time->data,
     .r0 = xs->r0, .t0 = xs->t0, .density = k,
-    .left = self->area.x, .right = self->area.x + self->area.width, .view_t0 = self->t0,
+    .left = self->scene->area.x, .right = self->scene->area.x + self->scene->area.width,
+    .view_t0 = self->t0,
     /* Wider than a column within rounding: lane_event () decides exactly. */
     .wide_s = k > 0 ? (1 - 1e-6) / k : G_MAXDOUBLE,
     .col_first = self->col_first, .col_last = self->col_end - 1, .track = track_index,

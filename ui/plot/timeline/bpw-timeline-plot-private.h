@@ -37,9 +37,10 @@ typedef struct
 struct _BpwTimelinePlot
 {
   BpwPlot              parent_instance;
+  BpwPlotScene        *scene;  /* the base's: area, axes, legend, title, hit targets */
 
+  BpwTimelineData     *data;  /* owned by the base: _bpw_plot_set_data() */
   /* owned */
-  BpwTimelineData     *data;
   GArray              *tracks;       /* BpwTimelineTrack, all of them (visible or not) */
   GArray              *marks;        /* BpwTimelineMark, track by track, by column */
   GArray              *values;       /* double per column of each visible counter track */
@@ -73,11 +74,6 @@ struct _BpwTimelinePlot
   double               row_offset;    /* the first row shown when they do not */
 
   /* the scene of the last layout */
-  BpwPlotRect          area;
-  BpwScale             xscale;
-  BpwAxisLayout        xaxis;
-  BpwPlotLegend        legend;
-  BpwPlotLabel         title;
   double               t0, t1;       /* visible time */
   double               rows;         /* rows of all tracks, gaps included */
   double               row_first, row_shown;  /* the rows in the area */

@@ -136,7 +136,7 @@ draw_marks_raster (BpwTimelinePlot *self, cairo_t *cr, const guint32 color[])
 
       rows += tr->visible && tr->kind == BPW_TIMELINE_TRACK_LANE && tr->n_marks > 0;
     }
-  width = (gint) ceil (self->area.width * scale);
+  width = (gint) ceil (self->scene->area.width * scale);
   if (self->raster == NULL || cairo_image_surface_get_width (self->raster) < width ||
       cairo_image_surface_get_height (self->raster) < (gint) rows)
     {
@@ -166,7 +166,7 @@ draw_marks_raster (BpwTimelinePlot *self, cairo_t *cr, const guint32 color[])
       if (!tr->visible || tr->kind != BPW_TIMELINE_TRACK_LANE || tr->n_marks == 0)
         continue;
       memset (line, 0, (gsize) width * sizeof (guint32));
-      paint_line (self, tr, color, line, 0, width, scale, -self->area.x * scale);
+      paint_line (self, tr, color, line, 0, width, scale, -self->scene->area.x * scale);
       row++;
     }
   cairo_surface_mark_dirty (self->raster);
@@ -181,11 +181,12 @@ draw_marks_raster (BpwTimelinePlot *self, cairo_t *cr, const guint32 color[])
       /* User space to the image: x by pixels from the area's left; y onto the middle
        * half of row `row`, so that pixman's fixed point, a little off at the track's
        * edges, still samples that row. */
-      cairo_matrix_init (&m, scale, 0, 0, 0.5 / tr->rect.height, -self->area.x * scale,
+      cairo_matrix_init (&m, scale, 0, 0, 0.5 / tr->rect.height, -self->scene->area.x * scale,
                          row + 0.25 - 0.5 * tr->rect.y / tr->rect.height);
       cairo_pattern_set_matrix (self->raster_pattern, &m);
       cairo_set_source (cr, self->raster_pattern);
-      cairo_rectangle (cr, self->area.x, tr->rect.y, self->area.width, tr->rect.height);
+      cairo_rectangle (cr, self->scene->area.x, tr->rect.y, self->scene->area.width,
+                       tr->rect.height);
       cairo_fill (cr);
       row++;
     }
@@ -441,7 +442,7 @@ _bpw_timeline_plot_draw_pixels (BpwTimelinePlot    *self,
    * opaque band and vertical grid lines: the same in every row). */
   opaque = argb32 (&st->band[0]) >> 24 == 0xff && argb32 (&st->band[1]) >> 24 == 0xff;
   _bpw_timeline_plot_draw_bands (self, cr, st, opaque ? 2.5 / px.ay : -1);
-  bpw_axis_layout_draw_grid (&self->xaxis, cr, st, &self->area);
+  bpw_axis_layout_draw_grid (&self->scene->xaxis, cr, st, &self->scene->area);
   cairo_surface_flush (px.target);
   for (gint r = 0; r < px.clip->num_rectangles; r++)
     for (guint t = 0; t < self->tracks->len; t++)
@@ -451,7 +452,7 @@ _bpw_timeline_plot_draw_pixels (BpwTimelinePlot    *self,
         gint x0, x1, y0, y1;
 
         if (!tr->visible || (!lane && tr->n_marks == 0) ||
-            !pixels_box (&px, r, &self->area, &tr->rect, &x0, &x1, &y0, &y1))
+            !pixels_box (&px, r, &self->scene->area, &tr->rect, &x0, &x1, &y0, &y1))
           continue;
         if (lane)
           pixels_marks (self, &px, tr, color, opaque, x0, x1, y0, y1);

@@ -141,7 +141,7 @@ add_coverage (BpwTimelinePlot *self, guint base, double s, double e)
     return;
   /* The column that holds s: a guess from the density, put right by the columns' first
    * times (no division, no floor (): this runs for every interval in view). */
-  c = CLAMP ((gint) ((s - self->t0) * bpw_scale_density (&self->xscale)), 0, n - 1);
+  c = CLAMP ((gint) ((s - self->t0) * bpw_scale_density (&self->scene->xscale)), 0, n - 1);
   while (c + 1 < n && col_time[c + 1] <= s)
     c++;
   while (c > 0 && col_time[c] > s)
@@ -215,7 +215,7 @@ event_anchor (BpwTimelinePlot *self, const gint *lane_track, guint32 e, gboolean
   if (lane_track[lane] < 0)
     return FALSE;
   t = &g_array_index (self->tracks, BpwTimelineTrack, lane_track[lane]);
-  *x = bpw_scale_map (&self->xscale, at_end ? self->data->end[e] : self->data->start[e]);
+  *x = bpw_scale_map (&self->scene->xscale, at_end ? self->data->end[e] : self->data->start[e]);
   *y = t->rect.y + t->rect.height / 2;
   return TRUE;
 }
@@ -231,8 +231,9 @@ add_flow (BpwTimelinePlot *self, const gint *lane_track, guint32 from, guint32 t
   /* Too short to see, or both ends off the same side: nothing of it would show. */
   if (hypot (f[2] - f[0], f[3] - f[1]) < MIN_FLOW_LENGTH)
     return;
-  if ((f[0] < self->area.x && f[2] < self->area.x) ||
-      (f[0] > self->area.x + self->area.width && f[2] > self->area.x + self->area.width))
+  if ((f[0] < self->scene->area.x && f[2] < self->scene->area.x) ||
+      (f[0] > self->scene->area.x + self->scene->area.width &&
+       f[2] > self->scene->area.x + self->scene->area.width))
     return;
   g_array_append_vals (self->flows, f, 4);
 }

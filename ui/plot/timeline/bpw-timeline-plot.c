@@ -22,7 +22,6 @@ bpw_timeline_plot_finalize (GObject *object)
 {
   BpwTimelinePlot *self = BPW_TIMELINE_PLOT (object);
 
-  g_clear_pointer (&self->data, bpw_timeline_data_free);
   g_clear_pointer (&self->tracks, g_array_unref);
   g_clear_pointer (&self->marks, g_array_unref);
   g_clear_pointer (&self->values, g_array_unref);
@@ -45,9 +44,8 @@ bpw_timeline_plot_hit_test (BpwPlot    *plot,
                             BpwPlotHit *hit)
 {
   BpwTimelinePlot *self = BPW_TIMELINE_PLOT (plot);
-  int legend;
 
-  if (_bpw_plot_rect_contains (&self->area, x, y))
+  if (_bpw_plot_rect_contains (&self->scene->area, x, y))
     for (guint t = 0; t < self->tracks->len; t++)
       {
         const BpwTimelineTrack *tr = &g_array_index (self->tracks, BpwTimelineTrack, t);
@@ -99,13 +97,7 @@ bpw_timeline_plot_hit_test (BpwPlot    *plot,
           }
         return FALSE;
       }
-  legend = bpw_plot_legend_hit (&self->legend, x, y);
-  if (legend < 0)
-    return FALSE;
-  *hit = (BpwPlotHit) { .kind = BPW_PLOT_HIT_LEGEND, .index = legend, .count = 1,
-                        .lineage = BPW_PLOT_NO_LINEAGE,
-                        .bounds = self->legend.entries[legend].bounds };
-  return TRUE;
+  return _bpw_plot_hit_legend (plot, x, y, hit);
 }
 
 static gboolean
@@ -122,6 +114,33 @@ bpw_timeline_plot_get_bounds (BpwPlot         *plot,
   return self->data->n_events > 0 && self->data->step_s > 0;
 }
 
+static gpointer
+new_empty_data (void)
+{
+  BpwTimelineData *data = bpw_timeline_data_new (NULL, 0);
+
+  bpw_timeline_data_finish (data);
+  return data;
+}
+
+static void
+bpw_timeline_plot_data_changed (BpwPlot *plot)
+{
+  BpwTimelinePlot *self = BPW_TIMELINE_PLOT (plot);
+  const BpwTimelineData *data = self->data;
+
+  memset (self->present, 0, sizeof self->present);
+  for (guint k = 0; k < BPW_TIMELINE_N_COLORINGS; k++)
+    for (guint32 i = 0; i < data->n_events; i++)
+      self->present[k] |= 1u << (data->key[k][i] % BPW_TIMELINE_MAX_KEYS);
+  self->selected = BPW_TIMELINE_NONE;
+  g_array_set_size (self->successors, 0);
+  /* Memory tracks share one scale, set at layout a little above the largest peak. */
+  self->memory_peak = 0;
+  for (guint32 r = 0; data->memory != NULL && r < data->n_ranks; r++)
+    self->memory_peak = MAX (self->memory_peak, data->memory[r].peak);
+}
+
 static void
 bpw_timeline_plot_class_init (BpwTimelinePlotClass *klass)
 {
@@ -135,11 +154,16 @@ bpw_timeline_plot_class_init (BpwTimelinePlotClass *klass)
   plot_class->hit_test = bpw_timeline_plot_hit_test;
   plot_class->describe = _bpw_timeline_plot_describe;
   plot_class->to_csv = _bpw_timeline_plot_to_csv;
+  plot_class->data_changed = bpw_timeline_plot_data_changed;
+  _bpw_plot_class_set_data_type (plot_class, G_STRUCT_OFFSET (BpwTimelinePlot, data),
+                                 G_STRUCT_OFFSET (BpwTimelineData, title), new_empty_data,
+                                 (GDestroyNotify) bpw_timeline_data_free);
 }
 
 static void
 bpw_timeline_plot_init (BpwTimelinePlot *self)
 {
+  self->scene = _bpw_plot_get_scene (BPW_PLOT (self));
   self->tracks = g_array_new (FALSE, FALSE, sizeof (BpwTimelineTrack));
   self->marks = g_array_new (FALSE, FALSE, sizeof (BpwTimelineMark));
   self->values = g_array_new (FALSE, FALSE, sizeof (double));
@@ -172,28 +196,7 @@ bpw_timeline_plot_set_data (BpwTimelinePlot *self,
   g_return_if_fail (BPW_IS_TIMELINE_PLOT (self));
   g_return_if_fail (data == NULL || data->builder == NULL);
 
-  /* NULL is "empty": a plot made without data gets empty data, not none. */
-  if (data != NULL && data == self->data)
-    return;
-  g_clear_pointer (&self->data, bpw_timeline_data_free);
-  if (data == NULL)
-    {
-      data = bpw_timeline_data_new (NULL, 0);
-      bpw_timeline_data_finish (data);
-    }
-  self->data = data;
-  memset (self->present, 0, sizeof self->present);
-  for (guint k = 0; k < BPW_TIMELINE_N_COLORINGS; k++)
-    for (guint32 i = 0; i < data->n_events; i++)
-      self->present[k] |= 1u << (data->key[k][i] % BPW_TIMELINE_MAX_KEYS);
-  self->selected = BPW_TIMELINE_NONE;
-  g_array_set_size (self->successors, 0);
-  /* Memory tracks share one scale, set at layout a little above the largest peak. */
-  self->memory_peak = 0;
-  for (guint32 r = 0; data->memory != NULL && r < data->n_ranks; r++)
-    self->memory_peak = MAX (self->memory_peak, data->memory[r].peak);
-  _bpw_plot_set_title (BPW_PLOT (self), data->title);
-  bpw_plot_changed (BPW_PLOT (self));
+  _bpw_plot_set_data (BPW_PLOT (self), data);
 }
 
 const BpwTimelineData *
@@ -357,14 +360,6 @@ bpw_timeline_plot_select_lineage (BpwTimelinePlot *self,
   return FALSE;
 }
 
-const BpwPlotRect *
-bpw_timeline_plot_get_area (BpwTimelinePlot *self)
-{
-  g_return_val_if_fail (BPW_IS_TIMELINE_PLOT (self), NULL);
-
-  return &self->area;
-}
-
 const BpwTimelineTrack *
 bpw_timeline_plot_get_tracks (BpwTimelinePlot *self,
                               guint           *n_tracks)
@@ -393,24 +388,6 @@ bpw_timeline_plot_get_flows (BpwTimelinePlot *self,
 
   *n_flows = self->flows->len / 4;
   return (const double *) self->flows->data;
-}
-
-double
-bpw_timeline_plot_map_time (BpwTimelinePlot *self,
-                            double           seconds)
-{
-  g_return_val_if_fail (BPW_IS_TIMELINE_PLOT (self), 0);
-
-  return bpw_scale_map (&self->xscale, seconds);
-}
-
-double
-bpw_timeline_plot_unmap_time (BpwTimelinePlot *self,
-                              double           x)
-{
-  g_return_val_if_fail (BPW_IS_TIMELINE_PLOT (self), 0);
-
-  return bpw_scale_unmap (&self->xscale, x);
 }
 
 void
@@ -444,9 +421,9 @@ bpw_timeline_plot_aggregate_area (BpwTimelinePlot   *self,
     }
   if (lanes->len == 0)
     return NULL;
-  x0 = MAX (rect->x, self->area.x);
-  x1 = MIN (rect->x + rect->width, self->area.x + self->area.width);
-  return bpw_timeline_data_aggregate (self->data, bpw_scale_unmap (&self->xscale, x0),
-                                      bpw_scale_unmap (&self->xscale, MAX (x1, x0)),
+  x0 = MAX (rect->x, self->scene->area.x);
+  x1 = MIN (rect->x + rect->width, self->scene->area.x + self->scene->area.width);
+  return bpw_timeline_data_aggregate (self->data, bpw_scale_unmap (&self->scene->xscale, x0),
+                                      bpw_scale_unmap (&self->scene->xscale, MAX (x1, x0)),
                                       (const guint *) lanes->data, lanes->len);
 }

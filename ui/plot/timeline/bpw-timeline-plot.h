@@ -110,8 +110,8 @@ guint32                bpw_timeline_plot_get_selected   (BpwTimelinePlot    *sel
 gboolean               bpw_timeline_plot_select_lineage (BpwTimelinePlot    *self,
                                                          guint32             lineage);
 
-/* The scene of the last layout. */
-const BpwPlotRect     *bpw_timeline_plot_get_area       (BpwTimelinePlot    *self);
+/* The scene of the last layout; bpw_plot_get_area() is the tracks', bpw_plot_map_x() and
+ * bpw_plot_unmap_x() map seconds. */
 const BpwTimelineTrack *bpw_timeline_plot_get_tracks    (BpwTimelinePlot    *self,
                                                          guint              *n_tracks);
 const BpwTimelineMark *bpw_timeline_plot_get_marks      (BpwTimelinePlot    *self,
@@ -119,10 +119,6 @@ const BpwTimelineMark *bpw_timeline_plot_get_marks      (BpwTimelinePlot    *sel
 /* Flows of the last layout as segments x0, y0, x1, y1 (the arrow points at x1, y1). */
 const double          *bpw_timeline_plot_get_flows      (BpwTimelinePlot    *self,
                                                          guint              *n_flows);
-double                 bpw_timeline_plot_map_time       (BpwTimelinePlot    *self,
-                                                         double              seconds);
-double                 bpw_timeline_plot_unmap_time     (BpwTimelinePlot    *self,
-                                                         double              x);
 /* The visible time range of the last layout. */
 void                   bpw_timeline_plot_get_time_range (BpwTimelinePlot    *self,
                                                          double             *t0,

@@ -89,35 +89,35 @@ build_legend (BpwTradePlot *self, const BpwPlotStyle *st)
   g_autofree char *note = NULL;
   GString *missing = g_string_new (NULL);
 
-  bpw_plot_legend_clear (&self->legend);
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, _("Candidate"));
+  bpw_plot_legend_clear (&self->scene->legend);
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_HEADING, NULL, _("Candidate"));
   for (guint i = 0; i < data->series->len; i++)
     {
       const BpwTradeSeries *s = &g_array_index (data->series, BpwTradeSeries, i);
       BpwPlotColor c = bpw_plot_series_color (st, i);
 
       if (s->n > 0)
-        bpw_plot_legend_add (&self->legend, BPW_LEGEND_LINE, &c, s->name);
+        bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_LINE, &c, s->name);
       else
         g_string_append_printf (missing, " %s: %s", s->name,
                                 s->error != NULL ? s->error : _("no points."));
     }
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_HEADING, NULL, _("Latency"));
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_DOT, &st->muted, _("p50 (solid)"));
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_RING, &st->muted, _("p99 (dashed)"));
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_HEADING, NULL, _("Latency"));
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_DOT, &st->muted, _("p50 (solid)"));
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_RING, &st->muted, _("p99 (dashed)"));
   front = st->accent;
   front.a = 0.45;
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_LINE, &front, _("Pareto front (p99)"));
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_LINE, &front, _("Pareto front (p99)"));
   if (data->sla[self->metric] > 0)
-    bpw_plot_legend_add (&self->legend, BPW_LEGEND_BOX, &sla, _("meets the SLA"));
+    bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_BOX, &sla, _("meets the SLA"));
   /* Legend entries hold 159 bytes: one note per sentence. */
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL,
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_NOTE, NULL,
                        _("One point per arrival rate, from light load to past saturation."));
-  bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL, data->stream);
+  bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_NOTE, NULL, data->stream);
   if (missing->len > 0)
     {
       note = g_strdup_printf (_("Not shown:%s"), missing->str);
-      bpw_plot_legend_add (&self->legend, BPW_LEGEND_NOTE, NULL, note);
+      bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_NOTE, NULL, note);
     }
   g_string_free (missing, TRUE);
 }
@@ -184,7 +184,8 @@ layout_front (BpwTradePlot *self)
   for (guint i = 0; i < order->len; i++)
     {
       const double *p = (const double *) order->data + 2 * i;
-      double xy[2] = { bpw_scale_map (&self->xscale, p[0]), bpw_scale_map (&self->yscale, p[1]) };
+      double xy[2] = { bpw_scale_map (&self->scene->xscale, p[0]),
+                       bpw_scale_map (&self->scene->yscale, p[1]) };
 
       if (i > 0)
         {
@@ -197,7 +198,7 @@ layout_front (BpwTradePlot *self)
     }
   if (self->front->len >= 2)
     {
-      double end[2] = { self->area.x + self->area.width,
+      double end[2] = { self->scene->area.x + self->scene->area.width,
                         g_array_index (self->front, double, self->front->len - 1) };
 
       g_array_append_vals (self->front, end, 2);
@@ -221,12 +222,12 @@ _bpw_trade_plot_layout (BpwPlot               *plot,
   g_array_set_size (self->labels, 0);
   _bpw_trade_plot_update_pareto (self);
   _bpw_plot_set_title (plot, data->title);
-  top = _bpw_plot_title_init (&self->title, text, st, data->title, width) + pad * 1.5;
+  top = _bpw_plot_title_init (&self->scene->title, text, st, data->title, width) + pad * 1.5;
 
   build_legend (self, st);
   legend_w = MIN (width * 0.3, 220);
-  bpw_plot_legend_layout (&self->legend, text, st, FALSE, 0, 0, legend_w);
-  legend_w = self->legend.width;
+  bpw_plot_legend_layout (&self->scene->legend, text, st, FALSE, 0, 0, legend_w);
+  legend_w = self->scene->legend.width;
 
   if (!extents (self, &x0, &x1, &y1))
     x0 = 1e-3, x1 = 1, y1 = 1;
@@ -242,23 +243,25 @@ _bpw_trade_plot_layout (BpwPlot               *plot,
   x_title = g_strdup_printf (_("%s, p50 and p99 (s, log scale)"),
                              bpw_trade_latency_name (self->metric));
   x_title[0] = g_ascii_toupper (x_title[0]);
-  bpw_axis_layout_init (&self->xaxis, BPW_AXIS_BOTTOM, x_title, "s", TRUE);
-  bpw_axis_layout_init (&self->yaxis, BPW_AXIS_LEFT, y_title (self->y), "", FALSE);
-  bpw_scale_init (&self->xscale, BPW_SCALE_LOG, x0, x1, 0, width);
-  bpw_axis_layout_compute (&self->xaxis, &self->xscale, text, st);
-  x_extent = bpw_axis_layout_extent (&self->xaxis, st);
-  self->area.y = top;
-  self->area.height = MAX (height - pad - x_extent - top, 1.0);
-  bpw_scale_init (&self->yscale, BPW_SCALE_LINEAR, y0, y1, self->area.y + self->area.height,
-                  self->area.y);
-  bpw_axis_layout_compute (&self->yaxis, &self->yscale, text, st);
-  y_extent = bpw_axis_layout_extent (&self->yaxis, st);
-  self->area.x = floor (pad + y_extent);
-  self->area.width = MAX (width - pad - legend_w - 2 * pad - self->area.x, 1.0);
-  bpw_scale_init (&self->xscale, BPW_SCALE_LOG, x0, x1, self->area.x,
-                  self->area.x + self->area.width);
-  bpw_axis_layout_compute (&self->xaxis, &self->xscale, text, st);
-  bpw_plot_legend_move (&self->legend, self->area.x + self->area.width + 2 * pad, top);
+  bpw_axis_layout_init (&self->scene->xaxis, BPW_AXIS_BOTTOM, x_title, "s", TRUE);
+  bpw_axis_layout_init (&self->scene->yaxis, BPW_AXIS_LEFT, y_title (self->y), "", FALSE);
+  bpw_scale_init (&self->scene->xscale, BPW_SCALE_LOG, x0, x1, 0, width);
+  bpw_axis_layout_compute (&self->scene->xaxis, &self->scene->xscale, text, st);
+  x_extent = bpw_axis_layout_extent (&self->scene->xaxis, st);
+  self->scene->area.y = top;
+  self->scene->area.height = MAX (height - pad - x_extent - top, 1.0);
+  bpw_scale_init (&self->scene->yscale, BPW_SCALE_LINEAR, y0, y1,
+                  self->scene->area.y + self->scene->area.height,
+                  self->scene->area.y);
+  bpw_axis_layout_compute (&self->scene->yaxis, &self->scene->yscale, text, st);
+  y_extent = bpw_axis_layout_extent (&self->scene->yaxis, st);
+  self->scene->area.x = floor (pad + y_extent);
+  self->scene->area.width = MAX (width - pad - legend_w - 2 * pad - self->scene->area.x, 1.0);
+  bpw_scale_init (&self->scene->xscale, BPW_SCALE_LOG, x0, x1, self->scene->area.x,
+                  self->scene->area.x + self->scene->area.width);
+  bpw_axis_layout_compute (&self->scene->xaxis, &self->scene->xscale, text, st);
+  bpw_plot_legend_move (&self->scene->legend,
+                        self->scene->area.x + self->scene->area.width + 2 * pad, top);
 
   for (guint i = 0; i < data->points->len; i++)
     {
@@ -270,12 +273,22 @@ _bpw_trade_plot_layout (BpwPlot               *plot,
       for (guint q = 0; q < 2; q++)
         {
           double lat = q == 0 ? p->latency[self->metric].p50 : p->latency[self->metric].p99;
-          BpwTradeMark m = { .x = bpw_scale_map (&self->xscale, lat),
-                             .y = bpw_scale_map (&self->yscale, y), .point = i, .p99 = q == 1,
+          BpwTradeMark m = { .x = bpw_scale_map (&self->scene->xscale, lat),
+                             .y = bpw_scale_map (&self->scene->yscale,
+                                                 y), .point = i, .p99 = q == 1,
                              .pareto = self->pareto[i] };
+          BpwPlotTarget t = {
+            .hit = { .kind = BPW_PLOT_HIT_ITEM, .index = (gint) (2 * i + q), .count = 1,
+                     .lineage = BPW_PLOT_NO_LINEAGE,
+                     .bounds = { m.x - DOT_RADIUS, m.y - DOT_RADIUS, 2 * DOT_RADIUS,
+                                 2 * DOT_RADIUS } },
+            .reach = DOT_RADIUS + 2,
+          };
 
-          if (isfinite (lat) && lat > 0)
-            g_array_append_val (self->marks, m);
+          if (!(isfinite (lat) && lat > 0))
+            continue;
+          g_array_append_val (self->marks, m);
+          _bpw_plot_add_target (plot, &t);
         }
     }
   layout_front (self);
@@ -285,13 +298,13 @@ _bpw_trade_plot_layout (BpwPlot               *plot,
     {
       BpwPlotLabel label;
       char limit[BPW_SI_LABEL_MAX], str[96];
-      double x = bpw_scale_map (&self->xscale, data->sla[self->metric]);
+      double x = bpw_scale_map (&self->scene->xscale, data->sla[self->metric]);
 
-      self->sla_x = CLAMP (x, self->area.x, self->area.x + self->area.width);
+      self->sla_x = CLAMP (x, self->scene->area.x, self->scene->area.x + self->scene->area.width);
       bpw_si_format (limit, sizeof limit, data->sla[self->metric], "s", 3);
       g_snprintf (str, sizeof str, _("SLA: %s ≤ %s"), metric_short (self->metric), limit);
       _bpw_plot_label_init (&label, text, BPW_PLOT_FONT_SMALL, str, self->sla_x - 3,
-                            self->area.y + 3, 1, 0, 0, &st->foreground);
+                            self->scene->area.y + 3, 1, 0, 0, &st->foreground);
       label.halo = TRUE;
       label.halo_color = st->background;
       g_array_append_val (self->labels, label);

@@ -11,12 +11,15 @@
 
 G_BEGIN_DECLS
 
+#define DOT_RADIUS 3.2
+
 struct _BpwTradePlot
 {
   BpwPlot          parent_instance;
+  BpwPlotScene    *scene;  /* the base's: area, axes, legend, title, hit targets */
 
+  BpwTradeData    *data;  /* owned by the base: _bpw_plot_set_data() */
   /* owned */
-  BpwTradeData    *data;
   GArray          *marks;       /* BpwTradeMark: p50 and p99 of each point, point order */
   GArray          *front;       /* double x, y: the front's staircase in user units */
   GArray          *labels;      /* BpwPlotLabel */
@@ -27,11 +30,6 @@ struct _BpwTradePlot
   BpwTradeY        y;
 
   /* the scene of the last layout */
-  BpwPlotRect      area;
-  BpwScale         xscale, yscale;
-  BpwAxisLayout    xaxis, yaxis;
-  BpwPlotLegend    legend;
-  BpwPlotLabel     title;
   double           sla_x;       /* NaN: no SLA shading */
 };
 

@@ -15,8 +15,6 @@
 #include "bpw-plot-palette.h"
 #include "bpw-trade-plot-private.h"
 
-#define DOT_RADIUS 3.2
-
 G_DEFINE_FINAL_TYPE (BpwTradePlot, bpw_trade_plot, BPW_TYPE_PLOT)
 
 double
@@ -46,7 +44,6 @@ bpw_trade_plot_finalize (GObject *object)
 {
   BpwTradePlot *self = BPW_TRADE_PLOT (object);
 
-  g_clear_pointer (&self->data, bpw_trade_data_free);
   g_clear_pointer (&self->marks, g_array_unref);
   g_clear_pointer (&self->front, g_array_unref);
   g_clear_pointer (&self->labels, g_array_unref);
@@ -113,7 +110,7 @@ bpw_trade_plot_draw (BpwPlot *plot,
   BpwTradePlot *self = BPW_TRADE_PLOT (plot);
   const BpwPlotStyle *st = bpw_plot_get_style (plot);
   BpwPlotText *text = _bpw_plot_get_text (plot);
-  const BpwPlotRect *a = &self->area;
+  const BpwPlotRect *a = &self->scene->area;
   const double dash[] = { 5.0, 3.0 };
 
   if (isfinite (self->sla_x))
@@ -125,8 +122,8 @@ bpw_trade_plot_draw (BpwPlot *plot,
       bpw_plot_set_source (cr, &sla);
       cairo_fill (cr);
     }
-  bpw_axis_layout_draw_grid (&self->xaxis, cr, st, a);
-  bpw_axis_layout_draw_grid (&self->yaxis, cr, st, a);
+  bpw_axis_layout_draw_grid (&self->scene->xaxis, cr, st, a);
+  bpw_axis_layout_draw_grid (&self->scene->yaxis, cr, st, a);
 
   cairo_save (cr);
   cairo_rectangle (cr, a->x, a->y, a->width, a->height);
@@ -161,50 +158,11 @@ bpw_trade_plot_draw (BpwPlot *plot,
   draw_series (self, cr, st);
   cairo_restore (cr);
 
-  bpw_axis_layout_draw (&self->xaxis, cr, text, st, a);
-  bpw_axis_layout_draw (&self->yaxis, cr, text, st, a);
+  bpw_axis_layout_draw (&self->scene->xaxis, cr, text, st, a);
+  bpw_axis_layout_draw (&self->scene->yaxis, cr, text, st, a);
   _bpw_plot_draw_labels (text, cr, self->labels);
-  _bpw_plot_draw_label (text, cr, &self->title);
-  bpw_plot_legend_draw (&self->legend, cr, text, st);
-}
-
-static gboolean
-bpw_trade_plot_hit_test (BpwPlot    *plot,
-                         double      x,
-                         double      y,
-                         BpwPlotHit *hit)
-{
-  BpwTradePlot *self = BPW_TRADE_PLOT (plot);
-  double best = (DOT_RADIUS + 2) * (DOT_RADIUS + 2);
-  gint found = -1;
-  int legend;
-
-  for (guint i = 0; i < self->marks->len; i++)
-    {
-      const BpwTradeMark *m = &g_array_index (self->marks, BpwTradeMark, i);
-      double d = (m->x - x) * (m->x - x) + (m->y - y) * (m->y - y);
-
-      if (d <= best)
-        best = d, found = (gint) i;
-    }
-  if (found >= 0)
-    {
-      const BpwTradeMark *m = &g_array_index (self->marks, BpwTradeMark, found);
-
-      *hit = (BpwPlotHit) {
-        .kind = BPW_PLOT_HIT_ITEM, .index = (gint) (2 * m->point + (m->p99 ? 1 : 0)),
-        .count = 1, .lineage = BPW_PLOT_NO_LINEAGE,
-        .bounds = { m->x - DOT_RADIUS, m->y - DOT_RADIUS, 2 * DOT_RADIUS, 2 * DOT_RADIUS },
-      };
-      return TRUE;
-    }
-  legend = bpw_plot_legend_hit (&self->legend, x, y);
-  if (legend < 0)
-    return FALSE;
-  *hit = (BpwPlotHit) { .kind = BPW_PLOT_HIT_LEGEND, .index = legend, .count = 1,
-                        .lineage = BPW_PLOT_NO_LINEAGE,
-                        .bounds = self->legend.entries[legend].bounds };
-  return TRUE;
+  _bpw_plot_draw_label (text, cr, &self->scene->title);
+  bpw_plot_legend_draw (&self->scene->legend, cr, text, st);
 }
 
 static void
@@ -253,7 +211,7 @@ bpw_trade_plot_describe (BpwPlot          *plot,
       (guint) hit->index / 2 < self->data->points->len)
     return describe_point (self, (guint) hit->index / 2, hit->index % 2 == 1);
   if (hit->kind == BPW_PLOT_HIT_LEGEND && hit->index >= 0)
-    return g_strdup (self->legend.entries[hit->index].label);
+    return g_strdup (self->scene->legend.entries[hit->index].label);
   return NULL;
 }
 
@@ -315,6 +273,21 @@ bpw_trade_plot_get_bounds (BpwPlot         *plot,
   return x1 > 0 && x0 < G_MAXDOUBLE;
 }
 
+static gpointer
+new_empty_data (void)
+{
+  return bpw_trade_data_new (NULL, NULL);
+}
+
+static void
+bpw_trade_plot_data_changed (BpwPlot *plot)
+{
+  BpwTradePlot *self = BPW_TRADE_PLOT (plot);
+
+  self->metric = self->data->metric;
+  _bpw_trade_plot_update_pareto (self);
+}
+
 static void
 bpw_trade_plot_class_init (BpwTradePlotClass *klass)
 {
@@ -325,14 +298,18 @@ bpw_trade_plot_class_init (BpwTradePlotClass *klass)
   plot_class->get_bounds = bpw_trade_plot_get_bounds;
   plot_class->layout = _bpw_trade_plot_layout;
   plot_class->draw = bpw_trade_plot_draw;
-  plot_class->hit_test = bpw_trade_plot_hit_test;
   plot_class->describe = bpw_trade_plot_describe;
   plot_class->to_csv = bpw_trade_plot_to_csv;
+  plot_class->data_changed = bpw_trade_plot_data_changed;
+  _bpw_plot_class_set_data_type (plot_class, G_STRUCT_OFFSET (BpwTradePlot, data),
+                                 G_STRUCT_OFFSET (BpwTradeData, title), new_empty_data,
+                                 (GDestroyNotify) bpw_trade_data_free);
 }
 
 static void
 bpw_trade_plot_init (BpwTradePlot *self)
 {
+  self->scene = _bpw_plot_get_scene (BPW_PLOT (self));
   self->marks = g_array_new (FALSE, FALSE, sizeof (BpwTradeMark));
   self->front = g_array_new (FALSE, FALSE, sizeof (double));
   self->labels = g_array_new (FALSE, FALSE, sizeof (BpwPlotLabel));
@@ -354,15 +331,7 @@ bpw_trade_plot_set_data (BpwTradePlot *self,
 {
   g_return_if_fail (BPW_IS_TRADE_PLOT (self));
 
-  /* NULL is "empty": a plot made without data gets empty data, not none. */
-  if (data != NULL && data == self->data)
-    return;
-  g_clear_pointer (&self->data, bpw_trade_data_free);
-  self->data = data != NULL ? data : bpw_trade_data_new (NULL, NULL);
-  self->metric = self->data->metric;
-  _bpw_trade_plot_update_pareto (self);
-  _bpw_plot_set_title (BPW_PLOT (self), self->data->title);
-  bpw_plot_changed (BPW_PLOT (self));
+  _bpw_plot_set_data (BPW_PLOT (self), data);
 }
 
 const BpwTradeData *
@@ -418,14 +387,6 @@ bpw_trade_plot_is_pareto (BpwTradePlot *self,
   return point < self->data->points->len && self->pareto != NULL && self->pareto[point];
 }
 
-const BpwPlotRect *
-bpw_trade_plot_get_area (BpwTradePlot *self)
-{
-  g_return_val_if_fail (BPW_IS_TRADE_PLOT (self), NULL);
-
-  return &self->area;
-}
-
 const BpwTradeMark *
 bpw_trade_plot_get_marks (BpwTradePlot *self,
                           guint        *n_marks)
@@ -442,14 +403,5 @@ bpw_trade_plot_map_latency (BpwTradePlot *self,
 {
   g_return_val_if_fail (BPW_IS_TRADE_PLOT (self), NAN);
 
-  return latency_s > 0 ? bpw_scale_map (&self->xscale, latency_s) : NAN;
-}
-
-double
-bpw_trade_plot_map_y (BpwTradePlot *self,
-                      double        value)
-{
-  g_return_val_if_fail (BPW_IS_TRADE_PLOT (self), NAN);
-
-  return bpw_scale_map (&self->yscale, value);
+  return latency_s > 0 ? bpw_scale_map (&self->scene->xscale, latency_s) : NAN;
 }

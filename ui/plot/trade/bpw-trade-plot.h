@@ -57,13 +57,11 @@ double              bpw_trade_point_y           (const BpwTradeData  *data,
 gboolean            bpw_trade_plot_is_pareto    (BpwTradePlot    *self,
                                                  guint            point);
 
-const BpwPlotRect  *bpw_trade_plot_get_area     (BpwTradePlot    *self);
+/* bpw_plot_get_area() is the axes' box; bpw_plot_map_y() maps the y metric. */
 const BpwTradeMark *bpw_trade_plot_get_marks    (BpwTradePlot    *self,
                                                  guint           *n_marks);
 /* x of @latency_s, or NaN outside the axis' domain; the SLA boundary when shaded. */
 double              bpw_trade_plot_map_latency  (BpwTradePlot    *self,
                                                  double           latency_s);
-double              bpw_trade_plot_map_y        (BpwTradePlot    *self,
-                                                 double           value);
 
 G_END_DECLS
