@@ -40,7 +40,9 @@ _bpw_blueprint_read_value (BpwBlueprintReader *r,
   if (isnan (value))
     return TRUE;
 
-  if (integer && (value != floor (value) || value > 9007199254740992.0))
+  /* Every double above 2^53 is whole; the field's own range bounds it (capacities reach
+   * 1024 EiB so that Calculon's "unlimited" 80e9 GiB systems load and save). */
+  if (integer && value != floor (value))
     {
       g_autofree char *full = bpw_json_doc_member_path (path, member);
 

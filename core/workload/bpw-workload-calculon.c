@@ -117,7 +117,9 @@ bpw_calculon_execution_apply (const BpwCalculonExecution *exec,
   parallel->pp = exec->pipeline_par;
   parallel->dp = exec->data_par;
   parallel->ep = 1;
-  parallel->sp = exec->tensor_par_comm_type != BPW_CALCULON_TP_COMM_AR;
+  /* Over one TP rank Calculon's reduce-scatter and all-gather move nothing: that is no
+   * sequence parallelism, which needs TP 2 or more. */
+  parallel->sp = exec->tensor_par > 1 && exec->tensor_par_comm_type != BPW_CALCULON_TP_COMM_AR;
   /* Calculon's optimizer sharding divides optimizer state and weight-gradient storage by
    * DP and turns the all-reduce into reduce-scatter + all-gather, weights stay replicated:
    * that is ZeRO stage 2. */

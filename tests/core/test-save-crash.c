@@ -61,7 +61,7 @@ make_study (guint base,
       bpw_scenario_init_defaults (&scenario);
       bpw_parallel_init_defaults (&parallel);
       scenario.global_batch = 8 * (1 + i % 4);
-      scenario.seq = 1024 * (1 + i % 3);
+      scenario.seq = 256 * (1 + i % 3);  /* within every model's position table */
       g_assert_true (bpw_study_add_scenario (study, scenario_name, workload, &scenario,
                                              &parallel, &error));
       g_assert_no_error (error);

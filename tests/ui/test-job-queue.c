@@ -13,6 +13,7 @@ typedef struct
   GMutex   lock;
   GCond    cond;
   gboolean open;       /* the gate the held jobs wait for */
+  guint    entered;    /* held jobs that have started their work */
   guint    results_freed;
   guint    done_results;
   guint    done_cancelled;
@@ -56,6 +57,8 @@ work (gpointer       data,
   if (input->hold)
     {
       g_mutex_lock (&input->fixture->lock);
+      input->fixture->entered++;
+      g_cond_broadcast (&input->fixture->cond);
       while (!input->fixture->open)
         g_cond_wait (&input->fixture->cond, &input->fixture->lock);
       g_mutex_unlock (&input->fixture->lock);
@@ -112,6 +115,7 @@ static void
 fixture_reset (void)
 {
   fixture.open = FALSE;
+  fixture.entered = 0;
   fixture.results_freed = fixture.done_results = fixture.done_cancelled = 0;
   fixture.done_failed = 0;
   fixture.last_value = 0;
@@ -123,6 +127,18 @@ open_gate (void)
   g_mutex_lock (&fixture.lock);
   fixture.open = TRUE;
   g_cond_broadcast (&fixture.cond);
+  g_mutex_unlock (&fixture.lock);
+}
+
+/* Waits until @n held jobs run their work. A job that has not started when its generation
+ * is invalidated never runs (its task returns cancelled), so without this wait the
+ * number of results made, and freed, would depend on the thread pool's timing. */
+static void
+wait_entered (guint n)
+{
+  g_mutex_lock (&fixture.lock);
+  while (fixture.entered < n)
+    g_cond_wait (&fixture.cond, &fixture.lock);
   g_mutex_unlock (&fixture.lock);
 }
 
@@ -167,6 +183,7 @@ test_newest_wins (void)
   fixture_reset ();
   bpw_job_queue_restart (queue, owner, work, input_new (1, TRUE, FALSE), g_free, result_free,
                          done);
+  wait_entered (1);
   bpw_job_queue_restart (queue, owner, work, input_new (2, TRUE, FALSE), g_free, result_free,
                          done);
   g_assert_cmpuint (bpw_job_queue_get_generation (queue), ==, generation + 2);
@@ -190,6 +207,7 @@ test_invalidate (void)
   fixture_reset ();
   bpw_job_queue_run (queue, owner, work, input_new (3, TRUE, FALSE), g_free, result_free, done);
   bpw_job_queue_run (queue, owner, work, input_new (4, TRUE, FALSE), g_free, result_free, done);
+  wait_entered (2);
   bpw_job_queue_invalidate (queue);
   bpw_job_queue_run (queue, owner, work, input_new (5, TRUE, FALSE), g_free, result_free, done);
   open_gate ();
@@ -219,6 +237,7 @@ test_free_while_running (void)
   fixture_reset ();
   g_object_weak_ref (owner, count_finalized, &finalized);
   bpw_job_queue_run (queue, owner, work, input_new (6, TRUE, FALSE), g_free, result_free, done);
+  wait_entered (1);
   bpw_job_queue_free (queue);
   g_object_unref (owner);
   g_assert_false (finalized);
