@@ -11,6 +11,7 @@
 
 #include "bpw-axis-layout.h"
 #include "bpw-label-placer.h"
+#include "bpw-plot-legend.h"
 #include "bpw-scale.h"
 #include "bpw-si-format.h"
 
@@ -371,6 +372,28 @@ test_style (void)
   g_assert_cmpfloat_with_epsilon (copy.accent.a, 128.0 / 255, 1e-12);
 }
 
+/* A label longer than an entry holds (a German note, say) is cut at a character, with an
+ * ellipsis, and stays valid UTF-8; a label that fits is kept whole. */
+static void
+test_legend_long_label (void)
+{
+  BpwPlotLegend legend;
+  g_autoptr(GString) long_label = g_string_new (NULL);
+  const char *label;
+
+  for (guint i = 0; i < 200; i++)
+    g_string_append (long_label, "ä");
+  bpw_plot_legend_clear (&legend);
+  g_assert_true (bpw_plot_legend_add (&legend, BPW_LEGEND_NOTE, NULL, "Punktfläche"));
+  g_assert_true (bpw_plot_legend_add (&legend, BPW_LEGEND_NOTE, NULL, long_label->str));
+  g_assert_cmpstr (legend.entries[0].label, ==, "Punktfläche");
+  label = legend.entries[1].label;
+  g_assert_true (g_utf8_validate (label, -1, NULL));
+  g_assert_true (g_str_has_suffix (label, "…"));
+  g_assert_cmpuint (strlen (label), <, sizeof legend.entries[1].label);
+  g_assert_cmpuint (strlen (label), >=, sizeof legend.entries[1].label - 5);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -385,6 +408,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bpw/plot/AxisLayout/labels", test_axis_labels);
   g_test_add_func ("/bpw/plot/LabelPlacer/shapes", test_quads);
   g_test_add_func ("/bpw/plot/PlotStyle/print-and-screen", test_style);
+  g_test_add_func ("/bpw/plot/PlotLegend/long-label", test_legend_long_label);
 
   return g_test_run ();
 }

@@ -43,7 +43,15 @@ bpw_plot_legend_add (BpwPlotLegend      *legend,
   e->swatch = swatch;
   if (color != NULL)
     e->color = *color;
-  g_strlcpy (e->label, label, sizeof e->label);
+  if (g_strlcpy (e->label, label, sizeof e->label) >= sizeof e->label)
+    {
+      /* Cut at a character boundary, leaving room for the ellipsis (3 bytes). */
+      char *end = e->label + sizeof e->label - 4;
+
+      while (end > e->label && (*end & 0xC0) == 0x80)
+        end--;
+      memcpy (end, "…", sizeof "…");
+    }
   return TRUE;
 }
 

@@ -31,7 +31,9 @@ typedef struct
 {
   BpwLegendSwatch  swatch;
   BpwPlotColor     color;
-  char             label[160];
+  /* A note's sentence in its longest translation (German runs about a third longer than
+   * English) fits; a longer one is cut at a character with "…". */
+  char             label[320];
   BpwPlotRect      bounds;   /* after placement */
   double           text_width, text_height;
 } BpwLegendEntry;

@@ -93,7 +93,7 @@ build_legend (BpwComparePlot *self, const BpwPlotStyle *st)
   bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_BOX, &c, _("no SLA (shade: tokens/s ÷ best)"));
   c = bpw_compare_fit_color (st, &illegal);
   bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_BOX, &c, _("illegal"));
-  /* Legend entries hold 159 bytes: one note per sentence. */
+  /* Legend entries hold 319 bytes: one note per sentence. */
   note = g_strdup_printf (_("Bars and table: %s, analytic estimate, mappings as given; Δ against "
                           "%s."), data->scenarios[data->scenario], data->candidates[data->baseline]);
   bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_NOTE, NULL, note);

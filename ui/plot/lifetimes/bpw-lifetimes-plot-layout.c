@@ -265,7 +265,7 @@ build_legend (BpwLifetimesPlot *self, const BpwPlotStyle *st)
   bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_DASH, &st->bottleneck[BPW_BOTTLENECK_CAPACITY],
                        capacity);
   bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_DOTTED, &st->foreground, _("peak"));
-  /* Legend entries hold 159 bytes: one sentence each. */
+  /* Legend entries hold 319 bytes: one sentence each. */
   note = g_strdup_printf (_("Above: device memory of one rank by category. Below: one bar per "
                           "buffer from allocation to free (%s buffers), full colour when live "
                           "at the peak."), bpw_plot_format_count (buffers, count, sizeof count));

@@ -110,7 +110,7 @@ build_legend (BpwTradePlot *self, const BpwPlotStyle *st)
   bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_LINE, &front, _("Pareto front (p99)"));
   if (data->sla[self->metric] > 0)
     bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_BOX, &sla, _("meets the SLA"));
-  /* Legend entries hold 159 bytes: one note per sentence. */
+  /* Legend entries hold 319 bytes: one note per sentence. */
   bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_NOTE, NULL,
                        _("One point per arrival rate, from light load to past saturation."));
   bpw_plot_legend_add (&self->scene->legend, BPW_LEGEND_NOTE, NULL, data->stream);
