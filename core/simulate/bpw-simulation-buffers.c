@@ -2,11 +2,10 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The rules are bpw_simulation_live_at()'s (bpw-simulation-memory.c), applied to every
- * allocation instead of filtering by one instant: one pass over the rank's segment
- * instances, with an index from (segment kind, micro-batch, chunk) to the segment
- * instance and to the end of its pipeline send, so each buffer's free time is found in
- * constant time.
+ * One pass over the rank's segment instances, with an index from (segment kind,
+ * micro-batch, chunk) to the segment instance and to the end of its pipeline send, so each
+ * buffer's free time is found in constant time. What is live at one instant is the same
+ * list filtered (bpw_simulation_live_at()), so the two cannot disagree.
  */
 #define G_LOG_DOMAIN "bpw-simulation-buffers"
 
@@ -95,4 +94,23 @@ bpw_simulation_buffers (const BpwSimulation *sim,
     }
   _bpw_sim_free_index_clear (&ix);
   return out;
+}
+
+GArray *
+bpw_simulation_live_at (const BpwSimulation *sim,
+                        guint32              lane_rank,
+                        double               time)
+{
+  GArray *live = bpw_simulation_buffers (sim, lane_rank);
+  guint kept = 0;
+
+  for (guint i = 0; i < live->len; i++)
+    {
+      const BpwLiveBuffer *b = &g_array_index (live, BpwLiveBuffer, i);
+
+      if (b->allocated <= time && time < b->freed)
+        g_array_index (live, BpwLiveBuffer, kept++) = *b;
+    }
+  g_array_set_size (live, kept);
+  return live;
 }

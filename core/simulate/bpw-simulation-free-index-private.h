@@ -3,8 +3,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Shared by bpw_simulation_live_at() (bpw-simulation-memory.c) and
- * bpw_simulation_buffers() (bpw-simulation-buffers.c), which must agree on every free.
+ * Used by bpw_simulation_buffers() (bpw-simulation-buffers.c), whose list
+ * bpw_simulation_live_at() filters: one rule for every free.
  */
 #pragma once
 

@@ -14,7 +14,6 @@
 
 #include <string.h>
 
-#include "bpw-simulation-free-index-private.h"
 #include "bpw-simulation-private.h"
 
 typedef struct
@@ -283,87 +282,3 @@ bpw_simulation_memory_curve (const BpwSimulation *sim,
   return curve;
 }
 
-/* ---- live buffers ---- */
-
-GArray *
-bpw_simulation_live_at (const BpwSimulation *sim,
-                        guint32              lane_rank,
-                        double               time)
-{
-  GArray *live = g_array_new (FALSE, FALSE, sizeof (BpwLiveBuffer));
-  const SimProgram *p = sim->program;
-  guint32 rank;
-  const SimStage *st;
-  const SimRun *run;
-  SimFreeIndex ix;
-
-  g_return_val_if_fail (lane_rank < sim->n_ranks, live);
-  rank = (guint32) bpw_simulation_rank_stage (sim, lane_rank);
-  st = &p->stages[rank];
-  run = &p->runs[rank];
-  _bpw_sim_free_index_init (&ix, sim, rank);
-
-  for (guint32 i = 0; i < run->n_segments; i++)
-    {
-      const SimSegment *sg = &run->segments[i];
-      const SimList *l = _bpw_sim_list (p, st, sg->seg, sg->chunk);
-
-      for (guint n = 0; n < l->tasks->len; n++)
-        {
-          guint32 local = g_array_index (l->tasks, guint32, n);
-          const SimTask *t = &g_array_index (st->tasks, SimTask, local);
-          guint32 e = run->task_events[sg->task_base + n];
-          const BpwSimEvent *te;
-
-          if (e == BPW_SIM_NONE)
-            continue;
-          te = bpw_simulation_event (sim, e);
-          if (te->start > time)
-            continue;
-          for (guint k = t->mem_first; k < t->mem_first + t->mem_count; k++)
-            {
-              const SimMem *m = &g_array_index (st->mem, SimMem, k);
-              double freed;
-
-              if (m->at_end)
-                continue;
-              freed = _bpw_sim_free_time (sim, &ix, st, run, sg, m);
-              if (time < freed)
-                {
-                  BpwLiveBuffer b = {
-                    .tensor = m->tensor, .event = e, .micro_batch = sg->micro_batch,
-                    .category = m->category, .chunk = sg->chunk, .bytes = m->bytes,
-                    .allocated = te->start, .freed = freed,
-                  };
-
-                  g_array_append_val (live, b);
-                }
-            }
-        }
-    }
-
-  /* Receive buffers of the transfers in flight. */
-  for (guint64 i = 0; i < sim->column_events; i++)
-    {
-      const BpwSimEvent *e = bpw_simulation_event (sim, (guint32) i);
-      const SimXfer *x;
-
-      if (e->kind != BPW_SIM_EVENT_TRANSFER || _bpw_sim_column_rank (sim, e) != rank ||
-          (e->flags & (BPW_SIM_FLAG_PIPELINE | BPW_SIM_FLAG_STEP)) || e->stage != rank ||
-          e->start > time || time >= e->end)
-        continue;
-      x = &g_array_index (st->xfers, SimXfer, e->item);
-      if (x->bytes > 0)
-        {
-          BpwLiveBuffer b = {
-            .tensor = -1, .event = (guint32) i, .micro_batch = e->micro_batch,
-            .category = BPW_MEM_COMMUNICATION, .chunk = e->chunk, .bytes = x->bytes,
-            .allocated = e->start, .freed = e->end,
-          };
-
-          g_array_append_val (live, b);
-        }
-    }
-  _bpw_sim_free_index_clear (&ix);
-  return live;
-}
