@@ -93,7 +93,7 @@ set_size_error (GError     **error,
                 gsize        max_size)
 {
   g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-               _("%s: the document is larger than the %" G_GSIZE_FORMAT " MiB limit"), path,
+               _("%s: the document is larger than the %zu MiB limit"), path,
                max_size >> 20);
 }
 

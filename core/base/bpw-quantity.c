@@ -301,7 +301,7 @@ bpw_quantity_parse (const char  *text,
     {
       shown = g_utf8_make_valid (text, -1);
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "expected a whole number of bytes, got \"%s\"", shown);
+                   _("expected a whole number of bytes, got \"%s\""), shown);
       return FALSE;
     }
 
@@ -484,7 +484,7 @@ read_quantity_value (BpwJsonDoc  *doc,
           *out = json_node_get_double (node);
           if (expected == BPW_UNIT_BYTES && isfinite (*out) && !bpw_quantity_whole_bytes (out))
             return bpw_json_doc_error (doc, node, path, error,
-                                       "expected a whole number of bytes, got %.17g", *out);
+                                       _("expected a whole number of bytes, got %.17g"), *out);
           return TRUE;
         }
       if (type == G_TYPE_STRING)

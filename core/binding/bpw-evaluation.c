@@ -11,6 +11,7 @@
 
 #include "bpw-evaluation.h"
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 
 static const char * const breakdown_names[BPW_N_BREAKDOWNS] = {
   "compute", "memory_stall", "latency", "exposed_communication", "bubble", "recompute",
@@ -453,8 +454,8 @@ bpw_evaluation_check_finite (const BpwEvaluation *eval,
     if (isinf (figures[i].value) || (isnan (figures[i].value) && !figures[i].nan_ok))
       {
         g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                     "the %s came out as %s: a rate or size of blueprint “%s” is too small "
-                     "or too large to price", figures[i].name,
+                     _("the %s came out as %s: a rate or size of blueprint “%s” is too small "
+                       "or too large to price"), figures[i].name,
                      isnan (figures[i].value) ? "NaN" : "infinite",
                      blueprint_name != NULL ? blueprint_name : "?");
         return FALSE;
@@ -463,8 +464,8 @@ bpw_evaluation_check_finite (const BpwEvaluation *eval,
     if (!isfinite (eval->breakdown_s[b]))
       {
         g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                     "the %s time came out as %s: a rate or size of blueprint “%s” is too "
-                     "small or too large to price", bpw_breakdown_to_string (b),
+                     _("the %s time came out as %s: a rate or size of blueprint “%s” is too "
+                       "small or too large to price"), bpw_breakdown_to_string (b),
                      isnan (eval->breakdown_s[b]) ? "NaN" : "infinite",
                      blueprint_name != NULL ? blueprint_name : "?");
         return FALSE;

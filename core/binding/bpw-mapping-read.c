@@ -607,9 +607,9 @@ bpw_mapping_check_micro_batch_file (const char        *path,
   if (micro_batch > per_replica || scenario->global_batch % parallel->dp != 0
       || per_replica % micro_batch != 0)
     return bpw_json_doc_error (doc, node, "micro_batch", error,
-                               "%" G_GINT64_FORMAT " sequences do not split the global batch "
-                               "of %" G_GINT64_FORMAT " over dp %" G_GINT64_FORMAT " into whole "
-                               "micro-batches", micro_batch, scenario->global_batch,
+                               _("%" PRId64 " sequences do not split the global batch "
+                                 "of %" PRId64 " over dp %" PRId64 " into whole "
+                                 "micro-batches"), micro_batch, scenario->global_batch,
                                parallel->dp);
   return TRUE;
 }

@@ -9,6 +9,7 @@
 #include "bpw-calculon-rules.h"
 
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 #include "bpw-search-space.h"
 
 static gboolean
@@ -18,8 +19,8 @@ calculon_check (const BpwScenario *scenario,
   if (scenario->phase == BPW_WORKLOAD_TRAIN)
     return TRUE;
   g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-               "Calculon's search space is one of training runs; search the %s phase "
-               "in the full space", bpw_workload_phase_to_string (scenario->phase));
+               _("Calculon's search space is one of training runs; search the %s phase "
+                 "in the full space"), bpw_workload_phase_to_string (scenario->phase));
   return FALSE;
 }
 

@@ -223,9 +223,9 @@ bpw_calculon_space_new (const BpwCalculonApp           *app,
           if (!_bpw_calculon_sizes_fit (app, batch / dp, tp))
             {
               g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                           "Calculon's search: the model at a micro-batch of %" G_GINT64_FORMAT
-                           " (TP %" G_GINT64_FORMAT ", PP %" G_GINT64_FORMAT ") is too large "
-                           "for exact 64-bit sizes", batch / dp, tp, pp);
+                           _("Calculon's search: the model at a micro-batch of %" PRId64
+                             " (TP %" PRId64 ", PP %" PRId64 ") is too large "
+                             "for exact 64-bit sizes"), batch / dp, tp, pp);
               return NULL;
             }
           for (gint64 v = 1; v <= (pp == 1 ? 1 : blocks / pp); v++)

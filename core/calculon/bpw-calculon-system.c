@@ -85,8 +85,8 @@ bpw_calculon_engine_from_blueprint (const BpwBlueprint *bp,
       && g_str_has_suffix (bp->engines[e].peak[precision].source, BPW_BLUEPRINT_BF16_FROM_FP16))
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_UNSUPPORTED,
-                   "%s: the Calculon system has no bfloat16 entry, which Calculon's model "
-                   "refuses; give --dtype fp16, or a bfloat16 entry in the system file",
+                   _("%s: the Calculon system has no bfloat16 entry, which Calculon's model "
+                     "refuses; give --dtype fp16, or a bfloat16 entry in the system file"),
                    bp->name);
       return FALSE;
     }

@@ -85,7 +85,7 @@ bpw_calculon_read_table (BpwBlueprintReader *r,
                                    json_node_get_double (a));
       if (!(pt.efficiency >= BPW_BLUEPRINT_MIN_EFFICIENCY && pt.efficiency <= 1))
         return bpw_json_doc_error (r->doc, b, p, error,
-                                   "expected an efficiency between 0.001 and 1, got %.17g",
+                                   _("expected an efficiency between 0.001 and 1, got %.17g"),
                                    pt.efficiency);
       for (guint k = 0; k < points->len; k++)
         if (g_array_index (points, BpwEfficiencyPoint, k).size == pt.size)
@@ -130,7 +130,7 @@ bpw_calculon_read_bounded (BpwBlueprintReader *r,
       if (such != NULL)
         *such = '\0';
       return bpw_json_doc_error (r->doc, json_object_get_member (obj, member), full, error,
-                                 "expected %s between %s and %s (%.6g to %.6g %s), got %.17g",
+                                 _("expected %s between %s and %s (%.6g to %.6g %s), got %.17g"),
                                  what, lo_s, hi_s, lo / scale, hi / scale, file_unit, v);
     }
   *out = v;
@@ -242,7 +242,7 @@ bpw_calculon_read_memory (BpwBlueprintReader *r,
     return TRUE;
   if (gbps <= 0)
     return bpw_json_doc_error (r->doc, json_object_get_member (obj, "GBps"), member, error,
-                               "a memory with capacity needs a positive GBps");
+                               _("a memory with capacity needs a positive GBps"));
   if (!bpw_calculon_read_bounded (r, obj, member, "GiB", 1073741824.0, "GiB", BPW_UNIT_BYTES,
                                   BPW_BLUEPRINT_MIN_CAPACITY, BPW_BLUEPRINT_MAX_CAPACITY, &gib,
                                   error)
@@ -342,14 +342,14 @@ bpw_calculon_read_network (BpwBlueprintReader *r,
           || json_node_get_value_type (a) == G_TYPE_BOOLEAN || !(json_node_get_double (a) > 0)
           || json_node_get_double (a) > BPW_BLUEPRINT_MAX_OP_FACTOR)
         return bpw_json_doc_error (r->doc, a, p, error,
-                                   "expected a positive scalar of at most 1000");
+                                   _("expected a positive scalar of at most 1000"));
       if (!JSON_NODE_HOLDS_NULL (b)
           && (!JSON_NODE_HOLDS_VALUE (b) || json_node_get_value_type (b) == G_TYPE_STRING
               || json_node_get_value_type (b) == G_TYPE_BOOLEAN
               || !(fabs (json_node_get_double (b)) <= BPW_BLUEPRINT_MAX_OP_FACTOR)))
         return bpw_json_doc_error (r->doc, b, p, error,
-                                   "expected an offset (a number between -1000 and 1000, "
-                                   "or null)");
+                                   _("expected an offset (a number between -1000 and 1000, "
+                                     "or null)"));
       f->set = TRUE;
       f->scalar = json_node_get_double (a);
       f->has_offset = !JSON_NODE_HOLDS_NULL (b);
@@ -414,7 +414,7 @@ _bpw_blueprint_import_calculon (BpwJsonDoc  *doc,
   if (json_array_get_length (networks) == 0)
     {
       bpw_json_doc_error (doc, bpw_json_doc_get_array_node (doc, networks), "networks", error,
-                          "expected at least one network");
+                          _("expected at least one network"));
       return NULL;
     }
   for (guint i = 0; i < json_array_get_length (networks); i++)

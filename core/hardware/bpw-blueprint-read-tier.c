@@ -56,14 +56,16 @@ bpw_blueprint_read_op_factors (BpwBlueprintReader *r,
         return bpw_json_doc_error (r->doc, node, p, error,
                                    _("expected a pair [scalar, offset or null]"));
       if (!_bpw_blueprint_read_number_element (r, json_array_get_element (pair, 0), p,
-                                              "a positive scalar of at most 1000", 0,
+                                              _("a positive scalar of at most 1000"), 0,
                                               BPW_BLUEPRINT_MAX_OP_FACTOR, TRUE, &f->scalar,
                                               error))
         return FALSE;
       off = json_array_get_element (pair, 1);
       f->has_offset = !JSON_NODE_HOLDS_NULL (off);
       if (f->has_offset
-          && !_bpw_blueprint_read_number_element (r, off, p, "an offset (a number between -1000 and 1000, or null)",
+          && !_bpw_blueprint_read_number_element (r, off, p,
+                                                 _("an offset (a number between -1000 and 1000, "
+                                                   "or null)"),
                                                  -BPW_BLUEPRINT_MAX_OP_FACTOR,
                                                  BPW_BLUEPRINT_MAX_OP_FACTOR, FALSE, &f->offset, error))
         return FALSE;

@@ -76,7 +76,7 @@ bpw_blueprint_read_table (BpwBlueprintReader *r,
                                               interp == BPW_INTERPOLATION_LOG_LINEAR,
                                               &pt.size, error)
           || !_bpw_blueprint_read_number_element (r, json_array_get_element (pair, 1), p,
-                                                 "an efficiency between 0.001 and 1",
+                                                 _("an efficiency between 0.001 and 1"),
                                                  BPW_BLUEPRINT_MIN_EFFICIENCY, 1, FALSE,
                                                  &pt.efficiency, error))
         return FALSE;

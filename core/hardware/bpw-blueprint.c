@@ -412,8 +412,8 @@ bpw_blueprint_validate (const BpwBlueprint *bp,
             return bpw_blueprint_invalid (error, n, _("engine %s: %s peak must be positive"),
                                           e->name, precision_names[p]);
           if (!WITHIN (e->peak[p], BPW_BLUEPRINT_MIN_PEAK, BPW_BLUEPRINT_MAX_PEAK))
-            return bpw_blueprint_invalid (error, n, "engine %s: the %s peak must lie between "
-                                          "1 MFLOP/s and 1 EFLOP/s", e->name,
+            return bpw_blueprint_invalid (error, n, _("engine %s: the %s peak must lie between "
+                                          "1 MFLOP/s and 1 EFLOP/s"), e->name,
                                           precision_names[p]);
           if (e->kind == BPW_ENGINE_MATRIX && e->peak[p].set)
             any_peak = TRUE;
@@ -435,11 +435,11 @@ bpw_blueprint_validate (const BpwBlueprint *bp,
         return bpw_blueprint_invalid (error, n, _("memory level %s needs a positive capacity"),
                                       m->name);
       if (!WITHIN (m->capacity, BPW_BLUEPRINT_MIN_CAPACITY, BPW_BLUEPRINT_MAX_CAPACITY))
-        return bpw_blueprint_invalid (error, n, "memory level %s: the capacity must lie "
-                                      "between 1 KiB and 1024 EiB", m->name);
+        return bpw_blueprint_invalid (error, n, _("memory level %s: the capacity must lie "
+                                      "between 1 KiB and 1024 EiB"), m->name);
       if (!WITHIN (m->bandwidth, BPW_BLUEPRINT_MIN_BANDWIDTH, BPW_BLUEPRINT_MAX_BANDWIDTH))
-        return bpw_blueprint_invalid (error, n, "memory level %s: the bandwidth must lie "
-                                      "between 1 MB/s and 1 PB/s", m->name);
+        return bpw_blueprint_invalid (error, n, _("memory level %s: the bandwidth must lie "
+                                      "between 1 MB/s and 1 PB/s"), m->name);
       if (m->kind == BPW_MEMORY_DEVICE && !POSITIVE (m->bandwidth))
         return bpw_blueprint_invalid (error, n, _("memory level %s needs a positive bandwidth"),
                                       m->name);
@@ -454,13 +454,14 @@ bpw_blueprint_validate (const BpwBlueprint *bp,
         return bpw_blueprint_invalid (error, n, _("tier %s needs a positive integer size"),
                                       t->name);
       if (!POSITIVE (t->bandwidth))
-        return bpw_blueprint_invalid (error, n, "tier %s needs a positive bandwidth", t->name);
+        return bpw_blueprint_invalid (error, n, _("tier %s needs a positive bandwidth"),
+                                      t->name);
       if (!WITHIN (t->bandwidth, BPW_BLUEPRINT_MIN_BANDWIDTH, BPW_BLUEPRINT_MAX_BANDWIDTH))
-        return bpw_blueprint_invalid (error, n, "tier %s: the bandwidth must lie between "
-                                      "1 MB/s and 1 PB/s", t->name);
+        return bpw_blueprint_invalid (error, n, _("tier %s: the bandwidth must lie between "
+                                      "1 MB/s and 1 PB/s"), t->name);
       if (!WITHIN (t->latency, 0, BPW_BLUEPRINT_MAX_LATENCY))
-        return bpw_blueprint_invalid (error, n, "tier %s: the latency must lie between 0 and "
-                                      "1 s", t->name);
+        return bpw_blueprint_invalid (error, n, _("tier %s: the latency must lie between 0 and "
+                                      "1 s"), t->name);
       if (i > 0 && t->size.value < bp->tiers[i - 1].size.value)
         return bpw_blueprint_invalid (error, n, _("tier %s has fewer devices (%.0f) than the "
                                       "tier inside it (%.0f); list tiers innermost first"),

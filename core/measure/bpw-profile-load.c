@@ -13,6 +13,7 @@
 #include <gio/gio.h>
 
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 #include "bpw-profile-private.h"
 
 /* As the JSON reader's own limit on a document. */
@@ -60,7 +61,7 @@ inflate_gzip (const char *path, GBytes *compressed, GError **error)
       if (out->len + (gsize) got > MAX_INFLATED)
         {
           g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                       "%s: the inflated document is larger than the %d MiB limit", path,
+                       _("%s: the inflated document is larger than the %d MiB limit"), path,
                        MAX_INFLATED >> 20);
           return NULL;
         }

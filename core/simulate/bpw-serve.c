@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 #include "bpw-json-writer.h"
 
 typedef struct
@@ -249,8 +250,8 @@ bpw_serve_run (BpwServeModel         *model,
   if (options->requests < 1 || options->requests > BPW_SERVE_MAX_REQUESTS)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "serve: %" G_GINT64_FORMAT " requests; a run simulates from 1 to %"
-                   G_GINT64_FORMAT, options->requests, BPW_SERVE_MAX_REQUESTS);
+                   _("serve: %" PRId64 " requests; a run simulates from 1 to %" PRId64),
+                   options->requests, BPW_SERVE_MAX_REQUESTS);
       return FALSE;
     }
   out->arrival_rate = options->arrival_rate;

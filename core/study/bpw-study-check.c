@@ -12,6 +12,7 @@
 
 #include "bpw-study.h"
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 #include "bpw-study-private.h"
 
 /* The member @member of the @index-th element of the root's @list, or the root. */
@@ -50,8 +51,8 @@ bpw_study_check_fail (BpwStudy   *self,
 
   if (doc != NULL)
     return bpw_json_doc_error (doc, bpw_study_check_locate (doc, "candidates", index, member),
-                               path, error, "candidate \"%s\": %s", c->name, local->message);
-  g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, "%s: %s: candidate \"%s\": %s",
+                               path, error, _("candidate \"%s\": %s"), c->name, local->message);
+  g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, _("%s: %s: candidate \"%s\": %s"),
                bpw_study_get_path (self) != NULL ? bpw_study_get_path (self)
                                                  : bpw_study_get_name (self),
                path, c->name, local->message);

@@ -566,8 +566,8 @@ bpw_study_check_suite_weights (BpwStudy    *self,
             }
         }
       return bpw_json_doc_error (doc, where, path != NULL ? path : "suites", error,
-                                 "every scenario of suite \"%s\" has weight 0; its weighted "
-                                 "score would be 0/0. Give at least one a positive weight",
+                                 _("every scenario of suite \"%s\" has weight 0; its weighted "
+                                   "score would be 0/0. Give at least one a positive weight"),
                                  suite->name);
     }
   return TRUE;

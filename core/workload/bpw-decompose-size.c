@@ -17,6 +17,7 @@
 #include "bpw-decompose-size.h"
 #include "bpw-decompose-private.h"
 #include "bpw-error.h"
+#include "bpw-i18n.h"
 
 typedef struct
 {
@@ -100,9 +101,9 @@ budget_error (const BpwModelSpec     *spec,
   guint64 per_layer = MAX (size->bytes / (guint64) spec->layers, 1);
 
   g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-               "model.layers: the work graph of “%s” (%" G_GINT64_FORMAT " layers) would take "
-               "up to %" G_GUINT64_FORMAT " MiB %s, more than the budget of %" G_GUINT64_FORMAT
-               " MiB; at most about %" G_GUINT64_FORMAT " layers of this shape fit",
+               _("model.layers: the work graph of “%s” (%" PRId64 " layers) would take "
+                 "up to %" PRIu64 " MiB %s, more than the budget of %" PRIu64
+                 " MiB; at most about %" PRIu64 " layers of this shape fit"),
                spec->name != NULL ? spec->name : "model", spec->layers,
                (size->bytes + (1 << 20) - 1) >> 20, under, BPW_WORK_GRAPH_BUDGET_MIB,
                BPW_WORK_GRAPH_BUDGET_BYTES / per_layer);

@@ -142,8 +142,8 @@ bpw_scenario_validate_sizes (const BpwScenario *s,
   /* Sequence parallelism splits the sequence over the tensor-parallel group: with one rank
    * there is nothing to split, and the plan would be priced as if it did something. */
   if (p->sp && p->tp == 1)
-    FAIL_INPUT ("parallel.sp: sequence parallelism needs tensor parallelism (tp \xe2\x89\xa5 2), "
-                "got tp 1");
+    FAIL_INPUT (_("parallel.sp: sequence parallelism needs tensor parallelism (tp \xe2\x89\xa5 2), "
+                  "got tp 1"));
   return TRUE;
 }
 
@@ -171,8 +171,8 @@ bpw_scenario_validate (const BpwScenario  *s,
    * prices a whole batch's cache through it, not one sequence's positions.) */
   if (m->positions == BPW_POSITION_LEARNED && m->max_positions > 0
       && s->phase != BPW_WORKLOAD_DECODE && s->seq > m->max_positions)
-    FAIL_INPUT ("scenario.seq: %" G_GINT64_FORMAT " positions exceed the model's learned "
-                "position table of %" G_GINT64_FORMAT " (max_position_embeddings)", s->seq,
+    FAIL_INPUT (_("scenario.seq: %" PRId64 " positions exceed the model's learned "
+                  "position table of %" PRId64 " (max_position_embeddings)"), s->seq,
                 m->max_positions);
   if (m->heads % p->tp != 0)
     FAIL (_("tensor parallelism %" PRId64 " does not divide the %" PRId64

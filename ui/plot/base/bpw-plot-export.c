@@ -88,7 +88,7 @@ bpw_plot_export_finish (cairo_surface_t  *surface,
   /* A failed write is reported by the writer, with the system's reason. */
   if (status != CAIRO_STATUS_SUCCESS && !bpw_file_writer_has_failed (writer))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Could not write “%s”: %s.",
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not write “%s”: %s."),
                    bpw_file_writer_get_path (writer), cairo_status_to_string (status));
       return FALSE;
     }
