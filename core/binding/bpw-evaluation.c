@@ -433,19 +433,19 @@ bpw_evaluation_check_finite (const BpwEvaluation *eval,
 {
   /* Figures that are always defined, then those where NaN means "none". */
   const struct { const char *name; double value; gboolean nan_ok; } figures[] = {
-    { "step time", eval->step_time_s, FALSE },
-    { "MFU", eval->mfu, FALSE },
-    { "HFU", eval->hfu, FALSE },
-    { "model FLOPs", eval->model_flops, FALSE },
-    { "hardware FLOPs", eval->hardware_flops, FALSE },
-    { "peak memory", eval->peak_bytes, FALSE },
-    { "communication time", eval->comm_link_s, FALSE },
-    { "energy", eval->energy_j, TRUE },
-    { "throughput", eval->tokens_per_s, FALSE },
-    { "time to first token", eval->ttft_s, TRUE },
-    { "time per output token", eval->tpot_s, TRUE },
-    { "average power", eval->average_power_w, TRUE },
-    { "tokens per joule", eval->tokens_per_joule, TRUE },
+    { N_("step time"), eval->step_time_s, FALSE },
+    { N_("MFU"), eval->mfu, FALSE },
+    { N_("HFU"), eval->hfu, FALSE },
+    { N_("model FLOPs"), eval->model_flops, FALSE },
+    { N_("hardware FLOPs"), eval->hardware_flops, FALSE },
+    { N_("peak memory"), eval->peak_bytes, FALSE },
+    { N_("communication time"), eval->comm_link_s, FALSE },
+    { N_("energy"), eval->energy_j, TRUE },
+    { N_("throughput"), eval->tokens_per_s, FALSE },
+    { N_("time to first token"), eval->ttft_s, TRUE },
+    { N_("time per output token"), eval->tpot_s, TRUE },
+    { N_("average power"), eval->average_power_w, TRUE },
+    { N_("tokens per joule"), eval->tokens_per_joule, TRUE },
   };
 
   g_return_val_if_fail (eval != NULL, FALSE);
@@ -455,8 +455,8 @@ bpw_evaluation_check_finite (const BpwEvaluation *eval,
       {
         g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
                      _("the %s came out as %s: a rate or size of blueprint “%s” is too small "
-                       "or too large to price"), figures[i].name,
-                     isnan (figures[i].value) ? "NaN" : "infinite",
+                       "or too large to price"), _(figures[i].name),
+                     isnan (figures[i].value) ? _("not a number") : _("infinite"),
                      blueprint_name != NULL ? blueprint_name : "?");
         return FALSE;
       }
@@ -466,7 +466,7 @@ bpw_evaluation_check_finite (const BpwEvaluation *eval,
         g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
                      _("the %s time came out as %s: a rate or size of blueprint “%s” is too "
                        "small or too large to price"), bpw_breakdown_to_string (b),
-                     isnan (eval->breakdown_s[b]) ? "NaN" : "infinite",
+                     isnan (eval->breakdown_s[b]) ? _("not a number") : _("infinite"),
                      blueprint_name != NULL ? blueprint_name : "?");
         return FALSE;
       }
