@@ -16,6 +16,7 @@
 #include "bpw-calculon-search-private.h"
 #include "bpw-error.h"
 #include "bpw-i18n.h"
+#include "bpw-json-dump-private.h"
 #include "bpw-search-private.h"
 
 #define FORMAT  "bpw-calculon-search"
@@ -329,5 +330,5 @@ bpw_calculon_search_merge_json (const char * const *texts,
     json_array_add_element (best,
                             json_node_copy (g_array_index (entries, BpwCalculonEntry, i).node));
   json_object_set_array_member (root, "best", best);
-  return json_to_string (out, TRUE);
+  return _bpw_json_dump (out);
 }

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Each entry of "best" carries its global index and the estimated (analytic) step time
- * that ranked it (17 significant digits, so that a merge re-sorts exactly as the whole run
- * did), its mapping as a bpw-mapping object, and the `bpw evaluate --json` keys of its
+ * that ranked it (the shortest decimal that reads back to the same double, so that a merge
+ * re-sorts exactly as the whole run did), its mapping as a bpw-mapping object, and the `bpw evaluate --json` keys of its
  * simulated plan (of the bound plan without simulation, of the estimate without either).
  */
 #define G_LOG_DOMAIN "bpw-search-json"
@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "bpw-error.h"
+#include "bpw-json-dump-private.h"
 
 #define FORMAT  "bpw-search"
 #define VERSION 1
@@ -85,18 +86,14 @@ results_to_array (GArray *results)
   return a;
 }
 
+/* The document's text, through the house's writer; takes @root. */
 static char *
 generate (JsonObject *root)
 {
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), root);
-  g_autofree char *text = NULL;
 
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_indent (gen, 2);
-  json_generator_set_root (gen, node);
-  text = json_generator_to_data (gen, NULL);
-  return g_strconcat (text, "\n", NULL);
+  json_object_unref (root);
+  return _bpw_json_dump (node);
 }
 
 static void
@@ -125,7 +122,6 @@ bpw_search_report_to_json (const BpwSearchReport *report,
     report->evaluated, report->estimated, report->legal, report->failed,
     report->pruned_illegal, report->pruned_bound, report->pruned_dominated,
   };
-  char *text;
 
   json_object_set_string_member (root, "format", FORMAT);
   json_object_set_int_member (root, "version", VERSION);
@@ -160,9 +156,7 @@ bpw_search_report_to_json (const BpwSearchReport *report,
   json_object_set_array_member (root, "best", results_to_array (report->best));
   if (report->pareto_kept)
     json_object_set_array_member (root, "pareto", results_to_array (report->pareto));
-  text = generate (root);
-  json_object_unref (root);
-  return text;
+  return generate (root);
 }
 
 /* ---- merging shards ---- */
@@ -214,7 +208,7 @@ read_entries (JsonObject *doc, const char *key, const char *name, GArray *out, G
         return fail (error, name, _("a plan lacks its index or estimated_step_time_s"));
       e = json_object_get_member (o, "estimated_energy_j");
       p = json_object_get_member (o, "estimated_peak_bytes");
-      /* As the search keys its hits (17 significant digits read back exactly). */
+      /* As the search keys its hits (the written doubles read back exactly). */
       entry.key.time = json_object_get_double_member (o, "estimated_step_time_s");
       entry.key.energy = e != NULL && JSON_NODE_HOLDS_VALUE (e) ? json_node_get_double (e)
                                                                 : INFINITY;
@@ -284,7 +278,6 @@ bpw_search_merge_json (const char * const *texts,
   gint64 space = 0, top = G_MAXINT64, covered = 0;
   gboolean cancelled = FALSE, pareto = FALSE;
   double seconds = 0;
-  char *text;
 
   if (n == 0)
     {
@@ -408,7 +401,5 @@ bpw_search_merge_json (const char * const *texts,
   json_object_set_array_member (root, "best", best_out);
   if (front_out != NULL)
     json_object_set_array_member (root, "pareto", front_out);
-  text = generate (root);
-  json_object_unref (root);
-  return text;
+  return generate (root);
 }

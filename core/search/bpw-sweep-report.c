@@ -10,6 +10,7 @@
 
 #include <math.h>
 
+#include "bpw-json-dump-private.h"
 #include "bpw-search-private.h"
 
 static void
@@ -32,12 +33,10 @@ best_node (const BpwSearchReport *r)
 char *
 bpw_sweep_to_json (BpwSweep *sweep)
 {
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root_node = NULL;
   JsonObject *root = json_object_new ();
   JsonObject *problem = json_object_new ();
   JsonArray *params = json_array_new (), *points = json_array_new ();
-  g_autofree char *text = NULL;
 
   json_object_set_string_member (root, "format", "bpw-sweep");
   json_object_set_int_member (root, "version", 1);
@@ -102,11 +101,7 @@ bpw_sweep_to_json (BpwSweep *sweep)
   json_object_set_array_member (root, "points", points);
   root_node = json_node_init_object (json_node_alloc (), root);
   json_object_unref (root);
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_indent (gen, 2);
-  json_generator_set_root (gen, root_node);
-  text = json_generator_to_data (gen, NULL);
-  return g_strconcat (text, "\n", NULL);
+  return _bpw_json_dump (root_node);
 }
 
 char *

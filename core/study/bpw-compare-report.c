@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "bpw-compare-private.h"
+#include "bpw-json-dump-private.h"
 
 #include <math.h>
 
@@ -76,12 +77,10 @@ cell_to_object (const BpwCompareCell *cell)
 char *
 bpw_comparison_to_json (BpwComparison *cmp)
 {
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) node = NULL;
   JsonObject *root = json_object_new ();
   JsonArray *candidates = json_array_new (), *scenarios = json_array_new ();
   JsonArray *fit = json_array_new (), *suites = json_array_new ();
-  g_autofree char *text = NULL;
 
   json_object_set_string_member (root, "format", "bpw-comparison");
   json_object_set_int_member (root, "version", 1);
@@ -155,11 +154,7 @@ bpw_comparison_to_json (BpwComparison *cmp)
   json_object_set_array_member (root, "suites", suites);
   node = json_node_init_object (json_node_alloc (), root);
   json_object_unref (root);
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_indent (gen, 2);
-  json_generator_set_root (gen, node);
-  text = json_generator_to_data (gen, NULL);
-  return g_strconcat (text, "\n", NULL);
+  return _bpw_json_dump (node);
 }
 
 char *

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bpw-inspector-mapping-private.h"
+#include "bpw-json-writer.h"
 
 static const char * const parallel_members[] = { "tp", "pp", "dp", "ep" };
 static const char * const tile_members[] = { "m", "n", "k" };
@@ -134,6 +135,7 @@ bpw_inspector_mapping_target (BpwInspector *self)
   g_autoptr(JsonObject) empty = NULL;
   g_autoptr(JsonNode) node = NULL;
   g_autofree char *text = NULL;
+  BpwJsonWriter w;
 
   if (!self->scenario_only)
     node = json_node_ref (c->mapping);
@@ -145,7 +147,9 @@ bpw_inspector_mapping_target (BpwInspector *self)
       return json_node_init_object (json_node_alloc (), empty);
     }
   /* A copy of its own: json_node_copy() would share the study's object. */
-  text = json_to_string (node, FALSE);
+  bpw_json_writer_init (&w, FALSE);
+  bpw_json_writer_node (&w, NULL, node);
+  text = bpw_json_writer_finish (&w);
   return json_from_string (text, NULL);
 }
 

@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "bpw-search-dialog-private.h"
+#include "bpw-json-writer.h"
 
 enum
 {
@@ -522,6 +523,17 @@ bpw_search_dialog_mappings_node (const BpwStudyCandidate *source,
   return json_node_init_object (json_node_alloc (), object);
 }
 
+/* @node as the compact text an action's parameter carries. */
+static char *
+bpw_search_dialog_json_text (JsonNode *node)
+{
+  BpwJsonWriter w;
+
+  bpw_json_writer_init (&w, FALSE);
+  bpw_json_writer_node (&w, NULL, node);
+  return bpw_json_writer_finish (&w);
+}
+
 gboolean
 bpw_search_dialog_promote (BpwSearchDialog  *self,
                            GError          **error)
@@ -573,8 +585,8 @@ bpw_search_dialog_promote (BpwSearchDialog  *self,
     if (!bpw_study_edit_apply (edit, trial, error))
       return FALSE;
   }
-  mapping_text = json_to_string (source->mapping, FALSE);
-  mappings_text = json_to_string (mappings, FALSE);
+  mapping_text = bpw_search_dialog_json_text (source->mapping);
+  mappings_text = bpw_search_dialog_json_text (mappings);
   n_before = bpw_study_get_n_candidates (study);
   gtk_widget_activate_action (GTK_WIDGET (self->window), "win.promote-candidate", "(sssssu)",
                               name, source->blueprint, mapping_text, mappings_text, label,
