@@ -78,6 +78,10 @@ bpw_cli_setup_load_for (BpwCliSetup         *setup,
   setup->blueprint = bpw_blueprint_load (blueprint, warnings, error);
   if (setup->blueprint == NULL)
     return FALSE;
+  /* Read before the blueprint was known: what the mapping names must exist in it. */
+  if (options->mapping != NULL
+      && !bpw_mapping_check_file_refs (options->mapping, setup->blueprint, error))
+    return FALSE;
   if (!workbench)
     {
       print_warnings (warnings);

@@ -40,6 +40,7 @@ typedef struct
 {
   BpwTemplateKey   key;
   gboolean         train;
+  gboolean         on_chip;                /* a kind is placed on an on-chip level */
   BpwStageTotals   tasks[BPW_N_PARTS];     /* BLOCK: one block */
   GArray          *transfers[BPW_N_PARTS]; /* BpwPlanTransfer; BLOCK counts per block */
   BpwPlanTransfer  pp_send[2];             /* [0] forward activations, [1] gradients */

@@ -197,6 +197,7 @@ bpw_template_new (const BpwTemplateKey *key,
   BpwScenario s = *scenario;
   BpwMapping m;
   BpwDistWork *dist;
+  gboolean on_chip = FALSE;
 
   small.layers = BPW_TEMPLATE_BLOCKS;
   s.micro_batch = key->micro_batch;
@@ -212,6 +213,20 @@ bpw_template_new (const BpwTemplateKey *key,
   m.parallel.pp = key->pipelined ? 2 : 1;
   for (guint g = 0; g < BPW_N_GROUPS; g++)
     m.tier[g] = -1;
+  /* A level that does not exist is the mapping's error; an on-chip one binds as device
+   * memory does, and whether the full model's bytes fit it is checked per evaluation
+   * (the template's two blocks say nothing about that). */
+  if (!bpw_plan_check_placement (blueprint, mapping, error))
+    {
+      bpw_mapping_clear (&m);
+      return NULL;
+    }
+  for (guint k = 0; k < BPW_N_TENSOR_KINDS; k++)
+    if (m.placement[k] >= 0 && blueprint->memory[m.placement[k]].kind < BPW_MEMORY_DEVICE)
+      {
+        m.placement[k] = -1;
+        on_chip = TRUE;
+      }
 
   graph = bpw_work_graph_new (&small, &s, error);
   if (graph != NULL)
@@ -227,6 +242,7 @@ bpw_template_new (const BpwTemplateKey *key,
   t = g_new0 (BpwTemplate, 1);
   t->key = *key;
   t->train = scenario->phase == BPW_WORKLOAD_TRAIN;
+  t->on_chip = on_chip;
   t->reasons = g_ptr_array_new_with_free_func (g_free);
   for (guint p = 0; p < BPW_N_PARTS; p++)
     t->transfers[p] = g_array_new (FALSE, FALSE, sizeof (BpwPlanTransfer));

@@ -153,7 +153,8 @@ typedef struct
 /* Device bytes of stage @s (and host bytes into @host). */
 static double
 stage_memory (const BpwEstimator *est, const BpwTemplate *t, const BpwMapping *m,
-              gint64 s, gint64 pp, gint64 n_layers, gint64 micro_batches, double *host)
+              gint64 s, gint64 pp, gint64 n_layers, gint64 micro_batches, double *host,
+              double largest[BPW_N_TENSOR_KINDS])
 {
   const BpwBlueprint *bp = est->blueprint;
   gboolean first = s == 0, last = s == pp - 1;
@@ -194,6 +195,9 @@ stage_memory (const BpwEstimator *est, const BpwTemplate *t, const BpwMapping *m
     acts = t->live_block * (double) flight;
 
   n_layers = MAX (n_layers, 1);
+  if (t->on_chip)
+    _bpw_plan_largest_kinds (largest, st.weights, st.gradients, st.optimizer, acts, st.kv,
+                             st.temporaries, st.communication);
   return _bpw_plan_offload (bp, m, BPW_TENSOR_WEIGHT, st.weights, n_layers, host) +
          _bpw_plan_offload (bp, m, BPW_TENSOR_GRADIENT, st.gradients, n_layers, host) +
          _bpw_plan_offload (bp, m, BPW_TENSOR_OPTIMIZER_STATE, st.optimizer, n_layers, host) +
@@ -236,7 +240,7 @@ bpw_estimator_evaluate (BpwEstimator     *est,
   BpwTemplate *t;
   gint64 micro_batches, base, extra, n_groups = 0, pp = p->pp;
   gboolean tiers_ok;
-  double tokens;
+  double tokens, largest[BPW_N_TENSOR_KINDS] = { 0 };
 
   if (mapping->micro_batch > 0)
     s.micro_batch = mapping->micro_batch;
@@ -292,7 +296,7 @@ bpw_estimator_evaluate (BpwEstimator     *est,
       double host = 0, memory;
       BpwStageTotals *g = NULL;
 
-      memory = stage_memory (est, t, &m, st, pp, n_layers, micro_batches, &host);
+      memory = stage_memory (est, t, &m, st, pp, n_layers, micro_batches, &host, largest);
       if (memory > est->capacity || (host > 0 && !est->has_host) ||
           (host > 0 && est->host_capacity > 0 && host > est->host_capacity))
         {
@@ -348,6 +352,8 @@ bpw_estimator_evaluate (BpwEstimator     *est,
       g->memory = memory;
     }
 
+  if (t->on_chip && !bpw_plan_check_on_chip (bp, &m, largest, reasons))
+    ctx.legal = FALSE;
   bpw_evaluation_combine (&ctx, groups, n_groups, out);
   return bpw_evaluation_check_finite (out, bp->name, error);
 }

@@ -613,3 +613,30 @@ bpw_mapping_check_micro_batch_file (const char        *path,
                                parallel->dp);
   return TRUE;
 }
+
+gboolean
+bpw_mapping_check_file_refs (const char         *path,
+                             const BpwBlueprint *blueprint,
+                             GError            **error)
+{
+  g_autoptr(BpwJsonDoc) doc = NULL;
+  BpwMappingReader r = { NULL, blueprint, NULL };
+  JsonNode *root;
+  BpwMapping m;
+  gboolean ok;
+
+  g_return_val_if_fail (path != NULL && blueprint != NULL, FALSE);
+
+  doc = bpw_json_doc_new_from_file (path, error);
+  if (doc == NULL)
+    return FALSE;
+  root = bpw_json_doc_get_root (doc);
+  /* The file was read already without the blueprint; only its references are new here. */
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return TRUE;
+  r.doc = doc;
+  bpw_mapping_init_defaults (&m);
+  ok = read_over (&r, json_node_get_object (root), "", file_keys, &m, error);
+  bpw_mapping_clear (&m);
+  return ok;
+}

@@ -134,6 +134,12 @@ gboolean     bpw_mapping_read_object   (BpwJsonDoc         *doc,
                                         BpwMapping         *mapping,
                                         GPtrArray          *warnings,
                                         GError            **error);
+/* Reads the mapping file @path again against @blueprint: a tier, engine or memory level
+ * (a placement) it names by an index @blueprint does not have is an error located at that
+ * member of the file. The file must have been read without a blueprint already. */
+gboolean     bpw_mapping_check_file_refs (const char         *path,
+                                          const BpwBlueprint *blueprint,
+                                          GError            **error);
 /* Whether the integer "micro_batch" of the mapping file @path splits @scenario's global
  * batch over @parallel's dp into whole micro-batches; if not, an error located at that
  * member of the file. A file without one, or with "auto", passes. */

@@ -80,6 +80,7 @@ _bpw_plan_place_memory (BpwPlan *plan)
   int host_level = bpw_blueprint_first_memory (plan->blueprint, BPW_MEMORY_HOST);
   double host_capacity = host_level >= 0 && plan->blueprint->memory[host_level].capacity.set
                          ? plan->blueprint->memory[host_level].capacity.value : 0;
+  double largest[BPW_N_TENSOR_KINDS] = { 0 };
 
   for (gint64 s = 0; s < dist->n_stages; s++)
     {
@@ -123,6 +124,9 @@ _bpw_plan_place_memory (BpwPlan *plan)
       pm->device_total = pm->weights + pm->gradients + pm->optimizer_state + pm->activations +
                          pm->kv_cache + pm->temporaries + pm->communication;
       pm->host_total = host;
+      _bpw_plan_largest_kinds (largest, pm->weights, pm->gradients, pm->optimizer_state,
+                               pm->activations, pm->kv_cache, pm->temporaries,
+                               pm->communication);
 
       if (pm->device_total > plan->capacity)
         _bpw_plan_reason (plan->reasons, _("Pipeline stage %" PRId64 " needs %.2f GiB "
@@ -143,4 +147,32 @@ _bpw_plan_place_memory (BpwPlan *plan)
                           "GiB per device to host memory, which holds %.2f GiB."), s,
                           host / GIB, host_capacity / GIB);
     }
+  bpw_plan_check_on_chip (plan->blueprint, &plan->mapping, largest, plan->reasons);
+}
+
+void
+_bpw_plan_largest_kinds (double largest[BPW_N_TENSOR_KINDS],
+                         double weights,
+                         double gradients,
+                         double optimizer_state,
+                         double activations,
+                         double kv_cache,
+                         double temporaries,
+                         double communication)
+{
+  /* Master weights are tallied with the optimizer state, activation gradients with the
+   * working set: the tally that holds them bounds them. */
+  const double bytes[BPW_N_TENSOR_KINDS] = {
+    [BPW_TENSOR_WEIGHT] = weights,
+    [BPW_TENSOR_MASTER_WEIGHT] = optimizer_state,
+    [BPW_TENSOR_OPTIMIZER_STATE] = optimizer_state,
+    [BPW_TENSOR_GRADIENT] = gradients,
+    [BPW_TENSOR_ACTIVATION] = activations,
+    [BPW_TENSOR_ACTIVATION_GRAD] = temporaries,
+    [BPW_TENSOR_KV_CACHE] = kv_cache,
+    [BPW_TENSOR_COMMUNICATION] = communication,
+  };
+
+  for (guint k = 0; k < BPW_N_TENSOR_KINDS; k++)
+    largest[k] = MAX (largest[k], bytes[k]);
 }

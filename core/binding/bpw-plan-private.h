@@ -28,6 +28,16 @@ double     _bpw_plan_offload          (const BpwBlueprint *bp,
                                        double              bytes,
                                        gint64              layers,
                                        double             *host);
+/* Per tensor kind, the largest per-device bytes of any stage so far: @largest raised to
+ * this stage's tallies (for bpw_plan_check_on_chip()). */
+void       _bpw_plan_largest_kinds    (double              largest[BPW_N_TENSOR_KINDS],
+                                       double              weights,
+                                       double              gradients,
+                                       double              optimizer_state,
+                                       double              activations,
+                                       double              kv_cache,
+                                       double              temporaries,
+                                       double              communication);
 /* Micro-batches' worth of stored activations a stage holds (interleaving included). */
 double     _bpw_plan_stored_factor    (const BpwParallel  *parallel,
                                        gint64              micro_batches,

@@ -214,6 +214,84 @@ bpw_plan_check_algorithms (const BpwBlueprint *bp,
   return ok;
 }
 
+/* "0 “SRAM”, 1 “HBM”, 2 “DDR”": the levels a placement may name. */
+static char *
+memory_levels_list (const BpwBlueprint *bp)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < bp->n_memory; i++)
+    g_string_append_printf (s, "%s%u “%s”", i ? ", " : "", i, bp->memory[i].name);
+  return g_string_free (s, FALSE);
+}
+
+gboolean
+bpw_plan_check_placement (const BpwBlueprint *bp,
+                          const BpwMapping   *mapping,
+                          GError            **error)
+{
+  for (guint k = 0; k < BPW_N_TENSOR_KINDS; k++)
+    {
+      gint level = mapping->placement[k];
+      g_autofree char *levels = NULL;
+
+      if (level == -1 || level == BPW_PLACEMENT_HOST ||
+          (level >= 0 && (guint) level < bp->n_memory))
+        continue;
+      levels = memory_levels_list (bp);
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("The mapping places %s at memory level %d, but blueprint “%s” has "
+                   "levels %s."), bpw_tensor_kind_to_string (k), level, bp->name, levels);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+on_chip (BpwMemoryKind kind)
+{
+  return kind == BPW_MEMORY_REGISTERS || kind == BPW_MEMORY_SRAM || kind == BPW_MEMORY_CACHE;
+}
+
+gboolean
+bpw_plan_check_on_chip (const BpwBlueprint *bp,
+                        const BpwMapping   *mapping,
+                        const double        bytes[BPW_N_TENSOR_KINDS],
+                        GPtrArray          *reasons)
+{
+  gboolean ok = TRUE;
+
+  for (guint k = 0; k < BPW_N_TENSOR_KINDS; k++)
+    {
+      gint level = mapping->placement[k];
+      const BpwMemoryLevel *mem;
+      double capacity;
+
+      if (level < 0 || (guint) level >= bp->n_memory)
+        continue;
+      mem = &bp->memory[level];
+      if (!on_chip (mem->kind) || !mem->capacity.set)
+        continue;
+      capacity = mem->capacity.value * (mem->instances.set ? mem->instances.value : 1.0);
+      if (bytes[k] <= capacity)
+        continue;
+      ok = FALSE;
+      if (reasons != NULL)
+        {
+          g_autofree char *have = g_format_size_full ((guint64) MIN (bytes[k], 1e18),
+                                                      G_FORMAT_SIZE_IEC_UNITS);
+          g_autofree char *room = g_format_size_full ((guint64) capacity,
+                                                      G_FORMAT_SIZE_IEC_UNITS);
+
+          _bpw_plan_reason (reasons, _("%s: %s per device placed in %s “%s” of %s per "
+                            "device; place it in device memory."),
+                            bpw_tensor_kind_to_string (k), have,
+                            bpw_memory_kind_to_string (mem->kind), mem->name, room);
+        }
+    }
+  return ok;
+}
+
 /* Transfers can be costed even on an overfull tier, but not on one that does not exist. */
 static gboolean
 tiers_in_range (const BpwPlan *plan)
@@ -245,7 +323,8 @@ bpw_plan_new (BpwDistWork        *dist,
   plan->devices = bpw_parallel_devices (&dist->parallel);
   plan->legal = TRUE;
 
-  if (!bpw_cost_rates_init (&plan->rates, plan->blueprint, plan->precision, error))
+  if (!bpw_plan_check_placement (plan->blueprint, &plan->mapping, error) ||
+      !bpw_cost_rates_init (&plan->rates, plan->blueprint, plan->precision, error))
     return NULL;
   hbm = bpw_blueprint_first_memory (plan->blueprint, BPW_MEMORY_DEVICE);
   plan->capacity = plan->blueprint->memory[hbm].capacity.value *

@@ -137,6 +137,18 @@ gboolean      bpw_plan_check_algorithms (const BpwBlueprint *bp,
                                          const BpwMapping   *mapping,
                                          GPtrArray          *reasons);
 
+/* Every tensor kind placed at -1 (device), the host or a memory level @bp has; otherwise
+ * a BPW_ERROR_INVALID_INPUT naming the kind, the level and the blueprint's levels. */
+gboolean      bpw_plan_check_placement (const BpwBlueprint *bp,
+                                        const BpwMapping   *mapping,
+                                        GError            **error);
+/* Kinds placed on an on-chip level (registers, SRAM, cache) whose per-device @bytes exceed
+ * the level's capacity × instances, appended to @reasons as sentences; TRUE when none. */
+gboolean      bpw_plan_check_on_chip   (const BpwBlueprint *bp,
+                                        const BpwMapping   *mapping,
+                                        const double        bytes[BPW_N_TENSOR_KINDS],
+                                        GPtrArray          *reasons);
+
 /* Transfers that happen once per step at its end, not per micro-batch: DP gradient
  * reductions, optimizer traffic and the tied-embedding gradient all-reduce between the
  * first and the last pipeline stage. */

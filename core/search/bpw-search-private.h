@@ -125,7 +125,6 @@ typedef struct
   const guint            *work;
   guint                   n_work;
   gint                    next;
-  guint64                 threshold;     /* atomic: bits of the lowest published K-th best */
   guint64                 decided;       /* atomic */
   guint64                 estimated;     /* atomic */
   gint                   *group_state;   /* atomic per group */
@@ -139,6 +138,18 @@ typedef struct
   GMutex                  lock;          /* the fields below */
   GCond                   done;
   guint                   running;
+  /* Phase 2 (bounds pruning) takes its work in blocks of BPW_SEARCH_BLOCK_NODES, in order.
+   * Block b prunes against the K-th best of blocks 0 to b − 2, merged in order once each
+   * is done, so every run and thread count sees the same thresholds and counts the same;
+   * a worker two blocks ahead of the last merged one waits. */
+  gboolean                blocks;
+  guint                   n_blocks;
+  guint                   merged;        /* blocks merged into @top, in order */
+  guint                  *block_left;    /* per block: nodes not finished */
+  GPtrArray              *block_hits;    /* per block: GArray of BpwSearchHit, best K per node */
+  double                 *block_threshold; /* per block: +inf until block b − 2 is merged */
+  GArray                 *top;           /* the best K of the merged blocks */
+  GCond                   advanced;      /* a block was merged */
   gboolean                has_best;
   double                  best_time;
   guint64                 best_index;
@@ -156,8 +167,17 @@ typedef struct
   GArray        *interleave;  /* gint64 per schedule of the current node */
   guint64        estimated, legal, failed, pruned_illegal, pruned_bound, pruned_dominated;
   guint64        templates;
+  double         threshold;   /* the current node's block's, +inf when none */
+  GArray        *node_hits;   /* BpwSearchHit: the current node's legal plans */
 } BpwSearchWorker;
 
+/* Nodes per block of phase 2: small, so that a worker rarely waits for a block. */
+#define BPW_SEARCH_BLOCK_NODES 16
+
+/* Before phase 1: whether @group can hold a legal plan, decided once (it binds a
+ * template, and the count of templates bound is reported). */
+void      _bpw_search_worker_group      (BpwSearchWorker *w,
+                                         guint            group);
 /* Phase 1: binds the first node of run @node's run, records its FLOPs and optimizer time. */
 void      _bpw_search_worker_bound_run  (BpwSearchWorker *w,
                                          guint            node);

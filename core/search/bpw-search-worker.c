@@ -3,8 +3,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Each worker has its own estimator and keeps its own top K and front. The threshold that
- * prunes is the lowest K-th best any worker has published: never below the final K-th
- * best, so whatever the interleaving, nothing that belongs in the final list is pruned.
+ * prunes a node is the K-th best of the blocks of nodes merged two blocks before its own
+ * (bpw-search.c): never below the final K-th best, so nothing that belongs in the final
+ * list is pruned, and the same whatever the interleaving, so are the counts.
  * A list holds results, not plans: the members of a class (plans that differ only in
  * collective algorithms) with the same estimate fold into one entry. A class lies in one
  * node, and so in one worker; every member of a listed result takes at most the K-th best
@@ -18,34 +19,6 @@
 
 #include <math.h>
 #include <string.h>
-
-static double
-load_double (guint64 *bits)
-{
-  guint64 b = __atomic_load_n (bits, __ATOMIC_RELAXED);
-  double d;
-
-  memcpy (&d, &b, sizeof d);
-  return d;
-}
-
-/* Lowers the shared threshold to @value if it is higher. */
-static void
-publish_threshold (BpwSearchRun *s, double value)
-{
-  guint64 old = __atomic_load_n (&s->threshold, __ATOMIC_RELAXED), bits;
-  double current;
-
-  memcpy (&bits, &value, sizeof bits);
-  do
-    {
-      memcpy (&current, &old, sizeof current);
-      if (!(value < current))
-        return;
-    }
-  while (!__atomic_compare_exchange_n (&s->threshold, &old, bits, TRUE, __ATOMIC_RELAXED,
-                                       __ATOMIC_RELAXED));
-}
 
 /* Exact comparison; NaN never reaches here (the hits' energy and peak are +inf then). */
 #define CMP(x, y) G_STMT_START { if ((x) != (y)) return (x) < (y) ? -1 : 1; } G_STMT_END
@@ -138,8 +111,6 @@ offer_best (BpwSearchWorker *w, const BpwSearchHit *h)
   g_array_insert_val (w->hits, lo, *h);
   if (w->hits->len > k)
     g_array_set_size (w->hits, k);
-  if (w->hits->len == k && !s->options->pareto)
-    publish_threshold (s, g_array_index (w->hits, BpwSearchHit, k - 1).key.time);
   if (lo == 0)
     {
       g_mutex_lock (&s->lock);
@@ -224,6 +195,13 @@ group_state (BpwSearchWorker *w, guint gi)
     state = BPW_SEARCH_GROUP_ILLEGAL;
   __atomic_store_n (&s->group_state[gi], state, __ATOMIC_RELAXED);
   return state;
+}
+
+void
+_bpw_search_worker_group (BpwSearchWorker *w,
+                          guint            group)
+{
+  group_state (w, group);
 }
 
 void
@@ -318,6 +296,8 @@ evaluate_leaf (BpwSearchWorker *w, guint ni, const BpwSearchLeaf *leaf, guint64 
   h.key.klass = index - (guint64) leaf->algorithm * n->n_networks;
   h.key.variants = 1;
   offer_best (w, &h);
+  if (s->blocks)
+    g_array_append_val (w->node_hits, h);
   if (s->options->pareto)
     _bpw_search_front_insert (w->front, &h);
 }
@@ -347,7 +327,7 @@ _bpw_search_worker_node (BpwSearchWorker *w,
           return;
         }
       /* Bounded before binding: the run's FLOPs scaled to this micro-batch. */
-      if (!pareto && _bpw_search_bound_exceeds (s->node_bound[ni], load_double (&s->threshold)))
+      if (!pareto && _bpw_search_bound_exceeds (s->node_bound[ni], w->threshold))
         {
           w->pruned_bound += hi - lo;
           return;
@@ -391,7 +371,7 @@ _bpw_search_worker_node (BpwSearchWorker *w,
             }
           if (!pareto)
             {
-              double threshold = load_double (&s->threshold);
+              double threshold = w->threshold;
 
               if (_bpw_search_bound_exceeds (MAX (lb, dom), threshold))
                 {

@@ -8,8 +8,9 @@
  * matmul FLOPs are proportional to the micro-batch, so every node of the run gets a
  * step-time bound before its own template exists: (m + (p−1)/v_max) · FLOPs / fastest
  * matrix rate + optimizer. Phase 2 takes the nodes best bound first from an atomic
- * counter, skips those whose bound already exceeds the K-th best, and evaluates the rest
- * (bpw-search-worker.c). The result does not depend on the order or the thread count.
+ * counter, skips those whose bound already exceeds the K-th best of the blocks of nodes
+ * finished two blocks before, and evaluates the rest (bpw-search-worker.c). Neither the
+ * result nor the counts depend on the interleaving or the thread count.
  */
 #define G_LOG_DOMAIN "bpw-search"
 
@@ -44,12 +45,72 @@ typedef struct
   PhaseFunc        func;
 } PhaseThread;
 
+/* Merges the finished blocks, in order, into the best K, and sets the threshold of the
+ * block two after each. Called with the lock held. */
+static void
+merge_blocks (BpwSearchRun *s)
+{
+  guint k = s->options->top_k;
+
+  while (s->merged < s->n_blocks && s->block_left[s->merged] == 0)
+    {
+      GArray *hits = s->block_hits->pdata[s->merged];
+
+      g_array_append_vals (s->top, hits->data, hits->len);
+      g_array_set_size (hits, 0);
+      g_array_sort (s->top, _bpw_search_key_compare);
+      _bpw_search_fold_sorted (s->top);
+      if (s->top->len > k)
+        g_array_set_size (s->top, k);
+      if (s->merged + 2 < s->n_blocks && s->top->len == k)
+        s->block_threshold[s->merged + 2] = g_array_index (s->top, BpwSearchHit, k - 1).key.time;
+      s->merged++;
+    }
+  g_cond_broadcast (&s->advanced);
+}
+
+/* Waits until the blocks before @block's threshold are merged; its threshold. */
+static double
+enter_block (BpwSearchRun *s, guint block)
+{
+  double threshold;
+
+  g_mutex_lock (&s->lock);
+  while (s->merged + 1 < block && !g_cancellable_is_cancelled (s->cancellable))
+    g_cond_wait_until (&s->advanced, &s->lock,
+                       g_get_monotonic_time () + 10 * G_TIME_SPAN_MILLISECOND);
+  threshold = s->block_threshold[block];
+  g_mutex_unlock (&s->lock);
+  return threshold;
+}
+
+/* Hands the node's best K to its block; merges what is finished. */
+static void
+leave_block (BpwSearchWorker *w, guint block)
+{
+  BpwSearchRun *s = w->run;
+  guint k = s->options->top_k;
+
+  g_array_sort (w->node_hits, _bpw_search_key_compare);
+  _bpw_search_fold_sorted (w->node_hits);
+  if (w->node_hits->len > k)
+    g_array_set_size (w->node_hits, k);
+  g_mutex_lock (&s->lock);
+  g_array_append_vals (s->block_hits->pdata[block], w->node_hits->data, w->node_hits->len);
+  s->block_left[block]--;
+  if (block == s->merged && s->block_left[block] == 0)
+    merge_blocks (s);
+  g_mutex_unlock (&s->lock);
+  g_array_set_size (w->node_hits, 0);
+}
+
 static gpointer
 phase_main (gpointer data)
 {
   PhaseThread *pt = data;
   BpwSearchWorker *w = pt->worker;
   BpwSearchRun *s = w->run;
+  gboolean blocks = s->blocks && pt->func == _bpw_search_worker_node;
 
   for (;;)
     {
@@ -58,7 +119,10 @@ phase_main (gpointer data)
 
       if ((guint) i >= s->n_work || g_cancellable_is_cancelled (s->cancellable))
         break;
+      w->threshold = blocks ? enter_block (s, (guint) i / BPW_SEARCH_BLOCK_NODES) : INFINITY;
       pt->func (w, s->work[i]);
+      if (blocks)
+        leave_block (w, (guint) i / BPW_SEARCH_BLOCK_NODES);
       if (pt->func == _bpw_search_worker_node)
         {
           const BpwSearchNode *n = &g_array_index (s->space->nodes, BpwSearchNode, s->work[i]);
@@ -296,6 +360,29 @@ runs_in_range (const BpwSearchRun *s)
   return runs;
 }
 
+/* The groups of @runs, each once: their legality is decided before the runs are bound,
+ * by one worker each, so the templates that takes are the same in every run. */
+static GArray *
+groups_of_runs (const BpwSearchRun *s, GArray *runs)
+{
+  const BpwSearchSpace *space = s->space;
+  g_autofree gboolean *seen = g_new0 (gboolean, MAX (space->groups->len, 1));
+  GArray *groups = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint i = 0; i < runs->len; i++)
+    {
+      guint g = g_array_index (space->nodes, BpwSearchNode,
+                               g_array_index (runs, guint, i)).group;
+
+      if (!seen[g])
+        {
+          seen[g] = TRUE;
+          g_array_append_val (groups, g);
+        }
+    }
+  return groups;
+}
+
 static int
 compare_bounds (gconstpointer pa, gconstpointer pb, gpointer data)
 {
@@ -391,7 +478,6 @@ bpw_search_run (const BpwSearchSpace   *space,
                                            bpw_precision_from_dtype (space->scenario.dtype));
   /* Capacity-factor MoE rounds expert slots up: not proportional to the micro-batch. */
   s.linear = space->spec.experts == 0;
-  memcpy (&s.threshold, &inf, sizeof inf);
   s.group_state = g_new0 (gint, MAX (space->groups->len, 1));
   s.node_bound = g_new0 (double, MAX (n_nodes, 1));
   s.run_flops = g_new0 (double, MAX (n_nodes, 1));
@@ -399,6 +485,7 @@ bpw_search_run (const BpwSearchSpace   *space,
   s.run_state = g_new0 (gint, MAX (n_nodes, 1));
   g_mutex_init (&s.lock);
   g_cond_init (&s.done);
+  g_cond_init (&s.advanced);
 
   workers = g_new0 (BpwSearchWorker, n_threads);
   for (guint i = 0; i < n_threads; i++)
@@ -411,6 +498,7 @@ bpw_search_run (const BpwSearchSpace   *space,
       w->front = g_array_new (FALSE, FALSE, sizeof (BpwSearchHit));
       w->values = g_array_new (FALSE, FALSE, sizeof (double));
       w->interleave = g_array_new (FALSE, FALSE, sizeof (gint64));
+      w->node_hits = g_array_new (FALSE, FALSE, sizeof (BpwSearchHit));
       if (w->est == NULL)
         {
           n_threads = i + 1;
@@ -422,13 +510,31 @@ bpw_search_run (const BpwSearchSpace   *space,
   s.phase = 1;
   if (!options->exhaustive)
     {
+      g_autoptr(GArray) groups = NULL;
+
       runs = runs_in_range (&s);
+      groups = groups_of_runs (&s, runs);
+      run_phase (&s, workers, n_threads, _bpw_search_worker_group,
+                 (const guint *) groups->data, groups->len, t0, progress, user_data);
       run_phase (&s, workers, n_threads, _bpw_search_worker_bound_run,
                  (const guint *) runs->data, runs->len, t0, progress, user_data);
     }
   /* Phase 2: the nodes, best bound first. */
   order = order_nodes (&s);
   s.phase = 2;
+  /* Without bounds (exhaustive, Pareto) nothing is pruned against a threshold. */
+  s.blocks = !options->exhaustive && !options->pareto;
+  s.n_blocks = (order->len + BPW_SEARCH_BLOCK_NODES - 1) / BPW_SEARCH_BLOCK_NODES;
+  s.block_left = g_new0 (guint, MAX (s.n_blocks, 1));
+  s.block_threshold = g_new0 (double, MAX (s.n_blocks, 1));
+  s.block_hits = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  s.top = g_array_new (FALSE, FALSE, sizeof (BpwSearchHit));
+  for (guint b = 0; b < s.n_blocks; b++)
+    {
+      s.block_left[b] = MIN (BPW_SEARCH_BLOCK_NODES, order->len - b * BPW_SEARCH_BLOCK_NODES);
+      s.block_threshold[b] = inf;
+      g_ptr_array_add (s.block_hits, g_array_new (FALSE, FALSE, sizeof (BpwSearchHit)));
+    }
   run_phase (&s, workers, n_threads, _bpw_search_worker_node, (const guint *) order->data,
              order->len, t0, progress, user_data);
 
@@ -484,14 +590,20 @@ out:
       g_clear_pointer (&workers[i].front, g_array_unref);
       g_clear_pointer (&workers[i].values, g_array_unref);
       g_clear_pointer (&workers[i].interleave, g_array_unref);
+      g_clear_pointer (&workers[i].node_hits, g_array_unref);
     }
   g_free (s.group_state);
   g_free (s.node_bound);
   g_free (s.run_flops);
   g_free (s.run_optimizer);
   g_free (s.run_state);
+  g_free (s.block_left);
+  g_free (s.block_threshold);
+  g_clear_pointer (&s.block_hits, g_ptr_array_unref);
+  g_clear_pointer (&s.top, g_array_unref);
   g_mutex_clear (&s.lock);
   g_cond_clear (&s.done);
+  g_cond_clear (&s.advanced);
   return g_steal_pointer (&report);
 }
 

@@ -183,4 +183,30 @@ for opt in "--tp-overlap ring" --dp-overlap --no-dp-overlap "--fusion none" "--t
   expect_stderr "naming ${opt%% *}" "calculon: ${opt%% *} has no place"
 done
 
+# A placement at a memory level the blueprint lacks is the mapping file's error, located;
+# one on an on-chip level it does not fit makes the plan illegal.
+cat > "$TMP/no-level.json" <<JSON
+{
+  "format": "bpw-mapping",
+  "version": 1,
+  "placement": { "activation": 7 }
+}
+JSON
+expect_rc "evaluate --mapping placing at a missing memory level" 1 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --mapping "$TMP/no-level.json"
+expect_stderr "located at the placement" "no-level.json:4:32: placement.activation: .*from 0 to 2"
+cat > "$TMP/in-sram.json" <<JSON
+{
+  "format": "bpw-mapping",
+  "version": 1,
+  "placement": { "activation": 0 }
+}
+JSON
+expect_rc "evaluate: the same plan with activations in device memory fits" 0 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --tp 8 --global-batch 8 --micro-batch 1
+expect_rc "evaluate --mapping placing activations in SRAM" 3 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --tp 8 --global-batch 8 --micro-batch 1 \
+  --mapping "$TMP/in-sram.json"
+expect_stderr "saying what does not fit where" "activation: .* placed in sram “smem” of"
+
 tap_finish

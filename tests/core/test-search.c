@@ -294,6 +294,52 @@ test_threads (void)
   bpw_model_spec_clear (&spec);
 }
 
+static void
+assert_same_counts (const BpwSearchReport *a, const BpwSearchReport *b)
+{
+  g_assert_cmpuint (a->estimated, ==, b->estimated);
+  g_assert_cmpuint (a->legal, ==, b->legal);
+  g_assert_cmpuint (a->failed, ==, b->failed);
+  g_assert_cmpuint (a->pruned_illegal, ==, b->pruned_illegal);
+  g_assert_cmpuint (a->pruned_bound, ==, b->pruned_bound);
+  g_assert_cmpuint (a->pruned_dominated, ==, b->pruned_dominated);
+  g_assert_cmpuint (a->templates, ==, b->templates);
+}
+
+/* The counters, not only the best list, are the same for any thread count and run: a
+ * node is pruned against the threshold its block was given, whoever runs it. */
+static void
+test_threads_counts (void)
+{
+  static const guint threads[] = { 2, 4, 2, 4, 3 };
+  g_autoptr(BpwBlueprint) bp = a100 ();
+  g_autoptr(BpwSearchSpace) space = NULL;
+  g_autoptr(BpwSearchReport) one = NULL;
+  BpwModelSpec spec;
+  BpwScenario s;
+
+  small_spec (&spec);
+  train_scenario (&s, 64, 512);
+  space = new_space (&spec, &s, bp, 16, NULL);
+  one = run (space, 1, FALSE, 0, 1);
+  g_test_message ("%u nodes: %" G_GUINT64_FORMAT " estimated, %" G_GUINT64_FORMAT
+                  " by the bound, %" G_GUINT64_FORMAT " dominated, %" G_GUINT64_FORMAT
+                  " templates", space->nodes->len, one->estimated, one->pruned_bound,
+                  one->pruned_dominated, one->templates);
+  /* Enough blocks of nodes, and enough pruning, that a racy threshold would show. */
+  g_assert_cmpuint (space->nodes->len, >, 8 * 16);
+  g_assert_cmpuint (one->pruned_bound, >, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    {
+      g_autoptr(BpwSearchReport) many = run (space, threads[i], FALSE, 0, 1);
+
+      g_assert_cmpuint (many->evaluated, ==, space->size);
+      assert_same_best (one, many);
+      assert_same_counts (one, many);
+    }
+  bpw_model_spec_clear (&spec);
+}
+
 static GPtrArray *
 best_of_json (const char *text)
 {
@@ -429,6 +475,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bpw/core/Search/pruned-equals-brute-force", test_brute_force);
   g_test_add_func ("/bpw/core/Search/pareto-front", test_pareto);
   g_test_add_func ("/bpw/core/Search/threads-identical", test_threads);
+  g_test_add_func ("/bpw/core/Search/threads-same-counts", test_threads_counts);
   g_test_add_func ("/bpw/core/Search/shards-merge", test_shards_merge);
   g_test_add_func ("/bpw/core/Search/cancel", test_cancel);
   return g_test_run ();

@@ -358,6 +358,11 @@ static const Broken broken[] = {
     ":9:24: scenarios[0].sla.ttft: expected a time such as \"10 us\", got \"2 GB\"" },
   { "study-inline-negative.json", BPW_ERROR_INVALID_INPUT,
     ":6:57: workloads[0].model.layers: expected a positive integer, got -2" },
+  /* An inline model is held to the work-graph budget as a workload file is. */
+  { "study-inline-over-budget.json", BPW_ERROR_INVALID_INPUT,
+    ":6:59: workloads[0].model.layers: the work graph of “deep” (4096 layers) would take up "
+    "to 1818 MiB under the largest of its phases and recompute options, more than the budget "
+    "of 512 MiB; at most about 1153 layers of this shape fit" },
   { "negative-layers.json", BPW_ERROR_INVALID_INPUT,
     ":2:13: format: expected \"bpw-study\", got \"bpw-workload\"; this is not a study file" },
 };
