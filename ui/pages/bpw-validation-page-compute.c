@@ -61,10 +61,12 @@ _bpw_validation_outcome_section (BpwValidationOutcome *outcome,
 
 /* Main thread: the measurements of @study, ready to execute. */
 static BpwValidationOutcome *
-bpw_validation_outcome_new (BpwStudy *study)
+bpw_validation_outcome_new (BpwStudy *study,
+                            gboolean  held_out)
 {
   BpwValidationOutcome *outcome = g_atomic_rc_box_new0 (BpwValidationOutcome);
 
+  outcome->held_out = held_out;
   outcome->table1_blueprint = g_strdup (BPW_MEASUREMENT_TABLE1_BLUEPRINT);
   outcome->n_runs = bpw_study_get_n_measurements (study);
   outcome->runs = g_new0 (BpwMeasurementRun, MAX (outcome->n_runs, 1));
@@ -121,7 +123,7 @@ bpw_validation_page_compute_work (gpointer       input,
     }
   /* Out of sample: Table 1 again, each row on efficiencies refitted without it. Ten fits;
    * where they fail the in-sample figures stand alone. */
-  else if (a100 != NULL && !g_cancellable_is_cancelled (cancellable) &&
+  else if (outcome->held_out && a100 != NULL && !g_cancellable_is_cancelled (cancellable) &&
            !bpw_validation_report_add_held_out (outcome->report, a100, &error))
     g_clear_error (&error);
   /* Failures are the outcome's own, run by run: the job itself always has a result. */
@@ -142,6 +144,9 @@ bpw_validation_page_compute_done (GObject      *owner,
     return;
   _bpw_validation_page_show (self, outcome);
   _bpw_validation_page_set_busy (self, FALSE);
+  /* Shown since this computation started without the held-out figures: add them. */
+  if (!outcome->held_out && self->study != NULL && gtk_widget_get_mapped (GTK_WIDGET (self)))
+    _bpw_validation_page_compute (self, self->study);
 }
 
 void
@@ -157,7 +162,8 @@ _bpw_validation_page_compute (BpwValidationPage *self,
     }
   _bpw_validation_page_set_busy (self, TRUE);
   bpw_job_queue_restart (self->jobs, G_OBJECT (self), bpw_validation_page_compute_work,
-                         bpw_validation_outcome_new (study),
+                         bpw_validation_outcome_new (study,
+                                                     gtk_widget_get_mapped (GTK_WIDGET (self))),
                          (GDestroyNotify) _bpw_validation_outcome_unref,
                          (GDestroyNotify) _bpw_validation_outcome_unref,
                          bpw_validation_page_compute_done);

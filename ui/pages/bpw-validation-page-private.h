@@ -28,6 +28,8 @@ typedef struct
   gboolean              has_table1;
   char                 *table1_error;  /* nullable */
   char                 *table1_blueprint;
+  gboolean              held_out;      /* Table 1's leave-one-out figures asked for: only
+                                        * while the page is shown (ten refits, seconds) */
 } BpwValidationOutcome;
 
 BpwValidationOutcome *_bpw_validation_outcome_ref   (BpwValidationOutcome *outcome);

@@ -114,6 +114,18 @@ bpw_validation_page_get_property (GObject    *object,
     }
 }
 
+/* The leave-one-out figures cost ten refits: they are computed once the page is shown,
+ * not behind every edit of a study whose Validation page nobody looks at. */
+static void
+bpw_validation_page_map (GtkWidget *widget)
+{
+  BpwValidationPage *self = BPW_VALIDATION_PAGE (widget);
+
+  GTK_WIDGET_CLASS (bpw_validation_page_parent_class)->map (widget);
+  if (self->study != NULL && self->outcome != NULL && !self->outcome->held_out)
+    _bpw_validation_page_compute (self, self->study);
+}
+
 static void
 bpw_validation_page_class_init (BpwValidationPageClass *klass)
 {
@@ -122,6 +134,7 @@ bpw_validation_page_class_init (BpwValidationPageClass *klass)
 
   object_class->dispose = bpw_validation_page_dispose;
   object_class->get_property = bpw_validation_page_get_property;
+  widget_class->map = bpw_validation_page_map;
 
   properties[PROP_BUSY] =
     g_param_spec_boolean ("busy", NULL, NULL, FALSE,
