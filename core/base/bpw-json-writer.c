@@ -222,6 +222,25 @@ bpw_json_writer_u128 (BpwJsonWriter *w,
   g_string_append (w->out, p);
 }
 
+/* The shortest %.Ng, N from @min_digits to 17, that reads back to @value, in the C locale
+ * (@value finite). */
+static void
+format_round_trip (char   *buf,
+                   gsize   size,
+                   double  value,
+                   int     min_digits)
+{
+  for (int digits = min_digits; digits <= 17; digits++)
+    {
+      char format[8];
+
+      g_snprintf (format, sizeof format, "%%.%dg", digits);
+      g_ascii_formatd (buf, size, format, value);
+      if (g_ascii_strtod (buf, NULL) == value)
+        return;
+    }
+}
+
 /* Shortest of %.15g, %.16g, %.17g that reads back to the same double, formatted in the C
  * locale. JSON has no NaN or Infinity: those are written as null. */
 void
@@ -236,17 +255,7 @@ bpw_json_writer_double (BpwJsonWriter *w,
       bpw_json_writer_null (w, key);
       return;
     }
-
-  for (int precision = 15; precision <= 17; precision++)
-    {
-      char format[8];
-
-      g_snprintf (format, sizeof format, "%%.%dg", precision);
-      g_ascii_formatd (buf, sizeof buf, format, value);
-      if (g_ascii_strtod (buf, NULL) == value)
-        break;
-    }
-
+  format_round_trip (buf, sizeof buf, value, 15);
   bpw_json_writer_prefix (w, key);
   g_string_append (w->out, buf);
 }
@@ -263,16 +272,7 @@ bpw_json_writer_double_shortest (BpwJsonWriter *w,
       bpw_json_writer_null (w, key);
       return;
     }
-  for (int digits = 1; digits <= 17; digits++)
-    {
-      char format[8];
-
-      g_snprintf (format, sizeof format, "%%.%dg", digits);
-      g_ascii_formatd (buf, sizeof buf, format, value);
-      if (g_ascii_strtod (buf, NULL) == value)
-        break;
-    }
-
+  format_round_trip (buf, sizeof buf, value, 1);
   bpw_json_writer_prefix (w, key);
   g_string_append (w->out, buf);
   if (strpbrk (buf, ".eEn") == NULL)
