@@ -7,19 +7,10 @@
 #include "bpw-candidate.h"
 #include "bpw-error.h"
 #include "bpw-study-edit.h"
+#include "bpw-test-study.h"
 
 #define PREFILL "llama3-70b-prefill"
 #define DECODE  "llama3-70b-decode"
-
-static BpwStudy *
-default_study (void)
-{
-  g_autoptr(GError) error = NULL;
-  BpwStudy *study = bpw_study_new_bundled ("default", &error);
-
-  g_assert_no_error (error);
-  return study;
-}
 
 static guint
 scenario_index (BpwStudy   *study,
@@ -65,7 +56,7 @@ run_of (BpwStudy   *study,
 static void
 test_add_and_revert (void)
 {
-  g_autoptr(BpwStudy) study = default_study ();
+  g_autoptr(BpwStudy) study = bpw_test_default_study ();
   g_autoptr(BpwStudy) reread = NULL;
   g_autoptr(BpwStudyEdit) edit = NULL;
   g_autoptr(JsonNode) mappings = parse ("{\"" PREFILL "\": {\"parallel\": {\"tp\": 4, "
@@ -124,7 +115,7 @@ test_add_and_revert (void)
 static void
 test_refused (void)
 {
-  g_autoptr(BpwStudy) study = default_study ();
+  g_autoptr(BpwStudy) study = bpw_test_default_study ();
   g_autoptr(BpwStudyEdit) taken = NULL;
   g_autoptr(BpwStudyEdit) bad = NULL;
   g_autoptr(JsonNode) mappings = parse ("{\"" PREFILL "\": {\"tiers\": {\"tp\": 99}}}");

@@ -8,28 +8,9 @@
 
 #include "bpw-blueprint-field.h"
 #include "bpw-study-edit.h"
+#include "bpw-test-study.h"
 
 #define H100 "h100-sxm-80gb"
-
-static BpwStudy *
-default_study (void)
-{
-  g_autoptr(GError) error = NULL;
-  BpwStudy *study = bpw_study_new_bundled ("default", &error);
-
-  g_assert_no_error (error);
-  return study;
-}
-
-static guint
-candidate_index (BpwStudy   *study,
-                 const char *blueprint)
-{
-  for (guint i = 0; i < bpw_study_get_n_candidates (study); i++)
-    if (strcmp (bpw_study_get_candidate (study, i)->blueprint, blueprint) == 0)
-      return i;
-  g_assert_not_reached ();
-}
 
 static JsonNode *
 json (const char *text)
@@ -45,7 +26,7 @@ json (const char *text)
 static void
 test_copy_equal (void)
 {
-  g_autoptr(BpwStudy) study = default_study ();
+  g_autoptr(BpwStudy) study = bpw_test_default_study ();
   g_autoptr(BpwStudy) copy = bpw_study_copy (study);
   g_autofree char *text = bpw_study_to_json (study);
   g_autofree char *copy_text = bpw_study_to_json (copy);
@@ -70,7 +51,7 @@ static void
 test_copy_keeps_file (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(BpwStudy) study = default_study ();
+  g_autoptr(BpwStudy) study = bpw_test_default_study ();
   g_autofree char *text = bpw_study_to_json (study);
   g_autoptr(BpwStudy) here = bpw_study_new_from_data ("/a/study.json", text, -1, &error);
   g_autoptr(BpwStudy) there = bpw_study_new_from_data ("/b/study.json", text, -1, &error);
@@ -120,7 +101,7 @@ edit_mapping (BpwStudy *study)
 {
   g_autoptr(JsonNode) tp4 = json ("{\"parallel\": {\"tp\": 4}}");
 
-  return bpw_study_edit_new_mapping (study, candidate_index (study, H100), tp4, NULL);
+  return bpw_study_edit_new_mapping (study, bpw_test_candidate_index (study, H100), tp4, NULL);
 }
 
 static BpwStudyEdit *
@@ -129,7 +110,7 @@ edit_scenario_mapping (BpwStudy *study)
   g_autoptr(JsonNode) tp2 = json ("{\"parallel\": {\"tp\": 2}}");
   const char *scenario = bpw_study_get_scenario (study, 0)->name;
 
-  return bpw_study_edit_new_scenario_mapping (study, candidate_index (study, H100), scenario,
+  return bpw_study_edit_new_scenario_mapping (study, bpw_test_candidate_index (study, H100), scenario,
                                               tp2, NULL);
 }
 
@@ -164,7 +145,7 @@ test_edits (void)
   for (guint i = 0; i < G_N_ELEMENTS (edits); i++)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(BpwStudy) study = default_study ();
+      g_autoptr(BpwStudy) study = bpw_test_default_study ();
       g_autoptr(BpwStudy) copy = bpw_study_copy (study);
       g_autofree char *before = bpw_study_to_json (study);
       g_autofree char *after = NULL, *copy_after = NULL;
@@ -193,7 +174,7 @@ static void
 test_other_changes (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(BpwStudy) study = default_study ();
+  g_autoptr(BpwStudy) study = bpw_test_default_study ();
   g_autoptr(BpwStudy) copy = NULL;
   g_autofree char *before = bpw_study_to_json (study);
   g_autofree char *copy_after = NULL;
@@ -249,7 +230,7 @@ copy_in_thread (gpointer data)
 static void
 test_copy_in_thread (void)
 {
-  g_autoptr(BpwStudy) study = default_study ();
+  g_autoptr(BpwStudy) study = bpw_test_default_study ();
   g_autoptr(BpwStudy) frozen = bpw_study_copy (study);
   GThread *thread = g_thread_new ("copy", copy_in_thread, frozen);
   g_autoptr(BpwStudy) copy = g_thread_join (thread);

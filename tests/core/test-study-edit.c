@@ -13,29 +13,10 @@
 #include "bpw-error.h"
 #include "bpw-estimator.h"
 #include "bpw-study-edit.h"
+#include "bpw-test-study.h"
 
 #define H100 "h100-sxm-80gb"
 #define EDITED "edited in the workbench"
-
-static BpwStudy *
-default_study (void)
-{
-  g_autoptr(GError) error = NULL;
-  BpwStudy *study = bpw_study_new_bundled ("default", &error);
-
-  g_assert_no_error (error);
-  return study;
-}
-
-static guint
-candidate_index (BpwStudy   *study,
-                 const char *blueprint)
-{
-  for (guint i = 0; i < bpw_study_get_n_candidates (study); i++)
-    if (strcmp (bpw_study_get_candidate (study, i)->blueprint, blueprint) == 0)
-      return i;
-  g_assert_not_reached ();
-}
 
 static BpwBlueprintField
 hbm_bandwidth (void)
@@ -121,7 +102,7 @@ test_field_parse (void)
 static void
 test_blueprint_edit (void)
 {
-  g_autoptr(BpwStudy) study = default_study ();
+  g_autoptr(BpwStudy) study = bpw_test_default_study ();
   g_autoptr(GError) error = NULL;
   g_autoptr(BpwStudyEdit) edit = NULL;
   g_autoptr(BpwBlueprint) bundled = bpw_blueprint_load_bundled (H100, NULL);
@@ -130,8 +111,8 @@ test_blueprint_edit (void)
   g_autoptr(BpwBlueprint) a100_run = NULL;
   g_autoptr(BpwBlueprint) a100 = bpw_blueprint_load_bundled ("a100-sxm-80gb", NULL);
   BpwBlueprintField field = hbm_bandwidth ();
-  guint h100 = candidate_index (study, H100);
-  guint other = candidate_index (study, "a100-sxm-80gb");
+  guint h100 = bpw_test_candidate_index (study, H100);
+  guint other = bpw_test_candidate_index (study, "a100-sxm-80gb");
   double tpot_before = decode_tpot (study, h100);
   BpwSourced *hbm;
 
@@ -196,7 +177,7 @@ test_blueprint_edit (void)
 static void
 test_inline_round_trip (void)
 {
-  g_autoptr(BpwStudy) study = default_study ();
+  g_autoptr(BpwStudy) study = bpw_test_default_study ();
   g_autoptr(BpwStudy) reopened = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(BpwStudyEdit) edit = NULL;
@@ -259,7 +240,7 @@ test_inline_round_trip (void)
 static void
 test_refused_values (void)
 {
-  g_autoptr(BpwStudy) study = default_study ();
+  g_autoptr(BpwStudy) study = bpw_test_default_study ();
   g_autoptr(BpwBlueprint) bp = bpw_blueprint_load_bundled (H100, NULL);
   g_autoptr(BpwBlueprint) before = bpw_blueprint_copy (bp);
   g_autoptr(GError) error = NULL;
@@ -345,7 +326,7 @@ test_inline_errors (void)
 static void
 test_scenario_and_mapping (void)
 {
-  g_autoptr(BpwStudy) study = default_study ();
+  g_autoptr(BpwStudy) study = bpw_test_default_study ();
   g_autoptr(GError) error = NULL;
   g_autoptr(BpwStudyEdit) edit = NULL;
   g_autoptr(BpwStudyEdit) mapping_edit = NULL;
@@ -355,7 +336,7 @@ test_scenario_and_mapping (void)
   BpwScenario changed;
   BpwParallel parallel = s->parallel;
   BpwCandidateRun run;
-  guint h100 = candidate_index (study, H100);
+  guint h100 = bpw_test_candidate_index (study, H100);
 
   bpw_scenario_copy (&changed, &s->scenario);
   /* 1537 sequences do not split over 16 data-parallel ranks. */
