@@ -14,10 +14,7 @@
 
 #include "bpw-blueprint-io.h"
 #include "bpw-cli-profile.h"
-#include "bpw-error.h"
 #include "bpw-pack-fit.h"
-
-enum { BEFORE, AFTER, LOO };
 
 static BpwPackData *
 load_pack (const char *path, GError **error)
@@ -95,14 +92,8 @@ bpw_cli_profile_calibrate_pack (const char *pack,
     return bpw_cli_report_error ("profile calibrate", error);
   /* Judged out of sample: a calibration that predicts the runs it did not see worse than
    * the blueprint did is not written. */
-  if (report->mean_abs[LOO] > report->mean_abs[BEFORE])
-    {
-      g_set_error (&error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   "%s: calibration refused: it makes the mean leave-one-run-out |error| "
-                   "%.1f %%, worse than %s's own %.1f %% on the pack's runs (nothing written)",
-                   pack, 100 * report->mean_abs[LOO], bp->name, 100 * report->mean_abs[BEFORE]);
-      return bpw_cli_report_error ("profile calibrate", error);
-    }
+  if (!bpw_pack_report_accepts (report, &error))
+    return bpw_cli_report_error ("profile calibrate", error);
   if (!bpw_pack_fit_save (fit, output, &error))
     return bpw_cli_report_error ("profile calibrate", error);
   if (json)

@@ -164,6 +164,10 @@ BpwPackReport *bpw_pack_report_new     (const BpwPackData  *data,
                                         const BpwBlueprint *after,
                                         GError            **error);
 void           bpw_pack_report_free    (BpwPackReport      *report);
+/* Judged out of sample: FALSE, with the reason, when the calibration predicts the runs it
+ * did not see worse on average (leave-one-out) than the blueprint before it. */
+gboolean       bpw_pack_report_accepts (const BpwPackReport *report,
+                                        GError             **error);
 char          *bpw_pack_report_to_text (const BpwPackReport *report);
 char          *bpw_pack_report_to_json (const BpwPackReport *report);
 /* One run's step on @bp through the estimator, with the default mapping. */

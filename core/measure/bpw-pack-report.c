@@ -13,6 +13,7 @@
 
 #include <math.h>
 
+#include "bpw-error.h"
 #include "bpw-estimator.h"
 #include "bpw-i18n.h"
 #include "bpw-json-writer.h"
@@ -111,6 +112,20 @@ bpw_pack_report_new (const BpwPackData  *data,
   for (guint c = 0; c < N_COLUMNS; c++)
     report->mean_abs[c] = counted[c] > 0 ? report->mean_abs[c] / counted[c] : NAN;
   return g_steal_pointer (&report);
+}
+
+gboolean
+bpw_pack_report_accepts (const BpwPackReport *report,
+                         GError             **error)
+{
+  if (report->mean_abs[LOO] <= report->mean_abs[BEFORE])
+    return TRUE;
+  g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+               _("%s: calibration refused: the mean leave-one-run-out |error| would be %.1f %%, "
+                 "worse than %s's %.1f %% on the pack's runs; nothing was written"),
+               report->pack, 100 * report->mean_abs[LOO], report->blueprint,
+               100 * report->mean_abs[BEFORE]);
+  return FALSE;
 }
 
 void
