@@ -28,6 +28,29 @@ write_value (BpwJsonWriter *w, const char *key, const BpwPackFitValue *v)
   bpw_json_writer_end_object (w);
 }
 
+static void
+write_table (BpwJsonWriter *w, const char *key, const GArray *points, const char *source)
+{
+  if (points->len == 0)
+    return;
+  bpw_json_writer_begin_object (w, key);
+  bpw_json_writer_string (w, "interpolation", "log-linear");
+  bpw_json_writer_begin_array (w, "points");
+  for (guint i = 0; i < points->len; i++)
+    {
+      const BpwEfficiencyPoint *p = &g_array_index (points, BpwEfficiencyPoint, i);
+
+      bpw_json_writer_begin_array (w, NULL);
+      bpw_json_writer_double_shortest (w, NULL, p->size);
+      bpw_json_writer_double_shortest (w, NULL, p->efficiency);
+      bpw_json_writer_end_array (w);
+    }
+  bpw_json_writer_end_array (w);
+  bpw_json_writer_string (w, "kind", "measured");
+  bpw_json_writer_string (w, "source", source);
+  bpw_json_writer_end_object (w);
+}
+
 static char *
 stack_json (const BpwPackFit *fit)
 {
@@ -39,6 +62,13 @@ stack_json (const BpwPackFit *fit)
   bpw_json_writer_string (&w, "name", fit->framework);
   bpw_json_writer_string (&w, "source", fit->source);
   bpw_json_writer_string (&w, "attention", fit->attention);
+  if (fit->attention_prefill->len + fit->attention_decode->len > 0)
+    {
+      bpw_json_writer_begin_object (&w, "attention_rates");
+      write_table (&w, "prefill", fit->attention_prefill, fit->attention_source);
+      write_table (&w, "decode", fit->attention_decode, fit->attention_source);
+      bpw_json_writer_end_object (&w);
+    }
   bpw_json_writer_begin_array (&w, "fusion");
   if (fit->fused_attention)
     bpw_json_writer_string (&w, NULL, "attention");

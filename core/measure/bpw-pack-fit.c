@@ -91,6 +91,13 @@ compare_double (const void *a, const void *b)
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+static gint
+compare_point (gconstpointer a, gconstpointer b)
+{
+  return compare_double (&((const BpwEfficiencyPoint *) a)->size,
+                         &((const BpwEfficiencyPoint *) b)->size);
+}
+
 /* ---- hardware ---- */
 
 typedef struct
@@ -292,6 +299,50 @@ fit_overhead (BpwPackFit *fit, const BpwPackData *data)
                                BPW_PROVENANCE_CALIBRATED, source);
 }
 
+/* The attention microbenchmarks: fractions of the bf16 matrix peak (prefill) and of the
+ * datasheet device-memory bandwidth (decode), by work per call. */
+static void
+fit_attention (BpwPackFit *fit, const BpwMeasurementPack *pack)
+{
+  const BpwBlueprint *bp = fit->blueprint;
+  int e = bpw_blueprint_first_engine (bp, BPW_ENGINE_MATRIX);
+  int mem = bpw_blueprint_first_memory (bp, BPW_MEMORY_DEVICE);
+  double peak = e >= 0 && bp->engines[e].peak[BPW_PRECISION_BF16].set
+                ? bp->engines[e].peak[BPW_PRECISION_BF16].value : 0;
+  double bandwidth = bp->memory[mem].bandwidth.value;
+  guint n[2] = { 0, 0 };
+
+  for (guint i = 0; i < pack->n_attention; i++)
+    {
+      const BpwPackAttention *a = &pack->attention[i];
+      gboolean prefill = a->kind == BPW_PACK_ATTENTION_PREFILL_CAUSAL;
+      GArray *points = prefill ? fit->attention_prefill : fit->attention_decode;
+      double t = a->time_s - fit->kernel_overhead_s;
+      /* decode: the KV bytes the file states; prefill: its rate times its time, a whole
+       * number of FLOPs */
+      double work = prefill ? round (a->rate * a->time_s) : (double) a->kv_bytes;
+      BpwEfficiencyPoint p = { work, 0 };
+      gboolean seen = FALSE;
+
+      if (t <= 0 || (prefill && peak <= 0))
+        continue;
+      p.efficiency = MIN (1.0, work / ((prefill ? peak : bandwidth) * t));
+      for (guint j = 0; j < points->len; j++)
+        seen |= g_array_index (points, BpwEfficiencyPoint, j).size == p.size;
+      if (seen)
+        continue;
+      g_array_append_val (points, p);
+      n[!prefill]++;
+    }
+  g_array_sort (fit->attention_prefill, compare_point);
+  g_array_sort (fit->attention_decode, compare_point);
+  fit->attention_source =
+    g_strdup_printf ("%s: microbenchmarks attention (%u causal prefill calls over the bf16 "
+                     "matrix peak by FLOPs per call, %u decode calls over the datasheet "
+                     "bandwidth by KV-cache bytes per call), each call's time less the fixed "
+                     "cost per kernel", fit->source, n[0], n[1]);
+}
+
 /* ---- the software stack ---- */
 
 static void
@@ -476,6 +527,8 @@ bpw_pack_fit (const BpwBlueprint *blueprint,
 
   fit->excluded = exclude;
   fit->warnings = g_ptr_array_new_with_free_func (g_free);
+  fit->attention_prefill = g_array_new (FALSE, FALSE, sizeof (BpwEfficiencyPoint));
+  fit->attention_decode = g_array_new (FALSE, FALSE, sizeof (BpwEfficiencyPoint));
   fit->optimizer_bytes.value = fit->optimizer_kernels.value = NAN;
   fit->eager_gap.value = fit->graph_gap.value = fit->moe_per_expert.value = NAN;
   fit->source = g_strdup_printf ("measurement pack %s (%s, driver %s, CUDA %s, %s)", base,
@@ -508,6 +561,7 @@ bpw_pack_fit (const BpwBlueprint *blueprint,
   fit_matrix_table (fit, pack, BPW_PRECISION_FP8, fp8, n_fp8, pack->peak.dtype == BPW_DTYPE_FP8,
                     floor_s, fit->blueprint->memory[mem].bandwidth.value * fit->memory_efficiency);
 
+  fit_attention (fit, pack);
   fit_launch (fit, data);
   if (!fit_training (fit, data, copy_rate, error))
     return NULL;
@@ -530,5 +584,8 @@ bpw_pack_fit_free (BpwPackFit *fit)
   g_free (fit->graph_gap.source);
   g_free (fit->moe_per_expert.source);
   g_clear_pointer (&fit->warnings, g_ptr_array_unref);
+  g_clear_pointer (&fit->attention_prefill, g_array_unref);
+  g_clear_pointer (&fit->attention_decode, g_array_unref);
+  g_free (fit->attention_source);
   g_free (fit);
 }

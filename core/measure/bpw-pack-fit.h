@@ -17,6 +17,9 @@
  *   log FLOPs of its products, interpolated log-linearly;
  * - the fixed cost per kernel of every engine: the lower quartile of the durations of the
  *   traces' element-wise and cast kernels (kernels that move next to nothing take it);
+ * - attention (the stack's "attention_rates"): the fused kernel's causal prefill rate over
+ *   the bf16 matrix peak by FLOPs per call, its decode rate over the datasheet bandwidth by
+ *   KV-cache bytes per call, times less the fixed cost per kernel;
  * - the stack (the blueprint's "stack" member): eager launch gap g solving Σ max(dᵢ, g) =
  *   span over the kernels of the eager run where launches bind most (largest idle share),
  *   graph replay gap as idle time per kernel boundary of graph-replayed runs, optimizer
@@ -112,6 +115,13 @@ typedef struct
   BpwPackFitValue  eager_gap;         /* s; NAN: no eager run */
   BpwPackFitValue  graph_gap;         /* s; NAN: no graph-replayed run */
   BpwPackFitValue  moe_per_expert;    /* s; NAN: no MoE training run */
+  /* The fused attention kernel's own rates (stack member "attention_rates"): causal
+   * prefill as a fraction of the bf16 matrix peak by FLOPs per call, decode as a fraction
+   * of device-memory bandwidth by KV-cache bytes per call, each call's time less the fixed
+   * cost per kernel. Empty when the pack has no such microbenchmark. */
+  GArray          *attention_prefill; /* BpwEfficiencyPoint, by size */
+  GArray          *attention_decode;  /* BpwEfficiencyPoint, by size */
+  char            *attention_source;
   GPtrArray       *warnings;          /* sentences */
 } BpwPackFit;
 

@@ -95,6 +95,9 @@ assert s["launch"]["decode"] == "graph" and s["launch"]["train"] == "eager"
 for v in (s["launch"]["eager_gap"], s["launch"]["graph_gap"], s["optimizer"]["bytes_per_parameter"]):
     assert v["kind"] == "calibrated" and "pack.json" in v["source"]
 assert s["moe_dispatch"]["implementation"] == "loop"
+rates = s["attention_rates"]
+assert [p[0] for p in rates["decode"]["points"]] == [16777216, 268435456, 1073741824]
+assert rates["prefill"]["kind"] == "measured" and "attention" in rates["prefill"]["source"]
 '
 expect_rc "calibrate --pack again" 0 "$BPW" profile calibrate --pack "$PACK" --blueprint h200-sxm-141gb \
   --output "$TMP/cal2.json"

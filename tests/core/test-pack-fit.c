@@ -182,6 +182,21 @@ test_hardware (void)
       assert_close (table->points[i].efficiency,
                     2.0 * 8192 * 8192 * 8192 / (989.4e12 * (pack->peak.time_s
                                                            - fit->kernel_overhead_s)), 1e-12);
+  /* Attention: decode at batch 64 reads 1 GiB of KV cache; its efficiency is those bytes
+   * over the datasheet bandwidth times its time less the fixed cost. */
+  g_assert_cmpuint (fit->attention_decode->len, ==, 3);
+  g_assert_cmpuint (fit->attention_prefill->len, ==, 3);
+  g_assert_cmpfloat (g_array_index (fit->attention_decode, BpwEfficiencyPoint, 2).size, ==,
+                     1073741824.0);
+  assert_close (g_array_index (fit->attention_decode, BpwEfficiencyPoint, 2).efficiency,
+                1073741824.0 / (4.8e12 * (0.2815679907798767e-3 - fit->kernel_overhead_s)),
+                1e-9);
+  /* prefill at 1 × 8192: 546 TFLOP/s causal, over the bf16 peak with the fixed cost out */
+  assert_close (g_array_index (fit->attention_prefill, BpwEfficiencyPoint, 2).efficiency,
+                546.1729369023548e12 * 1.00655996799469e-3
+                / (989.4e12 * (1.00655996799469e-3 - fit->kernel_overhead_s)), 1e-9);
+  assert_provenance (fit->attention_source);
+
   /* fp8 from matmul_fp8 */
   g_assert_cmpint (tc->efficiency[BPW_PRECISION_FP8].kind, ==, BPW_PROVENANCE_MEASURED);
   g_assert_nonnull (strstr (tc->efficiency[BPW_PRECISION_FP8].source, "matmul_fp8"));
