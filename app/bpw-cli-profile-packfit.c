@@ -78,6 +78,7 @@ bpw_cli_profile_calibrate_pack (const char *pack,
   g_autoptr(BpwPackData) data = load_pack (pack, &error);
   g_autoptr(BpwBlueprint) bp = NULL;
   g_autoptr(BpwPackFit) fit = NULL;
+  g_autoptr(BpwBlueprint) cal = NULL;
   g_autoptr(BpwPackReport) report = NULL;
   g_autoptr(GString) out = g_string_new (NULL);
   g_autofree char *table = NULL;
@@ -87,7 +88,9 @@ bpw_cli_profile_calibrate_pack (const char *pack,
   if (bp != NULL)
     fit = bpw_pack_fit (bp, data, -1, name, &error);
   if (fit != NULL)
-    report = bpw_pack_report_new (data, bp, fit->blueprint, &error);
+    cal = bpw_pack_fit_load (fit, &error);
+  if (cal != NULL)
+    report = bpw_pack_report_new (data, bp, cal, &error);
   if (report == NULL)
     return bpw_cli_report_error ("profile calibrate", error);
   /* Judged out of sample: a calibration that predicts the runs it did not see worse than

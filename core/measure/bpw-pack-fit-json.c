@@ -120,6 +120,19 @@ bpw_pack_fit_to_json (const BpwPackFit *fit)
   return g_string_free (out, FALSE);
 }
 
+BpwBlueprint *
+bpw_pack_fit_load (const BpwPackFit *fit,
+                   GError          **error)
+{
+  g_autofree char *text = bpw_pack_fit_to_json (fit);
+  g_autofree char *name = g_strdup_printf ("%s.json", fit->blueprint->name);
+  BpwBlueprint *bp = bpw_blueprint_load_data (name, text, -1, NULL, error);
+
+  if (bp == NULL)
+    g_prefix_error (error, _("the calibrated blueprint does not read back: "));
+  return bp;
+}
+
 gboolean
 bpw_pack_fit_save (const BpwPackFit *fit,
                    const char       *path,

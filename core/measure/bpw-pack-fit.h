@@ -136,6 +136,10 @@ void          bpw_pack_fit_free  (BpwPackFit         *fit);
 
 /* The calibrated blueprint file: the blueprint's native JSON with the "stack" member. */
 char         *bpw_pack_fit_to_json (const BpwPackFit *fit);
+/* The calibrated blueprint as a file gives it: the JSON above read back, so that the
+ * evaluation sees whatever of the "stack" member the blueprint reader understands. */
+BpwBlueprint *bpw_pack_fit_load    (const BpwPackFit *fit,
+                                    GError          **error);
 /* Writes it atomically; the text is loaded back first, so that nothing unreadable is
  * written. */
 gboolean      bpw_pack_fit_save    (const BpwPackFit *fit,

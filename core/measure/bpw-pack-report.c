@@ -71,14 +71,15 @@ bpw_pack_report_new (const BpwPackData  *data,
   const BpwMeasurementPack *pack = data->pack;
   g_autoptr(BpwPackReport) report = g_new0 (BpwPackReport, 1);
   g_autoptr(BpwPackFit) fitted = NULL;
+  g_autoptr(BpwBlueprint) fitted_bp = NULL;
   guint counted[N_COLUMNS] = { 0 };
 
   if (after == NULL)
     {
       fitted = bpw_pack_fit (before, data, -1, NULL, error);
-      if (fitted == NULL)
+      if (fitted == NULL || (fitted_bp = bpw_pack_fit_load (fitted, error)) == NULL)
         return NULL;
-      after = fitted->blueprint;
+      after = fitted_bp;
     }
   report->pack = g_path_get_basename (pack->filename);
   report->blueprint = g_strdup (before->name);
@@ -89,16 +90,17 @@ bpw_pack_report_new (const BpwPackData  *data,
     {
       BpwPackReportRun *row = &report->runs[i];
       g_autoptr(BpwPackFit) loo = bpw_pack_fit (before, data, (gint) i, NULL, error);
+      g_autoptr(BpwBlueprint) loo_bp = loo != NULL ? bpw_pack_fit_load (loo, error) : NULL;
       double *predicted[N_COLUMNS] = { &row->before_s, &row->after_s, &row->loo_s };
 
-      if (loo == NULL)
+      if (loo_bp == NULL)
         return NULL;
       row->name = g_strdup (pack->runs[i].name);
       row->timed = !isnan (pack->runs[i].measured_s);
       row->measured_s = bpw_pack_run_step_s (pack, data->traces[i], i);
       if (!bpw_pack_predict_run (pack, i, before, &row->before_s, error) ||
           !bpw_pack_predict_run (pack, i, after, &row->after_s, error) ||
-          !bpw_pack_predict_run (pack, i, loo->blueprint, &row->loo_s, error))
+          !bpw_pack_predict_run (pack, i, loo_bp, &row->loo_s, error))
         return NULL;
       for (guint c = 0; c < N_COLUMNS; c++)
         {
