@@ -74,9 +74,10 @@ bpw_cli_profile_calibrate (int    argc,
                            char **argv)
 {
   g_autoptr(GOptionContext) context =
-    g_option_context_new ("MODEL --blueprint BP --profile TRACE... --output FILE");
+    g_option_context_new ("MODEL --blueprint BP --profile TRACE... --output FILE | --pack PACK "
+                         "--blueprint BP --output FILE");
   g_autoptr(GError) error = NULL;
-  g_autofree char *output = NULL, *name = NULL;
+  g_autofree char *output = NULL, *name = NULL, *pack = NULL;
   gint bins = 0;
   gboolean fit_overhead = FALSE;
   BpwCliProfileArgs args;
@@ -85,6 +86,9 @@ bpw_cli_profile_calibrate (int    argc,
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       "Write the calibrated blueprint to FILE (required)", "FILE" },
+    { "pack", 0, 0, G_OPTION_ARG_FILENAME, &pack,
+      "Calibrate for the device and software stack of this measurement pack (no MODEL, no "
+      "--profile)", "PACK" },
     { "name", 0, 0, G_OPTION_ARG_STRING, &name,
       "Name of the calibrated blueprint (default: BP's name + \"-calibrated\")", "NAME" },
     { "bins-per-decade", 0, 0, G_OPTION_ARG_INT, &bins,
@@ -103,11 +107,22 @@ bpw_cli_profile_calibrate (int    argc,
     "device memory's by bytes, each from the operations it bounds. Fixed costs per operation\n"
     "are BP's unless --fit-overhead. The result is a new blueprint whose changed tables\n"
     "carry kind \"calibrated\" and a source naming the profiles, their hardware, versions\n"
-    "and date; the same inputs give the same file.");
+    "and date; the same inputs give the same file.\n"
+    "With --pack: hardware rates from the pack's microbenchmarks and the software stack's\n"
+    "fixed costs from its traces (the blueprint's \"stack\" member); refused, with nothing\n"
+    "written, when it predicts the pack's runs worse out of sample than BP does.");
   g_option_context_add_main_entries (context, entries, NULL);
   bpw_cli_profile_args_add (&args, context);
   if (!bpw_cli_parse (context, &argc, &argv, &error))
     status = bpw_cli_report_error ("profile calibrate", error);
+  else if (pack != NULL && (argc != 1 || args.profiles != NULL))
+    status = bpw_cli_usage ("profile calibrate", "profile calibrate: --pack takes no MODEL "
+                            "and no --profile");
+  else if (pack != NULL && (args.blueprint == NULL || output == NULL))
+    status = bpw_cli_usage ("profile calibrate", "profile calibrate: --pack needs --blueprint "
+                            "BP and --output FILE");
+  else if (pack != NULL)
+    status = bpw_cli_profile_calibrate_pack (pack, args.blueprint, output, name, args.json);
   else if (argc != 2)
     status = bpw_cli_usage ("profile calibrate", "profile calibrate: expected one MODEL");
   else if (args.blueprint == NULL || args.profiles == NULL || output == NULL)
@@ -155,7 +170,7 @@ bpw_cli_profile_report (int    argc,
   g_autoptr(GOptionContext) context = g_option_context_new ("[MODEL --blueprint BP --profile "
                                                             "TRACE...]");
   g_autoptr(GError) error = NULL;
-  g_autofree char *calibrated = NULL, *megatron_bp = NULL;
+  g_autofree char *calibrated = NULL, *megatron_bp = NULL, *pack = NULL;
   g_autoptr(BpwValidationReport) report = bpw_validation_report_new ();
   gboolean megatron = FALSE;
   gint top = 20;
@@ -165,6 +180,10 @@ bpw_cli_profile_report (int    argc,
   const GOptionEntry entries[] = {
     { "calibrated", 0, 0, G_OPTION_ARG_FILENAME, &calibrated,
       "Also predict on this (calibrated) blueprint, side by side", "FILE" },
+    { "pack", 0, 0, G_OPTION_ARG_FILENAME, &pack,
+      "The runs of this measurement pack: measured, predicted on BP (before) and on the "
+      "calibrated blueprint (after; calibrated here without --calibrated), and each on the "
+      "calibration that leaves its own trace out", "PACK" },
     { "megatron", 0, 0, G_OPTION_ARG_NONE, &megatron,
       "Include Megatron-LM 2021 Table 1 (always, without MODEL)", NULL },
     { "megatron-blueprint", 0, 0, G_OPTION_ARG_STRING, &megatron_bp,
@@ -185,6 +204,15 @@ bpw_cli_profile_report (int    argc,
   bpw_cli_profile_args_add (&args, context);
   if (!bpw_cli_parse (context, &argc, &argv, &error))
     status = bpw_cli_report_error ("profile report", error);
+  else if (pack != NULL && (argc != 1 || args.profiles != NULL || args.blueprint == NULL))
+    status = bpw_cli_usage ("profile report", "profile report: --pack needs --blueprint BP "
+                            "and takes no MODEL and no --profile");
+  else if (pack != NULL)
+    {
+      status = bpw_cli_profile_report_pack (pack, args.blueprint, calibrated, args.json);
+      bpw_cli_profile_args_clear (&args);
+      return status;
+    }
   else if (argc > 2)
     status = bpw_cli_usage ("profile report", "profile report: expected at most one MODEL");
   else if (argc == 2 && (args.blueprint == NULL || args.profiles == NULL))

@@ -57,6 +57,18 @@ void      bpw_cli_profile_run_clear  (BpwCliProfileRun        *run);
 
 int       bpw_cli_profile_calibrate  (int argc, char **argv);
 int       bpw_cli_profile_report     (int argc, char **argv);
+/* With a measurement pack (bpw-cli-profile-packfit.c): the blueprint calibrated for its
+ * device and stack, refused when it predicts the pack's runs worse out of sample; and the
+ * runs predicted before, after and leave-one-run-out. */
+int       bpw_cli_profile_calibrate_pack (const char *pack,
+                                          const char *blueprint,
+                                          const char *output,
+                                          const char *name,
+                                          gboolean    json);
+int       bpw_cli_profile_report_pack    (const char *pack,
+                                          const char *blueprint,
+                                          const char *calibrated,
+                                          gboolean    json);
 
 /* Measurement packs (bpw-cli-profile-pack.c): whether @path is one, judged by its first
  * bytes, and what `profile import` prints of it. */

@@ -35,6 +35,7 @@
 #include "bpw-calibrate.h"
 #include "bpw-validation-report.h"
 #include "bpw-measurement-pack.h"
+#include "bpw-pack-fit.h"
 #include "bpw-serve.h"
 #include "bpw-blueprint-field.h"
 #include "bpw-study-edit.h"

@@ -330,3 +330,65 @@ bpw_kernel_kind_to_string (BpwKernelKind kind)
   g_return_val_if_fail (kind < BPW_N_KERNEL_KINDS, "?");
   return names[kind];
 }
+
+BpwStackKernelClass
+bpw_stack_kernel_class_from_name (const char *name)
+{
+  g_autofree char *lower = NULL;
+
+  g_return_val_if_fail (name != NULL, BPW_STACK_KERNEL_OTHER);
+
+  lower = g_ascii_strdown (name, -1);
+  /* PyTorch converts dtypes with its copy kernels: "bfloat16_copy_kernel_cuda" and the
+   * templated "direct_copy_kernel_cuda" (whose lambda casts); memcpys keep the dtype. */
+  if (strstr (lower, "_copy_kernel") != NULL && strstr (lower, "memcpy") == NULL)
+    return BPW_STACK_KERNEL_CAST;
+  switch (bpw_kernel_kind_from_name (BPW_PROFILE_FORMAT_PYTORCH, name))
+    {
+    case BPW_KERNEL_MATMUL:
+    case BPW_KERNEL_BATCHED_MATMUL:
+      return BPW_STACK_KERNEL_GEMM;
+    case BPW_KERNEL_ATTENTION:
+      return BPW_STACK_KERNEL_FLASH;
+    case BPW_KERNEL_OPTIMIZER:
+      return BPW_STACK_KERNEL_OPTIMIZER;
+    case BPW_KERNEL_SOFTMAX:
+    case BPW_KERNEL_NORM:
+    case BPW_KERNEL_GELU:
+    case BPW_KERNEL_SWIGLU:
+    case BPW_KERNEL_DROPOUT:
+    case BPW_KERNEL_ADD:
+    case BPW_KERNEL_BIAS:
+    case BPW_KERNEL_ROTARY:
+    case BPW_KERNEL_CROSS_ENTROPY:
+    case BPW_KERNEL_ELEMENTWISE:
+    case BPW_KERNEL_REDUCE:
+    case BPW_KERNEL_FILL:
+      /* memset is a fill by name, but a driver call, not a kernel the stack chose */
+      return strstr (lower, "memset") != NULL ? BPW_STACK_KERNEL_OTHER
+                                              : BPW_STACK_KERNEL_ELEMENTWISE;
+    case BPW_KERNEL_NONE:
+    case BPW_KERNEL_UNKNOWN:
+    case BPW_KERNEL_GATHER:
+    case BPW_KERNEL_SCATTER_ADD:
+    case BPW_KERNEL_TOPK:
+    case BPW_KERNEL_PERMUTE:
+    case BPW_KERNEL_COPY:
+    case BPW_KERNEL_COMMUNICATION:
+    case BPW_N_KERNEL_KINDS:
+    default:
+      return BPW_STACK_KERNEL_OTHER;
+    }
+}
+
+const char *
+bpw_stack_kernel_class_to_string (BpwStackKernelClass klass)
+{
+  static const char * const names[] = {
+    "gemm", "flash", "cast", "optimizer", "elementwise", "other",
+  };
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (names) == BPW_N_STACK_KERNEL_CLASSES);
+  g_return_val_if_fail (klass < BPW_N_STACK_KERNEL_CLASSES, "?");
+  return names[klass];
+}

@@ -242,6 +242,26 @@ char         *bpw_profile_meta_describe (const BpwProfileMeta *meta);
 BpwKernelKind bpw_kernel_kind_from_name  (BpwProfileFormat  format,
                                           const char       *name);
 const char   *bpw_kernel_kind_to_string  (BpwKernelKind     kind);
+
+/* What a device kernel is to the software stack that launched it (bpw-profile-classify.c):
+ * the classes a calibration from a measurement pack separates, because the work graph has
+ * only some of them. CAST: dtype conversions (AMP's weight and gradient casts run as
+ * PyTorch's copy kernels); OPTIMIZER: the optimizer's own kernels (foreach or fused);
+ * ELEMENTWISE: every other arithmetic kernel (norms, RoPE, gates, adds, softmax, losses,
+ * fills); OTHER: memory copies and sets, gathers, collectives, unknown names. */
+typedef enum
+{
+  BPW_STACK_KERNEL_GEMM,
+  BPW_STACK_KERNEL_FLASH,
+  BPW_STACK_KERNEL_CAST,
+  BPW_STACK_KERNEL_OPTIMIZER,
+  BPW_STACK_KERNEL_ELEMENTWISE,
+  BPW_STACK_KERNEL_OTHER,
+  BPW_N_STACK_KERNEL_CLASSES
+} BpwStackKernelClass;
+
+BpwStackKernelClass bpw_stack_kernel_class_from_name (const char          *name);
+const char         *bpw_stack_kernel_class_to_string (BpwStackKernelClass  klass);
 const char   *bpw_profile_format_to_string (BpwProfileFormat format);
 const char   *bpw_profile_event_type_to_string (BpwProfileEventType type);
 

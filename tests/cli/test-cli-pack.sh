@@ -70,6 +70,89 @@ hostile "non-finite number" '"tflops": 758.1249200112884' '"tflops": 1e400' \
 expect_rc "profile import refuses a hostile pack too" 1 "$BPW" profile import "$TMP/bad.json"
 expect_stderr "profile import locates it" "bad\.json:[0-9]+:[0-9]+:"
 
+# profile calibrate --pack: the blueprint calibrated for the pack's device and stack.
+CAL=$TMP/cal.json
+expect_rc "calibrate --pack" 0 "$BPW" profile calibrate --pack "$PACK" --blueprint h200-sxm-141gb \
+  --output "$CAL"
+expect_stdout "calibrate --pack: bandwidth efficiency is the copy's over the datasheet" \
+  "device-memory efficiency +0\.8823$"
+expect_stdout "calibrate --pack: the report's leave-one-out column" "mean \|error\|"
+py_file "calibrate --pack: provenance on what changed, the stack member" "$CAL" '
+d = json.load(open(path))
+hbm = [m for m in d["memory"] if m["kind"] == "device"][0]
+assert abs(hbm["efficiency"]["points"][0][1] - 4.235066749956034 / 4.8) < 1e-12
+assert hbm["efficiency"]["kind"] == "measured"
+for needle in ("pack.json", "NVIDIA H200", "580.159.04", "CUDA 13.0", "PyTorch 2.11.0+cu130"):
+    assert needle in hbm["efficiency"]["source"], needle
+tc = d["engines"][0]
+assert tc["efficiency"]["bf16"]["kind"] == "measured" and "matmul_bf16" in tc["efficiency"]["bf16"]["source"]
+assert tc["overhead"]["kind"] == "calibrated"
+s = d["stack"]
+assert s["attention"] == "flash" and s["fusion"] == ["attention"]
+assert s["precision"] == {"master_weights": "fp32", "logits": "fp32"}
+assert s["optimizer"]["implementation"] == "foreach"
+assert s["launch"]["decode"] == "graph" and s["launch"]["train"] == "eager"
+for v in (s["launch"]["eager_gap"], s["launch"]["graph_gap"], s["optimizer"]["bytes_per_parameter"]):
+    assert v["kind"] == "calibrated" and "pack.json" in v["source"]
+assert s["moe_dispatch"]["implementation"] == "loop"
+rates = s["attention_rates"]
+assert [p[0] for p in rates["decode"]["points"]] == [16777216, 268435456, 1073741824]
+assert rates["prefill"]["kind"] == "measured" and "attention" in rates["prefill"]["source"]
+'
+expect_rc "calibrate --pack again" 0 "$BPW" profile calibrate --pack "$PACK" --blueprint h200-sxm-141gb \
+  --output "$TMP/cal2.json"
+if cmp -s "$CAL" "$TMP/cal2.json"; then pass "calibrate --pack: same inputs, same bytes"
+else fail "calibrate --pack: same inputs, same bytes" "the two files differ"; fi
+expect_rc "evaluate on the calibrated blueprint" 0 "$BPW" evaluate "$PACK_DIR/llama3-8b-4-layers.config.json" \
+  --blueprint "$CAL" --phase prefill --global-batch 1 --seq 4096
+
+expect_rc "report --pack --json" 0 "$BPW" profile report --pack "$PACK" --blueprint h200-sxm-141gb \
+  --calibrated "$CAL" --json
+py "report --pack: every run, before, after and leave-one-out, mean and max" '
+runs = d["runs"]
+assert [r["name"] for r in runs][:2] == ["train-4l", "prefill-4l"] and len(runs) == 6
+assert runs[1]["measured_from"] == "measured_ms" and runs[0]["measured_from"] == "trace span"
+for c in ("before", "after", "leave_one_out"):
+    errs = [abs(r[c + "_error"]) for r in runs]
+    assert abs(d[c]["mean_abs_error"] - sum(errs) / len(errs)) < 1e-12
+    assert abs(d[c]["max_abs_error"] - max(errs)) < 1e-12
+    for r in runs:
+        assert abs(r[c + "_s"] / r["measured_s"] - 1 - r[c + "_error"]) < 1e-12
+assert d["calibrated"] == "h200-sxm-141gb-calibrated"
+'
+expect_rc "report --pack text" 0 "$BPW" profile report --pack "$PACK" --blueprint h200-sxm-141gb
+expect_stdout "report --pack text: a row per run" "^  decode-graph-4l +1\.480 "
+expect_rc "report --pack needs --blueprint" 2 "$BPW" profile report --pack "$PACK"
+
+# Refused: runs that contradict the microbenchmarks (measured ten times faster than the
+# copy and matmul rates allow) get worse with calibration; nothing is written.
+if [ -n "$PYTHON" ]; then
+  "$PYTHON" - "$PACK" "$TMP/fast.json" <<'PYEOF'
+import sys
+text = open(sys.argv[1]).read()
+for ms in ("15.388959884643555", "1.4796160459518433", "16.728992462158203", "110.2979507446289"):
+    assert ms in text
+    text = text.replace('"measured_ms": ' + ms, '"measured_ms": %r' % (float(ms) / 10))
+open(sys.argv[2], "w").write(text)
+PYEOF
+  rm -f "$TMP/refused.json"
+  expect_rc "calibrate --pack refuses a calibration that predicts worse" 1 "$BPW" profile calibrate \
+    --pack "$TMP/fast.json" --blueprint h200-sxm-141gb --output "$TMP/refused.json"
+  expect_stderr "calibrate --pack says why" "calibration refused: .*leave-one-run-out"
+  if [ -e "$TMP/refused.json" ]; then fail "refused: nothing written" "the file exists"
+  else pass "refused: nothing written"; fi
+else
+  skip "calibrate --pack refuses" "python3 not found"
+fi
+
+# A bad pack: located error, nothing written.
+spoil '"count": 1,' '"count": "one",'
+expect_rc "calibrate --pack refuses a bad pack" 1 "$BPW" profile calibrate --pack "$TMP/bad.json" \
+  --blueprint h200-sxm-141gb --output "$TMP/never.json"
+expect_stderr "calibrate --pack locates the problem" "bad\.json:[0-9]+:[0-9]+: device\.count"
+if [ -e "$TMP/never.json" ]; then fail "bad pack: nothing written" "the file exists"
+else pass "bad pack: nothing written"; fi
+
 # bpw validate: both figures, labelled; leave-one-out never better than the fit at its worst
 # row would allow, and different from in-sample where the held-out row bound the fit.
 expect_rc "validate --json" 0 "$BPW" validate --json

@@ -1,0 +1,591 @@
+/* bpw-pack-fit.c — hardware rates from a pack's microbenchmarks, the stack's fixed costs
+ * from its traces (the method: bpw-pack-fit.h)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-pack-fit"
+
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpw-error.h"
+#include "bpw-i18n.h"
+#include "bpw-model-spec.h"
+#include "bpw-pack-fit.h"
+#include "bpw-workload-io.h"
+
+/* Bins of the matrix-engine tables per factor of ten of FLOPs. */
+#define BINS_PER_DECADE 2
+/* A product within this factor of the sweep's fastest call shows the kit's per-call floor,
+ * not the engine. */
+#define FLOOR_FACTOR 1.25
+/* Passes of the MoE expert loop per training step: forward and backward. */
+#define MOE_TRAIN_PASSES 2
+
+static gboolean
+contains (const char *haystack, const char *needle)
+{
+  g_autofree char *lower = NULL;
+
+  if (haystack == NULL)
+    return FALSE;
+  lower = g_ascii_strdown (haystack, -1);
+  return strstr (lower, needle) != NULL;
+}
+
+guint64
+bpw_pack_parameter_tensors (const BpwModelSpec *spec)
+{
+  guint64 mlp = spec->ffn_kind == BPW_FFN_SWIGLU ? 3 : 2;
+  guint64 norm = spec->norm == BPW_NORM_LAYERNORM ? 2 : 1;
+  guint64 n = 1 + norm;   /* embedding, final norm */
+
+  if (spec->positions == BPW_POSITION_LEARNED)
+    n++;
+  if (!spec->tied_embeddings)
+    n++;
+  for (gint64 layer = 0; layer < spec->layers; layer++)
+    {
+      guint64 per_mlp = mlp * (spec->linear_bias ? 2 : 1);
+
+      n += 4 + (spec->qkv_bias ? 3 : 0) + (spec->linear_bias ? 1 : 0) + 2 * norm;
+      if (bpw_model_spec_is_moe_layer (spec, layer))
+        n += 1 + (guint64) (spec->experts + spec->shared_experts) * per_mlp;
+      else
+        n += per_mlp;
+    }
+  return n;
+}
+
+static double
+lower_quartile (const double *sorted, guint n)
+{
+  double pos = 0.25 * (n - 1);
+  guint i = (guint) pos;
+
+  if (n == 0)
+    return NAN;
+  if (i + 1 >= n)
+    return sorted[n - 1];
+  return sorted[i] + (pos - i) * (sorted[i + 1] - sorted[i]);
+}
+
+static char *
+run_list (const BpwMeasurementPack *pack, const guint *runs, guint n)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (s, "%s%s", i > 0 ? ", " : "", pack->runs[runs[i]].name);
+  return g_string_free (s, FALSE);
+}
+
+static int
+compare_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+static gint
+compare_point (gconstpointer a, gconstpointer b)
+{
+  return compare_double (&((const BpwEfficiencyPoint *) a)->size,
+                         &((const BpwEfficiencyPoint *) b)->size);
+}
+
+/* ---- hardware ---- */
+
+typedef struct
+{
+  double flops, time, log_weighted;
+  double first;   /* FLOPs of its first product: the size of a bin of one, exactly */
+  guint  n;
+} Bin;
+
+/* A product's time on the engine, or 0 when it says nothing about the engine: at the kit's
+ * per-call floor, or all of it explained by the fixed cost and the memory time. */
+static double
+engine_time (const BpwPackMatmul *mm, BpwPrecision precision, double floor_s, double overhead,
+             double memory_rate, double best_rate)
+{
+  double flops = 2.0 * (double) mm->m * (double) mm->n * (double) mm->k;
+  double in_bytes = precision == BPW_PRECISION_FP8 ? 1 : 2;
+  double bytes = in_bytes * ((double) mm->m * mm->k + (double) mm->k * mm->n) +
+                 2.0 * (double) mm->m * mm->n;   /* bf16 results */
+  double memory = bytes / memory_rate;
+  double t = mm->time_s - overhead;
+
+  if (mm->time_s < FLOOR_FACTOR * floor_s)
+    return 0;
+  /* Below the ridge (memory slower than the best engine rate) the operands' traffic is
+   * charged to memory; only what is left is the engine's. */
+  if (memory >= flops / best_rate)
+    t -= memory;
+  return MAX (t, 0);
+}
+
+/* The matrix engine's table in @precision from @products (indices into pack->matmuls),
+ * and the peak product when @with_peak. */
+static void
+fit_matrix_table (BpwPackFit *fit, const BpwMeasurementPack *pack, BpwPrecision precision,
+                  const guint *products, guint n_products, gboolean with_peak, double floor_s,
+                  double memory_rate)
+{
+  BpwBlueprint *bp = fit->blueprint;
+  int e = bpw_blueprint_first_engine (bp, BPW_ENGINE_MATRIX);
+  guint total = n_products + (with_peak ? 1 : 0), used = 0, at_floor = 0;
+  g_autoptr(GArray) points = g_array_new (FALSE, FALSE, sizeof (BpwEfficiencyPoint));
+  g_autofree Bin *bins = NULL;
+  g_autofree char *source = NULL;
+  gint lowest = G_MAXINT, highest = G_MININT;
+  double peak, best = 0;
+
+  if (e < 0 || total == 0)
+    return;
+  if (!bp->engines[e].peak[precision].set || bp->engines[e].peak[precision].value <= 0)
+    {
+      g_ptr_array_add (fit->warnings,
+                       g_strdup_printf (_("%s has no %s peak on its matrix engine: the pack's "
+                                          "%s products calibrate nothing"), bp->name,
+                                        bpw_precision_to_string (precision),
+                                        bpw_precision_to_string (precision)));
+      return;
+    }
+  peak = bp->engines[e].peak[precision].value;
+  for (guint i = 0; i < total; i++)
+    best = MAX (best, (i < n_products ? &pack->matmuls[products[i]] : &pack->peak)->flops_per_s);
+  for (guint i = 0; i < total; i++)
+    {
+      const BpwPackMatmul *mm = i < n_products ? &pack->matmuls[products[i]] : &pack->peak;
+      gint bin = (gint) floor (log10 (2.0 * mm->m * mm->n * mm->k) * BINS_PER_DECADE);
+
+      lowest = MIN (lowest, bin);
+      highest = MAX (highest, bin);
+    }
+  bins = g_new0 (Bin, highest - lowest + 1);
+  for (guint i = 0; i < total; i++)
+    {
+      const BpwPackMatmul *mm = i < n_products ? &pack->matmuls[products[i]] : &pack->peak;
+      double flops = 2.0 * (double) mm->m * (double) mm->n * (double) mm->k;
+      double t = engine_time (mm, precision, floor_s, fit->kernel_overhead_s, memory_rate, best);
+      Bin *b = &bins[(gint) floor (log10 (flops) * BINS_PER_DECADE) - lowest];
+
+      if (mm->time_s < FLOOR_FACTOR * floor_s)
+        at_floor++;
+      if (t <= 0)
+        continue;
+      if (b->n == 0)
+        b->first = flops;
+      b->flops += flops;
+      b->time += t;
+      b->log_weighted += t * log (flops);
+      b->n++;
+      used++;
+    }
+  for (gint i = 0; i <= highest - lowest; i++)
+    if (bins[i].n > 0)
+      {
+        BpwEfficiencyPoint p = { bins[i].n == 1 ? bins[i].first
+                                                : exp (bins[i].log_weighted / bins[i].time),
+                                 MIN (1.0, bins[i].flops / (peak * bins[i].time)) };
+
+        g_array_append_val (points, p);
+      }
+  fit->matmul_points[precision] = used;
+  if (points->len == 0)
+    {
+      g_ptr_array_add (fit->warnings,
+                       g_strdup_printf (_("no %s product of the pack is slower than the kit's "
+                                          "per-call floor and its memory time: the %s table "
+                                          "stays"), bpw_precision_to_string (precision),
+                                        bpw_precision_to_string (precision)));
+      return;
+    }
+  source = g_strdup_printf ("%s: microbenchmarks %s%s (%u of %u products; %u at the kit's "
+                            "per-call floor of %.1f us left out): each product's time less "
+                            "the fixed cost per kernel and, below the roofline's ridge, less "
+                            "its operands' memory time; binned %d per decade of FLOPs",
+                            fit->source, precision == BPW_PRECISION_FP8 ? "matmul_fp8"
+                                                                         : "matmul_bf16",
+                            with_peak ? " and matmul_peak" : "", used, total, at_floor,
+                            floor_s * 1e6, BINS_PER_DECADE);
+  bpw_efficiency_table_set (bp, &bp->engines[e].efficiency[precision],
+                            &g_array_index (points, BpwEfficiencyPoint, 0), points->len,
+                            BPW_INTERPOLATION_LOG_LINEAR, BPW_PROVENANCE_MEASURED, source);
+}
+
+/* Device memory: each copy reads its bytes and writes them. */
+static gboolean
+fit_memory (BpwPackFit *fit, const BpwMeasurementPack *pack, GError **error)
+{
+  BpwBlueprint *bp = fit->blueprint;
+  int mem = bpw_blueprint_first_memory (bp, BPW_MEMORY_DEVICE);
+  g_autoptr(GArray) points = g_array_new (FALSE, FALSE, sizeof (BpwEfficiencyPoint));
+  g_autofree char *source = NULL;
+  double bandwidth, largest = 0;
+
+  if (mem < 0 || !bp->memory[mem].bandwidth.set || bp->memory[mem].bandwidth.value <= 0)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("%s: no device memory with a bandwidth to calibrate"), bp->name);
+      return FALSE;
+    }
+  if (pack->n_copies == 0)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("%s: microbenchmarks: no memory_copy, so device-memory bandwidth cannot "
+                     "be calibrated"), pack->filename);
+      return FALSE;
+    }
+  bandwidth = bp->memory[mem].bandwidth.value;
+  for (guint i = 0; i < pack->n_copies; i++)
+    {
+      BpwEfficiencyPoint p = { 2.0 * (double) pack->copies[i].bytes,
+                               MIN (1.0, pack->copies[i].bytes_per_s / bandwidth) };
+      gboolean seen = FALSE;
+
+      for (guint j = 0; j < points->len; j++)
+        seen |= g_array_index (points, BpwEfficiencyPoint, j).size == p.size;
+      if (!seen)   /* the first copy of a size stands */
+        g_array_append_val (points, p);
+      if (p.size > largest)
+        {
+          largest = p.size;
+          fit->memory_efficiency = p.efficiency;
+        }
+    }
+  source = g_strdup_printf ("%s: microbenchmark memory_copy (%u size%s), bytes read plus "
+                            "written over the datasheet bandwidth %.4g TB/s", fit->source,
+                            pack->n_copies, pack->n_copies == 1 ? "" : "s", bandwidth / 1e12);
+  bpw_efficiency_table_set (bp, &bp->memory[mem].efficiency,
+                            &g_array_index (points, BpwEfficiencyPoint, 0), points->len,
+                            BPW_INTERPOLATION_LOG_LINEAR, BPW_PROVENANCE_MEASURED, source);
+  return TRUE;
+}
+
+/* Every engine's fixed cost per operation: the lower quartile of the element-wise and
+ * cast kernels' durations in the traces left in. */
+static void
+fit_overhead (BpwPackFit *fit, const BpwPackData *data)
+{
+  const BpwMeasurementPack *pack = data->pack;
+  g_autoptr(GArray) durations = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autofree char *names = NULL, *source = NULL;
+  BpwBlueprint *bp = fit->blueprint;
+
+  for (guint r = 0; r < pack->n_runs; r++)
+    if ((gint) r != fit->excluded && data->traces[r]->n_short > 0)
+      {
+        g_array_append_vals (durations, data->traces[r]->short_durations,
+                             data->traces[r]->n_short);
+        g_array_append_val (runs, r);
+      }
+  if (durations->len == 0)
+    return;
+  qsort (durations->data, durations->len, sizeof (double), compare_double);
+  fit->kernel_overhead_s = lower_quartile ((const double *) durations->data, durations->len);
+  names = run_list (pack, (const guint *) runs->data, runs->len);
+  source = g_strdup_printf ("%s: lower quartile of the durations of the %u element-wise and "
+                            "cast kernels of runs %s", fit->source, durations->len, names);
+  for (guint i = 0; i < bp->n_engines; i++)
+    if (bp->engines[i].kind == BPW_ENGINE_MATRIX || bp->engines[i].kind == BPW_ENGINE_VECTOR)
+      bpw_blueprint_set_value (bp, &bp->engines[i].overhead, fit->kernel_overhead_s,
+                               BPW_PROVENANCE_CALIBRATED, source);
+}
+
+/* The attention microbenchmarks: fractions of the bf16 matrix peak (prefill) and of the
+ * datasheet device-memory bandwidth (decode), by work per call. */
+static void
+fit_attention (BpwPackFit *fit, const BpwMeasurementPack *pack)
+{
+  const BpwBlueprint *bp = fit->blueprint;
+  int e = bpw_blueprint_first_engine (bp, BPW_ENGINE_MATRIX);
+  int mem = bpw_blueprint_first_memory (bp, BPW_MEMORY_DEVICE);
+  double peak = e >= 0 && bp->engines[e].peak[BPW_PRECISION_BF16].set
+                ? bp->engines[e].peak[BPW_PRECISION_BF16].value : 0;
+  double bandwidth = bp->memory[mem].bandwidth.value;
+  guint n[2] = { 0, 0 };
+
+  for (guint i = 0; i < pack->n_attention; i++)
+    {
+      const BpwPackAttention *a = &pack->attention[i];
+      gboolean prefill = a->kind == BPW_PACK_ATTENTION_PREFILL_CAUSAL;
+      GArray *points = prefill ? fit->attention_prefill : fit->attention_decode;
+      double t = a->time_s - fit->kernel_overhead_s;
+      /* decode: the KV bytes the file states; prefill: its rate times its time, a whole
+       * number of FLOPs */
+      double work = prefill ? round (a->rate * a->time_s) : (double) a->kv_bytes;
+      BpwEfficiencyPoint p = { work, 0 };
+      gboolean seen = FALSE;
+
+      if (t <= 0 || (prefill && peak <= 0))
+        continue;
+      p.efficiency = MIN (1.0, work / ((prefill ? peak : bandwidth) * t));
+      for (guint j = 0; j < points->len; j++)
+        seen |= g_array_index (points, BpwEfficiencyPoint, j).size == p.size;
+      if (seen)
+        continue;
+      g_array_append_val (points, p);
+      n[!prefill]++;
+    }
+  g_array_sort (fit->attention_prefill, compare_point);
+  g_array_sort (fit->attention_decode, compare_point);
+  fit->attention_source =
+    g_strdup_printf ("%s: microbenchmarks attention (%u causal prefill calls over the bf16 "
+                     "matrix peak by FLOPs per call, %u decode calls over the datasheet "
+                     "bandwidth by KV-cache bytes per call), each call's time less the fixed "
+                     "cost per kernel", fit->source, n[0], n[1]);
+}
+
+/* ---- the software stack ---- */
+
+static void
+fit_value (BpwPackFitValue *v, double value, char *source)
+{
+  v->value = value;
+  g_free (v->source);
+  v->source = source;
+}
+
+static void
+fit_launch (BpwPackFit *fit, const BpwPackData *data)
+{
+  const BpwMeasurementPack *pack = data->pack;
+  double idle = 0, boundaries = 0, share = -1;
+  gint eager = -1;
+  g_autoptr(GArray) graph = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint r = 0; r < pack->n_runs; r++)
+    {
+      BpwWorkloadPhase phase = pack->runs[r].scenario.phase;
+      const BpwPackTrace *t = data->traces[r];
+      gboolean is_graph = bpw_pack_run_is_graph (pack, r);
+
+      /* What the stack does is read from all runs; numbers only from those left in. */
+      if (phase <= BPW_WORKLOAD_DECODE && (fit->launch[phase] == NULL || is_graph))
+        fit->launch[phase] = is_graph ? "graph" : "eager";
+      if ((gint) r == fit->excluded)
+        continue;
+      if (is_graph)
+        {
+          idle += t->idle_s;
+          boundaries += t->n_kernels > 1 ? t->n_kernels - 1 : 0;
+          g_array_append_val (graph, r);
+        }
+      else if (t->idle_s / t->span_s > share)
+        {
+          share = t->idle_s / t->span_s;
+          eager = (gint) r;
+        }
+    }
+  for (guint p = 0; p <= BPW_WORKLOAD_DECODE; p++)
+    if (fit->launch[p] == NULL)
+      fit->launch[p] = "eager";
+  if (eager >= 0)
+    {
+      const BpwPackTrace *t = data->traces[eager];
+
+      fit_value (&fit->eager_gap, bpw_pack_trace_launch_gap (t),
+                 g_strdup_printf ("%s: run %s (the eager run with the largest idle share, "
+                                  "%.1f %%): the gap g with sum of max(kernel, g) over its %u "
+                                  "kernels = its trace span %.3f ms", fit->source,
+                                  pack->runs[eager].name, 100 * share, t->n_kernels,
+                                  t->span_s * 1e3));
+    }
+  if (graph->len > 0 && boundaries > 0)
+    {
+      g_autofree char *names = run_list (pack, (const guint *) graph->data, graph->len);
+
+      fit_value (&fit->graph_gap, idle / boundaries,
+                 g_strdup_printf ("%s: run%s %s (CUDA graph replay): idle time %.3f ms over "
+                                  "%.0f kernel boundaries", fit->source,
+                                  graph->len == 1 ? "" : "s", names, idle * 1e3, boundaries));
+    }
+}
+
+static gboolean
+fit_training (BpwPackFit *fit, const BpwPackData *data, double copy_rate, GError **error)
+{
+  const BpwMeasurementPack *pack = data->pack;
+  double time = 0, kernels = 0, params = 0, tensors = 0;
+  double moe_unexplained = 0, moe_loops = 0;
+  g_autoptr(GArray) train = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) moe = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint r = 0; r < pack->n_runs; r++)
+    {
+      const BpwPackTrace *t = data->traces[r];
+      BpwModelSpec spec;
+      gint64 moe_layers = 0;
+
+      if ((gint) r == fit->excluded || pack->runs[r].scenario.phase != BPW_WORKLOAD_TRAIN)
+        continue;
+      bpw_model_spec_init_defaults (&spec);
+      if (!bpw_workload_load (pack->runs[r].model_path, &spec, error))
+        {
+          bpw_model_spec_clear (&spec);
+          return FALSE;
+        }
+      if (t->count[BPW_STACK_KERNEL_OPTIMIZER] > 0)
+        {
+          time += t->time_s[BPW_STACK_KERNEL_OPTIMIZER];
+          kernels += t->count[BPW_STACK_KERNEL_OPTIMIZER];
+          params += (double) bpw_model_spec_parameters (&spec);
+          tensors += (double) bpw_pack_parameter_tensors (&spec);
+          g_array_append_val (train, r);
+        }
+      for (gint64 l = 0; spec.experts > 0 && l < spec.layers; l++)
+        moe_layers += bpw_model_spec_is_moe_layer (&spec, l);
+      if (moe_layers > 0)
+        {
+          /* Idle time the launch gap does not explain is the expert loop's. */
+          double g = isnan (fit->eager_gap.value) ? 0 : fit->eager_gap.value;
+          double sum = 0;
+
+          for (guint i = 0; i < t->n_kernels; i++)
+            sum += MAX (t->durations[i], g);
+          moe_unexplained += MAX (0, t->span_s - sum);
+          moe_loops += (double) (spec.experts * moe_layers * MOE_TRAIN_PASSES);
+          g_array_append_val (moe, r);
+        }
+      bpw_model_spec_clear (&spec);
+    }
+  if (train->len > 0)
+    {
+      g_autofree char *names = run_list (pack, (const guint *) train->data, train->len);
+
+      fit_value (&fit->optimizer_bytes, time * copy_rate / params,
+                 g_strdup_printf ("%s: runs %s: optimizer kernel time %.3f ms at the "
+                                  "memory_copy rate %.4g TB/s over %.0f parameters",
+                                  fit->source, names, time * 1e3, copy_rate / 1e12, params));
+      fit_value (&fit->optimizer_kernels, kernels / tensors,
+                 g_strdup_printf ("%s: runs %s: %.0f optimizer kernels over %.0f parameter "
+                                  "tensors", fit->source, names, kernels, tensors));
+    }
+  if (moe->len > 0)
+    {
+      g_autofree char *names = run_list (pack, (const guint *) moe->data, moe->len);
+
+      fit_value (&fit->moe_per_expert, moe_unexplained / moe_loops,
+                 g_strdup_printf ("%s: run%s %s: %.3f ms of idle time beyond the eager launch "
+                                  "gap over %.0f expert visits (experts x MoE layers x %d "
+                                  "passes)", fit->source, moe->len == 1 ? "" : "s", names,
+                                  moe_unexplained * 1e3, moe_loops, MOE_TRAIN_PASSES));
+    }
+  return TRUE;
+}
+
+static void
+read_stack (BpwPackFit *fit, const BpwMeasurementPack *pack)
+{
+  gboolean fp32_loss = FALSE;
+
+  fit->framework = g_strdup (pack->framework);
+  fit->fused_attention = pack->attention_impl == NULL || contains (pack->attention_impl, "flash");
+  fit->attention = fit->fused_attention ? "flash" : "materialized";
+  fit->master_weights = contains (pack->precision, "fp32 master") ? "fp32" : "none";
+  for (guint r = 0; r < pack->n_runs; r++)
+    {
+      const char *note = pack->runs[r].note;
+
+      fp32_loss |= contains (note, "fp32") &&
+                   (contains (note, "entropy") || contains (note, "loss") ||
+                    contains (note, "logits"));
+    }
+  fp32_loss |= contains (pack->precision, "fp32 logits") || contains (pack->precision, "fp32 loss");
+  fit->logits = fp32_loss ? "fp32" : "compute";
+  fit->optimizer = contains (pack->optimizer, "fused") ? "fused"
+                   : contains (pack->optimizer, "foreach") ? "foreach" : "per-tensor";
+  fit->elementwise = pack->fusion == NULL || contains (pack->fusion, "none") ||
+                     contains (pack->fusion, "separate") || contains (pack->fusion, "unfused")
+                     ? "unfused" : "fused";
+  if (contains (pack->other_models, "expert"))
+    fit->moe_implementation = contains (pack->other_models, "loop") ? "loop" : "grouped";
+}
+
+BpwPackFit *
+bpw_pack_fit (const BpwBlueprint *blueprint,
+              const BpwPackData  *data,
+              gint                exclude,
+              const char         *name,
+              GError            **error)
+{
+  const BpwMeasurementPack *pack = data->pack;
+  g_autoptr(BpwPackFit) fit = g_new0 (BpwPackFit, 1);
+  g_autofree char *base = g_path_get_basename (pack->filename);
+  g_autofree char *default_name = g_strdup_printf ("%s-calibrated", blueprint->name);
+  g_autofree guint *bf16 = NULL, *fp8 = NULL;
+  guint n_bf16 = 0, n_fp8 = 0;
+  double floor_s = pack->peak.time_s, copy_rate = 0, largest = 0;
+  int mem;
+
+  fit->excluded = exclude;
+  fit->warnings = g_ptr_array_new_with_free_func (g_free);
+  fit->attention_prefill = g_array_new (FALSE, FALSE, sizeof (BpwEfficiencyPoint));
+  fit->attention_decode = g_array_new (FALSE, FALSE, sizeof (BpwEfficiencyPoint));
+  fit->optimizer_bytes.value = fit->optimizer_kernels.value = NAN;
+  fit->eager_gap.value = fit->graph_gap.value = fit->moe_per_expert.value = NAN;
+  fit->source = g_strdup_printf ("measurement pack %s (%s, driver %s, CUDA %s, %s)", base,
+                                 pack->device_name, pack->driver != NULL ? pack->driver : "?",
+                                 pack->cuda != NULL ? pack->cuda : "?", pack->framework);
+  fit->blueprint = bpw_blueprint_copy (blueprint);
+  g_free (fit->blueprint->name);
+  fit->blueprint->name = g_strdup (name != NULL ? name : default_name);
+  read_stack (fit, pack);
+
+  if (!fit_memory (fit, pack, error))
+    return NULL;
+  fit_overhead (fit, data);
+  mem = bpw_blueprint_first_memory (fit->blueprint, BPW_MEMORY_DEVICE);
+  for (guint i = 0; i < pack->n_copies; i++)
+    if ((double) pack->copies[i].bytes > largest)
+      {
+        largest = (double) pack->copies[i].bytes;
+        copy_rate = pack->copies[i].bytes_per_s;
+      }
+
+  /* The kit's per-call floor: its fastest product of any precision. */
+  for (guint i = 0; i < pack->n_matmuls; i++)
+    floor_s = MIN (floor_s, pack->matmuls[i].time_s);
+  bf16 = bpw_measurement_pack_matmuls_of (pack, BPW_DTYPE_BF16, &n_bf16);
+  fp8 = bpw_measurement_pack_matmuls_of (pack, BPW_DTYPE_FP8, &n_fp8);
+  fit_matrix_table (fit, pack, BPW_PRECISION_BF16, bf16, n_bf16,
+                    pack->peak.dtype == BPW_DTYPE_BF16, floor_s,
+                    fit->blueprint->memory[mem].bandwidth.value * fit->memory_efficiency);
+  fit_matrix_table (fit, pack, BPW_PRECISION_FP8, fp8, n_fp8, pack->peak.dtype == BPW_DTYPE_FP8,
+                    floor_s, fit->blueprint->memory[mem].bandwidth.value * fit->memory_efficiency);
+
+  fit_attention (fit, pack);
+  fit_launch (fit, data);
+  if (!fit_training (fit, data, copy_rate, error))
+    return NULL;
+  if (!bpw_blueprint_validate (fit->blueprint, error))
+    return NULL;
+  return g_steal_pointer (&fit);
+}
+
+void
+bpw_pack_fit_free (BpwPackFit *fit)
+{
+  if (fit == NULL)
+    return;
+  g_clear_pointer (&fit->blueprint, bpw_blueprint_free);
+  g_free (fit->source);
+  g_free (fit->framework);
+  g_free (fit->optimizer_bytes.source);
+  g_free (fit->optimizer_kernels.source);
+  g_free (fit->eager_gap.source);
+  g_free (fit->graph_gap.source);
+  g_free (fit->moe_per_expert.source);
+  g_clear_pointer (&fit->warnings, g_ptr_array_unref);
+  g_clear_pointer (&fit->attention_prefill, g_array_unref);
+  g_clear_pointer (&fit->attention_decode, g_array_unref);
+  g_free (fit->attention_source);
+  g_free (fit);
+}

@@ -1,0 +1,198 @@
+/* bpw-pack-fit.h — a blueprint calibrated for the device and software stack of a
+ * measurement pack, and how well it predicts the pack's own runs
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Hardware rates come from the pack's microbenchmarks, fixed costs of the software stack
+ * from its traces:
+ * - device memory: the efficiency of the copy microbenchmark, bytes read plus written over
+ *   the datasheet bandwidth;
+ * - the matrix engine, per precision (bf16 from the shape sweep and the peak product, fp8
+ *   from matmul_fp8): each product's time less the fixed cost per kernel, less, for
+ *   products below the roofline's ridge, the time device memory needs for their operands
+ *   (that part is charged to memory, so the table does not charge it twice); products
+ *   whose time is that of the fastest call of the sweep (the kit's per-call floor) say
+ *   nothing about the engine and are left out; the rest are binned by FLOPs (two bins per
+ *   decade), each bin's efficiency Σ FLOPs / (peak · Σ time) at the time-weighted mean
+ *   log FLOPs of its products, interpolated log-linearly;
+ * - the fixed cost per kernel of every engine: the lower quartile of the durations of the
+ *   traces' element-wise and cast kernels (kernels that move next to nothing take it);
+ * - attention (the stack's "attention_rates"): the fused kernel's causal prefill rate over
+ *   the bf16 matrix peak by FLOPs per call, its decode rate over the datasheet bandwidth by
+ *   KV-cache bytes per call, times less the fixed cost per kernel;
+ * - the stack (the blueprint's "stack" member): eager launch gap g solving Σ max(dᵢ, g) =
+ *   span over the kernels of the eager run where launches bind most (largest idle share),
+ *   graph replay gap as idle time per kernel boundary of graph-replayed runs, optimizer
+ *   bytes per parameter (optimizer kernel time × copy bandwidth / parameters) and kernels
+ *   per parameter tensor of the training runs, MoE per-expert time (idle time the launch
+ *   gap does not explain, per expert, MoE layer and pass); the descriptive members
+ *   (attention, precision, optimizer implementation, fusion, launch per phase) are read
+ *   from the pack's stack strings and run notes.
+ * Every value the fit changes names the pack, device, driver, CUDA, framework and the
+ * microbenchmarks or runs it came from. The result is a deterministic function of the
+ * inputs.
+ */
+#pragma once
+
+#include "bpw-blueprint.h"
+#include "bpw-measurement-pack.h"
+#include "bpw-profile.h"
+
+G_BEGIN_DECLS
+
+/* The kernels of one traced run, by what they are to the stack. */
+typedef struct
+{
+  double   span_s;          /* first kernel start to last kernel end */
+  double   busy_s;          /* Σ kernel durations */
+  double   idle_s;          /* time inside the span with no kernel running */
+  guint    n_kernels;       /* kernels, memcpys and memsets */
+  guint    count[BPW_N_STACK_KERNEL_CLASSES];
+  double   time_s[BPW_N_STACK_KERNEL_CLASSES];
+  double  *durations;       /* every kernel's duration, ascending; owned */
+  double  *short_durations; /* element-wise and cast kernels' durations, ascending; owned */
+  guint    n_short;
+} BpwPackTrace;
+
+/* Reads a run's trace; errors name the file. */
+BpwPackTrace *bpw_pack_trace_load (const char   *path,
+                                   GError      **error);
+void          bpw_pack_trace_free (BpwPackTrace *trace);
+/* The gap g with Σ max(dᵢ, g) = span (0 when the kernels alone fill the span). */
+double        bpw_pack_trace_launch_gap (const BpwPackTrace *trace);
+
+/* A run's launch mode as the pack's "launch" string says: TRUE when the clause that names
+ * the run's trace file says "graph", or, with no clause naming it, when the run's name
+ * says "graph". */
+gboolean      bpw_pack_run_is_graph (const BpwMeasurementPack *pack,
+                                     guint                     run);
+/* The run's step: measured_s when the pack gives it, else its trace's span. */
+double        bpw_pack_run_step_s   (const BpwMeasurementPack *pack,
+                                     const BpwPackTrace       *trace,
+                                     guint                     run);
+
+/* The pack with every run's trace read, loaded once for all fits of a report. */
+typedef struct
+{
+  BpwMeasurementPack *pack;     /* owned */
+  BpwPackTrace      **traces;   /* owned, one per run */
+  GPtrArray          *warnings; /* located warnings of the pack file */
+} BpwPackData;
+
+BpwPackData  *bpw_pack_data_load (const char   *path,
+                                  GError      **error);
+void          bpw_pack_data_free (BpwPackData  *data);
+
+typedef struct
+{
+  double  value;
+  char   *source;               /* owned */
+} BpwPackFitValue;
+
+typedef struct
+{
+  BpwBlueprint    *blueprint;   /* owned: the calibrated copy, without its "stack" */
+  char            *source;      /* the provenance prefix every changed value carries */
+  gint             excluded;    /* the run whose trace was left out, -1 */
+
+  /* hardware */
+  double           memory_efficiency;
+  guint            matmul_points[BPW_N_PRECISIONS];  /* products that calibrated a table */
+  double           kernel_overhead_s;
+
+  /* stack */
+  char            *framework;
+  const char      *attention;         /* "flash" | "materialized" */
+  gboolean         fused_attention;
+  const char      *master_weights;    /* "fp32" | "none" */
+  const char      *logits;            /* "fp32" | "compute" */
+  const char      *optimizer;         /* "fused" | "foreach" | "per-tensor" */
+  const char      *elementwise;       /* "unfused" | "fused" */
+  const char      *launch[BPW_WORKLOAD_DECODE + 1];  /* "eager" | "graph" */
+  const char      *moe_implementation;/* "loop" | "grouped"; NULL: no MoE run */
+  BpwPackFitValue  optimizer_bytes;   /* per parameter; value NAN: no training run */
+  BpwPackFitValue  optimizer_kernels; /* per parameter tensor */
+  BpwPackFitValue  eager_gap;         /* s; NAN: no eager run */
+  BpwPackFitValue  graph_gap;         /* s; NAN: no graph-replayed run */
+  BpwPackFitValue  moe_per_expert;    /* s; NAN: no MoE training run */
+  /* The fused attention kernel's own rates (stack member "attention_rates"): causal
+   * prefill as a fraction of the bf16 matrix peak by FLOPs per call, decode as a fraction
+   * of device-memory bandwidth by KV-cache bytes per call, each call's time less the fixed
+   * cost per kernel. Empty when the pack has no such microbenchmark. */
+  GArray          *attention_prefill; /* BpwEfficiencyPoint, by size */
+  GArray          *attention_decode;  /* BpwEfficiencyPoint, by size */
+  char            *attention_source;
+  GPtrArray       *warnings;          /* sentences */
+} BpwPackFit;
+
+/* Calibrates @blueprint on @data; @exclude (-1: none) is a run whose trace-derived fixed
+ * costs are left out (the leave-one-run-out fit). @name NULL: "<blueprint>-calibrated". */
+BpwPackFit   *bpw_pack_fit       (const BpwBlueprint *blueprint,
+                                  const BpwPackData  *data,
+                                  gint                exclude,
+                                  const char         *name,
+                                  GError            **error);
+void          bpw_pack_fit_free  (BpwPackFit         *fit);
+
+/* The calibrated blueprint file: the blueprint's native JSON with the "stack" member. */
+char         *bpw_pack_fit_to_json (const BpwPackFit *fit);
+/* The calibrated blueprint as a file gives it: the JSON above read back, so that the
+ * evaluation sees whatever of the "stack" member the blueprint reader understands. */
+BpwBlueprint *bpw_pack_fit_load    (const BpwPackFit *fit,
+                                    GError          **error);
+/* Writes it atomically; the text is loaded back first, so that nothing unreadable is
+ * written. */
+gboolean      bpw_pack_fit_save    (const BpwPackFit *fit,
+                                    const char       *path,
+                                    GError          **error);
+
+/* Parameter tensors of @spec as the pack's stack holds them: per layer the Q, K, V and
+ * output projections, the MLP's matrices (gate, up and down; or two), each expert's, the
+ * router, the norms (weight, and bias for LayerNorm), the biases the spec has; then the
+ * embedding, the learned positions, the final norm and an untied head. */
+guint64       bpw_pack_parameter_tensors (const BpwModelSpec *spec);
+
+/* ---- judged out of sample (bpw-pack-report.c) ---- */
+
+typedef struct
+{
+  char   *name;
+  double  measured_s;
+  gboolean timed;               /* measured_s is the pack's, not the trace span */
+  double  before_s, after_s, loo_s;   /* predictions; NAN when the run cannot be evaluated */
+} BpwPackReportRun;
+
+typedef struct
+{
+  char             *pack;       /* file name */
+  char             *blueprint, *calibrated;
+  BpwPackReportRun *runs;
+  guint             n_runs;
+  double            mean_abs[3], max_abs[3];   /* before, after, leave-one-out */
+} BpwPackReport;
+
+/* Predicts every run of @data on @before and @after (nullable: calibrated here), and each
+ * on the fit that leaves its own trace out. */
+BpwPackReport *bpw_pack_report_new     (const BpwPackData  *data,
+                                        const BpwBlueprint *before,
+                                        const BpwBlueprint *after,
+                                        GError            **error);
+void           bpw_pack_report_free    (BpwPackReport      *report);
+/* Judged out of sample: FALSE, with the reason, when the calibration predicts the runs it
+ * did not see worse on average (leave-one-out) than the blueprint before it. */
+gboolean       bpw_pack_report_accepts (const BpwPackReport *report,
+                                        GError             **error);
+char          *bpw_pack_report_to_text (const BpwPackReport *report);
+char          *bpw_pack_report_to_json (const BpwPackReport *report);
+/* One run's step on @bp through the estimator, with the default mapping. */
+gboolean       bpw_pack_predict_run    (const BpwMeasurementPack *pack,
+                                        guint                     run,
+                                        const BpwBlueprint       *bp,
+                                        double                   *step_s,
+                                        GError                  **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (BpwPackData, bpw_pack_data_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (BpwPackFit, bpw_pack_fit_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (BpwPackReport, bpw_pack_report_free)
+
+G_END_DECLS

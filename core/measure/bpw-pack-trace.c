@@ -1,0 +1,225 @@
+/* bpw-pack-trace.c — a measurement pack's runs: their traces' kernels by stack class, their
+ * launch mode and their measured step
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "bpw-pack-trace"
+
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpw-error.h"
+#include "bpw-i18n.h"
+#include "bpw-pack-fit.h"
+
+static int
+compare_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+static gboolean
+is_device_work (const BpwProfileEvent *e)
+{
+  return e->type == BPW_PROFILE_EVENT_KERNEL || e->type == BPW_PROFILE_EVENT_MEMCPY ||
+         e->type == BPW_PROFILE_EVENT_MEMSET;
+}
+
+typedef struct
+{
+  double               start, duration;
+  BpwStackKernelClass  klass;
+} Kernel;
+
+static int
+compare_kernel (const void *a, const void *b)
+{
+  const Kernel *x = a, *y = b;
+
+  return x->start < y->start ? -1 : x->start > y->start ? 1 : 0;
+}
+
+BpwPackTrace *
+bpw_pack_trace_load (const char  *path,
+                     GError     **error)
+{
+  g_autoptr(BpwProfile) profile = bpw_profile_load_file (path, error);
+  g_autoptr(GArray) kernels = NULL;
+  BpwPackTrace *t;
+  double end = 0;
+  guint n_short = 0;
+
+  if (profile == NULL)
+    return NULL;
+  kernels = g_array_new (FALSE, FALSE, sizeof (Kernel));
+  for (guint i = 0; i < profile->events->len; i++)
+    {
+      const BpwProfileEvent *e = &g_array_index (profile->events, BpwProfileEvent, i);
+      Kernel k = { e->start, e->duration, 0 };
+
+      if (!is_device_work (e))
+        continue;
+      k.klass = bpw_stack_kernel_class_from_name (bpw_profile_event_name (profile, e));
+      g_array_append_val (kernels, k);
+    }
+  if (kernels->len == 0)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("%s: the trace has no device kernels"), path);
+      return NULL;
+    }
+  /* File order is not start order; idle time needs the latter. */
+  qsort (kernels->data, kernels->len, sizeof (Kernel), compare_kernel);
+
+  t = g_new0 (BpwPackTrace, 1);
+  t->n_kernels = kernels->len;
+  t->durations = g_new (double, kernels->len);
+  t->short_durations = g_new (double, kernels->len);
+  end = g_array_index (kernels, Kernel, 0).start;
+  for (guint i = 0; i < kernels->len; i++)
+    {
+      const Kernel *k = &g_array_index (kernels, Kernel, i);
+
+      if (k->start > end)
+        t->idle_s += k->start - end;
+      end = MAX (end, k->start + k->duration);
+      t->busy_s += k->duration;
+      t->durations[i] = k->duration;
+      t->count[k->klass]++;
+      t->time_s[k->klass] += k->duration;
+      if (k->klass == BPW_STACK_KERNEL_ELEMENTWISE || k->klass == BPW_STACK_KERNEL_CAST)
+        t->short_durations[n_short++] = k->duration;
+    }
+  t->span_s = end - g_array_index (kernels, Kernel, 0).start;
+  t->n_short = n_short;
+  qsort (t->durations, t->n_kernels, sizeof (double), compare_double);
+  qsort (t->short_durations, t->n_short, sizeof (double), compare_double);
+  return t;
+}
+
+void
+bpw_pack_trace_free (BpwPackTrace *trace)
+{
+  if (trace == NULL)
+    return;
+  g_free (trace->durations);
+  g_free (trace->short_durations);
+  g_free (trace);
+}
+
+/* Σ max(dᵢ, g) over the ascending durations. */
+static double
+padded_span (const BpwPackTrace *t, double g)
+{
+  double sum = 0;
+
+  for (guint i = 0; i < t->n_kernels; i++)
+    sum += MAX (t->durations[i], g);
+  return sum;
+}
+
+double
+bpw_pack_trace_launch_gap (const BpwPackTrace *trace)
+{
+  double lo = 0, hi = trace->span_s;
+
+  if (padded_span (trace, 0) >= trace->span_s)
+    return 0;
+  /* Σ max(dᵢ, g) grows continuously and without bound in g: bisect to double precision. */
+  for (guint i = 0; i < 200 && hi - lo > 1e-15 * hi; i++)
+    {
+      double mid = 0.5 * (lo + hi);
+
+      if (padded_span (trace, mid) < trace->span_s)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return 0.5 * (lo + hi);
+}
+
+gboolean
+bpw_pack_run_is_graph (const BpwMeasurementPack *pack,
+                       guint                     run)
+{
+  const BpwPackRun *r = &pack->runs[run];
+  g_autofree char *base = g_path_get_basename (r->trace_path);
+  char *dot = strstr (base, ".json");
+  g_auto(GStrv) clauses = NULL;
+  g_autofree char *name = g_ascii_strdown (r->name, -1);
+
+  /* "decode-graph.trace.json.gz" is named "decode-graph.trace" in prose. */
+  if (dot != NULL)
+    *dot = '\0';
+  if (pack->launch != NULL)
+    {
+      clauses = g_strsplit_set (pack->launch, ";\n", -1);
+      for (guint i = 0; clauses[i] != NULL; i++)
+        {
+          const char *at = strstr (clauses[i], base);
+
+          /* the name must stand alone: "decode.trace" is not "xdecode.trace" */
+          if (at != NULL && (at == clauses[i] || !(g_ascii_isalnum (at[-1]) || at[-1] == '-')))
+            {
+              g_autofree char *lower = g_ascii_strdown (clauses[i], -1);
+
+              return strstr (lower, "graph") != NULL;
+            }
+        }
+    }
+  return strstr (name, "graph") != NULL;
+}
+
+double
+bpw_pack_run_step_s (const BpwMeasurementPack *pack,
+                     const BpwPackTrace       *trace,
+                     guint                     run)
+{
+  if (!isnan (pack->runs[run].measured_s))
+    return pack->runs[run].measured_s;
+  return trace != NULL ? trace->span_s : NAN;
+}
+
+BpwPackData *
+bpw_pack_data_load (const char  *path,
+                    GError     **error)
+{
+  g_autoptr(BpwPackData) data = g_new0 (BpwPackData, 1);
+
+  data->warnings = g_ptr_array_new_with_free_func (g_free);
+  data->pack = bpw_measurement_pack_load_file (path, data->warnings, error);
+  if (data->pack == NULL)
+    return NULL;
+  data->traces = g_new0 (BpwPackTrace *, data->pack->n_runs + 1);
+  for (guint i = 0; i < data->pack->n_runs; i++)
+    {
+      g_autoptr(GError) local = NULL;
+
+      data->traces[i] = bpw_pack_trace_load (data->pack->runs[i].trace_path, &local);
+      if (data->traces[i] == NULL)
+        {
+          g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, _("%s: run “%s”: %s"),
+                       path, data->pack->runs[i].name, local->message);
+          return NULL;
+        }
+    }
+  return g_steal_pointer (&data);
+}
+
+void
+bpw_pack_data_free (BpwPackData *data)
+{
+  if (data == NULL)
+    return;
+  for (guint i = 0; data->pack != NULL && data->traces != NULL && i < data->pack->n_runs; i++)
+    bpw_pack_trace_free (data->traces[i]);
+  g_free (data->traces);
+  g_clear_pointer (&data->pack, bpw_measurement_pack_free);
+  g_clear_pointer (&data->warnings, g_ptr_array_unref);
+  g_free (data);
+}

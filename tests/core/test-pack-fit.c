@@ -1,0 +1,365 @@
+/* test-pack-fit.c — a blueprint calibrated from the shared H200 pack: fitted values equal
+ * their closed forms from the microbenchmarks and traces, the stack is read from the pack,
+ * the output is deterministic, and leaving a run out leaves out what only it shows
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "bpw-core.h"
+
+static BpwPackData *
+shared_pack (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "measurements",
+                                                 "h200-pytorch", "pack.json", NULL);
+  g_autoptr(GError) error = NULL;
+  BpwPackData *data = bpw_pack_data_load (path, &error);
+
+  g_assert_no_error (error);
+  return data;
+}
+
+static BpwBlueprint *
+h200 (void)
+{
+  g_autoptr(GError) error = NULL;
+  BpwBlueprint *bp = bpw_blueprint_load_bundled ("h200-sxm-141gb", &error);
+
+  g_assert_no_error (error);
+  return bp;
+}
+
+static gint
+run_index (const BpwMeasurementPack *pack, const char *name)
+{
+  for (guint i = 0; i < pack->n_runs; i++)
+    if (strcmp (pack->runs[i].name, name) == 0)
+      return (gint) i;
+  g_assert_not_reached ();
+}
+
+static void
+assert_close (double a, double b, double rel)
+{
+  if (!(fabs (a - b) <= rel * fabs (b)))
+    g_error ("%.17g is not within %g of %.17g", a, rel, b);
+}
+
+static void
+assert_provenance (const char *source)
+{
+  g_assert_nonnull (strstr (source, "pack.json"));
+  g_assert_nonnull (strstr (source, "NVIDIA H200"));
+  g_assert_nonnull (strstr (source, "580.159.04"));
+  g_assert_nonnull (strstr (source, "CUDA 13.0"));
+  g_assert_nonnull (strstr (source, "PyTorch 2.11.0+cu130"));
+}
+
+static void
+test_classes (void)
+{
+  g_assert_cmpint (bpw_stack_kernel_class_from_name (
+    "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
+    "namespace)::TensorListMetadata<4>, ...>"), ==, BPW_STACK_KERNEL_OPTIMIZER);
+  g_assert_cmpint (bpw_stack_kernel_class_from_name (
+    "void at::native::vectorized_elementwise_kernel<8, at::native::bfloat16_copy_kernel_cuda("
+    "at::TensorIteratorBase&)::{lambda()#1}>"), ==, BPW_STACK_KERNEL_CAST);
+  g_assert_cmpint (bpw_stack_kernel_class_from_name (
+    "void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda(at::"
+    "TensorIteratorBase&)::{lambda()#3}>"), ==, BPW_STACK_KERNEL_CAST);
+  g_assert_cmpint (bpw_stack_kernel_class_from_name ("nvjet_sm90_tst_256x128_64x4_1x2_h_bz_"
+                                                     "coopA_NNT"), ==, BPW_STACK_KERNEL_GEMM);
+  g_assert_cmpint (bpw_stack_kernel_class_from_name (
+    "cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x128_4x1x1_"
+    "cga1x1x1_kernel0_0"), ==, BPW_STACK_KERNEL_FLASH);
+  g_assert_cmpint (bpw_stack_kernel_class_from_name (
+    "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
+    "std::array<char*, 3ul> >"), ==, BPW_STACK_KERNEL_ELEMENTWISE);
+  g_assert_cmpint (bpw_stack_kernel_class_from_name ("Memset (Device)"), ==,
+                   BPW_STACK_KERNEL_OTHER);
+  g_assert_cmpint (bpw_stack_kernel_class_from_name ("Memcpy DtoD (Device -> Device)"), ==,
+                   BPW_STACK_KERNEL_OTHER);
+  g_assert_cmpstr (bpw_stack_kernel_class_to_string (BPW_STACK_KERNEL_CAST), ==, "cast");
+}
+
+static void
+test_traces (void)
+{
+  g_autoptr(BpwPackData) data = shared_pack ();
+  const BpwMeasurementPack *pack = data->pack;
+  const BpwPackTrace *train = data->traces[run_index (pack, "train-4l")];
+  const BpwPackTrace *eager = data->traces[run_index (pack, "decode-eager-4l")];
+  const BpwPackTrace *graph = data->traces[run_index (pack, "decode-graph-4l")];
+  double sum = 0;
+
+  /* The foreach AdamW step of the 4-layer training run: 736 kernels, 41.0 ms. */
+  g_assert_cmpuint (train->count[BPW_STACK_KERNEL_OPTIMIZER], ==, 736);
+  assert_close (train->time_s[BPW_STACK_KERNEL_OPTIMIZER], 41.008e-3, 1e-3);
+  g_assert_cmpuint (train->count[BPW_STACK_KERNEL_FLASH], ==, 16);
+  /* The same decode step, eager and replayed: the same kernels, a far longer span. */
+  g_assert_cmpuint (eager->n_kernels, ==, graph->n_kernels);
+  g_assert_cmpfloat (eager->span_s, >, 4 * graph->span_s);
+  /* Kernels may overlap: the span is at most busy plus idle time. */
+  g_assert_cmpfloat (eager->span_s, <=, eager->busy_s + eager->idle_s + 1e-12);
+  g_assert_cmpfloat (eager->idle_s, >, 0.7 * eager->span_s);
+  /* The launch gap solves Σ max(dᵢ, g) = span. */
+  for (guint i = 0; i < eager->n_kernels; i++)
+    sum += MAX (eager->durations[i], bpw_pack_trace_launch_gap (eager));
+  assert_close (sum, eager->span_s, 1e-9);
+  g_assert_true (bpw_pack_run_is_graph (pack, run_index (pack, "decode-graph-4l")));
+  g_assert_false (bpw_pack_run_is_graph (pack, run_index (pack, "decode-eager-4l")));
+  g_assert_false (bpw_pack_run_is_graph (pack, run_index (pack, "train-4l")));
+}
+
+static void
+test_hardware (void)
+{
+  g_autoptr(BpwPackData) data = shared_pack ();
+  g_autoptr(BpwBlueprint) bp = h200 ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwPackFit) fit = bpw_pack_fit (bp, data, -1, "h200-cal", &error);
+  const BpwMeasurementPack *pack = data->pack;
+  const BpwBlueprint *cal;
+  const BpwMemoryLevel *hbm;
+  const BpwEngine *tc;
+  const BpwEfficiencyTable *table;
+  double flops = 0, time = 0;
+
+  g_assert_no_error (error);
+  cal = fit->blueprint;
+  g_assert_cmpstr (cal->name, ==, "h200-cal");
+  hbm = &cal->memory[bpw_blueprint_first_memory (cal, BPW_MEMORY_DEVICE)];
+  tc = &cal->engines[bpw_blueprint_first_engine (cal, BPW_ENGINE_MATRIX)];
+
+  /* Device memory: 4.235 TB/s read plus written over the datasheet's 4.8 TB/s. */
+  assert_close (fit->memory_efficiency, 4.235066749956034e12 / 4.8e12, 1e-12);
+  g_assert_cmpuint (hbm->efficiency.n_points, ==, 1);
+  assert_close (hbm->efficiency.points[0].efficiency, 4.235066749956034e12 / 4.8e12, 1e-12);
+  g_assert_cmpfloat (hbm->efficiency.points[0].size, ==, 2.0 * 4294967296.0);
+  g_assert_cmpint (hbm->efficiency.kind, ==, BPW_PROVENANCE_MEASURED);
+  assert_provenance (hbm->efficiency.source);
+  g_assert_nonnull (strstr (hbm->efficiency.source, "memory_copy"));
+  g_assert_cmpfloat (hbm->bandwidth.value, ==, 4.8e12);   /* the datasheet stays */
+
+  /* Every engine's fixed cost per kernel, calibrated from the traces. */
+  g_assert_cmpint (tc->overhead.kind, ==, BPW_PROVENANCE_CALIBRATED);
+  assert_close (tc->overhead.value, fit->kernel_overhead_s, 0);
+  g_assert_cmpfloat (fit->kernel_overhead_s, >, 0.5e-6);
+  g_assert_cmpfloat (fit->kernel_overhead_s, <, 5e-6);
+  assert_provenance (tc->overhead.source);
+
+  /* bf16: the largest bin, 10^13 to 10^13.5 FLOPs, holds the two largest products
+   * (70b.gate_up and 8b.head at m = 16384), both far above the ridge: its efficiency is
+   * Σ FLOPs / (peak · Σ (time − fixed cost)). */
+  for (guint i = 0; i < pack->n_matmuls; i++)
+    {
+      const BpwPackMatmul *mm = &pack->matmuls[i];
+      double f = 2.0 * mm->m * mm->n * mm->k;
+
+      if (mm->dtype == BPW_DTYPE_BF16 && f >= 1e13 && f < pow (10, 13.5))
+        {
+          flops += f;
+          time += mm->time_s - fit->kernel_overhead_s;
+        }
+    }
+  table = &tc->efficiency[BPW_PRECISION_BF16];
+  g_assert_cmpint (table->kind, ==, BPW_PROVENANCE_MEASURED);
+  g_assert_cmpint (table->interpolation, ==, BPW_INTERPOLATION_LOG_LINEAR);
+  assert_close (table->points[table->n_points - 1].efficiency, flops / (989.4e12 * time), 1e-12);
+  assert_provenance (table->source);
+  g_assert_nonnull (strstr (table->source, "matmul_bf16 and matmul_peak"));
+  /* Products at the kit's per-call floor (8b.o, 8b.qkv at small m) calibrate nothing. */
+  g_assert_cmpuint (fit->matmul_points[BPW_PRECISION_BF16], <, pack->n_matmuls);
+  /* The peak product alone in its bin: 8192³ at 758 TFLOP/s, its own closed form. */
+  for (guint i = 0; i < table->n_points; i++)
+    if (table->points[i].size == 2.0 * 8192 * 8192 * 8192)
+      assert_close (table->points[i].efficiency,
+                    2.0 * 8192 * 8192 * 8192 / (989.4e12 * (pack->peak.time_s
+                                                           - fit->kernel_overhead_s)), 1e-12);
+  /* Attention: decode at batch 64 reads 1 GiB of KV cache; its efficiency is those bytes
+   * over the datasheet bandwidth times its time less the fixed cost. */
+  g_assert_cmpuint (fit->attention_decode->len, ==, 3);
+  g_assert_cmpuint (fit->attention_prefill->len, ==, 3);
+  g_assert_cmpfloat (g_array_index (fit->attention_decode, BpwEfficiencyPoint, 2).size, ==,
+                     1073741824.0);
+  assert_close (g_array_index (fit->attention_decode, BpwEfficiencyPoint, 2).efficiency,
+                1073741824.0 / (4.8e12 * (0.2815679907798767e-3 - fit->kernel_overhead_s)),
+                1e-9);
+  /* prefill at 1 × 8192: 546 TFLOP/s causal, over the bf16 peak with the fixed cost out */
+  assert_close (g_array_index (fit->attention_prefill, BpwEfficiencyPoint, 2).efficiency,
+                546.1729369023548e12 * 1.00655996799469e-3
+                / (989.4e12 * (1.00655996799469e-3 - fit->kernel_overhead_s)), 1e-9);
+  assert_provenance (fit->attention_source);
+
+  /* fp8 from matmul_fp8 */
+  g_assert_cmpint (tc->efficiency[BPW_PRECISION_FP8].kind, ==, BPW_PROVENANCE_MEASURED);
+  g_assert_nonnull (strstr (tc->efficiency[BPW_PRECISION_FP8].source, "matmul_fp8"));
+  g_assert_cmpuint (fit->matmul_points[BPW_PRECISION_FP8], >, 0);
+}
+
+static void
+test_stack (void)
+{
+  g_autoptr(BpwPackData) data = shared_pack ();
+  g_autoptr(BpwBlueprint) bp = h200 ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwPackFit) fit = bpw_pack_fit (bp, data, -1, NULL, &error);
+  const BpwMeasurementPack *pack = data->pack;
+  const BpwPackTrace *graph = data->traces[run_index (pack, "decode-graph-4l")];
+  const BpwPackTrace *eager = data->traces[run_index (pack, "decode-eager-4l")];
+  double opt_time = 0, params = 0;
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (fit->blueprint->name, ==, "h200-sxm-141gb-calibrated");
+  g_assert_cmpstr (fit->attention, ==, "flash");
+  g_assert_cmpstr (fit->master_weights, ==, "fp32");
+  g_assert_cmpstr (fit->logits, ==, "fp32");
+  g_assert_cmpstr (fit->optimizer, ==, "foreach");
+  g_assert_cmpstr (fit->elementwise, ==, "unfused");
+  g_assert_cmpstr (fit->launch[BPW_WORKLOAD_TRAIN], ==, "eager");
+  g_assert_cmpstr (fit->launch[BPW_WORKLOAD_PREFILL], ==, "eager");
+  g_assert_cmpstr (fit->launch[BPW_WORKLOAD_DECODE], ==, "graph");
+  g_assert_cmpstr (fit->moe_implementation, ==, "loop");
+
+  /* Graph replay: idle time per kernel boundary of the replayed decode step (0.46 µs). */
+  assert_close (fit->graph_gap.value, graph->idle_s / (graph->n_kernels - 1), 1e-12);
+  g_assert_cmpfloat (fit->graph_gap.value, <, 1e-6);
+  /* Eager: the decode step launched eagerly idles most; ~30 µs per launch. */
+  assert_close (fit->eager_gap.value, bpw_pack_trace_launch_gap (eager), 1e-12);
+  g_assert_cmpfloat (fit->eager_gap.value, >, 20e-6);
+  g_assert_cmpfloat (fit->eager_gap.value, <, 40e-6);
+  g_assert_nonnull (strstr (fit->eager_gap.source, "decode-eager-4l"));
+  assert_provenance (fit->eager_gap.source);
+
+  /* Optimizer bytes per parameter: optimizer kernel time of the training runs at the copy
+   * rate, over their parameters. */
+  for (guint r = 0; r < pack->n_runs; r++)
+    if (pack->runs[r].scenario.phase == BPW_WORKLOAD_TRAIN)
+      {
+        BpwModelSpec spec;
+
+        bpw_model_spec_init_defaults (&spec);
+        g_assert_true (bpw_workload_load (pack->runs[r].model_path, &spec, NULL));
+        opt_time += data->traces[r]->time_s[BPW_STACK_KERNEL_OPTIMIZER];
+        params += (double) bpw_model_spec_parameters (&spec);
+        bpw_model_spec_clear (&spec);
+      }
+  assert_close (fit->optimizer_bytes.value, opt_time * 4.235066749956034e12 / params, 1e-12);
+  g_assert_nonnull (strstr (fit->optimizer_bytes.source, "train-moe-1l"));
+  g_assert_cmpfloat (fit->optimizer_kernels.value, >, 1);
+  g_assert_cmpfloat (fit->moe_per_expert.value, >, 0);
+}
+
+static void
+test_leave_one_out (void)
+{
+  g_autoptr(BpwPackData) data = shared_pack ();
+  g_autoptr(BpwBlueprint) bp = h200 ();
+  const BpwMeasurementPack *pack = data->pack;
+  g_autoptr(BpwPackFit) all = bpw_pack_fit (bp, data, -1, NULL, NULL);
+  g_autoptr(BpwPackFit) no_graph = bpw_pack_fit (bp, data, run_index (pack, "decode-graph-4l"),
+                                                 NULL, NULL);
+  g_autoptr(BpwPackFit) no_eager = bpw_pack_fit (bp, data, run_index (pack, "decode-eager-4l"),
+                                                 NULL, NULL);
+
+  /* Only the replayed run shows the graph gap; without the eager decode run another eager
+   * run sets the launch gap. The microbenchmarks' rates do not move. */
+  g_assert_true (isnan (no_graph->graph_gap.value));
+  g_assert_cmpfloat (no_eager->eager_gap.value, !=, all->eager_gap.value);
+  g_assert_null (strstr (no_eager->eager_gap.source, "decode-eager-4l"));
+  g_assert_cmpfloat (no_eager->memory_efficiency, ==, all->memory_efficiency);
+  /* What the stack does is read from every run, left out or not. */
+  g_assert_cmpstr (no_graph->launch[BPW_WORKLOAD_DECODE], ==, "graph");
+}
+
+static void
+test_deterministic (void)
+{
+  g_autoptr(BpwPackData) data = shared_pack ();
+  g_autoptr(BpwBlueprint) bp = h200 ();
+  g_autoptr(BpwPackFit) a = bpw_pack_fit (bp, data, -1, NULL, NULL);
+  g_autoptr(BpwPackFit) b = bpw_pack_fit (bp, data, -1, NULL, NULL);
+  g_autofree char *ja = bpw_pack_fit_to_json (a), *jb = bpw_pack_fit_to_json (b);
+  g_autofree char *dir = g_dir_make_tmp ("bpw-pack-fit-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "cal.json", NULL);
+  g_autofree char *written = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) back = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *stack;
+
+  g_assert_cmpstr (ja, ==, jb);
+  g_assert_true (bpw_pack_fit_save (a, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &written, NULL, NULL));
+  g_assert_cmpstr (written, ==, ja);
+
+  /* The blueprint reads back equal to the fit's; the stack is its last member. */
+  back = bpw_blueprint_load_file (path, NULL, &error);
+  g_assert_no_error (error);
+  g_free (back->origin);
+  back->origin = g_strdup (a->blueprint->origin);
+  g_assert_true (bpw_blueprint_equal (back, a->blueprint));
+  g_assert_true (json_parser_load_from_data (parser, written, -1, &error));
+  stack = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                         "stack");
+  g_assert_nonnull (stack);
+  g_assert_cmpstr (json_object_get_string_member (stack, "attention"), ==, "flash");
+  g_assert_cmpstr (json_object_get_string_member (
+    json_object_get_object_member (json_object_get_object_member (stack, "launch"),
+                                   "eager_gap"), "kind"), ==, "calibrated");
+  g_assert_cmpfloat (json_object_get_double_member (
+    json_object_get_object_member (json_object_get_object_member (stack, "optimizer"),
+                                   "bytes_per_parameter"), "value"), ==,
+    a->optimizer_bytes.value);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_report (void)
+{
+  g_autoptr(BpwPackData) data = shared_pack ();
+  g_autoptr(BpwBlueprint) bp = h200 ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwPackReport) report = bpw_pack_report_new (data, bp, NULL, &error);
+  const BpwMeasurementPack *pack = data->pack;
+  gint prefill = run_index (pack, "prefill-4l"), train = run_index (pack, "train-4l");
+  double mean = 0, step = 0;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (report->n_runs, ==, pack->n_runs);
+  /* Measured: the pack's measured_ms, else the trace's span. */
+  g_assert_cmpfloat (report->runs[prefill].measured_s, ==, pack->runs[prefill].measured_s);
+  g_assert_true (report->runs[prefill].timed);
+  g_assert_cmpfloat (report->runs[train].measured_s, ==, data->traces[train]->span_s);
+  g_assert_false (report->runs[train].timed);
+  /* Before: the estimator on the blueprint as given, as `bpw evaluate` predicts it. */
+  g_assert_true (bpw_pack_predict_run (pack, prefill, bp, &step, NULL));
+  g_assert_cmpfloat (report->runs[prefill].before_s, ==, step);
+  for (guint i = 0; i < report->n_runs; i++)
+    mean += fabs (report->runs[i].loo_s / report->runs[i].measured_s - 1) / report->n_runs;
+  assert_close (report->mean_abs[2], mean, 1e-12);
+  /* The shared pack is not refused: calibration predicts its runs better out of sample. */
+  g_assert_cmpfloat (report->mean_abs[2], <, report->mean_abs[0]);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/pack-fit/classes", test_classes);
+  g_test_add_func ("/pack-fit/traces", test_traces);
+  g_test_add_func ("/pack-fit/hardware", test_hardware);
+  g_test_add_func ("/pack-fit/stack", test_stack);
+  g_test_add_func ("/pack-fit/leave-one-out", test_leave_one_out);
+  g_test_add_func ("/pack-fit/deterministic", test_deterministic);
+  g_test_add_func ("/pack-fit/report", test_report);
+  return g_test_run ();
+}
