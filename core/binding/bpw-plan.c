@@ -316,6 +316,7 @@ bpw_plan_new (BpwDistWork        *dist,
   plan->blueprint = bpw_blueprint_copy (blueprint);
   bpw_mapping_copy (&plan->mapping, mapping);
   plan->mapping.parallel = dist->parallel;
+  plan->mapping.fusion = bpw_mapping_resolve_fusion (mapping->fusion, plan->blueprint);
   plan->precision = bpw_precision_from_dtype (g->scenario.dtype);
   plan->transformations = g_array_new (FALSE, FALSE, sizeof (BpwTransformation));
   plan->reasons = g_ptr_array_new_with_free_func (g_free);
