@@ -213,9 +213,7 @@ test_calculon_execution (void)
   g_assert_cmpint (m.tier[BPW_GROUP_PP], ==, 1);
   g_assert_cmpint (m.tier[BPW_GROUP_DP], ==, 1);
   g_assert_cmpint (m.tier[BPW_GROUP_EP], ==, 1);
-  /* Left to the blueprint (issue 21: flash attention by default where the engines run it;
-   * test-stack.c checks what it resolves to). */
-  g_assert_cmpuint (m.fusion, ==, BPW_FUSION_AUTOMATIC);
+  g_assert_cmpuint (m.fusion, ==, BPW_FUSION_BIAS_ACTIVATION | BPW_FUSION_OPTIMIZER);
   g_assert_true (m.tiling.automatic);
   g_assert_false (m.dp_overlap);
   g_assert_cmpint (m.tp_overlap, ==, BPW_TP_OVERLAP_NONE);
