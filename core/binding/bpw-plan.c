@@ -349,6 +349,7 @@ bpw_plan_new (BpwDistWork        *dist,
   if (tiers_in_range (plan))
     _bpw_plan_bind_transfers (plan);
   _bpw_plan_bind_host_streams (plan);
+  _bpw_plan_bind_stack (plan);
   _bpw_plan_place_memory (plan);
   plan->legal = plan->reasons->len == 0;
   return g_steal_pointer (&plan);
