@@ -54,10 +54,11 @@ kernels_of (const BpwPlan *plan, double bytes, double kernels)
   return impl;
 }
 
-/* Per-rank bytes of @op's uses of tensors of @kind with @access. */
+/* Per-rank bytes of @op's uses of tensors of @kind with @access: their sum, or with
+ * @largest the largest one. */
 static double
-use_bytes (const BpwPlan *plan, const BpwOp *op, BpwTensorKind kind, BpwAccess access,
-           guint *uses)
+use_bytes_of (const BpwPlan *plan, const BpwOp *op, BpwTensorKind kind, BpwAccess access,
+              gboolean largest, guint *uses)
 {
   const BpwWorkGraph *g = plan->dist->graph;
   double sum = 0;
@@ -66,14 +67,23 @@ use_bytes (const BpwPlan *plan, const BpwOp *op, BpwTensorKind kind, BpwAccess a
     {
       const BpwTensorUse *use = &g_array_index (g->uses, BpwTensorUse, u);
       const BpwTensor *t = bpw_work_graph_tensor (g, use->tensor);
+      double bytes;
 
       if (t->kind != kind || use->access != access)
         continue;
-      sum += ceil ((double) use->bytes / (double) _bpw_dist_work_tensor_parts (plan->dist, t));
+      bytes = ceil ((double) use->bytes / (double) _bpw_dist_work_tensor_parts (plan->dist, t));
+      sum = largest ? MAX (sum, bytes) : sum + bytes;
       if (uses != NULL)
         (*uses)++;
     }
   return sum;
+}
+
+static double
+use_bytes (const BpwPlan *plan, const BpwOp *op, BpwTensorKind kind, BpwAccess access,
+           guint *uses)
+{
+  return use_bytes_of (plan, op, kind, access, FALSE, uses);
 }
 
 static gboolean
@@ -118,8 +128,9 @@ amp_cast (const BpwPlan *plan, const BpwOp *op)
  * bytes:
  *   RMSNorm (x.float(); pow(2); mean; * rsqrt; .to(dtype); * weight): six kernels moving
  *     (e+4) + 8 + 4 + 8 + (4+e) + 2e = 4e + 28; the graph counts 2e: 2e + 28 more, 5 kernels;
- *   rotate-half RoPE (q·cos; neg of a half; cat; ·sin; add), per rotated tensor: five kernels
- *     moving 2e + e + 2e + 2e + 3e = 10e; the graph counts 2e: 8e more, 4 kernels;
+ *   rotate-half RoPE (q·cos; neg of a half; cat; ·sin; add), per element of q and k: five
+ *     kernels moving 2e + e + 2e + 2e + 3e = 10e; the graph counts 2e: 8e more, 4 kernels
+ *     more for each of q and k;
  *   SiLU gate (silu(gate); · up), per output element: 2e + 3e = 5e; the graph counts 3e: 2e
  *     more, 1 kernel.
  * LayerNorm, GeLU and residual adds are single kernels already. Autograd runs one backward
@@ -131,7 +142,6 @@ unfused_elementwise (const BpwPlan *plan, const BpwOp *op)
   double e = bpw_dtype_bytes (op->dtype);
   BpwTensorKind out = op->phase == BPW_PHASE_BACKWARD_ACTIVATION ? BPW_TENSOR_ACTIVATION_GRAD
                                                                  : BPW_TENSOR_ACTIVATION;
-  guint written = 0;
   double elements;
   BpwImpl none = { 0 };
 
@@ -140,7 +150,7 @@ unfused_elementwise (const BpwPlan *plan, const BpwOp *op)
   if (op->primitive != BPW_PRIM_NORM && op->primitive != BPW_PRIM_ROTARY
       && op->primitive != BPW_PRIM_SWIGLU)
     return none;
-  elements = use_bytes (plan, op, out, BPW_ACCESS_WRITE, &written) / e;
+  elements = use_bytes (plan, op, out, BPW_ACCESS_WRITE, NULL) / e;
   switch ((BpwPrimitive) op->primitive)
     {
     case BPW_PRIM_NORM:
@@ -148,7 +158,11 @@ unfused_elementwise (const BpwPlan *plan, const BpwOp *op)
         return none;
       return kernels_of (plan, elements * (2 * e + 28), 5);
     case BPW_PRIM_ROTARY:
-      return kernels_of (plan, elements * 8 * e, 4.0 * MAX (written, 1u));
+      /* The op writes q, k and v (or their gradient); only q and k are rotated. */
+      if (spec->kv_heads > 0)
+        elements = elements * (double) (spec->heads + spec->kv_heads)
+                   / (double) (spec->heads + 2 * spec->kv_heads);
+      return kernels_of (plan, elements * 8 * e, 2 * 4);
     case BPW_PRIM_SWIGLU:
       return kernels_of (plan, elements * 2 * e, 1);
     default:
@@ -158,7 +172,8 @@ unfused_elementwise (const BpwPlan *plan, const BpwOp *op)
 
 /* fp32 logits: forward up-casts the logits (e+4 per logit) and the loss reads them in fp32
  * (4−e more); backward writes the logits' gradient in fp32 (4−e more) and casts it down
- * (4+e): 8 bytes per logit and one kernel each way. */
+ * (4+e): 8 bytes per logit and one kernel each way. The logits are the loss's largest
+ * activation (it also reads the targets). */
 static BpwImpl
 fp32_logits (const BpwPlan *plan, const BpwOp *op)
 {
@@ -169,9 +184,10 @@ fp32_logits (const BpwPlan *plan, const BpwOp *op)
   if (op->primitive != BPW_PRIM_CROSS_ENTROPY)
     return none;
   if (forward_pass (op->phase))
-    logits = use_bytes (plan, op, BPW_TENSOR_ACTIVATION, BPW_ACCESS_READ, NULL) / e;
+    logits = use_bytes_of (plan, op, BPW_TENSOR_ACTIVATION, BPW_ACCESS_READ, TRUE, NULL) / e;
   else if (op->phase == BPW_PHASE_BACKWARD_ACTIVATION)
-    logits = use_bytes (plan, op, BPW_TENSOR_ACTIVATION_GRAD, BPW_ACCESS_WRITE, NULL) / e;
+    logits = use_bytes_of (plan, op, BPW_TENSOR_ACTIVATION_GRAD, BPW_ACCESS_WRITE, TRUE,
+                           NULL) / e;
   else
     return none;
   return kernels_of (plan, logits * 2 * FP32_BYTES, 1);
