@@ -346,7 +346,9 @@ test_conservation (void)
   g_autoptr(BpwPlan) plan = NULL;
   g_autoptr(BpwPlan) semantic = NULL;
   BpwModelSpec spec;
-  double step = 0, work = 0, added = 0;
+  g_autoptr(GArray) sheet = NULL;
+  g_autofree char *csv = NULL;
+  double step = 0, work = 0, added = 0, sheet_stack = 0;
 
   bare->stack.set = FALSE;
   small_llama (&spec);
@@ -377,6 +379,18 @@ test_conservation (void)
     }
   g_assert_cmpfloat (added, >, 0);
   g_assert_cmpfloat (fabs (step - (work + added)), <=, 1e-9 * step);
+
+  /* The sheet keeps the overhead apart, row by row. */
+  sheet = bpw_mapping_sheet_new (plan, FALSE);
+  for (guint i = 0; i < sheet->len; i++)
+    {
+      const BpwSheetRow *r = &g_array_index (sheet, BpwSheetRow, i);
+
+      sheet_stack += r->stack_s * r->count;
+    }
+  g_assert_cmpfloat (fabs (sheet_stack - added), <=, 1e-9 * added);
+  csv = bpw_mapping_sheet_to_csv (sheet);
+  g_assert_nonnull (strstr (csv, ",bottleneck,stack_s\n"));
   bpw_model_spec_clear (&spec);
 }
 
