@@ -414,6 +414,34 @@ test_moe_loop (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* Memory as the AMP stack holds it: fp32 gradients, and the fp32 logits of the loss kept
+ * from forward to backward on the head's stage (tokens × vocab × 4 B). */
+static void
+test_stack_memory (void)
+{
+  g_autoptr(BpwBlueprint) bp = load_fixture ();
+  g_autoptr(BpwBlueprint) bare = bpw_blueprint_copy (bp);
+  g_autoptr(BpwPlan) plan = NULL;
+  g_autoptr(BpwPlan) semantic = NULL;
+  const BpwPlanMemory *a, *b;
+  BpwModelSpec spec;
+
+  bare->stack.set = FALSE;
+  small_llama (&spec);
+  g_assert_cmpint (spec.gradient_dtype, ==, BPW_DTYPE_BF16);
+  g_assert_cmpint (spec.master_dtype, ==, BPW_DTYPE_FP32);
+  plan = bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_ATTENTION);
+  semantic = bind (&spec, BPW_WORKLOAD_TRAIN, bare, BPW_FUSION_ATTENTION);
+  a = &plan->stages[0].memory;
+  b = &semantic->stages[0].memory;
+  g_assert_cmpfloat (a->weights, ==, b->weights);
+  g_assert_cmpfloat (a->gradients, ==, 2 * b->gradients);
+  g_assert_cmpfloat (a->gradients, ==, 4.0 * bpw_model_spec_parameters (&spec));
+  g_assert_cmpfloat (a->optimizer_state, ==, b->optimizer_state);
+  g_assert_cmpfloat (a->activations - b->activations, ==, (double) B * S * V * 4);
+  bpw_model_spec_clear (&spec);
+}
+
 /* Without a stack nothing is added: the plan is the one an explicit flash list gives. */
 static void
 test_no_stack (void)
@@ -455,6 +483,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/Stack/transformation-bytes", test_transformation_bytes);
   g_test_add_func ("/bpw/core/Stack/conservation", test_conservation);
   g_test_add_func ("/bpw/core/Stack/moe-loop", test_moe_loop);
+  g_test_add_func ("/bpw/core/Stack/memory", test_stack_memory);
   g_test_add_func ("/bpw/core/Stack/no-stack", test_no_stack);
   return g_test_run ();
 }
