@@ -274,10 +274,11 @@ _bpw_blueprint_read_stack (BpwBlueprintReader *r,
   if (st->has_fusion && st->attention != BPW_STACK_ATTENTION_DEFAULT
       && !!(st->fusion & 1u) != (st->attention == BPW_STACK_ATTENTION_FLASH))
     return bpw_json_doc_error (r->doc, json_object_get_member (obj, "attention"),
-                               "stack.attention", error,
-                               _("\"%s\" attention disagrees with the stack's fusion list, "
-                               "which %s \"attention\""),
-                               bpw_stack_attention_to_string (st->attention),
-                               st->fusion & 1u ? _("lists") : _("does not list"));
+                               "stack.attention", error, "%s",
+                               st->attention == BPW_STACK_ATTENTION_FLASH
+                                 ? _("flash attention disagrees with the stack's fusion list, "
+                                     "which does not list \"attention\"")
+                                 : _("materialized attention disagrees with the stack's fusion "
+                                     "list, which lists \"attention\""));
   return TRUE;
 }
