@@ -170,6 +170,20 @@ test_fusion_default (void)
   /* A list that is set (--fusion, a mapping file) always holds. */
   g_assert_cmpuint (bpw_mapping_resolve_fusion (BPW_FUSION_BASE, fixture), ==, BPW_FUSION_BASE);
   g_assert_cmpuint (bpw_mapping_resolve_fusion (0, h200), ==, 0);
+
+  /* A mapping file says "auto" for it, and reads back the same. */
+  {
+    g_autofree char *json = bpw_mapping_to_json (&m);
+    BpwMapping back;
+
+    g_assert_nonnull (strstr (json, "\"fusion\": \"auto\""));
+    bpw_mapping_init_defaults (&back);
+    back.fusion = BPW_FUSION_ATTENTION;
+    g_assert_true (bpw_mapping_load_data ("m.json", json, -1, &back, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_true (bpw_mapping_equal (&m, &back));
+    bpw_mapping_clear (&back);
+  }
   bpw_mapping_clear (&m);
 }
 
