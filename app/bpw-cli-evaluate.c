@@ -119,8 +119,11 @@ evaluation_to_text (const BpwEvaluation *e, const BpwPlan *plan, const BpwCliSet
           const BpwTransformation *t = &g_array_index (plan->transformations,
                                                        BpwTransformation, i);
 
-          g_string_append_printf (out, "  %-28s %+.4g FLOP  %+.4g B  ×%.4g\n", t->name,
+          g_string_append_printf (out, "  %-28s %+.4g FLOP  %+.4g B  ×%.4g", t->name,
                                   t->flops, t->bytes, t->count);
+          if (t->implementation)
+            g_string_append_printf (out, "  %+.4g device-s (software stack)", t->time_s);
+          g_string_append_c (out, '\n');
         }
     }
   if (sim != NULL)

@@ -40,7 +40,11 @@ static const char bpw_cli_defaults_help[] =
 
 static const char bpw_cli_mapping_help[] =
   "Mapping defaults (options override --mapping, which overrides --execution):\n"
-  "  --fusion bias_activation,optimizer; --tp-overlap none; DP overlap on;\n"
+  "  --fusion: the blueprint's: its stack's fusion list when it states one, else\n"
+  "    bias_activation,optimizer plus attention (flash attention: no s x s score tensor\n"
+  "    stored, recomputed in backward) when the stack says flash or, with no stack saying\n"
+  "    otherwise, when a matrix engine of the blueprint reaches on-chip SRAM;\n"
+  "  --tp-overlap none; DP overlap on;\n"
   "  --tp-tier/--pp-tier/--dp-tier/--ep-tier: the innermost tier that holds the group;\n"
   "  --tiling auto: per matmul, the largest square tile that fits on chip.\n"
   "  --mapping FILE: a bpw-mapping file; its parallel, micro_batch and recompute also\n"

@@ -46,6 +46,11 @@ write_plan (BpwJsonWriter *w, const BpwPlan *plan)
       bpw_json_writer_double (w, "flops", t->flops);
       bpw_json_writer_double (w, "bytes", t->bytes);
       bpw_json_writer_double (w, "count", t->count);
+      if (t->implementation)
+        {
+          bpw_json_writer_string (w, "kind", "implementation");
+          bpw_json_writer_double (w, "time_s", t->time_s);
+        }
       bpw_json_writer_end_object (w);
     }
   bpw_json_writer_end_array (w);

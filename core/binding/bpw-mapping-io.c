@@ -14,7 +14,8 @@
  *                                                     cheapest the tier offers), "ring",
  *                                                     "tree", "in-network", "direct";
  *                                                     tiers past the list are "auto"
- *   "fusion": ["attention", "bias_activation", "norm_residual", "optimizer"],  [] = none
+ *   "fusion": ["attention", "bias_activation", "norm_residual", "optimizer"],  [] = none,
+ *             or "auto": the blueprint's (bpw_mapping_resolve_fusion())
  *   "tiling": "auto" | { "m": 128, "n": 128, "k": 64 },
  *   "engines": { "matmul": 0, "softmax": "auto", ... },        keys: bpw_primitive_to_string()
  *   "placement": { "optimizer_state": "host", "weight": 2, ... },
@@ -216,11 +217,16 @@ bpw_mapping_to_json (const BpwMapping *m)
                             : bpw_collective_algo_to_string (m->algorithm[t]));
   bpw_json_writer_end_array (&w);
 
-  bpw_json_writer_begin_array (&w, "fusion");
-  for (guint i = 0; i < BPW_N_FUSIONS; i++)
-    if (m->fusion & (1u << i))
-      bpw_json_writer_string (&w, NULL, bpw_fusion_to_string ((BpwFusion) (1u << i)));
-  bpw_json_writer_end_array (&w);
+  if (m->fusion == BPW_FUSION_AUTOMATIC)
+    bpw_json_writer_string (&w, "fusion", "auto");
+  else
+    {
+      bpw_json_writer_begin_array (&w, "fusion");
+      for (guint i = 0; i < BPW_N_FUSIONS; i++)
+        if (m->fusion & (1u << i))
+          bpw_json_writer_string (&w, NULL, bpw_fusion_to_string ((BpwFusion) (1u << i)));
+      bpw_json_writer_end_array (&w);
+    }
 
   if (m->tiling.automatic)
     {

@@ -335,9 +335,19 @@ read_fusion (BpwMappingReader *r,
              GError          **error)
 {
   g_autofree char *fpath = bpw_json_doc_member_path (path, "fusion");
+  JsonNode *member = json_object_get_member (root, "fusion");
   GError *local = NULL;
-  JsonArray *arr = bpw_json_doc_get_array (r->doc, root, path, "fusion", FALSE, &local);
+  JsonArray *arr;
   guint flags = 0;
+
+  /* "auto": left to the blueprint (its stack's list, or flash attention where it runs). */
+  if (member != NULL && node_is_string (member)
+      && g_strcmp0 (json_node_get_string (member), "auto") == 0)
+    {
+      *fusion = BPW_FUSION_AUTOMATIC;
+      return TRUE;
+    }
+  arr = bpw_json_doc_get_array (r->doc, root, path, "fusion", FALSE, &local);
 
   if (local != NULL)
     {

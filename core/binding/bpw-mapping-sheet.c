@@ -48,7 +48,7 @@ add_task_rows (const BpwPlan *plan, gint64 s, gint64 first_layer, gboolean first
         .tile_m = t->tile_m, .tile_n = t->tile_n, .fusion_group = t->fusion_group,
         .fusion = t->fusion != 0 ? bpw_fusion_to_string (t->fusion) : "",
         .count = per_step, .time_s = t->cost.time_s, .total_s = per_step * t->cost.time_s,
-        .bottleneck = t->cost.bottleneck,
+        .bottleneck = t->cost.bottleneck, .stack_s = t->impl_s,
       };
       g_array_append_val (rows, row);
     }
@@ -136,7 +136,7 @@ bpw_mapping_sheet_to_csv (const GArray *rows)
   GString *out = g_string_new ("stage,lineage_id,name,layer,layer_type,phase,kind,engine,dtype,"
                                "flops,device_bytes,host_bytes,arithmetic_intensity_flop_per_byte,"
                                "tile_m,tile_n,fusion,fusion_group,count_per_step,time_s,"
-                               "total_s,bottleneck\n");
+                               "total_s,bottleneck,stack_s\n");
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -149,10 +149,12 @@ bpw_mapping_sheet_to_csv (const GArray *rows)
       g_string_append_printf (out, "%s,%s,%s,", bpw_layer_type_to_string (r->layer_type),
                               bpw_phase_to_string (r->phase), r->kind);
       csv_field (out, r->engine, FALSE);
-      g_string_append_printf (out, "%s,%.17g,%.17g,%.17g,%.6g,%.0f,%.0f,%s,%u,%.17g,%.9g,%.9g,%s\n",
+      g_string_append_printf (out, "%s,%.17g,%.17g,%.17g,%.6g,%.0f,%.0f,%s,%u,%.17g,%.9g,%.9g,%s,"
+                              "%.9g\n",
                               r->dtype, r->flops, r->device_bytes, r->host_bytes, r->intensity,
                               r->tile_m, r->tile_n, r->fusion, r->fusion_group, r->count,
-                              r->time_s, r->total_s, bpw_bottleneck_to_string (r->bottleneck));
+                              r->time_s, r->total_s, bpw_bottleneck_to_string (r->bottleneck),
+                              r->stack_s);
     }
   return g_string_free (out, FALSE);
 }
@@ -176,11 +178,14 @@ bpw_mapping_sheet_to_markdown (const GArray *rows,
 
   g_string_append_printf (out, "# %s\n\nPer operation, as one rank of each pipeline stage runs "
                           "it. Times are per execution; *per step* multiplies by the executions "
-                          "per step (exposed time for transfers).\n\n", title);
+                          "per step (exposed time for transfers); *stack* is the part of the time "
+                          "that the blueprint's software stack adds beside the op (implementation "
+                          "overhead: casts, unfused element-wise kernels, launch gaps ...), apart "
+                          "from its semantic work.\n\n", title);
   g_string_append (out, "| stage | lineage | operation | layer | type | phase | engine | dtype | "
-                        "FLOPs | bytes | FLOP/B | tile | fusion | time | per step | bottleneck |\n"
+                        "FLOPs | bytes | FLOP/B | tile | fusion | time | per step | bottleneck | stack |\n"
                         "|---:|---:|---|---|---|---|---|---|---:|---:|---:|---|---|---:|---:"
-                        "|---|\n");
+                        "|---|---:|\n");
   for (guint i = 0; i < rows->len; i++)
     {
       const BpwSheetRow *r = &g_array_index (rows, BpwSheetRow, i);
@@ -188,17 +193,18 @@ bpw_mapping_sheet_to_markdown (const GArray *rows,
       g_autofree char *bytes = si (r->device_bytes + r->host_bytes, "B");
       g_autofree char *time = si (r->time_s * 1e6, "µs");
       g_autofree char *total = si (r->total_s * 1e3, "ms");
+      g_autofree char *stack = r->stack_s != 0 ? si (r->stack_s * 1e6, "µs") : g_strdup ("");
       g_autofree char *tile = r->tile_m > 0 ? g_strdup_printf ("%.0f×%.0f", r->tile_m, r->tile_n)
                                             : g_strdup ("");
       char buf[64];
 
       g_string_append_printf (out, "| %" G_GINT64_FORMAT " | %u | %s | %s | %s | %s | %s | %s | "
-                              "%s | %s | %.3g | %s | %s | %s | %s | %s |\n", r->stage, r->lineage,
+                              "%s | %s | %.3g | %s | %s | %s | %s | %s | %s |\n", r->stage, r->lineage,
                               r->name, layer_label (r->layer, buf, sizeof buf),
                               bpw_layer_type_to_string (r->layer_type),
                               bpw_phase_to_string (r->phase), r->engine, r->dtype, flops, bytes,
                               r->intensity, tile, r->fusion, time, total,
-                              bpw_bottleneck_to_string (r->bottleneck));
+                              bpw_bottleneck_to_string (r->bottleneck), stack);
     }
   return g_string_free (out, FALSE);
 }

@@ -37,6 +37,9 @@ typedef struct
   double         time_s;        /* per execution */
   double         total_s;       /* per step on one rank (count × time) */
   BpwBottleneck  bottleneck;
+  /* Of time_s: the implementation overhead the blueprint's software stack adds beside the
+   * op (casts, element-wise kernels, launch gaps ...), apart from its semantic work. */
+  double         stack_s;
 } BpwSheetRow;
 
 /* Rows of every stage; with @first_block_only, only each stage's first transformer block

@@ -20,6 +20,8 @@ static const char * const tp_overlap_names[] = { "none", "ring", "pipe", NULL };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (fusion_names) == BPW_N_FUSIONS + 1);
 G_STATIC_ASSERT (G_N_ELEMENTS (tp_overlap_names) == BPW_TP_OVERLAP_PIPE + 2);
+/* A blueprint's stack names its fusions by the same bits (bpw_stack_fusion_name()). */
+G_STATIC_ASSERT (BPW_STACK_N_FUSIONS == BPW_N_FUSIONS);
 
 void
 bpw_mapping_init_defaults (BpwMapping *mapping)
@@ -34,9 +36,9 @@ bpw_mapping_init_defaults (BpwMapping *mapping)
     mapping->tier[g] = -1;
   for (guint t = 0; t < BPW_MAPPING_MAX_TIERS; t++)
     mapping->algorithm[t] = 0;
-  /* Every production stack fuses these two; leaving them unfused is the exception a
-   * user asks for, not the baseline. */
-  mapping->fusion = BPW_FUSION_BIAS_ACTIVATION | BPW_FUSION_OPTIMIZER;
+  /* Left to the blueprint: what its stack performs, or the current practice its engines
+   * can run (bpw_mapping_resolve_fusion()). */
+  mapping->fusion = BPW_FUSION_AUTOMATIC;
   mapping->tiling.automatic = TRUE;
   for (guint p = 0; p < BPW_N_PRIMITIVES; p++)
     mapping->engine[p] = -1;
@@ -102,6 +104,26 @@ bpw_mapping_apply_to_scenario (const BpwMapping *mapping,
     scenario->micro_batch = mapping->micro_batch;
   if (mapping->recompute >= 0)
     scenario->recompute = (BpwRecompute) mapping->recompute;
+}
+
+guint
+bpw_mapping_resolve_fusion (guint               fusion,
+                            const BpwBlueprint *blueprint)
+{
+  const BpwStack *st = &blueprint->stack;
+  gboolean flash;
+
+  if (fusion != BPW_FUSION_AUTOMATIC)
+    return fusion;
+  if (st->set && st->has_fusion)
+    return st->fusion;
+  /* Every production stack fuses bias + activation and the optimizer, and runs attention
+   * as one FlashAttention-style kernel wherever the matrix engine has on-chip SRAM to keep
+   * the score tiles in. */
+  flash = st->set && st->attention != BPW_STACK_ATTENTION_DEFAULT
+          ? st->attention == BPW_STACK_ATTENTION_FLASH
+          : bpw_blueprint_runs_flash_attention (blueprint);
+  return BPW_FUSION_BASE | (flash ? BPW_FUSION_ATTENTION : 0u);
 }
 
 const char *

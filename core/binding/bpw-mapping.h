@@ -40,6 +40,11 @@ typedef enum
   BPW_FUSION_OPTIMIZER       = 1 << 3,
 } BpwFusion;
 #define BPW_N_FUSIONS 4
+/* The fusion list left to the blueprint (the default): binding resolves it with
+ * bpw_mapping_resolve_fusion(). Not a flag: a list that is set replaces it whole. */
+#define BPW_FUSION_AUTOMATIC (1u << 31)
+/* Bias + activation and optimizer: every production stack fuses these two. */
+#define BPW_FUSION_BASE      (BPW_FUSION_BIAS_ACTIVATION | BPW_FUSION_OPTIMIZER)
 
 /* Overlap of TP communication with the adjacent matmul (Calculon's tensor_par_overlap). */
 typedef enum
@@ -86,8 +91,9 @@ typedef struct
 } BpwMapping;
 
 /* Defaults: the parallel defaults (everything 1, 1F1B), scenario micro-batch and
- * recompute, automatic tiers and algorithms, fused bias+activation and optimizer,
- * automatic tiling, default engines and placement, DP overlap on. */
+ * recompute, automatic tiers and algorithms, automatic fusion (BPW_FUSION_AUTOMATIC: see
+ * bpw_mapping_resolve_fusion()), automatic tiling, default engines and placement, DP
+ * overlap on. */
 void         bpw_mapping_init_defaults (BpwMapping       *mapping);
 void         bpw_mapping_copy          (BpwMapping       *dest,
                                         const BpwMapping *src);
@@ -167,6 +173,14 @@ gboolean     bpw_mapping_from_calculon_execution (const BpwCalculonExecution *ex
                                                   const BpwParallel          *parallel,
                                                   BpwMapping                 *mapping,
                                                   GError                    **error);
+
+/* The fusion flags @fusion stands for on @blueprint: @fusion itself unless it is
+ * BPW_FUSION_AUTOMATIC. The automatic list is the blueprint's stack's "fusion" list when
+ * it states one; otherwise bias + activation and optimizer, plus attention (flash: the
+ * score tensor stays on chip and is recomputed in backward) when the stack says "flash",
+ * or, with no stack saying otherwise, when bpw_blueprint_runs_flash_attention(). */
+guint        bpw_mapping_resolve_fusion (guint               fusion,
+                                         const BpwBlueprint *blueprint);
 
 const char  *bpw_fusion_to_string      (BpwFusion    fusion);   /* one flag */
 gboolean     bpw_fusion_from_string    (const char  *str,

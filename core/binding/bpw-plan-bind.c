@@ -132,6 +132,8 @@ bpw_plan_task_cost (const BpwCostRates *rates,
     }
   cost->time_s += task->stream_s;
   cost->stall_s += task->stream_s;
+  cost->time_s += task->impl_s;
+  cost->overhead_s += task->impl_s;
 }
 
 static void

@@ -13,6 +13,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include "bpw-i18n.h"
 #include "bpw-plan-private.h"
 #include "bpw-dist-work-private.h"
@@ -72,6 +74,38 @@ place (const BpwPlan *plan, BpwTensorKind kind, double bytes, gint64 layers, dou
   return _bpw_plan_offload (plan->blueprint, &plan->mapping, kind, bytes, layers, host);
 }
 
+/* Training state as a stack with fp32 master weights and AMP autocast holds it, beyond what
+ * the model's own dtypes give: the weights live in fp32 (the model's weights, in the compute
+ * dtype, are the working copies autocast keeps from forward to backward), so an fp32 master
+ * copy is added when the model has none; gradients accumulate into fp32 .grad; and the loss
+ * keeps the logits up-cast to fp32 (tokens × vocab share × 4 B) from forward to backward. */
+static void
+stack_state (const BpwPlan *plan, const BpwStage *st, double *weights_master,
+             double *gradients, double *activations)
+{
+  const BpwStack *stack = &plan->blueprint->stack;
+  const BpwWorkGraph *g = plan->dist->graph;
+  const BpwModelSpec *m = &g->spec;
+  const BpwParallel *p = &plan->dist->parallel;
+
+  if (!stack->set || g->scenario.phase != BPW_WORKLOAD_TRAIN
+      || g->scenario.dtype == BPW_DTYPE_FP32)
+    return;
+  if (stack->fp32_master)
+    {
+      double param = bpw_dtype_bytes (m->param_dtype);
+      double grad = bpw_dtype_bytes (m->gradient_dtype);
+
+      if (m->master_dtype == m->param_dtype && m->param_dtype != BPW_DTYPE_FP32)
+        *weights_master += (double) st->memory.weights / param * 4.0;
+      if (m->gradient_dtype != BPW_DTYPE_FP32)
+        *gradients = *gradients / grad * 4.0;
+    }
+  if (stack->fp32_logits && st->has_head)
+    *activations += (double) g->scenario.micro_batch * (double) g->scenario.seq
+                    * ceil ((double) m->vocab / (double) p->tp) * 4.0;
+}
+
 void
 _bpw_plan_place_memory (BpwPlan *plan)
 {
@@ -91,6 +125,7 @@ _bpw_plan_place_memory (BpwPlan *plan)
       gboolean train = dist->graph->scenario.phase == BPW_WORKLOAD_TRAIN;
       gint64 layers = MAX (st->n_layers, 1);
       double host = 0, acts = (double) mem->activations;
+      double master = 0, gradients = (double) mem->gradients;
 
       if (train && plan->mapping.fusion != 0)
         acts = MAX (0.0, acts - fused_stored_bytes (plan, groups, s) *
@@ -99,10 +134,11 @@ _bpw_plan_place_memory (BpwPlan *plan)
                                                        mem->in_flight));
 
       *pm = (BpwPlanMemory) { 0 };
+      stack_state (plan, st, &master, &gradients, &acts);
       pm->weights = place (plan, BPW_TENSOR_WEIGHT, (double) mem->weights, layers, &host);
-      pm->gradients = place (plan, BPW_TENSOR_GRADIENT, (double) mem->gradients, layers, &host);
+      pm->gradients = place (plan, BPW_TENSOR_GRADIENT, gradients, layers, &host);
       pm->optimizer_state = place (plan, BPW_TENSOR_OPTIMIZER_STATE,
-                                     (double) mem->optimizer_state, layers, &host);
+                                     (double) mem->optimizer_state + master, layers, &host);
       pm->activations = place (plan, BPW_TENSOR_ACTIVATION, acts, layers, &host);
       pm->kv_cache = place (plan, BPW_TENSOR_KV_CACHE, (double) mem->kv_cache, layers, &host);
 

@@ -18,6 +18,10 @@ void       _bpw_plan_bind_tasks       (BpwPlan *plan);
 void       _bpw_plan_bind_transfers   (BpwPlan *plan);
 /* bpw-plan-host-stream.c: each layer's host-link stream and what it leaves exposed. */
 void       _bpw_plan_bind_host_streams (BpwPlan *plan);
+/* bpw-plan-stack.c: the blueprint's software stack as implementation transformations,
+ * charged to the tasks they accompany. After the host streams: launch gaps compare the
+ * eager issue time with each kernel's whole time. */
+void       _bpw_plan_bind_stack       (BpwPlan *plan);
 /* bpw-plan-memory.c */
 void       _bpw_plan_place_memory     (BpwPlan *plan);
 /* Device bytes left of a category after placement; host bytes added to @host. Offloaded

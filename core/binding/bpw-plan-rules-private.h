@@ -53,6 +53,14 @@ BpwCollectiveAlgo _bpw_plan_algorithm (const BpwBlueprint *bp,
                                        double              bytes,
                                        gint64              ranks);
 
+/* An implementation transformation of the software stack: as above, with its time. */
+void       _bpw_plan_add_implementation (BpwPlan    *plan,
+                                         const char *name,
+                                         const char *description,
+                                         double      flops,
+                                         double      bytes,
+                                         double      kernels,
+                                         double      time_s);
 void       _bpw_plan_add_transformation (BpwPlan    *plan,
                                          const char *name,
                                          const char *description,

@@ -145,6 +145,21 @@ _bpw_plan_algorithm (const BpwBlueprint *bp,
 }
 
 void
+_bpw_plan_add_implementation (BpwPlan    *plan,
+                              const char *name,
+                              const char *description,
+                              double      flops,
+                              double      bytes,
+                              double      kernels,
+                              double      time_s)
+{
+  g_array_append_val (plan->transformations, ((BpwTransformation) {
+    .name = name, .description = description, .flops = flops, .bytes = bytes,
+    .count = kernels, .implementation = TRUE, .time_s = time_s,
+  }));
+}
+
+void
 _bpw_plan_add_transformation (BpwPlan    *plan,
                               const char *name,
                               const char *description,

@@ -316,6 +316,7 @@ bpw_plan_new (BpwDistWork        *dist,
   plan->blueprint = bpw_blueprint_copy (blueprint);
   bpw_mapping_copy (&plan->mapping, mapping);
   plan->mapping.parallel = dist->parallel;
+  plan->mapping.fusion = bpw_mapping_resolve_fusion (mapping->fusion, plan->blueprint);
   plan->precision = bpw_precision_from_dtype (g->scenario.dtype);
   plan->transformations = g_array_new (FALSE, FALSE, sizeof (BpwTransformation));
   plan->reasons = g_ptr_array_new_with_free_func (g_free);
@@ -348,6 +349,7 @@ bpw_plan_new (BpwDistWork        *dist,
   if (tiers_in_range (plan))
     _bpw_plan_bind_transfers (plan);
   _bpw_plan_bind_host_streams (plan);
+  _bpw_plan_bind_stack (plan);
   _bpw_plan_place_memory (plan);
   plan->legal = plan->reasons->len == 0;
   return g_steal_pointer (&plan);

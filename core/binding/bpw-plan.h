@@ -39,6 +39,9 @@ typedef struct
                                  * task waits to stream to or from host, per execution */
   double         stream_s;      /* of cost.time_s and cost.stall_s: what the layer's host
                                  * stream leaves exposed, charged here (bpw-plan-host-stream.c) */
+  double         impl_s;        /* of cost.time_s and cost.overhead_s: what the blueprint's
+                                 * software stack adds beside this task's kernel (casts,
+                                 * element-wise kernels, launch gaps ...; bpw-plan-stack.c) */
   BpwTaskCost    cost;          /* per execution */
 } BpwPlanTask;
 
@@ -86,7 +89,13 @@ typedef struct
   const char *description;   /* static sentence */
   double      flops;         /* added (negative: removed) */
   double      bytes;         /* traffic added (negative: removed) */
-  double      count;         /* how many times it applied */
+  double      count;         /* how many times it applied; kernels for implementation ones */
+  /* Implementation transformations (the blueprint's software stack: "amp_cast",
+   * "unfused_elementwise", "optimizer_implementation", "launch_gaps", "fp32_logits",
+   * "moe_dispatch_loop") carry their own time, device-seconds summed over every rank per
+   * step; the semantic work plus these is what the step costs. */
+  gboolean    implementation;
+  double      time_s;
 } BpwTransformation;
 
 struct _BpwPlan

@@ -88,6 +88,13 @@ bpw_blueprint_copy (const BpwBlueprint *bp)
   bpw_blueprint_copy_sourced (c, &c->cost);
   for (guint p = 0; p < BPW_N_PRECISIONS; p++)
     bpw_blueprint_copy_sourced (c, &c->energy_per_flop[p]);
+  c->stack.name = bpw_blueprint_intern (c, c->stack.name);
+  c->stack.source = bpw_blueprint_intern (c, c->stack.source);
+  bpw_blueprint_copy_sourced (c, &c->stack.optimizer_bytes_per_parameter);
+  bpw_blueprint_copy_sourced (c, &c->stack.optimizer_kernels_per_tensor);
+  bpw_blueprint_copy_sourced (c, &c->stack.eager_gap);
+  bpw_blueprint_copy_sourced (c, &c->stack.graph_gap);
+  bpw_blueprint_copy_sourced (c, &c->stack.moe_per_expert);
   return c;
 }
 
@@ -183,6 +190,35 @@ bpw_tier_equal (const BpwTier *a,
   return TRUE;
 }
 
+static gboolean
+bpw_stack_equal (const BpwStack *a,
+                 const BpwStack *b)
+{
+  if (a->set != b->set)
+    return FALSE;
+  if (!a->set)
+    return TRUE;
+  if (g_strcmp0 (a->name, b->name) != 0 || g_strcmp0 (a->source, b->source) != 0
+      || a->attention != b->attention || a->has_fusion != b->has_fusion
+      || (a->has_fusion && a->fusion != b->fusion)
+      || a->fp32_master != b->fp32_master || a->fp32_logits != b->fp32_logits
+      || a->has_optimizer != b->has_optimizer
+      || (a->has_optimizer && a->optimizer != b->optimizer)
+      || !bpw_sourced_equal (&a->optimizer_bytes_per_parameter, &b->optimizer_bytes_per_parameter)
+      || !bpw_sourced_equal (&a->optimizer_kernels_per_tensor, &b->optimizer_kernels_per_tensor)
+      || a->unfused_elementwise != b->unfused_elementwise
+      || a->has_launch != b->has_launch
+      || !bpw_sourced_equal (&a->eager_gap, &b->eager_gap)
+      || !bpw_sourced_equal (&a->graph_gap, &b->graph_gap)
+      || a->has_moe_dispatch != b->has_moe_dispatch || a->moe_loop != b->moe_loop
+      || !bpw_sourced_equal (&a->moe_per_expert, &b->moe_per_expert))
+    return FALSE;
+  for (guint p = 0; a->has_launch && p < BPW_STACK_N_PHASES; p++)
+    if (a->launch[p] != b->launch[p])
+      return FALSE;
+  return TRUE;
+}
+
 gboolean
 bpw_blueprint_equal (const BpwBlueprint *a,
                      const BpwBlueprint *b)
@@ -196,7 +232,8 @@ bpw_blueprint_equal (const BpwBlueprint *a,
       || a->sparsity_2_4 != b->sparsity_2_4 || a->processing != b->processing
       || !bpw_sourced_equal (&a->tdp, &b->tdp)
       || !bpw_sourced_equal (&a->idle_power, &b->idle_power)
-      || !bpw_sourced_equal (&a->cost, &b->cost))
+      || !bpw_sourced_equal (&a->cost, &b->cost)
+      || !bpw_stack_equal (&a->stack, &b->stack))
     return FALSE;
   for (guint p = 0; p < BPW_N_PRECISIONS; p++)
     if (!bpw_sourced_equal (&a->energy_per_flop[p], &b->energy_per_flop[p]))

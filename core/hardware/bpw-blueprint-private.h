@@ -28,4 +28,9 @@ gboolean      _bpw_blueprint_read_capabilities (BpwBlueprintReader *r,
                                                 JsonObject         *root,
                                                 GError            **error);
 
+/* "stack": the software stack measured (bpw-blueprint-read-stack.c). Absent: untouched. */
+gboolean      _bpw_blueprint_read_stack      (BpwBlueprintReader *r,
+                                              JsonObject         *root,
+                                              GError            **error);
+
 G_END_DECLS

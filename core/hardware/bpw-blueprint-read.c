@@ -461,7 +461,7 @@ _bpw_blueprint_read_native (BpwJsonDoc  *doc,
 {
   static const char * const known[] = {
     "$schema", "format", "version", "name", "device", "description", "processing", "engines",
-    "memory", "tiers", "capabilities", "power", "cost", "notes", NULL
+    "memory", "tiers", "capabilities", "power", "cost", "stack", "notes", NULL
   };
   g_autoptr(BpwBlueprint) bp = bpw_blueprint_new (NULL);
   BpwBlueprintReader r = { doc, bp, warnings };
@@ -495,7 +495,8 @@ _bpw_blueprint_read_native (BpwJsonDoc  *doc,
       || !bpw_blueprint_read_list (&r, root, "engines", TRUE, bpw_blueprint_read_engine, error)
       || !bpw_blueprint_read_list (&r, root, "memory", TRUE, bpw_blueprint_read_memory, error)
       || !bpw_blueprint_read_list (&r, root, "tiers", FALSE, _bpw_blueprint_read_tier, error)
-      || !bpw_blueprint_read_power_cost (&r, root, error))
+      || !bpw_blueprint_read_power_cost (&r, root, error)
+      || !_bpw_blueprint_read_stack (&r, root, error))
     return NULL;
 
   /* Checked here too (validate() repeats it) so that the message has a location. */

@@ -165,6 +165,59 @@ bpw_blueprint_write_tier (BpwJsonWriter *w,
   bpw_json_writer_end_object (w);
 }
 
+/* The "stack" member as bpw-blueprint-read-stack.c reads it: every stated member written. */
+static void
+bpw_blueprint_write_stack (BpwJsonWriter  *w,
+                           const BpwStack *st)
+{
+  bpw_json_writer_begin_object (w, "stack");
+  if (st->name != NULL)
+    bpw_json_writer_string (w, "name", st->name);
+  if (st->source != NULL)
+    bpw_json_writer_string (w, "source", st->source);
+  if (st->attention != BPW_STACK_ATTENTION_DEFAULT)
+    bpw_json_writer_string (w, "attention", bpw_stack_attention_to_string (st->attention));
+  if (st->has_fusion)
+    {
+      bpw_json_writer_begin_array (w, "fusion");
+      for (guint i = 0; i < BPW_STACK_N_FUSIONS; i++)
+        if (st->fusion & (1u << i))
+          bpw_json_writer_string (w, NULL, bpw_stack_fusion_name (i));
+      bpw_json_writer_end_array (w);
+    }
+  bpw_json_writer_begin_object (w, "precision");
+  bpw_json_writer_string (w, "master_weights", st->fp32_master ? "fp32" : "none");
+  bpw_json_writer_string (w, "logits", st->fp32_logits ? "fp32" : "compute");
+  bpw_json_writer_end_object (w);
+  if (st->has_optimizer)
+    {
+      bpw_json_writer_begin_object (w, "optimizer");
+      bpw_json_writer_string (w, "implementation", bpw_stack_optimizer_to_string (st->optimizer));
+      bpw_blueprint_write_value (w, "bytes_per_parameter", &st->optimizer_bytes_per_parameter);
+      bpw_blueprint_write_value (w, "kernels_per_tensor", &st->optimizer_kernels_per_tensor);
+      bpw_json_writer_end_object (w);
+    }
+  bpw_json_writer_string (w, "elementwise", st->unfused_elementwise ? "unfused" : "fused");
+  if (st->has_launch)
+    {
+      bpw_json_writer_begin_object (w, "launch");
+      for (guint p = 0; p < BPW_STACK_N_PHASES; p++)
+        bpw_json_writer_string (w, bpw_stack_phase_to_string (p),
+                                bpw_stack_launch_to_string (st->launch[p]));
+      bpw_blueprint_write_value (w, "eager_gap", &st->eager_gap);
+      bpw_blueprint_write_value (w, "graph_gap", &st->graph_gap);
+      bpw_json_writer_end_object (w);
+    }
+  if (st->has_moe_dispatch)
+    {
+      bpw_json_writer_begin_object (w, "moe_dispatch");
+      bpw_json_writer_string (w, "implementation", st->moe_loop ? "loop" : "grouped");
+      bpw_blueprint_write_value (w, "per_expert", &st->moe_per_expert);
+      bpw_json_writer_end_object (w);
+    }
+  bpw_json_writer_end_object (w);
+}
+
 char *
 bpw_blueprint_to_json (const BpwBlueprint *bp)
 {
@@ -230,6 +283,8 @@ bpw_blueprint_to_json (const BpwBlueprint *bp)
       bpw_blueprint_write_value (&w, "device", &bp->cost);
       bpw_json_writer_end_object (&w);
     }
+  if (bp->stack.set)
+    bpw_blueprint_write_stack (&w, &bp->stack);
   bpw_json_writer_end_object (&w);
 
   json = bpw_json_writer_finish (&w);

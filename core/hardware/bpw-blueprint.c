@@ -365,6 +365,25 @@ bpw_blueprint_ridge_point (const BpwBlueprint *bp,
   return peak / bp->memory[m].bandwidth.value;
 }
 
+gboolean
+bpw_blueprint_runs_flash_attention (const BpwBlueprint *bp)
+{
+  g_return_val_if_fail (bp != NULL, FALSE);
+
+  for (guint i = 0; i < bp->n_memory; i++)
+    {
+      const BpwMemoryLevel *l = &bp->memory[i];
+
+      if (l->kind != BPW_MEMORY_SRAM || !l->capacity.set)
+        continue;
+      for (guint e = 0; e < MIN (bp->n_engines, 64u); e++)
+        if (bp->engines[e].kind == BPW_ENGINE_MATRIX
+            && (l->engine_mask & (G_GUINT64_CONSTANT (1) << e)))
+          return TRUE;
+    }
+  return FALSE;
+}
+
 static gboolean
 bpw_blueprint_invalid (GError    **error,
                        const char *name,

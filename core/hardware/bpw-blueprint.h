@@ -202,6 +202,73 @@ typedef struct
   BpwOpFactor  ops[BPW_N_COLLECTIVES];
 } BpwTier;
 
+/* The software stack a blueprint was measured or calibrated with (its optional "stack"
+ * member; data/schemas/bpw-blueprint.schema.json). Kernels that the work graph does not
+ * contain (casts of fp32 master weights, unfused element-wise chains, the optimizer's
+ * implementation, launch gaps, fp32 logits, a host loop over MoE experts) are priced from it
+ * as named implementation transformations, apart from the semantic work. A member the file
+ * leaves out is not modelled. */
+typedef enum
+{
+  BPW_STACK_ATTENTION_DEFAULT,       /* not stated: the default rule (flash where it runs) */
+  BPW_STACK_ATTENTION_FLASH,         /* fused, O(s) memory */
+  BPW_STACK_ATTENTION_MATERIALIZED,  /* s×s scores stored */
+} BpwStackAttention;
+
+typedef enum
+{
+  BPW_STACK_LAUNCH_EAGER,  /* host issues every kernel: short kernels leave the device idle */
+  BPW_STACK_LAUNCH_GRAPH,  /* replayed from a captured graph */
+} BpwStackLaunch;
+
+typedef enum
+{
+  BPW_STACK_OPTIMIZER_FUSED,
+  BPW_STACK_OPTIMIZER_FOREACH,
+  BPW_STACK_OPTIMIZER_PER_TENSOR,
+} BpwStackOptimizer;
+
+/* Phases a launch mode is stated for: "train", "prefill", "decode". */
+typedef enum
+{
+  BPW_STACK_PHASE_TRAIN,
+  BPW_STACK_PHASE_PREFILL,
+  BPW_STACK_PHASE_DECODE,
+  BPW_STACK_N_PHASES
+} BpwStackPhase;
+
+/* Fusion names a stack may list, bit i naming 1 << i: the same order as the mapping's
+ * BpwFusion flags (binding asserts that they agree). */
+#define BPW_STACK_N_FUSIONS 4
+
+/* Sane maxima of a stack's numbers: beyond them a value is a unit slip. */
+#define BPW_STACK_MAX_BYTES_PER_PARAMETER 1e4
+#define BPW_STACK_MAX_KERNELS_PER_TENSOR  1e3
+
+typedef struct
+{
+  gboolean           set;                 /* the blueprint has a "stack" */
+  const char        *name;                /* pooled, nullable */
+  const char        *source;              /* pooled, nullable */
+  BpwStackAttention  attention;
+  gboolean           has_fusion;          /* "fusion" stated (an empty list is "none") */
+  guint              fusion;              /* bit i: BpwFusion 1 << i */
+  gboolean           fp32_master;         /* precision.master_weights "fp32" */
+  gboolean           fp32_logits;         /* precision.logits "fp32" */
+  gboolean           has_optimizer;
+  BpwStackOptimizer  optimizer;
+  BpwSourced         optimizer_bytes_per_parameter;  /* bytes moved per parameter */
+  BpwSourced         optimizer_kernels_per_tensor;   /* launches per parameter tensor */
+  gboolean           unfused_elementwise; /* "elementwise": "unfused" */
+  gboolean           has_launch;
+  BpwStackLaunch     launch[BPW_STACK_N_PHASES];
+  BpwSourced         eager_gap;           /* s of host issue time per eager kernel */
+  BpwSourced         graph_gap;           /* s of device idle between replayed kernels */
+  gboolean           moe_loop;            /* moe_dispatch.implementation "loop" */
+  gboolean           has_moe_dispatch;
+  BpwSourced         moe_per_expert;      /* s per expert per layer per pass */
+} BpwStack;
+
 struct _BpwBlueprint
 {
   /* owned */
@@ -226,6 +293,7 @@ struct _BpwBlueprint
   BpwSourced      idle_power;   /* W */
   BpwSourced      energy_per_flop[BPW_N_PRECISIONS];  /* J/FLOP */
   BpwSourced      cost;         /* dollars per device */
+  BpwStack        stack;        /* stack.set == FALSE: none stated */
 };
 
 BpwBlueprint *bpw_blueprint_new         (const char         *name);
@@ -283,6 +351,10 @@ double        bpw_blueprint_peak_flops    (const BpwBlueprint *bp,
 /* Matrix peak in @precision over device-memory (HBM) bandwidth, FLOP/byte; 0 when unknown. */
 double        bpw_blueprint_ridge_point   (const BpwBlueprint *bp,
                                            BpwPrecision        precision);
+/* Whether the blueprint's engines run FlashAttention-style fused attention: a matrix engine
+ * reaches an on-chip software-managed level (kind "sram") of known capacity, where the
+ * score tiles stay. */
+gboolean      bpw_blueprint_runs_flash_attention (const BpwBlueprint *bp);
 /* Structural checks for blueprints built in code or imported: names unique, required values
  * set and positive, tier sizes non-decreasing and nested. */
 gboolean      bpw_blueprint_validate      (const BpwBlueprint *bp,
@@ -303,6 +375,12 @@ const char   *bpw_interpolation_to_string (BpwInterpolation interpolation);
 gboolean      bpw_interpolation_from_string (const char *str, BpwInterpolation *out);
 /* Key used in files: "all_reduce", "reduce_scatter", "all_gather", "all_to_all", "p2p". */
 const char   *bpw_op_factor_key          (BpwCollectiveKind kind);
+const char   *bpw_stack_attention_to_string (BpwStackAttention attention);
+const char   *bpw_stack_launch_to_string (BpwStackLaunch launch);
+const char   *bpw_stack_optimizer_to_string (BpwStackOptimizer optimizer);
+const char   *bpw_stack_phase_to_string  (BpwStackPhase phase);
+/* "attention", "bias_activation", "norm_residual", "optimizer" for i = 0 … 3. */
+const char   *bpw_stack_fusion_name      (guint i);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BpwBlueprint, bpw_blueprint_free)
 

@@ -303,7 +303,10 @@ bpw_inspector_mapping_write (GtkWidget          *row,
       break;
     case BPW_MAPPING_FIELD_FUSION:
       {
-        guint fusion = value ? m->fusion | index : m->fusion & ~index;
+        /* Editing one fusion of the automatic list states the whole list as resolved. */
+        guint base = bp != NULL ? bpw_mapping_resolve_fusion (m->fusion, bp)
+                     : m->fusion == BPW_FUSION_AUTOMATIC ? BPW_FUSION_BASE : m->fusion;
+        guint fusion = value ? base | index : base & ~index;
         JsonArray *list = json_array_new ();
 
         for (guint f = 0; f < BPW_N_FUSIONS; f++)

@@ -453,7 +453,11 @@ bpw_inspector_refresh_mapping_row (BpwInspector         *self,
       _bpw_inspector_combo_set (row, m->recompute >= 0 ? (guint) m->recompute + 1 : 0);
       return;
     case BPW_MAPPING_FIELD_FUSION:
-      _bpw_inspector_switch_set (row, (m->fusion & index) != 0);
+      /* The automatic list shows as what it resolves to on this blueprint. */
+      _bpw_inspector_switch_set (row, ((view->run.blueprint != NULL
+                                        ? bpw_mapping_resolve_fusion (m->fusion,
+                                                                      view->run.blueprint)
+                                        : m->fusion) & index) != 0);
       return;
     case BPW_MAPPING_FIELD_DP_OVERLAP: _bpw_inspector_switch_set (row, m->dp_overlap); return;
     case BPW_MAPPING_FIELD_TP_OVERLAP: _bpw_inspector_combo_set (row, m->tp_overlap); return;

@@ -1,0 +1,383 @@
+/* bpw-plan-stack.c — the blueprint's software stack as named implementation transformations
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A measured stack runs kernels that the work graph does not contain: casts of fp32 master
+ * weights (AMP), unfused element-wise chains (HF-style RMSNorm, rotate-half RoPE, SiLU gate),
+ * its optimizer's own implementation, the device idle while an eager host issues short
+ * kernels, fp32 logits for the loss, a host loop over MoE experts. Each is priced here from
+ * the model's own tensors and the blueprint's rates, attached to the task whose kernel it
+ * accompanies (task->impl_s, per execution, part of its cost) and recorded as a named
+ * transformation with its FLOPs, bytes, kernels and time, apart from the semantic work.
+ * Memory-bound kernels cost what an op of their bytes costs on the vector engine: the
+ * device-bandwidth efficiency table by bytes and the engine's fixed cost.
+ */
+#define G_LOG_DOMAIN "bpw-plan-stack"
+
+#include "config.h"
+
+#include <math.h>
+
+#include "bpw-plan-private.h"
+#include "bpw-dist-work-private.h"
+
+#define FP32_BYTES 4.0
+
+/* What one task adds, per execution, for one transformation. */
+typedef struct
+{
+  double bytes;
+  double kernels;
+  double time_s;
+} BpwImpl;
+
+/* One memory-bound kernel moving @bytes through device memory. */
+static double
+kernel_time (const BpwPlan *plan, double bytes)
+{
+  double b[BPW_N_TRAFFIC_LEVELS] = { 0 };
+  BpwTaskCost cost;
+
+  b[BPW_TRAFFIC_DEVICE] = bytes;
+  bpw_cost_task (&plan->rates, &plan->rates.vector, 0, b, &cost);
+  return cost.time_s;
+}
+
+/* @kernels kernels that together move @bytes, each of an equal share. */
+static BpwImpl
+kernels_of (const BpwPlan *plan, double bytes, double kernels)
+{
+  BpwImpl impl = { bytes, kernels, 0 };
+
+  if (kernels > 0)
+    impl.time_s = kernels * kernel_time (plan, bytes / kernels);
+  return impl;
+}
+
+/* Per-rank bytes of @op's uses of tensors of @kind with @access: their sum, or with
+ * @largest the largest one. */
+static double
+use_bytes_of (const BpwPlan *plan, const BpwOp *op, BpwTensorKind kind, BpwAccess access,
+              gboolean largest, guint *uses)
+{
+  const BpwWorkGraph *g = plan->dist->graph;
+  double sum = 0;
+
+  for (guint u = op->use_first; u < op->use_first + op->use_count; u++)
+    {
+      const BpwTensorUse *use = &g_array_index (g->uses, BpwTensorUse, u);
+      const BpwTensor *t = bpw_work_graph_tensor (g, use->tensor);
+      double bytes;
+
+      if (t->kind != kind || use->access != access)
+        continue;
+      bytes = ceil ((double) use->bytes / (double) _bpw_dist_work_tensor_parts (plan->dist, t));
+      sum = largest ? MAX (sum, bytes) : sum + bytes;
+      if (uses != NULL)
+        (*uses)++;
+    }
+  return sum;
+}
+
+static double
+use_bytes (const BpwPlan *plan, const BpwOp *op, BpwTensorKind kind, BpwAccess access,
+           guint *uses)
+{
+  return use_bytes_of (plan, op, kind, access, FALSE, uses);
+}
+
+static gboolean
+forward_pass (guint phase)
+{
+  return phase == BPW_PHASE_FORWARD || phase == BPW_PHASE_RECOMPUTE;
+}
+
+/* AMP with fp32 master weights: each forward use of a weight by a matmul casts it (read
+ * fp32, write the compute dtype); each weight gradient is cast up into the fp32 .grad (read
+ * the compute dtype, write fp32). One kernel per cast. */
+static BpwImpl
+amp_cast (const BpwPlan *plan, const BpwOp *op)
+{
+  const BpwWorkGraph *g = plan->dist->graph;
+  double e = bpw_dtype_bytes (op->dtype);
+  BpwImpl none = { 0 };
+
+  if (op->primitive != BPW_PRIM_MATMUL)
+    return none;
+  for (guint u = op->use_first; u < op->use_first + op->use_count; u++)
+    {
+      const BpwTensorUse *use = &g_array_index (g->uses, BpwTensorUse, u);
+      const BpwTensor *t = bpw_work_graph_tensor (g, use->tensor);
+      gboolean cast = (forward_pass (op->phase) && t->kind == BPW_TENSOR_WEIGHT
+                       && use->access == BPW_ACCESS_READ)
+                      || (op->phase == BPW_PHASE_BACKWARD_WEIGHT
+                          && t->kind == BPW_TENSOR_GRADIENT && use->access == BPW_ACCESS_WRITE);
+      double elements;
+
+      if (!cast)
+        continue;
+      elements = ceil ((double) use->bytes / (double) _bpw_dist_work_tensor_parts (plan->dist, t))
+                 / bpw_dtype_bytes (t->dtype);
+      return kernels_of (plan, elements * (FP32_BYTES + e), 1);
+    }
+  return none;
+}
+
+/* The eager (unfused) forms of the element-wise ops, per element of the tensor written, in
+ * bytes beyond the one read-and-write pass the work graph counts, with e the compute dtype's
+ * bytes:
+ *   RMSNorm (x.float(); pow(2); mean; * rsqrt; .to(dtype); * weight): six kernels moving
+ *     (e+4) + 8 + 4 + 8 + (4+e) + 2e = 4e + 28; the graph counts 2e: 2e + 28 more, 5 kernels;
+ *   rotate-half RoPE (q·cos; neg of a half; cat; ·sin; add), per element of q and k: five
+ *     kernels moving 2e + e + 2e + 2e + 3e = 10e; the graph counts 2e: 8e more, 4 kernels
+ *     more for each of q and k;
+ *   SiLU gate (silu(gate); · up), per output element: 2e + 3e = 5e; the graph counts 3e: 2e
+ *     more, 1 kernel.
+ * LayerNorm, GeLU and residual adds are single kernels already. Autograd runs one backward
+ * kernel per forward kernel over the same whole tensors, so a backward op adds the same. */
+static BpwImpl
+unfused_elementwise (const BpwPlan *plan, const BpwOp *op)
+{
+  const BpwModelSpec *spec = &plan->dist->graph->spec;
+  double e = bpw_dtype_bytes (op->dtype);
+  BpwTensorKind out = op->phase == BPW_PHASE_BACKWARD_ACTIVATION ? BPW_TENSOR_ACTIVATION_GRAD
+                                                                 : BPW_TENSOR_ACTIVATION;
+  double elements;
+  BpwImpl none = { 0 };
+
+  if (!forward_pass (op->phase) && op->phase != BPW_PHASE_BACKWARD_ACTIVATION)
+    return none;
+  if (op->primitive != BPW_PRIM_NORM && op->primitive != BPW_PRIM_ROTARY
+      && op->primitive != BPW_PRIM_SWIGLU)
+    return none;
+  elements = use_bytes (plan, op, out, BPW_ACCESS_WRITE, NULL) / e;
+  switch ((BpwPrimitive) op->primitive)
+    {
+    case BPW_PRIM_NORM:
+      if (spec->norm != BPW_NORM_RMSNORM)
+        return none;
+      return kernels_of (plan, elements * (2 * e + 28), 5);
+    case BPW_PRIM_ROTARY:
+      /* The op writes q, k and v (or their gradient); only q and k are rotated. */
+      if (spec->kv_heads > 0)
+        elements = elements * (double) (spec->heads + spec->kv_heads)
+                   / (double) (spec->heads + 2 * spec->kv_heads);
+      return kernels_of (plan, elements * 8 * e, 2 * 4);
+    case BPW_PRIM_SWIGLU:
+      return kernels_of (plan, elements * 2 * e, 1);
+    default:
+      return none;
+    }
+}
+
+/* fp32 logits: forward up-casts the logits (e+4 per logit) and the loss reads them in fp32
+ * (4−e more); backward writes the logits' gradient in fp32 (4−e more) and casts it down
+ * (4+e): 8 bytes per logit and one kernel each way. The logits are the loss's largest
+ * activation (it also reads the targets). */
+static BpwImpl
+fp32_logits (const BpwPlan *plan, const BpwOp *op)
+{
+  double e = bpw_dtype_bytes (op->dtype);
+  double logits;
+  BpwImpl none = { 0 };
+
+  if (op->primitive != BPW_PRIM_CROSS_ENTROPY)
+    return none;
+  if (forward_pass (op->phase))
+    logits = use_bytes_of (plan, op, BPW_TENSOR_ACTIVATION, BPW_ACCESS_READ, TRUE, NULL) / e;
+  else if (op->phase == BPW_PHASE_BACKWARD_ACTIVATION)
+    logits = use_bytes_of (plan, op, BPW_TENSOR_ACTIVATION_GRAD, BPW_ACCESS_WRITE, TRUE,
+                           NULL) / e;
+  else
+    return none;
+  return kernels_of (plan, logits * 2 * FP32_BYTES, 1);
+}
+
+/* The optimizer as the stack implements it: bytes_per_parameter × the tensor's parameters
+ * through device memory in kernels_per_tensor launches, in place of the fused ideal the
+ * work graph prices (the difference, which may be either sign, is the transformation). */
+static BpwImpl
+optimizer_implementation (const BpwPlan *plan, const BpwOp *op, const BpwPlanTask *pt,
+                          const BpwTask *task)
+{
+  const BpwStack *st = &plan->blueprint->stack;
+  const BpwWorkGraph *g = plan->dist->graph;
+  double params = 0, bytes, kernels, time;
+  BpwImpl impl = { 0 };
+
+  if (op->phase != BPW_PHASE_OPTIMIZER || !st->optimizer_bytes_per_parameter.set)
+    return impl;
+  for (guint u = op->use_first; u < op->use_first + op->use_count && params == 0; u++)
+    {
+      const BpwTensorUse *use = &g_array_index (g->uses, BpwTensorUse, u);
+      const BpwTensor *t = bpw_work_graph_tensor (g, use->tensor);
+
+      if (t->kind == BPW_TENSOR_MASTER_WEIGHT || t->kind == BPW_TENSOR_WEIGHT)
+        params = ceil ((double) t->elements / ((double) _bpw_dist_work_tensor_parts (plan->dist, t)
+                                               * (double) task->dp_parts));
+    }
+  bytes = st->optimizer_bytes_per_parameter.value * params;
+  kernels = st->optimizer_kernels_per_tensor.set ? st->optimizer_kernels_per_tensor.value : 1;
+  time = kernel_time (plan, bytes) + (kernels - 1) * plan->rates.vector.overhead;
+  impl.bytes = bytes - pt->bytes[BPW_TRAFFIC_DEVICE];
+  impl.kernels = kernels;
+  impl.time_s = time - pt->cost.time_s;
+  return impl;
+}
+
+/* The host loop over experts: per_expert for each expert of the rank, per layer and pass. */
+static BpwImpl
+moe_dispatch_loop (const BpwPlan *plan, const BpwOp *op)
+{
+  const BpwStack *st = &plan->blueprint->stack;
+  const BpwWorkGraph *g = plan->dist->graph;
+  double experts;
+  BpwImpl impl = { 0 };
+
+  if (!st->moe_loop || !st->moe_per_expert.set || op->primitive != BPW_PRIM_PERMUTE
+      || op->phase == BPW_PHASE_OPTIMIZER
+      || !g_str_has_prefix (bpw_work_graph_name (g, op->name), "moe.dispatch"))
+    return impl;
+  experts = ceil ((double) g->spec.experts / (double) MAX (plan->dist->parallel.ep, 1));
+  impl.time_s = st->moe_per_expert.value * experts;
+  return impl;
+}
+
+typedef enum
+{
+  IMPL_AMP_CAST,
+  IMPL_UNFUSED_ELEMENTWISE,
+  IMPL_OPTIMIZER,
+  IMPL_FP32_LOGITS,
+  IMPL_MOE_LOOP,
+  IMPL_LAUNCH_GAPS,
+  N_IMPLS
+} BpwImplKind;
+
+static const char * const impl_names[N_IMPLS] = {
+  "amp_cast", "unfused_elementwise", "optimizer_implementation", "fp32_logits",
+  "moe_dispatch_loop", "launch_gaps",
+};
+static const char * const impl_what[N_IMPLS] = {
+  "fp32 master weights cast to the compute dtype per use in forward, and weight gradients "
+  "cast up to fp32: a kernel each",
+  "norms, rotary embedding and activation gates as separate eager kernels, each reading "
+  "and writing whole tensors",
+  "the optimizer's implementation (bytes per parameter and launches per tensor) in place of "
+  "the fused ideal",
+  "logits up-cast to fp32 and the loss and its gradient in fp32",
+  "a host loop over the experts: time per expert per layer and pass",
+  "device idle between kernels: host issue time of eager launches beyond the kernel, or "
+  "graph replay gaps",
+};
+
+static BpwStackPhase
+stack_phase (const BpwPlan *plan)
+{
+  switch (plan->dist->graph->scenario.phase)
+    {
+    case BPW_WORKLOAD_PREFILL: return BPW_STACK_PHASE_PREFILL;
+    case BPW_WORKLOAD_DECODE: return BPW_STACK_PHASE_DECODE;
+    case BPW_WORKLOAD_TRAIN:
+    default: return BPW_STACK_PHASE_TRAIN;
+    }
+}
+
+/* Idle of @kernels kernels averaging @time_s each, in the phase's launch mode. */
+static double
+launch_idle (const BpwStack *st, BpwStackLaunch mode, double kernels, double time_s)
+{
+  if (kernels <= 0)
+    return 0;
+  if (mode == BPW_STACK_LAUNCH_GRAPH)
+    return st->graph_gap.set ? kernels * st->graph_gap.value : 0;
+  return st->eager_gap.set ? kernels * MAX (0.0, st->eager_gap.value - time_s / kernels) : 0;
+}
+
+void
+_bpw_plan_bind_stack (BpwPlan *plan)
+{
+  const BpwStack *st = &plan->blueprint->stack;
+  const BpwDistWork *dist = plan->dist;
+  const BpwWorkGraph *g = dist->graph;
+  gint64 ranks = dist->parallel.tp * dist->parallel.dp;
+  BpwStackLaunch mode;
+  double totals[N_IMPLS][4] = { { 0 } };  /* flops, bytes, kernels, time: whole job */
+
+  if (!st->set)
+    return;
+  mode = st->has_launch ? st->launch[stack_phase (plan)] : BPW_STACK_LAUNCH_EAGER;
+
+  for (gint64 s = 0; s < dist->n_stages; s++)
+    {
+      GArray *tasks = plan->stages[s].tasks;
+      guint32 last_group = 0;
+      gboolean optimizer_launched = FALSE;
+
+      for (guint i = 0; i < tasks->len; i++)
+        {
+          BpwPlanTask *pt = &g_array_index (tasks, BpwPlanTask, i);
+          const BpwTask *task = &g_array_index (dist->stages[s].tasks, BpwTask, i);
+          const BpwOp *op = bpw_work_graph_op (g, pt->op);
+          gboolean optimizer = op->phase == BPW_PHASE_OPTIMIZER;
+          double per_step = (optimizer ? 1.0 : (double) plan->micro_batches) * pt->count
+                            * (double) ranks;
+          BpwImpl impl[N_IMPLS] = { { 0 } };
+          double kernels, added = 0, added_kernels = 0;
+
+          /* Master weights are the optimizer's: inference loads weights in the compute
+           * dtype and casts none. */
+          if (st->fp32_master && plan->dist->graph->scenario.dtype != BPW_DTYPE_FP32
+              && plan->dist->graph->scenario.phase == BPW_WORKLOAD_TRAIN)
+            impl[IMPL_AMP_CAST] = amp_cast (plan, op);
+          if (st->unfused_elementwise)
+            impl[IMPL_UNFUSED_ELEMENTWISE] = unfused_elementwise (plan, op);
+          if (st->has_optimizer)
+            impl[IMPL_OPTIMIZER] = optimizer_implementation (plan, op, pt, task);
+          if (st->fp32_logits && plan->dist->graph->scenario.dtype != BPW_DTYPE_FP32)
+            impl[IMPL_FP32_LOGITS] = fp32_logits (plan, op);
+          impl[IMPL_MOE_LOOP] = moe_dispatch_loop (plan, op);
+
+          for (guint k = 0; k < IMPL_LAUNCH_GAPS; k++)
+            if (k != IMPL_OPTIMIZER)
+              {
+                added += impl[k].time_s;
+                added_kernels += impl[k].kernels;
+              }
+          /* The task's own kernel: one per fusion group, one per stage for a fused
+           * optimizer; the optimizer implementation states its own launches. */
+          if (impl[IMPL_OPTIMIZER].kernels > 0)
+            kernels = impl[IMPL_OPTIMIZER].kernels;
+          else if (pt->fusion == BPW_FUSION_OPTIMIZER)
+            kernels = optimizer_launched ? 0 : 1;
+          else
+            kernels = pt->fusion_group != 0 && pt->fusion_group == last_group ? 0 : 1;
+          optimizer_launched |= optimizer;
+          if (pt->fusion_group != 0)
+            last_group = pt->fusion_group;
+          if (st->has_launch)
+            {
+              impl[IMPL_LAUNCH_GAPS].kernels = kernels + added_kernels;
+              impl[IMPL_LAUNCH_GAPS].time_s =
+                launch_idle (st, mode, kernels, pt->cost.time_s + impl[IMPL_OPTIMIZER].time_s)
+                + launch_idle (st, mode, added_kernels, added);
+            }
+
+          for (guint k = 0; k < N_IMPLS; k++)
+            {
+              if (impl[k].time_s == 0 && impl[k].bytes == 0)
+                continue;
+              pt->impl_s += impl[k].time_s;
+              totals[k][1] += impl[k].bytes * per_step;
+              totals[k][2] += impl[k].kernels * per_step;
+              totals[k][3] += impl[k].time_s * per_step;
+            }
+          pt->cost.time_s += pt->impl_s;
+          pt->cost.overhead_s += pt->impl_s;
+        }
+    }
+  for (guint k = 0; k < N_IMPLS; k++)
+    if (totals[k][3] != 0 || totals[k][1] != 0)
+      _bpw_plan_add_implementation (plan, impl_names[k], impl_what[k], totals[k][0],
+                                    totals[k][1], totals[k][2], totals[k][3]);
+}

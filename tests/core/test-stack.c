@@ -1,0 +1,503 @@
+/* test-stack.c — a blueprint's software stack: its JSON, the fusion default, flash attention's
+ * memory and the implementation transformations it prices
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "bpw-core.h"
+
+static char *
+fixture_path (void)
+{
+  return g_test_build_filename (G_TEST_DIST, "data", "stack", "h200-sxm-141gb-pytorch-stack.json",
+                                NULL);
+}
+
+static BpwBlueprint *
+load_fixture (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = fixture_path ();
+  BpwBlueprint *bp = bpw_blueprint_load_file (path, NULL, &error);
+
+  g_assert_no_error (error);
+  return bp;
+}
+
+/* The bundled H200 with @stack (JSON text of the "stack" member) added. */
+static BpwBlueprint *
+h200_with_stack (const char *stack, GError **error)
+{
+  g_autoptr(BpwBlueprint) h200 = bpw_blueprint_load_bundled ("h200-sxm-141gb", NULL);
+  g_autofree char *json = bpw_blueprint_to_json (h200);
+  g_autofree char *with = NULL;
+  char *end = strrchr (json, '}');
+
+  g_assert_nonnull (end);
+  *end = '\0';
+  with = g_strdup_printf ("%s, \"stack\": %s}", json, stack);
+  return bpw_blueprint_load_data ("stack.json", with, -1, NULL, error);
+}
+
+static void
+test_round_trip (void)
+{
+  g_autoptr(BpwBlueprint) bp = load_fixture ();
+  g_autoptr(BpwBlueprint) back = NULL;
+  g_autoptr(BpwBlueprint) copy = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  const BpwStack *st = &bp->stack;
+
+  g_assert_true (st->set);
+  g_assert_cmpstr (st->name, ==, "PyTorch 2.11.0+cu130");
+  g_assert_cmpint (st->attention, ==, BPW_STACK_ATTENTION_FLASH);
+  g_assert_true (st->has_fusion);
+  g_assert_cmpuint (st->fusion, ==, BPW_FUSION_ATTENTION);
+  g_assert_true (st->fp32_master && st->fp32_logits && st->unfused_elementwise);
+  g_assert_cmpint (st->optimizer, ==, BPW_STACK_OPTIMIZER_FOREACH);
+  g_assert_cmpfloat (st->optimizer_bytes_per_parameter.value, ==, 84);
+  g_assert_cmpint (st->optimizer_bytes_per_parameter.kind, ==, BPW_PROVENANCE_ESTIMATE);
+  g_assert_cmpint (st->optimizer_kernels_per_tensor.kind, ==, BPW_PROVENANCE_MEASURED);
+  g_assert_cmpint (st->launch[BPW_STACK_PHASE_TRAIN], ==, BPW_STACK_LAUNCH_EAGER);
+  g_assert_cmpint (st->launch[BPW_STACK_PHASE_DECODE], ==, BPW_STACK_LAUNCH_GRAPH);
+  g_assert_cmpfloat (fabs (st->eager_gap.value - 32e-6), <, 1e-18);
+  g_assert_cmpfloat (fabs (st->graph_gap.value - 0.5e-6), <, 1e-18);
+  g_assert_true (st->moe_loop);
+  g_assert_cmpfloat (fabs (st->moe_per_expert.value - 2.4e-3), <, 1e-15);
+  g_assert_nonnull (strstr (st->eager_gap.source, "decode-eager"));
+
+  json = bpw_blueprint_to_json (bp);
+  back = bpw_blueprint_load_data ("saved.json", json, -1, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (bpw_blueprint_equal (bp, back));
+  copy = bpw_blueprint_copy (bp);
+  g_assert_true (bpw_blueprint_equal (bp, copy));
+  g_assert_true (copy->stack.eager_gap.source != bp->stack.eager_gap.source);
+  copy->stack.graph_gap.value *= 2;
+  g_assert_false (bpw_blueprint_equal (bp, copy));
+  copy->stack.graph_gap.value = bp->stack.graph_gap.value;
+  copy->stack.launch[BPW_STACK_PHASE_PREFILL] = BPW_STACK_LAUNCH_GRAPH;
+  g_assert_false (bpw_blueprint_equal (bp, copy));
+  copy->stack.launch[BPW_STACK_PHASE_PREFILL] = BPW_STACK_LAUNCH_EAGER;
+  copy->stack.set = FALSE;
+  g_assert_false (bpw_blueprint_equal (bp, copy));
+}
+
+static void
+test_hostile (void)
+{
+  static const struct { const char *stack; const char *field; const char *says; } cases[] = {
+    { "3", "stack", "object" },
+    { "{\"attention\": \"fast\"}", "stack.attention", "fast" },
+    { "{\"fusion\": \"attention\"}", "stack.fusion", "array" },
+    { "{\"fusion\": [3]}", "stack.fusion[0]", "string" },
+    { "{\"fusion\": [\"attention\", \"attention\"]}", "stack.fusion[1]", "twice" },
+    { "{\"fusion\": [\"flash\"]}", "stack.fusion[0]", "flash" },
+    { "{\"attention\": \"flash\", \"fusion\": []}", "stack.attention", "disagrees" },
+    { "{\"precision\": {\"master_weights\": \"fp16\"}}", "stack.precision.master_weights", "fp16" },
+    { "{\"optimizer\": {}}", "stack.optimizer", "implementation" },
+    { "{\"optimizer\": {\"implementation\": \"foreach\", \"bytes_per_parameter\": -60}}",
+      "stack.optimizer.bytes_per_parameter", "-60" },
+    { "{\"optimizer\": {\"implementation\": \"foreach\", \"bytes_per_parameter\": 1e300}}",
+      "stack.optimizer.bytes_per_parameter", "" },
+    { "{\"optimizer\": {\"implementation\": \"foreach\", \"kernels_per_tensor\": 0}}",
+      "stack.optimizer.kernels_per_tensor", "" },
+    { "{\"optimizer\": {\"implementation\": \"foreach\", \"bytes_per_parameter\": "
+      "{\"value\": \"60 GB\"}}}", "stack.optimizer.bytes_per_parameter", "" },
+    { "{\"launch\": {\"train\": \"eager\", \"graph_gap\": \"1 us\"}}", "stack.launch", "eager_gap" },
+    { "{\"launch\": {\"train\": \"graph\", \"prefill\": \"graph\", \"decode\": \"graph\"}}",
+      "stack.launch", "graph_gap" },
+    { "{\"launch\": {\"eager_gap\": \"0 s\"}}", "stack.launch.eager_gap", "" },
+    { "{\"launch\": {\"eager_gap\": \"2 s\"}}", "stack.launch.eager_gap", "" },
+    { "{\"launch\": {\"eager_gap\": \"4 GB\"}}", "stack.launch.eager_gap", "" },
+    { "{\"launch\": {\"decode\": \"lazy\", \"eager_gap\": \"4 us\"}}", "stack.launch.decode", "lazy" },
+    { "{\"moe_dispatch\": {\"implementation\": \"loop\"}}", "stack.moe_dispatch", "per_expert" },
+    { "{\"moe_dispatch\": {\"implementation\": \"loop\", \"per_expert\": \"-1 ms\"}}",
+      "stack.moe_dispatch.per_expert", "" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BpwBlueprint) bp = h200_with_stack (cases[i].stack, &error);
+
+      g_test_message ("%s", cases[i].stack);
+      g_assert_null (bp);
+      g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+      /* Located: "stack.json:LINE:COL: FIELD: ..." */
+      g_assert_true (g_str_has_prefix (error->message, "stack.json:"));
+      g_assert_nonnull (strstr (error->message, cases[i].field));
+      g_assert_nonnull (strstr (error->message, cases[i].says));
+    }
+}
+
+static void
+test_fusion_default (void)
+{
+  g_autoptr(BpwBlueprint) h200 = bpw_blueprint_load_bundled ("h200-sxm-141gb", NULL);
+  g_autoptr(BpwBlueprint) tpu = bpw_blueprint_load_bundled ("tpu-v4", NULL);
+  g_autoptr(BpwBlueprint) fixture = load_fixture ();
+  g_autoptr(BpwBlueprint) materialized = NULL;
+  g_autoptr(BpwBlueprint) flash_tpu = NULL;
+  g_autoptr(GError) error = NULL;
+  BpwMapping m;
+
+  bpw_mapping_init_defaults (&m);
+  g_assert_cmpuint (m.fusion, ==, BPW_FUSION_AUTOMATIC);
+  /* Tensor cores reach shared memory: flash attention by default. */
+  g_assert_true (bpw_blueprint_runs_flash_attention (h200));
+  g_assert_cmpuint (bpw_mapping_resolve_fusion (m.fusion, h200), ==,
+                    BPW_FUSION_BASE | BPW_FUSION_ATTENTION);
+  /* The TPU blueprint states no software-managed SRAM. */
+  g_assert_false (bpw_blueprint_runs_flash_attention (tpu));
+  g_assert_cmpuint (bpw_mapping_resolve_fusion (m.fusion, tpu), ==, BPW_FUSION_BASE);
+  /* A stack's list replaces the default whole; its attention decides where it has none. */
+  g_assert_cmpuint (bpw_mapping_resolve_fusion (m.fusion, fixture), ==, BPW_FUSION_ATTENTION);
+  materialized = h200_with_stack ("{\"attention\": \"materialized\"}", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (bpw_mapping_resolve_fusion (m.fusion, materialized), ==, BPW_FUSION_BASE);
+  g_clear_error (&error);
+  flash_tpu = bpw_blueprint_copy (tpu);
+  flash_tpu->stack.set = TRUE;
+  flash_tpu->stack.attention = BPW_STACK_ATTENTION_FLASH;
+  g_assert_cmpuint (bpw_mapping_resolve_fusion (m.fusion, flash_tpu), ==,
+                    BPW_FUSION_BASE | BPW_FUSION_ATTENTION);
+  /* A list that is set (--fusion, a mapping file) always holds. */
+  g_assert_cmpuint (bpw_mapping_resolve_fusion (BPW_FUSION_BASE, fixture), ==, BPW_FUSION_BASE);
+  g_assert_cmpuint (bpw_mapping_resolve_fusion (0, h200), ==, 0);
+
+  /* A mapping file says "auto" for it, and reads back the same. */
+  {
+    g_autofree char *json = bpw_mapping_to_json (&m);
+    BpwMapping back;
+
+    g_assert_nonnull (strstr (json, "\"fusion\": \"auto\""));
+    bpw_mapping_init_defaults (&back);
+    back.fusion = BPW_FUSION_ATTENTION;
+    g_assert_true (bpw_mapping_load_data ("m.json", json, -1, &back, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_true (bpw_mapping_equal (&m, &back));
+    bpw_mapping_clear (&back);
+  }
+  bpw_mapping_clear (&m);
+}
+
+/* ---- a small Llama-style model: RMSNorm, rotary, SwiGLU, untied head, no dropout ---- */
+
+#define L   2
+#define H   256
+#define A   8
+#define KV  2
+#define D   32
+#define F   512
+#define V   1000
+#define S   128
+#define B   2
+
+static void
+small_llama (BpwModelSpec *s)
+{
+  bpw_model_spec_init_defaults (s);
+  g_free (s->name);
+  s->name = g_strdup ("llama-small");
+  s->layers = L;
+  s->hidden = H;
+  s->heads = A;
+  s->kv_heads = KV;
+  s->head_dim = D;
+  s->ffn = F;
+  s->vocab = V;
+  s->max_positions = 4096;
+  s->ffn_kind = BPW_FFN_SWIGLU;
+  s->norm = BPW_NORM_RMSNORM;
+  s->positions = BPW_POSITION_ROTARY;
+  s->tied_embeddings = FALSE;
+  s->qkv_bias = FALSE;
+  s->linear_bias = FALSE;
+  s->dropout = FALSE;
+}
+
+static BpwPlan *
+bind (const BpwModelSpec *spec, BpwWorkloadPhase phase, const BpwBlueprint *bp, guint fusion)
+{
+  g_autoptr(GError) error = NULL;
+  BpwScenario scenario;
+  BpwMapping mapping;
+  BpwWorkGraph *graph;
+  BpwDistWork *dist;
+  BpwPlan *plan;
+
+  bpw_scenario_init_defaults (&scenario);
+  scenario.phase = phase;
+  scenario.global_batch = B;
+  scenario.micro_batch = B;
+  scenario.seq = S;
+  scenario.context = S;
+  scenario.recompute = BPW_RECOMPUTE_NONE;
+  bpw_mapping_init_defaults (&mapping);
+  mapping.fusion = fusion;
+  graph = bpw_work_graph_new (spec, &scenario, &error);
+  g_assert_no_error (error);
+  dist = bpw_dist_work_new (graph, &mapping.parallel, &error);
+  g_assert_no_error (error);
+  plan = bpw_plan_new (dist, bp, &mapping, &error);
+  g_assert_no_error (error);
+  bpw_mapping_clear (&mapping);
+  bpw_scenario_clear (&scenario);
+  return plan;
+}
+
+static const BpwTransformation *
+find (const BpwPlan *plan, const char *name)
+{
+  for (guint i = 0; i < plan->transformations->len; i++)
+    {
+      const BpwTransformation *t = &g_array_index (plan->transformations, BpwTransformation, i);
+
+      if (strcmp (t->name, name) == 0)
+        return t;
+    }
+  return NULL;
+}
+
+static const BpwTransformation *
+get (const BpwPlan *plan, const char *name)
+{
+  const BpwTransformation *t = find (plan, name);
+
+  if (t == NULL)
+    g_error ("no transformation \"%s\"", name);
+  return t;
+}
+
+/* Flash attention stores no s×s tensor: without dropout the one stored is the softmax
+ * output, b·a·s² elements of 2 bytes per layer (Korthikanti et al. 2022, Table 2, 2as²b). */
+static void
+test_flash_memory (void)
+{
+  g_autoptr(BpwBlueprint) h200 = bpw_blueprint_load_bundled ("h200-sxm-141gb", NULL);
+  g_autoptr(BpwPlan) flash = NULL;
+  g_autoptr(BpwPlan) stored = NULL;
+  BpwModelSpec spec;
+  double want = (double) L * B * A * S * S * 2;
+
+  small_llama (&spec);
+  flash = bind (&spec, BPW_WORKLOAD_TRAIN, h200, BPW_FUSION_AUTOMATIC);
+  stored = bind (&spec, BPW_WORKLOAD_TRAIN, h200, BPW_FUSION_BASE);
+  g_assert_cmpuint (flash->mapping.fusion, ==, BPW_FUSION_BASE | BPW_FUSION_ATTENTION);
+  g_assert_cmpfloat (stored->stages[0].memory.activations - flash->stages[0].memory.activations,
+                     ==, want);
+  g_assert_nonnull (find (flash, "fused-attention"));
+  g_assert_null (find (stored, "fused-attention"));
+  bpw_model_spec_clear (&spec);
+}
+
+/* Each implementation transformation's bytes in closed form, from the model's shapes
+ * (tp = dp = pp = 1, one micro-batch, no recompute; e = 2 bytes of bf16). */
+static void
+test_transformation_bytes (void)
+{
+  g_autoptr(BpwBlueprint) bp = load_fixture ();
+  g_autoptr(BpwPlan) plan = NULL;
+  const BpwTransformation *t;
+  BpwModelSpec spec;
+  const double e = 2, T = (double) B * S;
+  /* Matmul weights: qkv, output projection, gate+up, down per layer, and the head. */
+  double matmul_weights = L * ((double) H * (A + 2 * KV) * D + (double) A * D * H
+                               + (double) H * 2 * F + (double) F * H) + (double) H * V;
+  double optimizer_bytes = 0;
+
+  small_llama (&spec);
+  plan = bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_AUTOMATIC);
+
+  /* Forward: read fp32, write bf16; backward: weight gradient bf16 read, fp32 written. */
+  t = get (plan, "amp_cast");
+  g_assert_cmpfloat (t->bytes, ==, matmul_weights * 2 * (4 + e));
+  g_assert_cmpfloat (t->count, ==, 2 * (4 * L + 1));
+  g_assert_true (t->implementation);
+  g_assert_cmpfloat (t->time_s, >, 0);
+
+  /* 8 bytes per logit each way. */
+  t = get (plan, "fp32_logits");
+  g_assert_nonnull (t);
+  g_assert_cmpfloat (t->bytes, ==, 2 * 8 * T * V);
+
+  /* Per element written: RMSNorm 2e+28 (2L+1 norms of T×h), rotary 8e (q and k), SiLU gate
+   * 2e (forward writes T×f, backward the gradients of gate and up, 2·T×f). */
+  t = get (plan, "unfused_elementwise");
+  g_assert_cmpfloat (t->bytes, ==, 2 * (2 * L + 1) * T * H * (2 * e + 28)
+                                   + 2 * L * T * (A + KV) * D * 8 * e
+                                   + L * (T * F + 2 * T * F) * 2 * e);
+
+  /* bytes_per_parameter × parameters, of which the fused ideal was already priced. */
+  t = get (plan, "optimizer_implementation");
+  for (guint i = 0; i < plan->stages[0].tasks->len; i++)
+    {
+      const BpwPlanTask *pt = &g_array_index (plan->stages[0].tasks, BpwPlanTask, i);
+
+      if (pt->phase == BPW_PHASE_OPTIMIZER)
+        optimizer_bytes += pt->bytes[BPW_TRAFFIC_DEVICE] * pt->count;
+    }
+  g_assert_cmpfloat (t->bytes + optimizer_bytes, ==, 84.0 * bpw_model_spec_parameters (&spec));
+
+  t = get (plan, "launch_gaps");
+  g_assert_cmpfloat (t->time_s, >, 0);
+  g_assert_null (find (plan, "moe_dispatch_loop"));
+  bpw_model_spec_clear (&spec);
+}
+
+/* The semantic work does not move; what the step costs is it plus the transformations. */
+static void
+test_conservation (void)
+{
+  g_autoptr(BpwBlueprint) bp = load_fixture ();
+  g_autoptr(BpwBlueprint) bare = bpw_blueprint_copy (bp);
+  g_autoptr(BpwPlan) plan = NULL;
+  g_autoptr(BpwPlan) semantic = NULL;
+  BpwModelSpec spec;
+  g_autoptr(GArray) sheet = NULL;
+  g_autofree char *csv = NULL;
+  double step = 0, work = 0, added = 0, sheet_stack = 0;
+
+  bare->stack.set = FALSE;
+  small_llama (&spec);
+  plan = bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_ATTENTION);
+  semantic = bind (&spec, BPW_WORKLOAD_TRAIN, bare, BPW_FUSION_ATTENTION);
+  g_assert_cmpuint (plan->stages[0].tasks->len, ==, semantic->stages[0].tasks->len);
+  for (guint i = 0; i < plan->stages[0].tasks->len; i++)
+    {
+      const BpwPlanTask *a = &g_array_index (plan->stages[0].tasks, BpwPlanTask, i);
+      const BpwPlanTask *b = &g_array_index (semantic->stages[0].tasks, BpwPlanTask, i);
+      double per_step = a->phase == BPW_PHASE_OPTIMIZER ? a->count
+                        : a->count * (double) plan->micro_batches;
+
+      g_assert_cmpfloat (a->flops, ==, b->flops);
+      g_assert_cmpmem (a->bytes, sizeof a->bytes, b->bytes, sizeof b->bytes);
+      g_assert_cmpfloat (b->impl_s, ==, 0);
+      g_assert_cmpfloat (fabs (a->cost.time_s - a->impl_s - b->cost.time_s), <=,
+                         1e-12 * a->cost.time_s);
+      step += a->cost.time_s * per_step;
+      work += b->cost.time_s * per_step;
+    }
+  for (guint i = 0; i < plan->transformations->len; i++)
+    {
+      const BpwTransformation *t = &g_array_index (plan->transformations, BpwTransformation, i);
+
+      if (t->implementation)
+        added += t->time_s;
+    }
+  g_assert_cmpfloat (added, >, 0);
+  g_assert_cmpfloat (fabs (step - (work + added)), <=, 1e-9 * step);
+
+  /* The sheet keeps the overhead apart, row by row. */
+  sheet = bpw_mapping_sheet_new (plan, FALSE);
+  for (guint i = 0; i < sheet->len; i++)
+    {
+      const BpwSheetRow *r = &g_array_index (sheet, BpwSheetRow, i);
+
+      sheet_stack += r->stack_s * r->count;
+    }
+  g_assert_cmpfloat (fabs (sheet_stack - added), <=, 1e-9 * added);
+  csv = bpw_mapping_sheet_to_csv (sheet);
+  g_assert_nonnull (strstr (csv, ",bottleneck,stack_s\n"));
+  bpw_model_spec_clear (&spec);
+}
+
+/* A MoE layer under a host loop: per_expert × experts × layers × passes. */
+static void
+test_moe_loop (void)
+{
+  g_autoptr(BpwBlueprint) bp = load_fixture ();
+  g_autoptr(BpwPlan) plan = NULL;
+  const BpwTransformation *t;
+  BpwModelSpec spec;
+
+  small_llama (&spec);
+  spec.experts = 4;
+  spec.top_k = 2;
+  spec.moe_every = 1;
+  spec.moe_first = 0;
+  plan = bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_AUTOMATIC);
+  t = get (plan, "moe_dispatch_loop");
+  g_assert_cmpfloat (fabs (t->time_s - 2.4e-3 * 4 * L * 2), <=, 1e-15);
+  bpw_model_spec_clear (&spec);
+}
+
+/* Memory as the AMP stack holds it: fp32 gradients, and the fp32 logits of the loss kept
+ * from forward to backward on the head's stage (tokens × vocab × 4 B). */
+static void
+test_stack_memory (void)
+{
+  g_autoptr(BpwBlueprint) bp = load_fixture ();
+  g_autoptr(BpwBlueprint) bare = bpw_blueprint_copy (bp);
+  g_autoptr(BpwPlan) plan = NULL;
+  g_autoptr(BpwPlan) semantic = NULL;
+  const BpwPlanMemory *a, *b;
+  BpwModelSpec spec;
+
+  bare->stack.set = FALSE;
+  small_llama (&spec);
+  g_assert_cmpint (spec.gradient_dtype, ==, BPW_DTYPE_BF16);
+  g_assert_cmpint (spec.master_dtype, ==, BPW_DTYPE_FP32);
+  plan = bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_ATTENTION);
+  semantic = bind (&spec, BPW_WORKLOAD_TRAIN, bare, BPW_FUSION_ATTENTION);
+  a = &plan->stages[0].memory;
+  b = &semantic->stages[0].memory;
+  g_assert_cmpfloat (a->weights, ==, b->weights);
+  g_assert_cmpfloat (a->gradients, ==, 2 * b->gradients);
+  g_assert_cmpfloat (a->gradients, ==, 4.0 * bpw_model_spec_parameters (&spec));
+  g_assert_cmpfloat (a->optimizer_state, ==, b->optimizer_state);
+  g_assert_cmpfloat (a->activations - b->activations, ==, (double) B * S * V * 4);
+  bpw_model_spec_clear (&spec);
+}
+
+/* Without a stack nothing is added: the plan is the one an explicit flash list gives. */
+static void
+test_no_stack (void)
+{
+  g_autoptr(BpwBlueprint) h200 = bpw_blueprint_load_bundled ("h200-sxm-141gb", NULL);
+  BpwModelSpec spec;
+  BpwWorkloadPhase phases[] = { BPW_WORKLOAD_TRAIN, BPW_WORKLOAD_PREFILL, BPW_WORKLOAD_DECODE };
+
+  small_llama (&spec);
+  for (guint p = 0; p < G_N_ELEMENTS (phases); p++)
+    {
+      g_autoptr(BpwPlan) automatic = bind (&spec, phases[p], h200, BPW_FUSION_AUTOMATIC);
+      g_autoptr(BpwPlan) flash = bind (&spec, phases[p], h200,
+                                       BPW_FUSION_BASE | BPW_FUSION_ATTENTION);
+      BpwEvaluation a, b;
+
+      bpw_evaluation_from_plan (automatic, &a);
+      bpw_evaluation_from_plan (flash, &b);
+      g_assert_cmpfloat (a.step_time_s, ==, b.step_time_s);
+      g_assert_cmpfloat (a.peak_bytes, ==, b.peak_bytes);
+      for (guint i = 0; i < automatic->transformations->len; i++)
+        g_assert_false (g_array_index (automatic->transformations, BpwTransformation,
+                                       i).implementation);
+      for (guint i = 0; i < automatic->stages[0].tasks->len; i++)
+        g_assert_cmpfloat (g_array_index (automatic->stages[0].tasks, BpwPlanTask, i).impl_s,
+                           ==, 0);
+    }
+  bpw_model_spec_clear (&spec);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/bpw/core/Stack/round-trip", test_round_trip);
+  g_test_add_func ("/bpw/core/Stack/hostile", test_hostile);
+  g_test_add_func ("/bpw/core/Stack/fusion-default", test_fusion_default);
+  g_test_add_func ("/bpw/core/Stack/flash-memory", test_flash_memory);
+  g_test_add_func ("/bpw/core/Stack/transformation-bytes", test_transformation_bytes);
+  g_test_add_func ("/bpw/core/Stack/conservation", test_conservation);
+  g_test_add_func ("/bpw/core/Stack/moe-loop", test_moe_loop);
+  g_test_add_func ("/bpw/core/Stack/memory", test_stack_memory);
+  g_test_add_func ("/bpw/core/Stack/no-stack", test_no_stack);
+  return g_test_run ();
+}
