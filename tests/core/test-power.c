@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bpw-core.h"
+#include "bpw-test-study.h"
 
 static void
 assert_close (double a, double b, double rel)
@@ -255,6 +256,140 @@ test_cap_sweep (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* The default study with a price on each candidate: @usd[i] per @units[i] (NULL: none). */
+static BpwStudy *
+priced_study (const double *usd, const char * const *units, guint n)
+{
+  g_autoptr(BpwStudy) base = bpw_test_default_study ();
+  g_autofree char *text = bpw_study_to_json (base);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autofree char *priced = NULL;
+  JsonArray *cands;
+  BpwStudy *study;
+
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  cands = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                        "candidates");
+  g_assert_cmpuint (json_array_get_length (cands), ==, n);
+  for (guint i = 0; i < n; i++)
+    if (units[i] != NULL)
+      {
+        JsonObject *price = json_object_new ();
+
+        json_object_set_double_member (price, "value", usd[i]);
+        json_object_set_string_member (price, "unit", units[i]);
+        json_object_set_string_member (price, "source", "test quote");
+        json_object_set_object_member (json_array_get_object_element (cands, i), "price", price);
+      }
+  json_generator_set_root (gen, json_parser_get_root (parser));
+  priced = json_generator_to_data (gen, NULL);
+  study = bpw_study_new_from_data ("priced.bpw-study.json", priced, -1, &error);
+  g_assert_no_error (error);
+  return study;
+}
+
+/* A price is read, written, copied and compared with its unit and source; one without a
+ * source is refused at its place. */
+static void
+test_price_round_trip (void)
+{
+  const double usd[] = { 10000, 25000, 30000, 15000 };
+  const char * const units[] = { "USD/device", "USD/device", "USD/device", NULL };
+  g_autoptr(BpwStudy) study = priced_study (usd, units, G_N_ELEMENTS (usd));
+  g_autoptr(BpwStudy) copy = bpw_study_copy (study);
+  g_autoptr(BpwStudy) back = NULL;
+  g_autoptr(BpwStudy) plain = bpw_test_default_study ();
+  g_autofree char *text = bpw_study_to_json (study);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *unsourced = NULL;
+  const BpwStudyCandidate *c = bpw_study_get_candidate (study, 1);
+
+  g_assert_true (c->price.set);
+  g_assert_cmpfloat (c->price.usd, ==, 25000);
+  g_assert_cmpint (c->price.unit, ==, BPW_PRICE_PER_DEVICE);
+  g_assert_cmpstr (c->price.source, ==, "test quote");
+  g_assert_false (bpw_study_get_candidate (study, 3)->price.set);
+  g_assert_cmpfloat (bpw_study_price_cost (&c->price, 8), ==, 200000);
+  g_assert_true (isnan (bpw_study_price_cost (&bpw_study_get_candidate (study, 3)->price, 8)));
+  g_assert_true (bpw_study_equal (study, copy));
+  g_assert_false (bpw_study_equal (study, plain));
+  back = bpw_study_new_from_data ("back.bpw-study.json", text, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (bpw_study_equal (study, back));
+
+  unsourced = g_strjoinv ("\"source\": \"\"", g_strsplit (text, "\"source\": \"test quote\"", 2));
+  g_clear_object (&back);
+  back = bpw_study_new_from_data ("unsourced.bpw-study.json", unsourced, -1, &error);
+  g_assert_null (back);
+  g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+  g_assert_nonnull (strstr (error->message, "candidates[0].price"));
+}
+
+/* Without prices nothing about cost is compared: no cost, no unit, the front over score
+ * and performance per watt only. With a price for every candidate cost ranks: it is
+ * devices × price, and a candidate dominated in score and performance per watt joins the
+ * front by being the cheapest. Mixed units do not compare. */
+static void
+test_price_compare (void)
+{
+  const double usd[] = { 20000, 8000, 40000, 30000 };
+  const char * const units[] = { "USD/device", "USD/device", "USD/device", "USD/device" };
+  const char * const mixed[] = { "USD/device", "USD/device-hour", "USD/device", "USD/device" };
+  g_autoptr(BpwStudy) plain = bpw_test_default_study ();
+  g_autoptr(BpwStudy) study = priced_study (usd, units, G_N_ELEMENTS (usd));
+  g_autoptr(BpwStudy) mixed_study = priced_study (usd, mixed, G_N_ELEMENTS (usd));
+  g_autoptr(BpwComparison) none = NULL;
+  g_autoptr(BpwComparison) priced = NULL;
+  g_autoptr(BpwComparison) unmatched = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  const BpwCompareSuite *before, *after;
+  BpwCompareOptions options;
+  BpwPriceUnit unit;
+  guint h100 = bpw_test_candidate_index (plain, "h100-sxm-80gb");
+
+  bpw_compare_options_init (&options);
+  none = bpw_compare_study (plain, &options, NULL, &error);
+  g_assert_no_error (error);
+  priced = bpw_compare_study (study, &options, NULL, &error);
+  g_assert_no_error (error);
+  unmatched = bpw_compare_study (mixed_study, &options, NULL, &error);
+  g_assert_no_error (error);
+
+  g_assert_false (bpw_comparison_get_cost_unit (none, NULL));
+  g_assert_false (bpw_comparison_get_cost_unit (unmatched, NULL));
+  g_assert_true (bpw_comparison_get_cost_unit (priced, &unit));
+  g_assert_cmpint (unit, ==, BPW_PRICE_PER_DEVICE);
+  text = bpw_comparison_to_text (none);
+  g_assert_null (strstr (text, "cost $"));
+  g_assert_nonnull (strstr (text, "no price given"));
+
+  before = bpw_comparison_get_suite (none, 0);
+  after = bpw_comparison_get_suite (priced, 0);
+  g_assert_true (before->feasible[h100]);
+  g_assert_false (before->pareto[h100]);
+  g_assert_true (after->pareto[h100]);
+  for (guint c = 0; c < bpw_comparison_get_n_candidates (priced); c++)
+    {
+      double cost = 0;
+
+      g_assert_true (isnan (before->cost[c]));
+      for (guint s = 0; s < bpw_comparison_get_n_scenarios (priced); s++)
+        {
+          const BpwCompareCell *cell = bpw_comparison_get_cell (priced, c, s);
+
+          if (cell->ok)
+            {
+              g_assert_cmpfloat (cell->cost, ==, usd[c] * (double) cell->devices);
+              cost = MAX (cost, cell->cost);
+            }
+        }
+      g_assert_cmpfloat (after->cost[c], ==, cost);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -264,5 +399,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bpw/core/Power/cap-throttles-evaluation", test_cap_throttles_evaluation);
   g_test_add_func ("/bpw/core/Power/cap-round-trip", test_cap_round_trip);
   g_test_add_func ("/bpw/core/Power/cap-sweep", test_cap_sweep);
+  g_test_add_func ("/bpw/core/Power/price-round-trip", test_price_round_trip);
+  g_test_add_func ("/bpw/core/Power/price-compare", test_price_compare);
   return g_test_run ();
 }
