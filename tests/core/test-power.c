@@ -164,6 +164,67 @@ test_cap_throttles_evaluation (void)
   g_assert_cmpfloat (capped.energy_j, ==, free_run.energy_j);
 }
 
+/* The simulated step throttles by the same closed form, from its own step time. */
+static BpwEvaluation
+simulate_once (const BpwBlueprint *bp)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwPlan) plan = NULL;
+  g_autoptr(BpwSimulation) sim = NULL;
+  BpwSimOptions options = { 0 };
+  BpwWorkGraph *graph;
+  BpwDistWork *dist;
+  BpwModelSpec spec;
+  BpwScenario scenario;
+  BpwMapping mapping;
+  BpwEvaluation analytic, e;
+
+  g_assert_true (bpw_model_spec_lookup_bundled ("llama3-8b", &spec));
+  bpw_scenario_init_defaults (&scenario);
+  scenario.phase = BPW_WORKLOAD_PREFILL;
+  bpw_mapping_init_defaults (&mapping);
+  scenario.micro_batch = bpw_scenario_default_micro_batch (scenario.phase, scenario.global_batch,
+                                                           &mapping.parallel);
+  bpw_mapping_apply_to_scenario (&mapping, &scenario);
+  graph = bpw_work_graph_new (&spec, &scenario, &error);
+  g_assert_no_error (error);
+  dist = bpw_dist_work_new (graph, &mapping.parallel, &error);
+  g_assert_no_error (error);
+  plan = bpw_plan_new (dist, bp, &mapping, &error);
+  g_assert_no_error (error);
+  bpw_evaluation_from_plan (plan, &analytic);
+  sim = bpw_simulation_new (plan, &options, &error);
+  g_assert_no_error (error);
+  bpw_simulation_evaluation (sim, &analytic, &e);
+  bpw_mapping_clear (&mapping);
+  bpw_model_spec_clear (&spec);
+  return e;
+}
+
+static void
+test_cap_throttles_simulation (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load_bundled ("h200-sxm-141gb", &error);
+  double idle = bp->idle_power.value, cap, dynamic;
+  BpwEvaluation free_run, capped;
+
+  g_assert_no_error (error);
+  free_run = simulate_once (bp);
+  g_assert_true (isfinite (free_run.energy_j));
+  dynamic = free_run.energy_j - idle * free_run.step_time_s;
+  cap = idle + (free_run.average_power_w - idle) / 4;
+  bpw_blueprint_set_value (bp, &bp->power_cap, cap, BPW_PROVENANCE_ESTIMATE, "test");
+  capped = simulate_once (bp);
+  assert_close (capped.step_time_s, dynamic / (cap - idle), 1e-9);
+  assert_close (capped.step_time_s, 4 * free_run.step_time_s, 1e-9);
+  assert_close (capped.average_power_w, cap, 1e-12);
+  assert_close (capped.breakdown_s[BPW_BREAKDOWN_COMPUTE],
+                free_run.breakdown_s[BPW_BREAKDOWN_COMPUTE] + 3 * free_run.step_time_s, 1e-9);
+  assert_close (capped.tokens_per_s, free_run.tokens_per_s / 4, 1e-9);
+  assert_close (capped.ttft_s, capped.step_time_s, 1e-12);
+}
+
 /* power.cap reads, writes and copies with its provenance; at or below idle it is refused. */
 static void
 test_cap_round_trip (void)
@@ -397,6 +458,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bpw/core/Power/bundled-energy", test_bundled_energy);
   g_test_add_func ("/bpw/core/Power/cap-closed-form", test_cap_closed_form);
   g_test_add_func ("/bpw/core/Power/cap-throttles-evaluation", test_cap_throttles_evaluation);
+  g_test_add_func ("/bpw/core/Power/cap-throttles-simulation", test_cap_throttles_simulation);
   g_test_add_func ("/bpw/core/Power/cap-round-trip", test_cap_round_trip);
   g_test_add_func ("/bpw/core/Power/cap-sweep", test_cap_sweep);
   g_test_add_func ("/bpw/core/Power/price-round-trip", test_price_round_trip);
