@@ -231,7 +231,7 @@ bpw_comparison_to_text (BpwComparison *cmp)
         }
     }
   if (!cmp->cost_known)
-    g_string_append (out, "\nCost: no price given for every candidate in one unit; cost is "
-                     "neither compared nor part of the Pareto front.\n");
+    g_string_append (out, "\nCost: not compared (no price given for some candidate, or prices "
+                     "in different units); the Pareto front leaves cost out.\n");
   return g_string_free (out, FALSE);
 }
