@@ -299,6 +299,12 @@ trade_plot (BpwStudy *study, const BpwExportOptions *o, GError **error)
     bpw_trade_plot_set_latency (plot, strcmp (o->metric, "ttft") == 0 ? BPW_TRADE_LATENCY_TTFT
                                       : strcmp (o->metric, "e2e") == 0 ? BPW_TRADE_LATENCY_E2E
                                       : BPW_TRADE_LATENCY_TPOT);
+  /* No chart of unknown costs: a per-dollar view needs a price for every candidate. */
+  if (g_strcmp0 (o->y, "per-dollar") == 0 && !bpw_trade_data_cost_unit (data, NULL, error))
+    {
+      g_object_unref (plot);
+      return NULL;
+    }
   if (o->y != NULL)
     bpw_trade_plot_set_y (plot, strcmp (o->y, "per-watt") == 0 ? BPW_TRADE_Y_PER_WATT
                                 : strcmp (o->y, "per-dollar") == 0 ? BPW_TRADE_Y_PER_DOLLAR

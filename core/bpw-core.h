@@ -24,6 +24,7 @@
 #include "bpw-cost.h"
 #include "bpw-plan.h"
 #include "bpw-evaluation.h"
+#include "bpw-power-step.h"
 #include "bpw-estimator.h"
 #include "bpw-validation.h"
 #include "bpw-candidate.h"

@@ -12,6 +12,7 @@
 #include "bpw-evaluation.h"
 #include "bpw-error.h"
 #include "bpw-i18n.h"
+#include "bpw-power-step.h"
 
 static const char * const breakdown_names[BPW_N_BREAKDOWNS] = {
   "compute", "memory_stall", "latency", "exposed_communication", "bubble", "recompute",
@@ -59,6 +60,7 @@ bpw_step_context_init (BpwStepContext     *ctx,
     .capacity = hbm >= 0 ? bp->memory[hbm].capacity.value : 0,
     .idle_power = sourced_or_nan (&bp->idle_power),
     .tdp = sourced_or_nan (&bp->tdp),
+    .power_cap = sourced_or_nan (&bp->power_cap),
     .legal = TRUE,
     .fits = TRUE,
   };
@@ -69,14 +71,19 @@ energy_of_task (const BpwPlan *plan, const BpwPlanTask *t)
 {
   const BpwBlueprint *bp = plan->blueprint;
   const BpwSourced *ef = &bp->energy_per_flop[plan->precision];
-  const BpwMemoryLevel *hbm = plan->rates.traffic[BPW_TRAFFIC_DEVICE].level;
   double e = 0;
 
   if (!ef->set)
     return NAN;
   e += t->flops * ef->value;
-  if (hbm != NULL && hbm->energy_per_byte.set)
-    e += t->bytes[BPW_TRAFFIC_DEVICE] * hbm->energy_per_byte.value;
+  /* Device and host traffic; on-chip movement is in the energy per FLOP. */
+  for (guint l = 0; l < BPW_N_TRAFFIC_LEVELS; l++)
+    {
+      const BpwMemoryLevel *level = plan->rates.traffic[l].level;
+
+      if (level != NULL && level->energy_per_byte.set)
+        e += t->bytes[l] * level->energy_per_byte.value;
+    }
   return e;
 }
 
@@ -327,6 +334,21 @@ bpw_evaluation_combine (const BpwStepContext *ctx,
   out->step_time_s = m * t_mb + bubble + tail;
   out->comm_link_s = m * slow->comm_link + slow->dp_time;
 
+  /* Energy, and the power cap's throttle, which stretches the step's compute-bound time
+   * before the rates below are taken over it. */
+  {
+    BpwPowerStep power;
+
+    if (bpw_power_step (ctx->idle_power, ctx->tdp, ctx->power_cap, (double) ctx->devices,
+                        out->step_time_s, known_energy ? dynamic : NAN, busy, &power))
+      {
+        out->step_time_s = power.step_s;
+        out->breakdown_s[BPW_BREAKDOWN_COMPUTE] += power.throttle_s;
+      }
+    out->energy_j = power.energy_j;
+    out->average_power_w = power.average_power_w;
+  }
+
   out->legal = ctx->legal;
   out->model_flops = ctx->model_flops;
   out->hardware_flops = hw;
@@ -362,30 +384,6 @@ bpw_evaluation_combine (const BpwStepContext *ctx,
     if (!ctx->fits)
       out->bottleneck = BPW_BOTTLENECK_CAPACITY;
   }
-
-  /* Energy: every device idles through the step; dynamic energy from the tasks' FLOPs and
-   * bytes when the blueprint has per-FLOP figures, else (TDP − idle) while busy. */
-  out->energy_j = NAN;
-  out->average_power_w = NAN;
-  if (!isnan (ctx->idle_power) && out->step_time_s > 0)
-    {
-      double idle = ctx->idle_power * (double) ctx->devices * out->step_time_s;
-
-      if (!known_energy && !isnan (ctx->tdp))
-        dynamic = (ctx->tdp - ctx->idle_power) * busy;
-      if (known_energy || !isnan (ctx->tdp))
-        {
-          out->energy_j = idle + dynamic;
-          out->average_power_w = out->energy_j / ((double) ctx->devices * out->step_time_s);
-          /* Devices cannot draw more than their TDP: a power cap stretches nothing here,
-           * it caps the estimate. */
-          if (!isnan (ctx->tdp) && out->average_power_w > ctx->tdp)
-            {
-              out->average_power_w = ctx->tdp;
-              out->energy_j = ctx->tdp * (double) ctx->devices * out->step_time_s;
-            }
-        }
-    }
 
   out->ttft_s = NAN;
   out->tpot_s = NAN;

@@ -19,7 +19,8 @@
  *   HFU: executed matmul FLOPs (recompute included, padding excluded) over the same.
  * - memory-stall fraction of a layer type: its memory stall ÷ its task time.
  * - energy: idle power over the step plus each task's FLOPs, bytes and wire bytes at the
- *   blueprint's energy figures; without energy per FLOP, (TDP − idle) while busy.
+ *   blueprint's energy figures; without energy per FLOP, (TDP − idle) while busy; a power
+ *   cap stretches the step's compute-bound time (bpw-power-step.h).
  */
 #pragma once
 
@@ -126,6 +127,7 @@ typedef struct
   double            sequences_per_step;
   double            capacity;
   double            idle_power, tdp;  /* W; NaN when unknown */
+  double            power_cap;        /* W; NaN when unset (bpw-power-step.h) */
   gboolean          legal;
   gboolean          fits;           /* memory fits (else the bottleneck is capacity) */
 } BpwStepContext;

@@ -84,6 +84,7 @@ bpw_blueprint_copy (const BpwBlueprint *bp)
       bpw_blueprint_copy_sourced (c, &t->processor_usage);
     }
   bpw_blueprint_copy_sourced (c, &c->tdp);
+  bpw_blueprint_copy_sourced (c, &c->power_cap);
   bpw_blueprint_copy_sourced (c, &c->idle_power);
   bpw_blueprint_copy_sourced (c, &c->cost);
   for (guint p = 0; p < BPW_N_PRECISIONS; p++)
@@ -232,6 +233,7 @@ bpw_blueprint_equal (const BpwBlueprint *a,
       || a->sparsity_2_4 != b->sparsity_2_4 || a->processing != b->processing
       || !bpw_sourced_equal (&a->tdp, &b->tdp)
       || !bpw_sourced_equal (&a->idle_power, &b->idle_power)
+      || !bpw_sourced_equal (&a->power_cap, &b->power_cap)
       || !bpw_sourced_equal (&a->cost, &b->cost)
       || !bpw_stack_equal (&a->stack, &b->stack))
     return FALSE;

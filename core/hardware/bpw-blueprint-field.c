@@ -44,6 +44,8 @@ bpw_blueprint_field_peek (const BpwBlueprint      *bp,
       return &bp->tdp;
     case BPW_BLUEPRINT_FIELD_IDLE_POWER:
       return &bp->idle_power;
+    case BPW_BLUEPRINT_FIELD_POWER_CAP:
+      return &bp->power_cap;
     case BPW_N_BLUEPRINT_FIELDS:
     default:
       return NULL;
@@ -76,6 +78,7 @@ bpw_blueprint_field_unit (const BpwBlueprintField *field)
       return BPW_UNIT_SECONDS;
     case BPW_BLUEPRINT_FIELD_TDP:
     case BPW_BLUEPRINT_FIELD_IDLE_POWER:
+    case BPW_BLUEPRINT_FIELD_POWER_CAP:
       return BPW_UNIT_WATTS;
     case BPW_BLUEPRINT_FIELD_TIER_SIZE:
     case BPW_N_BLUEPRINT_FIELDS:
@@ -132,6 +135,7 @@ bpw_blueprint_field_what (const BpwBlueprintField *field)
       return _("a latency");
     case BPW_BLUEPRINT_FIELD_TDP:
     case BPW_BLUEPRINT_FIELD_IDLE_POWER:
+    case BPW_BLUEPRINT_FIELD_POWER_CAP:
       return _("a power");
     case BPW_BLUEPRINT_FIELD_ENGINE_BANDWIDTH:
     case BPW_BLUEPRINT_FIELD_MEMORY_BANDWIDTH:
@@ -193,6 +197,14 @@ bpw_blueprint_field_set (BpwBlueprint            *bp,
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
                    _("idle power (%.4g W) would exceed the TDP (%.4g W)"),
                    trial->idle_power.value, trial->tdp.value);
+      return FALSE;
+    }
+  if (trial->power_cap.set && trial->idle_power.set
+      && trial->power_cap.value <= trial->idle_power.value)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("the power cap (%.4g W) must exceed the idle power (%.4g W)"),
+                   trial->power_cap.value, trial->idle_power.value);
       return FALSE;
     }
   if (!bpw_blueprint_validate (trial, error))

@@ -25,6 +25,7 @@ typedef enum
   BPW_BLUEPRINT_FIELD_TIER_LATENCY,      /* tiers[index].latency */
   BPW_BLUEPRINT_FIELD_TDP,
   BPW_BLUEPRINT_FIELD_IDLE_POWER,
+  BPW_BLUEPRINT_FIELD_POWER_CAP,         /* power_cap, W */
   BPW_N_BLUEPRINT_FIELDS
 } BpwBlueprintFieldKind;
 
@@ -52,7 +53,7 @@ gboolean          bpw_blueprint_field_parse (const BpwBlueprintField *field,
                                              GError                 **error);
 
 /* Sets the value with its provenance when the blueprint stays valid: positive and finite,
- * a whole tier size, idle power not above the TDP, and everything bpw_blueprint_validate()
+ * a whole tier size, idle power not above the TDP, a power cap above the idle power, and everything bpw_blueprint_validate()
  * checks. On failure @bp is unchanged and @error says why (BPW_ERROR_INVALID_INPUT). */
 gboolean          bpw_blueprint_field_set   (BpwBlueprint            *bp,
                                              const BpwBlueprintField *field,

@@ -416,7 +416,8 @@ bpw_blueprint_read_power_cost (BpwBlueprintReader *r,
                                JsonObject         *root,
                                GError            **error)
 {
-  static const char * const power_known[] = { "tdp", "idle", "energy_per_flop", "notes", NULL };
+  static const char * const power_known[] = { "tdp", "idle", "cap", "energy_per_flop", "notes",
+                                                NULL };
   static const char * const cost_known[] = { "device", "notes", NULL };
   GError *local = NULL;
   JsonObject *power = bpw_json_doc_get_object (r->doc, root, "", "power", FALSE, &local);
@@ -436,12 +437,20 @@ bpw_blueprint_read_power_cost (BpwBlueprintReader *r,
                                       BPW_BLUEPRINT_MAX_POWER, FALSE, &r->bp->tdp, error)
           || !_bpw_blueprint_read_value (r, power, "power", "idle", FALSE, BPW_UNIT_WATTS, 0,
                                          BPW_BLUEPRINT_MAX_POWER, FALSE, &r->bp->idle_power, error)
+          || !_bpw_blueprint_read_value (r, power, "power", "cap", FALSE, BPW_UNIT_WATTS,
+                                         BPW_BLUEPRINT_MIN_POWER, BPW_BLUEPRINT_MAX_POWER, FALSE,
+                                         &r->bp->power_cap, error)
           || !bpw_blueprint_read_by_precision (r, power, "power", "energy_per_flop", FALSE,
                                                bpw_blueprint_read_energy_cb, NULL, error))
         return FALSE;
       if (r->bp->tdp.set && r->bp->idle_power.set && r->bp->idle_power.value > r->bp->tdp.value)
         return bpw_json_doc_error (r->doc, json_object_get_member (power, "idle"), "power.idle",
                                    error, _("idle power exceeds the TDP"));
+      /* A cap at or below idle leaves no power to run at any rate. */
+      if (r->bp->power_cap.set && r->bp->idle_power.set
+          && r->bp->power_cap.value <= r->bp->idle_power.value)
+        return bpw_json_doc_error (r->doc, json_object_get_member (power, "cap"), "power.cap",
+                                   error, _("the power cap must exceed the idle power"));
     }
   if (cost != NULL)
     {

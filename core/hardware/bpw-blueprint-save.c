@@ -267,6 +267,7 @@ bpw_blueprint_to_json (const BpwBlueprint *bp)
   bpw_json_writer_begin_object (&w, "power");
   bpw_blueprint_write_value (&w, "tdp", &bp->tdp);
   bpw_blueprint_write_value (&w, "idle", &bp->idle_power);
+  bpw_blueprint_write_value (&w, "cap", &bp->power_cap);
   for (guint p = 0; p < BPW_N_PRECISIONS; p++)
     any |= bp->energy_per_flop[p].set;
   if (any)

@@ -291,6 +291,9 @@ struct _BpwBlueprint
 
   BpwSourced      tdp;          /* W */
   BpwSourced      idle_power;   /* W */
+  /* W per device, above the idle power: when a step's modelled average power exceeds it the
+   * clocks throttle and the step stretches (bpw-power-cap.h). Unset: no throttling. */
+  BpwSourced      power_cap;
   BpwSourced      energy_per_flop[BPW_N_PRECISIONS];  /* J/FLOP */
   BpwSourced      cost;         /* dollars per device */
   BpwStack        stack;        /* stack.set == FALSE: none stated */

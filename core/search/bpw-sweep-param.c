@@ -146,7 +146,8 @@ bpw_sweep_param_get_value (BpwSweepParam       param,
       return i >= 0 && sourced (&bp->engines[i].peak[bpw_precision_from_dtype (dtype)], 1.0,
                                 value);
     case BPW_SWEEP_POWER_CAP:
-      return sourced (&bp->tdp, 1.0, value);
+      /* Without a cap of its own, a board is limited at its TDP. */
+      return sourced (bp->power_cap.set ? &bp->power_cap : &bp->tdp, 1.0, value);
     case BPW_SWEEP_DEVICES:
       *value = (double) devices;
       return devices > 0;

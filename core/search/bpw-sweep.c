@@ -88,6 +88,19 @@ parse_axis (const BpwBlueprint *bp, const char *spec, Axis *a, GError **error)
       g_prefix_error (error, _("--sweep-param %s: "), a->name);
       return FALSE;
     }
+  /* A cap at or below the idle power leaves no power to run at any rate. */
+  for (guint i = 0; p == BPW_SWEEP_POWER_CAP && bp->idle_power.set && i < a->values->len; i++)
+    if (g_array_index (a->values, double, i) <= bp->idle_power.value)
+      {
+        g_autofree char *cap = bpw_quantity_format (g_array_index (a->values, double, i),
+                                                    BPW_UNIT_WATTS);
+        g_autofree char *idle = bpw_quantity_format (bp->idle_power.value, BPW_UNIT_WATTS);
+
+        g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT, _("--sweep-param %s: a cap "
+                     "of %s is not above the idle power of “%s” (%s)"), a->name, cap, bp->name,
+                     idle);
+        return FALSE;
+      }
   return TRUE;
 }
 
@@ -130,7 +143,7 @@ apply (BpwBlueprint *bp, const Axis *a, double v, BpwDType dtype, gint64 *device
                                  v, BPW_PROVENANCE_ESTIMATE, source);
       break;
     case BPW_SWEEP_POWER_CAP:
-      bpw_blueprint_set_value (bp, &bp->tdp, v, BPW_PROVENANCE_ESTIMATE, source);
+      bpw_blueprint_set_value (bp, &bp->power_cap, v, BPW_PROVENANCE_ESTIMATE, source);
       break;
     case BPW_SWEEP_DEVICES:
     case BPW_SWEEP_N_PARAMS:

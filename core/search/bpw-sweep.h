@@ -29,7 +29,7 @@ typedef enum
   BPW_SWEEP_SRAM_CAPACITY,    /* on-chip software-managed memory per instance, bytes */
   BPW_SWEEP_LINK_BANDWIDTH,   /* a tier's bandwidth per direction per device, B/s */
   BPW_SWEEP_MATRIX_PEAK,      /* matrix-engine dense peak in the scenario's precision */
-  BPW_SWEEP_POWER_CAP,        /* W: caps the power estimate (energy, performance per watt) */
+  BPW_SWEEP_POWER_CAP,        /* W: power.cap; throttles the step (bpw-power-step.h) */
   BPW_SWEEP_DEVICES,          /* device count */
   BPW_SWEEP_N_PARAMS
 } BpwSweepParam;

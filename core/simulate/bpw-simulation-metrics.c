@@ -18,6 +18,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bpw-power-step.h"
 #include "bpw-simulation-private.h"
 
 static gboolean
@@ -255,21 +256,20 @@ bpw_simulation_bubble_fraction (const BpwSimulation *sim)
   return sim->ranks[sim->reference_rank].breakdown_s[BPW_BREAKDOWN_BUBBLE] / sim->step_time_s;
 }
 
-/* Energy as BpwEvaluation's convention: idle power over the step, dynamic energy from the
- * tasks' FLOPs, bytes and wire bytes (or TDP − idle while busy), capped at TDP. */
+/* Energy as BpwEvaluation's convention (bpw-power-step.h): idle power over the step,
+ * dynamic energy from the tasks' FLOPs, bytes and wire bytes (or TDP − idle while busy);
+ * a power cap stretches the step's compute-bound time. The timeline stays at full clocks:
+ * the throttle is in the step's figures, not in the events. */
 static void
-energy (const BpwSimulation *sim, const BpwEvaluation *analytic, BpwEvaluation *out)
+energy (const BpwSimulation *sim, BpwEvaluation *out)
 {
   const BpwPlan *plan = sim->plan;
   const BpwBlueprint *bp = plan->blueprint;
   double m = (double) plan->micro_batches, devices = (double) plan->devices;
-  double dynamic = 0, busy = 0, step = sim->step_time_s;
-  double idle = bp->idle_power.set ? bp->idle_power.value : NAN;
-  double tdp = bp->tdp.set ? bp->tdp.value : NAN;
+  double dynamic = 0, busy = 0;
   gboolean known = TRUE;
+  BpwPowerStep power;
 
-  out->energy_j = NAN;
-  out->average_power_w = NAN;
   for (gint64 s = 0; s < plan->dist->n_stages; s++)
     {
       BpwStageTotals st;
@@ -282,20 +282,25 @@ energy (const BpwSimulation *sim, const BpwEvaluation *analytic, BpwEvaluation *
       else
         dynamic += (st.energy * m + st.energy_step) * ranks;
     }
-  if (isnan (idle) || step <= 0)
-    return;
-  if (!known && !isnan (tdp))
-    dynamic = (tdp - idle) * busy;
-  if (!known && isnan (tdp))
-    return;
-  out->energy_j = idle * devices * step + dynamic;
-  out->average_power_w = out->energy_j / (devices * step);
-  if (!isnan (tdp) && out->average_power_w > tdp)
+  if (bpw_power_step (bp->idle_power.set ? bp->idle_power.value : NAN,
+                      bp->tdp.set ? bp->tdp.value : NAN,
+                      bp->power_cap.set ? bp->power_cap.value : NAN, devices, out->step_time_s,
+                      known ? dynamic : NAN, busy, &power) && power.throttle_s > 0)
     {
-      out->average_power_w = tdp;
-      out->energy_j = tdp * devices * step;
+      double scale = out->step_time_s / power.step_s;
+
+      out->step_time_s = power.step_s;
+      out->breakdown_s[BPW_BREAKDOWN_COMPUTE] += power.throttle_s;
+      out->mfu *= scale;
+      out->hfu *= scale;
+      out->tokens_per_s *= scale;
+      if (!isnan (out->ttft_s))
+        out->ttft_s = power.step_s;
+      if (!isnan (out->tpot_s))
+        out->tpot_s = power.step_s;
     }
-  (void) analytic;
+  out->energy_j = power.energy_j;
+  out->average_power_w = power.average_power_w;
 }
 
 void
@@ -344,6 +349,7 @@ bpw_simulation_evaluation (const BpwSimulation *sim,
   out->comm_link_s = 0;
   for (guint t = 0; t < BPW_MAPPING_MAX_TIERS; t++)
     out->comm_link_s += ref->link_busy_s[t];
+  energy (sim, out);
 
   classes[BPW_BOTTLENECK_COMPUTE] = out->breakdown_s[BPW_BREAKDOWN_COMPUTE] +
                                     out->breakdown_s[BPW_BREAKDOWN_RECOMPUTE] +
@@ -358,7 +364,6 @@ bpw_simulation_evaluation (const BpwSimulation *sim,
   if (out->peak_bytes > out->capacity_bytes)
     out->bottleneck = BPW_BOTTLENECK_CAPACITY;
 
-  energy (sim, analytic, out);
   out->tokens_per_joule = out->energy_j > 0 ? tokens_per_step / out->energy_j : NAN;
 }
 

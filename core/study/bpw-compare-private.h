@@ -16,6 +16,8 @@ struct _BpwComparison
   BpwCompareCell   *cells;         /* [candidate * n_scenarios + scenario] */
   GArray           *suites;        /* BpwCompareSuite */
   gboolean          search_empty;
+  gboolean          cost_known;    /* every cell has a cost, all in @cost_unit */
+  BpwPriceUnit      cost_unit;
 };
 
 G_END_DECLS

@@ -71,6 +71,8 @@ cell_to_object (const BpwCompareCell *cell)
   else
     json_object_set_null_member (o, "sla");
   set_number (o, "cost", cell->cost);
+  if (!isnan (cell->cost))
+    json_object_set_string_member (o, "cost_unit", bpw_price_unit_to_string (cell->cost_unit));
   return o;
 }
 
@@ -88,6 +90,11 @@ bpw_comparison_to_json (BpwComparison *cmp)
   json_object_set_string_member (root, "mappings", cmp->search_empty
                                  ? "searched where a candidate's mapping is empty"
                                  : "as given");
+  /* Costs are compared only with a price for every candidate, all in one unit. */
+  if (cmp->cost_known)
+    json_object_set_string_member (root, "cost_unit", bpw_price_unit_to_string (cmp->cost_unit));
+  else
+    json_object_set_null_member (root, "cost_unit");
   for (guint c = 0; c < cmp->n_candidates; c++)
     {
       const BpwStudyCandidate *sc = bpw_study_get_candidate (cmp->study, c);
@@ -95,6 +102,17 @@ bpw_comparison_to_json (BpwComparison *cmp)
 
       json_object_set_string_member (o, "name", sc->name);
       json_object_set_string_member (o, "blueprint", sc->blueprint);
+      if (sc->price.set)
+        {
+          JsonObject *price = json_object_new ();
+
+          json_object_set_double_member (price, "value", sc->price.usd);
+          json_object_set_string_member (price, "unit", bpw_price_unit_to_string (sc->price.unit));
+          json_object_set_string_member (price, "source", sc->price.source);
+          json_object_set_object_member (o, "price", price);
+        }
+      else
+        json_object_set_null_member (o, "price");
       json_array_add_object_element (candidates, o);
     }
   for (guint s = 0; s < cmp->n_scenarios; s++)
@@ -205,11 +223,15 @@ bpw_comparison_to_text (BpwComparison *cmp)
                                   bpw_study_get_candidate (cmp->study, c)->name, suite->score[c]);
           if (!isnan (suite->perf_per_watt[c]))
             g_string_append_printf (out, "  perf/W %.3f", suite->perf_per_watt[c]);
-          if (!isnan (suite->cost[c]))
-            g_string_append_printf (out, "  cost $%.4g", suite->cost[c]);
+          if (cmp->cost_known && !isnan (suite->cost[c]))
+            g_string_append_printf (out, "  cost $%.4g%s", suite->cost[c],
+                                    cmp->cost_unit == BPW_PRICE_PER_DEVICE_HOUR ? "/h" : "");
           g_string_append_printf (out, "  %s%s\n", suite->feasible[c] ? "feasible" : "INFEASIBLE",
                                   suite->pareto[c] ? "  pareto" : "");
         }
     }
+  if (!cmp->cost_known)
+    g_string_append (out, "\nCost: not compared (no price given for some candidate, or prices "
+                     "in different units); the Pareto front leaves cost out.\n");
   return g_string_free (out, FALSE);
 }

@@ -126,8 +126,19 @@ evaluate_cell (BpwComparison *cmp, guint c, guint s, const BpwCompareOptions *op
           ok = est != NULL && bpw_estimator_evaluate (est, &run.mapping, &cell->eval,
                                                       cell->reasons, &error);
         }
-      if (run.blueprint->cost.set)
-        cell->cost = run.blueprint->cost.value * (double) cell->devices;
+      /* The study's price first: it is the user's, with its source. */
+      if (bpw_study_get_candidate (cmp->study, c)->price.set)
+        {
+          const BpwStudyPrice *price = &bpw_study_get_candidate (cmp->study, c)->price;
+
+          cell->cost = bpw_study_price_cost (price, cell->devices);
+          cell->cost_unit = price->unit;
+        }
+      else if (run.blueprint->cost.set)
+        {
+          cell->cost = run.blueprint->cost.value * (double) cell->devices;
+          cell->cost_unit = BPW_PRICE_PER_DEVICE;
+        }
     }
   if (!ok)
     {
@@ -168,6 +179,7 @@ suite_pareto (BpwComparison *cmp, BpwCompareSuite *suite)
       use_ppw &= !isnan (suite->perf_per_watt[c]);
       use_cost &= !isnan (suite->cost[c]);
     }
+  use_cost &= cmp->cost_known;
   for (guint c = 0; c < n; c++)
     {
       suite->pareto[c] = suite->feasible[c];
@@ -288,6 +300,15 @@ bpw_compare_study (BpwStudy                *study,
     for (guint s = 0; s < cmp->n_scenarios; s++)
       evaluate_cell (cmp, c, s, options, cancellable);
 
+  /* Costs compare only when every candidate has a price, all in one unit. */
+  cmp->cost_known = TRUE;
+  cmp->cost_unit = bpw_study_get_candidate (study, 0)->price.set
+                   ? bpw_study_get_candidate (study, 0)->price.unit : BPW_PRICE_PER_DEVICE;
+  for (guint i = 0; i < cmp->n_candidates * cmp->n_scenarios; i++)
+    if (cmp->cells[i].ok
+        && (isnan (cmp->cells[i].cost) || cmp->cells[i].cost_unit != cmp->cost_unit))
+      cmp->cost_known = FALSE;
+
   for (guint i = 0; i < MAX (n_suites, 1); i++)
     {
       BpwCompareSuite suite = { 0 };
@@ -366,4 +387,15 @@ bpw_comparison_get_suite (BpwComparison *cmp,
 {
   g_return_val_if_fail (suite < cmp->suites->len, NULL);
   return &g_array_index (cmp->suites, BpwCompareSuite, suite);
+}
+
+gboolean
+bpw_comparison_get_cost_unit (BpwComparison *cmp,
+                              BpwPriceUnit  *unit)
+{
+  g_return_val_if_fail (cmp != NULL, FALSE);
+
+  if (unit != NULL)
+    *unit = cmp->cost_unit;
+  return cmp->cost_known;
 }

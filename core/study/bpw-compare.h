@@ -11,9 +11,11 @@
  * - a suite's score of a candidate: the scenario-weighted mean of its throughput relative
  *   to the best candidate on each scenario, Σ w·(tokens/s ÷ best tokens/s) / Σ w, an
  *   infeasible scenario counting 0 (1 = best everywhere); likewise for tokens per joule
- *   (performance per watt); cost = devices × the blueprint's cost per device, when given;
+ *   (performance per watt); cost = devices × the candidate's price (the study's, per device
+ *   or per device-hour; else the blueprint's cost per device), when given;
  * - the Pareto front of a suite over (score ↑, performance per watt ↑, cost ↓ when every
- *   candidate has one), among the candidates feasible on the whole suite.
+ *   candidate has a price, all in one unit), among the candidates feasible on the whole
+ *   suite. Without prices nothing about cost is compared or claimed.
  * Without suites in the study, all scenarios form one suite, "all".
  */
 #pragma once
@@ -49,7 +51,8 @@ typedef struct
   double         sla_limit, sla_value, sla_margin;
   gboolean       sla_pass;
   gboolean       feasible;
-  double         cost;         /* NaN when the blueprint has no cost */
+  double         cost;         /* $ or $/h by @cost_unit; NaN when no price is given */
+  BpwPriceUnit   cost_unit;
 } BpwCompareCell;
 
 typedef struct
@@ -88,6 +91,10 @@ const BpwCompareCell  *bpw_comparison_get_cell   (BpwComparison       *compariso
                                                   guint                scenario);
 const BpwCompareSuite *bpw_comparison_get_suite  (BpwComparison       *comparison,
                                                   guint                suite);
+/* TRUE, with the unit, when every candidate has a price and all are in one unit: only
+ * then are costs compared, drawn or claimed. */
+gboolean               bpw_comparison_get_cost_unit (BpwComparison    *comparison,
+                                                     BpwPriceUnit     *unit);
 
 /* The `bpw compare --json` document and its text table. */
 char                  *bpw_comparison_to_json    (BpwComparison       *comparison);

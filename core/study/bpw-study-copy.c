@@ -75,6 +75,8 @@ bpw_study_copy_candidates (BpwStudy *dest,
       copy->blueprint = g_strdup (c->blueprint);
       copy->mapping = c->mapping != NULL ? _bpw_study_json_copy (c->mapping) : NULL;
       copy->mappings = c->mappings != NULL ? _bpw_study_json_copy (c->mappings) : NULL;
+      copy->price = c->price;
+      copy->price.source = g_strdup (c->price.source);
     }
 }
 
@@ -214,7 +216,10 @@ bpw_study_candidates_equal (BpwStudy *a,
 
       if (g_strcmp0 (x->name, y->name) != 0 || g_strcmp0 (x->blueprint, y->blueprint) != 0
           || !bpw_study_json_equal (x->mapping, y->mapping)
-          || !bpw_study_json_equal (x->mappings, y->mappings))
+          || !bpw_study_json_equal (x->mappings, y->mappings)
+          || x->price.set != y->price.set
+          || (x->price.set && (x->price.usd != y->price.usd || x->price.unit != y->price.unit
+                               || g_strcmp0 (x->price.source, y->price.source) != 0)))
         return FALSE;
     }
   return TRUE;

@@ -29,8 +29,11 @@ static const char * const parallel_keys[] = {
 };
 static const char * const suite_keys[] = { "name", "description", "kind", "scenarios", NULL };
 static const char * const candidate_keys[] = {
-  "name", "description", "blueprint", "mapping", "mappings", NULL
+  "name", "description", "blueprint", "mapping", "mappings", "price", NULL
 };
+static const char * const price_keys[] = { "value", "unit", "source", NULL };
+/* Index order = BpwPriceUnit. */
+static const char * const price_units[] = { "USD/device", "USD/device-hour", NULL };
 
 /* Index order = enum order of the types they fill. */
 static const char * const phase_names[] = { "train", "prefill", "decode", NULL };
@@ -459,6 +462,47 @@ bpw_study_read_scenario_mappings (BpwStudy    *self,
   return TRUE;
 }
 
+/* "price": {"value": 2.5, "unit": "USD/device-hour", "source": "..."}: user data, so
+ * the source is required. */
+static gboolean
+bpw_study_read_price (BpwStudy      *self,
+                      BpwJsonDoc    *doc,
+                      JsonObject    *item,
+                      const char    *path,
+                      BpwStudyPrice *price,
+                      GError       **error)
+{
+  g_autofree char *ppath = g_strdup_printf ("%s.price", path);
+  JsonObject *obj = NULL;
+  const char *source = NULL;
+  int unit = BPW_PRICE_PER_DEVICE;
+  double usd = 0;
+  GError *local = NULL;
+
+  obj = bpw_json_doc_get_object (doc, item, path, "price", FALSE, &local);
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  if (obj == NULL)
+    return TRUE;
+  bpw_json_doc_check_unknown (doc, obj, ppath, price_keys, self->warnings);
+  if (!bpw_json_doc_get_double (doc, obj, ppath, "value", TRUE, G_MINDOUBLE,
+                                BPW_BLUEPRINT_MAX_COST, &usd, error)
+      || !bpw_json_doc_get_enum (doc, obj, ppath, "unit", TRUE, price_units, &unit, error)
+      || !bpw_json_doc_get_string (doc, obj, ppath, "source", TRUE, &source, error))
+    return FALSE;
+  if (source[0] == '\0')
+    return bpw_json_doc_error (doc, json_object_get_member (obj, "source"), ppath, error,
+                               _("a price needs its source"));
+  price->set = TRUE;
+  price->usd = usd;
+  price->unit = unit;
+  price->source = g_strdup (source);
+  return TRUE;
+}
+
 static gboolean
 bpw_study_read_candidate (BpwStudy    *self,
                           BpwJsonDoc  *doc,
@@ -492,6 +536,8 @@ bpw_study_read_candidate (BpwStudy    *self,
     return bpw_json_doc_error (doc, mapping, mpath, error, _("expected a mapping object"));
   if (mappings != NULL
       && !bpw_study_read_scenario_mappings (self, doc, mappings, spath, error))
+    return FALSE;
+  if (!bpw_study_read_price (self, doc, item, path, &c.price, error))
     return FALSE;
   c.name = g_strdup (name);
   c.blueprint = g_strdup (blueprint);

@@ -197,6 +197,16 @@ _bpw_study_to_node (BpwStudy   *self,
           json_builder_set_member_name (b, "mappings");
           json_builder_add_value (b, json_node_copy (c->mappings));
         }
+      if (c->price.set)
+        {
+          json_builder_set_member_name (b, "price");
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "value");
+          json_builder_add_double_value (b, c->price.usd);
+          STR ("unit", bpw_price_unit_to_string (c->price.unit));
+          STR ("source", c->price.source);
+          json_builder_end_object (b);
+        }
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

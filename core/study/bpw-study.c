@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include "bpw-i18n.h"
 #include "bpw-study.h"
 
@@ -58,6 +60,22 @@ bpw_study_candidate_clear (gpointer data)
   g_clear_pointer (&c->blueprint, g_free);
   g_clear_pointer (&c->mapping, json_node_unref);
   g_clear_pointer (&c->mappings, json_node_unref);
+  g_clear_pointer (&c->price.source, g_free);
+}
+
+const char *
+bpw_price_unit_to_string (BpwPriceUnit unit)
+{
+  return unit == BPW_PRICE_PER_DEVICE_HOUR ? "USD/device-hour" : "USD/device";
+}
+
+double
+bpw_study_price_cost (const BpwStudyPrice *price,
+                      gint64               devices)
+{
+  g_return_val_if_fail (price != NULL, NAN);
+
+  return price->set && devices > 0 ? price->usd * (double) devices : NAN;
 }
 
 static void

@@ -52,6 +52,23 @@ typedef struct
   guint         n_scenarios;
 } BpwStudySuite;
 
+/* What a candidate's price is per: one device bought, or one device for an hour. */
+typedef enum
+{
+  BPW_PRICE_PER_DEVICE,
+  BPW_PRICE_PER_DEVICE_HOUR,
+} BpwPriceUnit;
+
+/* A price is user data: the study states it with its source, never the blueprint's
+ * datasheet. Unset (set == FALSE) means no price given: nothing about cost is claimed. */
+typedef struct
+{
+  gboolean      set;
+  double        usd;     /* > 0, US dollars per @unit */
+  BpwPriceUnit  unit;
+  char         *source;  /* owned: where the price comes from (quote, list price, cloud page) */
+} BpwStudyPrice;
+
 typedef struct
 {
   char         *name;
@@ -60,6 +77,7 @@ typedef struct
   /* An object: scenario name → mapping object read over @mapping for that scenario only
    * (prefill and decode of one model want different TP and batch); {} when none. */
   JsonNode     *mappings;
+  BpwStudyPrice price;
 } BpwStudyCandidate;
 
 /* A profile of the hardware running a candidate on a scenario (bpw-study-measurement.c):
@@ -79,6 +97,12 @@ typedef struct
 } BpwStudyMeasurement;
 
 const char   *bpw_suite_kind_to_string   (BpwSuiteKind kind);
+/* "USD/device", "USD/device-hour": the unit as files write it. */
+const char   *bpw_price_unit_to_string   (BpwPriceUnit unit);
+/* The cost of @devices devices at @price: dollars (per device) or dollars per hour (per
+ * device-hour); NaN when no price is given. */
+double        bpw_study_price_cost       (const BpwStudyPrice *price,
+                                          gint64               devices);
 
 BpwStudy     *bpw_study_new              (void);
 /* Relative model paths resolve against the study file's folder. */

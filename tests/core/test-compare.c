@@ -118,14 +118,20 @@ test_default_study (void)
           g_assert_cmpint (suite->feasible[c], ==, feasible);
           g_assert_cmpfloat (suite->score[c], <=, 1.0 + 1e-12);
           on_front += suite->pareto[c];
-          /* The front: feasible, and no feasible candidate scores higher (the blueprints
-           * of the bundled study have neither idle power nor cost). */
+          /* The front: feasible, and no feasible candidate is at least as good in score
+           * and performance per watt and better in one (the blueprints of the bundled
+           * study have power figures for all, prices for none). */
+          g_assert_true (isfinite (suite->perf_per_watt[c]));
+          g_assert_true (isnan (suite->cost[c]));
           if (suite->pareto[c])
             {
               g_assert_true (suite->feasible[c]);
               for (guint d = 0; d < nc; d++)
                 if (suite->feasible[d])
-                  g_assert_cmpfloat (suite->score[d], <=, suite->score[c]);
+                  g_assert_false (suite->score[d] >= suite->score[c]
+                                  && suite->perf_per_watt[d] >= suite->perf_per_watt[c]
+                                  && (suite->score[d] > suite->score[c]
+                                      || suite->perf_per_watt[d] > suite->perf_per_watt[c]));
             }
         }
       g_assert_cmpuint (on_front, >=, 1);

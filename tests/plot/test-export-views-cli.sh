@@ -153,5 +153,13 @@ expect_rc "trade curves of a training scenario are refused" 1 \
     --scenario gpt3-175b-train --requests 10
 expect_rc "an unknown compare baseline is invalid input" 1 \
   "$BPW" export default --view compare --format png --output "$TMP/x.png" --baseline nope
+rm -f "$TMP/dollar.png"
+expect_rc "a per-dollar chart without prices is refused" 1 \
+  "$BPW" export default --view trade --format png --output "$TMP/dollar.png" --y per-dollar \
+    --requests 10
+expect_stderr "the refusal says no price is given and for which candidate" \
+  "No price given for candidate"
+if [ -e "$TMP/dollar.png" ]; then fail "no per-dollar chart is written without prices"
+else pass "no per-dollar chart is written without prices"; fi
 
 tap_finish

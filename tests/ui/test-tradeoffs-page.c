@@ -91,6 +91,22 @@ check_sweep (const BpwTradeData *data,
     }
 }
 
+static AdwStatusPage *
+find_status_page (GtkWidget *widget)
+{
+  if (ADW_IS_STATUS_PAGE (widget))
+    return ADW_STATUS_PAGE (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      AdwStatusPage *found = find_status_page (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_tradeoffs_default (void)
 {
@@ -156,6 +172,22 @@ test_tradeoffs_default (void)
   g_assert_cmpint (bpw_trade_plot_get_y (bpw_tradeoffs_page_get_plot (page)), ==,
                    BPW_TRADE_Y_PER_WATT);
   g_assert_cmpint (bpw_trade_plot_get_y (plot), ==, BPW_TRADE_Y_PER_WATT);
+
+  /* Per dollar without prices (the default study gives none): the page says so and
+   * names a candidate instead of drawing an empty chart. */
+  bpw_tradeoffs_page_set_measure (page, BPW_TRADE_Y_PER_DOLLAR);
+  {
+    AdwStatusPage *status = find_status_page (GTK_WIDGET (page));
+    GtkWidget *stack;
+
+    g_assert_nonnull (status);
+    stack = gtk_widget_get_ancestor (GTK_WIDGET (status), GTK_TYPE_STACK);
+    g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "error");
+    status = find_status_page (gtk_stack_get_visible_child (GTK_STACK (stack)));
+    g_assert_nonnull (status);
+    g_assert_nonnull (strstr (adw_status_page_get_description (status), "No price given"));
+  }
+  bpw_tradeoffs_page_set_measure (page, BPW_TRADE_Y_PER_WATT);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -330,6 +330,8 @@ _bpw_inspector_build_blueprint (BpwInspector *self)
                                    0, 0);
           bpw_inspector_add_value (self, group, _("Idle power"), "power.idle",
                                    BPW_BLUEPRINT_FIELD_IDLE_POWER, 0, 0);
+          bpw_inspector_add_value (self, group, _("Power cap"), "power.cap",
+                                   BPW_BLUEPRINT_FIELD_POWER_CAP, 0, 0);
         }
     }
 

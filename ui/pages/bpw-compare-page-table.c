@@ -30,10 +30,13 @@ typedef enum
   COLUMN_TOKENS,
   COLUMN_TOKENS_DELTA,
   COLUMN_MFU,
+  COLUMN_ENERGY,
+  COLUMN_TOKENS_PER_JOULE,
   COLUMN_PEAK,
   COLUMN_BOTTLENECK,
   COLUMN_SLA,
   COLUMN_SCORE,
+  COLUMN_PERF_PER_WATT,
   COLUMN_SUITE,
   N_COLUMNS
 } BpwCompareColumn;
@@ -69,6 +72,14 @@ bpw_compare_column_title (BpwCompareColumn column)
       return _("Tokens/s");
     case COLUMN_MFU:
       return _("MFU");
+    case COLUMN_ENERGY:
+      /* Translators: energy of one step, all devices */
+      return _("Energy/Step");
+    case COLUMN_TOKENS_PER_JOULE:
+      return _("Tokens/J");
+    case COLUMN_PERF_PER_WATT:
+      /* Translators: the suite's weighted tokens per joule relative to the best */
+      return _("Perf/W");
     case COLUMN_PEAK:
       return _("Peak Memory");
     case COLUMN_BOTTLENECK:
@@ -90,7 +101,8 @@ bpw_compare_column_is_numeric (BpwCompareColumn column)
 {
   return column == COLUMN_DEVICES || column == COLUMN_TIME || column == COLUMN_TIME_DELTA
          || column == COLUMN_TOKENS || column == COLUMN_TOKENS_DELTA || column == COLUMN_MFU
-         || column == COLUMN_PEAK || column == COLUMN_SCORE;
+         || column == COLUMN_PEAK || column == COLUMN_SCORE || column == COLUMN_ENERGY
+         || column == COLUMN_TOKENS_PER_JOULE || column == COLUMN_PERF_PER_WATT;
 }
 
 /* The row's cell index (candidate × n_scenarios + scenario); G_MAXUINT for none. */
@@ -118,6 +130,8 @@ bpw_compare_page_value (const BpwCompareData *data,
 
   if (column == COLUMN_SCORE || column == COLUMN_SUITE)
     return suite != NULL ? suite->score[c] : NAN;
+  if (column == COLUMN_PERF_PER_WATT)
+    return suite != NULL ? suite->perf_per_watt[c] : NAN;
   if (!f->ok)
     return NAN;
   switch (column)
@@ -134,6 +148,10 @@ bpw_compare_page_value (const BpwCompareData *data,
       return f->legal ? f->eval.tokens_per_s : NAN;
     case COLUMN_MFU:
       return f->legal ? f->eval.mfu : NAN;
+    case COLUMN_ENERGY:
+      return f->legal ? f->eval.energy_j : NAN;
+    case COLUMN_TOKENS_PER_JOULE:
+      return f->legal ? f->eval.tokens_per_joule : NAN;
     case COLUMN_SLA:
       return f->legal && f->has_sla ? f->sla_margin : NAN;
     case COLUMN_SCENARIO:
@@ -141,6 +159,7 @@ bpw_compare_page_value (const BpwCompareData *data,
     case COLUMN_METRIC:
     case COLUMN_BOTTLENECK:
     case COLUMN_SCORE:
+    case COLUMN_PERF_PER_WATT:
     case COLUMN_SUITE:
     case N_COLUMNS:
     default:
@@ -174,9 +193,12 @@ bpw_compare_page_word (const BpwCompareData *data,
     case COLUMN_TOKENS:
     case COLUMN_TOKENS_DELTA:
     case COLUMN_MFU:
+    case COLUMN_ENERGY:
+    case COLUMN_TOKENS_PER_JOULE:
     case COLUMN_PEAK:
     case COLUMN_SLA:
     case COLUMN_SCORE:
+    case COLUMN_PERF_PER_WATT:
     case COLUMN_SUITE:
     case N_COLUMNS:
     default:
@@ -224,7 +246,7 @@ bpw_compare_page_format (BpwComparePage   *self,
   *tone = 0;
   if (word != NULL)
     return g_strdup (word);
-  if (column == COLUMN_SCORE)
+  if (column == COLUMN_SCORE || column == COLUMN_PERF_PER_WATT)
     return isfinite (value) ? g_strdup_printf ("%.3f", value) : g_strdup ("—");
   if (column == COLUMN_SUITE)
     {
@@ -250,6 +272,10 @@ bpw_compare_page_format (BpwComparePage   *self,
       return bpw_format_si (value, "");
     case COLUMN_MFU:
       return g_strdup_printf ("%.1f %%", 100 * value);
+    case COLUMN_ENERGY:
+      return isfinite (value) ? bpw_format_si (value, "J") : g_strdup ("—");
+    case COLUMN_TOKENS_PER_JOULE:
+      return isfinite (value) ? g_strdup_printf ("%.3g", value) : g_strdup ("—");
     case COLUMN_PEAK:
       return bpw_format_bytes ((guint64) value, self->units);
     case COLUMN_SLA:
@@ -263,6 +289,7 @@ bpw_compare_page_format (BpwComparePage   *self,
     case COLUMN_METRIC:
     case COLUMN_BOTTLENECK:
     case COLUMN_SCORE:
+    case COLUMN_PERF_PER_WATT:
     case COLUMN_SUITE:
     case N_COLUMNS:
     default:

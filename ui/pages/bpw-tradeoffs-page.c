@@ -120,12 +120,23 @@ bpw_tradeoffs_page_update (BpwTradeoffsPage *self)
   gboolean current = slot != NULL
                      && slot->computed == bpw_study_worker_get_generation (self->worker);
   const char *status = "";
+  g_autoptr(GError) unpriced = NULL;
+
+  /* Per dollar needs a price for every candidate: without, say so rather than draw an
+   * empty chart. */
+  if (slot != NULL && has_curves && self->y == BPW_TRADE_Y_PER_DOLLAR)
+    bpw_trade_data_cost_unit (bpw_trade_plot_get_data (slot->plot), NULL, &unpriced);
 
   if (slot == NULL)
     gtk_stack_set_visible_child_name (self->stack, "empty");
   else if (slot->error != NULL && current)
     {
       adw_status_page_set_description (self->error_page, slot->error);
+      gtk_stack_set_visible_child_name (self->stack, "error");
+    }
+  else if (unpriced != NULL)
+    {
+      adw_status_page_set_description (self->error_page, unpriced->message);
       gtk_stack_set_visible_child_name (self->stack, "error");
     }
   else if (has_curves)

@@ -98,6 +98,7 @@ bpw_compare_data_new_from_comparison (BpwComparison *comparison,
             fit->relative = fit->eval.tokens_per_s / best;
         }
     }
+  data->cost_known = bpw_comparison_get_cost_unit (comparison, &data->cost_unit);
   data->suites = g_array_new (FALSE, TRUE, sizeof (BpwCompareDataSuite));
   for (guint i = 0; i < bpw_comparison_get_n_suites (comparison); i++)
     {

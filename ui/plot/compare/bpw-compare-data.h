@@ -51,6 +51,10 @@ typedef struct
   GArray         *suites;        /* BpwCompareDataSuite */
   guint           scenario;      /* whose breakdown the bars and the table show */
   guint           baseline;      /* the candidate deltas are against */
+  /* Every candidate has a price, all in @cost_unit: only then is cost compared (it is in
+   * the Pareto front) or claimed. */
+  gboolean        cost_known;
+  BpwPriceUnit    cost_unit;
 } BpwCompareData;
 
 BpwCompareData *bpw_compare_data_new_from_comparison (BpwComparison *comparison,

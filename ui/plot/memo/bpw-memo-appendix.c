@@ -122,23 +122,34 @@ blueprint_provenance (BpwMemo *m, const char *name, BpwPrecision precision)
     {
       g_autofree char *cap = g_strdup_printf (_("%s capacity"), bp->memory[i].name);
       g_autofree char *bw = g_strdup_printf (_("%s bandwidth"), bp->memory[i].name);
+      g_autofree char *energy = g_strdup_printf (_("%s energy per byte"), bp->memory[i].name);
 
       if (bp->memory[i].kind != BPW_MEMORY_DEVICE && bp->memory[i].kind != BPW_MEMORY_HOST)
         continue;
       sourced_row (cells, cap, &bp->memory[i].capacity,
                    bpw_plot_style_bytes_unit (&m->page.style));
       sourced_row (cells, bw, &bp->memory[i].bandwidth, "B/s");
+      sourced_row (cells, energy, &bp->memory[i].energy_per_byte, "J/B");
     }
   for (guint t = 0; t < bp->n_tiers; t++)
     {
       g_autofree char *bw = g_strdup_printf (_("%s bandwidth per direction"), bp->tiers[t].name);
       g_autofree char *lat = g_strdup_printf (_("%s latency"), bp->tiers[t].name);
+      g_autofree char *energy = g_strdup_printf (_("%s energy per byte"), bp->tiers[t].name);
 
       sourced_row (cells, bw, &bp->tiers[t].bandwidth, "B/s");
       sourced_row (cells, lat, &bp->tiers[t].latency, "s");
+      sourced_row (cells, energy, &bp->tiers[t].energy_per_byte, "J/B");
     }
   sourced_row (cells, "TDP", &bp->tdp, "W");
   sourced_row (cells, _("Idle power"), &bp->idle_power, "W");
+  sourced_row (cells, _("Power cap"), &bp->power_cap, "W");
+  {
+    g_autofree char *what = g_strdup_printf (_("Energy per FLOP, %s"),
+                                             bpw_precision_to_string (precision));
+
+    sourced_row (cells, what, &bp->energy_per_flop[precision], "J/FLOP");
+  }
   sourced_row (cells, _("Cost per device"), &bp->cost, "$");
   bpw_memo_page_table (&m->page, (const char * const *) cells->pdata, cells->len / 4, 4, NULL);
 }

@@ -198,6 +198,24 @@ candidates_table (BpwMemo *m)
                        NULL);
 }
 
+/* What the Pareto front of @s was taken over: score, and performance per watt and cost
+ * only where every candidate has them (core/study/bpw-compare.h). */
+static const char *
+pareto_claim (const BpwCompareData *cmp, const BpwCompareDataSuite *s)
+{
+  gboolean ppw = TRUE;
+
+  for (guint c = 0; c < cmp->n_candidates; c++)
+    ppw &= !isnan (s->perf_per_watt[c]);
+  if (ppw && cmp->cost_known)
+    return _(" and it is on the Pareto front of score, performance per watt and cost");
+  if (ppw)
+    return _(" and it is on the Pareto front of score and performance per watt");
+  if (cmp->cost_known)
+    return _(" and it is on the Pareto front of score and cost");
+  return _(" and no feasible candidate scores higher");
+}
+
 static char *
 recommendation (BpwMemo *m)
 {
@@ -216,8 +234,10 @@ recommendation (BpwMemo *m)
                               "candidate on every scenario)%s%s."), s->name, s->score[m->best],
                               s->feasible[m->best] ? _(", it meets every SLA of the suite")
                                                    : _(", but it misses an SLA of the suite"),
-                              s->pareto[m->best] ? _(" and it is on the Pareto front of score, "
-                                                   "performance per watt and cost") : "");
+                              s->pareto[m->best] ? pareto_claim (cmp, s) : "");
+      if (!cmp->cost_known)
+        g_string_append (out, _(" No price is given for every candidate, so nothing is claimed "
+                                "about cost."));
     }
   if (best->ok && base->ok && m->best != cmp->baseline)
     {
@@ -328,8 +348,11 @@ rejected (BpwMemo *m)
         g_string_append_printf (why, _(" Feasible, but its score on “%s” is %.3f against %.3f "
                                 "for %s%s."), suite->name, suite->score[c],
                                 suite->score[m->best], cmp->candidates[m->best],
-                                suite->pareto[c] ? _(" (it stays on the Pareto front: a choice "
-                                                   "when power or cost weigh more)") : "");
+                                !suite->pareto[c] ? ""
+                                : cmp->cost_known ? _(" (it stays on the Pareto front: a choice "
+                                                      "when power or cost weigh more)")
+                                                  : _(" (it stays on the Pareto front: a choice "
+                                                      "when power weighs more)"));
       if (c != m->best && why->len > 0)
         {
           g_autofree char *line = g_strdup_printf ("%s —%s", cmp->candidates[c], why->str);

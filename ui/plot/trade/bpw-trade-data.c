@@ -95,6 +95,49 @@ bpw_trade_data_add_series (BpwTradeData *data,
   return data->series->len - 1;
 }
 
+gboolean
+bpw_trade_data_cost_unit (const BpwTradeData *data,
+                          BpwPriceUnit       *unit,
+                          GError            **error)
+{
+  const BpwTradeSeries *first;
+
+  g_return_val_if_fail (data != NULL, FALSE);
+
+  if (data->series->len == 0)
+    {
+      g_set_error_literal (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                           _("no candidate to price"));
+      return FALSE;
+    }
+  first = &g_array_index (data->series, BpwTradeSeries, 0);
+  for (guint i = 0; i < data->series->len; i++)
+    {
+      const BpwTradeSeries *s = &g_array_index (data->series, BpwTradeSeries, i);
+
+      if (isnan (s->cost))
+        {
+          g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                       _("No price given for candidate “%s”: a per-dollar chart needs a "
+                         "price for every candidate (the study's “price”: value, unit and "
+                         "source)"), s->name);
+          return FALSE;
+        }
+      if (s->cost_unit != first->cost_unit)
+        {
+          g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                       _("Candidates “%s” and “%s” are priced in different units (%s, %s): "
+                         "their costs do not compare"), first->name, s->name,
+                       bpw_price_unit_to_string (first->cost_unit),
+                       bpw_price_unit_to_string (s->cost_unit));
+          return FALSE;
+        }
+    }
+  if (unit != NULL)
+    *unit = first->cost_unit;
+  return TRUE;
+}
+
 void
 bpw_trade_data_add_point (BpwTradeData        *data,
                           const BpwTradePoint *point)
@@ -151,10 +194,14 @@ sweep_candidate (BpwTradeData *data, BpwStudy *study, guint c, guint s,
   so.replicas = bpw_serve_replicas (&run.mapping.parallel);
   devices = MAX (run.mapping.parallel.dp, 1) * MAX (run.mapping.parallel.tp, 1) *
             MAX (run.mapping.parallel.pp, 1);
+  /* The study's price first: it is the user's, with its source. */
   bpw_trade_data_add_series (data, cand->name, devices,
                              run.blueprint->tdp.set ? devices * run.blueprint->tdp.value : NAN,
-                             run.blueprint->cost.set ? devices * run.blueprint->cost.value
-                                                     : NAN);
+                             cand->price.set ? bpw_study_price_cost (&cand->price, devices)
+                             : run.blueprint->cost.set ? devices * run.blueprint->cost.value
+                             : NAN);
+  g_array_index (data->series, BpwTradeSeries, data->series->len - 1).cost_unit =
+    cand->price.set ? cand->price.unit : BPW_PRICE_PER_DEVICE;
   so.arrival_rate = 1;
   bpw_serve_stream_bounds (&so, &longest_prompt, &longest_request);
   model = bpw_serve_model_new (&run.spec, &run.scenario, run.blueprint, &run.mapping,

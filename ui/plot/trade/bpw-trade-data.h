@@ -38,7 +38,8 @@ typedef struct
   char    *error;         /* owned, nullable: why it has no points */
   gint64   devices;       /* replicas × devices per replica */
   double   power_w;       /* devices × TDP; NaN when unknown */
-  double   cost;          /* devices × cost per device ($); NaN when unknown */
+  double   cost;          /* devices × the candidate's price ($ or $/h); NaN when no price */
+  BpwPriceUnit cost_unit;
   double   saturation;    /* requests/s the sweep was scaled to (estimate) */
   guint    first, n;      /* its points, by arrival rate */
 } BpwTradeSeries;
@@ -92,6 +93,13 @@ BpwTradeData *bpw_trade_data_new_from_study (BpwStudy              *study,
                                              GError               **error);
 
 const char   *bpw_trade_latency_name     (BpwTradeLatency        metric);
+
+/* TRUE, with their unit, when every series has a price, all in one unit: only then is a
+ * per-dollar chart drawn. FALSE with @error naming the first candidate without a price,
+ * or the mixed units. */
+gboolean      bpw_trade_data_cost_unit   (const BpwTradeData    *data,
+                                          BpwPriceUnit          *unit,
+                                          GError               **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BpwTradeData, bpw_trade_data_free)
 

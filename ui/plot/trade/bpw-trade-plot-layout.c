@@ -57,14 +57,20 @@ _bpw_trade_plot_update_pareto (BpwTradePlot *self)
 }
 
 static const char *
-y_title (BpwTradeY y)
+y_title (BpwTradeY y, const BpwTradeData *data)
 {
+  BpwPriceUnit unit = BPW_PRICE_PER_DEVICE;
+
   switch (y)
     {
     case BPW_TRADE_Y_PER_WATT:
       return _("Throughput per watt of TDP (tokens/J)");
     case BPW_TRADE_Y_PER_DOLLAR:
-      return _("Throughput per dollar of devices (tokens/s/$)");
+      if (!bpw_trade_data_cost_unit (data, &unit, NULL))
+        return _("Per dollar: no price given");
+      return unit == BPW_PRICE_PER_DEVICE_HOUR
+             ? _("Tokens per dollar at the candidates’ hourly prices (tokens/$)")
+             : _("Throughput per dollar of devices (tokens/s/$)");
     case BPW_TRADE_Y_THROUGHPUT:
     default:
       return _("Throughput (output tokens/s)");
@@ -244,7 +250,7 @@ _bpw_trade_plot_layout (BpwPlot               *plot,
                              bpw_trade_latency_name (self->metric));
   x_title[0] = g_ascii_toupper (x_title[0]);
   bpw_axis_layout_init (&self->scene->xaxis, BPW_AXIS_BOTTOM, x_title, "s", TRUE);
-  bpw_axis_layout_init (&self->scene->yaxis, BPW_AXIS_LEFT, y_title (self->y), "", FALSE);
+  bpw_axis_layout_init (&self->scene->yaxis, BPW_AXIS_LEFT, y_title (self->y, self->data), "", FALSE);
   bpw_scale_init (&self->scene->xscale, BPW_SCALE_LOG, x0, x1, 0, width);
   bpw_axis_layout_compute (&self->scene->xaxis, &self->scene->xscale, text, st);
   x_extent = bpw_axis_layout_extent (&self->scene->xaxis, st);

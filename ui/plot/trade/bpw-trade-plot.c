@@ -32,7 +32,16 @@ bpw_trade_point_y (const BpwTradeData  *data,
     case BPW_TRADE_Y_PER_WATT:
       return s->power_w > 0 ? p->throughput / s->power_w : NAN;
     case BPW_TRADE_Y_PER_DOLLAR:
-      return s->cost > 0 ? p->throughput / s->cost : NAN;
+      {
+        BpwPriceUnit unit;
+
+        /* Drawn only when every candidate is priced in one unit; hourly prices give tokens
+         * per dollar. */
+        if (!bpw_trade_data_cost_unit (data, &unit, NULL) || !(s->cost > 0))
+          return NAN;
+        return unit == BPW_PRICE_PER_DEVICE_HOUR ? p->throughput * 3600 / s->cost
+                                                 : p->throughput / s->cost;
+      }
     case BPW_TRADE_Y_THROUGHPUT:
     default:
       return p->throughput;
@@ -190,7 +199,9 @@ describe_point (BpwTradePlot *self, guint i, gboolean p99)
                           p99 ? "p99" : "p50", p->throughput, s->devices);
   if (s->power_w > 0)
     g_string_append_printf (out, _("; %.3g tokens/J at TDP"), p->throughput / s->power_w);
-  if (s->cost > 0)
+  if (s->cost > 0 && s->cost_unit == BPW_PRICE_PER_DEVICE_HOUR)
+    g_string_append_printf (out, _("; %.3g tokens per $"), p->throughput * 3600 / s->cost);
+  else if (s->cost > 0)
     g_string_append_printf (out, _("; %.3g tokens/s per $"), p->throughput / s->cost);
   append_stats (out, _("Time to first token"), &p->latency[BPW_TRADE_LATENCY_TTFT]);
   append_stats (out, _("Time per output token"), &p->latency[BPW_TRADE_LATENCY_TPOT]);
