@@ -20,6 +20,7 @@
 #include "bpw-study.h"
 #include "bpw-blueprint.h"
 #include "bpw-blueprint-io.h"
+#include "bpw-blueprint-calibration.h"
 #include "bpw-mapping.h"
 #include "bpw-cost.h"
 #include "bpw-plan.h"
