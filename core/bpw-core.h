@@ -43,6 +43,7 @@
 #include "bpw-search.h"
 #include "bpw-sweep.h"
 #include "bpw-compare.h"
+#include "bpw-study-calibration.h"
 #include "bpw-calculon-model.h"
 #include "bpw-calculon-search.h"
 #include "bpw-calculon-bridge.h"

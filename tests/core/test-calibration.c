@@ -10,6 +10,7 @@
 
 #include "bpw-core.h"
 #include "bpw-measurement-pack.h"
+#include "bpw-test-study.h"
 
 #define BF16 (1u << BPW_PRECISION_BF16)
 
@@ -181,6 +182,45 @@ test_differs (void)
     bpw_calibration_status_clear (&statuses[i]);
 }
 
+/* The default study compares an A100 (calibrated), an H200 (measured) and two parts
+ * estimated by the rule: each candidate has its status, and the study is warned. */
+static void
+test_study_default (void)
+{
+  g_autoptr(BpwStudy) study = bpw_test_default_study ();
+  g_autoptr(BpwStudyCalibration) cal = bpw_study_calibration_new (study);
+  g_autoptr(BpwStudyCalibration) copy = NULL;
+  guint a100 = bpw_test_candidate_index (study, "a100-sxm-80gb");
+  guint h200 = bpw_test_candidate_index (study, "h200-sxm-141gb");
+  g_autofree char *tooltip = NULL;
+
+  g_assert_cmpuint (cal->n_candidates, ==, bpw_study_get_n_candidates (study));
+  g_assert_cmpint (cal->statuses[a100].level, ==, BPW_CALIBRATION_CALIBRATED);
+  g_assert_cmpint (cal->statuses[h200].level, ==, BPW_CALIBRATION_MEASURED);
+  g_assert_nonnull (cal->warning);
+  g_assert_nonnull (strstr (cal->warning, cal->candidates[h200]));
+  tooltip = bpw_study_calibration_dup_tooltip (cal, h200);
+  g_assert_nonnull (strstr (tooltip, "memory_copy"));
+
+  copy = bpw_study_calibration_copy (cal);
+  g_assert_cmpstr (copy->warning, ==, cal->warning);
+  g_assert_cmpstr (copy->statuses[a100].label, ==, cal->statuses[a100].label);
+}
+
+/* Candidates on one blueprint are on equal footing: no warning. */
+static void
+test_study_equal (void)
+{
+  g_autoptr(BpwStudy) study = bpw_test_default_study ();
+  g_autoptr(BpwStudyCalibration) cal = NULL;
+
+  while (bpw_study_get_n_candidates (study) > 1)
+    bpw_study_remove_candidate (study, 0);
+  cal = bpw_study_calibration_new (study);
+  g_assert_cmpuint (cal->n_candidates, ==, 1);
+  g_assert_null (cal->warning);
+}
+
 /* Llama 3 70B decode at batch 1, two pipeline stages (the weights fit 80 GB parts): a
  * step that reads every weight once. Between any two bundled GPUs its time must follow
  * their effective device-memory bandwidth (datasheet × efficiency) within 15 %, and so
@@ -256,6 +296,8 @@ main (int argc, char **argv)
   g_test_add_func ("/calibration/rule/values-match-their-part",
                    test_rule_values_match_their_part);
   g_test_add_func ("/calibration/differs", test_differs);
+  g_test_add_func ("/calibration/study/default", test_study_default);
+  g_test_add_func ("/calibration/study/equal", test_study_equal);
   g_test_add_func ("/calibration/decode-tracks-bandwidth", test_decode_tracks_bandwidth);
   return g_test_run ();
 }
