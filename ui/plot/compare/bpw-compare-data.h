@@ -10,6 +10,7 @@
 #pragma once
 
 #include "bpw-compare.h"
+#include "bpw-study-calibration.h"
 
 G_BEGIN_DECLS
 
@@ -51,6 +52,8 @@ typedef struct
   GArray         *suites;        /* BpwCompareDataSuite */
   guint           scenario;      /* whose breakdown the bars and the table show */
   guint           baseline;      /* the candidate deltas are against */
+  /* owned: each candidate's calibration status, and the warning when they differ */
+  BpwStudyCalibration *calibration;
 } BpwCompareData;
 
 BpwCompareData *bpw_compare_data_new_from_comparison (BpwComparison *comparison,
