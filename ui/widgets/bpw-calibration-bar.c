@@ -17,7 +17,7 @@ struct _BpwCalibrationBar
   /* borrowed: children */
   GtkWidget *warning_box;
   GtkLabel  *warning_label;
-  GtkWidget *badges;         /* GtkFlowBox */
+  GtkWidget *badges;         /* GtkBox of GtkLabel */
 
   GPtrArray *badge_labels;   /* borrowed GtkLabel, in candidate order */
 };
@@ -78,11 +78,8 @@ bpw_calibration_bar_init (BpwCalibrationBar *self)
   gtk_widget_add_css_class (caption, "dim-label");
   gtk_widget_set_valign (caption, GTK_ALIGN_CENTER);
   gtk_box_append (GTK_BOX (row), caption);
-  self->badges = gtk_flow_box_new ();
-  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (self->badges), GTK_SELECTION_NONE);
-  gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (self->badges), FALSE);
-  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (self->badges), 16);
-  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (self->badges), 6);
+  /* A line of badges that ellipsize rather than widen the window: the tooltips say all. */
+  self->badges = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_widget_set_hexpand (self->badges, TRUE);
   gtk_box_append (GTK_BOX (row), self->badges);
   gtk_widget_set_parent (row, GTK_WIDGET (self));
@@ -105,7 +102,7 @@ bpw_calibration_bar_set (BpwCalibrationBar         *self,
   g_return_if_fail (BPW_IS_CALIBRATION_BAR (self));
 
   while ((child = gtk_widget_get_first_child (self->badges)) != NULL)
-    gtk_flow_box_remove (GTK_FLOW_BOX (self->badges), child);
+    gtk_box_remove (GTK_BOX (self->badges), child);
   g_ptr_array_set_size (self->badge_labels, 0);
 
   for (guint i = 0; calibration != NULL && i < calibration->n_candidates; i++)
@@ -124,10 +121,11 @@ bpw_calibration_bar_set (BpwCalibrationBar         *self,
       tooltip = bpw_study_calibration_dup_tooltip (calibration, i);
       css = g_strdup_printf ("calibration-%s", bpw_calibration_level_to_string (status->level));
       badge = gtk_label_new (text);
+      gtk_label_set_ellipsize (GTK_LABEL (badge), PANGO_ELLIPSIZE_END);
       gtk_widget_add_css_class (badge, "calibration-badge");
       gtk_widget_add_css_class (badge, css);
       gtk_widget_set_tooltip_text (badge, tooltip);
-      gtk_flow_box_append (GTK_FLOW_BOX (self->badges), badge);
+      gtk_box_append (GTK_BOX (self->badges), badge);
       g_ptr_array_add (self->badge_labels, badge);
     }
   gtk_label_set_text (self->warning_label,
