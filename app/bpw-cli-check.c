@@ -9,6 +9,7 @@
 #include "bpw-cli.h"
 #include "bpw-cli-print.h"
 
+#include "bpw-blueprint-calibration.h"
 #include "bpw-blueprint-io.h"
 #include "bpw-error.h"
 #include "bpw-file.h"
@@ -117,11 +118,32 @@ bpw_cli_check_workload_kind (JsonNode *root)
     }
 }
 
-/* Loads @path with the loader of its kind. On success *kind_out names what it was. */
+/* A blueprint's calibration status under the equal-footing rule (bpw-blueprint-calibration.h)
+ * in bf16, the precision studies run by default: the status, then each value that moves time. */
+static char *
+bpw_cli_check_calibration (const BpwBlueprint *bp)
+{
+  BpwCalibrationStatus status;
+  g_auto(GStrv) lines = NULL;
+  GString *out = g_string_new (NULL);
+  guint precisions = 1u << BPW_PRECISION_BF16;
+
+  bpw_blueprint_calibration_status (bp, precisions, &status);
+  g_string_append_printf (out, "  calibration (bf16): %s\n", status.label);
+  lines = g_strsplit (status.details, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    g_string_append_printf (out, "    %s\n", lines[i]);
+  bpw_calibration_status_clear (&status);
+  return g_string_free (out, FALSE);
+}
+
+/* Loads @path with the loader of its kind. On success *kind_out names what it was and
+ * *notes_out (nullable) says more where the kind has more to say. */
 static gboolean
 bpw_cli_check_file (const char  *path,
                     GPtrArray   *warnings,
                     const char **kind_out,
+                    char       **notes_out,
                     GError     **error)
 {
   g_autoptr(BpwJsonDoc) doc = NULL;
@@ -161,6 +183,7 @@ bpw_cli_check_file (const char  *path,
           return FALSE;
         *kind_out = bpw_blueprint_detect_format (root) == BPW_BLUEPRINT_FORMAT_CALCULON
                     ? "blueprint, Calculon system" : "blueprint";
+        *notes_out = bpw_cli_check_calibration (bp);
         return TRUE;
       }
 
@@ -268,8 +291,9 @@ bpw_cli_check (int    argc,
       g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
       g_autoptr(GError) file_error = NULL;
       const char *kind = NULL;
+      g_autofree char *notes = NULL;
 
-      if (!bpw_cli_check_file (argv[i], warnings, &kind, &file_error))
+      if (!bpw_cli_check_file (argv[i], warnings, &kind, &notes, &file_error))
         {
           bpw_cli_print (stderr, "bpw: %s\n", file_error->message);
           status = BPW_CLI_EXIT_INVALID_INPUT;
@@ -280,6 +304,8 @@ bpw_cli_check (int    argc,
         bpw_cli_print (stderr, "bpw: warning: %s\n",
                        (const char *) g_ptr_array_index (warnings, w));
       bpw_cli_print (stdout, "%s: ok (%s)\n", argv[i], kind);
+      if (notes != NULL)
+        bpw_cli_print (stdout, "%s", notes);
     }
   return status;
 }

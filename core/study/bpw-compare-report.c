@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "bpw-compare-private.h"
+#include "bpw-study-calibration.h"
 #include "bpw-json-dump-private.h"
 
 #include <math.h>
@@ -233,5 +234,16 @@ bpw_comparison_to_text (BpwComparison *cmp)
   if (!cmp->cost_known)
     g_string_append (out, "\nCost: not compared (no price given for some candidate, or prices "
                      "in different units); the Pareto front leaves cost out.\n");
+  /* What the ranking rests on: each candidate's calibration (bpw-study-calibration.h). */
+  {
+    g_autoptr(BpwStudyCalibration) cal = bpw_study_calibration_new (cmp->study);
+
+    g_string_append (out, "\nCalibration (bpw check BLUEPRINT lists the sources)\n");
+    for (guint c = 0; c < cal->n_candidates; c++)
+      g_string_append_printf (out, "  %-22.22s  %s\n", cal->candidates[c],
+                              cal->statuses[c].label != NULL ? cal->statuses[c].label : "—");
+    if (cal->warning != NULL)
+      g_string_append_printf (out, "%s\n", cal->warning);
+  }
   return g_string_free (out, FALSE);
 }

@@ -186,6 +186,17 @@ for suite in d['suites']:
     assert len(suite['pareto']) >= 1
     for sc in suite['scores']:
         assert 0 <= sc['score'] <= 1 + 1e-12"
+expect_rc "compare the bundled study as text" 0 "$BPW" compare default
+if grep -qE "A100 SXM 80 GB +calibrated \(fitted to Megatron-LM 2021 Table 1\)" "$TMP/out" \
+   && grep -qE "H200 SXM 141 GB +measured \(measurement pack h200-pytorch\)" "$TMP/out" \
+   && grep -qF "Candidates are calibrated differently:" "$TMP/out"; then
+  pass "compare text: each candidate's calibration and the warning"
+else fail "compare text: each candidate's calibration and the warning"; fi
+expect_rc "check a bundled blueprint" 0 "$BPW" check "${BPW_SOURCE_ROOT:-$(dirname "$0")/../..}/data/blueprints/h100-sxm-80gb.json"
+if grep -qF "calibration (bf16): estimate by rule from h200-sxm-141gb" "$TMP/out" \
+   && grep -qF "device-memory efficiency: estimate, equal-footing rule" "$TMP/out"; then
+  pass "check: the blueprint's calibration status and its values' sources"
+else fail "check: the blueprint's calibration status and its values' sources"; fi
 expect_rc "compare a missing study is invalid input" 1 "$BPW" compare /nonexistent.json
 
 # ---- the issue's acceptance: gpt3-175B on 1024 A100s beats the Megatron plan ----

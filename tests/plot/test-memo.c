@@ -13,6 +13,9 @@
 
 #include "bpw-error.h"
 #include "bpw-memo.h"
+#include "bpw-memo-validation.h"
+#include "bpw-blueprint-io.h"
+#include "bpw-validation-report.h"
 #include "bpw-plot-test-util.h"
 
 static gboolean
@@ -59,7 +62,9 @@ test_memo (void)
     "Simulated step", "Time in the step", "Buffer lifetimes", "Device memory",
     "Trade curves", "Time per output token", "Mapping sheet excerpt",
     "Assumptions and provenance", "datasheet", "SHA-256", "Validation",
-    "Measured step time of the hook", "Figure 1.",
+    "Measured step time of the hook", "Figure 1.", "Calibration",
+    "calibrated (fitted to Megatron-LM 2021 Table 1)",
+    "measured (measurement pack h200-pytorch)", "Compare with care",
   };
 
   g_assert_no_error (error);
@@ -97,6 +102,61 @@ test_memo (void)
   g_rmdir (dir);
 }
 
+/* A study without measurements of its own: the memo's validation page gives Table 1 in
+ * sample and left out, as the Validation page does, instead of calling it unvalidated. */
+static void
+test_validation_without_measurements (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwStudy) study = bpw_study_new_bundled ("default", &error);
+  g_autoptr(BpwBlueprint) a100 = bpw_blueprint_load ("a100-sxm-80gb", NULL, &error);
+  g_autoptr(BpwValidationReport) report = bpw_validation_report_new ();
+  g_autofree char *dir = g_dir_make_tmp ("bpw-memo-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "memo.pdf", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *in_sample = NULL;
+  g_autofree char *left_out = NULL;
+  const BpwReportSection *s;
+  BpwMemoOptions options;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (bpw_study_get_n_measurements (study), ==, 0);
+  bpw_memo_options_init (&options);
+  options.trade_requests = 20;
+  bpw_memo_options_set_validation (&options, study);
+  g_assert_true (bpw_memo_write_pdf (study, &options, path, &error));
+  g_assert_no_error (error);
+
+  /* The figures `bpw validate` and the Validation page compute. */
+  g_assert_true (bpw_validation_report_add_megatron (report, a100, &error));
+  g_assert_true (bpw_validation_report_add_held_out (report, a100, &error));
+  g_assert_no_error (error);
+  s = g_ptr_array_index (report->sections, 0);
+  in_sample = g_strdup_printf ("mean |error| %.1f %%, max %.1f %%", 100.0 * s->mean_abs_error,
+                               100.0 * s->max_abs_error);
+  left_out = g_strdup_printf ("mean |error| %.1f %%, max %.1f %%",
+                              100.0 * s->held_out_mean_abs_error,
+                              100.0 * s->held_out_max_abs_error);
+
+  text = bpw_plot_test_pdf_text (path);
+  if (text == NULL)
+    g_test_skip ("pdftotext (poppler-utils) is not installed: text not checked");
+  else
+    {
+      g_autofree char *flat = g_strdelimit (g_strdup (text), "\n", ' ');
+
+      g_assert_null (strstr (flat, "not validated"));
+      for (const char * const *want = (const char * const[]) { "Error in sample",
+                                                               "Error left out", in_sample,
+                                                               left_out, NULL };
+           *want != NULL; want++)
+        if (strstr (flat, *want) == NULL)
+          g_error ("the memo's validation lacks “%s”", *want);
+    }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_errors (void)
 {
@@ -122,6 +182,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/bpw/plot/Memo/sections-and-text", test_memo);
+  g_test_add_func ("/bpw/plot/Memo/validation-without-measurements",
+                   test_validation_without_measurements);
   g_test_add_func ("/bpw/plot/Memo/errors", test_errors);
   return g_test_run ();
 }

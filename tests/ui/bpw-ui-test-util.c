@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "bpw-ui-test-util.h"
 
@@ -220,4 +221,30 @@ bpw_test_remove_tree (const char *dir)
         g_unlink (path);
     }
   g_rmdir (dir);
+}
+
+void
+bpw_test_check_calibration_bar (GtkWidget *page,
+                                BpwStudy  *study)
+{
+  BpwCalibrationBar *bar = BPW_CALIBRATION_BAR (bpw_test_find_widget (page,
+                                                                      BPW_TYPE_CALIBRATION_BAR));
+  g_autoptr(BpwStudyCalibration) expected = bpw_study_calibration_new (study);
+  const char *warning = bpw_calibration_bar_get_warning (bar);
+
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (bar)));
+  g_assert_cmpuint (bpw_calibration_bar_get_n_badges (bar), ==, expected->n_candidates);
+  for (guint i = 0; i < expected->n_candidates; i++)
+    {
+      GtkLabel *badge = bpw_calibration_bar_get_badge (bar, i);
+      g_autofree char *tooltip = bpw_study_calibration_dup_tooltip (expected, i);
+
+      g_assert_true (g_str_has_prefix (gtk_label_get_text (badge), expected->candidates[i]));
+      g_assert_nonnull (strstr (gtk_label_get_text (badge),
+                                bpw_calibration_level_to_label (expected->statuses[i].level)));
+      g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (badge)), ==, tooltip);
+    }
+  /* The default study mixes a calibrated A100, a measured H200 and estimates. */
+  g_assert_nonnull (expected->warning);
+  g_assert_cmpstr (warning, ==, expected->warning);
 }

@@ -35,5 +35,9 @@ BpwWindow *bpw_test_open_default    (void);
 AdwMessageDialog *bpw_test_find_dialog (GtkWindow *window);
 /* Removes @dir and everything below it. */
 void       bpw_test_remove_tree     (const char *dir);
+/* The calibration bar inside @page shows the default study as calibrated: a badge per
+ * candidate with its status in the tooltip, and the warning that they differ. */
+void       bpw_test_check_calibration_bar (GtkWidget *page,
+                                           BpwStudy  *study);
 
 G_END_DECLS

@@ -151,6 +151,9 @@ test_compare_default (void)
   check_fit_matrix (matrix, study, &n_pass, &n_fail);
   g_assert_cmpuint (n_pass, >, 0);
   g_assert_cmpuint (n_fail, >, 0);
+  /* Both pages say how each candidate is calibrated, and warn that they differ. */
+  bpw_test_check_calibration_bar (GTK_WIDGET (bpw_window_get_overview_page (window)), study);
+  bpw_test_check_calibration_bar (GTK_WIDGET (page), study);
 
   /* The chart, laid out on screen: a bar for every candidate and a heat-map cell for
    * every candidate × scenario. */

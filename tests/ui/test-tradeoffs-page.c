@@ -129,6 +129,7 @@ test_tradeoffs_default (void)
   plot = bpw_tradeoffs_page_get_plot (page);
   check_sweep (bpw_trade_plot_get_data (plot), study, decode);
   g_assert_cmpint (bpw_trade_plot_get_data (plot)->metric, ==, BPW_TRADE_LATENCY_TPOT);
+  bpw_test_check_calibration_bar (GTK_WIDGET (page), study);
   /* Training has no serving sweep. */
   for (guint s = 0; s < bpw_study_get_n_scenarios (study); s++)
     if (bpw_study_get_scenario (study, s)->scenario.phase == BPW_WORKLOAD_TRAIN)

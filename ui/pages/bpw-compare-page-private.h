@@ -8,6 +8,7 @@
 #pragma once
 
 #include "bpw-added-button.h"
+#include "bpw-calibration-bar.h"
 #include "bpw-compare-page.h"
 #include "bpw-study-worker.h"
 
@@ -23,6 +24,7 @@ struct _BpwComparePage
   BpwAddedButton    *added_button;  /* "Clear N Added" */
   GtkSpinner        *spinner;
   GtkLabel          *status_label;
+  BpwCalibrationBar *calibration_bar;
   GtkStack          *stack;
   AdwStatusPage     *error_page;
   GtkStack          *view_stack;

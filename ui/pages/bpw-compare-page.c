@@ -175,6 +175,7 @@ bpw_compare_page_computed_cb (GObject      *object,
       self->plot = bpw_compare_plot_new (data);
     }
   bpw_plot_view_set_plot (self->plot_view, BPW_PLOT (self->plot));
+  bpw_calibration_bar_set (self->calibration_bar, data != NULL ? data->calibration : NULL);
   bpw_compare_page_sync_choices (self);
   _bpw_compare_page_update_table (self);
   bpw_compare_page_set_busy (self, FALSE);
@@ -304,6 +305,7 @@ bpw_compare_page_class_init (BpwComparePageClass *klass)
 
   g_type_ensure (BPW_TYPE_PLOT_VIEW);
   g_type_ensure (BPW_TYPE_ADDED_BUTTON);
+  g_type_ensure (BPW_TYPE_CALIBRATION_BAR);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "comparepage");
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -313,6 +315,7 @@ bpw_compare_page_class_init (BpwComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BpwComparePage, added_button);
   gtk_widget_class_bind_template_child (widget_class, BpwComparePage, spinner);
   gtk_widget_class_bind_template_child (widget_class, BpwComparePage, status_label);
+  gtk_widget_class_bind_template_child (widget_class, BpwComparePage, calibration_bar);
   gtk_widget_class_bind_template_child (widget_class, BpwComparePage, stack);
   gtk_widget_class_bind_template_child (widget_class, BpwComparePage, error_page);
   gtk_widget_class_bind_template_child (widget_class, BpwComparePage, view_stack);

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "bpw-calibration-bar.h"
 #include "bpw-facts-details.h"
 #include "bpw-fit-matrix.h"
 #include "bpw-overview-page.h"
@@ -23,6 +24,7 @@ struct _BpwOverviewPage
   BpwFactsDetails     *details;
   GtkWidget           *fit_box;
   BpwFitMatrix        *fit_matrix;
+  BpwCalibrationBar   *calibration_bar;
 
   /* Owned references */
   GListModel          *items;
@@ -274,6 +276,7 @@ bpw_overview_page_class_init (BpwOverviewPageClass *klass)
 
   g_type_ensure (BPW_TYPE_FACTS_DETAILS);
   g_type_ensure (BPW_TYPE_FIT_MATRIX);
+  g_type_ensure (BPW_TYPE_CALIBRATION_BAR);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "overviewpage");
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -283,6 +286,7 @@ bpw_overview_page_class_init (BpwOverviewPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BpwOverviewPage, details);
   gtk_widget_class_bind_template_child (widget_class, BpwOverviewPage, fit_box);
   gtk_widget_class_bind_template_child (widget_class, BpwOverviewPage, fit_matrix);
+  gtk_widget_class_bind_template_child (widget_class, BpwOverviewPage, calibration_bar);
 }
 
 static void
@@ -407,8 +411,18 @@ bpw_overview_page_set_fit (BpwOverviewPage      *self,
 
   /* The matrix keeps its tiles while a change is compared again, a moment later. */
   bpw_fit_matrix_set_data (self->fit_matrix, data);
+  /* Likewise the candidates' calibration; a study without candidates clears it. */
+  if (data != NULL || bpw_fit_matrix_get_n_candidates (self->fit_matrix) == 0)
+    bpw_calibration_bar_set (self->calibration_bar, data != NULL ? data->calibration : NULL);
   gtk_widget_set_visible (self->fit_box, bpw_fit_matrix_get_n_candidates (self->fit_matrix) > 0
                                          && bpw_fit_matrix_get_n_scenarios (self->fit_matrix) > 0);
+}
+
+BpwCalibrationBar *
+bpw_overview_page_get_calibration_bar (BpwOverviewPage *self)
+{
+  g_return_val_if_fail (BPW_IS_OVERVIEW_PAGE (self), NULL);
+  return self->calibration_bar;
 }
 
 BpwFitMatrix *

@@ -6,6 +6,7 @@
 
 #include <adwaita.h>
 
+#include "bpw-calibration-bar.h"
 #include "bpw-compare-data.h"
 #include "bpw-fit-matrix.h"
 #include "bpw-overview-item.h"
@@ -36,6 +37,8 @@ void        bpw_overview_page_select         (BpwOverviewPage *self,
 void        bpw_overview_page_set_fit        (BpwOverviewPage      *self,
                                               const BpwCompareData *data);
 BpwFitMatrix *bpw_overview_page_get_fit_matrix (BpwOverviewPage    *self);
+/* Each candidate's calibration status and the warning when they differ (from set_fit). */
+BpwCalibrationBar *bpw_overview_page_get_calibration_bar (BpwOverviewPage *self);
 /* TRUE when the evaluation's columns are shown: some item carries an evaluation. */
 gboolean    bpw_overview_page_get_shows_evaluation (BpwOverviewPage *self);
 

@@ -19,6 +19,7 @@
 
 #include "bpw-tradeoffs-page.h"
 #include "bpw-added-button.h"
+#include "bpw-calibration-bar.h"
 
 /* One inference scenario and its curves. */
 typedef struct
@@ -50,6 +51,7 @@ struct _BpwTradeoffsPage
   BpwAddedButton    *added_button;  /* "Clear N Added" */
   GtkSpinner        *spinner;
   GtkLabel          *status_label;
+  BpwCalibrationBar *calibration_bar;
   GtkStack          *stack;
   AdwStatusPage     *error_page;
   BpwPlotView       *plot_view;
@@ -145,6 +147,10 @@ bpw_tradeoffs_page_update (BpwTradeoffsPage *self)
     gtk_stack_set_visible_child_name (self->stack, "computing");
 
   bpw_plot_view_set_plot (self->plot_view, slot != NULL ? BPW_PLOT (slot->plot) : NULL);
+  /* The candidates of the curves shown, as calibrated: the curves rank them. */
+  bpw_calibration_bar_set (self->calibration_bar,
+                           has_curves ? bpw_trade_plot_get_data (slot->plot)->calibration
+                                      : NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->latency_dropdown), has_curves);
   gtk_widget_set_sensitive (GTK_WIDGET (self->y_dropdown), has_curves);
   self->updating = TRUE;
@@ -449,6 +455,7 @@ bpw_tradeoffs_page_class_init (BpwTradeoffsPageClass *klass)
 
   g_type_ensure (BPW_TYPE_PLOT_VIEW);
   g_type_ensure (BPW_TYPE_ADDED_BUTTON);
+  g_type_ensure (BPW_TYPE_CALIBRATION_BAR);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "tradeoffspage");
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -459,6 +466,7 @@ bpw_tradeoffs_page_class_init (BpwTradeoffsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BpwTradeoffsPage, added_button);
   gtk_widget_class_bind_template_child (widget_class, BpwTradeoffsPage, spinner);
   gtk_widget_class_bind_template_child (widget_class, BpwTradeoffsPage, status_label);
+  gtk_widget_class_bind_template_child (widget_class, BpwTradeoffsPage, calibration_bar);
   gtk_widget_class_bind_template_child (widget_class, BpwTradeoffsPage, stack);
   gtk_widget_class_bind_template_child (widget_class, BpwTradeoffsPage, error_page);
   gtk_widget_class_bind_template_child (widget_class, BpwTradeoffsPage, plot_view);

@@ -113,6 +113,7 @@ bpw_compare_data_new_from_comparison (BpwComparison *comparison,
 
       g_array_append_val (data->suites, suite);
     }
+  data->calibration = bpw_study_calibration_new (study);
   return data;
 }
 
@@ -136,6 +137,7 @@ bpw_compare_data_free (BpwCompareData *data)
     }
   if (data->suites != NULL)
     g_array_unref (data->suites);
+  g_clear_pointer (&data->calibration, bpw_study_calibration_free);
   g_strfreev (data->candidates);
   g_strfreev (data->blueprints);
   g_strfreev (data->scenarios);

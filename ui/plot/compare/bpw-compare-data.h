@@ -10,6 +10,7 @@
 #pragma once
 
 #include "bpw-compare.h"
+#include "bpw-study-calibration.h"
 
 G_BEGIN_DECLS
 
@@ -55,6 +56,8 @@ typedef struct
    * the Pareto front) or claimed. */
   gboolean        cost_known;
   BpwPriceUnit    cost_unit;
+  /* owned: each candidate's calibration status, and the warning when they differ */
+  BpwStudyCalibration *calibration;
 } BpwCompareData;
 
 BpwCompareData *bpw_compare_data_new_from_comparison (BpwComparison *comparison,

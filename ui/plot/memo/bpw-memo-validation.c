@@ -235,15 +235,22 @@ bpw_memo_validation_write (BpwMemoPage *page,
   g_autofree BpwMeasurementRun *runs = NULL;
   guint n = bpw_study_get_n_measurements (study), section = 0;
 
-  if (n == 0)
-    return FALSE;
-  bpw_memo_page_paragraph (page, BPW_PLOT_FONT_BODY, NULL,
-                           _("Predicted against measured; error is predicted / measured − 1. "
-                           "First the published reference, then every measurement the study "
-                           "holds: a profile of a candidate running a scenario, its kernels "
-                           "matched with the simulated step's operations by lineage, kind, "
-                           "shape and order."));
-  runs = g_new0 (BpwMeasurementRun, n);
+  /* The published reference stands with or without measurements of the study's own, as
+   * on the Validation page: the memo says what the window shows. */
+  if (n > 0)
+    bpw_memo_page_paragraph (page, BPW_PLOT_FONT_BODY, NULL,
+                             _("Predicted against measured; error is predicted / measured − 1. "
+                             "First the published reference, then every measurement the study "
+                             "holds: a profile of a candidate running a scenario, its kernels "
+                             "matched with the simulated step's operations by lineage, kind, "
+                             "shape and order."));
+  else
+    bpw_memo_page_paragraph (page, BPW_PLOT_FONT_BODY, NULL,
+                             _("Predicted against published; error is predicted / published − 1. "
+                             "The study holds no measurements of its own (a profile of a "
+                             "candidate running a scenario, once imported, is compared here "
+                             "too), so the reference below is the validation there is."));
+  runs = g_new0 (BpwMeasurementRun, MAX (n, 1));
   for (guint i = 0; i < n; i++)
     if (!bpw_measurement_run_init (&runs[i], study, i, &error)
         || !bpw_measurement_run_execute (&runs[i], &error))
@@ -283,8 +290,6 @@ bpw_memo_options_set_validation (BpwMemoOptions *options,
   g_return_if_fail (options != NULL);
   g_return_if_fail (BPW_IS_STUDY (study));
 
-  if (bpw_study_get_n_measurements (study) == 0)
-    return;
   options->validation = bpw_memo_validation_write;
   options->validation_data = NULL;
 }

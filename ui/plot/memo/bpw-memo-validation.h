@@ -16,13 +16,13 @@ G_BEGIN_DECLS
 /* Operations listed per measurement; the rest are summed in one line. */
 #define BPW_MEMO_VALIDATION_TOP 15
 
-/* A BpwMemoValidationFunc: FALSE (the memo says the numbers are unvalidated) when @study
- * has no measurements. A measurement that cannot be correlated is reported in place. */
+/* A BpwMemoValidationFunc: Megatron-LM 2021 Table 1 on the A100, in sample and left out as
+ * the Validation page shows it, then each of @study's measurements (none is fine). Always
+ * TRUE; a measurement that cannot be correlated is reported in place. */
 gboolean  bpw_memo_validation_write  (BpwMemoPage    *page,
                                       BpwStudy       *study,
                                       gpointer        user_data);
-/* Sets @options' validation hook to bpw_memo_validation_write() when @study has
- * measurements; leaves it alone otherwise. */
+/* Sets @options' validation hook to bpw_memo_validation_write(). */
 void      bpw_memo_options_set_validation (BpwMemoOptions *options,
                                            BpwStudy       *study);
 

@@ -163,10 +163,11 @@ candidates_table (BpwMemo *m)
   const BpwCompareData *cmp = m->cmp;
   g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
   guint n_suites = MIN (cmp->suites->len, 3u);
-  guint cols = 3 + 2 * n_suites;
+  guint cols = 4 + 2 * n_suites;
 
   g_ptr_array_add (cells, g_strdup (_("Candidate")));
   g_ptr_array_add (cells, g_strdup (_("Blueprint")));
+  g_ptr_array_add (cells, g_strdup (_("Calibration")));
   g_ptr_array_add (cells, g_strdup (_("Mapping")));
   for (guint k = 0; k < n_suites; k++)
     {
@@ -183,6 +184,9 @@ candidates_table (BpwMemo *m)
 
       g_ptr_array_add (cells, g_strdup_printf ("%s%s", cand->name, c == m->best ? " ★" : ""));
       g_ptr_array_add (cells, g_strdup (cand->blueprint));
+      /* The status in full: the memo has no tooltips; the appendix lists the sources. */
+      g_ptr_array_add (cells, g_strdup (cmp->calibration->statuses[c].label != NULL
+                                        ? cmp->calibration->statuses[c].label : "—"));
       g_ptr_array_add (cells, g_strdup (given ? _("its own") : _("each scenario's")));
       for (guint k = 0; k < n_suites; k++)
         {
@@ -451,6 +455,10 @@ bpw_memo_write_pdf (BpwStudy             *study,
   bpw_memo_page_heading (&m.page, 2, _("Recommendation"));
   rec = recommendation (&m);
   bpw_memo_page_paragraph (&m.page, BPW_PLOT_FONT_BODY, NULL, rec);
+  /* The ranking above rests on each candidate's calibration: say when it is uneven. */
+  if (m.cmp->calibration->warning != NULL)
+    bpw_memo_page_paragraph (&m.page, BPW_PLOT_FONT_BODY, &m.page.style.muted,
+                             m.cmp->calibration->warning);
   bpw_memo_page_heading (&m.page, 2, _("Scenarios"));
   scenarios_table (&m);
   bpw_memo_page_heading (&m.page, 2, _("Candidates and suite scores"));

@@ -76,6 +76,7 @@ bpw_trade_data_free (BpwTradeData *data)
   g_free (data->title);
   g_free (data->scenario);
   g_free (data->stream);
+  g_clear_pointer (&data->calibration, bpw_study_calibration_free);
   g_free (data);
 }
 
@@ -288,5 +289,6 @@ bpw_trade_data_new_from_study (BpwStudy              *study,
                  : BPW_TRADE_LATENCY_TTFT;
   for (guint c = 0; c < bpw_study_get_n_candidates (study); c++)
     sweep_candidate (data, study, c, scenario, options);
+  data->calibration = bpw_study_calibration_new (study);
   return data;
 }

@@ -12,6 +12,7 @@
 
 #include "bpw-serve.h"
 #include "bpw-study.h"
+#include "bpw-study-calibration.h"
 
 G_BEGIN_DECLS
 
@@ -53,6 +54,8 @@ typedef struct
   double           sla[BPW_TRADE_N_LATENCIES];  /* s; 0 none (TTFT, TPOT, p99 end to end) */
   GArray          *series;       /* BpwTradeSeries */
   GArray          *points;       /* BpwTradePoint, series by series */
+  /* owned, nullable: the candidates' calibration status and the warning when they differ */
+  BpwStudyCalibration *calibration;
 } BpwTradeData;
 
 typedef struct

@@ -1,0 +1,303 @@
+/* test-calibration.c — the equal-footing rule on the bundled blueprints, the calibration
+ * status, the different-calibration warning, and decode that tracks memory bandwidth
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "bpw-core.h"
+#include "bpw-measurement-pack.h"
+#include "bpw-test-study.h"
+
+#define BF16 (1u << BPW_PRECISION_BF16)
+
+static BpwBlueprint *
+bundled (const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  BpwBlueprint *bp = bpw_blueprint_load_bundled (name, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (bp);
+  return bp;
+}
+
+static void
+assert_status (const char *name, BpwCalibrationLevel level, const char *label)
+{
+  g_autoptr(BpwBlueprint) bp = bundled (name);
+  BpwCalibrationStatus status;
+
+  bpw_blueprint_calibration_status (bp, BF16, &status);
+  if (status.level != level || strcmp (status.label, label) != 0)
+    g_error ("%s: status %s “%s”, expected %s “%s”", name,
+             bpw_calibration_level_to_string (status.level), status.label,
+             bpw_calibration_level_to_string (level), label);
+  g_assert_nonnull (status.details);
+  bpw_calibration_status_clear (&status);
+}
+
+static void
+test_status_bundled (void)
+{
+  assert_status ("a100-sxm-80gb", BPW_CALIBRATION_CALIBRATED,
+                 "calibrated (fitted to Megatron-LM 2021 Table 1)");
+  assert_status ("h200-sxm-141gb", BPW_CALIBRATION_MEASURED,
+                 "measured (measurement pack h200-pytorch)");
+  for (const char * const *n = (const char * const[]) { "h100-sxm-80gb", "b200", "mi300x",
+                                                         "gaudi3", "tpu-v4", "tpu-v5p", NULL };
+       *n != NULL; n++)
+    assert_status (*n, BPW_CALIBRATION_ESTIMATE, "estimate by rule from h200-sxm-141gb");
+}
+
+/* No efficiency and no fixed cost: the part runs at its datasheet, and says so. */
+static void
+test_status_datasheet (void)
+{
+  g_autoptr(BpwBlueprint) bp = bundled ("h200-sxm-141gb");
+  int hbm = bpw_blueprint_first_memory (bp, BPW_MEMORY_DEVICE);
+  BpwCalibrationStatus status;
+
+  bp->memory[hbm].efficiency.n_points = 0;
+  bpw_blueprint_calibration_status (bp, BF16, &status);
+  g_assert_cmpint (status.level, ==, BPW_CALIBRATION_DATASHEET);
+  g_assert_cmpstr (status.label, ==, "datasheet only");
+  g_assert_nonnull (strstr (status.details, "device-memory efficiency: not set"));
+  bpw_calibration_status_clear (&status);
+}
+
+/* A precision the rule estimates (fp16 equals the bf16 measurement) weakens the status
+ * of a candidate that runs it, and only of such a candidate. */
+static void
+test_status_precision (void)
+{
+  g_autoptr(BpwBlueprint) bp = bundled ("h200-sxm-141gb");
+  BpwCalibrationStatus status;
+
+  bpw_blueprint_calibration_status (bp, 1u << BPW_PRECISION_FP16, &status);
+  g_assert_cmpint (status.level, ==, BPW_CALIBRATION_ESTIMATE);
+  bpw_calibration_status_clear (&status);
+  bpw_blueprint_calibration_status (bp, 1u << BPW_PRECISION_FP8, &status);
+  g_assert_cmpint (status.level, ==, BPW_CALIBRATION_MEASURED);
+  bpw_calibration_status_clear (&status);
+}
+
+/* The H200's measured values are the pack's microbenchmarks over the datasheet. */
+static void
+test_h200_from_pack (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "measurements",
+                                                 "h200-pytorch", "pack.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwMeasurementPack) pack = bpw_measurement_pack_load_file (path, NULL, &error);
+  g_autoptr(BpwBlueprint) bp = bundled ("h200-sxm-141gb");
+  const BpwEngine *tc;
+  const BpwMemoryLevel *hbm;
+  double matmul, copy;
+
+  g_assert_no_error (error);
+  tc = &bp->engines[bpw_blueprint_first_engine (bp, BPW_ENGINE_MATRIX)];
+  hbm = &bp->memory[bpw_blueprint_first_memory (bp, BPW_MEMORY_DEVICE)];
+  matmul = tc->peak[BPW_PRECISION_BF16].value
+           * bpw_efficiency_table_lookup (&tc->efficiency[BPW_PRECISION_BF16], 1e12);
+  copy = hbm->bandwidth.value * bpw_efficiency_table_lookup (&hbm->efficiency, 1e9);
+  g_assert_cmpfloat_with_epsilon (matmul / pack->peak.flops_per_s, 1.0, 1e-3);
+  g_assert_cmpuint (pack->n_copies, >, 0);
+  g_assert_cmpfloat_with_epsilon (copy / pack->copies[0].bytes_per_s, 1.0, 1e-3);
+  g_assert_cmpint (tc->efficiency[BPW_PRECISION_BF16].kind, ==, BPW_PROVENANCE_MEASURED);
+  g_assert_cmpint (hbm->efficiency.kind, ==, BPW_PROVENANCE_MEASURED);
+  g_assert_cmpint (tc->overhead.kind, ==, BPW_PROVENANCE_MEASURED);
+}
+
+/* Every value the rule estimates names the part it came from and has that part's value. */
+static void
+test_rule_values_match_their_part (void)
+{
+  const char * const *names = bpw_blueprint_bundled_names ();
+  guint checked = 0;
+
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autoptr(BpwBlueprint) bp = bundled (names[i]);
+      int hbm = bpw_blueprint_first_memory (bp, BPW_MEMORY_DEVICE);
+      int m = bpw_blueprint_first_engine (bp, BPW_ENGINE_MATRIX);
+      const BpwEfficiencyTable *t = &bp->memory[hbm].efficiency;
+      const BpwSourced *o = &bp->engines[m].overhead;
+
+      /* Every bundled part sets the values the rule covers: no free ride. */
+      g_assert_cmpuint (t->n_points, >, 0);
+      g_assert_true (o->set);
+      if (g_str_has_prefix (t->source, BPW_CALIBRATION_RULE))
+        {
+          g_autoptr(BpwBlueprint) from = NULL;
+          const char *part = strstr (t->source, " from ") + strlen (" from ");
+          g_autofree char *name = g_strndup (part, strcspn (part, " "));
+          int fm;
+
+          g_assert_cmpint (t->kind, ==, BPW_PROVENANCE_ESTIMATE);
+          g_assert_true (g_str_has_prefix (o->source, BPW_CALIBRATION_RULE));
+          from = bundled (name);
+          fm = bpw_blueprint_first_engine (from, BPW_ENGINE_MATRIX);
+          g_assert_cmpfloat (bpw_efficiency_table_lookup (t, 1e9), ==,
+                             bpw_efficiency_table_lookup (&from->memory[
+                               bpw_blueprint_first_memory (from, BPW_MEMORY_DEVICE)].efficiency,
+                               1e9));
+          g_assert_cmpfloat (o->value, ==, from->engines[fm].overhead.value);
+          checked++;
+        }
+    }
+  g_assert_cmpuint (checked, >=, 5);
+}
+
+static void
+test_differs (void)
+{
+  const char *names[] = { "A100", "H100", "H200", "MI300X" };
+  const char *parts[] = { "a100-sxm-80gb", "h100-sxm-80gb", "h200-sxm-141gb", "mi300x" };
+  BpwCalibrationStatus statuses[4];
+  g_autofree char *why = NULL;
+
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autoptr(BpwBlueprint) bp = bundled (parts[i]);
+
+      bpw_blueprint_calibration_status (bp, BF16, &statuses[i]);
+    }
+  /* The two estimates by the same rule from the same part are on equal footing. */
+  g_assert_false (bpw_calibration_differs ((const char * const[]) { "H100", "MI300X" },
+                                           (BpwCalibrationStatus[]) { statuses[1], statuses[3] },
+                                           2, &why));
+  g_assert_null (why);
+  g_assert_false (bpw_calibration_differs (names, statuses, 1, &why));
+
+  g_assert_true (bpw_calibration_differs (names, statuses, 4, &why));
+  g_assert_nonnull (strstr (why, "A100 calibrated (fitted to Megatron-LM 2021 Table 1)"));
+  g_assert_nonnull (strstr (why, "H100, MI300X estimate by rule from h200-sxm-141gb"));
+  g_assert_nonnull (strstr (why, "H200 measured (measurement pack h200-pytorch)"));
+  g_assert_nonnull (strstr (why, "Compare with care"));
+  for (guint i = 0; i < 4; i++)
+    bpw_calibration_status_clear (&statuses[i]);
+}
+
+/* The default study compares an A100 (calibrated), an H200 (measured) and two parts
+ * estimated by the rule: each candidate has its status, and the study is warned. */
+static void
+test_study_default (void)
+{
+  g_autoptr(BpwStudy) study = bpw_test_default_study ();
+  g_autoptr(BpwStudyCalibration) cal = bpw_study_calibration_new (study);
+  g_autoptr(BpwStudyCalibration) copy = NULL;
+  guint a100 = bpw_test_candidate_index (study, "a100-sxm-80gb");
+  guint h200 = bpw_test_candidate_index (study, "h200-sxm-141gb");
+  g_autofree char *tooltip = NULL;
+
+  g_assert_cmpuint (cal->n_candidates, ==, bpw_study_get_n_candidates (study));
+  g_assert_cmpint (cal->statuses[a100].level, ==, BPW_CALIBRATION_CALIBRATED);
+  g_assert_cmpint (cal->statuses[h200].level, ==, BPW_CALIBRATION_MEASURED);
+  g_assert_nonnull (cal->warning);
+  g_assert_nonnull (strstr (cal->warning, cal->candidates[h200]));
+  tooltip = bpw_study_calibration_dup_tooltip (cal, h200);
+  g_assert_nonnull (strstr (tooltip, "memory_copy"));
+
+  copy = bpw_study_calibration_copy (cal);
+  g_assert_cmpstr (copy->warning, ==, cal->warning);
+  g_assert_cmpstr (copy->statuses[a100].label, ==, cal->statuses[a100].label);
+}
+
+/* Candidates on one blueprint are on equal footing: no warning. */
+static void
+test_study_equal (void)
+{
+  g_autoptr(BpwStudy) study = bpw_test_default_study ();
+  g_autoptr(BpwStudyCalibration) cal = NULL;
+
+  while (bpw_study_get_n_candidates (study) > 1)
+    bpw_study_remove_candidate (study, 0);
+  cal = bpw_study_calibration_new (study);
+  g_assert_cmpuint (cal->n_candidates, ==, 1);
+  g_assert_null (cal->warning);
+}
+
+/* Llama 3 70B decode at batch 1, two pipeline stages (the weights fit 80 GB parts): a
+ * step that reads every weight once. Between any two bundled GPUs its time must follow
+ * their effective device-memory bandwidth (datasheet × efficiency) within 15 %, and so
+ * their datasheet bandwidth: with the efficiencies and fixed costs on equal footing they
+ * differ little between parts. A part left at 100 % of its datasheet with no fixed cost
+ * beside a calibrated one (the A100 against the H100 before the rule: 1.97× the time for
+ * 1.64× the bandwidth) fails the second. */
+static void
+test_decode_tracks_bandwidth (void)
+{
+  const char *parts[] = { "a100-sxm-80gb", "h100-sxm-80gb", "h200-sxm-141gb", "b200",
+                          "mi300x", "gaudi3" };
+  double time[G_N_ELEMENTS (parts)], bandwidth[G_N_ELEMENTS (parts)];
+  double datasheet[G_N_ELEMENTS (parts)];
+  g_autoptr(GError) error = NULL;
+  BpwModelSpec spec;
+  BpwScenario scenario;
+  BpwMapping mapping;
+
+  bpw_model_spec_init_defaults (&spec);
+  g_assert_true (bpw_workload_load ("llama3-70b", &spec, &error));
+  g_assert_no_error (error);
+  bpw_scenario_init_defaults (&scenario);
+  scenario.phase = BPW_WORKLOAD_DECODE;
+  scenario.global_batch = scenario.micro_batch = 1;
+  scenario.seq = 2048;
+  scenario.context = 4096;
+  scenario.dtype = scenario.kv_dtype = BPW_DTYPE_BF16;
+  bpw_mapping_init_defaults (&mapping);
+  mapping.parallel.pp = 2;
+
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    {
+      g_autoptr(BpwBlueprint) bp = bundled (parts[i]);
+      g_autoptr(BpwEstimator) est = bpw_estimator_new (&spec, &scenario, bp, &error);
+      const BpwMemoryLevel *hbm = &bp->memory[bpw_blueprint_first_memory (bp,
+                                                                         BPW_MEMORY_DEVICE)];
+      BpwEvaluation eval;
+
+      g_assert_no_error (error);
+      g_assert_true (bpw_estimator_evaluate (est, &mapping, &eval, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_true (eval.legal);
+      time[i] = eval.step_time_s;
+      datasheet[i] = hbm->bandwidth.value;
+      bandwidth[i] = hbm->bandwidth.value * bpw_efficiency_table_lookup (&hbm->efficiency,
+                                                                          1e9);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    for (guint j = i + 1; j < G_N_ELEMENTS (parts); j++)
+      {
+        double effective = (time[i] / time[j]) / (bandwidth[j] / bandwidth[i]);
+        double sheet = (time[i] / time[j]) / (datasheet[j] / datasheet[i]);
+
+        if (fabs (effective - 1.0) > 0.15 || fabs (sheet - 1.0) > 0.15)
+          g_error ("decode %s / %s = %.3f; bandwidth %s / %s = %.3f effective, %.3f "
+                   "datasheet", parts[i], parts[j], time[i] / time[j], parts[j], parts[i],
+                   bandwidth[j] / bandwidth[i], datasheet[j] / datasheet[i]);
+      }
+  bpw_mapping_clear (&mapping);
+  bpw_scenario_clear (&scenario);
+  bpw_model_spec_clear (&spec);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/calibration/status/bundled", test_status_bundled);
+  g_test_add_func ("/calibration/status/datasheet", test_status_datasheet);
+  g_test_add_func ("/calibration/status/precision", test_status_precision);
+  g_test_add_func ("/calibration/rule/h200-from-pack", test_h200_from_pack);
+  g_test_add_func ("/calibration/rule/values-match-their-part",
+                   test_rule_values_match_their_part);
+  g_test_add_func ("/calibration/differs", test_differs);
+  g_test_add_func ("/calibration/study/default", test_study_default);
+  g_test_add_func ("/calibration/study/equal", test_study_equal);
+  g_test_add_func ("/calibration/decode-tracks-bandwidth", test_decode_tracks_bandwidth);
+  return g_test_run ();
+}
