@@ -351,7 +351,7 @@ add_stage_layers (const BpwStepContext *ctx, const BpwStageTotals *st, double ga
   double m = (double) ctx->micro_batches, used = 0, part;
 
   for (guint l = 0; l < BPW_N_LAYER_TYPES; l++)
-    for (guint c = 0; c < BPW_N_BOTTLENECKS; c++)
+    for (guint c = 0; c < BPW_N_WORK_CLASSES; c++)
       {
         part = m * st->layer_class[l][c];
         if (l == BPW_LAYER_OPTIMIZER)

@@ -44,6 +44,13 @@ G_BEGIN_DECLS
 /* Buckets of the step by layer type: one per BpwLayerType, then "other". */
 #define BPW_LAYER_OTHER      BPW_N_LAYER_TYPES
 #define BPW_N_LAYER_BUCKETS  (BPW_N_LAYER_TYPES + 1)
+/* The classes a task (compute, memory, latency) or a collective (communication) falls in:
+ * the first four of BpwBottleneck. Stage totals keep only these, as the estimator adds
+ * them up many times per evaluation. */
+#define BPW_N_WORK_CLASSES   (BPW_BOTTLENECK_LATENCY + 1)
+G_STATIC_ASSERT (BPW_BOTTLENECK_COMPUTE < BPW_N_WORK_CLASSES &&
+                 BPW_BOTTLENECK_MEMORY < BPW_N_WORK_CLASSES &&
+                 BPW_BOTTLENECK_COMMUNICATION < BPW_N_WORK_CLASSES);
 
 typedef enum
 {
@@ -80,10 +87,10 @@ typedef struct
   double  dp_mb_gather_usage;              /* per step: its share of dp_usage */
   double  layer_time[BPW_N_LAYER_TYPES];    /* task time (optimizer: per step) */
   double  layer_stall[BPW_N_LAYER_TYPES];
-  double  layer_class[BPW_N_LAYER_TYPES][BPW_N_BOTTLENECKS];  /* forward, recompute and
+  double  layer_class[BPW_N_LAYER_TYPES][BPW_N_WORK_CLASSES];  /* forward, recompute and
                                             * backward task time by the task's class, and
                                             * exposed TP and EP time as communication */
-  double  optimizer_class[BPW_N_BOTTLENECKS];  /* per step: optimizer tasks by class */
+  double  optimizer_class[BPW_N_WORK_CLASSES];  /* per step: optimizer tasks by class */
   double  comm_exposed_pipeline;           /* of comm_exposed: the pipeline sends */
   double  matmul_flops;                    /* executed, recompute included, no padding */
   double  busy;                            /* task time, for energy without per-FLOP figures */
