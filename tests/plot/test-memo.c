@@ -59,7 +59,8 @@ test_memo (void)
     "Simulated step", "Time in the step", "Buffer lifetimes", "Device memory",
     "Trade curves", "Time per output token", "Mapping sheet excerpt",
     "Assumptions and provenance", "datasheet", "SHA-256", "Validation",
-    "Measured step time of the hook", "Figure 1.",
+    "Measured step time of the hook", "Figure 1.", "By layer type", "MFU / memory stall",
+    "Where the steps of", "Time by class", "Attention",
   };
 
   g_assert_no_error (error);
