@@ -245,7 +245,7 @@ bpw_op_is_matmul (const BpwOp *op)
  * (no capacity padding), which is the MoE analogue of "6 N_active per token". */
 void
 bpw_work_graph_model_flops_by_layer_type (const BpwWorkGraph *graph,
-                                          BpwU128             flops[BPW_N_LAYER_TYPES])
+                                          BpwU128             flops[])
 {
   memset (flops, 0, BPW_N_LAYER_TYPES * sizeof (BpwU128));
   for (guint i = 0; i < graph->ops->len; i++)

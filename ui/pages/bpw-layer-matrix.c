@@ -86,10 +86,11 @@ bpw_layer_matrix_set_data (BpwLayerMatrix       *self,
           }
       }
   caption = g_strdup_printf (_("Share of the step, MFU and memory-stall fraction of each "
-                               "layer type on “%s”. A layer type’s MFU is its model FLOPs over its time on every "
-                               "device at the dense matrix peak; weighted by time they average "
-                               "to the step’s MFU. Other is the time no layer takes: pipeline "
-                               "bubble, pipeline sends and data-parallel traffic."),
+                               "layer type on “%s”. A layer type’s MFU is its model FLOPs "
+                               "over its time on every device at the dense matrix peak; "
+                               "weighted by time they average to the step’s MFU. Other is "
+                               "the time no layer takes: pipeline bubble, pipeline sends and "
+                               "data-parallel traffic."),
                              data->scenarios[data->scenario]);
   gtk_label_set_text (self->caption, caption);
 
