@@ -191,7 +191,7 @@ bpw_layer_matrix_init (BpwLayerMatrix *self)
   gtk_label_set_xalign (self->caption, 0.0);
   gtk_widget_add_css_class (GTK_WIDGET (self->caption), "dim-label");
   self->grid = GTK_GRID (gtk_grid_new ());
-  gtk_grid_set_column_spacing (self->grid, 24);
+  gtk_grid_set_column_spacing (self->grid, 18);
   gtk_grid_set_row_spacing (self->grid, 10);
   gtk_widget_set_halign (GTK_WIDGET (self->grid), GTK_ALIGN_START);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->grid), GTK_ACCESSIBLE_PROPERTY_LABEL,
