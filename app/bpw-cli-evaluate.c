@@ -98,11 +98,24 @@ evaluation_to_text (const BpwEvaluation *e, const BpwPlan *plan, const BpwCliSet
                           e->capacity_bytes / GIB, e->peak_stage,
                           sim != NULL ? "simulated" : "a safe bound");
   g_string_append_printf (out, "%-30s %s\n", "Bottleneck", bpw_bottleneck_to_string (e->bottleneck));
-  g_string_append (out, "Memory-stall fraction by layer type\n");
-  for (guint l = 0; l < BPW_N_LAYER_TYPES; l++)
-    if (!isnan (e->stall_fraction[l]))
-      g_string_append_printf (out, "  %-28s %5.1f %%\n", bpw_layer_type_to_string (l),
-                              100.0 * e->stall_fraction[l]);
+  g_string_append (out, "By layer type                    share     MFU   stall  bottleneck\n");
+  for (guint b = 0; b < BPW_N_LAYER_BUCKETS; b++)
+    {
+      double time = bpw_evaluation_layer_time (e, b);
+      g_autofree char *stall = NULL;
+
+      if (time <= 0)
+        continue;
+      stall = b < BPW_N_LAYER_TYPES && !isnan (e->stall_fraction[b])
+              ? g_strdup_printf ("%5.1f %%", 100.0 * e->stall_fraction[b]) : g_strdup ("      -");
+      g_string_append_printf (out, "  %-28s %5.1f %% %5.1f %% %s  %s\n",
+                              bpw_layer_bucket_to_string (b), 100.0 * time / e->step_time_s,
+                              100.0 * e->layer_mfu[b], stall,
+                              bpw_bottleneck_to_string (bpw_evaluation_layer_bottleneck (e, b)));
+    }
+  g_string_append (out, "  (time of each layer type's operations on every device; other: "
+                        "bubble, pipeline\n   sends, DP traffic; MFU of a layer type: its "
+                        "model FLOPs over its time)\n");
   if (!isnan (e->ttft_s))
     g_string_append_printf (out, "%-30s %.4f s\n", "Time to first token", e->ttft_s);
   if (!isnan (e->tpot_s))

@@ -23,6 +23,20 @@ bpw_bottleneck_to_string (BpwBottleneck bottleneck)
   return bottleneck_names[bottleneck];
 }
 
+const char *
+bpw_bottleneck_display_name (BpwBottleneck bottleneck)
+{
+  static const char * const display[BPW_N_BOTTLENECKS] = {
+    /* Translators: bottleneck classes, shown in tables and legends */
+    N_("Compute"), N_("Memory"), N_("Communication"), N_("Latency"), N_("Capacity"),
+    /* Translators: the pipeline bubble, time a stage waits for the others */
+    N_("Bubble"), N_("Dependency"),
+  };
+
+  g_return_val_if_fail (bottleneck < BPW_N_BOTTLENECKS, "?");
+  return _(display[bottleneck]);
+}
+
 static gboolean
 engine_rate_init (BpwEngineRate      *rate,
                   const BpwBlueprint *bp,

@@ -145,6 +145,9 @@ double        bpw_cost_padded_flops (const BpwTile *tile,
                                      double n,
                                      double k);
 
+/* The class's one-word name of DESIGN.md ("compute"): for CSV, JSON and traces. */
 const char   *bpw_bottleneck_to_string (BpwBottleneck bottleneck);
+/* Its translated name for people ("Compute", „Rechnen“): for tables, legends, the memo. */
+const char   *bpw_bottleneck_display_name (BpwBottleneck bottleneck);
 
 G_END_DECLS

@@ -27,6 +27,7 @@ struct _BpwEstimator
   GHashTable    *templates;  /* BpwTemplateKey -> BpwTemplate */
   BpwPrecision   precision;
   double         model_flops;
+  double         layer_model_flops[BPW_N_LAYER_TYPES];
   double         capacity;
   double         host_capacity;
   gboolean       has_host;
@@ -59,6 +60,8 @@ bpw_estimator_new (const BpwModelSpec *spec,
   if (!bpw_facts_compute_analytic (spec, scenario, &single, &facts, error))
     return NULL;
   est->model_flops = bpw_u128_to_double (facts.flops_model);
+  for (guint l = 0; l < BPW_N_LAYER_TYPES; l++)
+    est->layer_model_flops[l] = bpw_u128_to_double (facts.flops_model_by_layer_type[l]);
   bpw_facts_clear (&facts);
 
   hbm = bpw_blueprint_first_memory (est->blueprint, BPW_MEMORY_DEVICE);
@@ -260,6 +263,7 @@ bpw_estimator_evaluate (BpwEstimator     *est,
                                           : (double) s.global_batch * (double) s.seq;
   bpw_step_context_init (&ctx, bp, &s, p, m.dp_overlap, est->precision, micro_batches,
                          est->model_flops, tokens);
+  memcpy (ctx.layer_model_flops, est->layer_model_flops, sizeof ctx.layer_model_flops);
   ctx.capacity = est->capacity;
   ctx.legal = tiers_ok && t->reasons->len == 0;
   if (reasons != NULL)

@@ -75,6 +75,42 @@ write_plan (BpwJsonWriter *w, const BpwPlan *plan)
   bpw_json_writer_end_object (w);
 }
 
+/* The classes a step's time falls into (DESIGN.md's bottleneck classes less capacity,
+ * which is not a time, and dependency, which the model does not separate). */
+static const BpwBottleneck time_classes[] = {
+  BPW_BOTTLENECK_COMPUTE, BPW_BOTTLENECK_MEMORY, BPW_BOTTLENECK_LATENCY,
+  BPW_BOTTLENECK_COMMUNICATION, BPW_BOTTLENECK_BUBBLE,
+};
+
+/* mfu_by_layer_type, time_s_by_layer_type and bottleneck_by_layer_type: every bucket
+ * (layer type or "other") that takes time. */
+static void
+write_layers (BpwJsonWriter *w, const BpwEvaluation *e)
+{
+  bpw_json_writer_begin_object (w, "mfu_by_layer_type");
+  for (guint b = 0; b < BPW_N_LAYER_BUCKETS; b++)
+    if (bpw_evaluation_layer_time (e, b) > 0 && !isnan (e->layer_mfu[b]))
+      bpw_json_writer_double (w, bpw_layer_bucket_to_string (b), e->layer_mfu[b]);
+  bpw_json_writer_end_object (w);
+  bpw_json_writer_begin_object (w, "time_s_by_layer_type");
+  for (guint b = 0; b < BPW_N_LAYER_BUCKETS; b++)
+    if (bpw_evaluation_layer_time (e, b) > 0)
+      bpw_json_writer_double (w, bpw_layer_bucket_to_string (b), bpw_evaluation_layer_time (e, b));
+  bpw_json_writer_end_object (w);
+  bpw_json_writer_begin_object (w, "bottleneck_by_layer_type");
+  for (guint b = 0; b < BPW_N_LAYER_BUCKETS; b++)
+    {
+      if (bpw_evaluation_layer_time (e, b) <= 0)
+        continue;
+      bpw_json_writer_begin_object (w, bpw_layer_bucket_to_string (b));
+      for (guint i = 0; i < G_N_ELEMENTS (time_classes); i++)
+        bpw_json_writer_double (w, bpw_bottleneck_to_string (time_classes[i]),
+                                e->layer_class_s[b][time_classes[i]]);
+      bpw_json_writer_end_object (w);
+    }
+  bpw_json_writer_end_object (w);
+}
+
 char *
 bpw_evaluation_to_json (const BpwEvaluation *e,
                         const BpwPlan       *plan,
@@ -95,7 +131,14 @@ bpw_evaluation_to_json (const BpwEvaluation *e,
   bpw_json_writer_string (&w, "mfu_convention", "model FLOPs (matmuls of forward and "
                           "backward, full attention matrix, logits, no recompute) / (step "
                           "time x devices x dense matrix peak); HFU counts executed matmul "
-                          "FLOPs including recompute");
+                          "FLOPs including recompute; by layer type L: model FLOPs of L / "
+                          "(time of L x devices x dense matrix peak), where the time of L "
+                          "is the mean over all devices of the time L's operations take "
+                          "(its tasks and the exposed TP and EP collectives serving them) "
+                          "and \"other\" the rest of the step (pipeline bubble, pipeline "
+                          "sends, DP and ZeRO traffic; no model FLOPs): the time shares "
+                          "add up to 1 and the time-weighted mean of the layer types' MFU "
+                          "is the step MFU");
   bpw_json_writer_double (&w, "model_flops", e->model_flops);
   bpw_json_writer_double (&w, "hardware_flops", e->hardware_flops);
   bpw_json_writer_begin_object (&w, "memory");
@@ -112,6 +155,7 @@ bpw_evaluation_to_json (const BpwEvaluation *e,
     if (!isnan (e->stall_fraction[l]))
       bpw_json_writer_double (&w, bpw_layer_type_to_string (l), e->stall_fraction[l]);
   bpw_json_writer_end_object (&w);
+  write_layers (&w, e);
   bpw_json_writer_string (&w, "bottleneck", bpw_bottleneck_to_string (e->bottleneck));
   bpw_json_writer_int (&w, "slowest_stage", e->slowest_stage);
   bpw_json_writer_double (&w, "communication_on_link_s", e->comm_link_s);

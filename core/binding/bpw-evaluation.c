@@ -26,6 +26,73 @@ bpw_breakdown_to_string (BpwBreakdown breakdown)
   return breakdown_names[breakdown];
 }
 
+const char *
+bpw_layer_bucket_to_string (guint bucket)
+{
+  g_return_val_if_fail (bucket < BPW_N_LAYER_BUCKETS, "?");
+  return bucket == BPW_LAYER_OTHER ? "other" : bpw_layer_type_to_string (bucket);
+}
+
+const char *
+bpw_layer_bucket_display_name (guint bucket)
+{
+  static const char * const display[BPW_N_LAYER_BUCKETS] = {
+    [BPW_LAYER_EMBEDDING] = N_("Embedding"), [BPW_LAYER_ATTENTION] = N_("Attention"),
+    /* Translators: the feed-forward block of a transformer layer */
+    [BPW_LAYER_MLP] = N_("MLP"),
+    /* Translators: mixture of experts */
+    [BPW_LAYER_MOE] = N_("MoE"), [BPW_LAYER_NORM] = N_("Norm"),
+    /* Translators: the output projection onto the vocabulary */
+    [BPW_LAYER_HEAD] = N_("Head"), [BPW_LAYER_LOSS] = N_("Loss"),
+    [BPW_LAYER_OPTIMIZER] = N_("Optimizer"),
+    /* Translators: the part of a step no layer's operations take: pipeline bubble,
+     * pipeline sends, data-parallel traffic */
+    [BPW_LAYER_OTHER] = N_("Other"),
+  };
+
+  g_return_val_if_fail (bucket < BPW_N_LAYER_BUCKETS, "?");
+  return _(display[bucket]);
+}
+
+double
+bpw_evaluation_layer_time (const BpwEvaluation *eval,
+                           guint                bucket)
+{
+  double time = 0;
+
+  g_return_val_if_fail (bucket < BPW_N_LAYER_BUCKETS, 0);
+  for (guint c = 0; c < BPW_N_BOTTLENECKS; c++)
+    time += eval->layer_class_s[bucket][c];
+  return time;
+}
+
+BpwBottleneck
+bpw_evaluation_layer_bottleneck (const BpwEvaluation *eval,
+                                 guint                bucket)
+{
+  BpwBottleneck best = BPW_BOTTLENECK_COMPUTE;
+
+  g_return_val_if_fail (bucket < BPW_N_LAYER_BUCKETS, best);
+  for (guint c = 0; c < BPW_N_BOTTLENECKS; c++)
+    if (eval->layer_class_s[bucket][c] > eval->layer_class_s[bucket][best])
+      best = c;
+  return best;
+}
+
+void
+bpw_evaluation_set_layer_mfu (BpwEvaluation *eval)
+{
+  for (guint b = 0; b < BPW_N_LAYER_BUCKETS; b++)
+    {
+      double time = bpw_evaluation_layer_time (eval, b);
+      double flops = b < BPW_N_LAYER_TYPES ? eval->layer_model_flops[b] : 0;
+
+      eval->layer_mfu[b] = NAN;
+      if (time > 0 && eval->job_peak_flops > 0)
+        eval->layer_mfu[b] = flops / (time * eval->job_peak_flops);
+    }
+}
+
 static double
 sourced_or_nan (const BpwSourced *v)
 {
@@ -108,6 +175,9 @@ bpw_stage_totals_add_task (const BpwPlan      *plan,
     case BPW_PHASE_OPTIMIZER:
       st->optimizer += time;
       st->energy_step += energy;
+      st->optimizer_class[c->bottleneck] += time;
+      st->layer_time[BPW_LAYER_OPTIMIZER] += time;
+      st->layer_stall[BPW_LAYER_OPTIMIZER] += c->stall_s * count;
       return;
     case BPW_PHASE_RECOMPUTE:
       st->recompute += time;
@@ -129,6 +199,7 @@ bpw_stage_totals_add_task (const BpwPlan      *plan,
   st->energy += energy;
   st->layer_time[t->layer_type] += time;
   st->layer_stall[t->layer_type] += c->stall_s * count;
+  st->layer_class[t->layer_type][c->bottleneck] += time;
 }
 
 void
@@ -160,6 +231,11 @@ bpw_stage_totals_add_transfer (const BpwTier         *tier,
       return;
     }
   st->comm_exposed += tr->exposed_s * count;
+  /* Pipeline sends serve the stage boundary, TP and EP collectives a layer's op. */
+  if (tr->group == BPW_GROUP_PP)
+    st->comm_exposed_pipeline += tr->exposed_s * count;
+  else
+    st->layer_class[tr->layer_type][BPW_BOTTLENECK_COMMUNICATION] += tr->exposed_s * count;
   if (tr->phase == BPW_PHASE_FORWARD)
     st->comm_exposed_forward += tr->exposed_s * count;
   st->comm_link += tr->time_s * count;
@@ -271,6 +347,33 @@ stage_time (const BpwStageTotals *st, double gather_stall)
          gather_stall;
 }
 
+/* One rank of @st over the step of @step seconds, split as the conventions say (by layer
+ * type, then "other"), added @weight times to @device_s. @gather is the stage's ZeRO-3
+ * stall per micro-batch, @exposed its exposed DP time per step. */
+static void
+add_stage_layers (const BpwStepContext *ctx, const BpwStageTotals *st, double gather,
+                  double exposed, double step, double weight,
+                  double device_s[BPW_N_LAYER_BUCKETS][BPW_N_BOTTLENECKS])
+{
+  double m = (double) ctx->micro_batches, used = 0, part;
+
+  for (guint l = 0; l < BPW_N_LAYER_TYPES; l++)
+    for (guint c = 0; c < BPW_N_WORK_CLASSES; c++)
+      {
+        part = m * st->layer_class[l][c];
+        if (l == BPW_LAYER_OPTIMIZER)
+          part += st->optimizer_class[c];
+        device_s[l][c] += weight * part;
+        used += part;
+      }
+  part = m * (st->comm_exposed_pipeline + gather) + exposed;
+  device_s[BPW_LAYER_OTHER][BPW_BOTTLENECK_COMMUNICATION] += weight * part;
+  used += part;
+  /* The rest of the step the rank waits: for the slowest stage, the pipeline to fill and
+   * drain, and the tail of another stage. */
+  device_s[BPW_LAYER_OTHER][BPW_BOTTLENECK_BUBBLE] += weight * MAX (0.0, step - used);
+}
+
 void
 bpw_evaluation_combine (const BpwStepContext *ctx,
                         const BpwStageTotals *stages,
@@ -365,6 +468,28 @@ bpw_evaluation_combine (const BpwStepContext *ctx,
   for (guint l = 0; l < BPW_N_LAYER_TYPES; l++)
     out->stall_fraction[l] = layer_time[l] > 0 ? layer_stall[l] / layer_time[l] : NAN;
 
+  /* By layer type: every stage's ranks over the whole step, as a mean per device. */
+  {
+    double weights = 0;
+
+    for (gint64 s = 0; s < n_stages; s++)
+      {
+        const BpwStageTotals *st = &stages[s];
+        double first, gather = mb_gather_exposed (ctx, st, &first);
+        double weight = (double) MAX (st->ranks, 1) * (double) MAX (st->copies, 1);
+
+        add_stage_layers (ctx, st, gather, dp_exposed (ctx, st) + first, out->step_time_s,
+                          weight, out->layer_class_s);
+        weights += weight;
+      }
+    for (guint b = 0; b < BPW_N_LAYER_BUCKETS; b++)
+      for (guint c = 0; c < BPW_N_BOTTLENECKS; c++)
+        out->layer_class_s[b][c] /= weights;
+    memcpy (out->layer_model_flops, ctx->layer_model_flops, sizeof out->layer_model_flops);
+    out->job_peak_flops = (double) ctx->devices * ctx->peak_flops;
+    bpw_evaluation_set_layer_mfu (out);
+  }
+
   /* The dominant class: recompute and the optimizer are engine work, so they count as
    * compute; a plan that does not fit is capacity-bound whatever its time says. */
   {
@@ -405,14 +530,20 @@ bpw_evaluation_from_plan (const BpwPlan *plan,
   const BpwWorkGraph *g = dist->graph;
   g_autofree BpwStageTotals *stages = g_new0 (BpwStageTotals, dist->n_stages);
   BpwStepContext ctx;
+  BpwU128 layer_flops[BPW_N_LAYER_TYPES], model_flops = 0;
   double tokens = (double) g->tokens_per_micro_batch * (double) g->micro_batches;
 
   /* Decode produces one token per sequence per step, whatever the context. */
   if (g->scenario.phase == BPW_WORKLOAD_DECODE)
     tokens = (double) g->scenario.global_batch;
+  bpw_work_graph_model_flops_by_layer_type (g, layer_flops);
+  for (guint l = 0; l < BPW_N_LAYER_TYPES; l++)
+    model_flops += layer_flops[l];
   bpw_step_context_init (&ctx, plan->blueprint, &g->scenario, &dist->parallel,
                          plan->mapping.dp_overlap, plan->precision, plan->micro_batches,
-                         bpw_u128_to_double (bpw_work_graph_model_flops (g)), tokens);
+                         bpw_u128_to_double (model_flops), tokens);
+  for (guint l = 0; l < BPW_N_LAYER_TYPES; l++)
+    ctx.layer_model_flops[l] = bpw_u128_to_double (layer_flops[l]);
   ctx.capacity = plan->capacity;
   ctx.legal = plan->legal;
   for (gint64 s = 0; s < dist->n_stages; s++)

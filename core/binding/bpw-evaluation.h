@@ -17,7 +17,21 @@
  * - MFU: model FLOPs (Megatron/PaLM: matmuls of forward and backward, full attention
  *   matrix, logits, no recompute) ÷ (step time × devices × dense matrix peak).
  *   HFU: executed matmul FLOPs (recompute included, padding excluded) over the same.
- * - memory-stall fraction of a layer type: its memory stall ÷ its task time.
+ * - memory-stall fraction of a layer type: its memory stall ÷ its task time (optimizer:
+ *   the optimizer's tasks).
+ * - by layer type: every device's step is split into the time of each layer type's
+ *   operations — its tasks (forward, backward, recompute; the optimizer's tasks are the
+ *   layer type "optimizer") and the exposed TP and EP collectives that serve them — and
+ *   "other", the time no layer's operation takes: pipeline bubble, waits for pipeline
+ *   sends, DP and ZeRO traffic and step-level collectives. The time of a layer type is
+ *   the mean over all devices (every stage, not one rank: a stage may hold no head or no
+ *   embedding), so the layer types and "other" add up to the step time. Each part is
+ *   split by the bottleneck class of what takes it: a task's own class (compute, memory
+ *   or latency) for its duration, communication for collectives and for the time a
+ *   task is stretched by link contention, bubble for waiting on other stages.
+ *   MFU of layer type L = model FLOPs of L ÷ (time of L × devices × dense matrix peak);
+ *   "other" has no model FLOPs, MFU 0. Weighted by time share (time of L ÷ step time)
+ *   they average to the step's MFU exactly.
  * - energy: idle power over the step plus each task's FLOPs, bytes and wire bytes at the
  *   blueprint's energy figures; without energy per FLOP, (TDP − idle) while busy; a power
  *   cap stretches the step's compute-bound time (bpw-power-step.h).
@@ -27,6 +41,17 @@
 #include "bpw-plan.h"
 
 G_BEGIN_DECLS
+
+/* Buckets of the step by layer type: one per BpwLayerType, then "other". */
+#define BPW_LAYER_OTHER      BPW_N_LAYER_TYPES
+#define BPW_N_LAYER_BUCKETS  (BPW_N_LAYER_TYPES + 1)
+/* The classes a task (compute, memory, latency) or a collective (communication) falls in:
+ * the first four of BpwBottleneck. Stage totals keep only these, as the estimator adds
+ * them up many times per evaluation. */
+#define BPW_N_WORK_CLASSES   (BPW_BOTTLENECK_LATENCY + 1)
+G_STATIC_ASSERT (BPW_BOTTLENECK_COMPUTE < BPW_N_WORK_CLASSES &&
+                 BPW_BOTTLENECK_MEMORY < BPW_N_WORK_CLASSES &&
+                 BPW_BOTTLENECK_COMMUNICATION < BPW_N_WORK_CLASSES);
 
 typedef enum
 {
@@ -61,8 +86,13 @@ typedef struct
   double  dp_mb_gather;                    /* per step: the part of dp_time that gathers
                                             * the weights for each micro-batch (ZeRO 3) */
   double  dp_mb_gather_usage;              /* per step: its share of dp_usage */
-  double  layer_time[BPW_N_LAYER_TYPES];
+  double  layer_time[BPW_N_LAYER_TYPES];    /* task time (optimizer: per step) */
   double  layer_stall[BPW_N_LAYER_TYPES];
+  double  layer_class[BPW_N_LAYER_TYPES][BPW_N_WORK_CLASSES];  /* forward, recompute and
+                                            * backward task time by the task's class, and
+                                            * exposed TP and EP time as communication */
+  double  optimizer_class[BPW_N_WORK_CLASSES];  /* per step: optimizer tasks by class */
+  double  comm_exposed_pipeline;           /* of comm_exposed: the pipeline sends */
   double  matmul_flops;                    /* executed, recompute included, no padding */
   double  busy;                            /* task time, for energy without per-FLOP figures */
   double  energy;                          /* dynamic J per micro-batch */
@@ -88,6 +118,13 @@ typedef struct
   gint64         peak_stage;
   double         capacity_bytes;
   double         stall_fraction[BPW_N_LAYER_TYPES];  /* NaN: no work of that type */
+  /* By layer type and "other" (BPW_LAYER_OTHER), as the conventions above say: mean
+   * seconds per device by bottleneck class, adding up to step_time_s; the MFU of each
+   * (NaN where it takes no time). */
+  double         layer_class_s[BPW_N_LAYER_BUCKETS][BPW_N_BOTTLENECKS];
+  double         layer_mfu[BPW_N_LAYER_BUCKETS];
+  double         layer_model_flops[BPW_N_LAYER_TYPES];  /* per step, whole job */
+  double         job_peak_flops;     /* devices × dense matrix peak: MFU's FLOP/s */
   BpwBottleneck  bottleneck;
   gint64         slowest_stage;
   double         comm_link_s;        /* per step, on the slowest stage's links */
@@ -123,6 +160,7 @@ typedef struct
   gboolean          dp_overlap;
   double            peak_flops;     /* dense matrix peak per device */
   double            model_flops;    /* per step, whole job */
+  double            layer_model_flops[BPW_N_LAYER_TYPES];  /* of which each layer type's */
   double            tokens_per_step;
   double            sequences_per_step;
   double            capacity;
@@ -161,6 +199,19 @@ void     bpw_step_context_init      (BpwStepContext     *ctx,
                                      double              tokens_per_step);
 
 const char *bpw_breakdown_to_string (BpwBreakdown breakdown);
+
+/* The layer type's name, or "other" for BPW_LAYER_OTHER (JSON and CSV keys). */
+const char *bpw_layer_bucket_to_string (guint bucket);
+/* Its translated name for people ("Attention", "Other"). */
+const char *bpw_layer_bucket_display_name (guint bucket);
+/* Time of a bucket: its classes added up. */
+double   bpw_evaluation_layer_time       (const BpwEvaluation *eval,
+                                          guint                bucket);
+/* The class that takes most of a bucket's time (compute for a bucket without time). */
+BpwBottleneck bpw_evaluation_layer_bottleneck (const BpwEvaluation *eval,
+                                               guint                bucket);
+/* Fills layer_mfu from layer_class_s, layer_model_flops and job_peak_flops. */
+void     bpw_evaluation_set_layer_mfu    (BpwEvaluation       *eval);
 
 /* The `bpw evaluate --json` object (DESIGN.md keys; NaN written as null). @plan is
  * nullable (analytic evaluation without a plan); @reasons nullable. */

@@ -10,6 +10,11 @@
  * communication, waiting for nothing (the step's start) or for work is bubble. After the
  * rank's last item, the step's remainder is communication while the rank's own
  * transfers are still on a link, bubble after.
+ *
+ * The same sweep splits each rank's step by layer type (bpw-evaluation.h): a task's
+ * time goes to its layer type, a blocking TP or EP collective's and the wait for an
+ * overlapped one to the layer type of the op it serves; pipeline sends, per-step traffic
+ * and the bubble to "other".
  */
 #define G_LOG_DOMAIN "bpw-simulation-metrics"
 
@@ -27,9 +32,25 @@ is_stream (const BpwSimEvent *e)
   return e->kind == BPW_SIM_EVENT_TASK || (e->flags & BPW_SIM_FLAG_BLOCKING);
 }
 
+/* The layer-type bucket of a transfer event: the layer type of the op it serves for the
+ * TP and EP collectives around a task, "other" for pipeline sends and per-step traffic. */
+static guint
+transfer_bucket (const BpwSimulation *sim, const BpwSimEvent *e)
+{
+  const SimStage *st = &((const SimProgram *) sim->program)->stages[e->stage];
+  const SimXfer *x = &g_array_index (st->xfers, SimXfer, e->item);
+
+  if (x->klass != SIM_XFER_BLOCKING_PRE && x->klass != SIM_XFER_BLOCKING_POST &&
+      x->klass != SIM_XFER_OVERLAP)
+    return BPW_LAYER_OTHER;
+  return g_array_index (sim->plan->stages[e->stage].transfers, BpwPlanTransfer,
+                        x->item).layer_type;
+}
+
 static void
 gap (const BpwSimulation *sim, BpwSimRank *r, double lo, double hi, const BpwSimEvent *item)
 {
+  double (*other)[BPW_N_BOTTLENECKS] = &r->layer_s[BPW_LAYER_OTHER];
   const BpwSimEvent *p;
   double comm;
 
@@ -38,11 +59,15 @@ gap (const BpwSimulation *sim, BpwSimRank *r, double lo, double hi, const BpwSim
   if (item->pred == BPW_SIM_NONE)
     {
       r->breakdown_s[BPW_BREAKDOWN_BUBBLE] += hi - lo;
+      (*other)[BPW_BOTTLENECK_BUBBLE] += hi - lo;
       return;
     }
   p = bpw_simulation_event (sim, item->pred);
   if (p->kind == BPW_SIM_EVENT_TASK)
-    r->breakdown_s[BPW_BREAKDOWN_BUBBLE] += hi - lo;
+    {
+      r->breakdown_s[BPW_BREAKDOWN_BUBBLE] += hi - lo;
+      (*other)[BPW_BOTTLENECK_BUBBLE] += hi - lo;
+    }
   else if (p->flags & (BPW_SIM_FLAG_PIPELINE | BPW_SIM_FLAG_SYNC))
     {
       /* Before the transfer started, the other stage was still working. */
@@ -50,10 +75,13 @@ gap (const BpwSimulation *sim, BpwSimRank *r, double lo, double hi, const BpwSim
       r->breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION] += comm;
       r->pipeline_wait_s += comm;
       r->breakdown_s[BPW_BREAKDOWN_BUBBLE] += hi - lo - comm;
+      (*other)[BPW_BOTTLENECK_COMMUNICATION] += comm;
+      (*other)[BPW_BOTTLENECK_BUBBLE] += hi - lo - comm;
     }
   else
     {
       r->breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION] += hi - lo;
+      r->layer_s[transfer_bucket (sim, p)][BPW_BOTTLENECK_COMMUNICATION] += hi - lo;
       /* A blocking transfer that waited for its queue waited for other traffic. */
       if (item->kind == BPW_SIM_EVENT_TRANSFER && item->queue == p->queue)
         r->contention_s += hi - lo;
@@ -67,6 +95,7 @@ item (const BpwSimulation *sim, BpwSimRank *r, const BpwSimEvent *e, double visi
   const BpwPlanTask *t;
   const BpwTaskCost *c;
   double base, ext;
+  guint bucket;
 
   if (e->kind != BPW_SIM_EVENT_TASK)
     {
@@ -75,6 +104,7 @@ item (const BpwSimulation *sim, BpwSimRank *r, const BpwSimEvent *e, double visi
 
       r->breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION] += visible;
       r->contention_s += stretch * frac;
+      r->layer_s[transfer_bucket (sim, e)][BPW_BOTTLENECK_COMMUNICATION] += visible;
       return;
     }
   t = &g_array_index (sim->plan->stages[e->stage].tasks, BpwPlanTask, e->item);
@@ -82,6 +112,9 @@ item (const BpwSimulation *sim, BpwSimRank *r, const BpwSimEvent *e, double visi
   base = c->time_s * t->count;
   ext = MAX (0.0, length - base);
   r->busy_s += visible;
+  bucket = e->phase == BPW_PHASE_OPTIMIZER ? BPW_LAYER_OPTIMIZER : t->layer_type;
+  r->layer_s[bucket][c->bottleneck] += base * frac;
+  r->layer_s[bucket][BPW_BOTTLENECK_COMMUNICATION] += ext * frac;
   switch ((BpwPhase) e->phase)
     {
     case BPW_PHASE_OPTIMIZER:
@@ -181,6 +214,9 @@ sweep (BpwSimulation *sim)
 
           r->breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION] += comm;
           r->breakdown_s[BPW_BREAKDOWN_BUBBLE] += sim->step_time_s - covered[k] - comm;
+          r->layer_s[BPW_LAYER_OTHER][BPW_BOTTLENECK_COMMUNICATION] += comm;
+          r->layer_s[BPW_LAYER_OTHER][BPW_BOTTLENECK_BUBBLE] += sim->step_time_s - covered[k] -
+                                                               comm;
         }
       g_array_unref (tail[k]);
     }
@@ -312,6 +348,8 @@ bpw_simulation_evaluation (const BpwSimulation *sim,
   double step = sim->step_time_s, scale = step > 0 ? analytic->step_time_s / step : 0;
   double layer_time[BPW_N_LAYER_TYPES] = { 0 }, layer_stall[BPW_N_LAYER_TYPES] = { 0 };
   double classes[BPW_N_BOTTLENECKS] = { 0 }, best = -1, tokens_per_step;
+  gint64 n_stages = sim->plan->dist->n_stages;
+  guint layer;
 
   *out = *analytic;
   out->step_time_s = step;
@@ -337,14 +375,23 @@ bpw_simulation_evaluation (const BpwSimulation *sim,
       const BpwSimEvent *e = bpw_simulation_event (sim, (guint32) i);
       const BpwPlanTask *t;
 
-      if (e->kind != BPW_SIM_EVENT_TASK || e->phase == BPW_PHASE_OPTIMIZER)
+      if (e->kind != BPW_SIM_EVENT_TASK)
         continue;
       t = &g_array_index (sim->plan->stages[e->stage].tasks, BpwPlanTask, e->item);
-      layer_time[t->layer_type] += e->end - e->start;
-      layer_stall[t->layer_type] += t->cost.stall_s * t->count;
+      layer = e->phase == BPW_PHASE_OPTIMIZER ? BPW_LAYER_OPTIMIZER : t->layer_type;
+      layer_time[layer] += e->end - e->start;
+      layer_stall[layer] += t->cost.stall_s * t->count;
     }
   for (guint l = 0; l < BPW_N_LAYER_TYPES; l++)
     out->stall_fraction[l] = layer_time[l] > 0 ? layer_stall[l] / layer_time[l] : NAN;
+
+  /* By layer type: the mean of the column's ranks, each standing for its stage's tp·dp. */
+  memset (out->layer_class_s, 0, sizeof out->layer_class_s);
+  for (gint64 k = 0; k < n_stages; k++)
+    for (guint b = 0; b < BPW_N_LAYER_BUCKETS; b++)
+      for (guint c = 0; c < BPW_N_BOTTLENECKS; c++)
+        out->layer_class_s[b][c] += sim->ranks[k].layer_s[b][c] / (double) n_stages;
+  bpw_evaluation_set_layer_mfu (out);
 
   out->comm_link_s = 0;
   for (guint t = 0; t < BPW_MAPPING_MAX_TIERS; t++)

@@ -165,6 +165,8 @@ typedef struct
   double  contention_s;    /* of exposed communication: processor-usage slowdowns, link queueing */
   double  pipeline_wait_s; /* of exposed communication: waiting on pipeline transfers in flight */
   double  link_busy_s[BPW_MAPPING_MAX_TIERS];  /* per tier: time its link carries traffic */
+  double  layer_s[BPW_N_LAYER_BUCKETS][BPW_N_BOTTLENECKS];  /* the step by layer type and
+                                                   * class (bpw-evaluation.h); adds up to it */
 } BpwSimRank;
 
 /* How the simulated step differs from the analytic one, each part a named effect. */
@@ -256,7 +258,9 @@ GArray        *bpw_simulation_live_at      (const BpwSimulation *sim,
 
 /* The evaluation of the simulated step with BpwEvaluation's conventions: step time and
  * breakdown of the reference rank, MFU and HFU over the simulated step, simulated peak
- * memory, memory-stall fraction by layer type over the executed tasks, energy. */
+ * memory, memory-stall fraction by layer type over the executed tasks, the step of every
+ * column rank by layer type and class (the mean over the ranks) with the MFU of each
+ * layer type, energy. */
 void           bpw_simulation_evaluation   (const BpwSimulation *sim,
                                             const BpwEvaluation *analytic,
                                             BpwEvaluation       *out);

@@ -48,8 +48,13 @@ bpw_facts_add_template (BpwFacts           *facts,
       if (op->addition == BPW_ADDITION_NONE)
         facts->flops_semantic += (BpwU128) op->semantic_flops * op->count * copies;
       if (matmul && op->phase != BPW_PHASE_RECOMPUTE && op->phase != BPW_PHASE_OPTIMIZER)
-        facts->flops_model += (BpwU128) (op->layer_type == BPW_LAYER_MOE ? op->semantic_flops
-                                         : op->flops) * op->count * copies;
+        {
+          BpwU128 f = (BpwU128) (op->layer_type == BPW_LAYER_MOE ? op->semantic_flops
+                                 : op->flops) * op->count * copies;
+
+          facts->flops_model += f;
+          facts->flops_model_by_layer_type[op->layer_type] += f;
+        }
     }
 }
 

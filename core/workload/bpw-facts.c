@@ -61,7 +61,10 @@ bpw_facts_fill (BpwFacts          *facts,
   facts->active_parameters = bpw_model_spec_active_parameters (m);
   facts->tokens_per_step = (BpwU128) g->tokens_per_micro_batch * g->micro_batches;
   facts->micro_batches = dist->micro_batches_per_pipeline;
-  facts->flops_model = bpw_work_graph_model_flops (g);
+  bpw_work_graph_model_flops_by_layer_type (g, facts->flops_model_by_layer_type);
+  facts->flops_model = 0;
+  for (guint l = 0; l < BPW_N_LAYER_TYPES; l++)
+    facts->flops_model += facts->flops_model_by_layer_type[l];
   facts->flops_semantic = bpw_work_graph_semantic_flops (g);
   bpw_facts_sum_phases (dist, facts);
   facts->memory = heavy->memory;

@@ -15,6 +15,7 @@ struct _BpwFacts
   BpwU128          tokens_per_step;
   gint64           micro_batches;       /* per pipeline, per step */
   BpwU128          flops_model;         /* Megatron/PaLM convention, whole job */
+  BpwU128          flops_model_by_layer_type[BPW_N_LAYER_TYPES];  /* adds up to flops_model */
   BpwU128          flops_hardware;      /* everything executed, whole job */
   BpwU128          flops_semantic;
   BpwU128          flops_by_phase[BPW_N_PHASES];

@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "bpw-i18n.h"
 #include "bpw-work-graph-private.h"
 
@@ -241,11 +243,11 @@ bpw_op_is_matmul (const BpwOp *op)
 /* Megatron/PaLM convention: matmul FLOPs of forward and backward, the full attention
  * matrix, logits included, recompute excluded. MoE experts count routed tokens only
  * (no capacity padding), which is the MoE analogue of "6 N_active per token". */
-BpwU128
-bpw_work_graph_model_flops (const BpwWorkGraph *graph)
+void
+bpw_work_graph_model_flops_by_layer_type (const BpwWorkGraph *graph,
+                                          BpwU128             flops[])
 {
-  BpwU128 total = 0;
-
+  memset (flops, 0, BPW_N_LAYER_TYPES * sizeof (BpwU128));
   for (guint i = 0; i < graph->ops->len; i++)
     {
       const BpwOp *op = bpw_work_graph_op (graph, i);
@@ -255,8 +257,18 @@ bpw_work_graph_model_flops (const BpwWorkGraph *graph)
           op->phase == BPW_PHASE_OPTIMIZER)
         continue;
       f = op->layer_type == BPW_LAYER_MOE ? op->semantic_flops : op->flops;
-      total += (BpwU128) f * op->count;
+      flops[op->layer_type] += (BpwU128) f * op->count;
     }
+}
+
+BpwU128
+bpw_work_graph_model_flops (const BpwWorkGraph *graph)
+{
+  BpwU128 by_type[BPW_N_LAYER_TYPES], total = 0;
+
+  bpw_work_graph_model_flops_by_layer_type (graph, by_type);
+  for (guint l = 0; l < BPW_N_LAYER_TYPES; l++)
+    total += by_type[l];
   return total;
 }
 

@@ -145,6 +145,10 @@ bpw_work_graph_name (const BpwWorkGraph *graph, guint32 name)
 BpwU128       bpw_work_graph_total_flops     (const BpwWorkGraph *graph,
                                               BpwPhase            phase); /* executed */
 BpwU128       bpw_work_graph_model_flops     (const BpwWorkGraph *graph);
+/* The model FLOPs above by the layer type of their operation, into @flops of
+ * BPW_N_LAYER_TYPES entries; they add up to them. */
+void          bpw_work_graph_model_flops_by_layer_type (const BpwWorkGraph *graph,
+                                                        BpwU128             flops[]);
 BpwU128       bpw_work_graph_semantic_flops  (const BpwWorkGraph *graph);
 
 /* Bytes of activations one micro-batch stores in layer @layer for its backward pass

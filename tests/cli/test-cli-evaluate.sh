@@ -23,6 +23,17 @@ for k in ('compute', 'memory_stall', 'exposed_communication', 'bubble', 'recompu
 assert d['legal'] is True and d['reasons'] == []
 assert abs(sum(d['breakdown_s'].values()) - d['step_time_s']) < 1e-9 * d['step_time_s']
 assert d['bottleneck'] in ('compute', 'memory', 'communication', 'latency', 'capacity', 'bubble', 'dependency')"
+py "evaluate --json splits the step by layer type: shares add up, MFU averages to the step's" "
+t, m, c = d['time_s_by_layer_type'], d['mfu_by_layer_type'], d['bottleneck_by_layer_type']
+assert set(t) == set(m) == set(c) and {'attention', 'mlp', 'other'} <= set(t), sorted(t)
+assert abs(sum(t.values()) - d['step_time_s']) < 1e-12 * d['step_time_s']
+mean = sum(t[k] / d['step_time_s'] * m[k] for k in t)
+assert abs(mean - d['mfu']) < 1e-12 * d['mfu'], (mean, d['mfu'])
+for k in t:
+    assert set(c[k]) == {'compute', 'memory', 'latency', 'communication', 'bubble'}, c[k]
+    assert abs(sum(c[k].values()) - t[k]) < 1e-12 * t[k], k
+assert m['other'] == 0 and c['other']['bubble'] > 0
+assert 'layer type' in d['mfu_convention'] and 'other' in d['mfu_convention']"
 cp "$TMP/out" "$TMP/plan.json"
 py "MFU is model FLOPs over step time x devices x 312 TFLOP/s" "
 B, s, L, h, V = 1536, 2048, 96, 12288, 51200

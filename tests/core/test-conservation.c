@@ -339,6 +339,9 @@ check_config (const BpwModelSpec *s, const Config *c, gboolean check_analytic)
           check_true (a.parameters == f.parameters && a.active_parameters == f.active_parameters,
                       "analytic parameters");
           check_u128 (a.flops_model, f.flops_model, "analytic flops.model");
+          for (i = 0; i < BPW_N_LAYER_TYPES; i++)
+            check_u128 (a.flops_model_by_layer_type[i], f.flops_model_by_layer_type[i],
+                        bpw_layer_type_to_string (i));
           check_u128 (a.flops_hardware, f.flops_hardware, "analytic flops.hardware");
           for (i = 0; i < BPW_N_PHASES; i++)
             check_u128 (a.flops_by_phase[i], f.flops_by_phase[i], bpw_phase_to_string (i));

@@ -65,6 +65,8 @@ test_memo (void)
     "Measured step time of the hook", "Figure 1.", "Calibration",
     "calibrated (fitted to Megatron-LM 2021 Table 1)",
     "measured (measurement pack h200-pytorch)", "Compare with care",
+    "By layer type", "MFU / memory stall",
+    "Where the steps of", "Time by class", "Attention",
   };
 
   g_assert_no_error (error);

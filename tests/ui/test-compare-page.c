@@ -57,6 +57,51 @@ sla_value (const BpwCompareCell *cell)
 /* Every tile of the fit matrix against a comparison of the same study computed here: one
  * tile per candidate × scenario, its verdict, its margin and its bottleneck. Returns how
  * many tiles pass and fail. */
+/* The view by layer type: every candidate's MFU and stall per layer type on the shown
+ * scenario, from the comparison's own numbers. */
+static void
+check_layer_matrix (BpwComparePage *page)
+{
+  const BpwCompareData *data = bpw_compare_page_get_data (page);
+  BpwLayerMatrix *matrix = bpw_compare_page_get_layer_matrix (page);
+  guint n = bpw_layer_matrix_get_n_columns (matrix), shown = 0;
+
+  /* Embedding, attention, MLP, norms and head at least; in layer-type order. */
+  g_assert_cmpuint (n, >=, 5);
+  for (guint k = 1; k < n; k++)
+    g_assert_cmpuint (bpw_layer_matrix_get_bucket (matrix, k - 1), <,
+                      bpw_layer_matrix_get_bucket (matrix, k));
+  for (guint c = 0; c < data->n_candidates; c++)
+    for (guint k = 0; k < n; k++)
+      {
+        const BpwCompareFit *f = bpw_compare_data_cell (data, c, data->scenario);
+        guint b = bpw_layer_matrix_get_bucket (matrix, k);
+        g_autofree char *mfu = NULL, *share = NULL;
+
+        if (!f->ok || bpw_evaluation_layer_time (&f->eval, b) <= 0)
+          {
+            g_assert_cmpstr (bpw_layer_matrix_get_cell (matrix, c, k), ==, "—");
+            continue;
+          }
+        share = g_strdup_printf ("share %.1f %%", 100.0 * bpw_evaluation_layer_time (&f->eval, b)
+                                 / f->eval.step_time_s);
+        g_assert_nonnull (strstr (bpw_layer_matrix_get_cell (matrix, c, k), share));
+        if (b == BPW_LAYER_OTHER)
+          continue;
+        mfu = g_strdup_printf ("MFU %.1f %%", 100.0 * f->eval.layer_mfu[b]);
+        g_assert_nonnull (strstr (bpw_layer_matrix_get_cell (matrix, c, k), mfu));
+        if (b == BPW_LAYER_ATTENTION)
+          {
+            g_autofree char *stall = g_strdup_printf ("stall %.1f %%",
+                                                      100.0 * f->eval.stall_fraction[b]);
+
+            g_assert_nonnull (strstr (bpw_layer_matrix_get_cell (matrix, c, k), stall));
+            shown++;
+          }
+      }
+  g_assert_cmpuint (shown, ==, data->n_candidates);
+}
+
 static void
 check_fit_matrix (BpwFitMatrix *matrix,
                   BpwStudy     *study,
@@ -93,7 +138,7 @@ check_fit_matrix (BpwFitMatrix *matrix,
             continue;
           }
         /* Every legal tile names its bottleneck class. */
-        g_assert_nonnull (strstr (text, bpw_bottleneck_to_string (cell->eval.bottleneck)));
+        g_assert_nonnull (strstr (text, bpw_bottleneck_display_name (cell->eval.bottleneck)));
         if (!cell->has_sla)
           {
             g_assert_cmpint (verdict, ==, BPW_FIT_NO_SLA);
@@ -180,6 +225,14 @@ test_compare_default (void)
         }
     }
   g_free (has_bar);
+
+  /* The view by layer type, on every scenario the dropdown picks. */
+  for (guint s = 0; s < ns; s++)
+    {
+      bpw_compare_page_set_scenario (page, s);
+      check_layer_matrix (page);
+    }
+  bpw_compare_page_set_scenario (page, 0);
 
   /* The Export menu's "Compare…" writes the data behind the chart: a fit row per
    * candidate × scenario. */

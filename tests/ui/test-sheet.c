@@ -28,6 +28,68 @@ find_row (GListModel *rows,
   return NULL;
 }
 
+/* The plan's evaluation of @candidate on @scenario, as the page binds it. */
+static BpwEvaluation
+bp_plan_evaluation (BpwStudy *study, guint candidate, guint scenario)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwPlan) plan = NULL;
+  BpwCandidateRun run;
+  BpwEvaluation e;
+
+  g_assert_true (bpw_candidate_run_init (&run, study, candidate, scenario, &error));
+  g_assert_no_error (error);
+  plan = bpw_candidate_run_bind (&run, &error);
+  g_assert_no_error (error);
+  bpw_evaluation_from_plan (plan, &e);
+  bpw_candidate_run_clear (&run);
+  return e;
+}
+
+/* The summary by layer type shows a row per layer type that takes time, with the plan's
+ * numbers: its share of the step, MFU, stall and dominant class. */
+static void
+check_layer_summary (BpwSheetPage *sheet, BpwEvaluation e)
+{
+  BpwLayerSummary *summary = bpw_sheet_page_get_layer_summary (sheet);
+  guint row = 0;
+
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (GTK_WIDGET (summary))));
+  for (guint b = 0; b < BPW_N_LAYER_BUCKETS; b++)
+    {
+      double time = bpw_evaluation_layer_time (&e, b);
+      g_autofree char *share = NULL, *mfu = NULL;
+
+      if (time <= 0)
+        continue;
+      share = g_strdup_printf ("%.1f %%", 100.0 * time / e.step_time_s);
+      mfu = g_strdup_printf ("%.1f %%", 100.0 * e.layer_mfu[b]);
+      g_assert_cmpstr (bpw_layer_summary_get_cell (summary, row, BPW_LAYER_SUMMARY_TYPE), ==,
+                       bpw_layer_bucket_display_name (b));
+      g_assert_cmpstr (bpw_layer_summary_get_cell (summary, row, BPW_LAYER_SUMMARY_SHARE), ==,
+                       share);
+      g_assert_cmpstr (bpw_layer_summary_get_cell (summary, row, BPW_LAYER_SUMMARY_MFU), ==,
+                       mfu);
+      g_assert_cmpstr (bpw_layer_summary_get_cell (summary, row, BPW_LAYER_SUMMARY_BOTTLENECK),
+                       ==, bpw_bottleneck_display_name (bpw_evaluation_layer_bottleneck (&e, b)));
+      g_assert_nonnull (strstr (bpw_layer_summary_get_cell (summary, row,
+                                                            BPW_LAYER_SUMMARY_CLASSES), "%"));
+      if (b < BPW_N_LAYER_TYPES)
+        {
+          g_autofree char *stall = g_strdup_printf ("%.1f %%", 100.0 * e.stall_fraction[b]);
+
+          g_assert_cmpstr (bpw_layer_summary_get_cell (summary, row, BPW_LAYER_SUMMARY_STALL),
+                           ==, stall);
+        }
+      row++;
+    }
+  /* Training: embedding, attention, MLP, norms, head, loss, optimizer and the rest. */
+  g_assert_cmpuint (row, >=, 6);
+  g_assert_cmpuint (bpw_layer_summary_get_n_rows (summary), ==, row);
+  g_assert_cmpstr (bpw_layer_summary_get_cell (summary, row - 1, BPW_LAYER_SUMMARY_TYPE), ==,
+                   bpw_layer_bucket_display_name (BPW_LAYER_OTHER));
+}
+
 /* GPT-3 175B training on the A100 candidate (TP 8, PP 8, DP 16, SP): the mapping sheet of
  * the bound plan, checked against closed forms. */
 static void
@@ -103,6 +165,7 @@ test_sheet_training (void)
                    "attn.qkv");
   g_assert_true (find_row (rows, "attn.qkv.wgrad", BPW_PHASE_BACKWARD_WEIGHT, 0) != NULL);
   g_assert_cmpfloat (bpw_sheet_page_get_step_time (sheet), >, 0.0);
+  check_layer_summary (sheet, bp_plan_evaluation (study, 0, 0));
 
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -3,13 +3,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * bpw-compare-page.c: the widget, its choices and the comparison in a worker thread;
- * bpw-compare-page-table.c: the delta table's columns.
+ * bpw-compare-page-table.c: the delta table's columns (and the matrix by layer type, which
+ * follows the same data).
  */
 #pragma once
 
 #include "bpw-added-button.h"
 #include "bpw-calibration-bar.h"
 #include "bpw-compare-page.h"
+#include "bpw-layer-matrix.h"
 #include "bpw-study-worker.h"
 
 G_BEGIN_DECLS
@@ -30,6 +32,7 @@ struct _BpwComparePage
   GtkStack          *view_stack;
   BpwPlotView       *plot_view;
   GtkColumnView     *column_view;
+  BpwLayerMatrix    *layer_matrix;
 
   /* Owned references */
   BpwStudyWorker    *worker;       /* the study, its snapshot and the comparison */

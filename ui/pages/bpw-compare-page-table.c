@@ -186,7 +186,7 @@ bpw_compare_page_word (const BpwCompareData *data,
       return g_strcmp0 (f->metric, "TTFT") == 0 ? _("TTFT")
              : g_strcmp0 (f->metric, "TPOT") == 0 ? _("TPOT") : _("Step time");
     case COLUMN_BOTTLENECK:
-      return f->ok && f->legal ? bpw_bottleneck_to_string (f->eval.bottleneck) : "";
+      return f->ok && f->legal ? bpw_bottleneck_display_name (f->eval.bottleneck) : "";
     case COLUMN_DEVICES:
     case COLUMN_TIME:
     case COLUMN_TIME_DELTA:
@@ -469,4 +469,6 @@ _bpw_compare_page_update_table (BpwComparePage *self)
   /* New objects: every visible cell is bound, and so formatted, again. */
   g_list_store_splice (self->rows, 0, g_list_model_get_n_items (G_LIST_MODEL (self->rows)),
                        rows->pdata, rows->len);
+  /* The view by layer type follows the same data and the chosen scenario. */
+  bpw_layer_matrix_set_data (self->layer_matrix, data);
 }

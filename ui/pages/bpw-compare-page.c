@@ -237,13 +237,15 @@ bpw_compare_page_baseline_cb (BpwComparePage *self)
     bpw_compare_page_set_baseline (self, selected);
 }
 
-/* The scenario picks the chart's breakdown; the table has every scenario. */
+/* The scenario picks the chart's breakdown and the layer types shown; the table has
+ * every scenario. */
 static void
 bpw_compare_page_view_cb (BpwComparePage *self)
 {
+  const char *view = gtk_stack_get_visible_child_name (self->view_stack);
+
   gtk_widget_set_sensitive (GTK_WIDGET (self->scenario_dropdown),
-                            g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack),
-                                       "chart") == 0);
+                            g_strcmp0 (view, "chart") == 0 || g_strcmp0 (view, "layers") == 0);
 }
 
 static void
@@ -306,6 +308,7 @@ bpw_compare_page_class_init (BpwComparePageClass *klass)
   g_type_ensure (BPW_TYPE_PLOT_VIEW);
   g_type_ensure (BPW_TYPE_ADDED_BUTTON);
   g_type_ensure (BPW_TYPE_CALIBRATION_BAR);
+  g_type_ensure (BPW_TYPE_LAYER_MATRIX);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "comparepage");
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -321,6 +324,7 @@ bpw_compare_page_class_init (BpwComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BpwComparePage, view_stack);
   gtk_widget_class_bind_template_child (widget_class, BpwComparePage, plot_view);
   gtk_widget_class_bind_template_child (widget_class, BpwComparePage, column_view);
+  gtk_widget_class_bind_template_child (widget_class, BpwComparePage, layer_matrix);
 }
 
 static void
@@ -408,6 +412,13 @@ bpw_compare_page_get_view (BpwComparePage *self)
 {
   g_return_val_if_fail (BPW_IS_COMPARE_PAGE (self), NULL);
   return self->plot_view;
+}
+
+BpwLayerMatrix *
+bpw_compare_page_get_layer_matrix (BpwComparePage *self)
+{
+  g_return_val_if_fail (BPW_IS_COMPARE_PAGE (self), NULL);
+  return self->layer_matrix;
 }
 
 GListModel *

@@ -15,6 +15,7 @@
 #include "bpw-compare-plot.h"
 #include "bpw-core.h"
 #include "bpw-format.h"
+#include "bpw-layer-matrix.h"
 #include "bpw-plot-view.h"
 #include "bpw-study-worker.h"
 
@@ -44,6 +45,8 @@ BpwPlotView          *bpw_compare_page_get_view     (BpwComparePage     *self);
 /* The table's rows, as sorted: one per candidate × scenario, scenario by scenario at
  * first (GtkStringObject: the candidate's name). */
 GListModel           *bpw_compare_page_get_rows     (BpwComparePage     *self);
+/* The view by layer type: MFU and memory stall of every candidate on the scenario. */
+BpwLayerMatrix       *bpw_compare_page_get_layer_matrix (BpwComparePage *self);
 /* The scenario whose breakdown and deltas are shown, and the candidate they are against
  * (indices). */
 void                  bpw_compare_page_set_scenario (BpwComparePage     *self,

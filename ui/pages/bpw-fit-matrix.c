@@ -68,7 +68,7 @@ bpw_fit_matrix_describe (const BpwCompareFit  *f,
                          char                **tooltip)
 {
   const char *metric = bpw_fit_matrix_metric_name (f->metric);
-  const char *bottleneck = bpw_bottleneck_to_string (f->eval.bottleneck);
+  const char *bottleneck = bpw_bottleneck_display_name (f->eval.bottleneck);
   double percent = 100.0 * fabs (f->sla_margin);
   g_autofree char *value = NULL;
   g_autofree char *limit = NULL;

@@ -129,7 +129,7 @@ bpw_overview_item_fill_evaluation (BpwOverviewItem         *self,
   result.tpot_s = isfinite (e.tpot_s) ? e.tpot_s : 0.0;
   result.mfu = isfinite (e.mfu) ? e.mfu : 0.0;
   result.peak_bytes = isfinite (e.peak_bytes) && e.peak_bytes > 0.0 ? (guint64) e.peak_bytes : 0;
-  result.bottleneck = bpw_bottleneck_to_string (e.bottleneck);
+  result.bottleneck = bpw_bottleneck_display_name (e.bottleneck);
   result.sla = result.legal ? bpw_overview_item_judge_sla (&inputs->run->scenario, &e)
                             : BPW_SLA_NONE;
   bpw_overview_item_set_evaluation (self, &result);

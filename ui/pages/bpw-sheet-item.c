@@ -185,6 +185,7 @@ bpw_sheet_item_new (const BpwSheetRow *row)
   joined = g_strjoin (" ", self->operation, bpw_sheet_item_layer_type_label (self->layer_type),
                       bpw_sheet_item_phase_label (self->phase), self->kind, self->engine,
                       bpw_sheet_item_fusion_label (self->fusion),
+                      bpw_bottleneck_display_name (self->bottleneck),
                       bpw_bottleneck_to_string (self->bottleneck), NULL);
   self->search_text = g_utf8_casefold (joined, -1);
   return self;
@@ -374,7 +375,7 @@ bpw_sheet_item_format (BpwSheetItem   *self,
     case BPW_SHEET_COLUMN_PER_STEP:
       return bpw_format_seconds (self->total_s);
     case BPW_SHEET_COLUMN_BOTTLENECK:
-      return g_strdup (bpw_bottleneck_to_string (self->bottleneck));
+      return g_strdup (bpw_bottleneck_display_name (self->bottleneck));
     case BPW_SHEET_COLUMN_LINEAGE:
       return g_strdup_printf ("%u", self->lineage);
     case BPW_N_SHEET_COLUMNS:

@@ -28,6 +28,7 @@ typedef struct
   BpwRooflineData   *roofline;    /* nullable: the plan has nothing to place */
   BpwAssignmentData *assignment;  /* nullable */
   double             step_time;
+  BpwEvaluation      eval;        /* of the plan: the summary by layer type */
 } BpwSheetResult;
 
 static void
@@ -71,6 +72,7 @@ bpw_sheet_page_compute_work (gpointer       data,
   result = g_new0 (BpwSheetResult, 1);
   result->items = bpw_sheet_item_list_from_sheet (rows);
   result->step_time = e.step_time_s;
+  result->eval = e;
   /* The charts come from the same plan, so the pages agree with the table. A plan the
    * charts cannot show leaves them empty; the table still shows its rows. */
   result->roofline = bpw_roofline_data_new_from_plan (plan, -1, job->label, &error);
@@ -124,6 +126,7 @@ bpw_sheet_page_update_in_place (BpwSheetPage *self,
 static void
 bpw_sheet_page_clear_charts (BpwSheetPage *self)
 {
+  bpw_layer_summary_set_evaluation (self->layer_summary, NULL);
   if (bpw_roofline_plot_get_data (self->roofline_plot)->points->len > 0
       || bpw_roofline_plot_get_data (self->roofline_plot)->ceilings->len > 0)
     bpw_roofline_plot_set_data (self->roofline_plot, NULL);
@@ -154,6 +157,7 @@ bpw_sheet_page_compute_done (GObject      *owner,
   else
     {
       self->step_time = computed->step_time;
+      bpw_layer_summary_set_evaluation (self->layer_summary, &computed->eval);
       bpw_roofline_plot_set_data (self->roofline_plot, g_steal_pointer (&computed->roofline));
       bpw_assignment_plot_set_data (self->assignment_plot,
                                     g_steal_pointer (&computed->assignment));

@@ -9,6 +9,7 @@
 
 #include "bpw-assignment-plot.h"
 #include "bpw-job-queue.h"
+#include "bpw-layer-summary.h"
 #include "bpw-roofline-plot.h"
 #include "bpw-sheet-page.h"
 
@@ -29,6 +30,8 @@ struct _BpwSheetPage
   GtkStack           *stack;
   AdwStatusPage      *error_page;
   GtkColumnView      *column_view;
+  GtkExpander        *layer_expander;
+  BpwLayerSummary    *layer_summary;  /* of the bound plan's step */
 
   /* Owned references */
   BpwRooflinePlot    *roofline_plot;   /* of the bound plan; empty without one */

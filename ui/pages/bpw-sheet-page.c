@@ -58,6 +58,9 @@ _bpw_sheet_page_update_state (BpwSheetPage *self)
     gtk_stack_set_visible_child_name (self->stack, "no-match");
   else
     gtk_stack_set_visible_child_name (self->stack, "table");
+  gtk_widget_set_visible (GTK_WIDGET (self->layer_expander),
+                          self->error == NULL && total > 0
+                          && bpw_layer_summary_get_n_rows (self->layer_summary) > 0);
 
   if (total == 0)
     count = g_strdup ("");
@@ -311,6 +314,7 @@ bpw_sheet_page_class_init (BpwSheetPageClass *klass)
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "sheetpage");
+  g_type_ensure (BPW_TYPE_LAYER_SUMMARY);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/bpw/Workbench/ui/bpw-sheet-page.ui");
   gtk_widget_class_bind_template_child (widget_class, BpwSheetPage, toolbar);
@@ -323,6 +327,8 @@ bpw_sheet_page_class_init (BpwSheetPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BpwSheetPage, stack);
   gtk_widget_class_bind_template_child (widget_class, BpwSheetPage, error_page);
   gtk_widget_class_bind_template_child (widget_class, BpwSheetPage, column_view);
+  gtk_widget_class_bind_template_child (widget_class, BpwSheetPage, layer_expander);
+  gtk_widget_class_bind_template_child (widget_class, BpwSheetPage, layer_summary);
 }
 
 static void
@@ -486,6 +492,13 @@ bpw_sheet_page_get_n_binds (BpwSheetPage *self)
 {
   g_return_val_if_fail (BPW_IS_SHEET_PAGE (self), 0);
   return self->n_binds;
+}
+
+BpwLayerSummary *
+bpw_sheet_page_get_layer_summary (BpwSheetPage *self)
+{
+  g_return_val_if_fail (BPW_IS_SHEET_PAGE (self), NULL);
+  return self->layer_summary;
 }
 
 double

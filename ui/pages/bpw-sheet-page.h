@@ -6,6 +6,7 @@
 
 #include <adwaita.h>
 
+#include "bpw-layer-summary.h"
 #include "bpw-plot.h"
 #include "bpw-sheet-item.h"
 
@@ -56,6 +57,8 @@ BpwSheetItem *bpw_sheet_page_get_selected_item (BpwSheetPage *self);
  * FALSE when the filter hides it (nothing is selected then). */
 gboolean      bpw_sheet_page_select_item      (BpwSheetPage *self,
                                                BpwSheetItem *item);
+/* The bound plan's step by layer type: time, share, MFU, memory stall, bottleneck. */
+BpwLayerSummary *bpw_sheet_page_get_layer_summary (BpwSheetPage *self);
 /* Moves the keyboard focus to the search entry (Ctrl+F). */
 void          bpw_sheet_page_focus_search     (BpwSheetPage *self);
 

@@ -694,12 +694,5 @@ _bpw_plot_phase_short (guint phase)
 const char *
 _bpw_plot_bottleneck_name (guint bottleneck)
 {
-  static const char * const names[BPW_N_BOTTLENECKS] = {
-    [BPW_BOTTLENECK_COMPUTE] = N_("Compute"), [BPW_BOTTLENECK_MEMORY] = N_("Memory"),
-    [BPW_BOTTLENECK_COMMUNICATION] = N_("Communication"), [BPW_BOTTLENECK_LATENCY] = N_("Latency"),
-    [BPW_BOTTLENECK_CAPACITY] = N_("Capacity"), [BPW_BOTTLENECK_BUBBLE] = N_("Bubble"),
-    [BPW_BOTTLENECK_DEPENDENCY] = N_("Dependency"),
-  };
-
-  return bottleneck < BPW_N_BOTTLENECKS ? _(names[bottleneck]) : "?";
+  return bottleneck < BPW_N_BOTTLENECKS ? bpw_bottleneck_display_name (bottleneck) : "?";
 }

@@ -174,7 +174,7 @@ describe_cell (BpwComparePlot *self, guint c, guint s)
                                      : _(", no SLA"),
                           f->has_sla ? limit : "", f->eval.tokens_per_s,
                           isfinite (f->relative) ? f->relative : 0, 100 * f->eval.mfu, peak,
-                          bpw_bottleneck_to_string (f->eval.bottleneck),
+                          bpw_bottleneck_display_name (f->eval.bottleneck),
                           f->legal ? "" : _("\nIllegal: "), f->legal || f->error == NULL ? ""
                                                                                      : f->error);
 }

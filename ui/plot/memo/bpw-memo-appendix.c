@@ -64,7 +64,7 @@ sheet_excerpt (BpwMemo *m)
       g_ptr_array_add (cells, g_strdup_printf ("%.4g", r->count));
       bpw_si_format (buf, sizeof buf, r->total_s, "s", 3);
       g_ptr_array_add (cells, g_strdup (buf));
-      g_ptr_array_add (cells, g_strdup (bpw_bottleneck_to_string (r->bottleneck)));
+      g_ptr_array_add (cells, g_strdup (bpw_bottleneck_display_name (r->bottleneck)));
     }
   note = g_strdup_printf (_("The first %u of the %u rows of pipeline stage 0's first transformer "
                           "block, embedding side and head (the full sheet: bpw export --view "

@@ -22,6 +22,8 @@ typedef struct
 
 /* bpw-memo-figures.c: the charts of the best candidate, each a section. */
 void  _bpw_memo_figures     (BpwMemo *memo);
+/* bpw-memo-layers.c: MFU, memory stall and bottleneck classes by layer type. */
+void  _bpw_memo_layers      (BpwMemo *memo);
 /* bpw-memo-appendix.c: mapping-sheet excerpt, assumptions and provenance, validation. */
 void  _bpw_memo_appendix    (BpwMemo *memo);
 /* A cell's short verdict: "meets SLA (+40%)", "fails SLA (−82%)", "illegal", "no SLA". */

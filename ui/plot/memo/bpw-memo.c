@@ -304,7 +304,7 @@ headline (BpwMemo *m)
         row[9] = SI (e->average_power_w, "W");
         row[10] = f->ok && isfinite (e->tokens_per_joule)
                     ? g_strdup_printf ("%.3g", e->tokens_per_joule) : g_strdup ("—");
-        row[11] = g_strdup (f->ok ? bpw_bottleneck_to_string (e->bottleneck) : "—");
+        row[11] = g_strdup (f->ok ? bpw_bottleneck_display_name (e->bottleneck) : "—");
 #undef SI
         for (guint k = 0; k < G_N_ELEMENTS (head); k++)
           if (show[k])
@@ -474,6 +474,7 @@ bpw_memo_write_pdf (BpwStudy             *study,
                            "power per device averaged over the step."));
   headline (&m);
   rejected (&m);
+  _bpw_memo_layers (&m);
 
   _bpw_memo_figures (&m);
   _bpw_memo_appendix (&m);
