@@ -132,6 +132,25 @@ else
   skip "memo pages and text" "poppler-utils not installed"
 fi
 
+# ---- the format from the output file's extension; the memo's default is pdf ----
+expect_rc "memo without --format" 0 \
+  "$BPW" export default --view memo --output "$TMP/memo-default" --requests 30
+if head -c 5 "$TMP/memo-default" | grep -q '%PDF-'; then pass "the memo without --format is a PDF"
+else fail "the memo without --format is a PDF"; fi
+expect_rc "timeline without --format, to an .SVG file" 0 \
+  "$BPW" export default --view timeline --output "$TMP/inferred.SVG"
+py_file "the .SVG file is an SVG" "$TMP/inferred.SVG" "
+import xml.etree.ElementTree as ET
+assert ET.parse(path).getroot().tag.endswith('svg')"
+expect_rc "compare without --format, to a .csv file" 0 \
+  "$BPW" export default --view compare --output "$TMP/inferred.csv"
+py_file "the .csv file is the comparison's CSV" "$TMP/inferred.csv" "
+rows = list(csv.DictReader(open(path)))
+assert rows and 'candidate' in rows[0], rows[:1]"
+expect_rc "a chart without --format to a file with no known extension is a usage error" 2 \
+  "$BPW" export default --view roofline --output "$TMP/roofline.out"
+expect_stderr "the usage error names the missing --format" "--format is required"
+
 # ---- refusals ----
 expect_rc "an unknown --units is a usage error" 2 \
   "$BPW" export default --view lifetimes --format png --output "$TMP/x.png" --units tb
