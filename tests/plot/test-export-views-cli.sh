@@ -41,6 +41,12 @@ if command -v pdftotext >/dev/null; then
     if grep -qF "$want" "$TMP/timeline.txt"; then pass "timeline PDF text has “$want”"
     else fail "timeline PDF text has “$want”"; fi
   done
+  # The latency ticks carry their units ("10 ms"): the axis title must not say seconds.
+  pdftotext "$TMP/trade.pdf" "$TMP/trade.txt"
+  if grep -qF "p50 and p99 (log scale)" "$TMP/trade.txt" && grep -qE "[0-9] ms" "$TMP/trade.txt" &&
+     ! grep -qF "(s, log scale)" "$TMP/trade.txt"
+  then pass "trade PDF latency axis: title without a unit, ticks with theirs"
+  else fail "trade PDF latency axis: title without a unit, ticks with theirs" "$(grep -F "log scale" "$TMP/trade.txt")"; fi
   pdftotext "$TMP/lifetimes.pdf" "$TMP/lifetimes.txt"
   for want in "Buffer lifetimes" "Device memory" "Checkpoints" "Peak"; do
     if grep -qF "$want" "$TMP/lifetimes.txt"; then pass "lifetimes PDF text has “$want”"
@@ -128,6 +134,12 @@ if command -v pdfinfo >/dev/null; then
     if grep -qF "$want" "$TMP/memo.txt"; then pass "memo text has “$want”"
     else fail "memo text has “$want”"; fi
   done
+  # Figures for people: "152.8 k", never "1.528e+05".
+  if grep -qE '[0-9]e[+-][0-9]' "$TMP/memo.txt"; then
+    fail "memo prints no number in exponent notation" "$(grep -oE '[0-9.]+e[+-][0-9]+' "$TMP/memo.txt" | head -3)"
+  else pass "memo prints no number in exponent notation"; fi
+  if grep -qE '[0-9] k$|[0-9] k ' "$TMP/memo.txt"; then pass "memo writes large rates with a prefix"
+  else fail "memo writes large rates with a prefix"; fi
 else
   skip "memo pages and text" "poppler-utils not installed"
 fi
