@@ -37,7 +37,9 @@ done
 
 if command -v pdftotext >/dev/null; then
   pdftotext "$TMP/timeline.pdf" "$TMP/timeline.txt"
-  for want in "Timeline: gpt3-175b-train" "Time in the step" "stage 0" "Phase"; do
+  # Lanes are named by what runs there: the stage's blocks and the engine.
+  for want in "Timeline: gpt3-175b-train" "Time in the step" "stage 0" "Phase" \
+              "embedding + layers 0–" "+ head"; do
     if grep -qF "$want" "$TMP/timeline.txt"; then pass "timeline PDF text has “$want”"
     else fail "timeline PDF text has “$want”"; fi
   done
@@ -47,6 +49,11 @@ if command -v pdftotext >/dev/null; then
      ! grep -qF "(s, log scale)" "$TMP/trade.txt"
   then pass "trade PDF latency axis: title without a unit, ticks with theirs"
   else fail "trade PDF latency axis: title without a unit, ticks with theirs" "$(grep -F "log scale" "$TMP/trade.txt")"; fi
+  expect_rc "timeline of two stages as pdf" 0 \
+    "$BPW" export default --view timeline --stages 0-1 --output "$TMP/two-stages.pdf"
+  pdftotext "$TMP/two-stages.pdf" "$TMP/two-stages.txt"
+  if grep -qF "matrix engine" "$TMP/two-stages.txt"; then pass "timeline lanes name their engine"
+  else fail "timeline lanes name their engine"; fi
   pdftotext "$TMP/lifetimes.pdf" "$TMP/lifetimes.txt"
   for want in "Buffer lifetimes" "Device memory" "Checkpoints" "Peak"; do
     if grep -qF "$want" "$TMP/lifetimes.txt"; then pass "lifetimes PDF text has “$want”"
