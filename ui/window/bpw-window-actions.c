@@ -299,6 +299,20 @@ _bpw_window_close_searches (BpwWindow *self)
     gtk_window_destroy (g_ptr_array_index (searches, i));
 }
 
+/* (workload): a scenario for it, with the command line's defaults. */
+static void
+bpw_window_add_scenario_action (GtkWidget  *widget,
+                                const char *action_name,
+                                GVariant   *parameter)
+{
+  BpwWindow *self = BPW_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+
+  if (bpw_window_add_scenario (self, g_variant_get_string (parameter, NULL), &error)
+      == G_MAXUINT)
+    _bpw_window_show_toast (self, error->message);
+}
+
 /* (name, blueprint, mapping, mappings, label, scenario): a new candidate on the study's
  * blueprint @blueprint with the mapping objects @mapping and @mappings (JSON), added as one
  * undoable edit labelled @label, then selected on scenario @scenario. */
@@ -483,6 +497,8 @@ _bpw_window_class_actions_init (GtkWidgetClass *widget_class)
                                    bpw_window_promote_candidate_action);
   gtk_widget_class_install_action (widget_class, "win.show-in-pages", "a(sssss)",
                                    bpw_window_show_in_pages_action);
+  gtk_widget_class_install_action (widget_class, "win.add-scenario", "s",
+                                   bpw_window_add_scenario_action);
   _bpw_memo_export_class_init (widget_class);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK,
