@@ -1,4 +1,4 @@
-/* bpw-cli-export.c — `bpw export STUDY --view VIEW --format FORMAT --output FILE`
+/* bpw-cli-export.c — `bpw export STUDY --view VIEW [--format FORMAT] --output FILE`
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -197,6 +197,24 @@ run_export (BpwExportOptions *o, const char *study_name)
 #endif
 }
 
+/* Without --format, the output file's extension names the format ("sheet.md", "roof.svg");
+ * the memo has one format, so it needs neither. NULL when neither tells. */
+static char *
+infer_format (const char *view,
+              const char *output)
+{
+  static const char * const known[] = { "csv", "md", "png", "svg", "pdf", NULL };
+  const char *base = strrchr (output, '/');
+  const char *dot = strrchr (base != NULL ? base : output, '.');
+  g_autofree char *extension = dot != NULL ? g_ascii_strdown (dot + 1, -1) : NULL;
+
+  if (extension != NULL && g_strv_contains (known, extension))
+    return g_steal_pointer (&extension);
+  if (strcmp (view, "memo") == 0)
+    return g_strdup ("pdf");
+  return NULL;
+}
+
 gboolean
 bpw_cli_export_decimal_bytes (const BpwExportOptions *o)
 {
@@ -217,7 +235,8 @@ bpw_cli_export (int    argc,
       "What to export: sheet, roofline, assignment, timeline, lifetimes, trade, compare or "
       "memo", "VIEW" },
     { "format", 0, 0, G_OPTION_ARG_STRING, &o.format,
-      "csv or md (the sheet); png, svg, pdf or csv (charts: the data behind them); pdf (memo)",
+      "csv or md (the sheet); png, svg, pdf or csv (charts: the data behind them); pdf (memo); "
+      "default: the --output file's extension (the memo: pdf)",
       "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "The file to write", "FILE" },
     { "candidate", 0, 0, G_OPTION_ARG_STRING, &o.candidate,
@@ -278,8 +297,11 @@ bpw_cli_export (int    argc,
     status = bpw_cli_report_error ("export", error);
   else if (argc != 2)
     status = bpw_cli_usage ("export", "export: expected one STUDY");
-  else if (o.view == NULL || o.format == NULL || o.output == NULL)
-    status = bpw_cli_usage ("export", "export: --view, --format and --output are required");
+  else if (o.view == NULL || o.output == NULL)
+    status = bpw_cli_usage ("export", "export: --view and --output are required");
+  else if (o.format == NULL && (o.format = infer_format (o.view, o.output)) == NULL)
+    status = bpw_cli_usage ("export", "export: --format is required when the --output file's "
+                            "extension is not csv, md, png, svg or pdf");
   else
     status = run_export (&o, argv[1]);
 

@@ -15,8 +15,6 @@
 
 /* Longest sequence the default may take from a learned position table: beyond this a
  * table describes what the model can read, not what anyone trains it on. */
-#define BPW_CLI_MAX_DEFAULT_SEQ 8192
-#define BPW_CLI_FALLBACK_SEQ    2048
 /* Micro-batches per pipeline per step when the global batch is not given and pp > 1: four
  * per stage keeps the 1F1B bubble at (pp - 1) / (5 pp - 1) < 20 % and is a multiple of pp,
  * as the interleaved schedule requires. */
@@ -310,10 +308,7 @@ bpw_cli_options_default_seq (const BpwModelSpec *spec,
 {
   if (hint != NULL && hint->seq > 0)
     return hint->seq;
-  if (spec->positions == BPW_POSITION_LEARNED && spec->max_positions > 0 &&
-      spec->max_positions <= BPW_CLI_MAX_DEFAULT_SEQ)
-    return spec->max_positions;
-  return BPW_CLI_FALLBACK_SEQ;
+  return bpw_scenario_default_seq (spec);
 }
 
 gboolean

@@ -30,6 +30,22 @@ bpw_scenario_init_defaults (BpwScenario *scenario)
   };
 }
 
+/* A default, not a limit: longer tables (rotary models, long-context variants) would make
+ * a first look needlessly costly. */
+#define BPW_SCENARIO_MAX_DEFAULT_SEQ 8192
+#define BPW_SCENARIO_FALLBACK_SEQ    2048
+
+gint64
+bpw_scenario_default_seq (const BpwModelSpec *spec)
+{
+  g_return_val_if_fail (spec != NULL, BPW_SCENARIO_FALLBACK_SEQ);
+
+  if (spec->positions == BPW_POSITION_LEARNED && spec->max_positions > 0 &&
+      spec->max_positions <= BPW_SCENARIO_MAX_DEFAULT_SEQ)
+    return spec->max_positions;
+  return BPW_SCENARIO_FALLBACK_SEQ;
+}
+
 void
 bpw_scenario_copy (BpwScenario       *dest,
                    const BpwScenario *src)

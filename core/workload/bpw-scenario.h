@@ -45,6 +45,10 @@ struct _BpwParallel
 #define BPW_SCENARIO_MAX_TOKENS  (G_GINT64_CONSTANT (1) << 40)
 
 void     bpw_scenario_init_defaults (BpwScenario       *scenario);
+/* The sequence length a scenario of @spec gets when none is given (the CLI's --seq, the
+ * window's new scenarios): the learned position table when it is at most 8192, else
+ * 2048. */
+gint64   bpw_scenario_default_seq   (const BpwModelSpec *spec);
 void     bpw_scenario_copy          (BpwScenario       *dest,
                                      const BpwScenario *src);
 void     bpw_scenario_clear         (BpwScenario       *scenario);

@@ -37,10 +37,23 @@ done
 
 if command -v pdftotext >/dev/null; then
   pdftotext "$TMP/timeline.pdf" "$TMP/timeline.txt"
-  for want in "Timeline: gpt3-175b-train" "Time in the step" "stage 0" "Phase"; do
+  # Lanes are named by what runs there: the stage's blocks and the engine.
+  for want in "Timeline: gpt3-175b-train" "Time in the step" "stage 0" "Phase" \
+              "embedding + layers 0–" "+ head"; do
     if grep -qF "$want" "$TMP/timeline.txt"; then pass "timeline PDF text has “$want”"
     else fail "timeline PDF text has “$want”"; fi
   done
+  # The latency ticks carry their units ("10 ms"): the axis title must not say seconds.
+  pdftotext "$TMP/trade.pdf" "$TMP/trade.txt"
+  if grep -qF "p50 and p99 (log scale)" "$TMP/trade.txt" && grep -qE "[0-9] ms" "$TMP/trade.txt" &&
+     ! grep -qF "(s, log scale)" "$TMP/trade.txt"
+  then pass "trade PDF latency axis: title without a unit, ticks with theirs"
+  else fail "trade PDF latency axis: title without a unit, ticks with theirs" "$(grep -F "log scale" "$TMP/trade.txt")"; fi
+  expect_rc "timeline of two stages as pdf" 0 \
+    "$BPW" export default --view timeline --stages 0-1 --output "$TMP/two-stages.pdf"
+  pdftotext "$TMP/two-stages.pdf" "$TMP/two-stages.txt"
+  if grep -qF "matrix engine" "$TMP/two-stages.txt"; then pass "timeline lanes name their engine"
+  else fail "timeline lanes name their engine"; fi
   pdftotext "$TMP/lifetimes.pdf" "$TMP/lifetimes.txt"
   for want in "Buffer lifetimes" "Device memory" "Checkpoints" "Peak"; do
     if grep -qF "$want" "$TMP/lifetimes.txt"; then pass "lifetimes PDF text has “$want”"
@@ -128,9 +141,34 @@ if command -v pdfinfo >/dev/null; then
     if grep -qF "$want" "$TMP/memo.txt"; then pass "memo text has “$want”"
     else fail "memo text has “$want”"; fi
   done
+  # Figures for people: "152.8 k", never "1.528e+05".
+  if grep -qE '[0-9]e[+-][0-9]' "$TMP/memo.txt"; then
+    fail "memo prints no number in exponent notation" "$(grep -oE '[0-9.]+e[+-][0-9]+' "$TMP/memo.txt" | head -3)"
+  else pass "memo prints no number in exponent notation"; fi
+  if grep -qE '[0-9] k$|[0-9] k ' "$TMP/memo.txt"; then pass "memo writes large rates with a prefix"
+  else fail "memo writes large rates with a prefix"; fi
 else
   skip "memo pages and text" "poppler-utils not installed"
 fi
+
+# ---- the format from the output file's extension; the memo's default is pdf ----
+expect_rc "memo without --format" 0 \
+  "$BPW" export default --view memo --output "$TMP/memo-default" --requests 30
+if head -c 5 "$TMP/memo-default" | grep -q '%PDF-'; then pass "the memo without --format is a PDF"
+else fail "the memo without --format is a PDF"; fi
+expect_rc "timeline without --format, to an .SVG file" 0 \
+  "$BPW" export default --view timeline --output "$TMP/inferred.SVG"
+py_file "the .SVG file is an SVG" "$TMP/inferred.SVG" "
+import xml.etree.ElementTree as ET
+assert ET.parse(path).getroot().tag.endswith('svg')"
+expect_rc "compare without --format, to a .csv file" 0 \
+  "$BPW" export default --view compare --output "$TMP/inferred.csv"
+py_file "the .csv file is the comparison's CSV" "$TMP/inferred.csv" "
+rows = list(csv.DictReader(open(path)))
+assert rows and 'candidate' in rows[0], rows[:1]"
+expect_rc "a chart without --format to a file with no known extension is a usage error" 2 \
+  "$BPW" export default --view roofline --output "$TMP/roofline.out"
+expect_stderr "the usage error names the missing --format" "--format is required"
 
 # ---- refusals ----
 expect_rc "an unknown --units is a usage error" 2 \

@@ -226,6 +226,34 @@ test_si_format (void)
 }
 
 static void
+check_human (double value, const char *unit, int digits, const char *expected)
+{
+  char buf[BPW_SI_LABEL_MAX];
+
+  bpw_si_format_human (buf, sizeof buf, value, unit, digits);
+  g_assert_cmpstr (buf, ==, expected);
+}
+
+/* Figures for people: never "1.528e+05", grouped thousands, a prefix from 10,000. */
+static void
+test_si_format_human (void)
+{
+  check_human (152803.7, "tokens/s", 4, "152.8 k tokens/s");
+  check_human (3.4149e6, "tokens/s", 3, "3.41 M tokens/s");
+  check_human (9876.4, "requests", 4, "9,876 requests");
+  check_human (1234.5, NULL, 5, "1,234.5");
+  check_human (812.5, "tokens/s", 4, "812.5 tokens/s");
+  check_human (0.00123, "tokens/J", 3, "0.00123 tokens/J");
+  check_human (0, "tokens/s", 4, "0 tokens/s");
+  check_human (-27350, NULL, 4, "-27.35 k");
+  check_human (10000, NULL, 4, "10 k");
+  /* Rounding carries into the next prefix: 999.96 k at three digits is 1 M. */
+  check_human (999960, NULL, 3, "1 M");
+  check_human (2.5e15, "tokens", 3, "2.5 P tokens");
+  check_human (NAN, "tokens/s", 3, "–");
+}
+
+static void
 test_axis_labels (void)
 {
   BpwPlotStyle style;
@@ -405,6 +433,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bpw/plot/Scale/map", test_map);
   g_test_add_func ("/bpw/plot/Scale/nice-domain", test_nice_domain);
   g_test_add_func ("/bpw/plot/SiFormat/labels", test_si_format);
+  g_test_add_func ("/bpw/plot/SiFormat/human", test_si_format_human);
   g_test_add_func ("/bpw/plot/AxisLayout/labels", test_axis_labels);
   g_test_add_func ("/bpw/plot/LabelPlacer/shapes", test_quads);
   g_test_add_func ("/bpw/plot/PlotStyle/print-and-screen", test_style);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bpw-error.h"
+#include "bpw-plot-palette.h"
 #include "bpw-plot-test-util.h"
 #include "bpw-study.h"
 #include "bpw-trade-plot.h"
@@ -136,6 +137,58 @@ test_layout_and_hits (void)
   g_assert_nonnull (strstr (text, "Throughput"));
 }
 
+/* Hue in degrees of a saturated colour; -1 for greys. */
+static double
+hue_of (const BpwPlotColor *c)
+{
+  double max = MAX (c->r, MAX (c->g, c->b)), min = MIN (c->r, MIN (c->g, c->b));
+  double d = max - min, h;
+
+  if (max <= 0 || d / max < 0.25)
+    return -1;
+  if (max == c->r)
+    h = fmod ((c->g - c->b) / d, 6);
+  else if (max == c->g)
+    h = (c->b - c->r) / d + 2;
+  else
+    h = (c->r - c->g) / d + 4;
+  return fmod (60 * h + 360, 360);
+}
+
+static double
+hue_distance (double a, double b)
+{
+  double d = fabs (a - b);
+
+  return MIN (d, 360 - d);
+}
+
+/* Candidates wear categorical colours, never the red and green that say fail and pass,
+ * and the first seven differ from one another. */
+static void
+test_series_palette (void)
+{
+  BpwPlotColor fail, pass, colors[7];
+
+  g_assert_true (bpw_plot_color_parse ("#d1493f", &fail));
+  g_assert_true (bpw_plot_color_parse ("#2e9e5b", &pass));
+  for (guint i = 0; i < G_N_ELEMENTS (colors); i++)
+    {
+      double h;
+
+      colors[i] = bpw_plot_series_color (&style, i);
+      h = hue_of (&colors[i]);
+      if (h >= 0)
+        {
+          g_assert_cmpfloat (hue_distance (h, hue_of (&fail)), >=, 20);
+          g_assert_cmpfloat (hue_distance (h, hue_of (&pass)), >=, 30);
+        }
+      for (guint j = 0; j < i; j++)
+        g_assert_cmpfloat (fabs (colors[i].r - colors[j].r) + fabs (colors[i].g - colors[j].g)
+                           + fabs (colors[i].b - colors[j].b), >, 0.1);
+    }
+}
+
 static void
 test_csv (void)
 {
@@ -208,6 +261,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bpw/plot/TradePlot/pareto", test_pareto);
   g_test_add_func ("/bpw/plot/TradePlot/layout-and-hits", test_layout_and_hits);
   g_test_add_func ("/bpw/plot/TradePlot/csv", test_csv);
+  g_test_add_func ("/bpw/plot/TradePlot/series-palette", test_series_palette);
   g_test_add_func ("/bpw/plot/TradePlot/from-study", test_from_study);
   return g_test_run ();
 }

@@ -10,6 +10,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "bpw-chart-test-util.h"
 
 static void
@@ -178,6 +180,72 @@ test_timeline_export (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The window's own Ctrl+E shortcut: NULL when only a focused widget binds the key. */
+static GtkShortcutAction *
+find_window_shortcut (GtkWidget       *widget,
+                      guint            keyval,
+                      GdkModifierType  modifiers)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+
+          if (GTK_IS_KEYVAL_TRIGGER (trigger)
+              && gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval
+              && gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == modifiers)
+            return gtk_shortcut_get_action (shortcut);
+        }
+    }
+  return NULL;
+}
+
+/* Ctrl+E belongs to the window: it exports the chart of the page in view, with the focus
+ * anywhere, and the table on the Overview. */
+static void
+test_ctrl_e_exports_page (void)
+{
+  BpwPlotView *view;
+  BpwWindow *window = bpw_test_open_chart_page ("timeline", NULL, &view);
+  AdwViewStack *stack = bpw_window_get_view_stack (window);
+  GtkShortcutAction *export = find_window_shortcut (GTK_WIDGET (window), GDK_KEY_e,
+                                                    GDK_CONTROL_MASK);
+  GtkNativeDialog *dialog;
+  g_autofree char *name = NULL;
+  g_autofree char *expected = NULL;
+
+  g_assert_nonnull (export);
+  gtk_window_set_focus (GTK_WINDOW (window), NULL);
+  g_assert_true (gtk_shortcut_action_activate (export, 0, GTK_WIDGET (window), NULL));
+  dialog = bpw_window_get_export_dialog (window);
+  g_assert_nonnull (dialog);
+  g_assert_cmpstr (gtk_native_dialog_get_title (dialog), ==, _("Export Chart"));
+  name = gtk_file_chooser_get_current_name (GTK_FILE_CHOOSER (dialog));
+  expected = g_strdup_printf ("%s.png", bpw_plot_get_title (bpw_plot_view_get_plot (view)));
+  g_strdelimit (expected, "/\\:*?\"<>|", '-');
+  g_assert_cmpstr (name, ==, expected);
+  g_signal_emit_by_name (dialog, "response", GTK_RESPONSE_CANCEL);
+  g_assert_null (bpw_window_get_export_dialog (window));
+
+  adw_view_stack_set_visible_child_name (stack, "overview");
+  g_assert_true (gtk_shortcut_action_activate (export, 0, GTK_WIDGET (window), NULL));
+  dialog = bpw_window_get_export_dialog (window);
+  g_assert_nonnull (dialog);
+  g_assert_cmpstr (gtk_native_dialog_get_title (dialog), ==, _("Export Table"));
+  g_signal_emit_by_name (dialog, "response", GTK_RESPONSE_CANCEL);
+
+  bpw_test_wait_window (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -190,6 +258,7 @@ main (int   argc,
     return exit_code;
 
   g_test_add_func ("/bpw/ui/ChartExport/formats", test_timeline_export);
+  g_test_add_func ("/bpw/ui/ChartExport/ctrl-e", test_ctrl_e_exports_page);
   result = g_test_run ();
   bpw_test_remove_tree (scratch);
   return result;

@@ -137,6 +137,8 @@ test_edit_hbm_bandwidth (void)
   g_assert_cmpstr (bpw_value_row_get_value (row), ==, "4.8 TB/s");
   g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)),
                                    "Estimate · edited in the workbench"));
+  /* Provenance is read whole: the subtitle wraps, no line limit cuts it with "…". */
+  g_assert_cmpint (adw_action_row_get_subtitle_lines (ADW_ACTION_ROW (row)), ==, 0);
   g_assert_true (bpw_window_get_modified (window));
 
   /* Work: the H100 on each of the three scenarios, nothing else; one plan for the Sheet. */

@@ -246,6 +246,69 @@ test_search_cancel (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The search dialog @window's Search Mappings action presents. */
+static BpwSearchDialog *
+find_search_dialog (BpwWindow *window)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();  /* borrowed */
+  BpwSearchDialog *found = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) toplevel = g_list_model_get_item (toplevels, i);
+
+      if (BPW_IS_SEARCH_DIALOG (toplevel)
+          && gtk_window_get_transient_for (toplevel) == GTK_WINDOW (window))
+        {
+          g_assert_null (found);  /* one at a time */
+          found = BPW_SEARCH_DIALOG (toplevel);
+        }
+    }
+  return found;
+}
+
+/* The dialog does not block the window: it is not modal, Ctrl+Shift+F brings the open one
+ * back; a study opened in its place and closing the window each stop the search and let
+ * the dialog go. */
+static void
+test_search_not_modal (void)
+{
+  BpwWindow *window = bpw_test_open_default ();
+  BpwSearchDialog *dialog;
+  gboolean finalized = FALSE;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.search", NULL));
+  dialog = find_search_dialog (window);
+  g_assert_nonnull (dialog);
+  g_assert_false (gtk_window_get_modal (GTK_WINDOW (dialog)));
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.search", NULL));
+  g_assert_true (find_search_dialog (window) == dialog);
+
+  /* Another study in the window: the search of the one before goes. */
+  bpw_search_dialog_set_threads (dialog, 1);
+  bpw_search_dialog_set_simulate (dialog, FALSE);
+  g_assert_true (bpw_search_dialog_start (dialog));
+  bpw_search_test_watch_finalize (dialog, &finalized);
+  g_assert_true (bpw_window_open_bundled (window, "default", &error));
+  g_assert_no_error (error);
+  bpw_test_wait (bpw_search_test_alive, &finalized);
+  g_assert_null (find_search_dialog (window));
+
+  /* Closing the window in the middle of a search stops it. */
+  bpw_test_wait (window_pending, window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.search", NULL));
+  dialog = find_search_dialog (window);
+  bpw_search_dialog_set_threads (dialog, 1);
+  bpw_search_dialog_set_simulate (dialog, FALSE);
+  g_assert_true (bpw_search_dialog_start (dialog));
+  finalized = FALSE;
+  bpw_search_test_watch_finalize (dialog, &finalized);
+  gtk_window_destroy (GTK_WINDOW (window));
+  bpw_test_wait (bpw_search_test_alive, &finalized);
+}
+
 /* "Promote to Candidate" adds the selected plan as a candidate that runs the searched
  * scenario with that plan and every other scenario as the searched candidate does; the
  * sidebar and the Overview show it; undo removes it and the study is as it was. */
@@ -773,6 +836,7 @@ main (int   argc,
 
   g_test_add_func ("/bpw/ui/SearchDialog/best", test_search_best);
   g_test_add_func ("/bpw/ui/SearchDialog/cancel", test_search_cancel);
+  g_test_add_func ("/bpw/ui/SearchDialog/not-modal", test_search_not_modal);
   g_test_add_func ("/bpw/ui/SearchDialog/promote-undo", test_search_promote);
   g_test_add_func ("/bpw/ui/SearchDialog/unavailable", test_search_unavailable);
   g_test_add_func ("/bpw/ui/SearchDialog/show-result", test_show_result);

@@ -95,6 +95,94 @@ test_open_workload_adds_it (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The sidebar's visible button that adds a scenario for @workload, or NULL. */
+static GtkWidget *
+find_add_scenario (GtkWidget  *widget,
+                   const char *workload)
+{
+  if (GTK_IS_BUTTON (widget) && gtk_widget_get_visible (widget)
+      && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)),
+                    "win.add-scenario") == 0)
+    {
+      GVariant *target = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (widget));
+
+      if (target != NULL && g_strcmp0 (g_variant_get_string (target, NULL), workload) == 0)
+        return widget;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_add_scenario (child, workload);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A workload opened in the window leads on: a scenario for it, with the command line's
+ * defaults, from its sidebar row or the toast's button; the Overview evaluates every
+ * candidate on it, and it is selected for the pages and the search. */
+static void
+test_add_scenario_for_workload (void)
+{
+  BpwWindow *window = bpw_test_open_default ();
+  BpwStudy *study = bpw_window_get_study (window);
+  g_autoptr(GFile) hf = fixture ("hf", "gpt2-config.json", NULL);
+  g_autoptr(GError) error = NULL;
+  guint n_scenarios = bpw_study_get_n_scenarios (study);
+  guint n_workloads = bpw_study_get_n_workloads (study);
+  const BpwStudyWorkload *added;
+  const BpwStudyScenario *scenario;
+  GListModel *items;
+  GtkWidget *button;
+  guint on_it = 0;
+
+  g_assert_true (bpw_window_open_file (window, hf, &error));
+  g_assert_no_error (error);
+  added = bpw_study_get_workload (study, n_workloads);
+  bpw_test_wait_window (window);
+  button = find_add_scenario (GTK_WIDGET (bpw_window_get_sidebar (window)), added->name);
+  g_assert_nonnull (button);
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_cmpuint (bpw_study_get_n_scenarios (study), ==, n_scenarios + 1);
+  scenario = bpw_study_get_scenario (study, n_scenarios);
+  g_assert_cmpuint (scenario->workload, ==, n_workloads);
+  /* bpw facts's defaults: training one sequence on one device; GPT-2's learned position
+   * table (1024) is the sequence. */
+  g_assert_cmpint (scenario->scenario.phase, ==, BPW_WORKLOAD_TRAIN);
+  g_assert_cmpint (scenario->scenario.seq, ==, 1024);
+  g_assert_cmpint (scenario->scenario.seq, ==, bpw_scenario_default_seq (&added->spec));
+  g_assert_cmpint (scenario->scenario.global_batch, ==, 1);
+  g_assert_cmpint (bpw_parallel_devices (&scenario->parallel), ==, 1);
+  g_assert_cmpuint (bpw_window_get_selected_scenario (window), ==, n_scenarios);
+  g_assert_true (sidebar_has (window, BPW_SIDEBAR_ITEM_SCENARIO, scenario->name));
+
+  /* The Overview evaluates every candidate on it. */
+  bpw_test_wait_window (window);
+  items = bpw_window_get_overview_items (window);
+  for (guint i = 0; i < g_list_model_get_n_items (items); i++)
+    {
+      g_autoptr(BpwOverviewItem) item = g_list_model_get_item (items, i);
+
+      on_it += g_strcmp0 (bpw_overview_item_get_scenario_name (item), scenario->name) == 0;
+    }
+  g_assert_cmpuint (on_it, ==, bpw_study_get_n_candidates (study));
+
+  /* Twice: a second name, never a clash; an unknown workload is refused. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.add-scenario", "s",
+                                             added->name));
+  g_assert_cmpuint (bpw_study_get_n_scenarios (study), ==, n_scenarios + 2);
+  g_assert_cmpstr (bpw_study_get_scenario (study, n_scenarios + 1)->name, !=,
+                   bpw_study_get_scenario (study, n_scenarios)->name);
+  g_assert_cmpuint (bpw_window_add_scenario (window, "no-such-workload", &error), ==,
+                    G_MAXUINT);
+  g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+
+  bpw_test_wait_window (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_open_blueprint_adds_candidate (void)
 {
@@ -294,6 +382,7 @@ main (int   argc,
     return exit_code;
 
   g_test_add_func ("/bpw/ui/StudyFiles/open-workload-adds-it", test_open_workload_adds_it);
+  g_test_add_func ("/bpw/ui/StudyFiles/add-scenario", test_add_scenario_for_workload);
   g_test_add_func ("/bpw/ui/StudyFiles/open-blueprint-adds-candidate",
                    test_open_blueprint_adds_candidate);
   g_test_add_func ("/bpw/ui/StudyFiles/save-marks-clean", test_save_marks_clean);

@@ -210,6 +210,44 @@ test_window_pages (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The Overview's columns in the order a review reads them: the verdict (bottleneck,
+ * SLA) before the memory details, so that a 1280-pixel window shows it; long names
+ * ellipsize rather than push columns out. */
+static void
+test_window_overview_columns (void)
+{
+  BpwWindow *window = bpw_test_open_default ();
+  GtkWidget *view = bpw_test_find_widget (GTK_WIDGET (bpw_window_get_overview_page (window)),
+                                          GTK_TYPE_COLUMN_VIEW);
+  GListModel *columns;
+  int sla = -1, bottleneck = -1, memory = -1, scenario = -1;
+
+  g_assert_nonnull (view);
+  columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (view));
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      const char *title = gtk_column_view_column_get_title (column);
+
+      if (g_strcmp0 (title, "SLA") == 0)
+        sla = (int) i;
+      else if (g_strcmp0 (title, "Bottleneck") == 0)
+        bottleneck = (int) i;
+      else if (g_strcmp0 (title, "Memory / Device") == 0)
+        memory = (int) i;
+      else if (g_strcmp0 (title, "Scenario") == 0)
+        scenario = (int) i;
+    }
+  g_assert_cmpint (scenario, ==, 1);
+  g_assert_cmpint (bottleneck, >, scenario);
+  g_assert_cmpint (sla, ==, bottleneck + 1);
+  g_assert_cmpint (memory, >, sla);
+  g_assert_cmpuint (g_list_model_get_n_items (columns), ==, BPW_N_OVERVIEW_COLUMNS);
+
+  bpw_test_wait_window (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_window_broken_file (void)
 {
@@ -273,6 +311,7 @@ main (int   argc,
   g_test_add_func ("/bpw/ui/Window/default-study", test_window_default_study);
   g_test_add_func ("/bpw/ui/Window/pages", test_window_pages);
   g_test_add_func ("/bpw/ui/Window/broken-file", test_window_broken_file);
+  g_test_add_func ("/bpw/ui/Window/overview-columns", test_window_overview_columns);
 
   result = g_test_run ();
   bpw_test_remove_tree (scratch);

@@ -118,8 +118,8 @@ bpw_value_row_init (BpwValueRow *self)
   adw_action_row_set_activatable_widget (ADW_ACTION_ROW (self), GTK_WIDGET (self->entry));
   /* Titles and sources are data, not markup ("R&D estimate"). */
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (self), FALSE);
-  /* Sources are long; two lines, and the whole text in the tooltip. */
-  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (self), 2);
+  /* Sources are long, and a review reads them whole: the subtitle wraps, never cut. */
+  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (self), 0);
 
   g_signal_connect_object (self->entry, "activate", G_CALLBACK (bpw_value_row_activate_cb),
                            self, G_CONNECT_SWAPPED);

@@ -151,6 +151,14 @@ bpw_overview_page_cell_setup_cb (GtkSignalListItemFactory *factory,
   gtk_label_set_xalign (GTK_LABEL (label), bpw_overview_column_is_numeric (column) ? 1.0 : 0.0);
   if (bpw_overview_column_is_numeric (column))
     gtk_widget_add_css_class (label, "numeric");
+  /* Long names give way in the middle ("llama3-7…-prefill" keeps the phase), so that the
+   * columns after them fit a 1280-pixel window; the tooltip has the whole name. */
+  if (column == BPW_OVERVIEW_COLUMN_CANDIDATE || column == BPW_OVERVIEW_COLUMN_SCENARIO)
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_label_set_width_chars (GTK_LABEL (label), 15);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 18);
+    }
   gtk_list_item_set_child (item, label);
 }
 
@@ -168,6 +176,8 @@ bpw_overview_page_cell_bind_cb (GtkSignalListItemFactory *factory,
   const char *style = bpw_overview_item_get_style (entry, column);
 
   gtk_label_set_text (GTK_LABEL (label), text);
+  if (tooltip == NULL && gtk_label_get_ellipsize (GTK_LABEL (label)) != PANGO_ELLIPSIZE_NONE)
+    tooltip = g_strdup (text);
   bpw_tooltip_set (label, tooltip);
   gtk_widget_remove_css_class (label, "error");
   gtk_widget_remove_css_class (label, "success");
@@ -186,11 +196,42 @@ bpw_overview_page_compare_cb (gconstpointer a,
   return gtk_ordering_from_cmpfunc (order);
 }
 
+/* What the review reads first comes first: the verdict (bottleneck, SLA) before the
+ * memory details, so that a 1280-pixel window shows it without scrolling. Columns not
+ * listed follow in the enumeration's order. */
+static const BpwOverviewColumn display_order[] = {
+  BPW_OVERVIEW_COLUMN_CANDIDATE, BPW_OVERVIEW_COLUMN_SCENARIO, BPW_OVERVIEW_COLUMN_PHASE,
+  BPW_OVERVIEW_COLUMN_DEVICES, BPW_OVERVIEW_COLUMN_PARAMETERS,
+  BPW_OVERVIEW_COLUMN_MODEL_FLOPS, BPW_OVERVIEW_COLUMN_LATENCY, BPW_OVERVIEW_COLUMN_TPOT,
+  BPW_OVERVIEW_COLUMN_MFU, BPW_OVERVIEW_COLUMN_BOTTLENECK, BPW_OVERVIEW_COLUMN_SLA,
+  BPW_OVERVIEW_COLUMN_MEMORY, BPW_OVERVIEW_COLUMN_CAPACITY, BPW_OVERVIEW_COLUMN_MEMORY_SHARE,
+};
+
+static BpwOverviewColumn
+bpw_overview_page_display_column (guint i)
+{
+  guint rest = G_N_ELEMENTS (display_order);
+
+  if (i < G_N_ELEMENTS (display_order))
+    return display_order[i];
+  for (int c = 0; c < BPW_N_OVERVIEW_COLUMNS; c++)
+    {
+      gboolean listed = FALSE;
+
+      for (guint k = 0; k < G_N_ELEMENTS (display_order); k++)
+        listed |= display_order[k] == (BpwOverviewColumn) c;
+      if (!listed && rest++ == i)
+        return c;
+    }
+  g_return_val_if_reached (BPW_OVERVIEW_COLUMN_CANDIDATE);
+}
+
 static void
 bpw_overview_page_add_columns (BpwOverviewPage *self)
 {
-  for (int c = 0; c < BPW_N_OVERVIEW_COLUMNS; c++)
+  for (guint i = 0; i < BPW_N_OVERVIEW_COLUMNS; i++)
     {
+      BpwOverviewColumn c = bpw_overview_page_display_column (i);
       GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
       g_autoptr(GtkCustomSorter) sorter = NULL;
       GtkColumnViewColumn *column;

@@ -291,7 +291,8 @@ bpw_search_dialog_sweep_add (BpwSearchDialog *self,
                           (GDestroyNotify) bpw_sweep_row_free);
   title = bpw_search_dialog_sweep_title (self, param, tier);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (widget), title);
-  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (widget), 2);
+  /* The subtitle names the blueprint's value and its provenance: whole, wrapped. */
+  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (widget), 0);
 
   /* The example starts from the blueprint's value: twice it is a plausible next step. */
   if (bpw_sweep_param_get_value (param, tier, self->run.blueprint, self->run.scenario.dtype,

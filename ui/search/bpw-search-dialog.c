@@ -4,8 +4,10 @@
  *
  * The dialog copies what it searches out of the study when it opens (the candidate's run
  * on the scenario: model, scenario, blueprint and mapping), so the search never reads the
- * study; it is modal, so the study cannot change under it either. Promotion goes back to
- * the study through the window's edits, which makes it undoable like any other change.
+ * study, and the window stays usable while it runs: the study may change meanwhile.
+ * Promotion goes back to the study through the window's edits, which makes it undoable
+ * like any other change, and only while the searched candidate is still there. The dialog
+ * goes with its window, which stops the search.
  */
 #define G_LOG_DOMAIN "bpw-search-dialog"
 
@@ -124,6 +126,8 @@ bpw_search_dialog_dispose (GObject *object)
   _bpw_search_dialog_calculon_dispose (self);
   _bpw_search_dialog_sweep_run_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), BPW_TYPE_SEARCH_DIALOG);
+  /* GTK lets go of the transient parent in its own dispose: while it is still alive. */
+  gtk_window_set_transient_for (GTK_WINDOW (self), NULL);
   g_clear_object (&self->window);
   g_clear_object (&self->study);
   g_clear_object (&self->actions);
@@ -328,6 +332,11 @@ bpw_search_dialog_new (GtkWindow *window,
 
   self = g_object_new (BPW_TYPE_SEARCH_DIALOG, "transient-for", window, NULL);
   self->window = g_object_ref (window);
+  /* The window does not wait for the dialog: destroyed, it takes the dialog (and so the
+   * search) with it. gtk_window_destroy() unrealizes; the reference held here would keep
+   * destroy-with-parent from ever coming. */
+  g_signal_connect_object (window, "unrealize", G_CALLBACK (gtk_window_destroy), self,
+                           G_CONNECT_SWAPPED);
   self->study = study != NULL ? g_object_ref (study) : NULL;
   /* Room for every column of the results, but never larger than the window it serves. */
   width = gtk_widget_get_width (GTK_WIDGET (window));

@@ -47,7 +47,14 @@ bpw_sidebar_setup_cb (GtkSignalListItemFactory *factory,
   GtkWidget *icon = gtk_image_new ();
   GtkWidget *title = gtk_label_new (NULL);
   GtkWidget *subtitle = gtk_label_new (NULL);
+  GtkWidget *add = gtk_button_new_from_icon_name ("list-add-symbolic");
 
+  /* Workloads offer the next step: a scenario that runs them (win.add-scenario). */
+  gtk_widget_add_css_class (add, "flat");
+  gtk_widget_set_valign (add, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (add, _("Add a Scenario for This Workload"));
+  gtk_widget_set_visible (add, FALSE);
+  gtk_widget_set_hexpand (texts, TRUE);
   gtk_widget_set_valign (texts, GTK_ALIGN_CENTER);
   gtk_label_set_xalign (GTK_LABEL (title), 0.0);
   gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_END);
@@ -59,7 +66,9 @@ bpw_sidebar_setup_cb (GtkSignalListItemFactory *factory,
   gtk_box_append (GTK_BOX (texts), subtitle);
   gtk_box_append (GTK_BOX (box), icon);
   gtk_box_append (GTK_BOX (box), texts);
+  gtk_box_append (GTK_BOX (box), add);
 
+  g_object_set_data (G_OBJECT (box), "bpw-add-scenario", add);
   g_object_set_data (G_OBJECT (box), "bpw-icon", icon);
   g_object_set_data (G_OBJECT (box), "bpw-title", title);
   g_object_set_data (G_OBJECT (box), "bpw-subtitle", subtitle);
@@ -76,6 +85,7 @@ bpw_sidebar_bind_cb (GtkSignalListItemFactory *factory,
   GtkWidget *icon = g_object_get_data (G_OBJECT (box), "bpw-icon");
   GtkWidget *title = g_object_get_data (G_OBJECT (box), "bpw-title");
   GtkWidget *subtitle = g_object_get_data (G_OBJECT (box), "bpw-subtitle");
+  GtkWidget *add = g_object_get_data (G_OBJECT (box), "bpw-add-scenario");
   BpwSidebarItemKind kind = bpw_sidebar_item_get_kind (entry);
   const char *icon_name = bpw_sidebar_item_get_icon_name (entry);
   const char *text = bpw_sidebar_item_get_subtitle (entry);
@@ -89,6 +99,15 @@ bpw_sidebar_bind_cb (GtkSignalListItemFactory *factory,
   gtk_label_set_text (GTK_LABEL (subtitle), text != NULL ? text : "");
   gtk_widget_set_visible (subtitle, text != NULL);
   bpw_tooltip_set (box, selectable ? bpw_sidebar_item_get_title (entry) : NULL);
+  /* The target before the action: an action of type s must never see no target. */
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (add), NULL);
+  if (kind == BPW_SIDEBAR_ITEM_WORKLOAD)
+    {
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (add), "s",
+                                        bpw_sidebar_item_get_title (entry));
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (add), "win.add-scenario");
+    }
+  gtk_widget_set_visible (add, kind == BPW_SIDEBAR_ITEM_WORKLOAD);
 
   if (kind == BPW_SIDEBAR_ITEM_HEADING)
     gtk_widget_add_css_class (title, "heading");

@@ -256,10 +256,61 @@ bpw_window_search_action (GtkWidget  *widget,
                           GVariant   *parameter)
 {
   BpwWindow *self = BPW_WINDOW (widget);
+  GListModel *toplevels = gtk_window_get_toplevels ();  /* borrowed */
 
+  /* The dialog does not block the window: a second Ctrl+Shift+F finds the one open for
+   * the same candidate and scenario. */
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) dialog = g_list_model_get_item (toplevels, i);
+
+      if (BPW_IS_SEARCH_DIALOG (dialog)
+          && gtk_window_get_transient_for (dialog) == GTK_WINDOW (self)
+          && bpw_search_dialog_get_candidate (BPW_SEARCH_DIALOG (dialog))
+             == self->selected_candidate
+          && bpw_search_dialog_get_scenario (BPW_SEARCH_DIALOG (dialog))
+             == self->selected_scenario)
+        {
+          gtk_window_present (dialog);
+          return;
+        }
+    }
   gtk_window_present (GTK_WINDOW (bpw_search_dialog_new (GTK_WINDOW (self), self->study,
                                                          self->selected_candidate,
                                                          self->selected_scenario)));
+}
+
+void
+_bpw_window_close_searches (BpwWindow *self)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();  /* borrowed */
+  g_autoptr(GPtrArray) searches = g_ptr_array_new ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) dialog = g_list_model_get_item (toplevels, i);
+
+      if (BPW_IS_SEARCH_DIALOG (dialog)
+          && gtk_window_get_transient_for (dialog) == GTK_WINDOW (self))
+        g_ptr_array_add (searches, dialog);
+    }
+  /* Destroying changes the list: collected first. */
+  for (guint i = 0; i < searches->len; i++)
+    gtk_window_destroy (g_ptr_array_index (searches, i));
+}
+
+/* (workload): a scenario for it, with the command line's defaults. */
+static void
+bpw_window_add_scenario_action (GtkWidget  *widget,
+                                const char *action_name,
+                                GVariant   *parameter)
+{
+  BpwWindow *self = BPW_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+
+  if (bpw_window_add_scenario (self, g_variant_get_string (parameter, NULL), &error)
+      == G_MAXUINT)
+    _bpw_window_show_toast (self, error->message);
 }
 
 /* (name, blueprint, mapping, mappings, label, scenario): a new candidate on the study's
@@ -446,6 +497,8 @@ _bpw_window_class_actions_init (GtkWidgetClass *widget_class)
                                    bpw_window_promote_candidate_action);
   gtk_widget_class_install_action (widget_class, "win.show-in-pages", "a(sssss)",
                                    bpw_window_show_in_pages_action);
+  gtk_widget_class_install_action (widget_class, "win.add-scenario", "s",
+                                   bpw_window_add_scenario_action);
   _bpw_memo_export_class_init (widget_class);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK,

@@ -393,6 +393,38 @@ bpw_window_export_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
 }
 
+/* The Export menu's target for the page in view: its chart, or its table. */
+static const char *
+bpw_window_charts_page_target (BpwWindow *self)
+{
+  const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
+
+  if (page == NULL)
+    return NULL;
+  if (g_str_equal (page, "memory"))
+    return "lifetimes";
+  if (g_str_equal (page, "tradeoffs"))
+    return "trade";
+  /* The Roofline page stacks the roofline and the engine assignment: the one shown. */
+  if (g_str_equal (page, "roofline") && gtk_widget_get_mapped (GTK_WIDGET (self->assignment_view)))
+    return "assignment";
+  return page;
+}
+
+/* Ctrl+E, wherever the focus is: the chart (or table) of the page in view. */
+static void
+bpw_window_export_page_action (GtkWidget  *widget,
+                               const char *action_name,
+                               GVariant   *parameter)
+{
+  BpwWindow *self = BPW_WINDOW (widget);
+  const char *target = bpw_window_charts_page_target (self);
+
+  if (target == NULL)
+    return;
+  gtk_widget_activate_action (widget, "win.export", "s", target);
+}
+
 GtkNativeDialog *
 bpw_window_get_export_dialog (BpwWindow *self)
 {
@@ -430,6 +462,10 @@ void
 _bpw_window_class_charts_init (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.export", "s", bpw_window_export_action);
+  gtk_widget_class_install_action (widget_class, "win.export-page", NULL,
+                                   bpw_window_export_page_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK,
+                                       "win.export-page", NULL);
 }
 
 void

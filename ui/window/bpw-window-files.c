@@ -135,10 +135,71 @@ bpw_window_add_workload (BpwWindow   *self,
   if (!ok)
     return FALSE;
 
-  /* Translators: %s is the name of a workload */
-  message = g_strdup_printf (_("Added workload “%s”"), name);
-  _bpw_window_show_toast (self, message);
+  /* A workload alone is not evaluated: the toast offers the next step, a scenario. */
+  {
+    g_autofree char *escaped = NULL;
+    AdwToast *toast;
+
+    /* Translators: %s is the name of a workload */
+    message = g_strdup_printf (_("Added workload “%s”"), name);
+    escaped = g_markup_escape_text (message, -1);
+    toast = adw_toast_new (escaped);
+    adw_toast_set_button_label (toast, _("Add a _Scenario"));
+    adw_toast_set_action_name (toast, "win.add-scenario");
+    adw_toast_set_action_target (toast, "s", name);
+    adw_toast_set_timeout (toast, 10);
+    adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  }
   return TRUE;
+}
+
+static gboolean
+bpw_window_scenario_taken (BpwStudy   *study,
+                           const char *name)
+{
+  return bpw_study_lookup_scenario (study, name, NULL);
+}
+
+guint
+bpw_window_add_scenario (BpwWindow   *self,
+                         const char  *workload,
+                         GError     **error)
+{
+  const BpwStudyWorkload *w;
+  BpwScenario scenario;
+  BpwParallel parallel;
+  g_autofree char *base = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *message = NULL;
+  guint index;
+
+  g_return_val_if_fail (BPW_IS_WINDOW (self), G_MAXUINT);
+  g_return_val_if_fail (workload != NULL, G_MAXUINT);
+
+  if (self->study == NULL || !bpw_study_lookup_workload (self->study, workload, &index))
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("The study has no workload named “%s”."), workload);
+      return G_MAXUINT;
+    }
+  w = bpw_study_get_workload (self->study, index);
+  /* The command line's defaults: one device training one sequence of the model's
+   * default length; the inspector changes them. */
+  bpw_scenario_init_defaults (&scenario);
+  bpw_parallel_init_defaults (&parallel);
+  scenario.seq = bpw_scenario_default_seq (&w->spec);
+  base = g_strdup_printf ("%s-%s", workload, bpw_workload_phase_to_string (scenario.phase));
+  name = bpw_window_unique_name (base, bpw_window_scenario_taken, self->study);
+  if (!bpw_study_add_scenario (self->study, name, workload, &scenario, &parallel, error))
+    return G_MAXUINT;
+
+  index = bpw_study_get_n_scenarios (self->study) - 1;
+  _bpw_window_study_changed (self);
+  bpw_window_select (self, self->selected_candidate, index);
+  /* Translators: %s is the name of a scenario */
+  message = g_strdup_printf (_("Added scenario “%s”"), name);
+  _bpw_window_show_toast (self, message);
+  return index;
 }
 
 static gboolean

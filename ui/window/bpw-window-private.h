@@ -160,6 +160,8 @@ gboolean _bpw_window_add_measurement   (BpwWindow     *self,
 void     _bpw_window_class_actions_init (GtkWidgetClass *widget_class);
 void     _bpw_window_actions_init      (BpwWindow     *self);
 void     _bpw_window_actions_update    (BpwWindow     *self);
+/* Destroys the search dialogs of @self's study (which is being replaced), stopping them. */
+void     _bpw_window_close_searches    (BpwWindow     *self);
 void     _bpw_window_add_recent        (BpwWindow     *self,
                                         GFile         *file);
 /* The study's folder, else the last folder used. */

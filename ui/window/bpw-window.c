@@ -142,6 +142,9 @@ _bpw_window_set_study (BpwWindow *self,
                        BpwStudy  *study,
                        GFile     *file)
 {
+  /* A search of the study shown before would promote into this one. */
+  if (self->study != study)
+    _bpw_window_close_searches (self);
   g_clear_object (&self->study);
   self->study = study;
   g_set_object (&self->file, file);

@@ -47,6 +47,13 @@ gboolean      bpw_window_open_bundled     (BpwWindow      *self,
 gboolean      bpw_window_open_file        (BpwWindow      *self,
                                            GFile          *file,
                                            GError        **error);
+/* A scenario for workload @workload with the command line's defaults (training, one
+ * device, one sequence of bpw_scenario_default_seq()), named after it, joins the study
+ * and is selected: the step after opening a workload. Its index, or G_MAXUINT with
+ * @error (no such workload; the study refuses it). */
+guint         bpw_window_add_scenario     (BpwWindow      *self,
+                                           const char     *workload,
+                                           GError        **error);
 /* TRUE when @file is a study file (by its "format"), so that callers can decide whether
  * opening it replaces a study. */
 gboolean      bpw_window_file_is_study    (GFile          *file);

@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "bpw-plot-selection.h"
 #include "bpw-assignment-plot-private.h"
 
 G_DEFINE_FINAL_TYPE (BpwAssignmentPlot, bpw_assignment_plot, BPW_TYPE_PLOT)
@@ -69,18 +70,29 @@ draw_marks (BpwAssignmentPlot *self, cairo_t *cr, const BpwPlotStyle *st)
       bpw_plot_set_source (cr, &st->bottleneck[MIN (it->bottleneck, BPW_N_BOTTLENECKS - 1)]);
       cairo_fill (cr);
     }
-  for (guint i = 0; self->scene->selected != BPW_PLOT_NO_LINEAGE && i < self->marks->len; i++)
+  /* The selected operation: the other bars dimmed, its bars outlined. */
+  for (int pass = 0; self->scene->selected != BPW_PLOT_NO_LINEAGE && pass < 2; pass++)
     {
-      const BpwAssignmentMark *m = &g_array_index (self->marks, BpwAssignmentMark, i);
-      const BpwPlotRect *lane = &g_array_index (self->lane_rects, BpwPlotRect, m->lane);
+      guint found = 0;
 
-      if (item (self->data, m->item)->lineage != self->scene->selected)
-        continue;
-      cairo_rectangle (cr, m->x0 - 1.0, lane->y + 1.0, MAX (m->x1 - m->x0, 1.0) + 2.0,
-                       lane->height - 2.0);
-      cairo_set_line_width (cr, 2.0);
-      bpw_plot_set_source (cr, &st->accent);
-      cairo_stroke (cr);
+      cairo_new_path (cr);
+      for (guint i = 0; i < self->marks->len; i++)
+        {
+          const BpwAssignmentMark *m = &g_array_index (self->marks, BpwAssignmentMark, i);
+          const BpwPlotRect *lane = &g_array_index (self->lane_rects, BpwPlotRect, m->lane);
+
+          if (item (self->data, m->item)->lineage != self->scene->selected)
+            continue;
+          cairo_rectangle (cr, m->x0 - 1.0, lane->y + 1.0, MAX (m->x1 - m->x0, 1.0) + 2.0,
+                           lane->height - 2.0);
+          found++;
+        }
+      if (found == 0)
+        break;
+      if (pass == 0)
+        bpw_plot_selection_dim (cr, st, &self->scene->area);
+      else
+        bpw_plot_selection_stroke (cr, st);
     }
 }
 

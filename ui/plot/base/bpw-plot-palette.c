@@ -11,9 +11,11 @@
 
 #include "bpw-plot-palette.h"
 
+/* Categorical colours for candidates and other series. Red and green say pass and fail
+ * (the Compare page's SLA cells), so no series wears them: a candidate must not look as
+ * if it failed or passed by its colour alone. */
 static const char * const series_colors[] = {
-  "#4e79a7", "#f28e2b", "#e15759", "#59a14f", "#b07aa1",
-  "#76b7b2", "#edc948", "#ff9da7", "#9c755f", "#bab0ac",
+  "#4e79a7", "#f28e2b", "#b07aa1", "#c9a227", "#1f9eb8", "#6b5b95", "#79706e",
 };
 
 static BpwPlotColor

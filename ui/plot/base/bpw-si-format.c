@@ -152,6 +152,56 @@ bpw_si_format (char       *buf,
   return bpw_si_format_fixed (buf, size, value, exponent, MAX (decimals, 0), unit);
 }
 
+/* Where counts start taking a prefix: 9,999 reads at a glance, 152,800 less so. */
+#define HUMAN_PREFIX_FROM 1e4
+
+gsize
+bpw_si_format_human (char       *buf,
+                     gsize       size,
+                     double      value,
+                     const char *unit,
+                     int         digits)
+{
+  char number[BPW_SI_LABEL_MAX];
+  GString *grouped;
+  const char *start, *end;
+  double a = fabs (value);
+  int exponent = 0, decimals;
+  gsize length;
+
+  g_return_val_if_fail (buf != NULL && size > 0, 0);
+
+  if (!isfinite (value))
+    return bpw_si_format_fixed (buf, size, value, 0, 0, unit);
+  digits = MAX (digits, 1);
+  if (a > 0)
+    {
+      exponent = a >= HUMAN_PREFIX_FROM ? bpw_si_exponent (value, BPW_SI_LARGE, digits) : 0;
+      decimals = MAX (digits - 1 - decade_of (a / pow (10.0, exponent)), 0);
+    }
+  else
+    decimals = 0;
+  /* The scaled number without unit ("152.8 k", "9876.5"); its integer part grouped. */
+  bpw_si_format_fixed (number, sizeof number, value, exponent, decimals, NULL);
+  grouped = g_string_sized_new (sizeof number + 8);
+  start = number + (number[0] == '-');
+  for (end = start; g_ascii_isdigit (*end); end++)
+    ;
+  g_string_append_len (grouped, number, start - number);
+  for (const char *c = start; c < end; c++)
+    {
+      if (c > start && (end - c) % 3 == 0)
+        g_string_append_c (grouped, ',');
+      g_string_append_c (grouped, *c);
+    }
+  g_string_append (grouped, end);
+  if (unit != NULL && *unit != '\0')
+    g_string_append_printf (grouped, " %s", unit);
+  length = g_strlcpy (buf, grouped->str, size);
+  g_string_free (grouped, TRUE);
+  return length;
+}
+
 int
 bpw_si_decimals_for_step (double step,
                           int    exponent)

@@ -61,6 +61,16 @@ gsize       bpw_si_format         (char       *buf,
                                    double      value,
                                    const char *unit,
                                    int         digits);
+/* A figure for people to read, never in exponent notation: below 10,000 with at most
+ * @digits significant digits and its thousands grouped ("0.125", "812.5", "9,876"), from
+ * 10,000 up scaled by a large SI prefix ("152.8 k", "3.41 M"); then " @unit" (nullable):
+ * "152.8 k tokens/s". For counts and rates whose unit takes no prefix of its own (tokens,
+ * requests); the memo, tables, tooltips and notes print them all through here. */
+gsize       bpw_si_format_human   (char       *buf,
+                                   gsize       size,
+                                   double      value,
+                                   const char *unit,
+                                   int         digits);
 /* Decimals that tell ticks @step apart once scaled by 10^-@exponent (0.5 ms → 1). */
 int         bpw_si_decimals_for_step (double   step,
                                       int      exponent);

@@ -162,10 +162,7 @@ fill_table (BpwComparePlot *self)
       set_cell (&row[1], f->ok ? buf : "—", 1, 0);
       delta_cell (&row[2], f->ok ? f->eval.step_time_s : NAN, base->eval.step_time_s, TRUE,
                   is_base);
-      if (f->eval.tokens_per_s >= 1e4)
-        bpw_plot_format_count ((guint64) llround (f->eval.tokens_per_s), buf, sizeof buf);
-      else
-        g_snprintf (buf, sizeof buf, "%.4g", f->eval.tokens_per_s);
+      bpw_si_format_human (buf, sizeof buf, f->eval.tokens_per_s, NULL, 4);
       set_cell (&row[3], f->ok ? buf : "—", 1, 0);
       delta_cell (&row[4], f->ok ? f->eval.tokens_per_s : NAN, base->eval.tokens_per_s, FALSE,
                   is_base);

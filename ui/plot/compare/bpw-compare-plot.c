@@ -159,6 +159,7 @@ describe_cell (BpwComparePlot *self, guint c, guint s)
   const BpwCompareData *data = self->data;
   const BpwCompareFit *f = bpw_compare_data_cell (data, c, s);
   char value[BPW_SI_LABEL_MAX], limit[BPW_SI_LABEL_MAX], peak[BPW_SI_LABEL_MAX];
+  char rate[BPW_SI_LABEL_MAX];
 
   if (!f->ok)
     return g_strdup_printf (_("%s on %s: not evaluated: %s"), data->candidates[c],
@@ -166,13 +167,14 @@ describe_cell (BpwComparePlot *self, guint c, guint s)
   bpw_si_format (value, sizeof value, f->value, "s", 4);
   bpw_si_format (limit, sizeof limit, f->sla_limit, "s", 4);
   bpw_plot_format_bytes (BPW_PLOT (self), peak, sizeof peak, f->eval.peak_bytes);
+  bpw_si_format_human (rate, sizeof rate, f->eval.tokens_per_s, NULL, 4);
   return g_strdup_printf (_("%s on %s (%" PRId64 " devices)\n%s %s%s%s\n"
-                          "%.4g tokens/s (%.2f× the best), MFU %.1f%%, peak memory %s\n"
+                          "%s tokens/s (%.2f× the best), MFU %.1f%%, peak memory %s\n"
                           "Bottleneck: %s%s%s"),
                           data->candidates[c], data->scenarios[s], f->devices, f->metric, value,
                           f->has_sla ? (f->sla_pass ? _(", meets the SLA of ") : _(", fails the SLA of "))
                                      : _(", no SLA"),
-                          f->has_sla ? limit : "", f->eval.tokens_per_s,
+                          f->has_sla ? limit : "", rate,
                           isfinite (f->relative) ? f->relative : 0, 100 * f->eval.mfu, peak,
                           bpw_bottleneck_display_name (f->eval.bottleneck),
                           f->legal ? "" : _("\nIllegal: "), f->legal || f->error == NULL ? ""

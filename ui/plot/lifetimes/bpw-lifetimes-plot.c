@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "bpw-plot-selection.h"
 #include "bpw-lifetimes-plot-private.h"
 
 G_DEFINE_FINAL_TYPE (BpwLifetimesPlot, bpw_lifetimes_plot, BPW_TYPE_PLOT)
@@ -150,17 +151,30 @@ draw_marks (BpwLifetimesPlot *self, cairo_t *cr, const BpwPlotStyle *st)
       bpw_plot_set_source (cr, &c);
       cairo_fill (cr);
     }
-  for (guint i = 0; self->scene->selected != BPW_PLOT_NO_LINEAGE && i < self->marks->len; i++)
+  /* The selected buffers: the others dimmed, these outlined. */
+  for (int pass = 0; self->scene->selected != BPW_PLOT_NO_LINEAGE && pass < 2; pass++)
     {
-      const BpwLifetimeMark *m = &g_array_index (self->marks, BpwLifetimeMark, i);
+      guint found = 0;
 
-      if (g_array_index (data->buffers, BpwLifetimeBuffer,
-                         m->buffer).lineage == self->scene->selected)
-        cairo_rectangle (cr, m->x0 - 1, m->y - 1, MAX (m->x1 - m->x0, 1.0) + 2, m->height + 2);
+      cairo_new_path (cr);
+      for (guint i = 0; i < self->marks->len; i++)
+        {
+          const BpwLifetimeMark *m = &g_array_index (self->marks, BpwLifetimeMark, i);
+
+          if (g_array_index (data->buffers, BpwLifetimeBuffer,
+                             m->buffer).lineage != self->scene->selected)
+            continue;
+          cairo_rectangle (cr, m->x0 - 1, m->y - 1, MAX (m->x1 - m->x0, 1.0) + 2,
+                           m->height + 2);
+          found++;
+        }
+      if (found == 0)
+        break;
+      if (pass == 0)
+        bpw_plot_selection_dim (cr, st, &self->scene->area);
+      else
+        bpw_plot_selection_stroke (cr, st);
     }
-  cairo_set_line_width (cr, 2.0);
-  bpw_plot_set_source (cr, &st->accent);
-  cairo_stroke (cr);
 }
 
 static void

@@ -61,7 +61,8 @@ sheet_excerpt (BpwMemo *m)
       g_ptr_array_add (cells, g_strdup (buf));
       bpw_si_format (buf, sizeof buf, r->time_s, "s", 3);
       g_ptr_array_add (cells, g_strdup (buf));
-      g_ptr_array_add (cells, g_strdup_printf ("%.4g", r->count));
+      bpw_si_format_human (buf, sizeof buf, r->count, NULL, 4);
+      g_ptr_array_add (cells, g_strdup (buf));
       bpw_si_format (buf, sizeof buf, r->total_s, "s", 3);
       g_ptr_array_add (cells, g_strdup (buf));
       g_ptr_array_add (cells, g_strdup (bpw_bottleneck_display_name (r->bottleneck)));

@@ -230,7 +230,7 @@ trade_figure (BpwMemo *m)
   caption = g_strdup_printf (_("Each candidate serving a seeded Poisson request stream on its "
                              "mapping of %s, at arrival rates from light load to past "
                              "saturation: output tokens per second against the latency "
-                             "percentiles (seconds, log scale), continuous batching with step "
+                             "percentiles (log scale), continuous batching with step "
                              "times from the analytic estimator. %s."), data->scenario,
                              data->stream);
   figure (m, BPW_PLOT (bpw_trade_plot_new (data)), NULL, 400, caption);

@@ -292,20 +292,23 @@ headline (BpwMemo *m)
 
 #define SI(v, unit) (f->ok && isfinite (v) ? (bpw_si_format (buf, sizeof buf, (v), unit, 3), \
                                               g_strdup (buf)) : g_strdup ("—"))
+#define HUMAN(v, digits) (f->ok && isfinite (v) \
+                          ? (bpw_si_format_human (buf, sizeof buf, (v), NULL, digits), \
+                             g_strdup (buf)) : g_strdup ("—"))
         row[0] = g_strdup (s == 0 ? cmp->candidates[c] : "");
         row[1] = g_strdup (cmp->scenarios[s]);
         row[2] = g_strdup (_bpw_memo_verdict (f, buf, sizeof buf));
         row[3] = SI (e->step_time_s, "s");
         row[4] = SI (e->ttft_s, "s");
         row[5] = SI (e->tpot_s, "s");
-        row[6] = f->ok ? g_strdup_printf ("%.4g", e->tokens_per_s) : g_strdup ("—");
+        row[6] = HUMAN (e->tokens_per_s, 4);
         row[7] = f->ok ? g_strdup_printf ("%.1f%%", 100 * e->mfu) : g_strdup ("—");
         row[8] = SI (e->peak_bytes, bpw_plot_style_bytes_unit (&m->page.style));
         row[9] = SI (e->average_power_w, "W");
-        row[10] = f->ok && isfinite (e->tokens_per_joule)
-                    ? g_strdup_printf ("%.3g", e->tokens_per_joule) : g_strdup ("—");
+        row[10] = HUMAN (e->tokens_per_joule, 3);
         row[11] = g_strdup (f->ok ? bpw_bottleneck_display_name (e->bottleneck) : "—");
 #undef SI
+#undef HUMAN
         for (guint k = 0; k < G_N_ELEMENTS (head); k++)
           if (show[k])
             g_ptr_array_add (cells, row[k]);

@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include "bpw-plot-selection.h"
 #include "bpw-roofline-plot-private.h"
 
 /* Pointer tolerance around small dots and thin lines, in user units. */
@@ -115,20 +116,30 @@ draw_marks (BpwRooflinePlot *self, cairo_t *cr, const BpwPlotStyle *st)
       bpw_plot_set_source (cr, &edge);
       cairo_stroke (cr);
     }
-  /* The selected operation last, so its ring is on top of the dots around it. */
-  for (guint i = 0; self->scene->selected != BPW_PLOT_NO_LINEAGE && i < self->marks->len; i++)
+  /* The selected operation last: the other dots dimmed, its ring on top of them. */
+  for (int pass = 0; self->scene->selected != BPW_PLOT_NO_LINEAGE && pass < 2; pass++)
     {
-      const BpwRooflineMark *m = &g_array_index (self->marks, BpwRooflineMark, i);
+      guint found = 0;
 
-      if (m->baseline
-          || g_array_index (self->data->points, BpwRooflinePoint, m->point).lineage
-             != self->scene->selected)
-        continue;
-      cairo_new_sub_path (cr);
-      cairo_arc (cr, m->x, m->y, m->radius + 3.0, 0, 2 * G_PI);
-      cairo_set_line_width (cr, 2.0);
-      bpw_plot_set_source (cr, &st->accent);
-      cairo_stroke (cr);
+      cairo_new_path (cr);
+      for (guint i = 0; i < self->marks->len; i++)
+        {
+          const BpwRooflineMark *m = &g_array_index (self->marks, BpwRooflineMark, i);
+
+          if (m->baseline
+              || g_array_index (self->data->points, BpwRooflinePoint, m->point).lineage
+                 != self->scene->selected)
+            continue;
+          cairo_new_sub_path (cr);
+          cairo_arc (cr, m->x, m->y, m->radius + (pass == 0 ? 1.0 : 3.5), 0, 2 * G_PI);
+          found++;
+        }
+      if (found == 0)
+        break;
+      if (pass == 0)
+        bpw_plot_selection_dim (cr, st, &self->scene->area);
+      else
+        bpw_plot_selection_stroke (cr, st);
     }
 }
 

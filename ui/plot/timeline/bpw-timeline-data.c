@@ -125,6 +125,7 @@ bpw_timeline_data_add_lane (BpwTimelineData *data,
   BpwTimelineLane lane = {
     .rank = rank, .stage = rank, .queue = queue, .tier = tier, .link = tier >= 0,
     .name = g_string_chunk_insert_const (data->strings, name != NULL ? name : ""),
+    .n_layers = -1,
   };
 
   g_return_val_if_fail (data->builder != NULL, 0);
@@ -422,13 +423,21 @@ bpw_timeline_data_new_from_simulation (const BpwSimulation *sim,
       {
         guint32 n;
         const guint32 *ev = bpw_simulation_lane (sim, r, q, &n);
+        BpwTimelineLane *lane;
+        const BpwStage *stage;
 
         if (n == 0)
           continue;
         bpw_timeline_data_add_lane (data, r, q, q >= 2 ? (gint) BPW_SIM_QUEUE_TIER (q) : -1,
                                     bpw_simulation_queue_name (sim, q));
-        g_array_index (data->lanes, BpwTimelineLane, data->lanes->len - 1).stage =
-          bpw_simulation_rank_stage (sim, r);
+        lane = &g_array_index (data->lanes, BpwTimelineLane, data->lanes->len - 1);
+        lane->stage = bpw_simulation_rank_stage (sim, r);
+        /* The plan knows what the stage runs: the lanes are named by it. */
+        stage = &sim->plan->dist->stages[lane->stage];
+        lane->first_layer = stage->first_layer;
+        lane->n_layers = stage->n_layers;
+        lane->embedding = stage->has_embedding;
+        lane->head = stage->has_head;
         for (guint32 i = 0; i < n; i++)
           map[ev[i]] = next++;
       }

@@ -43,6 +43,10 @@ typedef struct
   gint      tier;        /* links: the tier; engines -1 */
   gboolean  link;
   const char *name;      /* pooled: "matrix", "nvlink tp" */
+  /* What its stage runs: transformer blocks [first_layer, first_layer + n_layers), the
+   * embedding, the head; n_layers -1 when not known (synthetic lanes). */
+  gint64    first_layer, n_layers;
+  gboolean  embedding, head;
   guint32   first, n;    /* its events */
   double    busy_s;      /* Σ event durations */
 } BpwTimelineLane;

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bpw-plot-selection.h"
 #include "bpw-timeline-plot-private.h"
 
 /* Phases after Tableau 10, as the layer types: forward blue, recompute teal, the two
@@ -178,9 +179,33 @@ draw_selection (BpwTimelinePlot *self, cairo_t *cr, const BpwPlotStyle *st)
 {
   const BpwTimelineData *data = self->data;
   guint32 e = self->selected;
+  gboolean in_view = FALSE;
 
   if (e >= data->n_events)
     return;
+  /* Everything but the selected event dimmed, when it is in view; then its dependencies
+   * and outline. */
+  cairo_new_path (cr);
+  for (guint t = 0; t < self->tracks->len; t++)
+    {
+      const BpwTimelineTrack *tr = &g_array_index (self->tracks, BpwTimelineTrack, t);
+      const BpwPlotRect *a = &self->scene->area;
+      double x0, x1;
+
+      if (tr->kind != BPW_TIMELINE_TRACK_LANE || tr->lane != data->events[e].lane ||
+          !tr->visible)
+        continue;
+      x0 = bpw_scale_map (&self->scene->xscale, data->start[e]);
+      x1 = MAX (bpw_scale_map (&self->scene->xscale, data->end[e]), x0 + 2);
+      if (x1 < a->x || x0 > a->x + a->width || tr->rect.y + tr->rect.height < a->y
+          || tr->rect.y > a->y + a->height)
+        continue;
+      cairo_rectangle (cr, x0 - 1, tr->rect.y - 1, x1 - x0 + 2, tr->rect.height + 2);
+      in_view = TRUE;
+    }
+  if (in_view)
+    bpw_plot_selection_dim (cr, st, &self->scene->area);
+  cairo_new_path (cr);
   cairo_set_line_width (cr, 1.2);
   bpw_plot_set_source (cr, &st->accent);
   for (guint i = 0; i + 3 < self->flows->len; i += 4)
@@ -208,9 +233,8 @@ draw_selection (BpwTimelinePlot *self, cairo_t *cr, const BpwPlotStyle *st)
         continue;
       x0 = bpw_scale_map (&self->scene->xscale, data->start[e]);
       x1 = MAX (bpw_scale_map (&self->scene->xscale, data->end[e]), x0 + 2);
-      cairo_set_line_width (cr, 2);
       cairo_rectangle (cr, x0 - 1, tr->rect.y - 1, x1 - x0 + 2, tr->rect.height + 2);
-      cairo_stroke (cr);
+      bpw_plot_selection_stroke (cr, st);
     }
 }
 

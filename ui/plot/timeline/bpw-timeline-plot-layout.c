@@ -148,7 +148,15 @@ track_label (BpwTimelinePlot *self, const BpwTimelineTrack *t, char *buf, gsize 
   switch (t->kind)
     {
     case BPW_TIMELINE_TRACK_LANE:
-      return g_array_index (data->lanes, BpwTimelineLane, t->lane).name;
+      {
+        const BpwTimelineLane *lane = &g_array_index (data->lanes, BpwTimelineLane, t->lane);
+
+        if (lane->link || lane->n_layers < 0 || lane->name[0] == '\0')
+          return lane->name;
+        /* Translators: a timeline lane, "matrix engine" */
+        g_snprintf (buf, size, _("%s engine"), lane->name);
+        return buf;
+      }
     case BPW_TIMELINE_TRACK_MEMORY:
       return "memory";
     case BPW_TIMELINE_TRACK_LINK:
@@ -163,18 +171,48 @@ static const char *
 group_label (BpwTimelinePlot *self, guint32 rank, char *buf, gsize size)
 {
   const BpwTimelineData *data = self->data;
+  const BpwTimelineLane *lane = NULL;
   gint64 stage = rank;
+  gsize n;
 
   for (guint l = 0; l < data->lanes->len; l++)
     if (g_array_index (data->lanes, BpwTimelineLane, l).rank == rank)
       {
-        stage = g_array_index (data->lanes, BpwTimelineLane, l).stage;
+        lane = &g_array_index (data->lanes, BpwTimelineLane, l);
+        stage = lane->stage;
         break;
       }
   if (stage == (gint64) rank)
-    g_snprintf (buf, size, _("stage %u"), rank);
+    n = g_snprintf (buf, size, _("stage %u"), rank);
   else
-    g_snprintf (buf, size, _("rank %u · stage %" PRId64), rank, stage);
+    n = g_snprintf (buf, size, _("rank %u · stage %" PRId64), rank, stage);
+  /* What runs there, on a second line: "layers 0–11", with the embedding or the head. */
+  if (lane != NULL && lane->n_layers >= 0 && n < size)
+    {
+      g_autofree char *what = NULL;
+
+      if (lane->n_layers > 0)
+        /* Translators: the transformer blocks a pipeline stage runs, "layers 0–11" */
+        what = g_strdup_printf (_("layers %" PRId64 "–%" PRId64), lane->first_layer,
+                                lane->first_layer + lane->n_layers - 1);
+      if (lane->embedding)
+        {
+          g_autofree char *rest = what;
+
+          /* Translators: "embedding + layers 0–11" */
+          what = rest != NULL ? g_strdup_printf (_("embedding + %s"), rest)
+                              : g_strdup (_("embedding"));
+        }
+      if (lane->head)
+        {
+          g_autofree char *rest = what;
+
+          /* Translators: "layers 84–95 + head" */
+          what = rest != NULL ? g_strdup_printf (_("%s + head"), rest) : g_strdup (_("head"));
+        }
+      if (what != NULL)
+        g_snprintf (buf + n, size - n, "\n%s", what);
+    }
   return buf;
 }
 
@@ -344,7 +382,7 @@ layout_text (BpwTimelinePlot *self, BpwPlotText *text, const BpwPlotStyle *st,
       const BpwTimelineTrack *first = &g_array_index (self->tracks, BpwTimelineTrack, t);
       double top = G_MAXDOUBLE, bottom = -G_MAXDOUBLE;
       guint32 rank = first->rank;
-      char buf[64];
+      char buf[128];
 
       for (; t < self->tracks->len &&
              g_array_index (self->tracks, BpwTimelineTrack, t).rank == rank; t++)
@@ -397,7 +435,7 @@ _bpw_timeline_plot_layout (BpwPlot               *plot,
   BpwPlotText *text = _bpw_plot_get_text (plot);
   double pad = st->padding, top, bottom, x_extent, row_h, y0, y1, col_a = 0, col_b = 0, small_h;
   gboolean track_labels;
-  char buf[64];
+  char buf[128];
 
   reset_scene (self);
   self->memory_scale = memory_scale (self->memory_peak, st);

@@ -246,7 +246,8 @@ _bpw_trade_plot_layout (BpwPlot               *plot,
   if (viewport != NULL && viewport->y_max > viewport->y_min)
     y0 = viewport->y_min, y1 = viewport->y_max;
 
-  x_title = g_strdup_printf (_("%s, p50 and p99 (s, log scale)"),
+  /* The ticks carry their own units ("10 ms", "1 s"): the title names only the scale. */
+  x_title = g_strdup_printf (_("%s, p50 and p99 (log scale)"),
                              bpw_trade_latency_name (self->metric));
   x_title[0] = g_ascii_toupper (x_title[0]);
   bpw_axis_layout_init (&self->scene->xaxis, BPW_AXIS_BOTTOM, x_title, "s", TRUE);

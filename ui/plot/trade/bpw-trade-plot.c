@@ -191,18 +191,30 @@ describe_point (BpwTradePlot *self, guint i, gboolean p99)
   const BpwTradePoint *p = &g_array_index (data->points, BpwTradePoint, i);
   const BpwTradeSeries *s = &g_array_index (data->series, BpwTradeSeries, p->series);
   GString *out = g_string_new (NULL);
+  char rate[BPW_SI_LABEL_MAX], throughput[BPW_SI_LABEL_MAX], per[BPW_SI_LABEL_MAX];
 
-  g_string_append_printf (out, _("%s at %.3g requests/s (%.0f%% of the estimated saturation), "
-                          "%s shown\nThroughput %.4g output tokens/s on %" PRId64
-                          " devices"), s->name, p->arrival_rate,
+  bpw_si_format_human (rate, sizeof rate, p->arrival_rate, NULL, 3);
+  bpw_si_format_human (throughput, sizeof throughput, p->throughput, NULL, 4);
+  g_string_append_printf (out, _("%s at %s requests/s (%.0f%% of the estimated saturation), "
+                          "%s shown\nThroughput %s output tokens/s on %" PRId64
+                          " devices"), s->name, rate,
                           s->saturation > 0 ? 100 * p->arrival_rate / s->saturation : 0.0,
-                          p99 ? "p99" : "p50", p->throughput, s->devices);
+                          p99 ? "p99" : "p50", throughput, s->devices);
   if (s->power_w > 0)
-    g_string_append_printf (out, _("; %.3g tokens/J at TDP"), p->throughput / s->power_w);
+    {
+      bpw_si_format_human (per, sizeof per, p->throughput / s->power_w, NULL, 3);
+      g_string_append_printf (out, _("; %s tokens/J at TDP"), per);
+    }
   if (s->cost > 0 && s->cost_unit == BPW_PRICE_PER_DEVICE_HOUR)
-    g_string_append_printf (out, _("; %.3g tokens per $"), p->throughput * 3600 / s->cost);
+    {
+      bpw_si_format_human (per, sizeof per, p->throughput * 3600 / s->cost, NULL, 3);
+      g_string_append_printf (out, _("; %s tokens per $"), per);
+    }
   else if (s->cost > 0)
-    g_string_append_printf (out, _("; %.3g tokens/s per $"), p->throughput / s->cost);
+    {
+      bpw_si_format_human (per, sizeof per, p->throughput / s->cost, NULL, 3);
+      g_string_append_printf (out, _("; %s tokens/s per $"), per);
+    }
   append_stats (out, _("Time to first token"), &p->latency[BPW_TRADE_LATENCY_TTFT]);
   append_stats (out, _("Time per output token"), &p->latency[BPW_TRADE_LATENCY_TPOT]);
   append_stats (out, _("End to end"), &p->latency[BPW_TRADE_LATENCY_E2E]);
