@@ -229,6 +229,12 @@ read_parallel (BpwMappingReader *r,
       || !bpw_json_doc_get_int (r->doc, o, ppath, "interleave", FALSE, 1, G_MAXINT64,
                                 &p->interleave, error))
     return FALSE;
+  /* Stated together in the file, they contradict each other (as in a study's scenario);
+   * "sp" alone may still meet a tensor-parallel group given elsewhere. */
+  if (p->sp && p->tp == 1 && json_object_has_member (o, "tp"))
+    return bpw_json_doc_error (r->doc, json_object_get_member (o, "sp"), NULL, error,
+                               _("parallel.sp: sequence parallelism needs tensor parallelism "
+                                 "(tp \xe2\x89\xa5 2), got tp 1"));
   p->zero = (gint) zero;
   p->schedule = (BpwSchedule) schedule;
   return TRUE;
