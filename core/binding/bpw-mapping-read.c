@@ -101,6 +101,26 @@ ref_max (BpwMappingReader *r,
     }
 }
 
+/* The names the blueprint gives its tiers, engines or memory levels, in index order: what
+ * a reader who wrote an unknown one can choose from. */
+static char *
+ref_names (BpwMappingReader *r,
+           BpwRefKind        kind)
+{
+  GString *names = g_string_new (NULL);
+  gint64 max = ref_max (r, kind);
+
+  for (gint64 i = 0; i <= max; i++)
+    {
+      const char *name = kind == BPW_REF_TIER ? r->bp->tiers[i].name
+                         : kind == BPW_REF_ENGINE ? r->bp->engines[i].name
+                         : r->bp->memory[i].name;
+
+      g_string_append_printf (names, "%s%s", i > 0 ? ", " : "", name);
+    }
+  return g_string_free (names, FALSE);
+}
+
 static char *
 ref_expected (BpwMappingReader *r,
               BpwRefKind        kind)
@@ -110,6 +130,7 @@ ref_expected (BpwMappingReader *r,
   static const char * const plural[] = { N_("tiers"), N_("engines"), N_("memory levels") };
   const char *symbols = kind == BPW_REF_MEMORY ? "\"device\" or \"host\"" : "\"auto\"";
   gint64 max = ref_max (r, kind);
+  g_autofree char *names = NULL;
 
   if (r->bp == NULL)
     return g_strdup_printf (_("%s index from 0 to %" PRId64 " or %s (%s names need a "
@@ -117,7 +138,8 @@ ref_expected (BpwMappingReader *r,
   if (max < 0)
     return g_strdup_printf (_("%s (the blueprint has no %s)"), symbols, _(plural[kind]));
   return g_strdup_printf (_("%s index from 0 to %" PRId64 ", the name of one of the "
-                          "blueprint's %s, or %s"), _(what[kind]), max, _(plural[kind]), symbols);
+                          "blueprint's %s (%s), or %s"), _(what[kind]), max, _(plural[kind]),
+                          names = ref_names (r, kind), symbols);
 }
 
 static int
