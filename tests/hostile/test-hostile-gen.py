@@ -5,6 +5,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # Usage: test-hostile-gen.py PATH/TO/bpw SOURCE_ROOT [--seed S] [--count N] [--jobs J]
+#                            [--memory-limit BYTES] [--keep DIR]
+# (--memory-limit 0 for a sanitizer build: ASan reserves far more address space than it uses.)
 #
 # hostile_gen.py writes the variants; each is run through check, facts, evaluate, a small
 # search, serve, compare and export, as its kind allows. A run passes when:
@@ -70,20 +72,23 @@ def commands(kind, name, index):
     raise ValueError(kind)
 
 
-def limits():
-    resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS + 1))
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+def limiter(memory):
+    def limits():
+        resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS + 1))
+        if memory > 0:
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    return limits
 
 
 CONTROL = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]")
 
 
-def judge(bpw, cwd, variant, argv):
+def judge(bpw, cwd, variant, argv, memory):
     """None when the run behaves, else the reason it does not."""
     try:
         run = subprocess.run([bpw] + argv, cwd=cwd, stdin=subprocess.DEVNULL,
-                             capture_output=True, preexec_fn=limits, timeout=HANG_SECONDS)
+                             capture_output=True, preexec_fn=limiter(memory), timeout=HANG_SECONDS)
     except subprocess.TimeoutExpired:
         return "hangs (still running after %d s, not spending CPU)" % HANG_SECONDS
     rc, err = run.returncode, run.stderr
@@ -122,6 +127,7 @@ def main(argv):
     parser.add_argument("--seed", type=int, default=21)
     parser.add_argument("--count", type=int, default=400)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--memory-limit", type=int, default=MEMORY_BYTES)
     parser.add_argument("--keep", help="write the variants here and keep them")
     args = parser.parse_args(argv)
     bpw = os.path.abspath(args.bpw)
@@ -137,7 +143,7 @@ def main(argv):
             argvs = [v["argv"]] if v["argv"] else commands(v["kind"], v["name"], i)
             runs += [(v, a) for a in argvs]
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            verdicts = list(pool.map(lambda r: judge(bpw, out, r[0], r[1]), runs))
+            verdicts = list(pool.map(lambda r: judge(bpw, out, r[0], r[1], args.memory_limit), runs))
         failed = 0
         for n, ((v, a), verdict) in enumerate(zip(runs, verdicts), 1):
             desc = "%s %s: bpw %s (%s)" % (v["class"], v["name"], a[0], v["what"][:60])
