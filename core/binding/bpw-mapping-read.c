@@ -38,6 +38,9 @@ typedef struct
   BpwJsonDoc         *doc;
   const BpwBlueprint *bp;        /* nullable */
   GPtrArray          *warnings;  /* nullable */
+  /* Without a blueprint: names are left as they were, for a read against the blueprint
+   * once it is known (bpw_mapping_check_file_refs()), instead of refused. */
+  gboolean            names_later;
 } BpwMappingReader;
 
 typedef enum
@@ -196,6 +199,8 @@ read_ref (BpwMappingReader *r,
           *out = str[0] == 'd' ? -1 : BPW_PLACEMENT_HOST;
           return TRUE;
         }
+      if (r->bp == NULL && r->names_later)
+        return TRUE;
       idx = ref_lookup (r, kind, str);
       if (idx >= 0 && idx <= ref_max (r, kind))
         {
@@ -595,13 +600,15 @@ bpw_mapping_read_object (BpwJsonDoc         *doc,
 }
 
 gboolean
-_bpw_mapping_read_file_object (BpwJsonDoc  *doc,
-                               JsonObject  *object,
-                               BpwMapping  *mapping,
-                               GPtrArray   *warnings,
-                               GError     **error)
+_bpw_mapping_read_file_object (BpwJsonDoc         *doc,
+                               JsonObject         *object,
+                               const BpwBlueprint *blueprint,
+                               gboolean            names_later,
+                               BpwMapping         *mapping,
+                               GPtrArray          *warnings,
+                               GError            **error)
 {
-  BpwMappingReader r = { doc, NULL, warnings };
+  BpwMappingReader r = { doc, blueprint, warnings, names_later };
 
   return read_over (&r, object, "", file_keys, mapping, error);
 }
