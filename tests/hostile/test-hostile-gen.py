@@ -17,7 +17,8 @@
 #     blueprint only where one is given);
 #   - a refused file is named in the message, as FILE:LINE:COLUMN: where the fault is in the
 #     JSON text (a special file has no line), and a command-line case names its option;
-#   - nothing raw reaches the terminal: no ESC or other C0/C1 control byte but newline and tab.
+#   - nothing raw reaches the terminal: no ESC or other C0/C1 control byte but newline and tab;
+#   - under a sanitizer build, no sanitizer report (which may come with exit status 1).
 # A run that does not end at all (a FIFO read forever) sleeps rather than spends CPU, so a
 # generous wall-clock guard ends it and counts it as a hang: that is a failure, not a timing
 # assertion. Prints TAP.
@@ -81,6 +82,7 @@ def limiter(memory):
     return limits
 
 
+SANITIZER = re.compile(r"runtime error:|ERROR: (Address|Leak|UndefinedBehavior)Sanitizer")
 CONTROL = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]")
 
 
@@ -96,6 +98,10 @@ def judge(bpw, cwd, variant, argv, memory):
     first = text.strip().splitlines()[:3]
     if rc < 0:
         return "killed by signal %d; stderr: %s" % (-rc, first)
+    # Under a sanitizer a report may end the run with an ordinary exit status.
+    report = SANITIZER.search(text)
+    if report:
+        return "sanitizer report: %s" % text[report.start():report.start() + 300]
     valid = variant["valid"] or argv[0] in variant["valid_for"]
     if valid:
         if rc not in (0, 3):
