@@ -161,6 +161,7 @@ run_export (BpwExportOptions *o, const char *study_name)
         return bpw_cli_usage ("export", "export: the sheet is written as csv or md, not '%s'",
                               o->format);
       if ((study = bpw_study_load (study_name, &error)) == NULL ||
+          !bpw_study_check_references (study, NULL, &error) ||
           !export_sheet (study, o, &error))
         return bpw_cli_report_error ("export", error);
       return BPW_CLI_EXIT_OK;
@@ -177,7 +178,9 @@ run_export (BpwExportOptions *o, const char *study_name)
 
     if (status != BPW_CLI_EXIT_OK)
       return status;
-    if ((study = bpw_study_load (study_name, &error)) == NULL)
+    /* A candidate whose blueprint is missing or wrong is a broken study, as for compare. */
+    if ((study = bpw_study_load (study_name, &error)) == NULL ||
+        !bpw_study_check_references (study, NULL, &error))
       return bpw_cli_report_error ("export", error);
     if (memo)
       return bpw_cli_export_memo (study, o, &error) ? BPW_CLI_EXIT_OK

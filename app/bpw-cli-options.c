@@ -291,7 +291,9 @@ bpw_cli_options_apply_mapping_file (const char   *path,
 
   bpw_mapping_init_defaults (&m);
   m.parallel = *parallel;
-  if (!bpw_mapping_load_over (path, &m, NULL, error))
+  /* The blueprint is not known yet: a level, engine or tier named here is resolved when
+   * bpw_cli_options_resolve_mapping() reads the file again with it. */
+  if (!bpw_mapping_load_over_for (path, NULL, &m, NULL, error))
     {
       bpw_mapping_clear (&m);
       return FALSE;
@@ -537,6 +539,7 @@ bpw_cli_options_resolve_mapping (const BpwCliOptions        *o,
                                  const BpwScenario          *scenario,
                                  const BpwParallel          *parallel,
                                  const BpwCalculonExecution *exec,
+                                 const BpwBlueprint         *blueprint,
                                  BpwMapping                 *mapping,
                                  GPtrArray                  *warnings,
                                  GError                    **error)
@@ -565,7 +568,8 @@ bpw_cli_options_resolve_mapping (const BpwCliOptions        *o,
   ok = ok
        && (exec == NULL
            || bpw_mapping_from_calculon_execution (exec, scenario, parallel, &m, error))
-       && (o->mapping == NULL || bpw_mapping_load_over (o->mapping, &m, warnings, error))
+       && (o->mapping == NULL
+           || bpw_mapping_load_over_for (o->mapping, blueprint, &m, warnings, error))
        && bpw_cli_options_apply_mapping_options (o, &m, error);
   if (!ok)
     {

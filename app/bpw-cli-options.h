@@ -91,11 +91,14 @@ gboolean  bpw_cli_options_resolve   (const BpwCliOptions *options,
  * recompute are those of @parallel and @scenario (which already honour all of these), so
  * applying it to @scenario changes nothing. The mapping file's unknown fields go to
  * @warnings (nullable, owned strings); the execution file's were reported by
- * bpw_cli_options_resolve(). @mapping must be initialised; it is replaced on success. */
+ * bpw_cli_options_resolve(). With @blueprint (nullable) the file may name memory levels,
+ * engines and tiers, which must exist in it. @mapping must be initialised; it is replaced
+ * on success. */
 gboolean  bpw_cli_options_resolve_mapping (const BpwCliOptions        *options,
                                            const BpwScenario          *scenario,
                                            const BpwParallel          *parallel,
                                            const BpwCalculonExecution *exec,
+                                           const BpwBlueprint         *blueprint,
                                            BpwMapping                 *mapping,
                                            GPtrArray                  *warnings,
                                            GError                    **error);

@@ -89,7 +89,7 @@ bpw_cli_setup_load_for (BpwCliSetup         *setup,
     }
   ok = bpw_cli_options_resolve_mapping (options, &setup->scenario, &setup->parallel,
                                         options->execution != NULL ? &exec : NULL,
-                                        &setup->mapping, warnings, error);
+                                        setup->blueprint, &setup->mapping, warnings, error);
   print_warnings (warnings);
   return ok && bpw_scenario_validate (&setup->scenario, &setup->parallel, &setup->spec, error);
 }

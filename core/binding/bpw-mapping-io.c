@@ -44,10 +44,12 @@
 #include "bpw-json-writer.h"
 
 static gboolean
-load_doc (BpwJsonDoc  *doc,
-          BpwMapping  *mapping,
-          GPtrArray   *warnings,
-          GError     **error)
+load_doc (BpwJsonDoc         *doc,
+          const BpwBlueprint *blueprint,
+          gboolean            names_later,
+          BpwMapping         *mapping,
+          GPtrArray          *warnings,
+          GError            **error)
 {
   JsonNode *root = bpw_json_doc_get_root (doc);
   JsonObject *object;
@@ -81,7 +83,8 @@ load_doc (BpwJsonDoc  *doc,
                                _("version %" PRId64 " is newer than this program reads "
                                "(%d); update Blueprint Workbench"), version,
                                BPW_MAPPING_FORMAT_VERSION);
-  return _bpw_mapping_read_file_object (doc, object, mapping, warnings, error);
+  return _bpw_mapping_read_file_object (doc, object, blueprint, names_later, mapping, warnings,
+                                        error);
 }
 
 gboolean
@@ -101,7 +104,7 @@ bpw_mapping_load_data (const char  *filename,
   if (doc == NULL)
     return FALSE;
   bpw_mapping_init_defaults (&tmp);
-  if (!load_doc (doc, &tmp, warnings, error))
+  if (!load_doc (doc, NULL, FALSE, &tmp, warnings, error))
     {
       bpw_mapping_clear (&tmp);
       return FALSE;
@@ -126,7 +129,7 @@ bpw_mapping_load (const char  *path,
   if (doc == NULL)
     return FALSE;
   bpw_mapping_init_defaults (&tmp);
-  if (!load_doc (doc, &tmp, warnings, error))
+  if (!load_doc (doc, NULL, FALSE, &tmp, warnings, error))
     {
       bpw_mapping_clear (&tmp);
       return FALSE;
@@ -149,7 +152,24 @@ bpw_mapping_load_over (const char  *path,
   doc = bpw_json_doc_new_from_file (path, error);
   if (doc == NULL)
     return FALSE;
-  return load_doc (doc, mapping, warnings, error);
+  return load_doc (doc, NULL, FALSE, mapping, warnings, error);
+}
+
+gboolean
+bpw_mapping_load_over_for (const char         *path,
+                           const BpwBlueprint *blueprint,
+                           BpwMapping         *mapping,
+                           GPtrArray          *warnings,
+                           GError            **error)
+{
+  g_autoptr(BpwJsonDoc) doc = NULL;
+
+  g_return_val_if_fail (path != NULL && mapping != NULL, FALSE);
+
+  doc = bpw_json_doc_new_from_file (path, error);
+  if (doc == NULL)
+    return FALSE;
+  return load_doc (doc, blueprint, blueprint == NULL, mapping, warnings, error);
 }
 
 /* A reference as the reader takes it back: -1 as @minus_one, the host as "host". */

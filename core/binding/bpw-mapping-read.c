@@ -38,6 +38,9 @@ typedef struct
   BpwJsonDoc         *doc;
   const BpwBlueprint *bp;        /* nullable */
   GPtrArray          *warnings;  /* nullable */
+  /* Without a blueprint: names are left as they were, for a read against the blueprint
+   * once it is known (bpw_mapping_check_file_refs()), instead of refused. */
+  gboolean            names_later;
 } BpwMappingReader;
 
 typedef enum
@@ -101,6 +104,26 @@ ref_max (BpwMappingReader *r,
     }
 }
 
+/* The names the blueprint gives its tiers, engines or memory levels, in index order: what
+ * a reader who wrote an unknown one can choose from. */
+static char *
+ref_names (BpwMappingReader *r,
+           BpwRefKind        kind)
+{
+  GString *names = g_string_new (NULL);
+  gint64 max = ref_max (r, kind);
+
+  for (gint64 i = 0; i <= max; i++)
+    {
+      const char *name = kind == BPW_REF_TIER ? r->bp->tiers[i].name
+                         : kind == BPW_REF_ENGINE ? r->bp->engines[i].name
+                         : r->bp->memory[i].name;
+
+      g_string_append_printf (names, "%s%s", i > 0 ? ", " : "", name);
+    }
+  return g_string_free (names, FALSE);
+}
+
 static char *
 ref_expected (BpwMappingReader *r,
               BpwRefKind        kind)
@@ -110,6 +133,7 @@ ref_expected (BpwMappingReader *r,
   static const char * const plural[] = { N_("tiers"), N_("engines"), N_("memory levels") };
   const char *symbols = kind == BPW_REF_MEMORY ? "\"device\" or \"host\"" : "\"auto\"";
   gint64 max = ref_max (r, kind);
+  g_autofree char *names = NULL;
 
   if (r->bp == NULL)
     return g_strdup_printf (_("%s index from 0 to %" PRId64 " or %s (%s names need a "
@@ -117,7 +141,8 @@ ref_expected (BpwMappingReader *r,
   if (max < 0)
     return g_strdup_printf (_("%s (the blueprint has no %s)"), symbols, _(plural[kind]));
   return g_strdup_printf (_("%s index from 0 to %" PRId64 ", the name of one of the "
-                          "blueprint's %s, or %s"), _(what[kind]), max, _(plural[kind]), symbols);
+                          "blueprint's %s (%s), or %s"), _(what[kind]), max, _(plural[kind]),
+                          names = ref_names (r, kind), symbols);
 }
 
 static int
@@ -174,6 +199,8 @@ read_ref (BpwMappingReader *r,
           *out = str[0] == 'd' ? -1 : BPW_PLACEMENT_HOST;
           return TRUE;
         }
+      if (r->bp == NULL && r->names_later)
+        return TRUE;
       idx = ref_lookup (r, kind, str);
       if (idx >= 0 && idx <= ref_max (r, kind))
         {
@@ -229,6 +256,12 @@ read_parallel (BpwMappingReader *r,
       || !bpw_json_doc_get_int (r->doc, o, ppath, "interleave", FALSE, 1, G_MAXINT64,
                                 &p->interleave, error))
     return FALSE;
+  /* Stated together in the file, they contradict each other (as in a study's scenario);
+   * "sp" alone may still meet a tensor-parallel group given elsewhere. */
+  if (p->sp && p->tp == 1 && json_object_has_member (o, "tp"))
+    return bpw_json_doc_error (r->doc, json_object_get_member (o, "sp"), NULL, error,
+                               _("parallel.sp: sequence parallelism needs tensor parallelism "
+                                 "(tp \xe2\x89\xa5 2), got tp 1"));
   p->zero = (gint) zero;
   p->schedule = (BpwSchedule) schedule;
   return TRUE;
@@ -577,13 +610,15 @@ bpw_mapping_read_object (BpwJsonDoc         *doc,
 }
 
 gboolean
-_bpw_mapping_read_file_object (BpwJsonDoc  *doc,
-                               JsonObject  *object,
-                               BpwMapping  *mapping,
-                               GPtrArray   *warnings,
-                               GError     **error)
+_bpw_mapping_read_file_object (BpwJsonDoc         *doc,
+                               JsonObject         *object,
+                               const BpwBlueprint *blueprint,
+                               gboolean            names_later,
+                               BpwMapping         *mapping,
+                               GPtrArray          *warnings,
+                               GError            **error)
 {
-  BpwMappingReader r = { doc, NULL, warnings };
+  BpwMappingReader r = { doc, blueprint, warnings, names_later };
 
   return read_over (&r, object, "", file_keys, mapping, error);
 }

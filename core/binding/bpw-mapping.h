@@ -128,6 +128,15 @@ gboolean     bpw_mapping_load_over     (const char  *path,
                                         BpwMapping  *mapping,
                                         GPtrArray   *warnings,
                                         GError     **error);
+/* As bpw_mapping_load_over(), for a file used with @blueprint: tiers, engines and memory
+ * levels may be named, and what the file names or indexes must exist in @blueprint (the
+ * message lists its names). With @blueprint NULL (not known yet) a name keeps the value
+ * @mapping has; read the file again with the blueprint, or bpw_mapping_check_file_refs(). */
+gboolean     bpw_mapping_load_over_for (const char         *path,
+                                        const BpwBlueprint *blueprint,
+                                        BpwMapping         *mapping,
+                                        GPtrArray          *warnings,
+                                        GError            **error);
 /* Reads a mapping object at JSON path @path of @doc over @mapping (as load_over: absent
  * fields keep their values); "format" and "version" are not expected here. Used for the
  * "mapping" object of a study candidate. With @blueprint (nullable), tiers, engines and

@@ -48,7 +48,12 @@ bpw_study_check_fail (BpwStudy   *self,
 {
   const BpwStudyCandidate *c = bpw_study_get_candidate (self, index);
   g_autofree char *path = g_strdup_printf ("candidates[%u].%s", index, member);
+  g_autoptr(BpwJsonDoc) own = NULL;
 
+  /* A caller without the study's text (compare, export): the file is read again for the
+   * line and column of the field, as `bpw check` gives them. */
+  if (doc == NULL && bpw_study_get_path (self) != NULL)
+    doc = own = bpw_json_doc_new_from_file (bpw_study_get_path (self), NULL);
   if (doc != NULL)
     return bpw_json_doc_error (doc, bpw_study_check_locate (doc, "candidates", index, member),
                                path, error, _("candidate \"%s\": %s"), c->name, local->message);

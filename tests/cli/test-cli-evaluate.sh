@@ -220,4 +220,27 @@ expect_rc "evaluate --mapping placing activations in SRAM" 3 \
   --mapping "$TMP/in-sram.json"
 expect_stderr "saying what does not fit where" "activation: .* placed in sram “smem” of"
 
+# Levels by name: the blueprint's own names place as their indices do; a name it lacks is
+# refused at the field with the names it has.
+cat > "$TMP/by-name.json" <<JSON
+{
+  "format": "bpw-mapping",
+  "version": 1,
+  "placement": { "activation": "smem" }
+}
+JSON
+expect_rc "evaluate --mapping placing activations in SRAM by name" 3 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --tp 8 --global-batch 8 --micro-batch 1 \
+  --mapping "$TMP/by-name.json"
+expect_stderr "as the index does" "activation: .* placed in sram “smem” of"
+sed -i 's/"smem"/"hbm"/' "$TMP/by-name.json"
+expect_rc "evaluate --mapping placing activations in HBM by name" 0 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --tp 8 --global-batch 8 --micro-batch 1 \
+  --mapping "$TMP/by-name.json"
+sed -i 's/"hbm"/"scratchpad"/' "$TMP/by-name.json"
+expect_rc "evaluate --mapping placing at a level name the blueprint lacks" 1 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --mapping "$TMP/by-name.json"
+expect_stderr "listing the blueprint's levels" \
+  "by-name.json:4:32: placement.activation: .*memory levels \(smem, l2, hbm\), .*got \"scratchpad\""
+
 tap_finish

@@ -99,7 +99,7 @@ resolve (const char * const *args,
   bpw_model_spec_init_defaults (&spec);
   ok = g_option_context_parse (context, &ac, &av, error)
        && bpw_cli_options_resolve (&options, &spec, NULL, scenario, parallel, warnings, error)
-       && bpw_cli_options_resolve_mapping (&options, scenario, parallel, NULL, mapping,
+       && bpw_cli_options_resolve_mapping (&options, scenario, parallel, NULL, NULL, mapping,
                                            warnings, error);
   bpw_model_spec_clear (&spec);
   bpw_cli_options_clear (&options);
