@@ -293,7 +293,8 @@ bpw_calculon_read_network (BpwBlueprintReader *r,
                                   error)
       || !bpw_json_doc_get_double (r->doc, obj, path, "efficiency", TRUE,
                                    BPW_BLUEPRINT_MIN_EFFICIENCY, 1, &eff, error)
-      || !bpw_json_doc_get_int (r->doc, obj, path, "size", TRUE, 1, G_MAXINT32, &size, error)
+      || !bpw_json_doc_get_int (r->doc, obj, path, "size", TRUE, 1,
+                                   (gint64) BPW_BLUEPRINT_MAX_TIER_SIZE, &size, error)
       || !bpw_json_doc_get_double (r->doc, obj, path, "latency", TRUE, 0,
                                    BPW_BLUEPRINT_MAX_LATENCY, &lat, error)
       || !bpw_json_doc_get_bool (r->doc, obj, path, "must_be_filled", FALSE, &filled, error)

@@ -110,7 +110,8 @@ _bpw_blueprint_read_tier (BpwBlueprintReader *r,
   t = &r->bp->tiers[idx];  /* index first: add may move the array */
   if (!bpw_json_doc_get_int (r->doc, obj, path, "dimensions", FALSE, 1, 16, &t->dimensions,
                              error)
-      || !_bpw_blueprint_read_value (r, obj, path, "size", TRUE, BPW_UNIT_NONE, 1, INF, TRUE,
+      || !_bpw_blueprint_read_value (r, obj, path, "size", TRUE, BPW_UNIT_NONE, 1,
+                                     BPW_BLUEPRINT_MAX_TIER_SIZE, TRUE,
                                      &t->size, error)
       || !_bpw_blueprint_read_value (r, obj, path, "bandwidth", TRUE, BPW_UNIT_BYTES_PER_S,
                                      BPW_BLUEPRINT_MIN_BANDWIDTH, BPW_BLUEPRINT_MAX_BANDWIDTH, FALSE, &t->bandwidth, error)

@@ -472,6 +472,9 @@ bpw_blueprint_validate (const BpwBlueprint *bp,
       if (!POSITIVE (t->size) || t->size.value != floor (t->size.value))
         return bpw_blueprint_invalid (error, n, _("tier %s needs a positive integer size"),
                                       t->name);
+      if (t->size.value > BPW_BLUEPRINT_MAX_TIER_SIZE)
+        return bpw_blueprint_invalid (error, n, _("tier %s: the size must be at most 16777216 "
+                                      "devices"), t->name);
       if (!POSITIVE (t->bandwidth))
         return bpw_blueprint_invalid (error, n, _("tier %s needs a positive bandwidth"),
                                       t->name);

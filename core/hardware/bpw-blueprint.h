@@ -158,6 +158,9 @@ typedef struct
 #define BPW_BLUEPRINT_MIN_POWER      1e-3                   /* 1 mW */
 #define BPW_BLUEPRINT_MAX_POWER      1e6                    /* 1 MW */
 #define BPW_BLUEPRINT_MIN_EFFICIENCY 1e-3                   /* of a peak or a bandwidth */
+/* Devices in one instance of a tier: no more than a scenario may have (2^24, as
+ * BPW_SCENARIO_MAX_DEVICES), so that a tier's size never passes what can be mapped. */
+#define BPW_BLUEPRINT_MAX_TIER_SIZE  16777216.0
 #define BPW_BLUEPRINT_MAX_OP_FACTOR  1e3                    /* a collective's scalar or offset */
 #define BPW_BLUEPRINT_MAX_ENERGY     1e-6                   /* 1 µJ per FLOP or byte */
 #define BPW_BLUEPRINT_MAX_COST       1e9                    /* $1 billion per device */

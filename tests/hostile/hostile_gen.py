@@ -37,8 +37,10 @@ NONFINITE = ("NaN", "Infinity", "-Infinity", "1e999", "-1e400", "nan", "inf")
 ESCAPES = ("\u001b]0;owned\u0007", "\u001b[2J\u001b[H", "a\u001b[31mred\u001b[0m",
            "\u009b31m", "bell\u0007", "\u001bP+q\u001b\\")
 RATE_UNITS = ("TFLOP/s", "TB/s", "GB/s", "Gb/s")
+# "1e-7 {u}" is below the readers' lower bounds (1 MFLOP/s, 1 MB/s) in every unit of
+# RATE_UNITS, so it is nonsense whichever rate it lands on.
 TINY_RATES = ("1e-320 {u}", "5e-324 {u}", "1e-30 {u}", "0 {u}", "-1 {u}", "NaN {u}",
-              "inf {u}", "1e400 {u}", "{digits} {u}", "0x10 {u}", "1e-5 {u}")
+              "inf {u}", "1e400 {u}", "{digits} {u}", "0x10 {u}", "1e-7 {u}")
 SIZES = ("0.5 B", "1e30 GiB", "1e-320 GiB", "0 GiB", "-80 GiB", "NaN GiB", "{digits} GiB",
          "80 GHz", "80", "1.25 B")
 # A latency may be zero (an ideal link); an SLA may not.
