@@ -14,7 +14,10 @@
  *   hide has finished, so no show ever runs beside a hide;
  * - a dismissal (the close button, Escape, the program) that arrives before the toast's
  *   show animation has finished is held back and carried out when it has.
- * Toasts still wait their turn as libadwaita's own queue would make them.
+ * Toasts still wait their turn as libadwaita's own queue would make them, in the order
+ * given: a toast of high priority waits too, since it would hide the one on screen at
+ * once. A dismissal held back makes the toast forget its overlay (its own handler has
+ * run), so further dismissals of it do nothing until it goes.
  */
 #pragma once
 
