@@ -22,6 +22,7 @@
 
 #include "bpw-search-dialog-private.h"
 #include "bpw-calculon-rules.h"
+#include "bpw-toast.h"
 
 /* The setup page ---------------------------------------------------------------------- */
 
@@ -288,7 +289,7 @@ _bpw_search_dialog_calculon_start (BpwSearchDialog *self)
   if (job->space == NULL || job->problem == NULL)
     {
       bpw_calculon_job_free (job);
-      adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (error->message));
+      bpw_toast_show (self->toast_overlay, adw_toast_new (error->message));
       return FALSE;
     }
 

@@ -18,6 +18,7 @@
 
 #include "bpw-search-dialog-private.h"
 #include "bpw-sweep-item.h"
+#include "bpw-toast.h"
 
 /* The sweep's points on its Pareto front with a plan: what the pages get from a sweep. */
 static guint
@@ -120,7 +121,7 @@ bpw_search_dialog_toast_shown (BpwSearchDialog *self,
   adw_toast_set_action_name (toast, "search.show-page");
   adw_toast_set_action_target (toast, "s", serving ? "tradeoffs" : "compare");
   adw_toast_set_timeout (toast, 8);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  bpw_toast_show (self->toast_overlay, toast);
 }
 
 guint

@@ -18,6 +18,7 @@
 #include <glib/gi18n.h>
 
 #include "bpw-search-dialog-private.h"
+#include "bpw-toast.h"
 
 struct _BpwSearchJob
 {
@@ -399,7 +400,7 @@ bpw_search_dialog_search_cb (GObject      *object,
 
   if (report == NULL)
     {
-      adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (error->message));
+      bpw_toast_show (self->toast_overlay, adw_toast_new (error->message));
       gtk_stack_set_visible_child_name (self->stack, "setup");
     }
   else
@@ -444,7 +445,7 @@ bpw_search_dialog_start (BpwSearchDialog *self)
   if (job->space == NULL)
     {
       bpw_search_job_free (job);
-      adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (error->message));
+      bpw_toast_show (self->toast_overlay, adw_toast_new (error->message));
       return FALSE;
     }
   self->objective = job->options.pareto ? BPW_SEARCH_OBJECTIVE_ENERGY

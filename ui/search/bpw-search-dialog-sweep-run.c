@@ -20,6 +20,7 @@
 
 #include "bpw-search-dialog-private.h"
 #include "bpw-sweep-item.h"
+#include "bpw-toast.h"
 
 /* Progress reports as often as the page reads them (bpw-search-dialog-run.c). */
 #define BPW_SWEEP_POLL_MS 100
@@ -397,7 +398,7 @@ bpw_search_dialog_sweep_cb (GObject      *object,
 
   if (!ok)
     {
-      adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (error->message));
+      bpw_toast_show (self->toast_overlay, adw_toast_new (error->message));
       gtk_stack_set_visible_child_name (self->stack, "setup");
     }
   else
@@ -430,7 +431,7 @@ _bpw_search_dialog_sweep_start (BpwSearchDialog *self)
                            (const char * const *) params, &error);
   if (sweep == NULL)
     {
-      adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (error->message));
+      bpw_toast_show (self->toast_overlay, adw_toast_new (error->message));
       return FALSE;
     }
 

@@ -17,6 +17,7 @@
 
 #include "bpw-search-dialog-private.h"
 #include "bpw-json-writer.h"
+#include "bpw-toast.h"
 
 enum
 {
@@ -95,7 +96,7 @@ bpw_search_dialog_show_cb (BpwSearchDialog *self)
   g_autoptr(GError) error = NULL;
 
   if (bpw_search_dialog_show_in_pages (self, &error) == 0)
-    adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (error->message));
+    bpw_toast_show (self->toast_overlay, adw_toast_new (error->message));
 }
 
 static void
@@ -104,7 +105,7 @@ bpw_search_dialog_promote_cb (BpwSearchDialog *self)
   g_autoptr(GError) error = NULL;
 
   if (!bpw_search_dialog_promote (self, &error))
-    adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (error->message));
+    bpw_toast_show (self->toast_overlay, adw_toast_new (error->message));
 }
 
 /* Closing stops the search: nobody would see its result. The task holds the dialog until
@@ -609,6 +610,6 @@ bpw_search_dialog_promote (BpwSearchDialog  *self,
 
   /* Translators: a toast after promotion */
   message = g_strdup_printf (_("“%s” added to the study’s candidates"), name);
-  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
+  bpw_toast_show (self->toast_overlay, adw_toast_new (message));
   return TRUE;
 }

@@ -17,6 +17,7 @@
 #include "bpw-memo-validation.h"
 #include "bpw-memo.h"
 #include "bpw-study-snapshot.h"
+#include "bpw-toast.h"
 #include "bpw-window-private.h"
 
 #define BPW_MEMO_EXPORT_KEY "bpw-memo-export"
@@ -232,7 +233,7 @@ bpw_memo_export_show_saved (BpwMemoExport *self,
   g_signal_connect_data (toast, "button-clicked", G_CALLBACK (bpw_memo_export_open_cb),
                          g_object_ref (file), (GClosureNotify) (void (*) (void)) g_object_unref,
                          0);
-  adw_toast_overlay_add_toast (self->window->toast_overlay, toast);
+  bpw_toast_show (self->window->toast_overlay, toast);
 }
 
 static void

@@ -11,6 +11,7 @@
 #include "bpw-window-private.h"
 
 #include "bpw-core.h"
+#include "bpw-toast.h"
 
 typedef enum
 {
@@ -148,7 +149,7 @@ bpw_window_add_workload (BpwWindow   *self,
     adw_toast_set_action_name (toast, "win.add-scenario");
     adw_toast_set_action_target (toast, "s", name);
     adw_toast_set_timeout (toast, 10);
-    adw_toast_overlay_add_toast (self->toast_overlay, toast);
+    bpw_toast_show (self->toast_overlay, toast);
   }
   return TRUE;
 }

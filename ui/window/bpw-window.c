@@ -11,6 +11,7 @@
 #include "bpw-window-private.h"
 
 #include "bpw-core.h"
+#include "bpw-toast.h"
 #include "bpw-overview-item.h"
 
 enum {
@@ -36,7 +37,7 @@ _bpw_window_show_toast (BpwWindow  *self,
 
   /* Errors name a file, a line and a field: long enough to need time to read. */
   adw_toast_set_timeout (toast, 10);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  bpw_toast_show (self->toast_overlay, toast);
 }
 
 static gboolean
