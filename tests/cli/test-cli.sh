@@ -208,6 +208,22 @@ assert d['parameters'] == closed_parameters(m) == want"
 expect_rc "check on a Hugging Face config.json" 0 "$BPW" check "$TMP/config.json"
 expect_stdout "HF config is recognised" 'config\.json: ok \(workload, Hugging Face config\)'
 
+# The same model as Mistral with a 16-token sliding window: decode at context 40 attends 16
+# keys per layer and its cache holds 16 positions per layer (a rolling buffer).
+sed -e 's/"llama"/"mistral"/' -e 's/LlamaForCausalLM/MistralForCausalLM/' \
+    -e 's/"tie_word_embeddings": false/"tie_word_embeddings": false, "sliding_window": 16/' \
+    "$TMP/config.json" >"$TMP/mistral-window.json"
+expect_rc "facts on a Mistral config with a sliding window" 0 \
+  "$BPW" facts "$TMP/mistral-window.json" --phase decode --context 40 --global-batch 2 --json
+py "sliding window: echoed, and the KV cache holds min(context + 1, W) positions" "
+m = d['model']
+assert m['sliding_window'] == 16 and m['window_layers'] == 4, m
+assert d['kv_bytes_per_sequence'] == 2 * 4 * 16 * 2 * 64 * 2, d['kv_bytes_per_sequence']
+assert d['memory']['per_device']['kv_cache'] == 2 * d['kv_bytes_per_sequence']"
+expect_rc "facts text on a Mistral config with a sliding window" 0 \
+  "$BPW" facts "$TMP/mistral-window.json" --phase decode --context 40
+expect_stdout "the window is named" 'sliding window 16 tokens \(all layers\)'
+
 # ---- illegal plans and invalid input ----------------------------------------------------
 
 expect_rc "tp that does not divide the heads is an illegal plan" 3 "$BPW" facts gpt3-175b --tp 7
