@@ -223,6 +223,16 @@ assert d['memory']['per_device']['kv_cache'] == 2 * d['kv_bytes_per_sequence']"
 expect_rc "facts text on a Mistral config with a sliding window" 0 \
   "$BPW" facts "$TMP/mistral-window.json" --phase decode --context 40
 expect_stdout "the window is named" 'sliding window 16 tokens \(all layers\)'
+expect_rc "evaluate a Mistral config with a sliding window" 0 \
+  "$BPW" evaluate "$TMP/mistral-window.json" --blueprint h100-sxm-80gb --phase prefill \
+  --seq 64 --json
+py "evaluate: the plan names the window; model FLOPs count 64 rows x 16 keys per head" "
+assert d['plan']['sliding_window'] == {'tokens': 16, 'first_layer': 0, 'layers': 4}, d['plan']
+h, a, kv, dh, f, V, L, s, W = 512, 8, 2, 64, 1376, 1000, 4, 64, 16
+block = h * (a + 2 * kv) * dh + a * dh * h + 3 * h * f
+# Prefill: every position through the blocks, logits for the last position only.
+want = 2 * s * L * block + 2 * V * h + L * 2 * 2 * a * dh * s * min(s, W)
+assert d['model_flops'] == want, (d['model_flops'], want)"
 
 # ---- illegal plans and invalid input ----------------------------------------------------
 
