@@ -401,6 +401,50 @@ test_kv_bytes_prefill (void)
     }
 }
 
+/* ---- the closed-form estimate search uses ---- */
+
+/* The estimator binds a two-block model: a window on only the upper layers (Qwen2's
+ * max_window_layers = 14 of 28) must not be refused there, and its model FLOPs are the
+ * analytic ones, window included. Also uniform Mistral. */
+static void
+test_estimator (void)
+{
+  static const char * const files[] = {
+    "hf/qwen2-7b-use-sliding-window.json", "hf/mistral-7b.json",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      BpwModelSpec spec = { 0 };
+      BpwScenario sc;
+      BpwParallel single;
+      BpwMapping mapping;
+      BpwEvaluation eval;
+      BpwFacts facts;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BpwBlueprint) bp = bpw_blueprint_load_bundled ("h100-sxm-80gb", &error);
+      g_autoptr(BpwEstimator) est = NULL;
+
+      g_assert_no_error (error);
+      load_ok (files[i], &spec);
+      bpw_oracle_scenario (&sc, BPW_WORKLOAD_PREFILL, 1, 1, 32768, 0, BPW_RECOMPUTE_NONE);
+      bpw_oracle_parallel (&single, 1, 1, 1, FALSE, 0);
+      g_assert_true (bpw_facts_compute_analytic (&spec, &sc, &single, &facts, &error));
+      g_assert_no_error (error);
+      est = bpw_estimator_new (&spec, &sc, bp, &error);
+      g_assert_no_error (error);
+      bpw_mapping_init_defaults (&mapping);
+      mapping.parallel.pp = 2;
+      g_assert_true (bpw_estimator_evaluate (est, &mapping, &eval, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_cmpfloat (eval.model_flops, ==, bpw_u128_to_double (facts.flops_model));
+      bpw_facts_clear (&facts);
+      bpw_mapping_clear (&mapping);
+      g_clear_pointer (&est, bpw_estimator_free);
+      bpw_model_spec_clear (&spec);
+    }
+}
+
 /* ---- the native format and bad values ---- */
 
 static void
@@ -484,6 +528,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sliding-window/hf-qwen2", test_hf_qwen2);
   g_test_add_func ("/sliding-window/decode-beyond-window", test_decode_beyond_window);
   g_test_add_func ("/sliding-window/kv-bytes-prefill", test_kv_bytes_prefill);
+  g_test_add_func ("/sliding-window/estimator", test_estimator);
   g_test_add_func ("/sliding-window/native-round-trip", test_native_round_trip);
   g_test_add_func ("/sliding-window/bad-values", test_bad_values);
   return g_test_run ();
