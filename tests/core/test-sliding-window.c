@@ -316,6 +316,54 @@ test_hf_qwen2 (void)
   bpw_model_spec_clear (&on);
 }
 
+/* transformers' defaults and switches, each on a small config: MistralConfig's
+ * sliding_window defaults to 4096, MixtralConfig's to none; Qwen2's window needs
+ * use_sliding_window (default false), and max_window_layers (default 28) full layers come
+ * first, so that a window over no layer is no window. */
+static void
+test_hf_defaults (void)
+{
+  static const struct
+  {
+    const char *type, *extra;
+    gint64      window, first;
+  } cases[] = {
+    { "mistral", "", 4096, 0 },
+    { "mistral", ", \"sliding_window\": null", 0, 0 },
+    { "mistral", ", \"sliding_window\": 33", 33, 0 },
+    { "mixtral", ", \"num_local_experts\": 4, \"num_experts_per_tok\": 2", 0, 0 },
+    { "mixtral", ", \"num_local_experts\": 4, \"num_experts_per_tok\": 2, "
+                 "\"sliding_window\": 7", 7, 0 },
+    { "qwen2", ", \"sliding_window\": 64, \"max_window_layers\": 1", 0, 0 },
+    { "qwen2", ", \"use_sliding_window\": true, \"sliding_window\": 64", 0, 0 },
+    { "qwen2", ", \"use_sliding_window\": true, \"sliding_window\": 64, "
+               "\"max_window_layers\": 1", 64, 1 },
+    { "qwen2", ", \"use_sliding_window\": true, \"sliding_window\": null, "
+               "\"max_window_layers\": 1", 0, 0 },
+    { "qwen2", ", \"use_sliding_window\": true, \"sliding_window\": 64, "
+               "\"max_window_layers\": 0", 64, 0 },
+    { "llama", ", \"sliding_window\": 64", 0, 0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      BpwModelSpec spec = { 0 };
+      g_autoptr(GError) error = NULL;
+      g_autofree char *json = g_strdup_printf (
+        "{\"model_type\": \"%s\", \"hidden_size\": 64, \"num_hidden_layers\": 3,"
+        " \"num_attention_heads\": 2, \"intermediate_size\": 128, \"vocab_size\": 100%s}",
+        cases[i].type, cases[i].extra);
+
+      g_test_message ("%s", json);
+      g_assert_true (bpw_workload_load_data ("config.json", json, -1, 0, &spec, NULL, NULL,
+                                             &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (spec.window, ==, cases[i].window);
+      g_assert_cmpint (spec.window_first, ==, cases[i].first);
+      bpw_model_spec_clear (&spec);
+    }
+}
+
 /* KV bytes of one sequence and decode at a context beyond the window. */
 static void
 check_kv_and_decode (const char *file,
@@ -526,6 +574,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sliding-window/hf-mistral-v0.1", test_hf_mistral_v01);
   g_test_add_func ("/sliding-window/hf-mistral-null", test_hf_mistral_null_window);
   g_test_add_func ("/sliding-window/hf-qwen2", test_hf_qwen2);
+  g_test_add_func ("/sliding-window/hf-defaults", test_hf_defaults);
   g_test_add_func ("/sliding-window/decode-beyond-window", test_decode_beyond_window);
   g_test_add_func ("/sliding-window/kv-bytes-prefill", test_kv_bytes_prefill);
   g_test_add_func ("/sliding-window/estimator", test_estimator);
