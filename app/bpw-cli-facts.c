@@ -69,6 +69,7 @@ bpw_cli_facts_describe_setup (GString            *out,
                               const BpwParallel  *parallel)
 {
   BpwOptimizerKind optimizer = scenario->optimizer_set ? scenario->optimizer : spec->optimizer;
+  g_autofree char *window = NULL;
 
   g_string_append_printf (out, "%-30s %s%s%s%s\n", "Model", spec->name,
                           spec->source != NULL ? " (" : "",
@@ -80,6 +81,9 @@ bpw_cli_facts_describe_setup (GString            *out,
                           G_GINT64_FORMAT "\n", "", spec->layers, spec->hidden, spec->heads,
                           spec->kv_heads, spec->head_dim, spec->ffn,
                           spec->ffn_kind == BPW_FFN_SWIGLU ? "swiglu" : "gelu", spec->vocab);
+  window = bpw_model_spec_describe_window (spec);
+  if (window != NULL)
+    g_string_append_printf (out, "%-30s %s\n", "", window);
   if (spec->experts > 0)
     g_string_append_printf (out, "%-30s %" G_GINT64_FORMAT " experts, top-%" G_GINT64_FORMAT
                             ", expert ffn %" G_GINT64_FORMAT "\n", "", spec->experts,
@@ -187,6 +191,7 @@ bpw_cli_facts_to_text (const BpwFacts     *facts,
   bpw_cli_facts_row_gib (out, "total", total);
   bpw_cli_facts_row_bytes (out, "activations per layer", facts->activation_per_layer);
   bpw_cli_facts_row_bytes (out, "KV cache per token", facts->kv_bytes_per_token);
+  bpw_cli_facts_row_bytes (out, "KV cache per sequence", facts->kv_bytes_per_sequence);
   g_string_append_c (out, '\n');
 
   bpw_cli_facts_describe_conservation (out, &facts->conservation);

@@ -200,6 +200,15 @@ bpw_template_new (const BpwTemplateKey *key,
   gboolean on_chip = FALSE;
 
   small.layers = BPW_TEMPLATE_BLOCKS;
+  /* A window on every layer (Mistral) or none keeps both blocks alike. A window on only
+   * the upper layers (Qwen2's max_window_layers) gets one full and one windowed block:
+   * the per-block mean is exact when half the layers are windowed and an estimate
+   * otherwise (the bound plan of the whole model is exact; model FLOPs come from the
+   * analytic facts). */
+  if (bpw_model_spec_window_layers (spec) == 0)
+    small.window = small.window_first = 0;
+  else if (small.window_first > 0)
+    small.window_first = 1;
   s.micro_batch = key->micro_batch;
   s.recompute = key->recompute;
   s.global_batch = key->micro_batch * key->dp * BPW_TEMPLATE_MICRO_BATCHES;

@@ -30,6 +30,19 @@ write_plan (BpwJsonWriter *w, const BpwPlan *plan)
   bpw_json_writer_string (w, "blueprint", plan->blueprint->name);
   bpw_json_writer_int (w, "devices", plan->devices);
   bpw_json_writer_int (w, "micro_batches", plan->micro_batches);
+  {
+    const BpwModelSpec *spec = &plan->dist->graph->spec;
+
+    /* The window the attention FLOPs and KV cache of this plan follow, when there is one. */
+    if (bpw_model_spec_window_layers (spec) > 0)
+      {
+        bpw_json_writer_begin_object (w, "sliding_window");
+        bpw_json_writer_int (w, "tokens", spec->window);
+        bpw_json_writer_int (w, "first_layer", spec->window_first);
+        bpw_json_writer_int (w, "layers", bpw_model_spec_window_layers (spec));
+        bpw_json_writer_end_object (w);
+      }
+  }
   bpw_json_writer_begin_object (w, "tiers");
   for (guint g = 0; g < BPW_N_GROUPS; g++)
     if (m->tier[g] >= 0 && (guint) m->tier[g] < plan->blueprint->n_tiers)
@@ -129,7 +142,8 @@ bpw_evaluation_to_json (const BpwEvaluation *e,
   bpw_json_writer_double (&w, "mfu", e->mfu);
   bpw_json_writer_double (&w, "hfu", e->hfu);
   bpw_json_writer_string (&w, "mfu_convention", "model FLOPs (matmuls of forward and "
-                          "backward, full attention matrix, logits, no recompute) / (step "
+                          "backward, full attention matrix or its sliding-window band, logits, no "
+                          "recompute) / (step "
                           "time x devices x dense matrix peak); HFU counts executed matmul "
                           "FLOPs including recompute; by layer type L: model FLOPs of L / "
                           "(time of L x devices x dense matrix peak), where the time of L "

@@ -164,6 +164,13 @@ bpw_calculon_app_from_spec (const BpwModelSpec *spec,
                    " KV heads"), spec->name, spec->kv_heads);
       return FALSE;
     }
+  if (bpw_model_spec_window_layers (spec) > 0 && seq > spec->window)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_UNSUPPORTED, _("%s: Calculon's attention "
+                   "covers the whole sequence; this model attends through a window of %"
+                   PRId64 " tokens"), spec->name, spec->window);
+      return FALSE;
+    }
   *app = (BpwCalculonApp) {
     .hidden = spec->hidden,
     .feedforward = spec->ffn,

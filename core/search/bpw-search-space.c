@@ -421,6 +421,11 @@ space_fingerprint (const BpwSearchSpace *space)
   HASH (h, m->vocab); HASH (h, m->hidden); HASH (h, m->layers); HASH (h, m->heads);
   HASH (h, m->kv_heads); HASH (h, m->head_dim); HASH (h, m->ffn); HASH (h, m->experts);
   HASH (h, m->top_k); HASH (h, (gint) m->ffn_kind); HASH (h, (gint) m->param_dtype);
+  /* Only a windowed model hashes its window, so the keys of every other model stay. */
+  if (m->window > 0)
+    {
+      HASH (h, m->window); HASH (h, m->window_first);
+    }
   HASH (h, (gint) s->phase); HASH (h, s->global_batch); HASH (h, s->seq);
   HASH (h, s->context); HASH (h, (gint) s->dtype); HASH (h, (gint) s->optimizer);
   h = fnv (h, bp->name, strlen (bp->name));

@@ -193,10 +193,19 @@ attention (Ctx *c, gint layer, gint32 x)
   const BpwModelSpec *m = c->m;
   const BpwScenario *s = c->s;
   guint64 T = c->T, h = m->hidden, d = m->head_dim, a = m->heads, kv = m->kv_heads;
-  guint64 scores = mul3 (c, c->mb * a, c->sq, c->skv);
-  /* Causal prefill and training need only the lower triangle: s(s+1)/2 of s^2. */
+  gint64 window = bpw_model_spec_layer_window (m, layer);
+  /* Keys one query row reaches: all of them, or the window's W (a rolling buffer). The
+   * executed and stored score matrix is rectangular, sq x keys per head: a materialized
+   * banded matrix keeps each row's W-wide band and nothing outside it (for W >= seq that
+   * is today's full sq x skv); the triangle inside the band is computed and masked, as
+   * the full causal matrix is. */
+  guint64 keys = window > 0 ? MIN (c->skv, (guint64) window) : c->skv;
+  guint64 scores = mul3 (c, c->mb * a, c->sq, keys);
+  /* Causal prefill and training need only the lower triangle, and with a window only
+   * its band: the sum over positions i of min(i + 1, W). */
   gboolean causal = c->sq == c->skv && c->sq > 1;
-  guint64 tri = causal ? mul (c, c->mb * a, c->sq * (c->sq + 1) / 2) : scores;
+  guint64 tri = causal ? mul (c, c->mb * a, bpw_model_spec_causal_keys (c->sq, window))
+                       : scores;
   gint32 qkv, q, k, v, kc = NONE, vc = NONE, sc, p, pd, ctx, y;
   TapeEntry *e;
 
@@ -244,8 +253,9 @@ attention (Ctx *c, gint layer, gint32 x)
 
   if (s->phase != BPW_WORKLOAD_TRAIN)
     {
-      /* Inference keeps K and V of every position in the cache; the scores read all of it. */
-      guint64 cache = mul3 (c, c->mb * c->skv, kv, d);
+      /* Inference keeps K and V of every position in the cache, or of the last W in a
+       * windowed layer's rolling buffer; the scores read all of it. */
+      guint64 cache = mul3 (c, c->mb * keys, kv, d);
       guint32 op = c->tape->len ? g_array_index (c->tape, TapeEntry, c->tape->len - 1).op : 0;
 
       kc = tensor (c, "attn.k_cache", BPW_TENSOR_KV_CACHE, BPW_SPLIT_KV_HEADS, s->kv_dtype,
@@ -265,7 +275,7 @@ attention (Ctx *c, gint layer, gint32 x)
     .split = BPW_SPLIT_TP, .layer = layer, .in = { q, kc != NONE ? kc : k }, .weight = NONE,
     .out = sc, .saved = NONE, .flops = mul (c, scores, 2 * d), .semantic = mul (c, tri, 2 * d),
     .bwd_act = mul (c, scores, 4 * d), .bwd_act_semantic = mul (c, tri, 4 * d),
-    .batch = c->mb * a, .m = c->sq, .n = c->skv, .k = d,
+    .batch = c->mb * a, .m = c->sq, .n = keys, .k = d,
   });
   e->selective = TRUE;
 
@@ -286,7 +296,7 @@ attention (Ctx *c, gint layer, gint32 x)
     .split = BPW_SPLIT_TP, .layer = layer, .in = { pd, vc != NONE ? vc : v }, .weight = NONE,
     .out = ctx, .saved = NONE, .flops = mul (c, scores, 2 * d), .semantic = mul (c, tri, 2 * d),
     .bwd_act = mul (c, scores, 4 * d), .bwd_act_semantic = mul (c, tri, 4 * d),
-    .batch = c->mb * a, .m = c->sq, .n = d, .k = c->skv,
+    .batch = c->mb * a, .m = c->sq, .n = d, .k = keys,
   });
   /* Korthikanti et al.: selective recomputation redoes the whole attention core, both s^2
    * matmuls included; its output, the projection's input, stays stored. */

@@ -65,58 +65,56 @@ bpw_facts_compute_analytic (const BpwModelSpec *spec,
                             BpwFacts           *facts,
                             GError            **error)
 {
-  BpwModelSpec dense, moe;
-  gint64 n_moe = 0;
-  gboolean ok = TRUE;
+  /* Four kinds of block: dense or MoE, attending fully or through the window. */
+  gint64 n_kind[2][2] = { { 0, 0 }, { 0, 0 } };
+  gboolean outer_done = FALSE;
+  guint64 kv_rank;
 
   memset (facts, 0, sizeof *facts);
   if (!bpw_model_spec_validate (spec, error) ||
       !bpw_scenario_validate (scenario, parallel, spec, error))
     return FALSE;
   for (gint64 l = 0; l < spec->layers; l++)
-    n_moe += bpw_model_spec_is_moe_layer (spec, l);
+    n_kind[bpw_model_spec_is_moe_layer (spec, l)][bpw_model_spec_layer_window (spec, l) > 0]++;
 
-  dense = *spec;
-  dense.layers = 1;
-  dense.experts = dense.top_k = dense.shared_experts = 0;
-  moe = *spec;
-  moe.layers = 1;
-  moe.moe_first = 0;
-  moe.moe_every = 1;
+  for (guint moe = 0; moe < 2; moe++)
+    for (guint windowed = 0; windowed < 2; windowed++)
+      {
+        g_autoptr(BpwWorkGraph) g = NULL;
+        BpwModelSpec t = *spec;
 
-  if (spec->layers - n_moe > 0 || n_moe == 0)
-    {
-      g_autoptr(BpwWorkGraph) g = bpw_work_graph_new (&dense, scenario, error);
-
-      ok = g != NULL;
-      if (ok)
-        {
-          bpw_facts_add_template (facts, g, parallel, spec->layers - n_moe, TRUE);
-          facts->tokens_per_step = (BpwU128) g->tokens_per_micro_batch * g->micro_batches;
-        }
-    }
-  if (ok && n_moe > 0)
-    {
-      g_autoptr(BpwWorkGraph) g = bpw_work_graph_new (&moe, scenario, error);
-
-      ok = g != NULL;
-      if (ok)
-        {
-          bpw_facts_add_template (facts, g, parallel, n_moe, spec->layers == n_moe);
-          facts->tokens_per_step = (BpwU128) g->tokens_per_micro_batch * g->micro_batches;
-        }
-    }
-  if (!ok)
-    return FALSE;
+        if (n_kind[moe][windowed] == 0)
+          continue;
+        t.layers = 1;
+        t.window = windowed ? spec->window : 0;
+        t.window_first = 0;
+        if (moe)
+          {
+            t.moe_first = 0;
+            t.moe_every = 1;
+          }
+        else
+          t.experts = t.top_k = t.shared_experts = 0;
+        g = bpw_work_graph_new (&t, scenario, error);
+        if (g == NULL)
+          return FALSE;
+        /* Embedding, head and loss come from the first template only. */
+        bpw_facts_add_template (facts, g, parallel, n_kind[moe][windowed], !outer_done);
+        outer_done = TRUE;
+        facts->tokens_per_step = (BpwU128) g->tokens_per_micro_batch * g->micro_batches;
+      }
 
   for (guint ph = 0; ph < BPW_N_PHASES; ph++)
     facts->flops_hardware += facts->flops_by_phase[ph];
   facts->parameters = bpw_model_spec_parameters (spec);
   facts->active_parameters = bpw_model_spec_active_parameters (spec);
   facts->micro_batches = bpw_scenario_micro_batches (scenario, parallel);
-  facts->kv_bytes_per_token = 2 * (guint64) spec->layers *
-                              (spec->kv_heads / MIN (parallel->tp, spec->kv_heads)) *
-                              spec->head_dim * bpw_dtype_bytes (scenario->kv_dtype);
+  kv_rank = (guint64) (spec->kv_heads / MIN (parallel->tp, spec->kv_heads)) * spec->head_dim
+            * bpw_dtype_bytes (scenario->kv_dtype);
+  facts->kv_bytes_per_token = 2 * (guint64) spec->layers * kv_rank;
+  facts->kv_bytes_per_sequence = 2 * bpw_model_spec_kv_slots (spec,
+                                                              bpw_facts_kv_context (scenario))
+                                 * kv_rank;
   facts->conservation.ok = TRUE;
   return TRUE;
 }

@@ -83,6 +83,12 @@ bpw_facts_json_model (BpwJsonWriter      *w,
   bpw_json_writer_bool (w, "qkv_bias", spec->qkv_bias);
   bpw_json_writer_bool (w, "linear_bias", spec->linear_bias);
   bpw_json_writer_bool (w, "dropout", spec->dropout);
+  if (bpw_model_spec_window_layers (spec) > 0)
+    {
+      bpw_json_writer_int (w, "sliding_window", spec->window);
+      bpw_json_writer_int (w, "window_first_layer", spec->window_first);
+      bpw_json_writer_int (w, "window_layers", bpw_model_spec_window_layers (spec));
+    }
   if (spec->experts > 0)
     {
       bpw_json_writer_begin_object (w, "moe");
@@ -253,6 +259,7 @@ bpw_facts_to_json (const BpwFacts     *facts,
   bpw_facts_json_flops (&w, facts);
   bpw_facts_json_memory (&w, facts);
   bpw_json_writer_u128 (&w, "kv_bytes_per_token", facts->kv_bytes_per_token);
+  bpw_json_writer_u128 (&w, "kv_bytes_per_sequence", facts->kv_bytes_per_sequence);
   bpw_facts_json_conservation (&w, &facts->conservation);
 
   bpw_json_writer_end_object (&w);

@@ -47,6 +47,13 @@ bpw_facts_sum_phases (const BpwDistWork *dist,
     facts->flops_hardware += facts->flops_by_phase[ph];
 }
 
+guint64
+bpw_facts_kv_context (const BpwScenario *scenario)
+{
+  return scenario->phase == BPW_WORKLOAD_DECODE ? (guint64) scenario->context + 1
+                                                : (guint64) scenario->seq;
+}
+
 static void
 bpw_facts_fill (BpwFacts          *facts,
                 const BpwDistWork *dist)
@@ -72,6 +79,10 @@ bpw_facts_fill (BpwFacts          *facts,
   facts->activation_per_layer = bpw_dist_work_layer_stored_bytes (dist, 0);
   facts->kv_bytes_per_token = 2 * (guint64) m->layers * kv_rank * m->head_dim *
                               bpw_dtype_bytes (g->scenario.kv_dtype);
+  facts->kv_bytes_per_sequence = 2 * bpw_model_spec_kv_slots (m,
+                                                              bpw_facts_kv_context (&g->scenario))
+                                 * kv_rank * m->head_dim
+                                 * bpw_dtype_bytes (g->scenario.kv_dtype);
   bpw_dist_work_check_conservation (dist, &facts->conservation);
 }
 

@@ -22,9 +22,16 @@ struct _BpwFacts
   BpwRankMemory    memory;              /* on the most loaded device */
   gint64           memory_stage;        /* which pipeline stage that is */
   guint64          activation_per_layer; /* bytes one micro-batch stores in layer 0, per rank */
-  guint64          kv_bytes_per_token;   /* per rank */
+  guint64          kv_bytes_per_token;   /* per rank, every layer attending fully */
+  /* Per rank, one sequence at the scenario's context (seq, or context + 1 in decode): a
+   * windowed layer's rolling buffer holds min(context, window) positions. */
+  guint64          kv_bytes_per_sequence;
   BpwConservation  conservation;        /* owned */
 };
+
+/* Positions the KV cache of one sequence spans in @scenario: seq, or context + 1 in decode
+ * (the step's own token included), before any window. */
+guint64   bpw_facts_kv_context (const BpwScenario *scenario);
 
 /* Builds the work graph and its distribution and fills @facts. */
 gboolean  bpw_facts_compute (const BpwModelSpec *spec,

@@ -65,6 +65,7 @@ bpw_model_spec_equal (const BpwModelSpec *a,
          && a->ffn_kind == b->ffn_kind && a->norm == b->norm && a->positions == b->positions
          && !a->tied_embeddings == !b->tied_embeddings && !a->qkv_bias == !b->qkv_bias
          && !a->linear_bias == !b->linear_bias && !a->dropout == !b->dropout
+         && a->window == b->window && a->window_first == b->window_first
          && a->experts == b->experts && a->top_k == b->top_k
          && a->shared_experts == b->shared_experts && a->moe_ffn == b->moe_ffn
          && a->moe_every == b->moe_every && a->moe_first == b->moe_first
@@ -72,6 +73,63 @@ bpw_model_spec_equal (const BpwModelSpec *a,
          && a->activation_dtype == b->activation_dtype
          && a->gradient_dtype == b->gradient_dtype && a->optimizer_dtype == b->optimizer_dtype
          && a->master_dtype == b->master_dtype && a->optimizer == b->optimizer;
+}
+
+gint64
+bpw_model_spec_layer_window (const BpwModelSpec *spec,
+                             gint64              layer)
+{
+  if (spec->window <= 0 || layer < spec->window_first)
+    return 0;
+  return spec->window;
+}
+
+gint64
+bpw_model_spec_window_layers (const BpwModelSpec *spec)
+{
+  if (spec->window <= 0 || spec->window_first >= spec->layers)
+    return 0;
+  return spec->layers - MAX (spec->window_first, 0);
+}
+
+guint64
+bpw_model_spec_causal_keys (guint64 seq,
+                            gint64  window)
+{
+  guint64 w = (guint64) window;
+
+  if (window <= 0 || w >= seq)
+    return seq * (seq + 1) / 2;
+  /* Positions 0 .. w-1 see 1 .. w keys; the seq - w after them see w each. */
+  return w * (w + 1) / 2 + (seq - w) * w;
+}
+
+guint64
+bpw_model_spec_kv_slots (const BpwModelSpec *spec,
+                         guint64             context)
+{
+  gint64 windowed = bpw_model_spec_window_layers (spec);
+  guint64 rolling = windowed > 0 ? MIN (context, (guint64) spec->window) : context;
+
+  return (guint64) (spec->layers - windowed) * context + (guint64) windowed * rolling;
+}
+
+char *
+bpw_model_spec_describe_window (const BpwModelSpec *spec)
+{
+  gint64 n = bpw_model_spec_window_layers (spec);
+
+  if (n == 0)
+    return NULL;
+  if (n == spec->layers)
+    /* Translators: attention through the last %lld tokens only, in every layer */
+    return g_strdup_printf (_("sliding window %lld tokens (all layers)"),
+                            (long long) spec->window);
+  /* Translators: attention through the last %lld tokens in the layers numbered %lld to
+   * %lld (from 0); the layers before them attend to the whole context */
+  return g_strdup_printf (_("sliding window %lld tokens (layers %lld–%lld)"),
+                          (long long) spec->window, (long long) spec->window_first,
+                          (long long) spec->layers - 1);
 }
 
 gboolean
@@ -258,6 +316,11 @@ bpw_model_spec_validate (const BpwModelSpec *spec,
                    "must be even, got %" PRId64), spec->head_dim);
       return FALSE;
     }
+
+  if (!bpw_model_spec_check_range ("sliding_window", spec->window, 0, MAX_WIDTH, error) ||
+      !bpw_model_spec_check_range ("window_first_layer", spec->window_first, 0, spec->layers,
+                                   error))
+    return FALSE;
 
   if (spec->experts != 0)
     {

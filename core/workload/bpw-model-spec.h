@@ -37,6 +37,13 @@ struct _BpwModelSpec
   gboolean         linear_bias;   /* bias on the output projection and the MLP matrices */
   gboolean         dropout;       /* dropout layers present in training (masks are stored) */
 
+  /* Sliding-window attention: a query at position i attends the keys at positions
+   * max(0, i - window + 1) .. i, so min(i + 1, window) of them (Hugging Face's
+   * kv_idx > q_idx - sliding_window on top of the causal mask). 0 = full attention. Layers
+   * below window_first attend fully (Qwen2's max_window_layers); 0 = every layer windowed. */
+  gint64           window;
+  gint64           window_first;
+
   /* Mixture of experts; experts == 0 means dense. */
   gint64           experts;
   gint64           top_k;
@@ -67,6 +74,24 @@ gboolean  bpw_model_spec_equal         (const BpwModelSpec *a,
  * native format. */
 gboolean  bpw_model_spec_validate      (const BpwModelSpec *spec,
                                         GError            **error);
+
+/* The window layer @layer attends with (0 = full attention). */
+gint64    bpw_model_spec_layer_window (const BpwModelSpec *spec,
+                                       gint64              layer);
+/* Layers that attend through a window (0 when the model has none). */
+gint64    bpw_model_spec_window_layers (const BpwModelSpec *spec);
+/* Keys one sequence of @seq causal positions attends in total through a window of
+ * @window tokens (0 = full): the sum over i < seq of min(i + 1, window), in closed form
+ * seq (seq + 1) / 2 when window >= seq, else window (window + 1) / 2 + (seq - window) window. */
+guint64   bpw_model_spec_causal_keys  (guint64             seq,
+                                       gint64              window);
+/* Cache slots (token x layer) one sequence holds at @context cached positions: a windowed
+ * layer keeps a rolling buffer of min(context, window) positions, a full layer all. */
+guint64   bpw_model_spec_kv_slots     (const BpwModelSpec *spec,
+                                       guint64             context);
+
+/* "sliding window 4096 tokens (layers 14–27)", translated; NULL without a window. */
+char     *bpw_model_spec_describe_window (const BpwModelSpec *spec);
 
 gboolean  bpw_model_spec_is_moe_layer  (const BpwModelSpec *spec,
                                         gint64              layer);

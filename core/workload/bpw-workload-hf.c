@@ -40,7 +40,8 @@ static const char * const llama_key_map[] = {
   "vocab", "vocab_size", "hidden", "hidden_size", "layers", "num_hidden_layers",
   "heads", "num_attention_heads", "kv_heads", "num_key_value_heads", "head_dim", "head_dim",
   "ffn", "intermediate_size", "max_positions", "max_position_embeddings",
-  "moe.experts", "num_local_experts", "moe.top_k", "num_experts_per_tok", NULL
+  "moe.experts", "num_local_experts", "moe.top_k", "num_experts_per_tok",
+  "sliding_window", "sliding_window", "window_first_layer", "max_window_layers", NULL
 };
 
 /* Keys that exist in these configs and that the model of work does not need: tokenizer
@@ -233,6 +234,50 @@ hf_read_gpt2 (BpwJsonDoc   *doc,
   return _bpw_workload_derive_head_dim (doc, root, "", "n_head", spec, error);
 }
 
+/* Sliding-window attention as transformers builds it from these configs:
+ * - mistral: sliding_window (MistralConfig's default 4096 when absent; null = full
+ *   attention) applies to every layer;
+ * - mixtral: the same, with no window by default;
+ * - qwen2: sliding_window only counts when use_sliding_window is true (default false), and
+ *   then only for the layers i >= max_window_layers (default 28); layers below attend fully;
+ * - llama has no window. */
+static gboolean
+hf_read_window (BpwJsonDoc   *doc,
+                JsonObject   *root,
+                HfFamily      family,
+                BpwModelSpec *spec,
+                GError      **error)
+{
+  gint64 window = family == HF_MISTRAL ? 4096 : family == HF_QWEN2 ? 4096 : 0;
+  gint64 first = family == HF_QWEN2 ? 28 : 0;
+  gboolean use_window = family != HF_QWEN2;
+
+  spec->window = 0;
+  spec->window_first = 0;
+  if (family != HF_MISTRAL && family != HF_MIXTRAL && family != HF_QWEN2)
+    return TRUE;
+  if (hf_is_null (root, "sliding_window"))
+    window = 0;
+  else if (!hf_get_int (doc, root, "sliding_window", FALSE, 1, BPW_WORKLOAD_MAX_WIDTH, &window,
+                        error))
+    return FALSE;
+  if (family == HF_QWEN2
+      && (!bpw_json_doc_get_bool (doc, root, "", "use_sliding_window", FALSE, &use_window,
+                                  error)
+          || !hf_get_int (doc, root, "max_window_layers", FALSE, 0, BPW_WORKLOAD_MAX_LAYERS,
+                          &first, error)))
+    return FALSE;
+  if (!use_window || window == 0)
+    return TRUE;
+  spec->window = window;
+  /* More full layers than layers leaves none windowed: the same as no window. */
+  if (first >= spec->layers)
+    spec->window = 0;
+  else
+    spec->window_first = first;
+  return TRUE;
+}
+
 static gboolean
 hf_read_llama_like (BpwJsonDoc   *doc,
                     JsonObject   *root,
@@ -316,6 +361,9 @@ hf_read_llama_like (BpwJsonDoc   *doc,
       spec->moe_first = 0;
       spec->capacity_factor = 0.0;
     }
+
+  if (!hf_read_window (doc, root, family, spec, error))
+    return FALSE;
 
   if (spec->head_dim == 0)
     return _bpw_workload_derive_head_dim (doc, root, "", "num_attention_heads", spec, error);

@@ -22,7 +22,8 @@ static const char * const native_root_keys[] = {
 static const char * const native_model_keys[] = {
   "name", "description", "vocab", "hidden", "layers", "heads", "kv_heads", "head_dim", "ffn",
   "max_positions", "ffn_kind", "norm", "positions", "tied_embeddings", "qkv_bias",
-  "linear_bias", "dropout", "moe", "dtypes", "optimizer", NULL
+  "linear_bias", "dropout", "sliding_window", "window_first_layer", "moe", "dtypes",
+  "optimizer", NULL
 };
 static const char * const native_moe_keys[] = {
   "experts", "top_k", "shared_experts", "ffn", "every", "first", "capacity_factor", NULL
@@ -259,6 +260,8 @@ bpw_workload_read_model_object (BpwJsonDoc   *doc,
       || !GET_BOOL ("qkv_bias", qkv_bias)
       || !GET_BOOL ("linear_bias", linear_bias)
       || !GET_BOOL ("dropout", dropout)
+      || !GET_INT ("sliding_window", FALSE, 0, BPW_WORKLOAD_MAX_WIDTH, window)
+      || !GET_INT ("window_first_layer", FALSE, 0, BPW_WORKLOAD_MAX_LAYERS, window_first)
       || !bpw_workload_read_moe (doc, object, path, spec, warnings, error)
       || !bpw_workload_read_dtypes (doc, object, path, spec, warnings, error)
       || !bpw_json_doc_get_enum (doc, object, path, "optimizer", FALSE, optimizer_names,

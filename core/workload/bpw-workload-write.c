@@ -49,6 +49,13 @@ bpw_workload_model_to_node (const BpwModelSpec *spec)
   BOOL ("qkv_bias", spec->qkv_bias);
   BOOL ("linear_bias", spec->linear_bias);
   BOOL ("dropout", spec->dropout);
+  /* Full attention states no window, so files of models without one read as before. */
+  if (spec->window > 0)
+    {
+      INT ("sliding_window", spec->window);
+      if (spec->window_first > 0)
+        INT ("window_first_layer", spec->window_first);
+    }
   if (spec->experts > 0)
     {
       json_builder_set_member_name (b, "moe");

@@ -208,6 +208,32 @@ assert d['parameters'] == closed_parameters(m) == want"
 expect_rc "check on a Hugging Face config.json" 0 "$BPW" check "$TMP/config.json"
 expect_stdout "HF config is recognised" 'config\.json: ok \(workload, Hugging Face config\)'
 
+# The same model as Mistral with a 16-token sliding window: decode at context 40 attends 16
+# keys per layer and its cache holds 16 positions per layer (a rolling buffer).
+sed -e 's/"llama"/"mistral"/' -e 's/LlamaForCausalLM/MistralForCausalLM/' \
+    -e 's/"tie_word_embeddings": false/"tie_word_embeddings": false, "sliding_window": 16/' \
+    "$TMP/config.json" >"$TMP/mistral-window.json"
+expect_rc "facts on a Mistral config with a sliding window" 0 \
+  "$BPW" facts "$TMP/mistral-window.json" --phase decode --context 40 --global-batch 2 --json
+py "sliding window: echoed, and the KV cache holds min(context + 1, W) positions" "
+m = d['model']
+assert m['sliding_window'] == 16 and m['window_layers'] == 4, m
+assert d['kv_bytes_per_sequence'] == 2 * 4 * 16 * 2 * 64 * 2, d['kv_bytes_per_sequence']
+assert d['memory']['per_device']['kv_cache'] == 2 * d['kv_bytes_per_sequence']"
+expect_rc "facts text on a Mistral config with a sliding window" 0 \
+  "$BPW" facts "$TMP/mistral-window.json" --phase decode --context 40
+expect_stdout "the window is named" 'sliding window 16 tokens \(all layers\)'
+expect_rc "evaluate a Mistral config with a sliding window" 0 \
+  "$BPW" evaluate "$TMP/mistral-window.json" --blueprint h100-sxm-80gb --phase prefill \
+  --seq 64 --json
+py "evaluate: the plan names the window; model FLOPs count 64 rows x 16 keys per head" "
+assert d['plan']['sliding_window'] == {'tokens': 16, 'first_layer': 0, 'layers': 4}, d['plan']
+h, a, kv, dh, f, V, L, s, W = 512, 8, 2, 64, 1376, 1000, 4, 64, 16
+block = h * (a + 2 * kv) * dh + a * dh * h + 3 * h * f
+# Prefill: every position through the blocks, logits for the last position only.
+want = 2 * s * L * block + 2 * V * h + L * 2 * 2 * a * dh * s * min(s, W)
+assert d['model_flops'] == want, (d['model_flops'], want)"
+
 # ---- illegal plans and invalid input ----------------------------------------------------
 
 expect_rc "tp that does not divide the heads is an illegal plan" 3 "$BPW" facts gpt3-175b --tp 7

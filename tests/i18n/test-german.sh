@@ -39,6 +39,17 @@ run env -u LANGUAGE LC_ALL=C.UTF-8 BPW_LOCALEDIR="$TMP/locale" "$BPW" facts "$TM
 if grep -q "missing required field 'hidden'" "$TMP/err"; then pass "without LANGUAGE it is English"
 else fail "without LANGUAGE it is English"; fi
 
+# A translated line of the facts: the sliding window of a Mistral-style config.
+printf '%s\n' '{"model_type": "mistral", "hidden_size": 64, "num_hidden_layers": 2,' \
+  '"num_attention_heads": 2, "intermediate_size": 128, "vocab_size": 100,' \
+  '"sliding_window": 16}' >"$TMP/config.json"
+run german "$BPW" facts "$TMP/config.json"
+if [ "$rc" -eq 0 ] && grep -q "gleitendes Fenster von 16 Token (alle Schichten)" "$TMP/out"; then
+  pass "the sliding window is described in German"
+else
+  fail "the sliding window is described in German" "exit $rc"
+fi
+
 if ! command -v pdftotext >/dev/null; then
   skip "a chart's title and axes are German" "pdftotext (poppler-utils) is not installed"
   skip "the memo's headings are German" "pdftotext (poppler-utils) is not installed"

@@ -497,6 +497,75 @@ test_screenshot (void)
 
 }
 
+/* The description of the first preferences group below @root that contains @needle. */
+static const char *
+group_description (GtkWidget  *root,
+                   const char *needle)
+{
+  if (ADW_IS_PREFERENCES_GROUP (root))
+    {
+      const char *text = adw_preferences_group_get_description (ADW_PREFERENCES_GROUP (root));
+
+      if (text != NULL && strstr (text, needle) != NULL)
+        return text;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      const char *text = group_description (child, needle);
+
+      if (text != NULL)
+        return text;
+    }
+  return NULL;
+}
+
+/* The Scenario page names a workload's sliding window beside it (Qwen2 style: the first
+ * two layers attend fully), and says nothing of one for a model without. */
+static void
+test_scenario_window (void)
+{
+  static const char *const study_json =
+    "{\"format\": \"bpw-study\", \"version\": 1, \"name\": \"window\",\n"
+    " \"workloads\": [\n"
+    "  {\"name\": \"windowed\", \"model\": {\"vocab\": 1000, \"hidden\": 256, \"layers\": 6,\n"
+    "   \"heads\": 4, \"ffn\": 512, \"positions\": \"rotary\", \"sliding_window\": 64,\n"
+    "   \"window_first_layer\": 2}},\n"
+    "  {\"name\": \"full\", \"model\": {\"vocab\": 1000, \"hidden\": 256, \"layers\": 6,\n"
+    "   \"heads\": 4, \"ffn\": 512, \"positions\": \"rotary\"}}],\n"
+    " \"scenarios\": [\n"
+    "  {\"name\": \"w\", \"workload\": \"windowed\", \"phase\": \"prefill\",\n"
+    "   \"global_batch\": 1, \"micro_batch\": 1, \"seq\": 256},\n"
+    "  {\"name\": \"f\", \"workload\": \"full\", \"phase\": \"prefill\",\n"
+    "   \"global_batch\": 1, \"micro_batch\": 1, \"seq\": 256}],\n"
+    " \"blueprints\": [\"" H100 "\"],\n"
+    " \"candidates\": [{\"name\": \"h100\", \"blueprint\": \"" H100 "\", \"mapping\": {}}]}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwStudy) study = bpw_study_new_from_data ("window.bpw-study.json", study_json, -1,
+                                                       &error);
+  GtkWidget *inspector;
+  const char *text;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (study);
+  inspector = g_object_ref_sink (bpw_inspector_new ());
+  bpw_inspector_set_study (BPW_INSPECTOR (inspector), study);
+  bpw_inspector_set_selection (BPW_INSPECTOR (inspector), 0, 0, NULL);
+  bpw_inspector_show_page (BPW_INSPECTOR (inspector), "scenario");
+  /* The Scenario page's header: "Prefill · WORKLOAD · 1 device". */
+  text = group_description (inspector, " · windowed");
+  g_assert_nonnull (text);
+  g_test_message ("windowed: %s", text);
+  g_assert_nonnull (strstr (text, " · windowed, sliding window 64 tokens (layers 2–5) · "));
+
+  bpw_inspector_set_selection (BPW_INSPECTOR (inspector), 0, 1, NULL);
+  text = group_description (inspector, " · full");
+  g_assert_nonnull (text);
+  g_test_message ("full: %s", text);
+  g_assert_null (strstr (text, "sliding window"));
+  g_object_unref (inspector);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -513,6 +582,7 @@ main (int   argc,
   g_test_add_func ("/bpw/ui/MappingInspector/placement", test_placement);
   g_test_add_func ("/bpw/ui/MappingInspector/engine-and-tiling", test_engine_and_tiling);
   g_test_add_func ("/bpw/ui/MappingInspector/scenario-only", test_scenario_only);
+  g_test_add_func ("/bpw/ui/MappingInspector/scenario-window", test_scenario_window);
   g_test_add_func ("/bpw/ui/MappingInspector/screenshot", test_screenshot);
 
   result = g_test_run ();

@@ -262,15 +262,21 @@ _bpw_inspector_refresh_scenario (BpwInspector *self)
   header = g_ptr_array_index (self->groups[BPW_INSPECTOR_SCENARIO], 0);
   {
     gint64 devices = bpw_parallel_devices (&s->parallel);
-    const char *workload = bpw_study_get_workload (self->study, s->workload)->name;
+    const BpwStudyWorkload *w = bpw_study_get_workload (self->study, s->workload);
+    const char *workload = w->name;
+    g_autofree char *window = bpw_model_spec_describe_window (&w->spec);
     g_autofree char *count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%lld device",
                                                            "%lld devices",
                                                            (gulong) MIN (devices, 1000000)),
                                               (long long) devices);
-    g_autofree char *description = g_markup_printf_escaped ("%s · %s · %s",
+    /* A windowed model says so beside its name: its FLOPs and KV cache follow the window. */
+    g_autofree char *description = g_markup_printf_escaped ("%s · %s%s%s · %s",
                                                             bpw_inspector_phase_label (
                                                               s->scenario.phase),
-                                                            workload, count);
+                                                            workload,
+                                                            window != NULL ? ", " : "",
+                                                            window != NULL ? window : "",
+                                                            count);
 
     adw_preferences_group_set_description (header, description);
   }
