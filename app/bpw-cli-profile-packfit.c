@@ -88,7 +88,7 @@ bpw_cli_profile_calibrate_pack (const char *pack,
   if (bp != NULL)
     fit = bpw_pack_fit (bp, data, -1, name, &error);
   if (fit != NULL)
-    cal = bpw_pack_fit_load (fit, &error);
+    cal = bpw_pack_fit_blueprint (fit);
   if (cal != NULL)
     report = bpw_pack_report_new (data, bp, cal, &error);
   if (report == NULL)

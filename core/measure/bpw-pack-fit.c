@@ -91,13 +91,6 @@ compare_double (const void *a, const void *b)
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-static gint
-compare_point (gconstpointer a, gconstpointer b)
-{
-  return compare_double (&((const BpwEfficiencyPoint *) a)->size,
-                         &((const BpwEfficiencyPoint *) b)->size);
-}
-
 /* ---- hardware ---- */
 
 typedef struct
@@ -299,50 +292,6 @@ fit_overhead (BpwPackFit *fit, const BpwPackData *data)
                                BPW_PROVENANCE_CALIBRATED, source);
 }
 
-/* The attention microbenchmarks: fractions of the bf16 matrix peak (prefill) and of the
- * datasheet device-memory bandwidth (decode), by work per call. */
-static void
-fit_attention (BpwPackFit *fit, const BpwMeasurementPack *pack)
-{
-  const BpwBlueprint *bp = fit->blueprint;
-  int e = bpw_blueprint_first_engine (bp, BPW_ENGINE_MATRIX);
-  int mem = bpw_blueprint_first_memory (bp, BPW_MEMORY_DEVICE);
-  double peak = e >= 0 && bp->engines[e].peak[BPW_PRECISION_BF16].set
-                ? bp->engines[e].peak[BPW_PRECISION_BF16].value : 0;
-  double bandwidth = bp->memory[mem].bandwidth.value;
-  guint n[2] = { 0, 0 };
-
-  for (guint i = 0; i < pack->n_attention; i++)
-    {
-      const BpwPackAttention *a = &pack->attention[i];
-      gboolean prefill = a->kind == BPW_PACK_ATTENTION_PREFILL_CAUSAL;
-      GArray *points = prefill ? fit->attention_prefill : fit->attention_decode;
-      double t = a->time_s - fit->kernel_overhead_s;
-      /* decode: the KV bytes the file states; prefill: its rate times its time, a whole
-       * number of FLOPs */
-      double work = prefill ? round (a->rate * a->time_s) : (double) a->kv_bytes;
-      BpwEfficiencyPoint p = { work, 0 };
-      gboolean seen = FALSE;
-
-      if (t <= 0 || (prefill && peak <= 0))
-        continue;
-      p.efficiency = MIN (1.0, work / ((prefill ? peak : bandwidth) * t));
-      for (guint j = 0; j < points->len; j++)
-        seen |= g_array_index (points, BpwEfficiencyPoint, j).size == p.size;
-      if (seen)
-        continue;
-      g_array_append_val (points, p);
-      n[!prefill]++;
-    }
-  g_array_sort (fit->attention_prefill, compare_point);
-  g_array_sort (fit->attention_decode, compare_point);
-  fit->attention_source =
-    g_strdup_printf ("%s: microbenchmarks attention (%u causal prefill calls over the bf16 "
-                     "matrix peak by FLOPs per call, %u decode calls over the datasheet "
-                     "bandwidth by KV-cache bytes per call), each call's time less the fixed "
-                     "cost per kernel", fit->source, n[0], n[1]);
-}
-
 /* ---- the software stack ---- */
 
 static void
@@ -353,13 +302,18 @@ fit_value (BpwPackFitValue *v, double value, char *source)
   v->source = source;
 }
 
+/* Every eager run's trace bounds the host issue time from above: its idle time is what the
+ * issue queue leaves plus whatever else idles the device (host synchronisations, a host loop
+ * over experts). The tightest bound, the least h of the eager runs left in, is the issue
+ * time. */
 static void
 fit_launch (BpwPackFit *fit, const BpwPackData *data)
 {
   const BpwMeasurementPack *pack = data->pack;
-  double idle = 0, boundaries = 0, share = -1;
+  double idle = 0, boundaries = 0, h = INFINITY;
   gint eager = -1;
   g_autoptr(GArray) graph = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) eager_runs = g_array_new (FALSE, FALSE, sizeof (guint));
 
   for (guint r = 0; r < pack->n_runs; r++)
     {
@@ -378,10 +332,16 @@ fit_launch (BpwPackFit *fit, const BpwPackData *data)
           boundaries += t->n_kernels > 1 ? t->n_kernels - 1 : 0;
           g_array_append_val (graph, r);
         }
-      else if (t->idle_s / t->span_s > share)
+      else if (t->idle_s > 0)
         {
-          share = t->idle_s / t->span_s;
-          eager = (gint) r;
+          double run_h = bpw_pack_trace_issue_time (t);
+
+          g_array_append_val (eager_runs, r);
+          if (run_h < h)
+            {
+              h = run_h;
+              eager = (gint) r;
+            }
         }
     }
   for (guint p = 0; p <= BPW_WORKLOAD_DECODE; p++)
@@ -390,13 +350,15 @@ fit_launch (BpwPackFit *fit, const BpwPackData *data)
   if (eager >= 0)
     {
       const BpwPackTrace *t = data->traces[eager];
+      g_autofree char *names = run_list (pack, (const guint *) eager_runs->data,
+                                         eager_runs->len);
 
-      fit_value (&fit->eager_gap, bpw_pack_trace_launch_gap (t),
-                 g_strdup_printf ("%s: run %s (the eager run with the largest idle share, "
-                                  "%.1f %%): the gap g with sum of max(kernel, g) over its %u "
-                                  "kernels = its trace span %.3f ms", fit->source,
-                                  pack->runs[eager].name, 100 * share, t->n_kernels,
-                                  t->span_s * 1e3));
+      fit_value (&fit->eager_gap, h,
+                 g_strdup_printf ("%s: the host issue time h per kernel whose queue (kernel i "
+                                  "issued at i·h, started when the device is free) leaves a "
+                                  "trace's idle time, least over the eager runs %s: run %s, "
+                                  "idle %.3f ms over %u kernels", fit->source, names,
+                                  pack->runs[eager].name, t->idle_s * 1e3, t->n_kernels));
     }
   if (graph->len > 0 && boundaries > 0)
     {
@@ -444,13 +406,11 @@ fit_training (BpwPackFit *fit, const BpwPackData *data, double copy_rate, GError
         moe_layers += bpw_model_spec_is_moe_layer (&spec, l);
       if (moe_layers > 0)
         {
-          /* Idle time the launch gap does not explain is the expert loop's. */
-          double g = isnan (fit->eager_gap.value) ? 0 : fit->eager_gap.value;
-          double sum = 0;
+          /* Idle time the host issue queue does not explain is the expert loop's: its
+           * host synchronisations drain the queue. */
+          double h = isnan (fit->eager_gap.value) ? 0 : fit->eager_gap.value;
 
-          for (guint i = 0; i < t->n_kernels; i++)
-            sum += MAX (t->durations[i], g);
-          moe_unexplained += MAX (0, t->span_s - sum);
+          moe_unexplained += MAX (0, t->idle_s - bpw_pack_trace_queue_idle (t, h));
           moe_loops += (double) (spec.experts * moe_layers * MOE_TRAIN_PASSES);
           g_array_append_val (moe, r);
         }
@@ -473,8 +433,8 @@ fit_training (BpwPackFit *fit, const BpwPackData *data, double copy_rate, GError
       g_autofree char *names = run_list (pack, (const guint *) moe->data, moe->len);
 
       fit_value (&fit->moe_per_expert, moe_unexplained / moe_loops,
-                 g_strdup_printf ("%s: run%s %s: %.3f ms of idle time beyond the eager launch "
-                                  "gap over %.0f expert visits (experts x MoE layers x %d "
+                 g_strdup_printf ("%s: run%s %s: %.3f ms of idle time beyond what the host "
+                                  "issue queue leaves, over %.0f expert visits (experts x MoE layers x %d "
                                   "passes)", fit->source, moe->len == 1 ? "" : "s", names,
                                   moe_unexplained * 1e3, moe_loops, MOE_TRAIN_PASSES));
     }
@@ -527,8 +487,6 @@ bpw_pack_fit (const BpwBlueprint *blueprint,
 
   fit->excluded = exclude;
   fit->warnings = g_ptr_array_new_with_free_func (g_free);
-  fit->attention_prefill = g_array_new (FALSE, FALSE, sizeof (BpwEfficiencyPoint));
-  fit->attention_decode = g_array_new (FALSE, FALSE, sizeof (BpwEfficiencyPoint));
   fit->optimizer_bytes.value = fit->optimizer_kernels.value = NAN;
   fit->eager_gap.value = fit->graph_gap.value = fit->moe_per_expert.value = NAN;
   fit->source = g_strdup_printf ("measurement pack %s (%s, driver %s, CUDA %s, %s)", base,
@@ -561,7 +519,6 @@ bpw_pack_fit (const BpwBlueprint *blueprint,
   fit_matrix_table (fit, pack, BPW_PRECISION_FP8, fp8, n_fp8, pack->peak.dtype == BPW_DTYPE_FP8,
                     floor_s, fit->blueprint->memory[mem].bandwidth.value * fit->memory_efficiency);
 
-  fit_attention (fit, pack);
   fit_launch (fit, data);
   if (!fit_training (fit, data, copy_rate, error))
     return NULL;
@@ -584,8 +541,5 @@ bpw_pack_fit_free (BpwPackFit *fit)
   g_free (fit->graph_gap.source);
   g_free (fit->moe_per_expert.source);
   g_clear_pointer (&fit->warnings, g_ptr_array_unref);
-  g_clear_pointer (&fit->attention_prefill, g_array_unref);
-  g_clear_pointer (&fit->attention_decode, g_array_unref);
-  g_free (fit->attention_source);
   g_free (fit);
 }
