@@ -412,7 +412,8 @@ _bpw_plan_bind_stack (BpwPlan *plan)
 
           for (guint k = 0; k < N_IMPLS; k++)
             {
-              if (impl[k].time_s == 0 && impl[k].bytes == 0)
+              /* A kernel the queue leaves no idle before still counts as launched. */
+              if (impl[k].time_s == 0 && impl[k].bytes == 0 && impl[k].kernels == 0)
                 continue;
               pt->impl_s += impl[k].time_s;
               totals[k][1] += impl[k].bytes * per_step;

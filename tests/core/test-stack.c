@@ -223,7 +223,8 @@ small_llama (BpwModelSpec *s)
 }
 
 static BpwPlan *
-bind (const BpwModelSpec *spec, BpwWorkloadPhase phase, const BpwBlueprint *bp, guint fusion)
+bind_launch (const BpwModelSpec *spec, BpwWorkloadPhase phase, const BpwBlueprint *bp,
+             guint fusion, BpwLaunchMode launch)
 {
   g_autoptr(GError) error = NULL;
   BpwScenario scenario;
@@ -239,6 +240,7 @@ bind (const BpwModelSpec *spec, BpwWorkloadPhase phase, const BpwBlueprint *bp, 
   scenario.seq = S;
   scenario.context = S;
   scenario.recompute = BPW_RECOMPUTE_NONE;
+  scenario.launch = launch;
   bpw_mapping_init_defaults (&mapping);
   mapping.fusion = fusion;
   graph = bpw_work_graph_new (spec, &scenario, &error);
@@ -250,6 +252,12 @@ bind (const BpwModelSpec *spec, BpwWorkloadPhase phase, const BpwBlueprint *bp, 
   bpw_mapping_clear (&mapping);
   bpw_scenario_clear (&scenario);
   return plan;
+}
+
+static BpwPlan *
+bind (const BpwModelSpec *spec, BpwWorkloadPhase phase, const BpwBlueprint *bp, guint fusion)
+{
+  return bind_launch (spec, phase, bp, fusion, BPW_LAUNCH_STACK);
 }
 
 static const BpwTransformation *
@@ -456,6 +464,46 @@ test_stack_memory (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* Eager launch is a host issue queue: with an issue time h far beyond every kernel the
+ * device waits for each issue, idling (n − 1)·h less the busy time of all kernels but the
+ * last. Charging each kernel h − its own time would give n·h − busy, more than (n − 1)·h.
+ * A run's launch mode overrides the stack's for its phase. */
+static void
+test_launch_queue (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = h200_with_stack (
+    "{\"launch\": {\"train\": \"eager\", \"prefill\": \"eager\", \"decode\": \"graph\", "
+    "\"eager_gap\": \"1 s\", \"graph_gap\": \"1 us\"}}", &error);
+  g_autoptr(BpwPlan) eager = NULL, graph = NULL, decode = NULL, decode_eager = NULL;
+  const BpwTransformation *t;
+  BpwEvaluation e;
+  BpwModelSpec spec;
+
+  g_assert_no_error (error);
+  small_llama (&spec);
+  eager = bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_AUTOMATIC);
+  t = get (eager, "launch_gaps");
+  bpw_evaluation_from_plan (eager, &e);
+  g_assert_cmpfloat (t->count, >, 2);
+  g_assert_cmpfloat (t->time_s, <=, (t->count - 1) * (1 + 1e-12));
+  g_assert_cmpfloat (t->time_s, >=, (t->count - 1) - (e.step_time_s - t->time_s));
+
+  /* The same step replayed from a graph: graph_gap per kernel. */
+  graph = bind_launch (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_AUTOMATIC, BPW_LAUNCH_GRAPH);
+  t = get (graph, "launch_gaps");
+  g_assert_cmpfloat (fabs (t->time_s - t->count * 1e-6), <, 1e-12 * t->count);
+  /* Decode: the stack says graph, a run may say eager. */
+  decode = bind (&spec, BPW_WORKLOAD_DECODE, bp, BPW_FUSION_AUTOMATIC);
+  decode_eager = bind_launch (&spec, BPW_WORKLOAD_DECODE, bp, BPW_FUSION_AUTOMATIC,
+                              BPW_LAUNCH_EAGER);
+  t = get (decode, "launch_gaps");
+  g_assert_cmpfloat (fabs (t->time_s - t->count * 1e-6), <, 1e-12 * t->count);
+  t = get (decode_eager, "launch_gaps");
+  g_assert_cmpfloat (t->time_s, >, 1.0);
+  bpw_model_spec_clear (&spec);
+}
+
 /* Without a stack nothing is added: the plan is the one an explicit flash list gives. */
 static void
 test_no_stack (void)
@@ -499,5 +547,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/Stack/moe-loop", test_moe_loop);
   g_test_add_func ("/bpw/core/Stack/memory", test_stack_memory);
   g_test_add_func ("/bpw/core/Stack/no-stack", test_no_stack);
+  g_test_add_func ("/bpw/core/Stack/launch-queue", test_launch_queue);
   return g_test_run ();
 }
