@@ -126,8 +126,11 @@ amp_cast (const BpwPlan *plan, const BpwOp *op)
 /* The eager (unfused) forms of the element-wise ops, per element of the tensor written, in
  * bytes beyond the one read-and-write pass the work graph counts, with e the compute dtype's
  * bytes:
- *   RMSNorm (x.float(); pow(2); mean; * rsqrt; .to(dtype); * weight): six kernels moving
- *     (e+4) + 8 + 4 + 8 + (4+e) + 2e = 4e + 28; the graph counts 2e: 2e + 28 more, 5 kernels;
+ *   RMSNorm (x.float(); pow(2); mean; + eps; rsqrt; * rsqrt; .to(dtype); * weight): eight
+ *     kernels (the eps add and the rsqrt on one value per row, each its own launch: a
+ *     traced decode step has pow, mean, add, rsqrt and the casts once per norm each)
+ *     moving (e+4) + 8 + 4 + 8 + (4+e) + 2e = 4e + 28; the graph counts 2e: 2e + 28 more,
+ *     7 kernels;
  *   rotate-half RoPE (q·cos; neg of a half; cat; ·sin; add), per element of q and k: five
  *     kernels moving 2e + e + 2e + 2e + 3e = 10e; the graph counts 2e: 8e more, 4 kernels
  *     more for each of q and k;
@@ -156,7 +159,7 @@ unfused_elementwise (const BpwPlan *plan, const BpwOp *op)
     case BPW_PRIM_NORM:
       if (spec->norm != BPW_NORM_RMSNORM)
         return none;
-      return kernels_of (plan, elements * (2 * e + 28), 5);
+      return kernels_of (plan, elements * (2 * e + 28), 7);
     case BPW_PRIM_ROTARY:
       /* The op writes q, k and v (or their gradient); only q and k are rotated. */
       if (spec->kv_heads > 0)

@@ -341,6 +341,9 @@ test_transformation_bytes (void)
   g_assert_cmpfloat (t->bytes, ==, 2 * (2 * L + 1) * T * H * (2 * e + 28)
                                    + 2 * L * T * (A + KV) * D * 8 * e
                                    + L * (T * F + 2 * T * F) * 2 * e);
+  /* Kernels: 7 more per RMSNorm (eight in all: the eps add and the rsqrt are launches of
+   * their own), 4 more for each of q and k per RoPE, 1 per SiLU gate; backward as many. */
+  g_assert_cmpfloat (t->count, ==, 2 * ((2 * L + 1) * 7 + L * 8 + L * 1));
 
   /* bytes_per_parameter × parameters, of which the fused ideal was already priced. */
   t = get (plan, "optimizer_implementation");
