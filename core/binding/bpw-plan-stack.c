@@ -197,8 +197,8 @@ fp32_logits (const BpwPlan *plan, const BpwOp *op)
 }
 
 /* The optimizer as the stack implements it: bytes_per_parameter × the tensor's parameters
- * through device memory in kernels_per_tensor launches, in place of the fused ideal the
- * work graph prices (the difference, which may be either sign, is the transformation). */
+ * through device memory in its launches (per tensor or per parameter), in place of the
+ * fused ideal the work graph prices (the difference, which may be either sign, is the transformation). */
 static BpwImpl
 optimizer_implementation (const BpwPlan *plan, const BpwOp *op, const BpwPlanTask *pt,
                           const BpwTask *task)
@@ -220,7 +220,14 @@ optimizer_implementation (const BpwPlan *plan, const BpwOp *op, const BpwPlanTas
                                                * (double) task->dp_parts));
     }
   bytes = st->optimizer_bytes_per_parameter.value * params;
-  kernels = st->optimizer_kernels_per_tensor.set ? st->optimizer_kernels_per_tensor.value : 1;
+  /* Launches per tensor (a loop over tensors), per parameter (chunks of elements across
+   * tensors, as a foreach implementation launches: a task's share may be a fraction of a
+   * launch), or one. */
+  kernels = (st->optimizer_kernels_per_tensor.set ? st->optimizer_kernels_per_tensor.value : 0)
+            + (st->optimizer_kernels_per_parameter.set
+               ? st->optimizer_kernels_per_parameter.value * params : 0);
+  if (!st->optimizer_kernels_per_tensor.set && !st->optimizer_kernels_per_parameter.set)
+    kernels = 1;
   time = kernel_time (plan, bytes) + (kernels - 1) * plan->rates.vector.overhead;
   impl.bytes = bytes - pt->bytes[BPW_TRAFFIC_DEVICE];
   impl.kernels = kernels;

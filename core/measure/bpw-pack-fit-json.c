@@ -51,6 +51,7 @@ bpw_pack_fit_blueprint (const BpwPackFit *fit)
                   : BPW_STACK_OPTIMIZER_PER_TENSOR;
   set_value (bp, &st->optimizer_bytes_per_parameter, &fit->optimizer_bytes);
   set_value (bp, &st->optimizer_kernels_per_tensor, &fit->optimizer_kernels);
+  set_value (bp, &st->optimizer_kernels_per_parameter, &fit->optimizer_launches);
   st->unfused_elementwise = g_strcmp0 (fit->elementwise, "unfused") == 0;
   st->has_launch = TRUE;
   for (guint p = 0; p < BPW_STACK_N_PHASES; p++)

@@ -116,7 +116,8 @@ typedef struct
   const char      *launch[BPW_WORKLOAD_DECODE + 1];  /* "eager" | "graph" */
   const char      *moe_implementation;/* "loop" | "grouped"; NULL: no MoE run */
   BpwPackFitValue  optimizer_bytes;   /* per parameter; value NAN: no training run */
-  BpwPackFitValue  optimizer_kernels; /* per parameter tensor */
+  BpwPackFitValue  optimizer_kernels; /* per parameter tensor; NAN for foreach */
+  BpwPackFitValue  optimizer_launches;/* per parameter (foreach); NAN otherwise */
   BpwPackFitValue  eager_gap;         /* s; NAN: no eager run */
   BpwPackFitValue  graph_gap;         /* s; NAN: no graph-replayed run */
   BpwPackFitValue  moe_per_expert;    /* s; NAN: no MoE training run */
@@ -144,11 +145,14 @@ gboolean      bpw_pack_fit_save    (const BpwPackFit *fit,
                                     const char       *path,
                                     GError          **error);
 
-/* Parameter tensors of @spec as the pack's stack holds them: per layer the Q, K, V and
- * output projections, the MLP's matrices (gate, up and down; or two), each expert's, the
- * router, the norms (weight, and bias for LayerNorm), the biases the spec has; then the
- * embedding, the learned positions, the final norm and an untied head. */
-guint64       bpw_pack_parameter_tensors (const BpwModelSpec *spec);
+/* Parameter tensors of @spec as the evaluation updates them: the optimizer operations of the
+ * run's work graph, the unit the stack's kernels_per_tensor multiplies in the plan (the graph
+ * holds Q, K and V as one weight, gate and up as one), so that the fit and the evaluation
+ * count the same tensors. */
+gboolean      bpw_pack_parameter_tensors (const BpwModelSpec *spec,
+                                          const BpwScenario  *scenario,
+                                          guint64            *tensors,
+                                          GError            **error);
 
 /* ---- judged out of sample (bpw-pack-report.c) ---- */
 

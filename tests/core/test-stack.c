@@ -507,6 +507,35 @@ test_launch_queue (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* A foreach optimizer launches per chunk of elements: kernels_per_parameter × parameters
+ * launches in all, whatever the tensors; kernels_per_tensor adds per tensor. */
+static void
+test_optimizer_launches (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = h200_with_stack (
+    "{\"optimizer\": {\"implementation\": \"foreach\", \"bytes_per_parameter\": 60, "
+    "\"kernels_per_parameter\": 1e-3}}", &error);
+  g_autoptr(BpwBlueprint) back = NULL;
+  g_autoptr(BpwPlan) plan = NULL;
+  g_autofree char *json = NULL;
+  const BpwTransformation *t;
+  BpwModelSpec spec;
+
+  g_assert_no_error (error);
+  g_assert_cmpfloat (bp->stack.optimizer_kernels_per_parameter.value, ==, 1e-3);
+  json = bpw_blueprint_to_json (bp);
+  back = bpw_blueprint_load_data ("back.json", json, -1, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (back->stack.optimizer_kernels_per_parameter.value, ==, 1e-3);
+  small_llama (&spec);
+  plan = bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_AUTOMATIC);
+  t = get (plan, "optimizer_implementation");
+  g_assert_cmpfloat (fabs (t->count - 1e-3 * (double) bpw_model_spec_parameters (&spec)), <,
+                     1e-9 * t->count);
+  bpw_model_spec_clear (&spec);
+}
+
 /* Without a stack nothing is added: the plan is the one an explicit flash list gives. */
 static void
 test_no_stack (void)
@@ -551,5 +580,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/Stack/memory", test_stack_memory);
   g_test_add_func ("/bpw/core/Stack/no-stack", test_no_stack);
   g_test_add_func ("/bpw/core/Stack/launch-queue", test_launch_queue);
+  g_test_add_func ("/bpw/core/Stack/optimizer-launches", test_optimizer_launches);
   return g_test_run ();
 }
