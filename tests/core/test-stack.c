@@ -107,6 +107,8 @@ test_hostile (void)
       "stack.optimizer.bytes_per_parameter", "" },
     { "{\"optimizer\": {\"implementation\": \"foreach\", \"kernels_per_tensor\": 0}}",
       "stack.optimizer.kernels_per_tensor", "" },
+    { "{\"optimizer\": {\"implementation\": \"foreach\", \"kernels_per_parameter\": 2}}",
+      "stack.optimizer.kernels_per_parameter", "" },
     { "{\"optimizer\": {\"implementation\": \"foreach\", \"bytes_per_parameter\": "
       "{\"value\": \"60 GB\"}}}", "stack.optimizer.bytes_per_parameter", "" },
     { "{\"launch\": {\"train\": \"eager\", \"graph_gap\": \"1 us\"}}", "stack.launch", "eager_gap" },
