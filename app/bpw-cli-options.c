@@ -73,6 +73,7 @@ bpw_cli_options_clear (BpwCliOptions *options)
 {
   g_clear_pointer (&options->phase, g_free);
   g_clear_pointer (&options->recompute, g_free);
+  g_clear_pointer (&options->launch, g_free);
   g_clear_pointer (&options->dtype, g_free);
   g_clear_pointer (&options->optimizer, g_free);
   g_clear_pointer (&options->schedule, g_free);
@@ -101,6 +102,8 @@ bpw_cli_options_add (BpwCliOptions  *o,
       "Decode: tokens already in the KV cache", "N" },
     { "recompute", 0, 0, G_OPTION_ARG_STRING, &o->recompute,
       "Activation recomputation: none, selective or full", "MODE" },
+    { "launch", 0, 0, G_OPTION_ARG_STRING, &o->launch,
+      "Kernel launch: eager or graph (default: the blueprint's stack for the phase)", "MODE" },
     { "dtype", 0, 0, G_OPTION_ARG_STRING, &o->dtype,
       "Compute and activation precision: bf16, fp16, fp8 or fp32", "DTYPE" },
     { "optimizer", 0, 0, G_OPTION_ARG_STRING, &o->optimizer,
@@ -260,6 +263,15 @@ bpw_cli_options_apply_choices (const BpwCliOptions *o,
   if (o->recompute != NULL && !bpw_recompute_from_string (o->recompute, &scenario->recompute))
     return bpw_cli_options_bad_choice ("recompute", o->recompute, "none, selective or full",
                                        error);
+  if (o->launch != NULL)
+    {
+      if (g_strcmp0 (o->launch, "eager") == 0)
+        scenario->launch = BPW_LAUNCH_EAGER;
+      else if (g_strcmp0 (o->launch, "graph") == 0)
+        scenario->launch = BPW_LAUNCH_GRAPH;
+      else
+        return bpw_cli_options_bad_choice ("launch", o->launch, "eager or graph", error);
+    }
   if (o->dtype != NULL)
     {
       if (!bpw_dtype_from_string (o->dtype, &scenario->dtype))

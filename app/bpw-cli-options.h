@@ -20,6 +20,7 @@ typedef struct
   /* owned strings, NULL when not given */
   char     *phase;
   char     *recompute;
+  char     *launch;
   char     *dtype;
   char     *optimizer;
   char     *schedule;

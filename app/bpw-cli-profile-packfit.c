@@ -59,7 +59,11 @@ fit_text (GString *out, const BpwPackFit *fit, const char *output)
   value_text (out, "eager launch gap", &fit->eager_gap, 1e6, "µs");
   value_text (out, "graph replay gap", &fit->graph_gap, 1e6, "µs");
   value_text (out, "optimizer bytes / parameter", &fit->optimizer_bytes, 1, "B");
-  value_text (out, "optimizer kernels / tensor", &fit->optimizer_kernels, 1, "");
+  /* A foreach optimizer's launches follow its parameters, a loop's its tensors. */
+  if (isnan (fit->optimizer_launches.value))
+    value_text (out, "optimizer kernels / tensor", &fit->optimizer_kernels, 1, "");
+  else
+    value_text (out, "optimizer kernels / Gparam", &fit->optimizer_launches, 1e9, "");
   if (fit->moe_implementation != NULL)
     value_text (out, "MoE time per expert", &fit->moe_per_expert, 1e3, "ms");
   for (guint i = 0; i < fit->warnings->len; i++)
@@ -88,7 +92,7 @@ bpw_cli_profile_calibrate_pack (const char *pack,
   if (bp != NULL)
     fit = bpw_pack_fit (bp, data, -1, name, &error);
   if (fit != NULL)
-    cal = bpw_pack_fit_load (fit, &error);
+    cal = bpw_pack_fit_blueprint (fit);
   if (cal != NULL)
     report = bpw_pack_report_new (data, bp, cal, &error);
   if (report == NULL)

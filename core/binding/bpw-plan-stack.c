@@ -126,8 +126,11 @@ amp_cast (const BpwPlan *plan, const BpwOp *op)
 /* The eager (unfused) forms of the element-wise ops, per element of the tensor written, in
  * bytes beyond the one read-and-write pass the work graph counts, with e the compute dtype's
  * bytes:
- *   RMSNorm (x.float(); pow(2); mean; * rsqrt; .to(dtype); * weight): six kernels moving
- *     (e+4) + 8 + 4 + 8 + (4+e) + 2e = 4e + 28; the graph counts 2e: 2e + 28 more, 5 kernels;
+ *   RMSNorm (x.float(); pow(2); mean; + eps; rsqrt; * rsqrt; .to(dtype); * weight): eight
+ *     kernels (the eps add and the rsqrt on one value per row, each its own launch: a
+ *     traced decode step has pow, mean, add, rsqrt and the casts once per norm each)
+ *     moving (e+4) + 8 + 4 + 8 + (4+e) + 2e = 4e + 28; the graph counts 2e: 2e + 28 more,
+ *     7 kernels;
  *   rotate-half RoPE (q·cos; neg of a half; cat; ·sin; add), per element of q and k: five
  *     kernels moving 2e + e + 2e + 2e + 3e = 10e; the graph counts 2e: 8e more, 4 kernels
  *     more for each of q and k;
@@ -156,7 +159,7 @@ unfused_elementwise (const BpwPlan *plan, const BpwOp *op)
     case BPW_PRIM_NORM:
       if (spec->norm != BPW_NORM_RMSNORM)
         return none;
-      return kernels_of (plan, elements * (2 * e + 28), 5);
+      return kernels_of (plan, elements * (2 * e + 28), 7);
     case BPW_PRIM_ROTARY:
       /* The op writes q, k and v (or their gradient); only q and k are rotated. */
       if (spec->kv_heads > 0)
@@ -194,8 +197,8 @@ fp32_logits (const BpwPlan *plan, const BpwOp *op)
 }
 
 /* The optimizer as the stack implements it: bytes_per_parameter × the tensor's parameters
- * through device memory in kernels_per_tensor launches, in place of the fused ideal the
- * work graph prices (the difference, which may be either sign, is the transformation). */
+ * through device memory in its launches (per tensor or per parameter), in place of the
+ * fused ideal the work graph prices (the difference, which may be either sign, is the transformation). */
 static BpwImpl
 optimizer_implementation (const BpwPlan *plan, const BpwOp *op, const BpwPlanTask *pt,
                           const BpwTask *task)
@@ -217,7 +220,14 @@ optimizer_implementation (const BpwPlan *plan, const BpwOp *op, const BpwPlanTas
                                                * (double) task->dp_parts));
     }
   bytes = st->optimizer_bytes_per_parameter.value * params;
-  kernels = st->optimizer_kernels_per_tensor.set ? st->optimizer_kernels_per_tensor.value : 1;
+  /* Launches per tensor (a loop over tensors), per parameter (chunks of elements across
+   * tensors, as a foreach implementation launches: a task's share may be a fraction of a
+   * launch), or one. */
+  kernels = (st->optimizer_kernels_per_tensor.set ? st->optimizer_kernels_per_tensor.value : 0)
+            + (st->optimizer_kernels_per_parameter.set
+               ? st->optimizer_kernels_per_parameter.value * params : 0);
+  if (!st->optimizer_kernels_per_tensor.set && !st->optimizer_kernels_per_parameter.set)
+    kernels = 1;
   time = kernel_time (plan, bytes) + (kernels - 1) * plan->rates.vector.overhead;
   impl.bytes = bytes - pt->bytes[BPW_TRAFFIC_DEVICE];
   impl.kernels = kernels;
@@ -283,15 +293,52 @@ stack_phase (const BpwPlan *plan)
     }
 }
 
-/* Idle of @kernels kernels averaging @time_s each, in the phase's launch mode. */
-static double
-launch_idle (const BpwStack *st, BpwStackLaunch mode, double kernels, double time_s)
+/* Eager launch as a host issue stream: the host issues one kernel every h (the stack's
+ * eager_gap), queuing ahead of the device while long kernels run; the device starts kernel j
+ * at max (its end of kernel j−1, j·h). By the start of kernel j it has idled
+ * max over i ≤ j of (i·h − busy before i): a running maximum over the kernel sequence.
+ * Charging each kernel max (0, h − its time) instead ignores the queue: the host's lead
+ * during a long matmul hides the issue time of the short kernels after it. */
+typedef struct
 {
+  double issued;  /* kernels issued so far (on one rank, one micro-batch) */
+  double busy;    /* device time of those kernels */
+  double idle;    /* device idle so far */
+} HostStream;
+
+/* Adds @kernels kernels taking @time_s together, of equal share (then the running maximum
+ * over them is reached at the first or the last); returns the idle they add. */
+static double
+host_stream_add (HostStream *q, double h, double kernels, double time_s)
+{
+  double before = q->idle, d;
+
   if (kernels <= 0)
-    return 0;
-  if (mode == BPW_STACK_LAUNCH_GRAPH)
-    return st->graph_gap.set ? kernels * st->graph_gap.value : 0;
-  return st->eager_gap.set ? kernels * MAX (0.0, st->eager_gap.value - time_s / kernels) : 0;
+    {
+      q->busy += time_s;
+      return 0;
+    }
+  d = time_s / kernels;
+  q->idle = MAX (q->idle, q->issued * h - q->busy);
+  q->idle = MAX (q->idle, (q->issued + kernels - 1) * h - q->busy - (kernels - 1) * d);
+  q->issued += kernels;
+  q->busy += time_s;
+  return q->idle - before;
+}
+
+static BpwStackLaunch
+launch_mode (const BpwPlan *plan)
+{
+  const BpwStack *st = &plan->blueprint->stack;
+
+  switch (plan->dist->graph->scenario.launch)
+    {
+    case BPW_LAUNCH_EAGER: return BPW_STACK_LAUNCH_EAGER;
+    case BPW_LAUNCH_GRAPH: return BPW_STACK_LAUNCH_GRAPH;
+    case BPW_LAUNCH_STACK:
+    default:
+      return st->has_launch ? st->launch[stack_phase (plan)] : BPW_STACK_LAUNCH_EAGER;
+    }
 }
 
 void
@@ -306,13 +353,14 @@ _bpw_plan_bind_stack (BpwPlan *plan)
 
   if (!st->set)
     return;
-  mode = st->has_launch ? st->launch[stack_phase (plan)] : BPW_STACK_LAUNCH_EAGER;
+  mode = launch_mode (plan);
 
   for (gint64 s = 0; s < dist->n_stages; s++)
     {
       GArray *tasks = plan->stages[s].tasks;
       guint32 last_group = 0;
       gboolean optimizer_launched = FALSE;
+      HostStream queue = { 0 };
 
       for (guint i = 0; i < tasks->len; i++)
         {
@@ -357,15 +405,25 @@ _bpw_plan_bind_stack (BpwPlan *plan)
             last_group = pt->fusion_group;
           if (st->has_launch)
             {
+              /* The task's executions per micro-batch run back to back. */
+              double n = MAX (pt->count, 1.0) * (kernels + added_kernels);
+              double busy = MAX (pt->count, 1.0)
+                            * (pt->cost.time_s + impl[IMPL_OPTIMIZER].time_s + added);
+
               impl[IMPL_LAUNCH_GAPS].kernels = kernels + added_kernels;
-              impl[IMPL_LAUNCH_GAPS].time_s =
-                launch_idle (st, mode, kernels, pt->cost.time_s + impl[IMPL_OPTIMIZER].time_s)
-                + launch_idle (st, mode, added_kernels, added);
+              if (mode == BPW_STACK_LAUNCH_GRAPH)
+                impl[IMPL_LAUNCH_GAPS].time_s = st->graph_gap.set
+                                                ? (kernels + added_kernels) * st->graph_gap.value
+                                                : 0;
+              else if (st->eager_gap.set)
+                impl[IMPL_LAUNCH_GAPS].time_s =
+                  host_stream_add (&queue, st->eager_gap.value, n, busy) / MAX (pt->count, 1.0);
             }
 
           for (guint k = 0; k < N_IMPLS; k++)
             {
-              if (impl[k].time_s == 0 && impl[k].bytes == 0)
+              /* A kernel the queue leaves no idle before still counts as launched. */
+              if (impl[k].time_s == 0 && impl[k].bytes == 0 && impl[k].kernels == 0)
                 continue;
               pt->impl_s += impl[k].time_s;
               totals[k][1] += impl[k].bytes * per_step;

@@ -93,6 +93,7 @@ bpw_blueprint_copy (const BpwBlueprint *bp)
   c->stack.source = bpw_blueprint_intern (c, c->stack.source);
   bpw_blueprint_copy_sourced (c, &c->stack.optimizer_bytes_per_parameter);
   bpw_blueprint_copy_sourced (c, &c->stack.optimizer_kernels_per_tensor);
+  bpw_blueprint_copy_sourced (c, &c->stack.optimizer_kernels_per_parameter);
   bpw_blueprint_copy_sourced (c, &c->stack.eager_gap);
   bpw_blueprint_copy_sourced (c, &c->stack.graph_gap);
   bpw_blueprint_copy_sourced (c, &c->stack.moe_per_expert);
@@ -207,6 +208,8 @@ bpw_stack_equal (const BpwStack *a,
       || (a->has_optimizer && a->optimizer != b->optimizer)
       || !bpw_sourced_equal (&a->optimizer_bytes_per_parameter, &b->optimizer_bytes_per_parameter)
       || !bpw_sourced_equal (&a->optimizer_kernels_per_tensor, &b->optimizer_kernels_per_tensor)
+      || !bpw_sourced_equal (&a->optimizer_kernels_per_parameter,
+                             &b->optimizer_kernels_per_parameter)
       || a->unfused_elementwise != b->unfused_elementwise
       || a->has_launch != b->has_launch
       || !bpw_sourced_equal (&a->eager_gap, &b->eager_gap)

@@ -143,7 +143,7 @@ static gboolean
 read_optimizer (BpwBlueprintReader *r, JsonObject *stack, BpwStack *st, GError **error)
 {
   static const char * const known[] = {
-    "implementation", "bytes_per_parameter", "kernels_per_tensor", NULL
+    "implementation", "bytes_per_parameter", "kernels_per_tensor", "kernels_per_parameter", NULL
   };
   const char *path = "stack.optimizer";
   JsonObject *obj;
@@ -161,7 +161,11 @@ read_optimizer (BpwBlueprintReader *r, JsonObject *stack, BpwStack *st, GError *
                                      &st->optimizer_bytes_per_parameter, error)
       || !_bpw_blueprint_read_value (r, obj, path, "kernels_per_tensor", FALSE, BPW_UNIT_NONE,
                                      G_MINDOUBLE, BPW_STACK_MAX_KERNELS_PER_TENSOR, FALSE,
-                                     &st->optimizer_kernels_per_tensor, error))
+                                     &st->optimizer_kernels_per_tensor, error)
+      || !_bpw_blueprint_read_value (r, obj, path, "kernels_per_parameter", FALSE,
+                                     BPW_UNIT_NONE, G_MINDOUBLE,
+                                     BPW_STACK_MAX_KERNELS_PER_PARAMETER, FALSE,
+                                     &st->optimizer_kernels_per_parameter, error))
     return FALSE;
   st->has_optimizer = TRUE;
   st->optimizer = impl;

@@ -195,6 +195,8 @@ bpw_blueprint_write_stack (BpwJsonWriter  *w,
       bpw_json_writer_string (w, "implementation", bpw_stack_optimizer_to_string (st->optimizer));
       bpw_blueprint_write_value (w, "bytes_per_parameter", &st->optimizer_bytes_per_parameter);
       bpw_blueprint_write_value (w, "kernels_per_tensor", &st->optimizer_kernels_per_tensor);
+      bpw_blueprint_write_value (w, "kernels_per_parameter",
+                                 &st->optimizer_kernels_per_parameter);
       bpw_json_writer_end_object (w);
     }
   bpw_json_writer_string (w, "elementwise", st->unfused_elementwise ? "unfused" : "fused");

@@ -247,6 +247,7 @@ typedef enum
 /* Sane maxima of a stack's numbers: beyond them a value is a unit slip. */
 #define BPW_STACK_MAX_BYTES_PER_PARAMETER 1e4
 #define BPW_STACK_MAX_KERNELS_PER_TENSOR  1e3
+#define BPW_STACK_MAX_KERNELS_PER_PARAMETER 1.0
 
 typedef struct
 {
@@ -262,6 +263,8 @@ typedef struct
   BpwStackOptimizer  optimizer;
   BpwSourced         optimizer_bytes_per_parameter;  /* bytes moved per parameter */
   BpwSourced         optimizer_kernels_per_tensor;   /* launches per parameter tensor */
+  BpwSourced         optimizer_kernels_per_parameter; /* launches per parameter (foreach:
+                                                       * chunks of elements per launch) */
   gboolean           unfused_elementwise; /* "elementwise": "unfused" */
   gboolean           has_launch;
   BpwStackLaunch     launch[BPW_STACK_N_PHASES];

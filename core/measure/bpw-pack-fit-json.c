@@ -1,5 +1,5 @@
-/* bpw-pack-fit-json.c — the calibrated blueprint file: the blueprint's native JSON and the
- * "stack" member of the software stack that was measured
+/* bpw-pack-fit-json.c — the calibrated blueprint: the fitted rates and the software stack
+ * that was measured, as the blueprint's "stack" member
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,124 +13,66 @@
 #include "bpw-blueprint-io.h"
 #include "bpw-file.h"
 #include "bpw-i18n.h"
-#include "bpw-json-writer.h"
 #include "bpw-pack-fit.h"
 
 static void
-write_value (BpwJsonWriter *w, const char *key, const BpwPackFitValue *v)
+set_value (BpwBlueprint *bp, BpwSourced *v, const BpwPackFitValue *fitted)
 {
-  if (isnan (v->value))
-    return;
-  bpw_json_writer_begin_object (w, key);
-  bpw_json_writer_double_shortest (w, "value", v->value);
-  bpw_json_writer_string (w, "kind", "calibrated");
-  bpw_json_writer_string (w, "source", v->source);
-  bpw_json_writer_end_object (w);
+  if (!isnan (fitted->value))
+    bpw_blueprint_set_value (bp, v, fitted->value, BPW_PROVENANCE_CALIBRATED, fitted->source);
 }
 
-static void
-write_table (BpwJsonWriter *w, const char *key, const GArray *points, const char *source)
+static BpwStackLaunch
+launch_of (const char *mode)
 {
-  if (points->len == 0)
-    return;
-  bpw_json_writer_begin_object (w, key);
-  bpw_json_writer_string (w, "interpolation", "log-linear");
-  bpw_json_writer_begin_array (w, "points");
-  for (guint i = 0; i < points->len; i++)
-    {
-      const BpwEfficiencyPoint *p = &g_array_index (points, BpwEfficiencyPoint, i);
-
-      bpw_json_writer_begin_array (w, NULL);
-      bpw_json_writer_double_shortest (w, NULL, p->size);
-      bpw_json_writer_double_shortest (w, NULL, p->efficiency);
-      bpw_json_writer_end_array (w);
-    }
-  bpw_json_writer_end_array (w);
-  bpw_json_writer_string (w, "kind", "measured");
-  bpw_json_writer_string (w, "source", source);
-  bpw_json_writer_end_object (w);
+  return g_strcmp0 (mode, "graph") == 0 ? BPW_STACK_LAUNCH_GRAPH : BPW_STACK_LAUNCH_EAGER;
 }
 
-static char *
-stack_json (const BpwPackFit *fit)
+BpwBlueprint *
+bpw_pack_fit_blueprint (const BpwPackFit *fit)
 {
-  static const char * const phases[] = { "train", "prefill", "decode" };
-  BpwJsonWriter w;
+  BpwBlueprint *bp = bpw_blueprint_copy (fit->blueprint);
+  BpwStack *st = &bp->stack;
 
-  bpw_json_writer_init (&w, TRUE);
-  bpw_json_writer_begin_object (&w, NULL);
-  bpw_json_writer_string (&w, "name", fit->framework);
-  bpw_json_writer_string (&w, "source", fit->source);
-  bpw_json_writer_string (&w, "attention", fit->attention);
-  if (fit->attention_prefill->len + fit->attention_decode->len > 0)
-    {
-      bpw_json_writer_begin_object (&w, "attention_rates");
-      write_table (&w, "prefill", fit->attention_prefill, fit->attention_source);
-      write_table (&w, "decode", fit->attention_decode, fit->attention_source);
-      bpw_json_writer_end_object (&w);
-    }
-  bpw_json_writer_begin_array (&w, "fusion");
-  if (fit->fused_attention)
-    bpw_json_writer_string (&w, NULL, "attention");
-  bpw_json_writer_end_array (&w);
-  bpw_json_writer_begin_object (&w, "precision");
-  bpw_json_writer_string (&w, "master_weights", fit->master_weights);
-  bpw_json_writer_string (&w, "logits", fit->logits);
-  bpw_json_writer_end_object (&w);
-  bpw_json_writer_begin_object (&w, "optimizer");
-  bpw_json_writer_string (&w, "implementation", fit->optimizer);
-  write_value (&w, "bytes_per_parameter", &fit->optimizer_bytes);
-  write_value (&w, "kernels_per_tensor", &fit->optimizer_kernels);
-  bpw_json_writer_end_object (&w);
-  bpw_json_writer_string (&w, "elementwise", fit->elementwise);
-  bpw_json_writer_begin_object (&w, "launch");
-  for (guint p = 0; p < G_N_ELEMENTS (phases); p++)
-    bpw_json_writer_string (&w, phases[p], fit->launch[p]);
-  write_value (&w, "eager_gap", &fit->eager_gap);
-  write_value (&w, "graph_gap", &fit->graph_gap);
-  bpw_json_writer_end_object (&w);
+  /* The fit states the whole stack: what @blueprint said of one is replaced. */
+  memset (st, 0, sizeof *st);
+  st->set = TRUE;
+  st->name = bpw_blueprint_intern (bp, fit->framework);
+  st->source = bpw_blueprint_intern (bp, fit->source);
+  st->attention = fit->fused_attention ? BPW_STACK_ATTENTION_FLASH
+                                       : BPW_STACK_ATTENTION_MATERIALIZED;
+  st->has_fusion = TRUE;
+  st->fusion = fit->fused_attention ? 1u : 0u;   /* bit 0: the "attention" fusion */
+  st->fp32_master = g_strcmp0 (fit->master_weights, "fp32") == 0;
+  st->fp32_logits = g_strcmp0 (fit->logits, "fp32") == 0;
+  st->has_optimizer = TRUE;
+  st->optimizer = g_strcmp0 (fit->optimizer, "fused") == 0 ? BPW_STACK_OPTIMIZER_FUSED
+                  : g_strcmp0 (fit->optimizer, "foreach") == 0 ? BPW_STACK_OPTIMIZER_FOREACH
+                  : BPW_STACK_OPTIMIZER_PER_TENSOR;
+  set_value (bp, &st->optimizer_bytes_per_parameter, &fit->optimizer_bytes);
+  set_value (bp, &st->optimizer_kernels_per_tensor, &fit->optimizer_kernels);
+  set_value (bp, &st->optimizer_kernels_per_parameter, &fit->optimizer_launches);
+  st->unfused_elementwise = g_strcmp0 (fit->elementwise, "unfused") == 0;
+  st->has_launch = TRUE;
+  for (guint p = 0; p < BPW_STACK_N_PHASES; p++)
+    st->launch[p] = launch_of (fit->launch[p]);
+  set_value (bp, &st->eager_gap, &fit->eager_gap);
+  set_value (bp, &st->graph_gap, &fit->graph_gap);
   if (fit->moe_implementation != NULL)
     {
-      bpw_json_writer_begin_object (&w, "moe_dispatch");
-      bpw_json_writer_string (&w, "implementation", fit->moe_implementation);
-      write_value (&w, "per_expert", &fit->moe_per_expert);
-      bpw_json_writer_end_object (&w);
+      st->has_moe_dispatch = TRUE;
+      st->moe_loop = g_strcmp0 (fit->moe_implementation, "loop") == 0;
+      set_value (bp, &st->moe_per_expert, &fit->moe_per_expert);
     }
-  bpw_json_writer_end_object (&w);
-  return bpw_json_writer_finish (&w);
+  return bp;
 }
 
 char *
 bpw_pack_fit_to_json (const BpwPackFit *fit)
 {
-  g_autofree char *blueprint = bpw_blueprint_to_json (fit->blueprint);
-  g_autofree char *stack = stack_json (fit);
-  g_auto(GStrv) lines = g_strsplit (g_strchomp (stack), "\n", -1);
-  char *close = strrchr (blueprint, '}');
-  GString *out = g_string_new (NULL);
+  g_autoptr(BpwBlueprint) bp = bpw_pack_fit_blueprint (fit);
 
-  g_return_val_if_fail (close != NULL, NULL);
-  /* The member goes last in the top-level object, indented as its siblings. */
-  *close = '\0';
-  g_string_append (out, g_strchomp (blueprint));
-  g_string_append (out, ",\n  \"stack\": ");
-  for (guint i = 0; lines[i] != NULL; i++)
-    g_string_append_printf (out, "%s%s", i > 0 ? "\n  " : "", lines[i]);
-  g_string_append (out, "\n}\n");
-  return g_string_free (out, FALSE);
-}
-
-BpwBlueprint *
-bpw_pack_fit_load (const BpwPackFit *fit,
-                   GError          **error)
-{
-  g_autofree char *text = bpw_pack_fit_to_json (fit);
-  g_autofree char *name = g_strdup_printf ("%s.json", fit->blueprint->name);
-  BpwBlueprint *bp = bpw_blueprint_load_data (name, text, -1, NULL, error);
-
-  if (bp == NULL)
-    g_prefix_error (error, _("the calibrated blueprint does not read back: "));
-  return bp;
+  return bpw_blueprint_to_json (bp);
 }
 
 gboolean

@@ -17,15 +17,14 @@
  *   log FLOPs of its products, interpolated log-linearly;
  * - the fixed cost per kernel of every engine: the lower quartile of the durations of the
  *   traces' element-wise and cast kernels (kernels that move next to nothing take it);
- * - attention (the stack's "attention_rates"): the fused kernel's causal prefill rate over
- *   the bf16 matrix peak by FLOPs per call, its decode rate over the datasheet bandwidth by
- *   KV-cache bytes per call, times less the fixed cost per kernel;
- * - the stack (the blueprint's "stack" member): eager launch gap g solving Σ max(dᵢ, g) =
- *   span over the kernels of the eager run where launches bind most (largest idle share),
+ * - the stack (the blueprint's "stack" member): eager launch as a host issue stream, the
+ *   host issue time h per kernel whose queue leaves a trace's idle time
+ *   (bpw_pack_trace_issue_time), least over the eager runs (each one's is an upper bound:
+ *   host synchronisations idle the device too),
  *   graph replay gap as idle time per kernel boundary of graph-replayed runs, optimizer
  *   bytes per parameter (optimizer kernel time × copy bandwidth / parameters) and kernels
- *   per parameter tensor of the training runs, MoE per-expert time (idle time the launch
- *   gap does not explain, per expert, MoE layer and pass); the descriptive members
+ *   per parameter tensor of the training runs, MoE per-expert time (idle time the issue
+ *   queue does not explain, per expert, MoE layer and pass); the descriptive members
  *   (attention, precision, optimizer implementation, fusion, launch per phase) are read
  *   from the pack's stack strings and run notes.
  * Every value the fit changes names the pack, device, driver, CUDA, framework and the
@@ -50,6 +49,7 @@ typedef struct
   guint    count[BPW_N_STACK_KERNEL_CLASSES];
   double   time_s[BPW_N_STACK_KERNEL_CLASSES];
   double  *durations;       /* every kernel's duration, ascending; owned */
+  double  *ordered;         /* every kernel's duration, in start order; owned */
   double  *short_durations; /* element-wise and cast kernels' durations, ascending; owned */
   guint    n_short;
 } BpwPackTrace;
@@ -58,8 +58,13 @@ typedef struct
 BpwPackTrace *bpw_pack_trace_load (const char   *path,
                                    GError      **error);
 void          bpw_pack_trace_free (BpwPackTrace *trace);
-/* The gap g with Σ max(dᵢ, g) = span (0 when the kernels alone fill the span). */
-double        bpw_pack_trace_launch_gap (const BpwPackTrace *trace);
+/* Eager launch as a host issue stream: the host issues a kernel every @h seconds, queuing
+ * ahead while kernels run; the device starts each kernel when it is both free and issued.
+ * The device idle that queue leaves over the trace's kernels in start order. */
+double        bpw_pack_trace_queue_idle (const BpwPackTrace *trace,
+                                         double              h);
+/* The issue time h whose queue leaves the trace's own idle time (0: none). */
+double        bpw_pack_trace_issue_time (const BpwPackTrace *trace);
 
 /* A run's launch mode as the pack's "launch" string says: TRUE when the clause that names
  * the run's trace file says "graph", or, with no clause naming it, when the run's name
@@ -91,7 +96,7 @@ typedef struct
 
 typedef struct
 {
-  BpwBlueprint    *blueprint;   /* owned: the calibrated copy, without its "stack" */
+  BpwBlueprint    *blueprint;   /* owned: the calibrated rates; the stack: bpw_pack_fit_blueprint */
   char            *source;      /* the provenance prefix every changed value carries */
   gint             excluded;    /* the run whose trace was left out, -1 */
 
@@ -111,17 +116,11 @@ typedef struct
   const char      *launch[BPW_WORKLOAD_DECODE + 1];  /* "eager" | "graph" */
   const char      *moe_implementation;/* "loop" | "grouped"; NULL: no MoE run */
   BpwPackFitValue  optimizer_bytes;   /* per parameter; value NAN: no training run */
-  BpwPackFitValue  optimizer_kernels; /* per parameter tensor */
+  BpwPackFitValue  optimizer_kernels; /* per parameter tensor; NAN for foreach */
+  BpwPackFitValue  optimizer_launches;/* per parameter (foreach); NAN otherwise */
   BpwPackFitValue  eager_gap;         /* s; NAN: no eager run */
   BpwPackFitValue  graph_gap;         /* s; NAN: no graph-replayed run */
   BpwPackFitValue  moe_per_expert;    /* s; NAN: no MoE training run */
-  /* The fused attention kernel's own rates (stack member "attention_rates"): causal
-   * prefill as a fraction of the bf16 matrix peak by FLOPs per call, decode as a fraction
-   * of device-memory bandwidth by KV-cache bytes per call, each call's time less the fixed
-   * cost per kernel. Empty when the pack has no such microbenchmark. */
-  GArray          *attention_prefill; /* BpwEfficiencyPoint, by size */
-  GArray          *attention_decode;  /* BpwEfficiencyPoint, by size */
-  char            *attention_source;
   GPtrArray       *warnings;          /* sentences */
 } BpwPackFit;
 
@@ -134,23 +133,26 @@ BpwPackFit   *bpw_pack_fit       (const BpwBlueprint *blueprint,
                                   GError            **error);
 void          bpw_pack_fit_free  (BpwPackFit         *fit);
 
-/* The calibrated blueprint file: the blueprint's native JSON with the "stack" member. */
-char         *bpw_pack_fit_to_json (const BpwPackFit *fit);
-/* The calibrated blueprint as a file gives it: the JSON above read back, so that the
- * evaluation sees whatever of the "stack" member the blueprint reader understands. */
-BpwBlueprint *bpw_pack_fit_load    (const BpwPackFit *fit,
-                                    GError          **error);
+/* The calibrated blueprint: the fitted copy with its "stack" set from the fit (replacing
+ * any stack the blueprint had). A phase may be launched by graph with no replay gap known
+ * (a leave-one-out fit without the graph-replayed run): no idle is charged then. */
+BpwBlueprint *bpw_pack_fit_blueprint (const BpwPackFit *fit);
+/* The calibrated blueprint file, written by the blueprint writer. */
+char         *bpw_pack_fit_to_json   (const BpwPackFit *fit);
 /* Writes it atomically; the text is loaded back first, so that nothing unreadable is
  * written. */
 gboolean      bpw_pack_fit_save    (const BpwPackFit *fit,
                                     const char       *path,
                                     GError          **error);
 
-/* Parameter tensors of @spec as the pack's stack holds them: per layer the Q, K, V and
- * output projections, the MLP's matrices (gate, up and down; or two), each expert's, the
- * router, the norms (weight, and bias for LayerNorm), the biases the spec has; then the
- * embedding, the learned positions, the final norm and an untied head. */
-guint64       bpw_pack_parameter_tensors (const BpwModelSpec *spec);
+/* Parameter tensors of @spec as the evaluation updates them: the optimizer operations of the
+ * run's work graph, the unit the stack's kernels_per_tensor multiplies in the plan (the graph
+ * holds Q, K and V as one weight, gate and up as one), so that the fit and the evaluation
+ * count the same tensors. */
+gboolean      bpw_pack_parameter_tensors (const BpwModelSpec *spec,
+                                          const BpwScenario  *scenario,
+                                          guint64            *tensors,
+                                          GError            **error);
 
 /* ---- judged out of sample (bpw-pack-report.c) ---- */
 
@@ -184,7 +186,8 @@ gboolean       bpw_pack_report_accepts (const BpwPackReport *report,
                                         GError             **error);
 char          *bpw_pack_report_to_text (const BpwPackReport *report);
 char          *bpw_pack_report_to_json (const BpwPackReport *report);
-/* One run's step on @bp through the estimator, with the default mapping. */
+/* One run's step on @bp through the estimator, with the default mapping, in the run's own
+ * launch mode (bpw_pack_run_is_graph). */
 gboolean       bpw_pack_predict_run    (const BpwMeasurementPack *pack,
                                         guint                     run,
                                         const BpwBlueprint       *bp,

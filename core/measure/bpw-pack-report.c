@@ -35,15 +35,20 @@ bpw_pack_predict_run (const BpwMeasurementPack *pack,
   g_autoptr(BpwEstimator) est = NULL;
   BpwModelSpec spec;
   BpwMapping mapping;
+  BpwScenario scenario;
   BpwEvaluation e;
   gboolean ok;
 
   bpw_model_spec_init_defaults (&spec);
   bpw_mapping_init_defaults (&mapping);
+  /* Each run in its own launch mode: an eager and a graph-replayed run of one step differ
+   * by exactly that. */
+  bpw_scenario_copy (&scenario, &r->scenario);
+  scenario.launch = bpw_pack_run_is_graph (pack, run) ? BPW_LAUNCH_GRAPH : BPW_LAUNCH_EAGER;
   ok = bpw_workload_load (r->model_path, &spec, error);
   if (ok)
     {
-      est = bpw_estimator_new (&spec, &r->scenario, bp, error);
+      est = bpw_estimator_new (&spec, &scenario, bp, error);
       ok = est != NULL && bpw_estimator_evaluate (est, &mapping, &e, NULL, error);
     }
   if (ok)
@@ -52,6 +57,7 @@ bpw_pack_predict_run (const BpwMeasurementPack *pack,
     g_prefix_error (error, _("run “%s”: "), r->name);
   g_clear_pointer (&est, bpw_estimator_free);
   bpw_mapping_clear (&mapping);
+  bpw_scenario_clear (&scenario);
   bpw_model_spec_clear (&spec);
   return ok;
 }
@@ -77,8 +83,9 @@ bpw_pack_report_new (const BpwPackData  *data,
   if (after == NULL)
     {
       fitted = bpw_pack_fit (before, data, -1, NULL, error);
-      if (fitted == NULL || (fitted_bp = bpw_pack_fit_load (fitted, error)) == NULL)
+      if (fitted == NULL)
         return NULL;
+      fitted_bp = bpw_pack_fit_blueprint (fitted);
       after = fitted_bp;
     }
   report->pack = g_path_get_basename (pack->filename);
@@ -90,7 +97,7 @@ bpw_pack_report_new (const BpwPackData  *data,
     {
       BpwPackReportRun *row = &report->runs[i];
       g_autoptr(BpwPackFit) loo = bpw_pack_fit (before, data, (gint) i, NULL, error);
-      g_autoptr(BpwBlueprint) loo_bp = loo != NULL ? bpw_pack_fit_load (loo, error) : NULL;
+      g_autoptr(BpwBlueprint) loo_bp = loo != NULL ? bpw_pack_fit_blueprint (loo) : NULL;
       double *predicted[N_COLUMNS] = { &row->before_s, &row->after_s, &row->loo_s };
 
       if (loo_bp == NULL)

@@ -79,6 +79,7 @@ bpw_pack_trace_load (const char  *path,
   t = g_new0 (BpwPackTrace, 1);
   t->n_kernels = kernels->len;
   t->durations = g_new (double, kernels->len);
+  t->ordered = g_new (double, kernels->len);
   t->short_durations = g_new (double, kernels->len);
   end = g_array_index (kernels, Kernel, 0).start;
   for (guint i = 0; i < kernels->len; i++)
@@ -90,6 +91,7 @@ bpw_pack_trace_load (const char  *path,
       end = MAX (end, k->start + k->duration);
       t->busy_s += k->duration;
       t->durations[i] = k->duration;
+      t->ordered[i] = k->duration;
       t->count[k->klass]++;
       t->time_s[k->klass] += k->duration;
       if (k->klass == BPW_STACK_KERNEL_ELEMENTWISE || k->klass == BPW_STACK_KERNEL_CAST)
@@ -108,34 +110,41 @@ bpw_pack_trace_free (BpwPackTrace *trace)
   if (trace == NULL)
     return;
   g_free (trace->durations);
+  g_free (trace->ordered);
   g_free (trace->short_durations);
   g_free (trace);
 }
 
-/* Σ max(dᵢ, g) over the ascending durations. */
-static double
-padded_span (const BpwPackTrace *t, double g)
+double
+bpw_pack_trace_queue_idle (const BpwPackTrace *trace,
+                           double              h)
 {
-  double sum = 0;
+  double busy = 0, idle = 0;
 
-  for (guint i = 0; i < t->n_kernels; i++)
-    sum += MAX (t->durations[i], g);
-  return sum;
+  /* Kernel j is issued at j·h and starts at max (previous end, j·h): the device has idled
+   * max over j of (j·h − busy before j) by the time the last kernel starts. */
+  for (guint j = 0; j < trace->n_kernels; j++)
+    {
+      idle = MAX (idle, j * h - busy);
+      busy += trace->ordered[j];
+    }
+  return idle;
 }
 
 double
-bpw_pack_trace_launch_gap (const BpwPackTrace *trace)
+bpw_pack_trace_issue_time (const BpwPackTrace *trace)
 {
   double lo = 0, hi = trace->span_s;
 
-  if (padded_span (trace, 0) >= trace->span_s)
+  if (trace->idle_s <= 0 || trace->n_kernels < 2)
     return 0;
-  /* Σ max(dᵢ, g) grows continuously and without bound in g: bisect to double precision. */
+  /* The queue's idle grows continuously and without bound in h: bisect to double
+   * precision. */
   for (guint i = 0; i < 200 && hi - lo > 1e-15 * hi; i++)
     {
       double mid = 0.5 * (lo + hi);
 
-      if (padded_span (trace, mid) < trace->span_s)
+      if (bpw_pack_trace_queue_idle (trace, mid) < trace->idle_s)
         lo = mid;
       else
         hi = mid;

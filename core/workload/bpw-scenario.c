@@ -244,7 +244,7 @@ bpw_scenario_values_equal (const BpwScenario *a,
   return a->phase == b->phase && a->global_batch == b->global_batch
          && a->micro_batch == b->micro_batch && a->seq == b->seq && a->context == b->context
          && a->recompute == b->recompute && a->dtype == b->dtype && a->kv_dtype == b->kv_dtype
-         && a->optimizer_set == b->optimizer_set
+         && a->optimizer_set == b->optimizer_set && a->launch == b->launch
          && (!a->optimizer_set || a->optimizer == b->optimizer) && a->weight == b->weight
          && a->sla_step_time == b->sla_step_time && a->sla_ttft == b->sla_ttft
          && a->sla_tpot == b->sla_tpot && a->sla_p99 == b->sla_p99;

@@ -8,6 +8,15 @@
 
 G_BEGIN_DECLS
 
+/* How the host launches the step's kernels: as the blueprint's software stack says for the
+ * phase, or stated for this run (a pack's eager and graph-replayed runs of one step). */
+typedef enum
+{
+  BPW_LAUNCH_STACK,  /* the stack's launch mode for the phase */
+  BPW_LAUNCH_EAGER,  /* the host issues every kernel */
+  BPW_LAUNCH_GRAPH,  /* replayed from a captured CUDA graph */
+} BpwLaunchMode;
+
 struct _BpwScenario
 {
   char             *name;           /* owned, nullable */
@@ -21,6 +30,7 @@ struct _BpwScenario
   BpwDType          kv_dtype;       /* KV cache precision */
   gboolean          optimizer_set;  /* optimizer overrides the model's */
   BpwOptimizerKind  optimizer;
+  BpwLaunchMode     launch;
 
   double            weight;         /* in its suite */
   /* SLAs in seconds; 0 = none */

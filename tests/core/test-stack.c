@@ -107,6 +107,8 @@ test_hostile (void)
       "stack.optimizer.bytes_per_parameter", "" },
     { "{\"optimizer\": {\"implementation\": \"foreach\", \"kernels_per_tensor\": 0}}",
       "stack.optimizer.kernels_per_tensor", "" },
+    { "{\"optimizer\": {\"implementation\": \"foreach\", \"kernels_per_parameter\": 2}}",
+      "stack.optimizer.kernels_per_parameter", "" },
     { "{\"optimizer\": {\"implementation\": \"foreach\", \"bytes_per_parameter\": "
       "{\"value\": \"60 GB\"}}}", "stack.optimizer.bytes_per_parameter", "" },
     { "{\"launch\": {\"train\": \"eager\", \"graph_gap\": \"1 us\"}}", "stack.launch", "eager_gap" },
@@ -223,7 +225,8 @@ small_llama (BpwModelSpec *s)
 }
 
 static BpwPlan *
-bind (const BpwModelSpec *spec, BpwWorkloadPhase phase, const BpwBlueprint *bp, guint fusion)
+bind_launch (const BpwModelSpec *spec, BpwWorkloadPhase phase, const BpwBlueprint *bp,
+             guint fusion, BpwLaunchMode launch)
 {
   g_autoptr(GError) error = NULL;
   BpwScenario scenario;
@@ -239,6 +242,7 @@ bind (const BpwModelSpec *spec, BpwWorkloadPhase phase, const BpwBlueprint *bp, 
   scenario.seq = S;
   scenario.context = S;
   scenario.recompute = BPW_RECOMPUTE_NONE;
+  scenario.launch = launch;
   bpw_mapping_init_defaults (&mapping);
   mapping.fusion = fusion;
   graph = bpw_work_graph_new (spec, &scenario, &error);
@@ -250,6 +254,12 @@ bind (const BpwModelSpec *spec, BpwWorkloadPhase phase, const BpwBlueprint *bp, 
   bpw_mapping_clear (&mapping);
   bpw_scenario_clear (&scenario);
   return plan;
+}
+
+static BpwPlan *
+bind (const BpwModelSpec *spec, BpwWorkloadPhase phase, const BpwBlueprint *bp, guint fusion)
+{
+  return bind_launch (spec, phase, bp, fusion, BPW_LAUNCH_STACK);
 }
 
 static const BpwTransformation *
@@ -333,6 +343,9 @@ test_transformation_bytes (void)
   g_assert_cmpfloat (t->bytes, ==, 2 * (2 * L + 1) * T * H * (2 * e + 28)
                                    + 2 * L * T * (A + KV) * D * 8 * e
                                    + L * (T * F + 2 * T * F) * 2 * e);
+  /* Kernels: 7 more per RMSNorm (eight in all: the eps add and the rsqrt are launches of
+   * their own), 4 more for each of q and k per RoPE, 1 per SiLU gate; backward as many. */
+  g_assert_cmpfloat (t->count, ==, 2 * ((2 * L + 1) * 7 + L * 8 + L * 1));
 
   /* bytes_per_parameter × parameters, of which the fused ideal was already priced. */
   t = get (plan, "optimizer_implementation");
@@ -456,6 +469,75 @@ test_stack_memory (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* Eager launch is a host issue queue: with an issue time h far beyond every kernel the
+ * device waits for each issue, idling (n − 1)·h less the busy time of all kernels but the
+ * last. Charging each kernel h − its own time would give n·h − busy, more than (n − 1)·h.
+ * A run's launch mode overrides the stack's for its phase. */
+static void
+test_launch_queue (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = h200_with_stack (
+    "{\"launch\": {\"train\": \"eager\", \"prefill\": \"eager\", \"decode\": \"graph\", "
+    "\"eager_gap\": \"1 s\", \"graph_gap\": \"1 us\"}}", &error);
+  g_autoptr(BpwPlan) eager = NULL, graph = NULL, decode = NULL, decode_eager = NULL;
+  const BpwTransformation *t;
+  BpwEvaluation e;
+  BpwModelSpec spec;
+
+  g_assert_no_error (error);
+  small_llama (&spec);
+  eager = bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_AUTOMATIC);
+  t = get (eager, "launch_gaps");
+  bpw_evaluation_from_plan (eager, &e);
+  g_assert_cmpfloat (t->count, >, 2);
+  g_assert_cmpfloat (t->time_s, <=, (t->count - 1) * (1 + 1e-12));
+  g_assert_cmpfloat (t->time_s, >=, (t->count - 1) - (e.step_time_s - t->time_s));
+
+  /* The same step replayed from a graph: graph_gap per kernel. */
+  graph = bind_launch (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_AUTOMATIC, BPW_LAUNCH_GRAPH);
+  t = get (graph, "launch_gaps");
+  g_assert_cmpfloat (fabs (t->time_s - t->count * 1e-6), <, 1e-12 * t->count);
+  /* Decode: the stack says graph, a run may say eager. */
+  decode = bind (&spec, BPW_WORKLOAD_DECODE, bp, BPW_FUSION_AUTOMATIC);
+  decode_eager = bind_launch (&spec, BPW_WORKLOAD_DECODE, bp, BPW_FUSION_AUTOMATIC,
+                              BPW_LAUNCH_EAGER);
+  t = get (decode, "launch_gaps");
+  g_assert_cmpfloat (fabs (t->time_s - t->count * 1e-6), <, 1e-12 * t->count);
+  t = get (decode_eager, "launch_gaps");
+  g_assert_cmpfloat (t->time_s, >, 1.0);
+  bpw_model_spec_clear (&spec);
+}
+
+/* A foreach optimizer launches per chunk of elements: kernels_per_parameter × parameters
+ * launches in all, whatever the tensors; kernels_per_tensor adds per tensor. */
+static void
+test_optimizer_launches (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = h200_with_stack (
+    "{\"optimizer\": {\"implementation\": \"foreach\", \"bytes_per_parameter\": 60, "
+    "\"kernels_per_parameter\": 1e-3}}", &error);
+  g_autoptr(BpwBlueprint) back = NULL;
+  g_autoptr(BpwPlan) plan = NULL;
+  g_autofree char *json = NULL;
+  const BpwTransformation *t;
+  BpwModelSpec spec;
+
+  g_assert_no_error (error);
+  g_assert_cmpfloat (bp->stack.optimizer_kernels_per_parameter.value, ==, 1e-3);
+  json = bpw_blueprint_to_json (bp);
+  back = bpw_blueprint_load_data ("back.json", json, -1, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (back->stack.optimizer_kernels_per_parameter.value, ==, 1e-3);
+  small_llama (&spec);
+  plan = bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_AUTOMATIC);
+  t = get (plan, "optimizer_implementation");
+  g_assert_cmpfloat (fabs (t->count - 1e-3 * (double) bpw_model_spec_parameters (&spec)), <,
+                     1e-9 * t->count);
+  bpw_model_spec_clear (&spec);
+}
+
 /* Without a stack nothing is added: the plan is the one an explicit flash list gives. */
 static void
 test_no_stack (void)
@@ -499,5 +581,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/Stack/moe-loop", test_moe_loop);
   g_test_add_func ("/bpw/core/Stack/memory", test_stack_memory);
   g_test_add_func ("/bpw/core/Stack/no-stack", test_no_stack);
+  g_test_add_func ("/bpw/core/Stack/launch-queue", test_launch_queue);
+  g_test_add_func ("/bpw/core/Stack/optimizer-launches", test_optimizer_launches);
   return g_test_run ();
 }
