@@ -322,7 +322,12 @@ bpw_fuzz_check_evaluation (const BpwModelSpec *spec,
   sim = bpw_simulation_new (plan, &sim_options, &error);
   if (sim == NULL)
     {
+      /* The simulator refuses a plan whose communication could not be priced; a deadlock
+       * is a bug, and the targets' caps keep every step far below the event limit. */
       bpw_fuzz_check_error (error);
+      fprintf (stderr, "simulation: %s\n", error->message);
+      bpw_fuzz_assert (error->code == BPW_ERROR_INVALID_INPUT && !plan->legal,
+                       "a plan the simulator refuses is illegal and says why");
       return;
     }
   bpw_simulation_evaluation (sim, &bound, &simulated);
