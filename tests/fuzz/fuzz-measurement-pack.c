@@ -4,21 +4,26 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The pack reader takes a path, since a pack names its runs' traces and models relative
- * to its folder: each input is written to pack.json in a folder made once, which holds
- * the models of the shared H200 pack (two- and four-block Hugging Face configs, a
- * one-layer Mixtral) and empty files in place of its traces (the reader only checks that
- * they exist). An accepted pack must give, for every precision, sweep indices in range
- * and of that precision; a launch mode for every run; and for every run (at most 8, the
- * cap of this target) a prediction on the bundled H200 through the estimator that is
- * finite and positive, or refused with a BPW_ERROR naming the run.
+ * to its folder: each input is written to pack.json in a folder made once per process
+ * (bpw-fuzz-pack-PID in the temporary folder), which holds the models of the shared H200
+ * pack (two- and four-block Hugging Face configs, a one-layer Mixtral) and empty files in
+ * place of its traces (the reader only checks that they exist). An accepted pack must
+ * give, for every precision, sweep indices in range and of that precision; a launch mode
+ * for every run; and for every run (at most 8, the cap of this target) a prediction on
+ * the bundled H200 through the estimator that is finite and positive, or refused with a
+ * BPW_ERROR naming the run.
  */
 #define G_LOG_DOMAIN "bpw-fuzz"
 
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
@@ -36,18 +41,50 @@ int LLVMFuzzerInitialize (int    *argc,
                           char ***argv);
 
 static void
-remove_folder (void)
+remove_folder_at (const char *path)
 {
-  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
   const char *name;
 
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
     {
-      g_autofree char *path = g_build_filename (folder, name, NULL);
+      g_autofree char *file = g_build_filename (path, name, NULL);
 
-      g_unlink (path);
+      g_unlink (file);
     }
-  g_rmdir (folder);
+  g_rmdir (path);
+}
+
+static void
+remove_folder (void)
+{
+  remove_folder_at (folder);
+}
+
+/* libFuzzer ends a run by time with _Exit(), which skips atexit(): the folders of
+ * processes that have ended are removed when the next one starts. */
+static void
+remove_stale_folders (void)
+{
+  g_autoptr(GDir) dir = g_dir_open (g_get_tmp_dir (), 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      char *end = NULL;
+      gint64 pid;
+
+      if (!g_str_has_prefix (name, "bpw-fuzz-pack-"))
+        continue;
+      pid = g_ascii_strtoll (name + strlen ("bpw-fuzz-pack-"), &end, 10);
+      if (end != NULL && *end == '\0' && pid > 0 && pid != getpid () &&
+          kill ((pid_t) pid, 0) != 0 && errno == ESRCH)
+        {
+          g_autofree char *path = g_build_filename (g_get_tmp_dir (), name, NULL);
+
+          remove_folder_at (path);
+        }
+    }
 }
 
 int
@@ -68,9 +105,10 @@ LLVMFuzzerInitialize (int    *argc,
   blueprint = bpw_blueprint_load ("h200-sxm-141gb", NULL, &error);
   if (blueprint == NULL)
     bpw_fuzz_fail (G_STRLOC, "bundled blueprint", error->message);
-  folder = g_dir_make_tmp ("bpw-fuzz-pack-XXXXXX", &error);
-  if (folder == NULL)
-    bpw_fuzz_fail (G_STRLOC, "temporary folder", error->message);
+  remove_stale_folders ();
+  folder = g_strdup_printf ("%s/bpw-fuzz-pack-%ld", g_get_tmp_dir (), (long) getpid ());
+  if (g_mkdir_with_parents (folder, 0700) != 0)
+    bpw_fuzz_fail (G_STRLOC, "temporary folder", folder);
   atexit (remove_folder);
   for (guint i = 0; i < G_N_ELEMENTS (models); i++)
     {
