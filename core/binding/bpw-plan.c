@@ -292,14 +292,20 @@ bpw_plan_check_on_chip (const BpwBlueprint *bp,
   return ok;
 }
 
-/* Transfers can be costed even on an overfull tier, but not on one that does not exist. */
-static gboolean
-tiers_in_range (const BpwPlan *plan)
+/* Transfers can be costed even on an overfull tier, but not on one that does not exist.
+ * Only groups of more than one rank have transfers: the tier of a group of one is unused
+ * (bpw_plan_check_tiers() ignores it too), and must not keep the other groups' transfers
+ * from being bound. */
+gint
+bpw_plan_group_off_tiers (const BpwPlan *plan)
 {
+  const BpwParallel *p = &plan->mapping.parallel;
+
   for (guint g = 0; g < BPW_N_GROUPS; g++)
-    if (plan->mapping.tier[g] < 0 || (guint) plan->mapping.tier[g] >= plan->blueprint->n_tiers)
-      return plan->devices == 1;
-  return TRUE;
+    if (group_degree (p, g) > 1 &&
+        (plan->mapping.tier[g] < 0 || (guint) plan->mapping.tier[g] >= plan->blueprint->n_tiers))
+      return (gint) g;
+  return -1;
 }
 
 BpwPlan *
@@ -346,7 +352,7 @@ bpw_plan_new (BpwDistWork        *dist,
       plan->stages[s].transfers = g_array_new (FALSE, FALSE, sizeof (BpwPlanTransfer));
     }
   _bpw_plan_bind_tasks (plan);
-  if (tiers_in_range (plan))
+  if (bpw_plan_group_off_tiers (plan) < 0)
     _bpw_plan_bind_transfers (plan);
   _bpw_plan_bind_host_streams (plan);
   _bpw_plan_bind_stack (plan);

@@ -138,6 +138,10 @@ gboolean      bpw_plan_check_tiers   (const BpwBlueprint *bp,
                                       const BpwParallel  *parallel,
                                       const gint          tiers[BPW_N_GROUPS],
                                       GPtrArray          *reasons);
+/* The first parallel group of more than one rank (a BpwGroupKind) that @plan's mapping
+ * puts on a tier its blueprint does not have, or -1. Such a plan is illegal (with that
+ * reason) and binds no transfer at all: it has no communication to cost or simulate. */
+gint          bpw_plan_group_off_tiers (const BpwPlan *plan);
 /* Collective algorithms the mapping names for a tier that does not offer them, appended
  * to @reasons as sentences; TRUE when there are none. (An algorithm a tier offers but a
  * collective cannot use, tree for an all-to-all, is no violation: that collective runs

@@ -144,8 +144,21 @@ bpw_simulation_new (const BpwPlan        *plan,
   g_autoptr(BpwSimulation) sim = g_new0 (BpwSimulation, 1);
   SimProgram *program;
   guint64 estimate = 0;
+  gint off_tiers;
 
   g_return_val_if_fail (plan != NULL, NULL);
+
+  /* Without its transfers a pipeline's stages would wait for sends that never come. */
+  off_tiers = bpw_plan_group_off_tiers (plan);
+  if (off_tiers >= 0)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("the mapping puts %s on tier %d, which blueprint “%s” does not have: "
+                   "its communication cannot be priced, so the step cannot be simulated"),
+                   bpw_group_to_string (off_tiers), plan->mapping.tier[off_tiers],
+                   plan->blueprint->name);
+      return NULL;
+    }
 
   sim->plan = plan;
   if (options != NULL)

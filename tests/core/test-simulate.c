@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "bpw-core.h"
 #include "bpw-simulation.h"
@@ -788,6 +789,69 @@ test_decode (void)
   setup_clear (&s);
 }
 
+static guint
+count_transfers (const BpwPlan *plan)
+{
+  guint n = 0;
+
+  for (gint64 st = 0; st < plan->dist->n_stages; st++)
+    n += plan->stages[st].transfers->len;
+  return n;
+}
+
+/* A group of one rank has no transfers, so the tier a mapping gives it is unused: a tier
+ * the blueprint does not have there must not drop the other groups' transfers. It did: a
+ * 4-stage pipeline with TP's (unused) tier out of range was bound legal without its
+ * pipeline sends, and the simulation deadlocked ("this is a bug"). */
+static void
+test_unused_tier_out_of_range (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwPlan) plan = NULL;
+  g_autoptr(BpwPlan) reference = NULL;
+  g_autoptr(BpwSimulation) sim = NULL;
+  BpwEvaluation a, b;
+  Setup s;
+
+  setup_uniform (&s, 8);
+  reference = bind (&s);
+  g_assert_true (reference->legal);
+  g_assert_cmpuint (count_transfers (reference), >, 0);
+  s.mapping.tier[BPW_GROUP_TP] = (gint) s.bp->n_tiers + 3;
+  plan = bind (&s);
+  g_assert_true (plan->legal);
+  g_assert_cmpuint (count_transfers (plan), ==, count_transfers (reference));
+  bpw_evaluation_from_plan (reference, &a);
+  bpw_evaluation_from_plan (plan, &b);
+  g_assert_cmpfloat (b.step_time_s, ==, a.step_time_s);
+  sim = bpw_simulation_new (plan, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (sim);
+  setup_clear (&s);
+}
+
+/* A pipeline whose PP group is on a tier the blueprint does not have is illegal and binds
+ * no transfer; the simulator says so instead of deadlocking on the missing sends. */
+static void
+test_pipeline_tier_out_of_range (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwPlan) plan = NULL;
+  g_autoptr(BpwSimulation) sim = NULL;
+  Setup s;
+
+  setup_uniform (&s, 8);
+  s.mapping.tier[BPW_GROUP_PP] = (gint) s.bp->n_tiers;
+  plan = bind (&s);
+  g_assert_false (plan->legal);
+  g_assert_cmpint (bpw_plan_group_off_tiers (plan), ==, BPW_GROUP_PP);
+  sim = bpw_simulation_new (plan, NULL, &error);
+  g_assert_null (sim);
+  g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+  g_assert_nonnull (strstr (error->message, "pp on tier"));
+  setup_clear (&s);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -806,5 +870,9 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/Simulation/lanes-and-all-ranks", test_lanes_and_all_ranks);
   g_test_add_func ("/bpw/core/Simulation/concurrent-engines", test_concurrent_engines);
   g_test_add_func ("/bpw/core/Simulation/decode", test_decode);
+  g_test_add_func ("/bpw/core/Simulation/unused-tier-out-of-range",
+                   test_unused_tier_out_of_range);
+  g_test_add_func ("/bpw/core/Simulation/pipeline-tier-out-of-range",
+                   test_pipeline_tier_out_of_range);
   return g_test_run ();
 }

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bpw-blueprint.h"
+#include "bpw-mapping.h"
 #include "bpw-model-spec.h"
 #include "bpw-scenario.h"
 
@@ -48,6 +50,29 @@ void bpw_fuzz_check_workload (const BpwModelSpec *spec,
 void bpw_fuzz_check_facts    (const BpwModelSpec *spec,
                               const BpwScenario  *scenario,
                               const BpwParallel  *parallel);
+
+/* The most transformer blocks the evaluating targets keep of a model (fuzz-evaluate-*):
+ * decomposition, binding and simulation grow with the layers, and a few blocks exercise
+ * every kind of stage, boundary and schedule, so each execution stays in milliseconds. */
+#define BPW_FUZZ_MAX_LAYERS 4
+
+/* Sets @scenario to a small step of @phase for @spec: 64 tokens (fewer when a learned
+ * position table is shorter), decode at a context of 64, two sequences. */
+void bpw_fuzz_small_scenario (BpwScenario        *scenario,
+                              const BpwModelSpec *spec,
+                              BpwWorkloadPhase    phase);
+
+/* Evaluates @spec under @scenario through @mapping on @bp by every path there is: the
+ * scenario's validation, facts (decomposition and distribution), the estimator, the bound
+ * plan and its closed-form step, and the simulated step. Each path answers or refuses
+ * with a BPW_ERROR; what answers must hold: distribution conserves the graph's FLOPs and
+ * bytes, facts agree with their analytic form, every figure that reaches a user is finite
+ * (NaN only where it means "none"), MFU and HFU lie in [0, 1], the breakdown adds up to
+ * the step time and the simulated memory peak is within the device's bytes it reports. */
+void bpw_fuzz_check_evaluation (const BpwModelSpec *spec,
+                                const BpwScenario  *scenario,
+                                const BpwMapping   *mapping,
+                                const BpwBlueprint *bp);
 
 /* TRUE when every field the native format stores is equal (source is not stored). */
 gboolean bpw_fuzz_spec_equal (const BpwModelSpec *a,
