@@ -205,7 +205,10 @@ bpw_mapping_to_json (const BpwMapping *m)
     bpw_json_writer_string (&w, "name", m->name);
 
   bpw_json_writer_begin_object (&w, "parallel");
-  bpw_json_writer_int (&w, "tp", p->tp);
+  /* "sp" without a tensor-parallel group waits for one given elsewhere (the reader takes it
+   * only so); writing that "tp" of 1 would make the file contradict itself when read back. */
+  if (!(p->sp && p->tp == 1))
+    bpw_json_writer_int (&w, "tp", p->tp);
   bpw_json_writer_int (&w, "pp", p->pp);
   bpw_json_writer_int (&w, "dp", p->dp);
   bpw_json_writer_int (&w, "ep", p->ep);
