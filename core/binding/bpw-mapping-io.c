@@ -139,11 +139,16 @@ bpw_mapping_load (const char  *path,
   return TRUE;
 }
 
-gboolean
-bpw_mapping_load_over (const char  *path,
-                       BpwMapping  *mapping,
-                       GPtrArray   *warnings,
-                       GError     **error)
+/* @names_later: without @blueprint, a memory level, engine or tier given by name is
+ * accepted unchecked for a later reading against the blueprint (bpw_mapping_load_over_for
+ * with none), rather than refused. */
+static gboolean
+load_file (const char         *path,
+           const BpwBlueprint *blueprint,
+           gboolean            names_later,
+           BpwMapping         *mapping,
+           GPtrArray          *warnings,
+           GError            **error)
 {
   g_autoptr(BpwJsonDoc) doc = NULL;
 
@@ -152,7 +157,16 @@ bpw_mapping_load_over (const char  *path,
   doc = bpw_json_doc_new_from_file (path, error);
   if (doc == NULL)
     return FALSE;
-  return load_doc (doc, NULL, FALSE, mapping, warnings, error);
+  return load_doc (doc, blueprint, names_later, mapping, warnings, error);
+}
+
+gboolean
+bpw_mapping_load_over (const char  *path,
+                       BpwMapping  *mapping,
+                       GPtrArray   *warnings,
+                       GError     **error)
+{
+  return load_file (path, NULL, FALSE, mapping, warnings, error);
 }
 
 gboolean
@@ -162,14 +176,7 @@ bpw_mapping_load_over_for (const char         *path,
                            GPtrArray          *warnings,
                            GError            **error)
 {
-  g_autoptr(BpwJsonDoc) doc = NULL;
-
-  g_return_val_if_fail (path != NULL && mapping != NULL, FALSE);
-
-  doc = bpw_json_doc_new_from_file (path, error);
-  if (doc == NULL)
-    return FALSE;
-  return load_doc (doc, blueprint, blueprint == NULL, mapping, warnings, error);
+  return load_file (path, blueprint, blueprint == NULL, mapping, warnings, error);
 }
 
 /* A reference as the reader takes it back: -1 as @minus_one, the host as "host". */

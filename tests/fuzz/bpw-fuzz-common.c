@@ -351,3 +351,20 @@ bpw_fuzz_check_evaluation (const BpwModelSpec *spec,
                        "the simulated memory peak is finite");
     }
 }
+
+void
+bpw_fuzz_check_phases (const BpwModelSpec     *spec,
+                       const BpwMapping       *mapping,
+                       const BpwBlueprint     *bp,
+                       const BpwWorkloadPhase *phases,
+                       guint                   n_phases)
+{
+  for (guint i = 0; i < n_phases; i++)
+    {
+      BpwScenario scenario;
+
+      bpw_fuzz_small_scenario (&scenario, spec, phases[i]);
+      bpw_fuzz_check_evaluation (spec, &scenario, mapping, bp);
+      bpw_scenario_clear (&scenario);
+    }
+}

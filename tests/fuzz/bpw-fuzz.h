@@ -74,6 +74,14 @@ void bpw_fuzz_check_evaluation (const BpwModelSpec *spec,
                                 const BpwMapping   *mapping,
                                 const BpwBlueprint *bp);
 
+/* bpw_fuzz_check_evaluation() of @spec through @mapping on @bp, once for each of the
+ * @n_phases phases in a bpw_fuzz_small_scenario(). */
+void bpw_fuzz_check_phases (const BpwModelSpec     *spec,
+                            const BpwMapping       *mapping,
+                            const BpwBlueprint     *bp,
+                            const BpwWorkloadPhase *phases,
+                            guint                   n_phases);
+
 /* TRUE when every field the native format stores is equal (source is not stored). */
 gboolean bpw_fuzz_spec_equal (const BpwModelSpec *a,
                               const BpwModelSpec *b);

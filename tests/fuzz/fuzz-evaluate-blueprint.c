@@ -64,14 +64,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     }
 
   bpw_mapping_init_defaults (&mapping);
-  for (guint i = 0; i < G_N_ELEMENTS (phases); i++)
-    {
-      BpwScenario scenario;
-
-      bpw_fuzz_small_scenario (&scenario, &model, phases[i]);
-      bpw_fuzz_check_evaluation (&model, &scenario, &mapping, bp);
-      bpw_scenario_clear (&scenario);
-    }
+  bpw_fuzz_check_phases (&model, &mapping, bp, phases, G_N_ELEMENTS (phases));
   bpw_mapping_clear (&mapping);
   return 0;
 }

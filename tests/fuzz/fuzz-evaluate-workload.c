@@ -70,14 +70,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     }
 
   bpw_mapping_init_defaults (&mapping);
-  for (guint i = 0; i < G_N_ELEMENTS (phases); i++)
-    {
-      BpwScenario scenario;
-
-      bpw_fuzz_small_scenario (&scenario, &spec, phases[i]);
-      bpw_fuzz_check_evaluation (&spec, &scenario, &mapping, blueprint);
-      bpw_scenario_clear (&scenario);
-    }
+  bpw_fuzz_check_phases (&spec, &mapping, blueprint, phases, G_N_ELEMENTS (phases));
   bpw_mapping_clear (&mapping);
   bpw_model_spec_clear (&spec);
   return 0;
