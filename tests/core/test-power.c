@@ -259,7 +259,11 @@ test_cap_round_trip (void)
   bpw_blueprint_set_value (copy, &copy->power_cap, 250, BPW_PROVENANCE_MEASURED, "nvidia-smi -pl");
   g_assert_false (bpw_blueprint_equal (bp, copy));
 
-  refused = g_strjoinv ("\"cap\": {\"value\": \"40 W\"", g_strsplit (file, "\"cap\": {\"value\": \"300 W\"", -1));
+  {
+    g_auto(GStrv) parts = g_strsplit (file, "\"cap\": {\"value\": \"300 W\"", -1);
+
+    refused = g_strjoinv ("\"cap\": {\"value\": \"40 W\"", parts);
+  }
   low = bpw_blueprint_load_data ("low.json", refused, -1, NULL, &error);
   g_assert_null (low);
   g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
@@ -380,7 +384,11 @@ test_price_round_trip (void)
   g_assert_no_error (error);
   g_assert_true (bpw_study_equal (study, back));
 
-  unsourced = g_strjoinv ("\"source\": \"\"", g_strsplit (text, "\"source\": \"test quote\"", 2));
+  {
+    g_auto(GStrv) parts = g_strsplit (text, "\"source\": \"test quote\"", 2);
+
+    unsourced = g_strjoinv ("\"source\": \"\"", parts);
+  }
   g_clear_object (&back);
   back = bpw_study_new_from_data ("unsourced.bpw-study.json", unsourced, -1, &error);
   g_assert_null (back);
