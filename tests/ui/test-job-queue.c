@@ -149,6 +149,19 @@ wait_idle (BpwJobQueue *queue)
     g_main_context_iteration (NULL, TRUE);
 }
 
+/* A stale job's result is freed when its task is finalized, and the last reference to the
+ * task may be a worker thread's, dropped after the queue has gone idle and without waking
+ * the main context: poll for it rather than block. */
+static void
+wait_freed (guint n)
+{
+  while ((guint) g_atomic_int_get (&fixture.results_freed) < n)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_thread_yield ();
+    }
+}
+
 /* A job's result reaches its done function on the main thread; an error does too. */
 static void
 test_delivers (void)
@@ -194,6 +207,7 @@ test_newest_wins (void)
   g_assert_cmpint (fixture.last_value, ==, 2);
   g_assert_cmpuint (fixture.done_cancelled, ==, 1);
   /* The stale one's result and the delivered one's. */
+  wait_freed (2);
   g_assert_cmpuint (fixture.results_freed, ==, 2);
 }
 
@@ -215,6 +229,7 @@ test_invalidate (void)
   g_assert_cmpuint (fixture.done_cancelled, ==, 2);
   g_assert_cmpuint (fixture.done_results, ==, 1);
   g_assert_cmpint (fixture.last_value, ==, 5);
+  wait_freed (3);
   g_assert_cmpuint (fixture.results_freed, ==, 3);
 }
 
@@ -222,7 +237,7 @@ static void
 count_finalized (gpointer  data,
                  GObject  *where)
 {
-  *(gboolean *) data = TRUE;
+  g_atomic_int_set ((gint *) data, TRUE);
 }
 
 /* Freed by its owner while a job runs: the job ends without calling back, its result is
@@ -242,8 +257,12 @@ test_free_while_running (void)
   g_object_unref (owner);
   g_assert_false (finalized);
   open_gate ();
-  while (!finalized)
-    g_main_context_iteration (NULL, TRUE);
+  /* The owner's last reference may go with the task on a worker thread (see wait_freed). */
+  while (!g_atomic_int_get (&finalized))
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_thread_yield ();
+    }
   g_assert_cmpuint (fixture.done_results + fixture.done_cancelled + fixture.done_failed, ==, 0);
   g_assert_cmpuint (fixture.results_freed, ==, 1);
 }
