@@ -14,12 +14,18 @@ G_BEGIN_DECLS
 #define BPW_TEMPLATE_MICRO_BATCHES 2
 
 /* Parts of a pipeline stage: embedding (first stage), one transformer block, head and
- * loss (last stage). */
+ * loss (last stage). A model with both dense and MoE blocks (DeepSeek's dense first
+ * layers, every other layer MoE) binds one block of each kind, DENSE and MOE, and costs
+ * each stage by how many of each it holds; BLOCK is then the element-wise lesser of the
+ * two, a per-layer lower bound for the search. Otherwise BLOCK is the template's mean
+ * block and DENSE and MOE stay empty. */
 typedef enum
 {
   BPW_PART_BEFORE,
   BPW_PART_BLOCK,
   BPW_PART_AFTER,
+  BPW_PART_DENSE,
+  BPW_PART_MOE,
   BPW_N_PARTS
 } BpwPart;
 
@@ -40,6 +46,7 @@ typedef struct
 {
   BpwTemplateKey   key;
   gboolean         train;
+  gboolean         by_kind;                /* DENSE and MOE bound apart */
   gboolean         on_chip;                /* a kind is placed on an on-chip level */
   BpwStageTotals   tasks[BPW_N_PARTS];     /* BLOCK: one block */
   GArray          *transfers[BPW_N_PARTS]; /* BpwPlanTransfer; BLOCK counts per block */
@@ -56,6 +63,7 @@ typedef struct
   double           stored[BPW_N_PARTS];
   double           live_block;             /* one block's tensors live while it runs */
   double           kv_block;
+  double           live[BPW_N_PARTS], kv[BPW_N_PARTS];  /* of each block part */
   double           temporaries[BPW_N_PARTS], communication[BPW_N_PARTS];
   GPtrArray       *reasons;                /* mapping-invariant legality reasons */
 } BpwTemplate;
@@ -74,6 +82,15 @@ BpwTemplate  *bpw_template_new      (const BpwTemplateKey *key,
                                      const BpwMapping     *mapping,
                                      GError              **error);
 void          bpw_template_free     (BpwTemplate          *tmpl);
+
+/* Blocks of each kind among layers [first, first + n) of @spec, as @t binds them: with
+ * by_kind, n_dense and n_moe; else all n in *n_dense. */
+void          bpw_template_count_kinds (const BpwTemplate  *t,
+                                        const BpwModelSpec *spec,
+                                        gint64              first,
+                                        gint64              n,
+                                        gint64             *n_dense,
+                                        gint64             *n_moe);
 
 /* The template @mapping binds to, bound on first use and cached (borrowed: valid until
  * the estimator is freed or its templates dropped). Search reads its mapping-invariant

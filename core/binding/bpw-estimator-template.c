@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The template model keeps every dimension of the real one but has two blocks and two
- * micro-batches per pipeline. With a pipeline it is split over two stages, so that the
+ * micro-batches per pipeline. A model with dense and MoE blocks gets one of each kind, and
+ * a stage is costed by how many blocks of each kind it holds. With a pipeline it is split over two stages, so that the
  * template has the first stage's embedding, the last stage's head and tied-embedding copy,
  * and the point-to-point sends between stages; without one it is a single stage.
  */
@@ -67,17 +68,79 @@ bpw_template_key_equal (gconstpointer a,
   return memcmp (a, b, sizeof (BpwTemplateKey)) == 0;
 }
 
+/* With kinds, the template's block 0 is dense and block 1 MoE. */
 static BpwPart
-part_of_layer (gint32 layer)
+part_of_layer (const BpwTemplate *t, gint32 layer)
 {
-  return layer == BPW_LAYER_BEFORE_BLOCKS ? BPW_PART_BEFORE
-         : layer == BPW_LAYER_AFTER_BLOCKS ? BPW_PART_AFTER : BPW_PART_BLOCK;
+  if (layer == BPW_LAYER_BEFORE_BLOCKS)
+    return BPW_PART_BEFORE;
+  if (layer == BPW_LAYER_AFTER_BLOCKS)
+    return BPW_PART_AFTER;
+  if (t->by_kind)
+    return layer == 0 ? BPW_PART_DENSE : BPW_PART_MOE;
+  return BPW_PART_BLOCK;
+}
+
+/* What one template block stands for: the mean block is half of two, a kind's block one. */
+static double
+part_scale (BpwPart part)
+{
+  return part == BPW_PART_BLOCK ? 1.0 / BPW_TEMPLATE_BLOCKS : 1.0;
+}
+
+static gint64
+moe_layers_in (const BpwModelSpec *spec, gint64 first, gint64 n)
+{
+  gint64 moe = 0;
+
+  for (gint64 l = first; l < first + n; l++)
+    moe += bpw_model_spec_is_moe_layer (spec, l);
+  return moe;
+}
+
+void
+bpw_template_count_kinds (const BpwTemplate  *t,
+                          const BpwModelSpec *spec,
+                          gint64              first,
+                          gint64              n,
+                          gint64             *n_dense,
+                          gint64             *n_moe)
+{
+  *n_moe = t->by_kind ? moe_layers_in (spec, first, n) : 0;
+  *n_dense = n - *n_moe;
+}
+
+/* The doubles of BpwStageTotals that add linearly, up to n_layers. */
+#define N_LINEAR (G_STRUCT_OFFSET (BpwStageTotals, n_layers) / sizeof (double))
+
+/* BLOCK as the lesser of the two kinds, field by field: a per-layer lower bound. */
+static void
+lesser_block (BpwTemplate *t)
+{
+  double *b = (double *) &t->tasks[BPW_PART_BLOCK];
+  const double *d = (const double *) &t->tasks[BPW_PART_DENSE];
+  const double *m = (const double *) &t->tasks[BPW_PART_MOE];
+
+  for (gsize i = 0; i < N_LINEAR; i++)
+    b[i] = MIN (d[i], m[i]);
+#define LESSER(field) field[BPW_PART_BLOCK] = MIN (field[BPW_PART_DENSE], field[BPW_PART_MOE])
+  LESSER (t->weights);
+  LESSER (t->gradients);
+  LESSER (t->optimizer);
+  LESSER (t->stored);
+  LESSER (t->temporaries);
+  LESSER (t->communication);
+  LESSER (t->live);
+  LESSER (t->kv);
+  for (guint w = 0; w < 2; w++)
+    for (guint e = 0; e < 2; e++)
+      LESSER (t->dp_bytes[w][e]);
+#undef LESSER
 }
 
 static void
 collect_tasks_and_transfers (BpwTemplate *t, const BpwPlan *plan)
 {
-  double block_scale = 1.0 / BPW_TEMPLATE_BLOCKS;
 
   for (gint64 s = 0; s < plan->dist->n_stages; s++)
     {
@@ -86,17 +149,16 @@ collect_tasks_and_transfers (BpwTemplate *t, const BpwPlan *plan)
       for (guint i = 0; i < ps->tasks->len; i++)
         {
           const BpwPlanTask *task = &g_array_index (ps->tasks, BpwPlanTask, i);
-          BpwPart part = part_of_layer (task->layer);
+          BpwPart part = part_of_layer (t, task->layer);
 
-          bpw_stage_totals_add_task (plan, task, part == BPW_PART_BLOCK ? block_scale : 1.0,
-                                     &t->tasks[part]);
+          bpw_stage_totals_add_task (plan, task, part_scale (part), &t->tasks[part]);
           t->temporaries[part] = MAX (t->temporaries[part],
                                       task->bytes[BPW_TRAFFIC_DEVICE] - task->tiling_bytes);
         }
       for (guint i = 0; i < ps->transfers->len; i++)
         {
           BpwPlanTransfer tr = g_array_index (ps->transfers, BpwPlanTransfer, i);
-          BpwPart part = part_of_layer (tr.layer);
+          BpwPart part = part_of_layer (t, tr.layer);
 
           /* The last stage's half of the tied-embedding reduction serves the embedding op
            * but belongs to the head's stage. */
@@ -123,8 +185,7 @@ collect_tasks_and_transfers (BpwTemplate *t, const BpwPlan *plan)
                 }
               continue;
             }
-          if (part == BPW_PART_BLOCK)
-            tr.count *= block_scale;
+          tr.count *= part_scale (part);
           g_array_append_val (t->transfers[part], tr);
           if (tr.group != BPW_GROUP_DP)
             t->communication[part] = MAX (t->communication[part], tr.bytes);
@@ -147,7 +208,7 @@ collect_memory (BpwTemplate *t, const BpwPlan *plan)
   for (guint i = 0; i < g->tensors->len; i++)
     {
       const BpwTensor *tensor = bpw_work_graph_tensor (g, i);
-      BpwPart part = part_of_layer (tensor->layer);
+      BpwPart part = part_of_layer (t, tensor->layer);
       guint64 dummy_s = 0, dummy_k = 0, dummy_l = 0;
 
       _bpw_dist_work_account_tensor (dist, tensor, &mem[part], &stored[part], &kv[part],
@@ -157,29 +218,33 @@ collect_memory (BpwTemplate *t, const BpwPlan *plan)
         on_chip[part] += _bpw_dist_work_tensor_rank_bytes (dist, tensor);
       if (tensor->kind == BPW_TENSOR_GRADIENT || tensor->kind == BPW_TENSOR_WEIGHT)
         t->dp_bytes[tensor->kind == BPW_TENSOR_WEIGHT][tensor->split == BPW_SPLIT_EXPERT][part] +=
-          (double) _bpw_dist_work_tensor_rank_bytes (dist, tensor) /
-          (part == BPW_PART_BLOCK ? BPW_TEMPLATE_BLOCKS : 1.0);
+          (double) _bpw_dist_work_tensor_rank_bytes (dist, tensor) * part_scale (part);
       if (_bpw_dist_work_stage_of_layer (dist, tensor->layer) == last_stage)
         _bpw_dist_work_account_tensor (dist, tensor, &last, &dummy_s, &dummy_k, &dummy_l);
     }
 
   for (guint p = 0; p < BPW_N_PARTS; p++)
     {
-      double scale = p == BPW_PART_BLOCK ? 1.0 / BPW_TEMPLATE_BLOCKS : 1.0;
+      double scale = part_scale (p);
       double fused = plan->mapping.fusion != 0 && t->train ? (double) on_chip[p] : 0.0;
 
       t->weights[p] = (double) mem[p].weights * scale;
       t->gradients[p] = (double) mem[p].gradients * scale;
       t->optimizer[p] = (double) mem[p].optimizer_state * scale;
       t->stored[p] = ((double) stored[p] - fused) * scale;
+      t->live[p] = (double) live[p] * scale;
+      t->kv[p] = (double) kv[p] * scale;
     }
-  t->live_block = (double) live[BPW_PART_BLOCK] / BPW_TEMPLATE_BLOCKS;
-  t->kv_block = (double) kv[BPW_PART_BLOCK] / BPW_TEMPLATE_BLOCKS;
 
   /* What the last stage holds beyond its tensors: the tied embedding copy. */
   t->weights[BPW_PART_AFTER] += (double) (dist_last->weights - last.weights);
   t->gradients[BPW_PART_AFTER] += (double) (dist_last->gradients - last.gradients);
   t->optimizer[BPW_PART_AFTER] += (double) (dist_last->optimizer_state - last.optimizer_state);
+
+  if (t->by_kind)
+    lesser_block (t);
+  t->live_block = t->live[BPW_PART_BLOCK];
+  t->kv_block = t->kv[BPW_PART_BLOCK];
 }
 
 BpwTemplate *
@@ -199,7 +264,17 @@ bpw_template_new (const BpwTemplateKey *key,
   BpwDistWork *dist;
   gboolean on_chip = FALSE;
 
+  gint64 moe_layers = moe_layers_in (spec, 0, spec->layers);
+  gboolean by_kind = moe_layers > 0 && moe_layers < spec->layers;
+
   small.layers = BPW_TEMPLATE_BLOCKS;
+  /* Dense and MoE blocks in one model (any moe.first and moe.every): block 0 dense, block 1
+   * MoE, each costed by kind per stage. All MoE: two alike. */
+  if (spec->experts > 0)
+    {
+      small.moe_first = by_kind ? 1 : 0;
+      small.moe_every = 1;
+    }
   /* A window on every layer (Mistral) or none keeps both blocks alike. A window on only
    * the upper layers (Qwen2's max_window_layers) gets one full and one windowed block:
    * the per-block mean is exact when half the layers are windowed and an estimate
@@ -250,6 +325,7 @@ bpw_template_new (const BpwTemplateKey *key,
 
   t = g_new0 (BpwTemplate, 1);
   t->key = *key;
+  t->by_kind = by_kind;
   t->train = scenario->phase == BPW_WORKLOAD_TRAIN;
   t->on_chip = on_chip;
   t->reasons = g_ptr_array_new_with_free_func (g_free);

@@ -16,8 +16,11 @@
 #include "bpw-plan-private.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
-/* Stage groups: first, last, and the middle stages with the base or one extra layer. */
-#define MAX_GROUPS 4
+/* Stage groups: first, last, and the middle stages alike in their layers and in how many
+ * of them are MoE. Middle stages hold base or base + 1 layers; of a run of n contiguous
+ * layers, those after the dense first ones hold floor(n/every) or ceil(n/every) MoE layers,
+ * those inside them none, and one stage straddles: at most 4 kinds for each of 2 sizes. */
+#define MAX_GROUPS 10
 
 struct _BpwEstimator
 {
@@ -100,6 +103,41 @@ bpw_estimator_drop_templates (BpwEstimator *est)
 /* The doubles of BpwStageTotals, in order, up to n_layers: combined linearly. */
 #define N_LINEAR (G_STRUCT_OFFSET (BpwStageTotals, n_layers) / sizeof (double))
 
+/* A stage's blocks: n_dense of DENSE and n_moe of MOE when the template binds kinds, else
+ * n_dense of the mean BLOCK (n_moe is then 0). */
+typedef struct
+{
+  double n_dense, n_moe;
+  guint  dense_part;
+} StageBlocks;
+
+static StageBlocks
+stage_blocks (const BpwTemplate *t, const BpwModelSpec *spec, gint64 first, gint64 n)
+{
+  gint64 n_dense, n_moe;
+
+  bpw_template_count_kinds (t, spec, first, n, &n_dense, &n_moe);
+  return (StageBlocks) { (double) n_dense, (double) n_moe,
+                         t->by_kind ? BPW_PART_DENSE : BPW_PART_BLOCK };
+}
+
+/* n_dense x the dense part of @per_part plus n_moe x its MoE part. */
+static double
+blocks_sum (const StageBlocks *sb, const double *per_part)
+{
+  return sb->n_dense * per_part[sb->dense_part]
+         + (sb->n_moe > 0 ? sb->n_moe * per_part[BPW_PART_MOE] : 0.0);
+}
+
+/* The larger of the parts the stage holds (one block's temporaries or live tensors). */
+static double
+blocks_max (const StageBlocks *sb, const double *per_part)
+{
+  double v = sb->n_dense > 0 || sb->n_moe == 0 ? per_part[sb->dense_part] : 0.0;
+
+  return sb->n_moe > 0 ? MAX (v, per_part[BPW_PART_MOE]) : v;
+}
+
 static void
 totals_add (BpwStageTotals *dst, double a, const BpwStageTotals *src)
 {
@@ -130,8 +168,9 @@ cost_transfer (const BpwBlueprint *bp, const BpwMapping *m, const BpwPlanTransfe
 
 /* The stage's DP buckets: gradients reduced (or reduce-scattered), weights gathered. */
 static void
-cost_dp (const BpwBlueprint *bp, const BpwMapping *m, const BpwTemplate *t, gint64 n_layers,
-         gboolean first, gboolean last, gint64 micro_batches, BpwStageTotals *out)
+cost_dp (const BpwBlueprint *bp, const BpwMapping *m, const BpwTemplate *t,
+         const StageBlocks *sb, gboolean first, gboolean last, gint64 micro_batches,
+         BpwStageTotals *out)
 {
   for (guint i = 0; i < t->dp_shapes->len; i++)
     {
@@ -142,7 +181,7 @@ cost_dp (const BpwBlueprint *bp, const BpwMapping *m, const BpwTemplate *t, gint
       /* ZeRO-3 gathers the weights for every micro-batch's forward and backward. */
       if (tr.phase == BPW_PHASE_FORWARD)
         tr.count = tr.count / BPW_TEMPLATE_MICRO_BATCHES * (double) micro_batches;
-      tr.bytes = (double) n_layers * b[BPW_PART_BLOCK] + (first ? b[BPW_PART_BEFORE] : 0) +
+      tr.bytes = blocks_sum (sb, b) + (first ? b[BPW_PART_BEFORE] : 0) +
                  (last ? b[BPW_PART_AFTER] : 0);
       cost_transfer (bp, m, &tr, 1.0, out);
     }
@@ -156,20 +195,20 @@ typedef struct
 /* Device bytes of stage @s (and host bytes into @host). */
 static double
 stage_memory (const BpwEstimator *est, const BpwTemplate *t, const BpwMapping *m,
-              gint64 s, gint64 pp, gint64 n_layers, gint64 micro_batches, double *host,
-              double largest[BPW_N_TENSOR_KINDS])
+              gint64 s, gint64 pp, gint64 n_layers, const StageBlocks *sb,
+              gint64 micro_batches, double *host, double largest[BPW_N_TENSOR_KINDS])
 {
   const BpwBlueprint *bp = est->blueprint;
   gboolean first = s == 0, last = s == pp - 1;
-  double nl = (double) n_layers;
+  double live = blocks_max (sb, t->live);
   StageState st = {
-    .weights = nl * t->weights[BPW_PART_BLOCK],
-    .gradients = nl * t->gradients[BPW_PART_BLOCK],
-    .optimizer = nl * t->optimizer[BPW_PART_BLOCK],
-    .stored = nl * t->stored[BPW_PART_BLOCK],
-    .kv = nl * t->kv_block * (double) micro_batches,
-    .temporaries = t->temporaries[BPW_PART_BLOCK],
-    .communication = t->communication[BPW_PART_BLOCK],
+    .weights = blocks_sum (sb, t->weights),
+    .gradients = blocks_sum (sb, t->gradients),
+    .optimizer = blocks_sum (sb, t->optimizer),
+    .stored = blocks_sum (sb, t->stored),
+    .kv = blocks_sum (sb, t->kv) * (double) micro_batches,
+    .temporaries = blocks_max (sb, t->temporaries),
+    .communication = blocks_max (sb, t->communication),
   };
   gint64 flight = _bpw_dist_work_in_flight (est->scenario.phase, m->parallel.schedule,
                                             micro_batches, pp, s);
@@ -192,10 +231,10 @@ stage_memory (const BpwEstimator *est, const BpwTemplate *t, const BpwMapping *m
     {
       acts = st.stored * _bpw_plan_stored_factor (&m->parallel, micro_batches, s, flight);
       if (t->key.recompute != BPW_RECOMPUTE_NONE)
-        acts += t->live_block;
+        acts += live;
     }
   else
-    acts = t->live_block * (double) flight;
+    acts = live * (double) flight;
 
   n_layers = MAX (n_layers, 1);
   if (t->on_chip)
@@ -236,6 +275,7 @@ bpw_estimator_evaluate (BpwEstimator     *est,
 {
   const BpwBlueprint *bp = est->blueprint;
   BpwStageTotals groups[MAX_GROUPS], xfer[BPW_N_PARTS], pp_fwd, pp_bwd;
+  double group_moe[MAX_GROUPS];
   BpwScenario s = est->scenario;
   BpwMapping m = *mapping;  /* shallow: only tiers change, the name is never freed */
   const BpwParallel *p = &m.parallel;
@@ -293,14 +333,17 @@ bpw_estimator_evaluate (BpwEstimator     *est,
    * go to the later stages, as in the distribution. */
   base = est->spec.layers / pp;
   extra = est->spec.layers % pp;
-  for (gint64 st = 0; st < pp; st++)
+  for (gint64 st = 0, layer0 = 0; st < pp; st++)
     {
       gint64 n_layers = base + (st >= pp - extra ? 1 : 0);
       gboolean first = st == 0, last = st == pp - 1;
       double host = 0, memory;
       BpwStageTotals *g = NULL;
+      StageBlocks sb = stage_blocks (t, &est->spec, layer0, n_layers);
 
-      memory = stage_memory (est, t, &m, st, pp, n_layers, micro_batches, &host, largest);
+      layer0 += n_layers;
+      memory = stage_memory (est, t, &m, st, pp, n_layers, &sb, micro_batches, &host,
+                             largest);
       if (memory > est->capacity || (host > 0 && !est->has_host) ||
           (host > 0 && est->host_capacity > 0 && host > est->host_capacity))
         {
@@ -318,9 +361,10 @@ bpw_estimator_evaluate (BpwEstimator     *est,
               "memory, which “%s” cannot hold."), st, host / GIB, bp->name));
         }
 
-      if (!first && !last && n_groups > 0 && groups[n_groups - 1].n_layers == n_layers &&
-          groups[n_groups - 1].first_stage != 0)
-        g = &groups[n_groups - 1];
+      for (gint64 i = 0; !first && !last && g == NULL && i < n_groups; i++)
+        if (groups[i].n_layers == n_layers && groups[i].first_stage != 0 &&
+            groups[i].first_stage != pp - 1 && group_moe[i] == sb.n_moe)
+          g = &groups[i];
       if (g != NULL)
         {
           g->copies++;
@@ -329,6 +373,8 @@ bpw_estimator_evaluate (BpwEstimator     *est,
           continue;
         }
 
+      g_assert (n_groups < MAX_GROUPS);
+      group_moe[n_groups] = sb.n_moe;
       g = &groups[n_groups++];
       memset (g, 0, sizeof *g);
       g->n_layers = n_layers;
@@ -336,8 +382,13 @@ bpw_estimator_evaluate (BpwEstimator     *est,
       g->copies = 1;
       g->first_stage = st;
       g->memory_stage = st;
-      totals_add (g, (double) n_layers, &t->tasks[BPW_PART_BLOCK]);
-      totals_add (g, (double) n_layers, &xfer[BPW_PART_BLOCK]);
+      totals_add (g, sb.n_dense, &t->tasks[sb.dense_part]);
+      totals_add (g, sb.n_dense, &xfer[sb.dense_part]);
+      if (sb.n_moe > 0)
+        {
+          totals_add (g, sb.n_moe, &t->tasks[BPW_PART_MOE]);
+          totals_add (g, sb.n_moe, &xfer[BPW_PART_MOE]);
+        }
       if (first)
         {
           totals_add (g, 1.0, &t->tasks[BPW_PART_BEFORE]);
@@ -348,7 +399,7 @@ bpw_estimator_evaluate (BpwEstimator     *est,
           totals_add (g, 1.0, &t->tasks[BPW_PART_AFTER]);
           totals_add (g, 1.0, &xfer[BPW_PART_AFTER]);
         }
-      cost_dp (bp, &m, t, n_layers, first, last, micro_batches, g);
+      cost_dp (bp, &m, t, &sb, first, last, micro_batches, g);
       if (!last)
         totals_add (g, 1.0, &pp_fwd);
       if (!first && t->train)

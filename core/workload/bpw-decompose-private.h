@@ -106,6 +106,38 @@ use (Ctx *c, guint32 op, gint32 t, BpwAccess access)
     _bpw_work_graph_use (c->b, op, t, access);
 }
 
+/* bpw-decompose.c: the building blocks, for the other decomposition files */
+TapeEntry *_bpw_decompose_fwd           (Ctx             *c,
+                                         const TapeEntry *tmpl);
+gint32     _bpw_decompose_linear        (Ctx             *c,
+                                         const char      *name,
+                                         BpwLayerType     lt,
+                                         gint             layer,
+                                         gint32           x,
+                                         guint64          rows,
+                                         guint64          in,
+                                         guint64          out,
+                                         BpwSplit         wsplit,
+                                         BpwSplit         osplit,
+                                         gboolean         bias,
+                                         guint64          semantic_rows);
+gint32     _bpw_decompose_dropout       (Ctx             *c,
+                                         const char      *name,
+                                         BpwLayerType     lt,
+                                         BpwSplit         split,
+                                         gint             layer,
+                                         gint32           x,
+                                         guint64          elements,
+                                         gboolean         selective);
+gint32     _bpw_decompose_attention_out (Ctx             *c,
+                                         gint             layer,
+                                         gint32           y);
+
+/* bpw-decompose-mla.c: multi-head latent attention from the normed input @x */
+gint32     _bpw_decompose_mla           (Ctx             *c,
+                                         gint             layer,
+                                         gint32           x);
+
 /* bpw-decompose-backward.c */
 void _bpw_decompose_backward  (Ctx         *c,
                                const guint *layer_start,

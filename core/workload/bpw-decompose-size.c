@@ -55,11 +55,18 @@ forward_counts (const BpwModelSpec *m, gboolean train)
    * norm 2. */
   add_forward (&f, m->layers, 9 + qb + lb + 2 * dr,
                17 + 2 * qb + 2 * lb + 4 * dr + 2 * inference);
+  /* Latent attention instead of the qkv matmul and one rotary, at most: q_a, q_a_norm,
+   * q_b, kv_a, kv_a_norm, a second rotary, kv_b (or both absorptions) and their tensors. */
+  if (bpw_model_spec_is_mla (m))
+    add_forward (&f, m->layers, 7, 10);
   /* Dense MLP: fc1 (+ bias), activation, fc2 (+ bias, dropout), residual. */
   add_forward (&f, (guint64) m->layers - moe_layers, 4 + 2 * lb + dr, 8 + 4 * lb + 2 * dr);
   /* MoE: router, top-k, dispatch, expert fc1 (+ bias), activation, fc2, combine, residual;
    * each shared expert an MLP and an add. */
   add_forward (&f, moe_layers, 8 + lb + shared * (4 + lb), 11 + 2 * lb + shared * (6 + 2 * lb));
+  /* The router's balancing bias: an add and its bias and output. */
+  if (m->router_bias)
+    add_forward (&f, moe_layers, 1, 2);
   /* Head: final norm, head, loss. */
   add_forward (&f, 1, 3, 6);
   return f;

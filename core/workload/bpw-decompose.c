@@ -304,7 +304,18 @@ attention (Ctx *c, gint layer, gint32 x)
 
   y = linear (c, "attn.proj", BPW_LAYER_ATTENTION, layer, ctx, T, a * d, h, BPW_SPLIT_TP,
               BPW_SPLIT_REPLICATED, FALSE, T);
-  if (m->linear_bias)
+  return _bpw_decompose_attention_out (c, layer, y);
+}
+
+/* The output projection's bias and dropout, after any kind of attention. */
+gint32
+_bpw_decompose_attention_out (Ctx    *c,
+                              gint    layer,
+                              gint32  y)
+{
+  guint64 T = c->T, h = c->m->hidden;
+
+  if (c->m->linear_bias)
     {
       gint32 bw = weight (c, "attn.proj.b", BPW_SPLIT_REPLICATED, layer, h);
       gint32 yb = activation (c, "attn.proj.bias.out", BPW_SPLIT_SEQUENCE, layer, mul (c, T, h));
@@ -319,6 +330,28 @@ attention (Ctx *c, gint layer, gint32 x)
     }
   return dropout (c, "attn.out_dropout", BPW_LAYER_ATTENTION, BPW_SPLIT_SEQUENCE, layer, y,
                   mul (c, T, h), FALSE);
+}
+
+/* The building blocks other decomposition files share (bpw-decompose-private.h). */
+TapeEntry *
+_bpw_decompose_fwd (Ctx *c, const TapeEntry *tmpl)
+{
+  return fwd (c, tmpl);
+}
+
+gint32
+_bpw_decompose_linear (Ctx *c, const char *name, BpwLayerType lt, gint layer, gint32 x,
+                       guint64 rows, guint64 in, guint64 out, BpwSplit wsplit, BpwSplit osplit,
+                       gboolean bias, guint64 semantic_rows)
+{
+  return linear (c, name, lt, layer, x, rows, in, out, wsplit, osplit, bias, semantic_rows);
+}
+
+gint32
+_bpw_decompose_dropout (Ctx *c, const char *name, BpwLayerType lt, BpwSplit split, gint layer,
+                        gint32 x, guint64 elements, gboolean selective)
+{
+  return dropout (c, name, lt, split, layer, x, elements, selective);
 }
 
 static gint32
@@ -365,6 +398,20 @@ moe (Ctx *c, gint layer, gint32 x)
 
   logits = linear (c, "moe.router", BPW_LAYER_MOE, layer, x, T, h, E, BPW_SPLIT_REPLICATED,
                    BPW_SPLIT_SEQUENCE, FALSE, T);
+  if (m->router_bias)
+    {
+      /* Auxiliary-loss-free balancing: a per-expert bias added to every score before the
+       * top-k choice; it steers the choice only, so no gradient flows through it. */
+      gint32 bw = weight (c, "moe.router_bias.b", BPW_SPLIT_REPLICATED, layer, E);
+      gint32 yb = activation (c, "moe.router_bias.out", BPW_SPLIT_SEQUENCE, layer, mul (c, T, E));
+
+      fwd (c, &(TapeEntry) {
+        .name = "moe.router_bias", .prim = BPW_PRIM_BIAS, .layer_type = BPW_LAYER_MOE,
+        .split = BPW_SPLIT_SEQUENCE, .layer = layer, .in = { logits, NONE }, .weight = bw,
+        .out = yb, .saved = NONE, .flops = mul (c, T, E), .semantic = mul (c, T, E),
+      });
+      logits = yb;
+    }
   probs = activation (c, "moe.topk.out", BPW_SPLIT_SEQUENCE, layer, mul (c, T, E));
   fwd (c, &(TapeEntry) {
     .name = "moe.topk", .prim = BPW_PRIM_ROUTER_TOPK, .layer_type = BPW_LAYER_MOE,
@@ -406,7 +453,8 @@ block (Ctx *c, gint layer, gint32 x)
   guint64 Th = mul (c, c->T, c->m->hidden);
   gint32 a, x1, b, x2;
 
-  a = attention (c, layer, norm (c, "attn.norm", BPW_LAYER_NORM, layer, x));
+  a = norm (c, "attn.norm", BPW_LAYER_NORM, layer, x);
+  a = bpw_model_spec_is_mla (c->m) ? _bpw_decompose_mla (c, layer, a) : attention (c, layer, a);
   x1 = pointwise (c, "attn.residual", BPW_PRIM_ADD, BPW_LAYER_ATTENTION, BPW_SPLIT_SEQUENCE,
                   layer, x, a, Th, Th, 1);
   x = norm (c, "mlp.norm", BPW_LAYER_NORM, layer, x1);

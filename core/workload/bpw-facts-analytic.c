@@ -108,12 +108,11 @@ bpw_facts_compute_analytic (const BpwModelSpec *spec,
     facts->flops_hardware += facts->flops_by_phase[ph];
   facts->parameters = bpw_model_spec_parameters (spec);
   facts->active_parameters = bpw_model_spec_active_parameters (spec);
+  facts->mtp_parameters = bpw_model_spec_mtp_parameters (spec);
   facts->micro_batches = bpw_scenario_micro_batches (scenario, parallel);
-  kv_rank = (guint64) (spec->kv_heads / MIN (parallel->tp, spec->kv_heads)) * spec->head_dim
-            * bpw_dtype_bytes (scenario->kv_dtype);
-  facts->kv_bytes_per_token = 2 * (guint64) spec->layers * kv_rank;
-  facts->kv_bytes_per_sequence = 2 * bpw_model_spec_kv_slots (spec,
-                                                              bpw_facts_kv_context (scenario))
+  kv_rank = bpw_facts_kv_rank_bytes (spec, parallel, scenario->kv_dtype);
+  facts->kv_bytes_per_token = (guint64) spec->layers * kv_rank;
+  facts->kv_bytes_per_sequence = bpw_model_spec_kv_slots (spec, bpw_facts_kv_context (scenario))
                                  * kv_rank;
   facts->conservation.ok = TRUE;
   return TRUE;

@@ -89,6 +89,19 @@ bpw_facts_json_model (BpwJsonWriter      *w,
       bpw_json_writer_int (w, "window_first_layer", spec->window_first);
       bpw_json_writer_int (w, "window_layers", bpw_model_spec_window_layers (spec));
     }
+  if (bpw_model_spec_is_mla (spec))
+    {
+      bpw_json_writer_begin_object (w, "mla");
+      bpw_json_writer_int (w, "q_lora_rank", spec->q_lora_rank);
+      bpw_json_writer_int (w, "kv_lora_rank", spec->kv_lora_rank);
+      bpw_json_writer_int (w, "qk_nope_head_dim", spec->qk_nope_head_dim);
+      bpw_json_writer_int (w, "qk_rope_head_dim", spec->qk_rope_head_dim);
+      bpw_json_writer_int (w, "v_head_dim", spec->v_head_dim);
+      bpw_json_writer_string (w, "decode", "absorbed");
+      bpw_json_writer_end_object (w);
+    }
+  if (spec->mtp_modules > 0)
+    bpw_json_writer_int (w, "mtp_modules", spec->mtp_modules);
   if (spec->experts > 0)
     {
       bpw_json_writer_begin_object (w, "moe");
@@ -99,6 +112,13 @@ bpw_facts_json_model (BpwJsonWriter      *w,
       bpw_json_writer_int (w, "every", spec->moe_every);
       bpw_json_writer_int (w, "first", spec->moe_first);
       bpw_json_writer_double (w, "capacity_factor", spec->capacity_factor);
+      if (spec->expert_groups > 0)
+        {
+          bpw_json_writer_int (w, "groups", spec->expert_groups);
+          bpw_json_writer_int (w, "topk_groups", spec->topk_groups);
+        }
+      if (spec->router_bias)
+        bpw_json_writer_bool (w, "router_bias", TRUE);
       bpw_json_writer_end_object (w);
     }
   bpw_json_writer_string (w, "param_dtype", bpw_dtype_to_string (spec->param_dtype));
@@ -253,11 +273,14 @@ bpw_facts_to_json (const BpwFacts     *facts,
 
   bpw_json_writer_u128 (&w, "parameters", facts->parameters);
   bpw_json_writer_u128 (&w, "active_parameters", facts->active_parameters);
+  if (spec->mtp_modules > 0)
+    bpw_json_writer_u128 (&w, "mtp_parameters", facts->mtp_parameters);
   bpw_json_writer_u128 (&w, "tokens_per_step", facts->tokens_per_step);
   bpw_json_writer_int (&w, "micro_batches", facts->micro_batches);
 
   bpw_facts_json_flops (&w, facts);
   bpw_facts_json_memory (&w, facts);
+  bpw_json_writer_u128 (&w, "kv_elements_per_layer_token", bpw_model_spec_kv_elements (spec));
   bpw_json_writer_u128 (&w, "kv_bytes_per_token", facts->kv_bytes_per_token);
   bpw_json_writer_u128 (&w, "kv_bytes_per_sequence", facts->kv_bytes_per_sequence);
   bpw_facts_json_conservation (&w, &facts->conservation);

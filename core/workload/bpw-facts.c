@@ -48,6 +48,19 @@ bpw_facts_sum_phases (const BpwDistWork *dist,
 }
 
 guint64
+bpw_facts_kv_rank_bytes (const BpwModelSpec *spec,
+                         const BpwParallel  *parallel,
+                         BpwDType            kv_dtype)
+{
+  guint64 per_token = bpw_model_spec_kv_elements (spec) * bpw_dtype_bytes (kv_dtype);
+
+  /* Every head reads the whole latent, so MLA's cache is replicated over TP. */
+  if (bpw_model_spec_is_mla (spec))
+    return per_token;
+  return per_token / (guint64) MIN (parallel->tp, spec->kv_heads);
+}
+
+guint64
 bpw_facts_kv_context (const BpwScenario *scenario)
 {
   return scenario->phase == BPW_WORKLOAD_DECODE ? (guint64) scenario->context + 1
@@ -62,10 +75,11 @@ bpw_facts_fill (BpwFacts          *facts,
   const BpwModelSpec *m = &g->spec;
   const BpwParallel *p = &dist->parallel;
   const BpwStage *heavy = &dist->stages[dist->heaviest_stage];
-  guint64 kv_rank = m->kv_heads / MIN (p->tp, m->kv_heads);
+  guint64 kv_rank = bpw_facts_kv_rank_bytes (m, p, g->scenario.kv_dtype);
 
   facts->parameters = bpw_model_spec_parameters (m);
   facts->active_parameters = bpw_model_spec_active_parameters (m);
+  facts->mtp_parameters = bpw_model_spec_mtp_parameters (m);
   facts->tokens_per_step = (BpwU128) g->tokens_per_micro_batch * g->micro_batches;
   facts->micro_batches = dist->micro_batches_per_pipeline;
   bpw_work_graph_model_flops_by_layer_type (g, facts->flops_model_by_layer_type);
@@ -77,12 +91,9 @@ bpw_facts_fill (BpwFacts          *facts,
   facts->memory = heavy->memory;
   facts->memory_stage = dist->heaviest_stage;
   facts->activation_per_layer = bpw_dist_work_layer_stored_bytes (dist, 0);
-  facts->kv_bytes_per_token = 2 * (guint64) m->layers * kv_rank * m->head_dim *
-                              bpw_dtype_bytes (g->scenario.kv_dtype);
-  facts->kv_bytes_per_sequence = 2 * bpw_model_spec_kv_slots (m,
-                                                              bpw_facts_kv_context (&g->scenario))
-                                 * kv_rank * m->head_dim
-                                 * bpw_dtype_bytes (g->scenario.kv_dtype);
+  facts->kv_bytes_per_token = (guint64) m->layers * kv_rank;
+  facts->kv_bytes_per_sequence = bpw_model_spec_kv_slots (m, bpw_facts_kv_context (&g->scenario))
+                                 * kv_rank;
   bpw_dist_work_check_conservation (dist, &facts->conservation);
 }
 

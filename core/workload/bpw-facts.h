@@ -12,6 +12,7 @@ struct _BpwFacts
 {
   guint64          parameters;
   guint64          active_parameters;
+  guint64          mtp_parameters;      /* the MTP modules, in neither count above */
   BpwU128          tokens_per_step;
   gint64           micro_batches;       /* per pipeline, per step */
   BpwU128          flops_model;         /* Megatron/PaLM convention, whole job */
@@ -28,6 +29,12 @@ struct _BpwFacts
   guint64          kv_bytes_per_sequence;
   BpwConservation  conservation;        /* owned */
 };
+
+/* Bytes one token takes in one layer's KV cache on one rank: K and V of the rank's
+ * kv_heads / min(tp, kv_heads) heads, or MLA's whole latent and rope key (replicated). */
+guint64   bpw_facts_kv_rank_bytes (const BpwModelSpec *spec,
+                                   const BpwParallel  *parallel,
+                                   BpwDType            kv_dtype);
 
 /* Positions the KV cache of one sequence spans in @scenario: seq, or context + 1 in decode
  * (the step's own token included), before any window. */

@@ -20,6 +20,11 @@ typedef struct
   BpwPositionKind positions;
   gboolean tied, qkv_bias, linear_bias, dropout;
   gint64 experts, top_k;
+  /* Fine-grained MoE and latent attention (DeepSeek); zero for the others. */
+  gint64 shared_experts, moe_ffn, moe_first, expert_groups, topk_groups;
+  gboolean router_bias;
+  gint64 q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim;
+  gint64 mtp_modules;
 } BundledModel;
 
 /* GPT-3 uses Megatron-LM's padded GPT-2 vocabulary of 51,200 as in Narayanan et al. 2021
@@ -52,11 +57,17 @@ static const BundledModel bundled[] = {
   { "qwen2-7b", "Qwen/Qwen2-7B config.json",
     152064, 3584, 28, 28, 4, 128, 18944, 131072,
     BPW_FFN_SWIGLU, BPW_NORM_RMSNORM, BPW_POSITION_ROTARY, FALSE, TRUE, FALSE, FALSE, 0, 0 },
+  /* 3 dense layers then 58 MoE layers of 256 routed experts (top 8 within 4 of 8 groups)
+   * and one shared expert; latent attention; one MTP module, counted apart. */
+  { "deepseek-v3", "deepseek-ai/DeepSeek-V3 config.json",
+    129280, 7168, 61, 128, 128, 192, 18432, 163840,
+    BPW_FFN_SWIGLU, BPW_NORM_RMSNORM, BPW_POSITION_ROTARY, FALSE, FALSE, FALSE, FALSE, 256, 8,
+    1, 2048, 3, 8, 4, TRUE, 1536, 512, 128, 64, 128, 1 },
 };
 
 static const char * const bundled_names[] = {
   "gpt3-175b", "gpt3-13b", "gpt2", "llama3-8b", "llama3-70b", "llama3-405b", "mixtral-8x7b",
-  "mistral-7b", "qwen2-7b", NULL,
+  "mistral-7b", "qwen2-7b", "deepseek-v3", NULL,
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (bundled_names) == G_N_ELEMENTS (bundled) + 1);
@@ -98,6 +109,18 @@ bpw_model_spec_lookup_bundled (const char   *name,
       spec->dropout = m->dropout;
       spec->experts = m->experts;
       spec->top_k = m->top_k;
+      spec->shared_experts = m->shared_experts;
+      spec->moe_ffn = m->moe_ffn;
+      spec->moe_first = m->moe_first;
+      spec->expert_groups = m->expert_groups;
+      spec->topk_groups = m->topk_groups;
+      spec->router_bias = m->router_bias;
+      spec->q_lora_rank = m->q_lora_rank;
+      spec->kv_lora_rank = m->kv_lora_rank;
+      spec->qk_nope_head_dim = m->qk_nope_head_dim;
+      spec->qk_rope_head_dim = m->qk_rope_head_dim;
+      spec->v_head_dim = m->v_head_dim;
+      spec->mtp_modules = m->mtp_modules;
       return TRUE;
     }
   return FALSE;

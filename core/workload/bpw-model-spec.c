@@ -16,6 +16,8 @@
 #define MAX_VOCAB    (G_GINT64_CONSTANT (1) << 31)
 #define MAX_HEADS    (G_GINT64_CONSTANT (1) << 16)
 #define MAX_EXPERTS  (G_GINT64_CONSTANT (1) << 16)
+/* DeepSeek-V3 has one; a few more are a research setting, thousands a typing mistake. */
+#define MAX_MTP      64
 
 void
 bpw_model_spec_init_defaults (BpwModelSpec *spec)
@@ -66,6 +68,11 @@ bpw_model_spec_equal (const BpwModelSpec *a,
          && !a->tied_embeddings == !b->tied_embeddings && !a->qkv_bias == !b->qkv_bias
          && !a->linear_bias == !b->linear_bias && !a->dropout == !b->dropout
          && a->window == b->window && a->window_first == b->window_first
+         && a->q_lora_rank == b->q_lora_rank && a->kv_lora_rank == b->kv_lora_rank
+         && a->qk_nope_head_dim == b->qk_nope_head_dim
+         && a->qk_rope_head_dim == b->qk_rope_head_dim && a->v_head_dim == b->v_head_dim
+         && a->expert_groups == b->expert_groups && a->topk_groups == b->topk_groups
+         && !a->router_bias == !b->router_bias && a->mtp_modules == b->mtp_modules
          && a->experts == b->experts && a->top_k == b->top_k
          && a->shared_experts == b->shared_experts && a->moe_ffn == b->moe_ffn
          && a->moe_every == b->moe_every && a->moe_first == b->moe_first
@@ -186,12 +193,61 @@ norm_parameters (const BpwModelSpec *spec)
   return spec->norm == BPW_NORM_LAYERNORM ? 2 * (guint64) spec->hidden : (guint64) spec->hidden;
 }
 
+gboolean
+bpw_model_spec_is_mla (const BpwModelSpec *spec)
+{
+  return spec->kv_lora_rank > 0;
+}
+
+gint64
+bpw_model_spec_value_dim (const BpwModelSpec *spec)
+{
+  return bpw_model_spec_is_mla (spec) ? spec->v_head_dim : spec->head_dim;
+}
+
+guint64
+bpw_model_spec_kv_elements (const BpwModelSpec *spec)
+{
+  if (bpw_model_spec_is_mla (spec))
+    return (guint64) (spec->kv_lora_rank + spec->qk_rope_head_dim);
+  return 2 * (guint64) spec->kv_heads * spec->head_dim;
+}
+
+/* Parameters of a norm over @width elements. */
+static guint64
+norm_width_parameters (const BpwModelSpec *spec,
+                       guint64             width)
+{
+  return spec->norm == BPW_NORM_LAYERNORM ? 2 * width : width;
+}
+
+/* MLA: q_a (h x q_lora), its norm and q_b (q_lora x heads (nope + rope)), or one q_proj;
+ * kv_a_proj_with_mqa (h x (kv_lora + rope)), its norm over the latent, kv_b (kv_lora x
+ * heads (nope + v)) and o_proj (heads v x h). */
+static guint64
+mla_parameters (const BpwModelSpec *spec)
+{
+  guint64 h = spec->hidden, a = spec->heads;
+  guint64 qk = (guint64) (spec->qk_nope_head_dim + spec->qk_rope_head_dim);
+  guint64 q = spec->q_lora_rank > 0
+              ? h * spec->q_lora_rank + norm_width_parameters (spec, spec->q_lora_rank)
+                + (guint64) spec->q_lora_rank * a * qk
+              : h * a * qk;
+
+  return q + h * (guint64) (spec->kv_lora_rank + spec->qk_rope_head_dim)
+         + norm_width_parameters (spec, spec->kv_lora_rank)
+         + (guint64) spec->kv_lora_rank * a * (guint64) (spec->qk_nope_head_dim + spec->v_head_dim)
+         + a * spec->v_head_dim * h + (spec->linear_bias ? h : 0);
+}
+
 static guint64
 attention_parameters (const BpwModelSpec *spec)
 {
   guint64 h = spec->hidden;
   guint64 qkv = (guint64) (spec->heads + 2 * spec->kv_heads) * spec->head_dim;
 
+  if (bpw_model_spec_is_mla (spec))
+    return mla_parameters (spec);
   return h * qkv + (spec->qkv_bias ? qkv : 0)
          + (guint64) spec->heads * spec->head_dim * h + (spec->linear_bias ? h : 0);
 }
@@ -207,6 +263,8 @@ bpw_model_spec_layer_parameters (const BpwModelSpec *spec,
       guint64 ef = bpw_model_spec_expert_ffn (spec);
 
       n += (guint64) spec->hidden * spec->experts;  /* router */
+      if (spec->router_bias)
+        n += spec->experts;
       n += (guint64) (spec->experts + spec->shared_experts) * mlp_parameters (spec, ef);
     }
   else
@@ -262,6 +320,18 @@ bpw_model_spec_active_parameters (const BpwModelSpec *spec)
   return total - idle * (guint64) moe_layers;
 }
 
+guint64
+bpw_model_spec_mtp_parameters (const BpwModelSpec *spec)
+{
+  guint64 h = spec->hidden;
+  /* enorm, hnorm, eh_proj (2h x h), the block (a layer of the model's last kind) and the
+   * shared head's norm. */
+  guint64 one = 3 * norm_parameters (spec) + 2 * h * h
+                + bpw_model_spec_layer_parameters (spec, spec->layers);
+
+  return one * (guint64) MAX (spec->mtp_modules, 0);
+}
+
 /* An upper bound of the largest count derived from the spec (parameters), computed in
  * floating point so that the exact integer code that follows can never overflow. */
 static gboolean
@@ -273,13 +343,77 @@ bpw_model_spec_check_size (const BpwModelSpec *spec,
                      + (double) spec->heads * spec->head_dim * h
                      + (1.0 + spec->experts + spec->shared_experts) * (3.0 * h * f + 2 * f + h)
                      + h * spec->experts + 4 * h;
-  double total = per_layer * spec->layers + 2.0 * spec->vocab * h + (double) spec->max_positions * h;
+  double total;
+
+  if (bpw_model_spec_is_mla (spec))
+    per_layer += h * (spec->q_lora_rank + spec->kv_lora_rank + spec->qk_rope_head_dim)
+                 + ((double) spec->q_lora_rank + h) * spec->heads
+                   * (spec->qk_nope_head_dim + spec->qk_rope_head_dim)
+                 + (double) spec->kv_lora_rank * spec->heads
+                   * (spec->qk_nope_head_dim + spec->v_head_dim)
+                 + (double) spec->heads * spec->v_head_dim * h;
+  total = per_layer * spec->layers + (per_layer + 2.0 * h * h) * spec->mtp_modules
+          + 2.0 * spec->vocab * h + (double) spec->max_positions * h;
 
   if (total >= 9.0e18)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_OVERFLOW,
                    _("model: about %.3g parameters do not fit in a 64-bit count; "
                    "check hidden, layers, ffn and vocab"), total);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+bpw_model_spec_validate_mla (const BpwModelSpec *spec,
+                             GError            **error)
+{
+  if (!bpw_model_spec_check_range ("mla.kv_lora_rank", spec->kv_lora_rank, 0, MAX_WIDTH, error))
+    return FALSE;
+  if (spec->kv_lora_rank == 0)
+    {
+      if (spec->q_lora_rank == 0 && spec->qk_nope_head_dim == 0 &&
+          spec->qk_rope_head_dim == 0 && spec->v_head_dim == 0)
+        return TRUE;
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("model.mla: q_lora_rank and the head widths need kv_lora_rank > 0"));
+      return FALSE;
+    }
+  if (!bpw_model_spec_check_range ("mla.q_lora_rank", spec->q_lora_rank, 0, MAX_WIDTH, error) ||
+      !bpw_model_spec_check_range ("mla.qk_nope_head_dim", spec->qk_nope_head_dim, 1, MAX_WIDTH,
+                                   error) ||
+      !bpw_model_spec_check_range ("mla.qk_rope_head_dim", spec->qk_rope_head_dim, 1, MAX_WIDTH,
+                                   error) ||
+      !bpw_model_spec_check_range ("mla.v_head_dim", spec->v_head_dim, 1, MAX_WIDTH, error))
+    return FALSE;
+  if (spec->head_dim != spec->qk_nope_head_dim + spec->qk_rope_head_dim)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("model.head_dim: with latent attention the query/key head is "
+                   "qk_nope_head_dim + qk_rope_head_dim = %" PRId64 ", got %" PRId64),
+                   spec->qk_nope_head_dim + spec->qk_rope_head_dim, spec->head_dim);
+      return FALSE;
+    }
+  if (spec->kv_heads != spec->heads)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("model.kv_heads: latent attention decompresses a key and a value per "
+                   "query head, so kv_heads must equal heads (%" PRId64 "), got %" PRId64),
+                   spec->heads, spec->kv_heads);
+      return FALSE;
+    }
+  if (spec->qk_rope_head_dim % 2 != 0)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("model.mla.qk_rope_head_dim: rotary positions rotate pairs of "
+                   "dimensions, so it must be even, got %" PRId64), spec->qk_rope_head_dim);
+      return FALSE;
+    }
+  if (spec->qkv_bias)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("model.qkv_bias: latent attention has no Q/K/V bias"));
       return FALSE;
     }
   return TRUE;
@@ -322,6 +456,10 @@ bpw_model_spec_validate (const BpwModelSpec *spec,
                                    error))
     return FALSE;
 
+  if (!bpw_model_spec_validate_mla (spec, error) ||
+      !bpw_model_spec_check_range ("mtp_modules", spec->mtp_modules, 0, MAX_MTP, error))
+    return FALSE;
+
   if (spec->experts != 0)
     {
       if (!bpw_model_spec_check_range ("moe.experts", spec->experts, 1, MAX_EXPERTS, error) ||
@@ -339,11 +477,38 @@ bpw_model_spec_validate (const BpwModelSpec *spec,
                        "and 64, got %g"), spec->capacity_factor);
           return FALSE;
         }
+      if (!bpw_model_spec_check_range ("moe.groups", spec->expert_groups, 0, spec->experts,
+                                       error) ||
+          !bpw_model_spec_check_range ("moe.topk_groups", spec->topk_groups, 0,
+                                       spec->expert_groups, error))
+        return FALSE;
+      if (spec->expert_groups > 0 && spec->experts % spec->expert_groups != 0)
+        {
+          g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                       _("model.moe.groups: %" PRId64 " experts cannot be split into %"
+                       PRId64 " equal groups; use a divisor of %" PRId64),
+                       spec->experts, spec->expert_groups, spec->experts);
+          return FALSE;
+        }
+      if (spec->expert_groups > 0 &&
+          (spec->topk_groups < 1 ||
+           spec->top_k > spec->topk_groups * (spec->experts / spec->expert_groups)))
+        {
+          g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                       _("model.moe.topk_groups: top %" PRId64 " experts need at least %"
+                       PRId64 " of the %" PRId64 " groups of %" PRId64 ", got %" PRId64),
+                       spec->top_k, (spec->top_k + spec->experts / spec->expert_groups - 1)
+                       / (spec->experts / spec->expert_groups), spec->expert_groups,
+                       spec->experts / spec->expert_groups, spec->topk_groups);
+          return FALSE;
+        }
     }
-  else if (spec->top_k != 0 || spec->shared_experts != 0)
+  else if (spec->top_k != 0 || spec->shared_experts != 0 || spec->expert_groups != 0 ||
+           spec->topk_groups != 0 || spec->router_bias)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
-                   _("model.moe: top_k and shared_experts need experts > 0"));
+                   _("model.moe: top_k, shared_experts, groups and router_bias need "
+                   "experts > 0"));
       return FALSE;
     }
 

@@ -44,6 +44,18 @@ struct _BpwModelSpec
   gint64           window;
   gint64           window_first;
 
+  /* Multi-head latent attention (DeepSeek-V2/V3); kv_lora_rank == 0 means standard
+   * attention. Queries go through a rank-q_lora_rank bottleneck (0 = a full-rank q_proj,
+   * V2-Lite); keys and values are decompressed per head from a latent of kv_lora_rank
+   * elements, and one rope key of qk_rope_head_dim elements is shared by all heads. The
+   * latent and the rope key are the KV cache. head_dim is the query/key width,
+   * qk_nope_head_dim + qk_rope_head_dim, and kv_heads = heads. */
+  gint64           q_lora_rank;
+  gint64           kv_lora_rank;
+  gint64           qk_nope_head_dim;
+  gint64           qk_rope_head_dim;
+  gint64           v_head_dim;
+
   /* Mixture of experts; experts == 0 means dense. */
   gint64           experts;
   gint64           top_k;
@@ -52,6 +64,17 @@ struct _BpwModelSpec
   gint64           moe_every;     /* every n-th layer is MoE (1 = all) */
   gint64           moe_first;     /* first MoE layer index */
   double           capacity_factor; /* 0 = dropless; else slots = ceil(cf * tokens * k / E) */
+  /* Node-limited routing (DeepSeek's n_group / topk_group): experts in expert_groups
+   * groups, a token routed only inside its topk_groups best groups. 0 = no limit. */
+  gint64           expert_groups;
+  gint64           topk_groups;
+  /* The auxiliary-loss-free balancing bias (e_score_correction_bias): one parameter per
+   * routed expert, added to each expert's score before the top-k choice. */
+  gboolean         router_bias;
+  /* Multi-token-prediction modules (num_nextn_predict_layers), kept apart from the model:
+   * each is two norms, a 2h x h projection, one block like the last layer and a final
+   * norm; the embedding and the output head are the model's own. Not in the work graph. */
+  gint64           mtp_modules;
 
   BpwDType         param_dtype;
   BpwDType         activation_dtype;
@@ -105,6 +128,16 @@ guint64   bpw_model_spec_embedding_parameters (const BpwModelSpec *spec); /* tok
 guint64   bpw_model_spec_head_parameters     (const BpwModelSpec *spec); /* final norm + untied head */
 /* Parameters a token actually uses: top-k experts instead of all. */
 guint64   bpw_model_spec_active_parameters   (const BpwModelSpec *spec);
+/* Parameters of the MTP modules, apart from the model's (0 without them). */
+guint64   bpw_model_spec_mtp_parameters      (const BpwModelSpec *spec);
+
+/* Whether attention is multi-head latent attention. */
+gboolean  bpw_model_spec_is_mla              (const BpwModelSpec *spec);
+/* Elements one token's K and V take in one layer's cache: 2 kv_heads head_dim, or the
+ * MLA latent and rope key, kv_lora_rank + qk_rope_head_dim. */
+guint64   bpw_model_spec_kv_elements         (const BpwModelSpec *spec);
+/* Width of one head's attention output: v_head_dim under MLA, else head_dim. */
+gint64    bpw_model_spec_value_dim           (const BpwModelSpec *spec);
 
 /* Bundled models by name: "gpt3-175b", "llama3-8b", ... */
 const char * const *bpw_model_spec_bundled_names (void);

@@ -1,4 +1,5 @@
-/* bpw-workload-hf.c — Hugging Face config.json importer (gpt2, llama, mistral, mixtral, qwen2)
+/* bpw-workload-hf.c — Hugging Face config.json importer (gpt2, llama, mistral, mixtral, qwen2,
+ * deepseek_v2, deepseek_v3)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -19,13 +20,17 @@ typedef enum
   HF_MISTRAL,
   HF_MIXTRAL,
   HF_QWEN2,
+  HF_DEEPSEEK_V2,
+  HF_DEEPSEEK_V3,
   HF_N_FAMILIES
 } HfFamily;
 
-static const char * const family_names[] = { "gpt2", "llama", "mistral", "mixtral", "qwen2" };
+static const char * const family_names[] = {
+  "gpt2", "llama", "mistral", "mixtral", "qwen2", "deepseek_v2", "deepseek_v3"
+};
 static const char * const family_architectures[] = {
   "GPT2LMHeadModel", "LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM",
-  "Qwen2ForCausalLM",
+  "Qwen2ForCausalLM", "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM",
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (family_names) == HF_N_FAMILIES);
 G_STATIC_ASSERT (G_N_ELEMENTS (family_architectures) == HF_N_FAMILIES);
@@ -42,6 +47,19 @@ static const char * const llama_key_map[] = {
   "ffn", "intermediate_size", "max_positions", "max_position_embeddings",
   "moe.experts", "num_local_experts", "moe.top_k", "num_experts_per_tok",
   "sliding_window", "sliding_window", "window_first_layer", "max_window_layers", NULL
+};
+static const char * const deepseek_key_map[] = {
+  "vocab", "vocab_size", "hidden", "hidden_size", "layers", "num_hidden_layers",
+  "heads", "num_attention_heads", "kv_heads", "num_key_value_heads",
+  "head_dim", "qk_rope_head_dim", "ffn", "intermediate_size",
+  "max_positions", "max_position_embeddings", "mla.q_lora_rank", "q_lora_rank",
+  "mla.kv_lora_rank", "kv_lora_rank", "mla.qk_nope_head_dim", "qk_nope_head_dim",
+  "mla.qk_rope_head_dim", "qk_rope_head_dim", "mla.v_head_dim", "v_head_dim",
+  "mtp_modules", "num_nextn_predict_layers", "moe.experts", "n_routed_experts",
+  "moe.top_k", "num_experts_per_tok", "moe.shared_experts", "n_shared_experts",
+  "moe.ffn", "moe_intermediate_size", "moe.every", "moe_layer_freq",
+  "moe.first", "first_k_dense_replace", "moe.groups", "n_group", "moe.topk_groups",
+  "topk_group", NULL
 };
 
 /* Keys that exist in these configs and that the model of work does not need: tokenizer
@@ -62,7 +80,13 @@ static const char * const hf_ignored_keys[] = {
   "head_dim", "intermediate_size", "max_position_embeddings", "attention_bias", "mlp_bias",
   "num_local_experts", "num_experts_per_tok", "use_return_dict", "return_dict",
   "output_hidden_states", "output_attentions", "id2label", "label2id", "qkv_bias",
-  "use_mrope", "tokenizer_class", NULL
+  "use_mrope", "tokenizer_class",
+  /* DeepSeek-V2/V3: routing numerics, quantisation and runtime switches; the sizes are read. */
+  "auto_map", "aux_loss_alpha", "ep_size", "norm_topk_prob", "quantization_config",
+  "routed_scaling_factor", "scoring_func", "seq_aux", "topk_method", "q_lora_rank",
+  "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim", "n_routed_experts",
+  "n_shared_experts", "moe_intermediate_size", "moe_layer_freq", "first_k_dense_replace",
+  "n_group", "topk_group", "num_nextn_predict_layers", NULL
 };
 
 static gboolean
@@ -116,7 +140,7 @@ hf_detect_family (BpwJsonDoc  *doc,
           }
       bpw_json_doc_error (doc, json_object_get_member (root, "model_type"), "model_type", error,
                           _("model type \"%s\" is not supported; supported are gpt2, llama, "
-                          "mistral, mixtral and qwen2"), model_type);
+                          "mistral, mixtral, qwen2, deepseek_v2 and deepseek_v3"), model_type);
       if (error != NULL && *error != NULL)
         (*error)->code = BPW_ERROR_UNSUPPORTED;
       return FALSE;
@@ -278,6 +302,90 @@ hf_read_window (BpwJsonDoc   *doc,
   return TRUE;
 }
 
+/* DeepSeek-V2/V3 (the configuration_deepseek.py of their repositories):
+ * - latent attention: q_lora_rank (null = a full q_proj, V2-Lite), kv_lora_rank and the
+ *   nope, rope and v head widths; the query/key head is nope + rope;
+ * - fine-grained MoE: n_routed_experts of moe_intermediate_size, n_shared_experts of the
+ *   same width (HF builds them as one MLP n_shared times as wide: the same parameters and
+ *   FLOPs), top num_experts_per_tok; layer i is MoE when i >= first_k_dense_replace and
+ *   i % moe_layer_freq == 0;
+ * - routing limited to topk_group of n_group groups when topk_method is group_limited_greedy
+ *   (V2) or noaux_tc (V3); noaux_tc also adds the balancing bias e_score_correction_bias;
+ *   greedy (V2-Lite) routes over all experts;
+ * - num_nextn_predict_layers MTP modules (V3), counted apart. */
+static gboolean
+hf_read_deepseek (BpwJsonDoc   *doc,
+                  JsonObject   *root,
+                  HfFamily      family,
+                  BpwModelSpec *spec,
+                  GError      **error)
+{
+  const char *topk_method = family == HF_DEEPSEEK_V3 ? "noaux_tc" : "greedy";
+  gint64 first_dense = 0, freq = 1, groups = 1, topk_groups = 1;
+  gboolean grouped;
+
+  spec->q_lora_rank = 0;
+  spec->mtp_modules = 0;
+  if (!hf_get_int (doc, root, "q_lora_rank", FALSE, 1, BPW_WORKLOAD_MAX_WIDTH,
+                   &spec->q_lora_rank, error)
+      || !hf_get_int (doc, root, "kv_lora_rank", TRUE, 1, BPW_WORKLOAD_MAX_WIDTH,
+                      &spec->kv_lora_rank, error)
+      || !hf_get_int (doc, root, "qk_nope_head_dim", TRUE, 1, BPW_WORKLOAD_MAX_WIDTH,
+                      &spec->qk_nope_head_dim, error)
+      || !hf_get_int (doc, root, "qk_rope_head_dim", TRUE, 1, BPW_WORKLOAD_MAX_WIDTH,
+                      &spec->qk_rope_head_dim, error)
+      || !hf_get_int (doc, root, "v_head_dim", TRUE, 1, BPW_WORKLOAD_MAX_WIDTH,
+                      &spec->v_head_dim, error)
+      || !hf_get_int (doc, root, "n_routed_experts", FALSE, 1, BPW_WORKLOAD_MAX_HEADS,
+                      &spec->experts, error)
+      || !hf_get_int (doc, root, "num_experts_per_tok", spec->experts > 0, 1,
+                      BPW_WORKLOAD_MAX_HEADS, &spec->top_k, error)
+      || !hf_get_int (doc, root, "n_shared_experts", FALSE, 0, BPW_WORKLOAD_MAX_HEADS,
+                      &spec->shared_experts, error)
+      || !hf_get_int (doc, root, "moe_intermediate_size", spec->experts > 0, 1,
+                      BPW_WORKLOAD_MAX_WIDTH, &spec->moe_ffn, error)
+      || !hf_get_int (doc, root, "first_k_dense_replace", FALSE, 0, BPW_WORKLOAD_MAX_LAYERS,
+                      &first_dense, error)
+      || !hf_get_int (doc, root, "moe_layer_freq", FALSE, 1, BPW_WORKLOAD_MAX_LAYERS, &freq,
+                      error)
+      || !hf_get_int (doc, root, "n_group", FALSE, 1, BPW_WORKLOAD_MAX_HEADS, &groups, error)
+      || !hf_get_int (doc, root, "topk_group", FALSE, 1, BPW_WORKLOAD_MAX_HEADS, &topk_groups,
+                      error)
+      || !hf_get_int (doc, root, "num_nextn_predict_layers", FALSE, 0, BPW_WORKLOAD_MAX_LAYERS,
+                      &spec->mtp_modules, error)
+      || (json_object_has_member (root, "topk_method") && !hf_is_null (root, "topk_method")
+          && !bpw_json_doc_get_string (doc, root, "", "topk_method", FALSE, &topk_method,
+                                       error)))
+    return FALSE;
+
+  spec->head_dim = spec->qk_nope_head_dim + spec->qk_rope_head_dim;
+  spec->kv_heads = spec->heads;
+  if (spec->experts == 0)
+    {
+      spec->top_k = spec->shared_experts = spec->moe_ffn = 0;
+      return TRUE;
+    }
+  /* HF's i % moe_layer_freq == 0 from first_k_dense_replace on is every freq-th layer from
+   * the first multiple of freq at or after it. */
+  spec->moe_every = freq;
+  spec->moe_first = (first_dense + freq - 1) / freq * freq;
+  if (spec->moe_first >= spec->layers)
+    {
+      /* No layer is sparse: a dense model. */
+      spec->experts = spec->top_k = spec->shared_experts = spec->moe_ffn = 0;
+      spec->moe_every = 1;
+      spec->moe_first = 0;
+      return TRUE;
+    }
+  spec->capacity_factor = 0.0;  /* dropless */
+  grouped = g_strcmp0 (topk_method, "group_limited_greedy") == 0 ||
+            g_strcmp0 (topk_method, "noaux_tc") == 0;
+  spec->expert_groups = grouped && groups > 1 ? groups : 0;
+  spec->topk_groups = grouped && groups > 1 ? topk_groups : 0;
+  spec->router_bias = g_strcmp0 (topk_method, "noaux_tc") == 0;
+  return TRUE;
+}
+
 static gboolean
 hf_read_llama_like (BpwJsonDoc   *doc,
                     JsonObject   *root,
@@ -362,6 +470,10 @@ hf_read_llama_like (BpwJsonDoc   *doc,
       spec->capacity_factor = 0.0;
     }
 
+  if ((family == HF_DEEPSEEK_V2 || family == HF_DEEPSEEK_V3)
+      && !hf_read_deepseek (doc, root, family, spec, error))
+    return FALSE;
+
   if (!hf_read_window (doc, root, family, spec, error))
     return FALSE;
 
@@ -405,7 +517,8 @@ _bpw_workload_read_hf (BpwJsonDoc          *doc,
     }
   else
     {
-      *key_map = llama_key_map;
+      *key_map = family == HF_DEEPSEEK_V2 || family == HF_DEEPSEEK_V3 ? deepseek_key_map
+                                                                      : llama_key_map;
       if (!hf_read_llama_like (doc, root, family, spec, warnings, error))
         return FALSE;
     }

@@ -22,11 +22,15 @@ static const char * const native_root_keys[] = {
 static const char * const native_model_keys[] = {
   "name", "description", "vocab", "hidden", "layers", "heads", "kv_heads", "head_dim", "ffn",
   "max_positions", "ffn_kind", "norm", "positions", "tied_embeddings", "qkv_bias",
-  "linear_bias", "dropout", "sliding_window", "window_first_layer", "moe", "dtypes",
-  "optimizer", NULL
+  "linear_bias", "dropout", "sliding_window", "window_first_layer", "mla", "mtp_modules",
+  "moe", "dtypes", "optimizer", NULL
+};
+static const char * const native_mla_keys[] = {
+  "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim", NULL
 };
 static const char * const native_moe_keys[] = {
-  "experts", "top_k", "shared_experts", "ffn", "every", "first", "capacity_factor", NULL
+  "experts", "top_k", "shared_experts", "ffn", "every", "first", "capacity_factor", "groups",
+  "topk_groups", "router_bias", NULL
 };
 static const char * const native_dtype_keys[] = {
   "param", "activation", "gradient", "optimizer", "master", NULL
@@ -187,7 +191,47 @@ bpw_workload_read_moe (BpwJsonDoc   *doc,
          && bpw_json_doc_get_int (doc, moe, path, "first", FALSE, 0, BPW_WORKLOAD_MAX_LAYERS,
                                   &spec->moe_first, error)
          && bpw_json_doc_get_double (doc, moe, path, "capacity_factor", FALSE, 0.0, 1024.0,
-                                     &spec->capacity_factor, error);
+                                     &spec->capacity_factor, error)
+         && bpw_json_doc_get_int (doc, moe, path, "groups", FALSE, 0, BPW_WORKLOAD_MAX_HEADS,
+                                  &spec->expert_groups, error)
+         && bpw_json_doc_get_int (doc, moe, path, "topk_groups", FALSE, 0,
+                                  BPW_WORKLOAD_MAX_HEADS, &spec->topk_groups, error)
+         && bpw_json_doc_get_bool (doc, moe, path, "router_bias", FALSE, &spec->router_bias,
+                                   error);
+}
+
+/* Multi-head latent attention: the query/key head is nope + rope wide, one key and value
+ * per query head; a file may state head_dim and kv_heads, which must then agree. */
+static gboolean
+bpw_workload_read_mla (BpwJsonDoc   *doc,
+                       JsonObject   *model,
+                       const char   *model_path,
+                       BpwModelSpec *spec,
+                       GPtrArray    *warnings,
+                       GError      **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *path = g_strdup_printf ("%s.mla", model_path);
+  JsonObject *mla = bpw_json_doc_get_object (doc, model, model_path, "mla", FALSE, &local_error);
+
+  if (mla == NULL)
+    {
+      if (local_error == NULL)
+        return TRUE;
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  _bpw_workload_check_unknown (doc, mla, path, native_mla_keys, warnings);
+  return bpw_json_doc_get_int (doc, mla, path, "q_lora_rank", FALSE, 0, BPW_WORKLOAD_MAX_WIDTH,
+                               &spec->q_lora_rank, error)
+         && bpw_json_doc_get_int (doc, mla, path, "kv_lora_rank", TRUE, 1,
+                                  BPW_WORKLOAD_MAX_WIDTH, &spec->kv_lora_rank, error)
+         && bpw_json_doc_get_int (doc, mla, path, "qk_nope_head_dim", TRUE, 1,
+                                  BPW_WORKLOAD_MAX_WIDTH, &spec->qk_nope_head_dim, error)
+         && bpw_json_doc_get_int (doc, mla, path, "qk_rope_head_dim", TRUE, 1,
+                                  BPW_WORKLOAD_MAX_WIDTH, &spec->qk_rope_head_dim, error)
+         && bpw_json_doc_get_int (doc, mla, path, "v_head_dim", TRUE, 1, BPW_WORKLOAD_MAX_WIDTH,
+                                  &spec->v_head_dim, error);
 }
 
 static gboolean
@@ -262,6 +306,8 @@ bpw_workload_read_model_object (BpwJsonDoc   *doc,
       || !GET_BOOL ("dropout", dropout)
       || !GET_INT ("sliding_window", FALSE, 0, BPW_WORKLOAD_MAX_WIDTH, window)
       || !GET_INT ("window_first_layer", FALSE, 0, BPW_WORKLOAD_MAX_LAYERS, window_first)
+      || !GET_INT ("mtp_modules", FALSE, 0, BPW_WORKLOAD_MAX_LAYERS, mtp_modules)
+      || !bpw_workload_read_mla (doc, object, path, spec, warnings, error)
       || !bpw_workload_read_moe (doc, object, path, spec, warnings, error)
       || !bpw_workload_read_dtypes (doc, object, path, spec, warnings, error)
       || !bpw_json_doc_get_enum (doc, object, path, "optimizer", FALSE, optimizer_names,
@@ -282,6 +328,8 @@ bpw_workload_read_model_object (BpwJsonDoc   *doc,
       if (!GET_INT ("head_dim", TRUE, 1, BPW_WORKLOAD_MAX_WIDTH, head_dim))
         return FALSE;
     }
+  else if (spec->kv_lora_rank > 0)
+    spec->head_dim = spec->qk_nope_head_dim + spec->qk_rope_head_dim;
   else if (!_bpw_workload_derive_head_dim (doc, object, path, "heads", spec, error))
     return FALSE;
 

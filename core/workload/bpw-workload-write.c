@@ -56,6 +56,19 @@ bpw_workload_model_to_node (const BpwModelSpec *spec)
       if (spec->window_first > 0)
         INT ("window_first_layer", spec->window_first);
     }
+  if (spec->kv_lora_rank > 0)
+    {
+      json_builder_set_member_name (b, "mla");
+      json_builder_begin_object (b);
+      INT ("q_lora_rank", spec->q_lora_rank);
+      INT ("kv_lora_rank", spec->kv_lora_rank);
+      INT ("qk_nope_head_dim", spec->qk_nope_head_dim);
+      INT ("qk_rope_head_dim", spec->qk_rope_head_dim);
+      INT ("v_head_dim", spec->v_head_dim);
+      json_builder_end_object (b);
+    }
+  if (spec->mtp_modules > 0)
+    INT ("mtp_modules", spec->mtp_modules);
   if (spec->experts > 0)
     {
       json_builder_set_member_name (b, "moe");
@@ -68,6 +81,13 @@ bpw_workload_model_to_node (const BpwModelSpec *spec)
       INT ("first", spec->moe_first);
       json_builder_set_member_name (b, "capacity_factor");
       json_builder_add_double_value (b, spec->capacity_factor);
+      if (spec->expert_groups > 0)
+        {
+          INT ("groups", spec->expert_groups);
+          INT ("topk_groups", spec->topk_groups);
+        }
+      if (spec->router_bias)
+        BOOL ("router_bias", TRUE);
       json_builder_end_object (b);
     }
   json_builder_set_member_name (b, "dtypes");
