@@ -94,7 +94,11 @@ bpw_facts_compute_analytic (const BpwModelSpec *spec,
             t.moe_every = 1;
           }
         else
-          t.experts = t.top_k = t.shared_experts = 0;
+          {
+            t.experts = t.top_k = t.shared_experts = 0;
+            t.expert_groups = t.topk_groups = 0;
+            t.router_bias = FALSE;
+          }
         g = bpw_work_graph_new (&t, scenario, error);
         if (g == NULL)
           return FALSE;

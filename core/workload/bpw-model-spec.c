@@ -416,6 +416,13 @@ bpw_model_spec_validate_mla (const BpwModelSpec *spec,
                    _("model.qkv_bias: latent attention has no Q/K/V bias"));
       return FALSE;
     }
+  if (spec->positions != BPW_POSITION_ROTARY)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("model.positions: latent attention carries positions in its rotary "
+                   "key and query dimensions; use rotary"));
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -443,7 +450,9 @@ bpw_model_spec_validate (const BpwModelSpec *spec,
   if (spec->positions == BPW_POSITION_LEARNED &&
       !bpw_model_spec_check_range ("max_positions", spec->max_positions, 1, MAX_WIDTH, error))
     return FALSE;
-  if (spec->positions == BPW_POSITION_ROTARY && spec->head_dim % 2 != 0)
+  /* Latent attention rotates only its rope dimensions (checked with the MLA fields). */
+  if (spec->positions == BPW_POSITION_ROTARY && spec->head_dim % 2 != 0 &&
+      !bpw_model_spec_is_mla (spec))
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
                    _("model.head_dim: rotary positions rotate pairs of dimensions, so head_dim "

@@ -62,14 +62,15 @@ moe_128 (BpwModelSpec *s)
 }
 
 /* Chunks per rank for the interleaved schedule: the smallest that divides the layers
- * (Llama 3 405B's 126 layers over pp 2 take 3). */
+ * (Llama 3 405B's 126 layers over pp 2 take 3); 0 when none up to 16 does (DeepSeek-V3's
+ * 61), and the model then runs 1F1B in the interleaved schedule's place. */
 static gint64
 interleave (const BpwModelSpec *m, gint64 pp)
 {
   for (gint64 v = 2; v <= 16; v++)
     if (m->layers % (pp * v) == 0)
       return v;
-  g_error ("%s: no interleave up to 16 divides %" G_GINT64_FORMAT " layers", m->name, m->layers);
+  return 0;
 }
 
 typedef struct
@@ -192,6 +193,11 @@ check_model_options (const BpwModelSpec *m, BpwWorkloadPhase phase, BpwRecompute
         bpw_oracle_parallel (&p, tp, 2, 2, tp > 1, zero);
         p.schedule = schedules[s];
         p.interleave = schedules[s] == BPW_SCHEDULE_INTERLEAVED ? interleave (m, p.pp) : 1;
+        if (p.interleave == 0)
+          {
+            p.schedule = BPW_SCHEDULE_1F1B;
+            p.interleave = 1;
+          }
         p.ep = m->experts > 0 && m->experts % 2 == 0 ? 2 : 1;
         cfg = describe (m, &sc, &p);
 
