@@ -88,6 +88,22 @@ bpw_cli_facts_describe_setup (GString            *out,
     g_string_append_printf (out, "%-30s %" G_GINT64_FORMAT " experts, top-%" G_GINT64_FORMAT
                             ", expert ffn %" G_GINT64_FORMAT "\n", "", spec->experts,
                             spec->top_k, bpw_model_spec_expert_ffn (spec));
+  if (spec->experts > 0 && (spec->shared_experts > 0 || spec->moe_first > 0 ||
+                            spec->expert_groups > 0 || spec->router_bias))
+    g_string_append_printf (out, "%-30s %" G_GINT64_FORMAT " shared, MoE from layer %"
+                            G_GINT64_FORMAT " every %" G_GINT64_FORMAT ", top %"
+                            G_GINT64_FORMAT " of %" G_GINT64_FORMAT " groups%s\n", "",
+                            spec->shared_experts, spec->moe_first, spec->moe_every,
+                            spec->topk_groups, spec->expert_groups,
+                            spec->router_bias ? ", balancing bias" : "");
+  if (bpw_model_spec_is_mla (spec))
+    g_string_append_printf (out, "%-30s latent attention: q rank %" G_GINT64_FORMAT
+                            ", kv rank %" G_GINT64_FORMAT ", nope %" G_GINT64_FORMAT
+                            ", rope %" G_GINT64_FORMAT ", v %" G_GINT64_FORMAT
+                            "; cache %" G_GUINT64_FORMAT " elements per layer and token;"
+                            " decode absorbed\n", "", spec->q_lora_rank, spec->kv_lora_rank,
+                            spec->qk_nope_head_dim, spec->qk_rope_head_dim, spec->v_head_dim,
+                            bpw_model_spec_kv_elements (spec));
 
   g_string_append_printf (out, "%-30s %s, global batch %" G_GINT64_FORMAT ", micro-batch %"
                           G_GINT64_FORMAT, "Scenario",
@@ -165,6 +181,8 @@ bpw_cli_facts_to_text (const BpwFacts     *facts,
   bpw_cli_facts_row_si (out, 0, "Parameters", facts->parameters, "");
   if (facts->active_parameters != facts->parameters)
     bpw_cli_facts_row_si (out, 0, "Active parameters", facts->active_parameters, "");
+  if (spec->mtp_modules > 0)
+    bpw_cli_facts_row_si (out, 0, "MTP parameters (apart)", facts->mtp_parameters, "");
   bpw_cli_facts_row_si (out, 0, "Tokens per step", facts->tokens_per_step, "");
   bpw_cli_format_row (out, 0, "Micro-batches per pipeline", micro, NULL);
   g_string_append_c (out, '\n');

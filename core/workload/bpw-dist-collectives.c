@@ -145,6 +145,15 @@ expert_parallel (BpwDistWork *dist, gint64 stage, const BpwOp *op, const BpwOp *
   bytes = has_suffix (base, "moe.dispatch") ? fop->bytes_written
           : g_array_index (g->uses, BpwTensorUse, fop->use_first).bytes;
   bytes /= MAX (1, (guint64) dist->parallel.tp);
+  /* Node-limited routing (DeepSeek-V3: n_group 8, topk_group 4): with the expert groups
+   * laid over the EP ranks (ep >= groups, a group per node or more), a token's k routed
+   * copies reach at most topk_groups groups, and dispatch sends it once to each, to be
+   * fanned out to its experts inside the group: bytes x min(k, topk_groups) / k. The
+   * in-group fan-out is not costed here. */
+  if (g->spec.expert_groups > 0 && dist->parallel.ep >= g->spec.expert_groups &&
+      g->spec.topk_groups < g->spec.top_k)
+    bytes = (guint64) ((BpwU128) bytes * (guint64) g->spec.topk_groups
+                       / (guint64) g->spec.top_k);
   emit (dist, stage, op, BPW_COLLECTIVE_ALL_TO_ALL, BPW_GROUP_EP, dist->parallel.ep, op->phase,
         bytes, count, has_suffix (base, "moe.dispatch") ? "ep.dispatch" : "ep.combine");
 }

@@ -383,6 +383,49 @@ test_conservation (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* ---- node-limited routing ---- */
+
+/* EP all-to-all bytes per rank and micro-batch of layer @layer's forward dispatch. */
+static guint64
+dispatch_bytes (const BpwModelSpec *spec, gint64 ep)
+{
+  g_autoptr(GError) error = NULL;
+  BpwScenario sc;
+  BpwParallel p;
+  g_autoptr(BpwDistWork) dist = NULL;
+  guint64 bytes = 0;
+
+  scenario (&sc, BPW_WORKLOAD_TRAIN, 16, 1, 128, 0, BPW_RECOMPUTE_NONE);
+  parallel (&p, 1, 1, 16, ep, FALSE);
+  dist = bpw_dist_work_new (bpw_work_graph_new (spec, &sc, &error), &p, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < dist->stages[0].collectives->len; i++)
+    {
+      const BpwCollective *c = &g_array_index (dist->stages[0].collectives, BpwCollective, i);
+
+      if (c->group == BPW_GROUP_EP && c->phase == BPW_PHASE_FORWARD && c->layer == 3 &&
+          strcmp (bpw_work_graph_name (dist->graph, c->name), "ep.dispatch") == 0)
+        bytes += c->bytes;
+    }
+  return bytes;
+}
+
+/* A token reaches at most topk_groups = 4 of the 8 groups: dispatch sends 4 copies, not
+ * 8, once the EP ranks hold the groups apart (ep >= 8); T h bytes per copy. */
+static void
+test_node_limited (void)
+{
+  BpwModelSpec spec;
+  const guint64 copy = 128ull * 7168 * 2;
+
+  load_ok ("hf/deepseek-v3.json", &spec);
+  g_assert_cmpuint (dispatch_bytes (&spec, 16), ==, 4 * copy);
+  g_assert_cmpuint (dispatch_bytes (&spec, 4), ==, 8 * copy);
+  spec.expert_groups = spec.topk_groups = 0;
+  g_assert_cmpuint (dispatch_bytes (&spec, 16), ==, 8 * copy);
+  bpw_model_spec_clear (&spec);
+}
+
 /* ---- the estimator's per-kind template ---- */
 
 static void
@@ -598,6 +641,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/deepseek/mla-flops", test_mla_flops);
   g_test_add_func ("/deepseek/v2-lite-query", test_v2_lite_query);
   g_test_add_func ("/deepseek/conservation", test_conservation);
+  g_test_add_func ("/deepseek/node-limited", test_node_limited);
   g_test_add_func ("/deepseek/estimator-kinds", test_estimator_kinds);
   g_test_add_func ("/deepseek/estimator-v3", test_estimator_v3);
   g_test_add_func ("/deepseek/refused", test_refused);

@@ -263,8 +263,13 @@ check_physics (Setup *s, const char *model, const char *blueprint)
                 (sp->tied_embeddings ? table : 0);
   double flop_params = (double) bpw_model_spec_active_parameters (sp) -
                        (double) bpw_model_spec_embedding_parameters (sp);
-  double kv_token = 2.0 * (double) sp->layers * (double) sp->kv_heads * (double) sp->head_dim *
-                    bpw_dtype_bytes (s->scenario.kv_dtype);
+  /* Per device: K and V of its share of the heads, or latent attention's whole cache of
+   * kv_lora_rank + qk_rope_head_dim per layer, which every TP rank holds. */
+  double kv_token = sp->kv_lora_rank > 0
+                    ? (double) sp->layers * (double) (sp->kv_lora_rank + sp->qk_rope_head_dim) *
+                      bpw_dtype_bytes (s->scenario.kv_dtype) * (double) tp
+                    : 2.0 * (double) sp->layers * (double) sp->kv_heads * (double) sp->head_dim *
+                      bpw_dtype_bytes (s->scenario.kv_dtype);
   static const gint64 batches[] = { 1, 3, 17, 64 };
   static const double contexts[] = { 100, 1000, 3000 };
   static const double prompts[] = { 128, 700, 2048 };
