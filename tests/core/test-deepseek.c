@@ -586,6 +586,19 @@ test_estimator_v3 (void)
       g_assert_no_error (error);
       g_assert_cmpfloat (eval.model_flops, ==, bpw_u128_to_double (facts.flops_model));
       g_assert_cmpfloat (eval.step_time_s, >, 0);
+      /* The estimate is the plan of the whole model: 61 layers over 8 stages of 7 and 8,
+       * the first holding the 3 dense layers. */
+      {
+        g_autoptr(BpwPlan) plan = bind (&spec, &sc, bp, &mapping);
+        BpwEvaluation full;
+
+        bpw_evaluation_from_plan (plan, &full);
+        g_test_message ("deepseek-v3 %s: plan %.9f s, estimate %.9f s",
+                        bpw_workload_phase_to_string (phases[ph]), full.step_time_s,
+                        eval.step_time_s);
+        assert_close (full.step_time_s, eval.step_time_s, 1e-9);
+        assert_close (full.peak_bytes, eval.peak_bytes, 1e-6);
+      }
       bpw_facts_clear (&facts);
       bpw_mapping_clear (&mapping);
       bpw_scenario_clear (&sc);
