@@ -56,6 +56,12 @@ has_suffix (const char *name, const char *suffix)
 static gboolean
 is_column_parallel (const char *name)
 {
+  /* Latent attention's up projections split over heads; their inputs, the compressed query
+   * and latent of q_a and kv_a (or x for V2-Lite's q_proj), are whole on every rank or
+   * gathered from the sequence shards. */
+  if (has_suffix (name, "attn.q_b") || has_suffix (name, "attn.kv_b") ||
+      has_suffix (name, "attn.q_proj"))
+    return TRUE;
   return has_suffix (name, "attn.qkv") || has_suffix (name, ".fc1") ||
          has_suffix (name, ".gate_up") || strcmp (name, "head") == 0;
 }

@@ -410,6 +410,53 @@ dispatch_bytes (const BpwModelSpec *spec, gint64 ep)
   return bytes;
 }
 
+/* Bytes of the attention's TP collectives named @name in block 5 of @phase, per rank. */
+static guint64
+tp_bytes (const BpwModelSpec *spec, gboolean sp, BpwPhase phase, const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  BpwScenario sc;
+  BpwParallel p;
+  g_autoptr(BpwDistWork) dist = NULL;
+  guint64 bytes = 0;
+
+  scenario (&sc, BPW_WORKLOAD_TRAIN, 2, 1, 128, 0, BPW_RECOMPUTE_NONE);
+  parallel (&p, 8, 1, 2, 1, sp);
+  dist = bpw_dist_work_new (bpw_work_graph_new (spec, &sc, &error), &p, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < dist->stages[0].collectives->len; i++)
+    {
+      const BpwCollective *c = &g_array_index (dist->stages[0].collectives, BpwCollective, i);
+
+      if (c->group == BPW_GROUP_TP && c->phase == phase && c->layer == 5 &&
+          c->layer_type == BPW_LAYER_ATTENTION &&
+          strcmp (bpw_work_graph_name (dist->graph, c->name), name) == 0)
+        bytes += c->bytes;
+    }
+  return bytes;
+}
+
+/* Under TP the up projections q_b and kv_b are column parallel: their input gradients,
+ * the compressed query (1536) and the latent (512) of 128 tokens, are all-reduced, or
+ * gathered and reduce-scattered with sequence parallelism. */
+static void
+test_tensor_parallel (void)
+{
+  BpwModelSpec spec;
+  const guint64 rows = 128 * 2;  /* tokens x bf16 */
+
+  load_ok ("hf/deepseek-v3.json", &spec);
+  g_assert_cmpuint (tp_bytes (&spec, FALSE, BPW_PHASE_BACKWARD_ACTIVATION, "tp.input_grad"), ==,
+                    rows * (1536 + 512));
+  g_assert_cmpuint (tp_bytes (&spec, FALSE, BPW_PHASE_FORWARD, "tp.all_gather"), ==, 0);
+  g_assert_cmpuint (tp_bytes (&spec, TRUE, BPW_PHASE_FORWARD, "tp.all_gather"), ==,
+                    rows * (1536 + 512));
+  /* The output projection is row parallel: its output reduced, h per token. */
+  g_assert_cmpuint (tp_bytes (&spec, FALSE, BPW_PHASE_FORWARD, "tp.output_reduce"), ==,
+                    rows * 7168);
+  bpw_model_spec_clear (&spec);
+}
+
 /* A token reaches at most topk_groups = 4 of the 8 groups: dispatch sends 4 copies, not
  * 8, once the EP ranks hold the groups apart (ep >= 8); T h bytes per copy. */
 static void
@@ -654,6 +701,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/deepseek/mla-flops", test_mla_flops);
   g_test_add_func ("/deepseek/v2-lite-query", test_v2_lite_query);
   g_test_add_func ("/deepseek/conservation", test_conservation);
+  g_test_add_func ("/deepseek/tensor-parallel", test_tensor_parallel);
   g_test_add_func ("/deepseek/node-limited", test_node_limited);
   g_test_add_func ("/deepseek/estimator-kinds", test_estimator_kinds);
   g_test_add_func ("/deepseek/estimator-v3", test_estimator_v3);
