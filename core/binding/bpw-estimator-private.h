@@ -14,18 +14,20 @@ G_BEGIN_DECLS
 #define BPW_TEMPLATE_MICRO_BATCHES 2
 
 /* Parts of a pipeline stage: embedding (first stage), one transformer block, head and
- * loss (last stage). A model with both dense and MoE blocks (DeepSeek's dense first
- * layers, every other layer MoE) binds one block of each kind, DENSE and MOE, and costs
- * each stage by how many of each it holds; BLOCK is then the element-wise lesser of the
- * two, a per-layer lower bound for the search. Otherwise BLOCK is the template's mean
- * block and DENSE and MOE stay empty. */
+ * loss (last stage). A model whose blocks come in two kinds binds one block of each, A and
+ * B, and costs each stage by how many of each it holds: dense and MoE blocks (DeepSeek's
+ * dense first layers, MoE every n-th layer), or else full-attention and windowed blocks
+ * (Qwen2's max_window_layers). BLOCK is then the element-wise lesser of the two, a
+ * per-layer lower bound for the search. Otherwise BLOCK is the template's mean block and
+ * A and B stay empty. A model varying in both binds the MoE kinds, windowed or not as its
+ * template's second block is (an estimate). */
 typedef enum
 {
   BPW_PART_BEFORE,
   BPW_PART_BLOCK,
   BPW_PART_AFTER,
-  BPW_PART_DENSE,
-  BPW_PART_MOE,
+  BPW_PART_BLOCK_A,
+  BPW_PART_BLOCK_B,
   BPW_N_PARTS
 } BpwPart;
 
@@ -46,7 +48,8 @@ typedef struct
 {
   BpwTemplateKey   key;
   gboolean         train;
-  gboolean         by_kind;                /* DENSE and MOE bound apart */
+  gboolean         by_kind;                /* BLOCK_A and BLOCK_B bound apart */
+  gboolean         kind_is_window;         /* B is windowed attention, not MoE */
   gboolean         on_chip;                /* a kind is placed on an on-chip level */
   BpwStageTotals   tasks[BPW_N_PARTS];     /* BLOCK: one block */
   GArray          *transfers[BPW_N_PARTS]; /* BpwPlanTransfer; BLOCK counts per block */
@@ -84,13 +87,13 @@ BpwTemplate  *bpw_template_new      (const BpwTemplateKey *key,
 void          bpw_template_free     (BpwTemplate          *tmpl);
 
 /* Blocks of each kind among layers [first, first + n) of @spec, as @t binds them: with
- * by_kind, n_dense and n_moe; else all n in *n_dense. */
+ * by_kind, n_a dense (or full-attention) and n_b MoE (or windowed); else all n in *n_a. */
 void          bpw_template_count_kinds (const BpwTemplate  *t,
                                         const BpwModelSpec *spec,
                                         gint64              first,
                                         gint64              n,
-                                        gint64             *n_dense,
-                                        gint64             *n_moe);
+                                        gint64             *n_a,
+                                        gint64             *n_b);
 
 /* The template @mapping binds to, bound on first use and cached (borrowed: valid until
  * the estimator is freed or its templates dropped). Search reads its mapping-invariant

@@ -3,8 +3,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The template model keeps every dimension of the real one but has two blocks and two
- * micro-batches per pipeline. A model with dense and MoE blocks gets one of each kind, and
- * a stage is costed by how many blocks of each kind it holds. With a pipeline it is split over two stages, so that the
+ * micro-batches per pipeline. A model with dense and MoE blocks (or full and windowed
+ * attention) gets one of each kind, and a stage is costed by how many blocks of each kind
+ * it holds. With a pipeline it is split over two stages, so that the
  * template has the first stage's embedding, the last stage's head and tied-embedding copy,
  * and the point-to-point sends between stages; without one it is a single stage.
  */
@@ -68,7 +69,8 @@ bpw_template_key_equal (gconstpointer a,
   return memcmp (a, b, sizeof (BpwTemplateKey)) == 0;
 }
 
-/* With kinds, the template's block 0 is dense and block 1 MoE. */
+/* With kinds, the template's block 0 is of kind A (dense, or full attention) and block 1
+ * of kind B (MoE, or windowed). */
 static BpwPart
 part_of_layer (const BpwTemplate *t, gint32 layer)
 {
@@ -77,7 +79,7 @@ part_of_layer (const BpwTemplate *t, gint32 layer)
   if (layer == BPW_LAYER_AFTER_BLOCKS)
     return BPW_PART_AFTER;
   if (t->by_kind)
-    return layer == 0 ? BPW_PART_DENSE : BPW_PART_MOE;
+    return layer == 0 ? BPW_PART_BLOCK_A : BPW_PART_BLOCK_B;
   return BPW_PART_BLOCK;
 }
 
@@ -88,14 +90,15 @@ part_scale (BpwPart part)
   return part == BPW_PART_BLOCK ? 1.0 / BPW_TEMPLATE_BLOCKS : 1.0;
 }
 
+/* Layers of kind B in [first, first + n): MoE, or windowed. */
 static gint64
-moe_layers_in (const BpwModelSpec *spec, gint64 first, gint64 n)
+kind_b_layers_in (const BpwModelSpec *spec, gboolean window, gint64 first, gint64 n)
 {
-  gint64 moe = 0;
+  gint64 b = 0;
 
   for (gint64 l = first; l < first + n; l++)
-    moe += bpw_model_spec_is_moe_layer (spec, l);
-  return moe;
+    b += window ? bpw_model_spec_layer_window (spec, l) > 0 : bpw_model_spec_is_moe_layer (spec, l);
+  return b;
 }
 
 void
@@ -103,11 +106,11 @@ bpw_template_count_kinds (const BpwTemplate  *t,
                           const BpwModelSpec *spec,
                           gint64              first,
                           gint64              n,
-                          gint64             *n_dense,
-                          gint64             *n_moe)
+                          gint64             *n_a,
+                          gint64             *n_b)
 {
-  *n_moe = t->by_kind ? moe_layers_in (spec, first, n) : 0;
-  *n_dense = n - *n_moe;
+  *n_b = t->by_kind ? kind_b_layers_in (spec, t->kind_is_window, first, n) : 0;
+  *n_a = n - *n_b;
 }
 
 /* The doubles of BpwStageTotals that add linearly, up to n_layers. */
@@ -118,12 +121,12 @@ static void
 lesser_block (BpwTemplate *t)
 {
   double *b = (double *) &t->tasks[BPW_PART_BLOCK];
-  const double *d = (const double *) &t->tasks[BPW_PART_DENSE];
-  const double *m = (const double *) &t->tasks[BPW_PART_MOE];
+  const double *d = (const double *) &t->tasks[BPW_PART_BLOCK_A];
+  const double *m = (const double *) &t->tasks[BPW_PART_BLOCK_B];
 
   for (gsize i = 0; i < N_LINEAR; i++)
     b[i] = MIN (d[i], m[i]);
-#define LESSER(field) field[BPW_PART_BLOCK] = MIN (field[BPW_PART_DENSE], field[BPW_PART_MOE])
+#define LESSER(field) field[BPW_PART_BLOCK] = MIN (field[BPW_PART_BLOCK_A], field[BPW_PART_BLOCK_B])
   LESSER (t->weights);
   LESSER (t->gradients);
   LESSER (t->optimizer);
@@ -264,22 +267,25 @@ bpw_template_new (const BpwTemplateKey *key,
   BpwDistWork *dist;
   gboolean on_chip = FALSE;
 
-  gint64 moe_layers = moe_layers_in (spec, 0, spec->layers);
-  gboolean by_kind = moe_layers > 0 && moe_layers < spec->layers;
+  gint64 moe_layers = kind_b_layers_in (spec, FALSE, 0, spec->layers);
+  gint64 window_layers = bpw_model_spec_window_layers (spec);
+  gboolean moe_kinds = moe_layers > 0 && moe_layers < spec->layers;
+  gboolean window_kinds = !moe_kinds && window_layers > 0 && window_layers < spec->layers;
+  gboolean by_kind = moe_kinds || window_kinds;
 
   small.layers = BPW_TEMPLATE_BLOCKS;
   /* Dense and MoE blocks in one model (any moe.first and moe.every): block 0 dense, block 1
    * MoE, each costed by kind per stage. All MoE: two alike. */
   if (spec->experts > 0)
     {
-      small.moe_first = by_kind ? 1 : 0;
+      small.moe_first = moe_kinds ? 1 : 0;
       small.moe_every = 1;
     }
   /* A window on every layer (Mistral) or none keeps both blocks alike. A window on only
-   * the upper layers (Qwen2's max_window_layers) gets one full and one windowed block:
-   * the per-block mean is exact when half the layers are windowed and an estimate
-   * otherwise (the bound plan of the whole model is exact; model FLOPs come from the
-   * analytic facts). */
+   * the upper layers (Qwen2's max_window_layers) gets one full and one windowed block,
+   * costed by kind per stage; with MoE kinds as well, the MoE block is the windowed one
+   * (an estimate; the bound plan of the whole model is exact, and model FLOPs come from
+   * the analytic facts). */
   if (bpw_model_spec_window_layers (spec) == 0)
     small.window = small.window_first = 0;
   else if (small.window_first > 0)
@@ -326,6 +332,7 @@ bpw_template_new (const BpwTemplateKey *key,
   t = g_new0 (BpwTemplate, 1);
   t->key = *key;
   t->by_kind = by_kind;
+  t->kind_is_window = window_kinds;
   t->train = scenario->phase == BPW_WORKLOAD_TRAIN;
   t->on_chip = on_chip;
   t->reasons = g_ptr_array_new_with_free_func (g_free);

@@ -17,9 +17,10 @@
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
 /* Stage groups: first, last, and the middle stages alike in their layers and in how many
- * of them are MoE. Middle stages hold base or base + 1 layers; of a run of n contiguous
- * layers, those after the dense first ones hold floor(n/every) or ceil(n/every) MoE layers,
- * those inside them none, and one stage straddles: at most 4 kinds for each of 2 sizes. */
+ * of them are of the second kind (MoE, or windowed). Middle stages hold base or base + 1
+ * layers; of a run of n contiguous layers, those after the first kind's leading layers
+ * hold floor(n/every) or ceil(n/every) MoE layers (all n windowed), those inside them
+ * none, and one stage straddles: at most 4 kinds for each of 2 sizes. */
 #define MAX_GROUPS 10
 
 struct _BpwEstimator
@@ -103,39 +104,39 @@ bpw_estimator_drop_templates (BpwEstimator *est)
 /* The doubles of BpwStageTotals, in order, up to n_layers: combined linearly. */
 #define N_LINEAR (G_STRUCT_OFFSET (BpwStageTotals, n_layers) / sizeof (double))
 
-/* A stage's blocks: n_dense of DENSE and n_moe of MOE when the template binds kinds, else
- * n_dense of the mean BLOCK (n_moe is then 0). */
+/* A stage's blocks: n_a of BLOCK_A and n_b of BLOCK_B when the template binds kinds, else
+ * n_a of the mean BLOCK (n_b is then 0). */
 typedef struct
 {
-  double n_dense, n_moe;
-  guint  dense_part;
+  double n_a, n_b;
+  guint  a_part;
 } StageBlocks;
 
 static StageBlocks
 stage_blocks (const BpwTemplate *t, const BpwModelSpec *spec, gint64 first, gint64 n)
 {
-  gint64 n_dense, n_moe;
+  gint64 n_a, n_b;
 
-  bpw_template_count_kinds (t, spec, first, n, &n_dense, &n_moe);
-  return (StageBlocks) { (double) n_dense, (double) n_moe,
-                         t->by_kind ? BPW_PART_DENSE : BPW_PART_BLOCK };
+  bpw_template_count_kinds (t, spec, first, n, &n_a, &n_b);
+  return (StageBlocks) { (double) n_a, (double) n_b,
+                         t->by_kind ? BPW_PART_BLOCK_A : BPW_PART_BLOCK };
 }
 
-/* n_dense x the dense part of @per_part plus n_moe x its MoE part. */
+/* n_a x the kind-A part of @per_part plus n_b x its kind-B part. */
 static double
 blocks_sum (const StageBlocks *sb, const double *per_part)
 {
-  return sb->n_dense * per_part[sb->dense_part]
-         + (sb->n_moe > 0 ? sb->n_moe * per_part[BPW_PART_MOE] : 0.0);
+  return sb->n_a * per_part[sb->a_part]
+         + (sb->n_b > 0 ? sb->n_b * per_part[BPW_PART_BLOCK_B] : 0.0);
 }
 
 /* The larger of the parts the stage holds (one block's temporaries or live tensors). */
 static double
 blocks_max (const StageBlocks *sb, const double *per_part)
 {
-  double v = sb->n_dense > 0 || sb->n_moe == 0 ? per_part[sb->dense_part] : 0.0;
+  double v = sb->n_a > 0 || sb->n_b == 0 ? per_part[sb->a_part] : 0.0;
 
-  return sb->n_moe > 0 ? MAX (v, per_part[BPW_PART_MOE]) : v;
+  return sb->n_b > 0 ? MAX (v, per_part[BPW_PART_BLOCK_B]) : v;
 }
 
 static void
@@ -275,7 +276,7 @@ bpw_estimator_evaluate (BpwEstimator     *est,
 {
   const BpwBlueprint *bp = est->blueprint;
   BpwStageTotals groups[MAX_GROUPS], xfer[BPW_N_PARTS], pp_fwd, pp_bwd;
-  double group_moe[MAX_GROUPS];
+  double group_b[MAX_GROUPS];
   BpwScenario s = est->scenario;
   BpwMapping m = *mapping;  /* shallow: only tiers change, the name is never freed */
   const BpwParallel *p = &m.parallel;
@@ -363,7 +364,7 @@ bpw_estimator_evaluate (BpwEstimator     *est,
 
       for (gint64 i = 0; !first && !last && g == NULL && i < n_groups; i++)
         if (groups[i].n_layers == n_layers && groups[i].first_stage != 0 &&
-            groups[i].first_stage != pp - 1 && group_moe[i] == sb.n_moe)
+            groups[i].first_stage != pp - 1 && group_b[i] == sb.n_b)
           g = &groups[i];
       if (g != NULL)
         {
@@ -374,7 +375,7 @@ bpw_estimator_evaluate (BpwEstimator     *est,
         }
 
       g_assert (n_groups < MAX_GROUPS);
-      group_moe[n_groups] = sb.n_moe;
+      group_b[n_groups] = sb.n_b;
       g = &groups[n_groups++];
       memset (g, 0, sizeof *g);
       g->n_layers = n_layers;
@@ -382,12 +383,12 @@ bpw_estimator_evaluate (BpwEstimator     *est,
       g->copies = 1;
       g->first_stage = st;
       g->memory_stage = st;
-      totals_add (g, sb.n_dense, &t->tasks[sb.dense_part]);
-      totals_add (g, sb.n_dense, &xfer[sb.dense_part]);
-      if (sb.n_moe > 0)
+      totals_add (g, sb.n_a, &t->tasks[sb.a_part]);
+      totals_add (g, sb.n_a, &xfer[sb.a_part]);
+      if (sb.n_b > 0)
         {
-          totals_add (g, sb.n_moe, &t->tasks[BPW_PART_MOE]);
-          totals_add (g, sb.n_moe, &xfer[BPW_PART_MOE]);
+          totals_add (g, sb.n_b, &t->tasks[BPW_PART_BLOCK_B]);
+          totals_add (g, sb.n_b, &xfer[BPW_PART_BLOCK_B]);
         }
       if (first)
         {

@@ -10,6 +10,7 @@
 #define G_LOG_DOMAIN "bpw-test-sliding-window"
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "bpw-test-oracle.h"
@@ -493,6 +494,54 @@ test_estimator (void)
     }
 }
 
+/* Full and windowed blocks are bound apart and counted per stage: over 2 or 4 stages,
+ * Qwen2's 14 full and 14 windowed layers fall unevenly (7 + 7 + 7 + 7: two stages of
+ * each kind), and the estimate equals the plan of the whole model. The two-block mean gave
+ * every stage half of each. */
+static void
+test_estimator_by_kind (void)
+{
+  static const gint64 pps[] = { 2, 4, 3 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load_bundled ("h100-sxm-80gb", &error);
+  BpwModelSpec spec = { 0 };
+
+  g_assert_no_error (error);
+  load_ok ("hf/qwen2-7b-use-sliding-window.json", &spec);
+  for (guint i = 0; i < G_N_ELEMENTS (pps); i++)
+    {
+      g_autoptr(BpwEstimator) est = NULL;
+      g_autoptr(BpwWorkGraph) graph = NULL;
+      g_autoptr(BpwPlan) plan = NULL;
+      BpwDistWork *dist;
+      BpwScenario sc;
+      BpwMapping mapping;
+      BpwEvaluation full, fast;
+
+      bpw_oracle_scenario (&sc, BPW_WORKLOAD_PREFILL, 4, 1, 16384, 0, BPW_RECOMPUTE_NONE);
+      bpw_mapping_init_defaults (&mapping);
+      mapping.parallel.pp = pps[i];
+      graph = bpw_work_graph_new (&spec, &sc, &error);
+      g_assert_no_error (error);
+      dist = bpw_dist_work_new (g_steal_pointer (&graph), &mapping.parallel, &error);
+      g_assert_no_error (error);
+      plan = bpw_plan_new (dist, bp, &mapping, &error);
+      g_assert_no_error (error);
+      bpw_evaluation_from_plan (plan, &full);
+      est = bpw_estimator_new (&spec, &sc, bp, &error);
+      g_assert_no_error (error);
+      g_assert_true (bpw_estimator_evaluate (est, &mapping, &fast, NULL, &error));
+      g_assert_no_error (error);
+      g_test_message ("qwen2 pp %" G_GINT64_FORMAT ": plan %.9f s, estimate %.9f s", pps[i],
+                      full.step_time_s, fast.step_time_s);
+      g_assert_cmpfloat (fabs (full.step_time_s - fast.step_time_s), <=,
+                         1e-9 * full.step_time_s);
+      g_assert_cmpint (full.slowest_stage, ==, fast.slowest_stage);
+      bpw_mapping_clear (&mapping);
+    }
+  bpw_model_spec_clear (&spec);
+}
+
 /* ---- the native format and bad values ---- */
 
 static void
@@ -578,6 +627,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sliding-window/decode-beyond-window", test_decode_beyond_window);
   g_test_add_func ("/sliding-window/kv-bytes-prefill", test_kv_bytes_prefill);
   g_test_add_func ("/sliding-window/estimator", test_estimator);
+  g_test_add_func ("/sliding-window/estimator-by-kind", test_estimator_by_kind);
   g_test_add_func ("/sliding-window/native-round-trip", test_native_round_trip);
   g_test_add_func ("/sliding-window/bad-values", test_bad_values);
   return g_test_run ();
