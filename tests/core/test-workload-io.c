@@ -313,6 +313,9 @@ static const Broken broken[] = {
     "mistral, mixtral, qwen2, deepseek_v2 and deepseek_v3" },
   { "hf-missing-hidden.json", BPW_ERROR_INVALID_INPUT,
     ":1:1: missing required field 'hidden_size'" },
+  { "hf-deepseek-odd-rope.json", BPW_ERROR_INVALID_INPUT,
+    ":38:23: qk_rope_head_dim: rotary positions rotate pairs of dimensions, so it must be "
+    "even, got 63" },
   { "newer-version.json", BPW_ERROR_INVALID_INPUT,
     ":3:14: version: version 7 is newer than this program reads (1); "
     "update Blueprint Workbench" },
