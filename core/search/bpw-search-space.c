@@ -426,6 +426,21 @@ space_fingerprint (const BpwSearchSpace *space)
     {
       HASH (h, m->window); HASH (h, m->window_first);
     }
+  /* Likewise latent attention, the MoE layout beyond experts and top_k, and MTP. */
+  if (m->kv_lora_rank > 0)
+    {
+      HASH (h, m->q_lora_rank); HASH (h, m->kv_lora_rank); HASH (h, m->qk_nope_head_dim);
+      HASH (h, m->qk_rope_head_dim); HASH (h, m->v_head_dim);
+    }
+  if (m->experts > 0 && (m->shared_experts > 0 || m->moe_ffn > 0 || m->moe_first > 0 ||
+                         m->moe_every > 1 || m->expert_groups > 0 || m->router_bias))
+    {
+      HASH (h, m->shared_experts); HASH (h, m->moe_ffn); HASH (h, m->moe_first);
+      HASH (h, m->moe_every); HASH (h, m->expert_groups); HASH (h, m->topk_groups);
+      HASH (h, (gint) m->router_bias);
+    }
+  if (m->mtp_modules > 0)
+    HASH (h, m->mtp_modules);
   HASH (h, (gint) s->phase); HASH (h, s->global_batch); HASH (h, s->seq);
   HASH (h, s->context); HASH (h, (gint) s->dtype); HASH (h, (gint) s->optimizer);
   h = fnv (h, bp->name, strlen (bp->name));

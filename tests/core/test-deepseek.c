@@ -653,6 +653,37 @@ test_estimator_v3 (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* A search's fingerprint (what a resumed or sharded search must match) tells apart two
+ * models that differ only in their latent rank. */
+static void
+test_search_fingerprint (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load ("h100-sxm-80gb", NULL, &error);
+  g_autofree char *first = NULL;
+  BpwSearchLimits limits;
+  BpwModelSpec spec;
+  BpwScenario sc;
+
+  g_assert_no_error (error);
+  bpw_search_limits_init (&limits);
+  scenario (&sc, BPW_WORKLOAD_TRAIN, 8, 1, 256, 0, BPW_RECOMPUTE_NONE);
+  small_deepseek (&spec, 8, 3, 1);
+  for (guint i = 0; i < 2; i++)
+    {
+      BpwSearchSpace *space = bpw_search_space_new (&spec, &sc, bp, NULL, 8, &limits, &error);
+
+      g_assert_no_error (error);
+      if (i == 0)
+        first = g_strdup (space->fingerprint);
+      else
+        g_assert_cmpstr (first, !=, space->fingerprint);
+      bpw_search_space_free (space);
+      spec.kv_lora_rank = 64;
+    }
+  bpw_model_spec_clear (&spec);
+}
+
 /* ---- refused specs ---- */
 
 static void
@@ -705,6 +736,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/deepseek/node-limited", test_node_limited);
   g_test_add_func ("/deepseek/estimator-kinds", test_estimator_kinds);
   g_test_add_func ("/deepseek/estimator-v3", test_estimator_v3);
+  g_test_add_func ("/deepseek/search-fingerprint", test_search_fingerprint);
   g_test_add_func ("/deepseek/refused", test_refused);
   return g_test_run ();
 }
