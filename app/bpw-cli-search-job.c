@@ -398,9 +398,9 @@ offload_of (const BpwMapping *m)
 static void
 describe_tiers (GString *out, const BpwSearchSpace *space, const BpwMapping *m)
 {
-  static const char * const names[BPW_N_GROUPS] = { "TP", "PP", "DP", "EP" };
+  static const char * const names[BPW_N_GROUPS] = { "TP", "PP", "DP", "EP", "CP" };
   const BpwParallel *p = &m->parallel;
-  gint64 degree[BPW_N_GROUPS] = { p->tp, p->pp, p->dp, p->ep };
+  gint64 degree[BPW_N_GROUPS] = { p->tp, p->pp, p->dp, p->ep, p->cp };
   gboolean any = FALSE;
 
   for (guint g = BPW_GROUP_TP; g <= BPW_GROUP_DP; g++)

@@ -24,7 +24,7 @@ static void
 write_plan (BpwJsonWriter *w, const BpwPlan *plan)
 {
   const BpwMapping *m = &plan->mapping;
-  static const char * const groups[BPW_N_GROUPS] = { "tp", "pp", "dp", "ep" };
+  static const char * const groups[BPW_N_GROUPS] = { "tp", "pp", "dp", "ep", "cp" };
 
   bpw_json_writer_begin_object (w, "plan");
   bpw_json_writer_string (w, "blueprint", plan->blueprint->name);
