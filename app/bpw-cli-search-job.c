@@ -350,6 +350,8 @@ bpw_cli_search_job_prepare (BpwCliSearchJob   *job,
   limits->pp = o->pp != BPW_CLI_UNSET ? o->pp : 0;
   limits->dp = o->dp != BPW_CLI_UNSET ? o->dp : 0;
   limits->ep = o->ep != BPW_CLI_UNSET ? o->ep : 0;
+  /* Context parallelism is searched only at the degree --cp fixes (1 without it). */
+  limits->cp = o->cp != BPW_CLI_UNSET ? o->cp : 1;
   limits->zero = o->zero != BPW_CLI_UNSET ? (gint) o->zero : -1;
   limits->sp = o->sp ? 1 : -1;
   limits->schedule = o->schedule != NULL ? (gint) setup->parallel.schedule : -1;

@@ -563,6 +563,75 @@ test_llama3_long_context (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* ---- search ---- */
+
+/* With cp free, the space holds every cp whose 2 cp chunks divide the sequence, both
+ * algorithms above 1, and every plan of it decodes to a mapping the scenario accepts;
+ * fixed to 1 (the default) it is the space without context parallelism. */
+static void
+test_search_space (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load ("h100-sxm-80gb", NULL, &error);
+  BpwSearchSpace *space, *plain;
+  BpwSearchLimits limits;
+  BpwModelSpec spec;
+  BpwScenario sc;
+  gboolean seen[4][BPW_N_CP_ALGORITHMS] = { { FALSE } };
+  guint64 size;
+
+  g_assert_no_error (error);
+  small_spec (&spec, MODEL_GQA);
+  scenario_for (&sc, 4, 24);  /* 24 = 2 · 12: cp 1, 2, 3, 4, 6 and 12 divide into chunks */
+  bpw_search_limits_init (&limits);
+  g_assert_cmpint (limits.cp, ==, 1);
+  limits.zero = 0;
+  limits.sp = 0;
+  limits.recompute = BPW_RECOMPUTE_NONE;
+  limits.micro_batch = 1;
+  limits.tp_overlap = BPW_TP_OVERLAP_NONE;
+  limits.dp_overlap = 1;
+  limits.fusion_sets = 1;
+  limits.algorithms = FALSE;
+  plain = bpw_search_space_new (&spec, &sc, bp, NULL, 8, &limits, &error);
+  g_assert_no_error (error);
+  limits.cp = 0;
+  space = bpw_search_space_new (&spec, &sc, bp, NULL, 8, &limits, &error);
+  g_assert_no_error (error);
+  size = bpw_search_space_size (space);
+  g_test_message ("8 devices: %" G_GUINT64_FORMAT " plans with cp free, %" G_GUINT64_FORMAT
+                  " without", size, bpw_search_space_size (plain));
+  g_assert_cmpuint (size, >, bpw_search_space_size (plain));
+  for (guint64 i = 0; i < size; i++)
+    {
+      BpwMapping m;
+      BpwScenario s = sc;
+      guint c;
+
+      bpw_mapping_init_defaults (&m);
+      bpw_search_space_mapping (space, i, &m);
+      g_assert_cmpint (bpw_parallel_devices (&m.parallel), ==, 8);
+      g_assert_cmpint (sc.seq % (2 * m.parallel.cp), ==, 0);
+      s.name = NULL;
+      s.micro_batch = m.micro_batch;
+      g_assert_true (bpw_scenario_validate (&s, &m.parallel, &spec, NULL));
+      /* 8 devices: cp 1, 2 or 4 (8 does not divide 24 into 16 chunks). */
+      c = m.parallel.cp == 1 ? 0 : m.parallel.cp == 2 ? 1 : m.parallel.cp == 4 ? 2 : 3;
+      g_assert_cmpuint (c, <, 3);
+      seen[c][m.parallel.cp_algorithm] = TRUE;
+      if (m.parallel.cp == 1)
+        g_assert_cmpint (m.parallel.cp_algorithm, ==, BPW_CP_RING);
+      bpw_mapping_clear (&m);
+    }
+  g_assert_true (seen[0][BPW_CP_RING]);
+  g_assert_true (seen[1][BPW_CP_RING] && seen[1][BPW_CP_ALLGATHER]);
+  g_assert_true (seen[2][BPW_CP_RING] && seen[2][BPW_CP_ALLGATHER]);
+  bpw_search_space_free (space);
+  bpw_search_space_free (plain);
+  bpw_scenario_clear (&sc);
+  bpw_model_spec_clear (&spec);
+}
+
 /* ---- mapping files ---- */
 
 static void
@@ -628,6 +697,7 @@ main (int argc, char **argv)
   g_test_add_func ("/context-parallel/exposed-closed-form", test_exposed_closed_form);
   g_test_add_func ("/context-parallel/estimator-simulation", test_estimator_and_simulation_agree);
   g_test_add_func ("/context-parallel/llama3-long-context", test_llama3_long_context);
+  g_test_add_func ("/context-parallel/search-space", test_search_space);
   g_test_add_func ("/context-parallel/mapping-round-trip", test_mapping_round_trip);
   g_test_add_func ("/context-parallel/mapping-errors", test_mapping_errors);
   return g_test_run ();
