@@ -686,6 +686,46 @@ test_mapping_errors (void)
     }
 }
 
+/* A study's scenario carries cp and its algorithm through a load and a save. */
+static void
+test_study_round_trip (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwStudy) bundled = bpw_study_new_bundled ("default", &error);
+  g_autoptr(BpwStudy) study = NULL;
+  g_autoptr(BpwStudy) again = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *text = NULL;
+  g_autofree char *edited = NULL;
+  g_autofree char *saved = NULL;
+  JsonObject *scenario, *parallel;
+  const BpwStudyScenario *sc;
+
+  g_assert_no_error (error);
+  text = bpw_study_to_json (bundled);
+  g_assert_null (strstr (text, "\"cp\""));
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  g_assert_no_error (error);
+  scenario = json_array_get_object_element (
+    json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                  "scenarios"), 0);
+  parallel = json_object_get_object_member (scenario, "parallel");
+  json_object_set_int_member (parallel, "cp", 2);
+  json_object_set_string_member (parallel, "cp_algorithm", "allgather");
+  edited = json_to_string (json_parser_get_root (parser), TRUE);
+
+  study = bpw_study_new_from_data ("cp.bpw-study.json", edited, -1, &error);
+  g_assert_no_error (error);
+  sc = bpw_study_get_scenario (study, 0);
+  g_assert_cmpint (sc->parallel.cp, ==, 2);
+  g_assert_cmpint (sc->parallel.cp_algorithm, ==, BPW_CP_ALLGATHER);
+  saved = bpw_study_to_json (study);
+  again = bpw_study_new_from_data ("again.bpw-study.json", saved, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (bpw_parallel_equal (&bpw_study_get_scenario (again, 0)->parallel,
+                                     &sc->parallel));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -699,6 +739,7 @@ main (int argc, char **argv)
   g_test_add_func ("/context-parallel/llama3-long-context", test_llama3_long_context);
   g_test_add_func ("/context-parallel/search-space", test_search_space);
   g_test_add_func ("/context-parallel/mapping-round-trip", test_mapping_round_trip);
+  g_test_add_func ("/context-parallel/study-round-trip", test_study_round_trip);
   g_test_add_func ("/context-parallel/mapping-errors", test_mapping_errors);
   return g_test_run ();
 }
