@@ -516,6 +516,68 @@ test_estimator_and_simulation_agree (void)
     }
 }
 
+/* The estimator's two-block templates agree with the bound plan with CP beside TP, SP,
+ * PP, DP and ZeRO, for both algorithms. */
+static void
+test_estimator_with_other_groups (void)
+{
+  static const struct { gint64 tp, pp, dp, cp; gboolean sp; gint zero; } cases[] = {
+    { 2, 2, 2, 2, TRUE, 1 }, { 1, 4, 1, 4, FALSE, 0 }, { 4, 1, 2, 8, TRUE, 3 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    for (int algo = 0; algo < BPW_N_CP_ALGORITHMS; algo++)
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(BpwBlueprint) bp = bpw_blueprint_load ("h100-sxm-80gb", NULL, &error);
+        g_autoptr(BpwEstimator) est = NULL;
+        g_autoptr(BpwPlan) plan = NULL;
+        BpwModelSpec spec;
+        BpwScenario sc;
+        BpwMapping m;
+        BpwEvaluation full, fast;
+        BpwWorkGraph *graph;
+        BpwDistWork *d;
+
+        g_assert_no_error (error);
+        bpw_model_spec_init_defaults (&spec);
+        g_assert_true (bpw_workload_load ("llama3-8b", &spec, &error));
+        bpw_scenario_init_defaults (&sc);
+        sc.seq = 16384;
+        sc.global_batch = 4 * cases[i].dp;
+        sc.micro_batch = 1;
+        bpw_mapping_init_defaults (&m);
+        m.parallel.tp = cases[i].tp;
+        m.parallel.pp = cases[i].pp;
+        m.parallel.dp = cases[i].dp;
+        m.parallel.cp = cases[i].cp;
+        m.parallel.sp = cases[i].sp;
+        m.parallel.zero = cases[i].zero;
+        m.parallel.cp_algorithm = (BpwCpAlgorithm) algo;
+        m.fusion = BPW_FUSION_ATTENTION;
+        graph = bpw_work_graph_new (&spec, &sc, &error);
+        g_assert_no_error (error);
+        d = bpw_dist_work_new (graph, &m.parallel, &error);
+        g_assert_no_error (error);
+        plan = bpw_plan_new (d, bp, &m, &error);
+        g_assert_no_error (error);
+        bpw_evaluation_from_plan (plan, &full);
+        est = bpw_estimator_new (&spec, &sc, bp, &error);
+        g_assert_no_error (error);
+        g_assert_true (bpw_estimator_evaluate (est, &m, &fast, NULL, &error));
+        g_assert_no_error (error);
+        g_test_message ("tp %" G_GINT64_FORMAT " pp %" G_GINT64_FORMAT " dp %" G_GINT64_FORMAT
+                        " cp %" G_GINT64_FORMAT " %s: plan %.6f s, estimator %.6f s",
+                        cases[i].tp, cases[i].pp, cases[i].dp, cases[i].cp,
+                        bpw_cp_algorithm_to_string (algo), full.step_time_s, fast.step_time_s);
+        assert_close (full.step_time_s, fast.step_time_s, 1e-9);
+        assert_close (full.peak_bytes, fast.peak_bytes, 1e-6);
+        bpw_mapping_clear (&m);
+        bpw_scenario_clear (&sc);
+        bpw_model_spec_clear (&spec);
+      }
+}
+
 /* Llama 3's long-context configuration (TP 8, CP 16, PP 16, DP 8 at 131 072 tokens,
  * 16 M tokens a step) on a model whose layers divide over 16 stages (80 of Llama 3 70B;
  * 405B's 126 need uneven stages). */
@@ -736,6 +798,7 @@ main (int argc, char **argv)
   g_test_add_func ("/context-parallel/memory", test_memory);
   g_test_add_func ("/context-parallel/exposed-closed-form", test_exposed_closed_form);
   g_test_add_func ("/context-parallel/estimator-simulation", test_estimator_and_simulation_agree);
+  g_test_add_func ("/context-parallel/estimator-other-groups", test_estimator_with_other_groups);
   g_test_add_func ("/context-parallel/llama3-long-context", test_llama3_long_context);
   g_test_add_func ("/context-parallel/search-space", test_search_space);
   g_test_add_func ("/context-parallel/mapping-round-trip", test_mapping_round_trip);
