@@ -89,6 +89,7 @@ bpw_cli_evaluate_calculon (const char          *model,
   /* Calculon's model reads the execution as it is; a changed copy says what it prices. */
   if (options->tp != BPW_CLI_UNSET || options->pp != BPW_CLI_UNSET
       || options->dp != BPW_CLI_UNSET || options->ep != BPW_CLI_UNSET || options->sp
+      || options->cp != BPW_CLI_UNSET || options->cp_algorithm != NULL
       || options->zero != BPW_CLI_UNSET || options->interleave != BPW_CLI_UNSET
       || options->schedule != NULL || options->global_batch != BPW_CLI_UNSET
       || options->micro_batch != BPW_CLI_UNSET || options->recompute != NULL

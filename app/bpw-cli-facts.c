@@ -120,11 +120,15 @@ bpw_cli_facts_describe_setup (GString            *out,
                           bpw_dtype_to_string (scenario->dtype),
                           bpw_optimizer_to_string (optimizer));
 
-  g_string_append_printf (out, "%-30s tp %" G_GINT64_FORMAT " \xc3\x97 pp %" G_GINT64_FORMAT
+  g_string_append_printf (out, "%-30s tp %" G_GINT64_FORMAT, "Parallel", parallel->tp);
+  /* Context parallelism only when used, so that other reports read as before. */
+  if (parallel->cp != 1)
+    g_string_append_printf (out, " \xc3\x97 cp %" G_GINT64_FORMAT " (%s)", parallel->cp,
+                            bpw_cp_algorithm_to_string (parallel->cp_algorithm));
+  g_string_append_printf (out, " \xc3\x97 pp %" G_GINT64_FORMAT
                           " \xc3\x97 dp %" G_GINT64_FORMAT " = %" G_GINT64_FORMAT
                           " device%s; ep %" G_GINT64_FORMAT ", sp %s, zero %d, %s",
-                          "Parallel", parallel->tp, parallel->pp, parallel->dp,
-                          bpw_parallel_devices (parallel),
+                          parallel->pp, parallel->dp, bpw_parallel_devices (parallel),
                           bpw_parallel_devices (parallel) == 1 ? "" : "s", parallel->ep,
                           parallel->sp ? "on" : "off", parallel->zero,
                           bpw_schedule_to_string (parallel->schedule));

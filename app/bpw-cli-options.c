@@ -32,8 +32,8 @@ static const char bpw_cli_defaults_help[] =
   "  --context (decode): the default --seq;\n"
   "  --global-batch: dp x micro-batch x m, with m = 4 x pp micro-batches per pipeline when\n"
   "    pp > 1 and m = 1 otherwise (micro-batch: the given one, else 1);\n"
-  "  --tp/--pp/--dp/--ep 1, no --sp, --zero 0, --schedule 1f1b (interleaved when\n"
-  "    --interleave N > 1 is given);\n"
+  "  --tp/--pp/--dp/--ep/--cp 1, no --sp, --zero 0, --schedule 1f1b (interleaved when\n"
+  "    --interleave N > 1 is given), --cp-algorithm ring;\n"
   "  --vocab: the model's (Calculon models have none: 51200).\n";
 
 static const char bpw_cli_mapping_help[] =
@@ -43,7 +43,8 @@ static const char bpw_cli_mapping_help[] =
   "    stored, recomputed in backward) when the stack says flash or, with no stack saying\n"
   "    otherwise, when a matrix engine of the blueprint reaches on-chip SRAM;\n"
   "  --tp-overlap none; DP overlap on;\n"
-  "  --tp-tier/--pp-tier/--dp-tier/--ep-tier: the innermost tier that holds the group;\n"
+  "  --tp-tier/--pp-tier/--dp-tier/--ep-tier/--cp-tier: the innermost tier that holds the\n"
+  "    group;\n"
   "  --tiling auto: per matmul, the largest square tile that fits on chip.\n"
   "  --mapping FILE: a bpw-mapping file; its parallel, micro_batch and recompute also\n"
   "    replace those of --execution.\n";
@@ -61,6 +62,7 @@ bpw_cli_options_init (BpwCliOptions *options)
     .pp = BPW_CLI_UNSET,
     .dp = BPW_CLI_UNSET,
     .ep = BPW_CLI_UNSET,
+    .cp = BPW_CLI_UNSET,
     .zero = BPW_CLI_UNSET,
     .interleave = BPW_CLI_UNSET,
   };
@@ -77,6 +79,7 @@ bpw_cli_options_clear (BpwCliOptions *options)
   g_clear_pointer (&options->dtype, g_free);
   g_clear_pointer (&options->optimizer, g_free);
   g_clear_pointer (&options->schedule, g_free);
+  g_clear_pointer (&options->cp_algorithm, g_free);
   g_clear_pointer (&options->execution, g_free);
   g_clear_pointer (&options->mapping, g_free);
   g_clear_pointer (&options->fusion, g_free);
@@ -117,6 +120,10 @@ bpw_cli_options_add (BpwCliOptions  *o,
     { "dp", 0, 0, G_OPTION_ARG_INT64, &o->dp, "Data-parallel degree", "N" },
     { "ep", 0, 0, G_OPTION_ARG_INT64, &o->ep,
       "Expert-parallel degree (carved out of dp)", "N" },
+    { "cp", 0, 0, G_OPTION_ARG_INT64, &o->cp,
+      "Context-parallel degree: the sequence split over N ranks (seq a multiple of 2N)", "N" },
+    { "cp-algorithm", 0, 0, G_OPTION_ARG_STRING, &o->cp_algorithm,
+      "Context parallelism's key/value exchange: ring or allgather", "ALGO" },
     { "sp", 0, 0, G_OPTION_ARG_NONE, &o->sp, "Sequence parallelism (with tp > 1)", NULL },
     { "zero", 0, 0, G_OPTION_ARG_INT64, &o->zero, "ZeRO stage: 0, 1, 2 or 3", "STAGE" },
     { "schedule", 0, 0, G_OPTION_ARG_STRING, &o->schedule,
@@ -155,6 +162,8 @@ bpw_cli_options_add_mapping (BpwCliOptions  *o,
       "Interconnect tier index for DP traffic", "N" },
     { "ep-tier", 0, 0, G_OPTION_ARG_INT64, &o->tier[BPW_GROUP_EP],
       "Interconnect tier index for EP traffic", "N" },
+    { "cp-tier", 0, 0, G_OPTION_ARG_INT64, &o->tier[BPW_GROUP_CP],
+      "Interconnect tier index for CP traffic", "N" },
     { "tiling", 0, 0, G_OPTION_ARG_STRING, &o->tiling,
       "Matmul tiling: auto or MxNxK (e.g. 128x128x64)", "TILE" },
     G_OPTION_ENTRY_NULL
@@ -226,14 +235,16 @@ bpw_cli_options_check (const BpwCliOptions *o,
         bpw_cli_options_check_int ("pp", o->pp, 1, devices, error) &&
         bpw_cli_options_check_int ("dp", o->dp, 1, devices, error) &&
         bpw_cli_options_check_int ("ep", o->ep, 1, devices, error) &&
+        bpw_cli_options_check_int ("cp", o->cp, 1, devices, error) &&
         bpw_cli_options_check_int ("zero", o->zero, 0, 3, error) &&
         bpw_cli_options_check_int ("interleave", o->interleave, 1, devices, error)))
     return FALSE;
-  /* Each is at most 2^24, so the product of three fits in 64 bits. */
-  if (bpw_cli_options_given (o->tp) * bpw_cli_options_given (o->pp)
-      * bpw_cli_options_given (o->dp) > devices)
+  /* Each is at most 2^24, so the product of four is taken in doubles. */
+  if ((double) bpw_cli_options_given (o->tp) * (double) bpw_cli_options_given (o->pp)
+      * (double) bpw_cli_options_given (o->dp) * (double) bpw_cli_options_given (o->cp)
+      > (double) devices)
     {
-      g_set_error (error, BPW_CLI_USAGE_ERROR, 0, "--tp \xc3\x97 --pp \xc3\x97 --dp: "
+      g_set_error (error, BPW_CLI_USAGE_ERROR, 0, "--tp \xc3\x97 --cp \xc3\x97 --pp \xc3\x97 --dp: "
                    "expected at most %" G_GINT64_FORMAT " devices", devices);
       return FALSE;
     }
@@ -284,6 +295,10 @@ bpw_cli_options_apply_choices (const BpwCliOptions *o,
         return bpw_cli_options_bad_choice ("optimizer", o->optimizer, "adam or sgd", error);
       scenario->optimizer_set = TRUE;
     }
+  if (o->cp_algorithm != NULL
+      && !bpw_cp_algorithm_from_string (o->cp_algorithm, &parallel->cp_algorithm))
+    return bpw_cli_options_bad_choice ("cp-algorithm", o->cp_algorithm, "ring or allgather",
+                                       error);
   if (o->schedule != NULL && !bpw_schedule_from_string (o->schedule, &parallel->schedule))
     return bpw_cli_options_bad_choice ("schedule", o->schedule, "gpipe, 1f1b or interleaved",
                                        error);
@@ -377,6 +392,8 @@ bpw_cli_options_resolve (const BpwCliOptions *o,
     parallel->dp = o->dp;
   if (o->ep != BPW_CLI_UNSET)
     parallel->ep = o->ep;
+  if (o->cp != BPW_CLI_UNSET)
+    parallel->cp = o->cp;
   if (o->zero != BPW_CLI_UNSET)
     parallel->zero = (gint) o->zero;
   if (o->sp)
@@ -516,7 +533,9 @@ bpw_cli_options_apply_mapping_options (const BpwCliOptions *o,
                                        BpwMapping          *m,
                                        GError             **error)
 {
-  static const char * const tier_options[] = { "tp-tier", "pp-tier", "dp-tier", "ep-tier" };
+  static const char * const tier_options[] = {
+    "tp-tier", "pp-tier", "dp-tier", "ep-tier", "cp-tier"
+  };
 
   G_STATIC_ASSERT (G_N_ELEMENTS (tier_options) == BPW_N_GROUPS);
 
@@ -603,7 +622,7 @@ const char *
 bpw_cli_options_unused_by_calculon (const BpwCliOptions *o)
 {
   static const char * const tier_options[] = {
-    "--tp-tier", "--pp-tier", "--dp-tier", "--ep-tier"
+    "--tp-tier", "--pp-tier", "--dp-tier", "--ep-tier", "--cp-tier"
   };
 
   G_STATIC_ASSERT (G_N_ELEMENTS (tier_options) == BPW_N_GROUPS);

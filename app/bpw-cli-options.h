@@ -32,7 +32,8 @@ typedef struct
   gint64    context;
   gint64    vocab;
 
-  gint64    tp, pp, dp, ep;
+  gint64    tp, pp, dp, ep, cp;
+  char     *cp_algorithm;
   gint64    zero;
   gint64    interleave;
   gboolean  sp;
@@ -44,7 +45,7 @@ typedef struct
   char     *tiling;
   gboolean  dp_overlap;
   gboolean  no_dp_overlap;
-  gint64    tier[BPW_N_GROUPS];   /* --tp-tier ... --ep-tier, BPW_CLI_UNSET until given */
+  gint64    tier[BPW_N_GROUPS];   /* --tp-tier ... --cp-tier, BPW_CLI_UNSET until given */
 } BpwCliOptions;
 
 void      bpw_cli_options_init      (BpwCliOptions *options);

@@ -350,6 +350,8 @@ bpw_cli_search_job_prepare (BpwCliSearchJob   *job,
   limits->pp = o->pp != BPW_CLI_UNSET ? o->pp : 0;
   limits->dp = o->dp != BPW_CLI_UNSET ? o->dp : 0;
   limits->ep = o->ep != BPW_CLI_UNSET ? o->ep : 0;
+  /* Context parallelism is searched only at the degree --cp fixes (1 without it). */
+  limits->cp = o->cp != BPW_CLI_UNSET ? o->cp : 1;
   limits->zero = o->zero != BPW_CLI_UNSET ? (gint) o->zero : -1;
   limits->sp = o->sp ? 1 : -1;
   limits->schedule = o->schedule != NULL ? (gint) setup->parallel.schedule : -1;
@@ -398,9 +400,9 @@ offload_of (const BpwMapping *m)
 static void
 describe_tiers (GString *out, const BpwSearchSpace *space, const BpwMapping *m)
 {
-  static const char * const names[BPW_N_GROUPS] = { "TP", "PP", "DP", "EP" };
+  static const char * const names[BPW_N_GROUPS] = { "TP", "PP", "DP", "EP", "CP" };
   const BpwParallel *p = &m->parallel;
-  gint64 degree[BPW_N_GROUPS] = { p->tp, p->pp, p->dp, p->ep };
+  gint64 degree[BPW_N_GROUPS] = { p->tp, p->pp, p->dp, p->ep, p->cp };
   gboolean any = FALSE;
 
   for (guint g = BPW_GROUP_TP; g <= BPW_GROUP_DP; g++)

@@ -26,7 +26,7 @@ static const char * const primitive_names[] = {
 static const char * const collective_names[] = {
   "all_reduce", "reduce_scatter", "all_gather", "all_to_all", "send_recv",
 };
-static const char * const group_names[] = { "tp", "pp", "dp", "ep" };
+static const char * const group_names[] = { "tp", "pp", "dp", "ep", "cp" };
 static const char * const tensor_kind_names[] = {
   "weight", "master_weight", "optimizer_state", "gradient", "activation", "activation_grad",
   "kv_cache", "communication",

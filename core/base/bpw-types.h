@@ -134,6 +134,7 @@ typedef enum
   BPW_GROUP_PP,
   BPW_GROUP_DP,
   BPW_GROUP_EP,
+  BPW_GROUP_CP,     /* context parallelism: the sequence split over ranks */
   BPW_N_GROUPS
 } BpwGroupKind;
 

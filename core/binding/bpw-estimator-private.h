@@ -36,9 +36,9 @@ typedef enum
  * with bpw_template_key_init() so that padding is zero. */
 typedef struct
 {
-  gint64  tp, dp, ep, micro_batch;
+  gint64  tp, dp, ep, cp, micro_batch;
   gint64  tile_m, tile_n, tile_k;
-  gint32  sp, zero, recompute, pipelined, tiling_automatic;
+  gint32  sp, zero, recompute, pipelined, tiling_automatic, cp_algorithm;
   guint32 fusion;
   gint32  engine[BPW_N_PRIMITIVES];
   gint32  placement[BPW_N_TENSOR_KINDS];
@@ -67,6 +67,8 @@ typedef struct
   double           live_block;             /* one block's tensors live while it runs */
   double           kv_block;
   double           live[BPW_N_PARTS], kv[BPW_N_PARTS];  /* of each block part */
+  double           cp_kv_buffer;           /* context parallelism's K/V blocks of other ranks
+                                            * held while one layer's attention runs */
   double           temporaries[BPW_N_PARTS], communication[BPW_N_PARTS];
   GPtrArray       *reasons;                /* mapping-invariant legality reasons */
 } BpwTemplate;

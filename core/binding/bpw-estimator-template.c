@@ -32,6 +32,8 @@ bpw_template_key_init (BpwTemplateKey    *key,
   key->tp = p->tp;
   key->dp = p->dp;
   key->ep = p->ep;
+  key->cp = p->cp;
+  key->cp_algorithm = p->cp_algorithm;
   key->sp = p->sp;
   key->zero = p->zero;
   key->pipelined = p->pp > 1;
@@ -238,6 +240,7 @@ collect_memory (BpwTemplate *t, const BpwPlan *plan)
       t->live[p] = (double) live[p] * scale;
       t->kv[p] = (double) kv[p] * scale;
     }
+  t->cp_kv_buffer = (double) _bpw_dist_work_cp_kv_buffer_bytes (dist);
 
   /* What the last stage holds beyond its tensors: the tied embedding copy. */
   t->weights[BPW_PART_AFTER] += (double) (dist_last->weights - last.weights);
@@ -298,6 +301,8 @@ bpw_template_new (const BpwTemplateKey *key,
   m.parallel.tp = key->tp;
   m.parallel.dp = key->dp;
   m.parallel.ep = key->ep;
+  m.parallel.cp = key->cp;
+  m.parallel.cp_algorithm = (BpwCpAlgorithm) key->cp_algorithm;
   m.parallel.sp = key->sp;
   m.parallel.zero = key->zero;
   m.parallel.pp = key->pipelined ? 2 : 1;

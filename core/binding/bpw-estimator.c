@@ -236,6 +236,7 @@ stage_memory (const BpwEstimator *est, const BpwTemplate *t, const BpwMapping *m
     }
   else
     acts = live * (double) flight;
+  acts += t->cp_kv_buffer;
 
   n_layers = MAX (n_layers, 1);
   if (t->on_chip)
@@ -379,7 +380,7 @@ bpw_estimator_evaluate (BpwEstimator     *est,
       g = &groups[n_groups++];
       memset (g, 0, sizeof *g);
       g->n_layers = n_layers;
-      g->ranks = p->tp * p->dp;
+      g->ranks = p->tp * p->cp * p->dp;
       g->copies = 1;
       g->first_stage = st;
       g->memory_stage = st;

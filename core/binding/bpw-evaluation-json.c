@@ -24,7 +24,7 @@ static void
 write_plan (BpwJsonWriter *w, const BpwPlan *plan)
 {
   const BpwMapping *m = &plan->mapping;
-  static const char * const groups[BPW_N_GROUPS] = { "tp", "pp", "dp", "ep" };
+  static const char * const groups[BPW_N_GROUPS] = { "tp", "pp", "dp", "ep", "cp" };
 
   bpw_json_writer_begin_object (w, "plan");
   bpw_json_writer_string (w, "blueprint", plan->blueprint->name);
@@ -45,7 +45,8 @@ write_plan (BpwJsonWriter *w, const BpwPlan *plan)
   }
   bpw_json_writer_begin_object (w, "tiers");
   for (guint g = 0; g < BPW_N_GROUPS; g++)
-    if (m->tier[g] >= 0 && (guint) m->tier[g] < plan->blueprint->n_tiers)
+    if (m->tier[g] >= 0 && (guint) m->tier[g] < plan->blueprint->n_tiers
+        && (g != BPW_GROUP_CP || m->parallel.cp > 1))
       bpw_json_writer_string (w, groups[g], plan->blueprint->tiers[m->tier[g]].name);
   bpw_json_writer_end_object (w);
   bpw_json_writer_begin_array (w, "transformations");

@@ -254,7 +254,7 @@ bpw_stage_totals_from_plan (const BpwPlan  *plan,
   st->memory_stage = stage;
   st->first_stage = stage;
   st->n_layers = plan->dist->stages[stage].n_layers;
-  st->ranks = plan->dist->parallel.tp * plan->dist->parallel.dp;
+  st->ranks = plan->dist->parallel.tp * plan->dist->parallel.cp * plan->dist->parallel.dp;
   st->memory = ps->memory.device_total;
   for (guint i = 0; i < ps->tasks->len; i++)
     bpw_stage_totals_add_task (plan, &g_array_index (ps->tasks, BpwPlanTask, i), 1.0, st);

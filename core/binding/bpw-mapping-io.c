@@ -5,10 +5,12 @@
  * {
  *   "format": "bpw-mapping", "version": 1, "name": "...", "description": "...",
  *   "parallel": { "tp": 8, "pp": 8, "dp": 16, "ep": 1, "sp": true, "zero": 1,
- *                 "schedule": "gpipe" | "1f1b" | "interleaved", "interleave": 1 },
+ *                 "schedule": "gpipe" | "1f1b" | "interleaved", "interleave": 1,
+ *                 "cp": 1, "cp_algorithm": "ring" | "allgather" },   cp and cp_algorithm
+ *                                                     are written only when not 1 / "ring"
  *   "micro_batch": 1 | "auto",                       "auto": the scenario's
  *   "recompute": "none" | "selective" | "full" | "auto",   "auto": the scenario's
- *   "tiers": { "tp": 0, "pp": 1, "dp": 1, "ep": 1 },  tier index, or "auto": the innermost
+ *   "tiers": { "tp": 0, "pp": 1, "dp": 1, "ep": 1, "cp": 1 },  tier index, or "auto": the innermost
  *                                                     tier that holds the group
  *   "collective_algorithms": ["in-network", "ring"],  entry i for tier i: "auto" (the
  *                                                     cheapest the tier offers), "ring",
@@ -223,6 +225,11 @@ bpw_mapping_to_json (const BpwMapping *m)
   bpw_json_writer_int (&w, "zero", p->zero);
   bpw_json_writer_string (&w, "schedule", bpw_schedule_to_string (p->schedule));
   bpw_json_writer_int (&w, "interleave", p->interleave);
+  /* Context parallelism only when used, so that mappings without it read as before. */
+  if (p->cp != 1)
+    bpw_json_writer_int (&w, "cp", p->cp);
+  if (p->cp_algorithm != BPW_CP_RING)
+    bpw_json_writer_string (&w, "cp_algorithm", bpw_cp_algorithm_to_string (p->cp_algorithm));
   bpw_json_writer_end_object (&w);
 
   if (m->micro_batch > 0)
@@ -234,7 +241,8 @@ bpw_mapping_to_json (const BpwMapping *m)
 
   bpw_json_writer_begin_object (&w, "tiers");
   for (guint g = 0; g < BPW_N_GROUPS; g++)
-    write_ref (&w, bpw_group_to_string ((BpwGroupKind) g), m->tier[g], "auto");
+    if (g != BPW_GROUP_CP || m->tier[g] >= 0)
+      write_ref (&w, bpw_group_to_string ((BpwGroupKind) g), m->tier[g], "auto");
   bpw_json_writer_end_object (&w);
 
   /* Trailing "auto" entries are what the reader assumes for tiers past the list. */

@@ -20,8 +20,9 @@ static const char * const file_keys[] = {
   "overlap", "sp_gather_again", NULL
 };
 static const char * const parallel_keys[] = {
-  "tp", "pp", "dp", "ep", "sp", "zero", "schedule", "interleave", NULL
+  "tp", "pp", "dp", "ep", "sp", "zero", "schedule", "interleave", "cp", "cp_algorithm", NULL
 };
+static const char * const cp_algorithm_names[] = { "ring", "allgather", NULL };
 static const char * const overlap_keys[] = { "dp", "tp", NULL };
 static const char * const tiling_keys[] = { "m", "n", "k", NULL };
 static const char * const schedule_names[] = { "gpipe", "1f1b", "interleaved", NULL };
@@ -236,6 +237,7 @@ read_parallel (BpwMappingReader *r,
   JsonObject *o = bpw_json_doc_get_object (r->doc, root, path, "parallel", FALSE, &local);
   gint64 zero = p->zero;
   int schedule = p->schedule;
+  int cp_algorithm = p->cp_algorithm;
 
   if (local != NULL)
     {
@@ -254,8 +256,12 @@ read_parallel (BpwMappingReader *r,
       || !bpw_json_doc_get_enum (r->doc, o, ppath, "schedule", FALSE, schedule_names,
                                  &schedule, error)
       || !bpw_json_doc_get_int (r->doc, o, ppath, "interleave", FALSE, 1, G_MAXINT64,
-                                &p->interleave, error))
+                                &p->interleave, error)
+      || !bpw_json_doc_get_int (r->doc, o, ppath, "cp", FALSE, 1, G_MAXINT64, &p->cp, error)
+      || !bpw_json_doc_get_enum (r->doc, o, ppath, "cp_algorithm", FALSE, cp_algorithm_names,
+                                 &cp_algorithm, error))
     return FALSE;
+  p->cp_algorithm = (BpwCpAlgorithm) cp_algorithm;
   /* Stated together in the file, they contradict each other (as in a study's scenario);
    * "sp" alone may still meet a tensor-parallel group given elsewhere. */
   if (p->sp && p->tp == 1 && json_object_has_member (o, "tp"))

@@ -56,6 +56,8 @@ bind_matmul (BpwPlan *plan, const BpwOp *op, const BpwTask *task, BpwPlanTask *p
   double batch, m, n, k, traffic, compulsory;
 
   _bpw_plan_rank_shape (op, task->tp_parts, &batch, &m, &n, &k);
+  /* Context parallelism gives each rank 1/cp of the rows: its tokens, or its queries. */
+  m /= (double) MAX (task->cp_parts, 1);
   if (m <= 0 || n <= 0 || k <= 0)
     return;
   compulsory = elem * batch * (m * k + k * n + m * n);
@@ -105,7 +107,7 @@ fused_attention_extra_flops (const BpwPlan *plan, const BpwOp *op, const BpwTask
   if (fwd->primitive != BPW_PRIM_BATCHED_MATMUL ||
       !g_str_has_prefix (bpw_work_graph_name (g, fwd->name), "attn.qk"))
     return 0;
-  return ceil ((double) fwd->flops / (double) task->tp_parts);
+  return ceil ((double) fwd->flops / ((double) task->tp_parts * MAX (task->cp_parts, 1)));
 }
 
 void
@@ -272,6 +274,12 @@ bpw_plan_transfer_exposed (const BpwPlanTransfer *tr,
   double pu = tier->processor_usage.set ? tier->processor_usage.value : 0.0;
   double exposed;
 
+  /* Ring attention sends the next KV block while the attention of the block in hand runs:
+   * per step, exposed = max(0, comm − compute), compute being served_s (one block's
+   * attention, bpw_plan_cp_step_window()). */
+  if (tr->group == BPW_GROUP_CP && tr->kind == BPW_COLLECTIVE_SEND_RECV)
+    return MIN (MAX (0.0, tr->time_s - tr->served_s) + pu * MIN (tr->time_s, tr->served_s),
+                tr->time_s);
   /* TP overlap splits the adjacent matmul into tiles that hide the communication; the
    * link's traffic still slows compute by the tier's processor usage. */
   if (tr->group != BPW_GROUP_TP || overlap == BPW_TP_OVERLAP_NONE)
@@ -282,6 +290,46 @@ bpw_plan_transfer_exposed (const BpwPlanTransfer *tr,
   return MIN (exposed, tr->time_s);
 }
 
+/* The attention core of one layer in one phase: the work ring attention splits into cp
+ * steps, one per KV block (the balanced chunk order makes the steps alike). */
+static gboolean
+is_attention_core (const BpwPlanTask *task)
+{
+  return task->layer_type == BPW_LAYER_ATTENTION &&
+         (task->primitive == BPW_PRIM_BATCHED_MATMUL || task->primitive == BPW_PRIM_SOFTMAX ||
+          task->primitive == BPW_PRIM_DROPOUT);
+}
+
+double
+bpw_plan_cp_step_window (const BpwParallel *parallel,
+                         BpwPhase           phase,
+                         double             core_s)
+{
+  double steps = (double) MAX (parallel->cp, 1);
+
+  /* The backward ring moves a dK/dV block beside each KV block on the same link: each of
+   * the two transfers of a step has half of the step's compute to hide behind. */
+  return core_s / steps / (phase == BPW_PHASE_BACKWARD_ACTIVATION ? 2.0 : 1.0);
+}
+
+/* Seconds of attention core per micro-batch, per (layer, phase) of stage @s. */
+static double *
+attention_core_times (const BpwPlan *plan, gint64 s)
+{
+  const BpwModelSpec *m = &plan->dist->graph->spec;
+  GArray *tasks = plan->stages[s].tasks;
+  double *core = g_new0 (double, (gsize) MAX (m->layers, 1) * BPW_N_PHASES);
+
+  for (guint i = 0; i < tasks->len; i++)
+    {
+      const BpwPlanTask *task = &g_array_index (tasks, BpwPlanTask, i);
+
+      if (is_attention_core (task) && task->layer >= 0 && task->layer < m->layers)
+        core[(gsize) task->layer * BPW_N_PHASES + task->phase] += task->cost.time_s * task->count;
+    }
+  return core;
+}
+
 void
 _bpw_plan_bind_transfers (BpwPlan *plan)
 {
@@ -289,12 +337,13 @@ _bpw_plan_bind_transfers (BpwPlan *plan)
   const BpwBlueprint *bp = plan->blueprint;
   guint n_ops = dist->graph->ops->len;
   g_autofree gint32 *task_of = g_new (gint32, n_ops);
-  gint64 ranks = dist->parallel.tp * dist->parallel.dp;
+  gint64 ranks = dist->parallel.tp * dist->parallel.cp * dist->parallel.dp;
 
   for (gint64 s = 0; s < dist->n_stages; s++)
     {
       GArray *colls = dist->stages[s].collectives;
       GArray *tasks = plan->stages[s].tasks;
+      g_autofree double *core = dist->parallel.cp > 1 ? attention_core_times (plan, s) : NULL;
 
       for (guint i = 0; i < n_ops; i++)
         task_of[i] = -1;
@@ -326,7 +375,10 @@ _bpw_plan_bind_transfers (BpwPlan *plan)
                                               tr.ranks);
           tr.time_s = bpw_cost_collective (t, tr.algorithm, c->kind, tr.bytes, tr.ranks);
           tr.wire_bytes = bpw_cost_wire_bytes (c->kind, tr.algorithm, tr.bytes, tr.ranks);
-          if (task_of[c->op] >= 0)
+          if (c->group == BPW_GROUP_CP && core != NULL && c->layer >= 0)
+            served = bpw_plan_cp_step_window (&dist->parallel, c->phase,
+                                              core[(gsize) c->layer * BPW_N_PHASES + c->phase]);
+          else if (task_of[c->op] >= 0)
             served = g_array_index (tasks, BpwPlanTask, task_of[c->op]).cost.time_s;
           tr.served_s = served;
           tr.exposed_s = bpw_plan_transfer_exposed (&tr, t, plan->mapping.tp_overlap);

@@ -103,7 +103,7 @@ stack_state (const BpwPlan *plan, const BpwStage *st, double *weights_master,
     }
   if (stack->fp32_logits && st->has_head)
     *activations += (double) g->scenario.micro_batch * (double) g->scenario.seq
-                    * ceil ((double) m->vocab / (double) p->tp) * 4.0;
+                    / (double) p->cp * ceil ((double) m->vocab / (double) p->tp) * 4.0;
 }
 
 void

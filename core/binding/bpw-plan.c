@@ -15,10 +15,11 @@
 
 static const char * const group_words[BPW_N_GROUPS] = {
   N_("tensor parallelism"), N_("pipeline parallelism"), N_("data parallelism"), N_("expert parallelism"),
+  N_("context parallelism"),
 };
 
-/* Ranks are laid out TP innermost, then PP, then DP (with EP inside DP): a group's ranks
- * span this many consecutive devices. */
+/* Ranks are laid out TP innermost, then CP, then PP, then DP (with EP inside DP): a group's
+ * ranks span this many consecutive devices. */
 static gint64
 group_span (const BpwParallel *p, BpwGroupKind group)
 {
@@ -26,14 +27,16 @@ group_span (const BpwParallel *p, BpwGroupKind group)
     {
     case BPW_GROUP_TP:
       return p->tp;
+    case BPW_GROUP_CP:
+      return p->tp * p->cp;
     case BPW_GROUP_PP:
-      return p->tp * p->pp;
+      return p->tp * p->cp * p->pp;
     case BPW_GROUP_EP:
-      return p->tp * p->pp * p->ep;
+      return p->tp * p->cp * p->pp * p->ep;
     case BPW_GROUP_DP:
     case BPW_N_GROUPS:
     default:
-      return p->tp * p->pp * p->dp;
+      return p->tp * p->cp * p->pp * p->dp;
     }
 }
 
@@ -48,6 +51,8 @@ group_degree (const BpwParallel *p, BpwGroupKind group)
       return p->pp;
     case BPW_GROUP_EP:
       return p->ep;
+    case BPW_GROUP_CP:
+      return p->cp;
     case BPW_GROUP_DP:
     case BPW_N_GROUPS:
     default:
@@ -81,7 +86,7 @@ bpw_plan_resolve_tiers (const BpwBlueprint *bp,
 static const char *
 group_abbreviation (BpwGroupKind group)
 {
-  static const char * const names[BPW_N_GROUPS] = { "TP", "PP", "DP", "EP" };
+  static const char * const names[BPW_N_GROUPS] = { "TP", "PP", "DP", "EP", "CP" };
 
   return names[group];
 }

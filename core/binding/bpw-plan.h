@@ -198,7 +198,15 @@ void          bpw_plan_task_cost (const BpwCostRates *rates,
                                   const BpwPlanTask  *task,
                                   BpwTaskCost        *cost);
 
-/* Part of a transfer's time not hidden behind the task it serves (TP overlap). */
+/* Context parallelism's ring: the compute one send/recv step of the ring hides behind,
+ * given @core_s, the seconds of one layer's attention core in @phase on one rank (per
+ * micro-batch): core_s / cp, halved in backward, where a dK/dV block shares the step's
+ * link with the KV block. */
+double        bpw_plan_cp_step_window   (const BpwParallel     *parallel,
+                                         BpwPhase               phase,
+                                         double                 core_s);
+/* Part of a transfer's time not hidden behind the task it serves (TP overlap; the CP ring:
+ * max(0, time − served_s) per step). */
 double        bpw_plan_transfer_exposed (const BpwPlanTransfer *transfer,
                                          const BpwTier         *tier,
                                          BpwTpOverlap           overlap);

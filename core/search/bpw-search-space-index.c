@@ -114,6 +114,8 @@ bpw_search_space_fill (const BpwSearchSpace *space,
   m->parallel.pp = g->pp;
   m->parallel.dp = g->dp;
   m->parallel.ep = g->ep;
+  m->parallel.cp = g->cp;
+  m->parallel.cp_algorithm = g->cp_algorithm;
   m->parallel.sp = n->sp;
   m->parallel.zero = g->zero;
   m->parallel.schedule = bpw_search_space_schedule (space, node, leaf->schedule,

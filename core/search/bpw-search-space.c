@@ -96,7 +96,7 @@ bpw_search_limits_init (BpwSearchLimits *limits)
 {
   *limits = (BpwSearchLimits) {
     .zero = -1, .sp = -1, .recompute = -1, .schedule = -1, .tp_overlap = -1,
-    .dp_overlap = -1, .act_offload = -1, .algorithms = TRUE,
+    .dp_overlap = -1, .act_offload = -1, .algorithms = TRUE, .cp = 1,
   };
 }
 
@@ -136,7 +136,7 @@ group_algorithms (const BpwSearchSpace *space, BpwSearchGroup *g)
   const BpwBlueprint *bp = space->blueprint;
   BpwParallel p;
   gint resolved[BPW_N_GROUPS];
-  gint64 degree[BPW_N_GROUPS] = { g->tp, g->pp, g->dp, g->ep };
+  gint64 degree[BPW_N_GROUPS] = { g->tp, g->pp, g->dp, g->ep, g->cp };
   gboolean carries[BPW_MAPPING_MAX_TIERS] = { FALSE };
 
   g->n_alg_tiers = 0;
@@ -144,6 +144,7 @@ group_algorithms (const BpwSearchSpace *space, BpwSearchGroup *g)
     return;
   bpw_parallel_init_defaults (&p);
   p.tp = g->tp, p.pp = g->pp, p.dp = g->dp, p.ep = g->ep;
+  p.cp = g->cp, p.cp_algorithm = g->cp_algorithm;
   bpw_plan_resolve_tiers (bp, &p, space->base.tier, resolved);
   for (guint k = 0; k < BPW_N_GROUPS; k++)
     if (degree[k] > 1 && resolved[k] >= 0 && (guint) resolved[k] < bp->n_tiers &&
@@ -170,7 +171,7 @@ group_algorithms (const BpwSearchSpace *space, BpwSearchGroup *g)
 static void
 group_networks (const BpwSearchSpace *space, BpwSearchGroup *g)
 {
-  gint64 degree[BPW_N_GROUPS] = { g->tp, g->pp, g->dp, g->ep };
+  gint64 degree[BPW_N_GROUPS] = { g->tp, g->pp, g->dp, g->ep, g->cp };
   static const guint8 enumerated[] = { BPW_GROUP_TP, BPW_GROUP_PP, BPW_GROUP_DP };
 
   g->n_net_groups = 0;
@@ -229,6 +230,7 @@ add_node (BpwSearchSpace *space, BpwSearchGroup *g, BpwSearchNode *n)
   s.recompute = n->recompute;
   bpw_parallel_init_defaults (&p);
   p.tp = g->tp, p.pp = g->pp, p.dp = g->dp, p.ep = g->ep;
+  p.cp = g->cp, p.cp_algorithm = g->cp_algorithm;
   p.sp = n->sp;
   p.zero = g->zero;
   if (!bpw_scenario_validate (&s, &p, &space->spec, NULL))
@@ -328,13 +330,13 @@ add_group_nodes (BpwSearchSpace *space, BpwSearchGroup *g)
 }
 
 static gboolean
-add_groups (BpwSearchSpace *space, gint64 tp, gint64 pp, gboolean host)
+add_groups (BpwSearchSpace *space, gint64 tp, gint64 cp, gint64 pp, gboolean host)
 {
   const BpwSearchLimits *l = &space->limits;
   const BpwSearchRules *rules = space->rules;
   const BpwModelSpec *spec = &space->spec;
   gboolean train = space->scenario.phase == BPW_WORKLOAD_TRAIN;
-  gint64 dp = space->devices / (tp * pp);
+  gint64 dp = space->devices / (tp * cp * pp);
   gboolean may_offload = spec->layers / pp >= rules->offload_min_layers;
   gboolean acts = rules->activation_offload && host && train && may_offload &&
                   l->act_offload != 0;
@@ -359,6 +361,7 @@ add_groups (BpwSearchSpace *space, gint64 tp, gint64 pp, gboolean host)
       if ((l->ep > 0 && ep != l->ep) || (spec->experts > 0 && spec->experts % ep != 0))
         continue;
       for (gint z = 0; z <= 3; z++)
+        for (int algo = 0; algo < (cp > 1 ? BPW_N_CP_ALGORITHMS : 1); algo++)
         {
           /* ZeRO 1 and 2 shard what only training has; without DP every stage is 0. */
           if (l->zero >= 0 ? z != l->zero
@@ -370,6 +373,7 @@ add_groups (BpwSearchSpace *space, gint64 tp, gint64 pp, gboolean host)
             {
               BpwSearchGroup g = {
                 .tp = tp, .pp = pp, .dp = dp, .ep = ep, .zero = z,
+                .cp = cp, .cp_algorithm = (BpwCpAlgorithm) algo,
                 .offload = o % BPW_SEARCH_N_OFFLOADS, .act_offload = o >= BPW_SEARCH_N_OFFLOADS,
                 .first_node = space->nodes->len, .first = space->size,
               };
@@ -466,6 +470,11 @@ space_fingerprint (const BpwSearchSpace *space)
       HASH (h, g->tp); HASH (h, g->pp); HASH (h, g->dp); HASH (h, g->ep);
       HASH (h, g->zero); HASH (h, (gint) g->offload); HASH (h, g->count);
       HASH (h, g->act_offload); HASH (h, g->n_networks);
+      /* Only where used, so that spaces without context parallelism keep their print. */
+      if (g->cp != 1)
+        {
+          HASH (h, g->cp); HASH (h, (gint) g->cp_algorithm);
+        }
     }
   for (guint i = 0; i < space->nodes->len; i++)
     {
@@ -542,25 +551,38 @@ bpw_search_space_new (const BpwModelSpec    *spec,
   for (guint i = 0; i < tps->len; i++)
     {
       gint64 tp = g_array_index (tps, gint64, i);
-      g_autoptr(GArray) pps = NULL;
+      g_autoptr(GArray) cps = NULL;
 
       if ((limits->tp > 0 && tp != limits->tp) || !tp_divides (spec, tp) ||
           (rules->tp_divides_hidden && spec->hidden % tp != 0))
         continue;
-      pps = divisors (devices / tp);
-      for (guint j = 0; j < pps->len && g_array_index (pps, gint64, j) <= spec->layers; j++)
+      cps = divisors (devices / tp);
+      for (guint c = 0; c < cps->len; c++)
         {
-          gint64 pp = g_array_index (pps, gint64, j);
+          gint64 cp = g_array_index (cps, gint64, c);
+          g_autoptr(GArray) pps = NULL;
 
-          if ((limits->pp > 0 && pp != limits->pp) ||
-              (rules->pp_divides_layers && spec->layers % pp != 0))
+          /* Context parallelism splits each sequence into 2 cp balanced chunks; decode
+           * has no sequence to split. */
+          if ((limits->cp > 0 && cp != limits->cp) ||
+              (cp > 1 && (scenario->phase == BPW_WORKLOAD_DECODE || scenario->seq % (2 * cp) != 0)))
             continue;
-          if (!add_groups (space, tp, pp, host))
+          pps = divisors (devices / (tp * cp));
+          for (guint j = 0; j < pps->len && g_array_index (pps, gint64, j) <= spec->layers; j++)
             {
-              g_set_error (error, BPW_ERROR, BPW_ERROR_OVERFLOW,
-                           _("the mapping space of %" PRId64 " devices exceeds 2^62 "
-                           "plans; fix some choices (--tp, --pp, --micro-batch ...)"), devices);
-              return NULL;
+              gint64 pp = g_array_index (pps, gint64, j);
+
+              if ((limits->pp > 0 && pp != limits->pp) ||
+                  (rules->pp_divides_layers && spec->layers % pp != 0))
+                continue;
+              if (!add_groups (space, tp, cp, pp, host))
+                {
+                  g_set_error (error, BPW_ERROR, BPW_ERROR_OVERFLOW,
+                               _("the mapping space of %" PRId64 " devices exceeds 2^62 "
+                               "plans; fix some choices (--tp, --pp, --micro-batch ...)"),
+                               devices);
+                  return NULL;
+                }
             }
         }
     }

@@ -68,6 +68,8 @@ typedef enum
 typedef struct
 {
   gint64    tp, pp, dp, ep;   /* 0: free */
+  gint64    cp;               /* 0: free (every cp with seq a multiple of 2 cp, both
+                               * algorithms); bpw_search_limits_init() fixes it to 1 */
   gint64    micro_batch;      /* 0: free */
   gint64    interleave;       /* 0: free (interleaved schedule only) */
   gint      zero;             /* -1: free */
@@ -89,6 +91,8 @@ typedef struct
 typedef struct
 {
   gint64            tp, pp, dp, ep;
+  gint64            cp;
+  BpwCpAlgorithm    cp_algorithm;
   gint              zero;
   BpwSearchOffload  offload;
   gboolean          act_offload;       /* stored activations on host (rules.activation_offload) */

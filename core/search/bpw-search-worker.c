@@ -163,6 +163,7 @@ tiers_legal (const BpwSearchSpace *space, const BpwSearchGroup *g)
     return TRUE;
   bpw_parallel_init_defaults (&p);
   p.tp = g->tp, p.pp = g->pp, p.dp = g->dp, p.ep = g->ep;
+  p.cp = g->cp, p.cp_algorithm = g->cp_algorithm;
   bpw_plan_resolve_tiers (space->blueprint, &p, space->base.tier, tiers);
   return bpw_plan_check_tiers (space->blueprint, &p, tiers, NULL);
 }

@@ -75,7 +75,18 @@ static gboolean
 is_gather_name (const char *name)
 {
   return strcmp (name, "tp.all_gather") == 0 || strcmp (name, "tp.regather") == 0 ||
-         strcmp (name, "tp.grad_gather") == 0 || strcmp (name, "ep.combine") == 0;
+         strcmp (name, "tp.grad_gather") == 0 || strcmp (name, "ep.combine") == 0 ||
+         strcmp (name, "cp.kv_gather") == 0 || strcmp (name, "cp.kv_regather") == 0;
+}
+
+/* Context parallelism's ring: cp − 1 steps, each overlapped with one block of the
+ * attention core. The program runs the attention core as whole tasks, not per block, so
+ * the ring is issued as the part of it that no block hides (bpw_plan_transfer_exposed()),
+ * before the attention it feeds. */
+static gboolean
+is_cp_ring (const BpwPlanTransfer *tr)
+{
+  return tr->group == BPW_GROUP_CP && tr->kind == BPW_COLLECTIVE_SEND_RECV;
 }
 
 static SimXferClass
@@ -97,6 +108,8 @@ classify (const BpwPlan *plan, const BpwPlanTransfer *tr)
     }
   if (tr->group == BPW_GROUP_TP && plan->mapping.tp_overlap != BPW_TP_OVERLAP_NONE)
     return SIM_XFER_OVERLAP;
+  if (is_cp_ring (tr))
+    return SIM_XFER_BLOCKING_PRE;
   return is_gather_name (name) ? SIM_XFER_BLOCKING_PRE : SIM_XFER_BLOCKING_POST;
 }
 
@@ -215,7 +228,7 @@ build_transfers (SimProgram *p, SimStage *st, const BpwPlan *plan, const gint32 
             SimTask *t;
             SimList *list;
 
-            x.duration = tr->time_s * tr->count;
+            x.duration = (is_cp_ring (tr) ? tr->exposed_s : tr->time_s) * tr->count;
             x.task = local_of_op[tr->op];
             if (x.task < 0)
               {

@@ -25,8 +25,9 @@ static const char * const scenario_keys[] = {
 };
 static const char * const sla_keys[] = { "step_time", "ttft", "tpot", "p99", NULL };
 static const char * const parallel_keys[] = {
-  "tp", "pp", "dp", "ep", "sp", "zero", "schedule", "interleave", NULL
+  "tp", "pp", "dp", "ep", "sp", "zero", "schedule", "interleave", "cp", "cp_algorithm", NULL
 };
+static const char * const cp_algorithm_names[] = { "ring", "allgather", NULL };
 static const char * const suite_keys[] = { "name", "description", "kind", "scenarios", NULL };
 static const char * const candidate_keys[] = {
   "name", "description", "blueprint", "mapping", "mappings", "price", NULL
@@ -197,6 +198,7 @@ bpw_study_read_parallel (BpwJsonDoc   *doc,
   JsonObject *o = bpw_json_doc_get_object (doc, item, path, "parallel", FALSE, &local_error);
   gint64 zero = p->zero;
   int schedule = p->schedule;
+  int cp_algorithm = p->cp_algorithm;
 
   if (o == NULL)
     {
@@ -215,8 +217,12 @@ bpw_study_read_parallel (BpwJsonDoc   *doc,
       || !bpw_json_doc_get_enum (doc, o, ppath, "schedule", FALSE, schedule_names, &schedule,
                                  error)
       || !bpw_json_doc_get_int (doc, o, ppath, "interleave", FALSE, 1, G_MAXINT64,
-                                &p->interleave, error))
+                                &p->interleave, error)
+      || !bpw_json_doc_get_int (doc, o, ppath, "cp", FALSE, 1, G_MAXINT64, &p->cp, error)
+      || !bpw_json_doc_get_enum (doc, o, ppath, "cp_algorithm", FALSE, cp_algorithm_names,
+                                 &cp_algorithm, error))
     return FALSE;
+  p->cp_algorithm = (BpwCpAlgorithm) cp_algorithm;
   p->zero = (gint) zero;
   p->schedule = (BpwSchedule) schedule;
   return TRUE;

@@ -106,6 +106,11 @@ bpw_study_write_scenario (BpwStudy               *self,
   INT ("zero", p->zero);
   STR ("schedule", bpw_schedule_to_string (p->schedule));
   INT ("interleave", p->interleave);
+  /* Context parallelism only when used, so that studies without it read as before. */
+  if (p->cp != 1)
+    INT ("cp", p->cp);
+  if (p->cp_algorithm != BPW_CP_RING)
+    STR ("cp_algorithm", bpw_cp_algorithm_to_string (p->cp_algorithm));
   json_builder_end_object (b);
   json_builder_end_object (b);
 }

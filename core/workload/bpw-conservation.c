@@ -46,7 +46,7 @@ bpw_dist_work_check_conservation (const BpwDistWork *dist,
   for (guint a = 0; a < BPW_N_ADDITIONS; a++)
     report->additions[a].addition = a;
 
-  /* Sum every rank's share. Ranks of a stage are (dp_i, tp_i) pairs. */
+  /* Sum every rank's share. Ranks of a stage are (dp_i, cp_i, tp_i) triples. */
   for (gint64 s = 0; s < dist->n_stages; s++)
     {
       GArray *tasks = dist->stages[s].tasks;
@@ -55,7 +55,7 @@ bpw_dist_work_check_conservation (const BpwDistWork *dist,
         {
           const BpwTask *t = &g_array_index (tasks, BpwTask, i);
           const BpwOp *op = bpw_work_graph_op (g, t->op);
-          guint64 parts = (guint64) t->tp_parts * t->dp_parts;
+          guint64 parts = (guint64) t->tp_parts * t->dp_parts * t->cp_parts;
           guint64 bytes = op->bytes_read + op->bytes_written;
           BpwU128 f = 0, b = 0;
 
@@ -66,15 +66,20 @@ bpw_dist_work_check_conservation (const BpwDistWork *dist,
               t->bytes_read + t->bytes_written < share (bytes, parts, 0) ||
               (op->phase != BPW_PHASE_OPTIMIZER && t->count * (guint64) p->dp != op->count))
             seen[t->op] += 1000;
+          /* The optimizer's ZeRO shards run over the dp × cp ranks of the replica group;
+           * every other op's share over the CP ranks, which split its tokens. */
           for (gint64 dp_i = 0; dp_i < p->dp; dp_i++)
-            for (gint64 tp_i = 0; tp_i < p->tp; tp_i++)
-              {
-                guint64 idx = (t->dp_parts > 1 ? (dp_i % t->dp_parts) * t->tp_parts : 0)
-                              + tp_i % t->tp_parts;
+            for (gint64 cp_i = 0; cp_i < p->cp; cp_i++)
+              for (gint64 tp_i = 0; tp_i < p->tp; tp_i++)
+                {
+                  guint64 replica = (guint64) (dp_i * p->cp + cp_i);
+                  guint64 idx = (t->dp_parts > 1 ? (replica % t->dp_parts) * t->tp_parts : 0)
+                                + (t->cp_parts > 1 ? (guint64) cp_i * t->tp_parts : 0)
+                                + tp_i % t->tp_parts;
 
-                f += (BpwU128) share (op->flops, parts, idx) * t->count;
-                b += (BpwU128) share (bytes, parts, idx) * t->count;
-              }
+                  f += (BpwU128) share (op->flops, parts, idx) * t->count;
+                  b += (BpwU128) share (bytes, parts, idx) * t->count;
+                }
           dist_flops[t->op] += f;
           dist_bytes[t->op] += b;
         }
@@ -95,9 +100,11 @@ bpw_dist_work_check_conservation (const BpwDistWork *dist,
       if (optimizer)
         {
           gboolean expert = op->split == BPW_SPLIT_EXPERT;
-          guint64 dp_parts = p->zero >= 1 ? (guint64) p->dp : expert ? (guint64) p->ep : 1;
+          guint64 dp_parts = p->zero >= 1 ? (guint64) (p->dp * p->cp)
+                             : expert ? (guint64) p->ep : 1;
 
-          rep_dp = p->dp / dp_parts;
+          /* Without ZeRO every DP replica and every CP rank of it repeats the update. */
+          rep_dp = (guint64) (p->dp * p->cp) / dp_parts;
         }
       expect_f = graph_f * rep_tp * rep_dp;
       expect_b = graph_b * rep_tp * rep_dp;

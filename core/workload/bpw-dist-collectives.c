@@ -5,6 +5,10 @@
  * Message bytes are logical: the whole buffer one rank contributes to (all-reduce,
  * reduce-scatter) or receives from (all-gather) the collective, before any algorithm turns
  * it into transfers. Counts are per step on every rank of the issuing stage.
+ *
+ * Context parallelism splits every micro-batch's tokens over cp ranks, so every
+ * activation-sized message below is 1/cp of the micro-batch's; the gradients of the
+ * weights, which every CP rank holds whole, are reduced over dp × cp ranks.
  */
 #define G_LOG_DOMAIN "bpw-dist-collectives"
 
@@ -83,6 +87,7 @@ tensor_parallel (BpwDistWork *dist, gint64 stage, const BpwOp *op, const char *b
   gboolean sp = p->sp;
   gboolean fwd = op->phase == BPW_PHASE_FORWARD || op->phase == BPW_PHASE_RECOMPUTE;
   gint64 tp = p->tp;
+  guint64 cp = (guint64) p->cp;
 
   if (op->primitive != BPW_PRIM_MATMUL && op->primitive != BPW_PRIM_GATHER &&
       op->primitive != BPW_PRIM_SCATTER_ADD && op->primitive != BPW_PRIM_CROSS_ENTROPY)
@@ -91,7 +96,7 @@ tensor_parallel (BpwDistWork *dist, gint64 stage, const BpwOp *op, const char *b
   if (op->primitive == BPW_PRIM_GATHER && op->phase == BPW_PHASE_FORWARD)
     {
       /* Vocab-parallel embedding: each rank holds V/tp rows and contributes zeros elsewhere. */
-      guint64 bytes = (guint64) g->tokens_per_micro_batch * g->spec.hidden * act;
+      guint64 bytes = (guint64) g->tokens_per_micro_batch / cp * g->spec.hidden * act;
       emit (dist, stage, op, sp ? BPW_COLLECTIVE_REDUCE_SCATTER : BPW_COLLECTIVE_ALL_REDUCE,
             BPW_GROUP_TP, tp, op->phase, bytes, count, "embedding.tp");
       return;
@@ -100,7 +105,7 @@ tensor_parallel (BpwDistWork *dist, gint64 stage, const BpwOp *op, const char *b
     {
       /* Vocab-parallel cross-entropy: max, sum of exponentials and target logit, fp32. */
       emit (dist, stage, op, BPW_COLLECTIVE_ALL_REDUCE, BPW_GROUP_TP, tp, op->phase,
-            (guint64) g->tokens_per_micro_batch * 4 * 3, count, "loss.tp");
+            (guint64) g->tokens_per_micro_batch / cp * 4 * 3, count, "loss.tp");
       return;
     }
   if (op->primitive != BPW_PRIM_MATMUL)
@@ -108,7 +113,7 @@ tensor_parallel (BpwDistWork *dist, gint64 stage, const BpwOp *op, const char *b
 
   if (is_column_parallel (base))
     {
-      guint64 in_bytes = op->m * op->k * act;
+      guint64 in_bytes = op->m / cp * op->k * act;
 
       if (fwd && sp)
         emit (dist, stage, op, BPW_COLLECTIVE_ALL_GATHER, BPW_GROUP_TP, tp, op->phase, in_bytes,
@@ -123,7 +128,7 @@ tensor_parallel (BpwDistWork *dist, gint64 stage, const BpwOp *op, const char *b
     }
   else if (is_row_parallel (base))
     {
-      guint64 out_bytes = op->m * op->n * act;
+      guint64 out_bytes = op->m / cp * op->n * act;
 
       if (fwd)
         emit (dist, stage, op, sp ? BPW_COLLECTIVE_REDUCE_SCATTER : BPW_COLLECTIVE_ALL_REDUCE,
@@ -150,7 +155,7 @@ expert_parallel (BpwDistWork *dist, gint64 stage, const BpwOp *op, const BpwOp *
    * writes and what combine reads first. */
   bytes = has_suffix (base, "moe.dispatch") ? fop->bytes_written
           : g_array_index (g->uses, BpwTensorUse, fop->use_first).bytes;
-  bytes /= MAX (1, (guint64) dist->parallel.tp);
+  bytes /= MAX (1, (guint64) dist->parallel.tp) * (guint64) dist->parallel.cp;
   /* Node-limited routing (DeepSeek-V3: n_group 8, topk_group 4): with the expert groups
    * laid over the EP ranks (ep >= groups, a group per node or more), a token's k routed
    * copies reach at most topk_groups groups, and dispatch sends it once to each, to be
@@ -164,13 +169,83 @@ expert_parallel (BpwDistWork *dist, gint64 stage, const BpwOp *op, const BpwOp *
         bytes, count, has_suffix (base, "moe.dispatch") ? "ep.dispatch" : "ep.combine");
 }
 
+guint64
+_bpw_dist_work_cp_kv_block_bytes (const BpwDistWork *dist)
+{
+  const BpwParallel *p = &dist->parallel;
+  const BpwWorkGraph *g = dist->graph;
+  const BpwModelSpec *m = &g->spec;
+  guint64 kv_parts = (guint64) MIN (p->tp, m->kv_heads);
+  guint64 kv_heads = ceil_div ((guint64) m->kv_heads, kv_parts);
+
+  if (p->cp < 2)
+    return 0;
+  /* K and V of the rank's seq / cp tokens of each sequence of the micro-batch. */
+  return (guint64) g->tokens_per_micro_batch / (guint64) p->cp * 2 * kv_heads *
+         (guint64) m->head_dim * bpw_dtype_bytes (g->scenario.dtype);
+}
+
+guint64
+_bpw_dist_work_cp_kv_buffer_bytes (const BpwDistWork *dist)
+{
+  guint64 block = _bpw_dist_work_cp_kv_block_bytes (dist);
+
+  return dist->parallel.cp_algorithm == BPW_CP_ALLGATHER
+         ? block * (guint64) (dist->parallel.cp - 1) : block;
+}
+
+/* Context parallelism (the balanced order: rank i holds chunks i and 2 cp - 1 - i of the
+ * sequence). Every attention core gives each rank's queries the keys and values of the
+ * whole sequence. B is one rank's K and V block (_bpw_dist_work_cp_kv_block_bytes):
+ *
+ *   ring       forward (and its recomputation): cp - 1 send/recv steps of B, step j
+ *              bringing the block the next attention step works on;
+ *              backward: the K and V blocks travel again (cp - 1 steps of B) and each
+ *              block's dK/dV accumulator travels with them and returns home (cp steps).
+ *   allgather  forward: all-gather of K and V (the gathered buffer, cp B);
+ *              backward: the same all-gather again (the gathered copy is not kept), and a
+ *              reduce-scatter of dK and dV (cp B) back to the ranks that own them.
+ *
+ * Logical bytes follow this file's convention (the whole buffer a rank receives from or
+ * contributes to the collective), so the all-gather of cp B puts (cp - 1) B on each
+ * rank's link, as the ring's cp - 1 steps do. */
+static void
+context_parallel (BpwDistWork *dist, gint64 stage, const BpwOp *op, const char *base,
+                  guint64 count)
+{
+  const BpwParallel *p = &dist->parallel;
+  guint64 block = _bpw_dist_work_cp_kv_block_bytes (dist);
+  guint64 cp = (guint64) p->cp;
+  gboolean fwd = op->phase == BPW_PHASE_FORWARD || op->phase == BPW_PHASE_RECOMPUTE;
+
+  if (op->layer_type != BPW_LAYER_ATTENTION || op->primitive != BPW_PRIM_BATCHED_MATMUL ||
+      !has_suffix (base, "attn.qk"))
+    return;
+  if (!fwd && op->phase != BPW_PHASE_BACKWARD_ACTIVATION)
+    return;
+  if (p->cp_algorithm == BPW_CP_RING)
+    {
+      emit (dist, stage, op, BPW_COLLECTIVE_SEND_RECV, BPW_GROUP_CP, p->cp, op->phase, block,
+            count * (cp - 1), "cp.ring_kv");
+      if (!fwd)
+        emit (dist, stage, op, BPW_COLLECTIVE_SEND_RECV, BPW_GROUP_CP, p->cp, op->phase,
+              block, count * cp, "cp.ring_dkv");
+      return;
+    }
+  emit (dist, stage, op, BPW_COLLECTIVE_ALL_GATHER, BPW_GROUP_CP, p->cp, op->phase,
+        block * cp, count, fwd ? "cp.kv_gather" : "cp.kv_regather");
+  if (!fwd)
+    emit (dist, stage, op, BPW_COLLECTIVE_REDUCE_SCATTER, BPW_GROUP_CP, p->cp, op->phase,
+          block * cp, count, "cp.dkv_reduce_scatter");
+}
+
 static void
 pipeline (BpwDistWork *dist)
 {
   const BpwParallel *p = &dist->parallel;
   const BpwWorkGraph *g = dist->graph;
   guint64 bytes = (guint64) g->tokens_per_micro_batch * g->spec.hidden *
-                  bpw_dtype_bytes (g->scenario.dtype) / (p->sp ? p->tp : 1);
+                  bpw_dtype_bytes (g->scenario.dtype) / (p->sp ? p->tp : 1) / p->cp;
   guint64 crossings = p->schedule == BPW_SCHEDULE_INTERLEAVED ? p->interleave : 1;
   guint64 count = dist->micro_batches_per_pipeline * crossings;
   gboolean train = g->scenario.phase == BPW_WORKLOAD_TRAIN;
@@ -228,9 +303,9 @@ serving_gathers (BpwDistWork *dist)
 {
   const BpwParallel *p = &dist->parallel;
   const BpwWorkGraph *g = dist->graph;
-  gint64 groups[2] = { p->dp, p->dp / p->ep };
+  gint64 groups[2] = { p->dp * p->cp, p->dp / p->ep * p->cp };
 
-  if (p->zero < 3 || p->dp < 2)
+  if (p->zero < 3 || p->dp * p->cp < 2)
     return;
   for (gint64 s = 0; s < dist->n_stages; s++)
     {
@@ -263,7 +338,7 @@ data_parallel (BpwDistWork *dist)
     {
       /* [0] dense parameters over dp, [1] expert parameters over dp / ep */
       guint64 grads[2], params[2];
-      gint64 groups[2] = { p->dp, p->dp / p->ep };
+      gint64 groups[2] = { p->dp * p->cp, p->dp / p->ep * p->cp };
       const BpwOp *anchor = NULL;
       GArray *tasks = dist->stages[s].tasks;
 
@@ -350,6 +425,8 @@ _bpw_dist_work_add_collectives (BpwDistWork *dist)
             tensor_parallel (dist, s, op, base, task->count);
           if (dist->parallel.ep > 1)
             expert_parallel (dist, s, op, fop, base, task->count);
+          if (dist->parallel.cp > 1)
+            context_parallel (dist, s, op, base, task->count);
         }
     }
   pipeline (dist);

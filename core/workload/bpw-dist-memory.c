@@ -68,7 +68,9 @@ _bpw_dist_work_account_tensor (const BpwDistWork *dist,
   const BpwParallel *p = &dist->parallel;
   gboolean train = dist->graph->scenario.phase == BPW_WORKLOAD_TRAIN;
   gboolean expert = t->split == BPW_SPLIT_EXPERT;
-  guint64 dp_group = expert ? (guint64) (p->dp / p->ep) : (guint64) p->dp;
+  /* ZeRO shards over the ranks that hold the same weights: dp × cp (Megatron-LM's
+   * distributed optimizer over the DP × CP group). */
+  guint64 dp_group = (expert ? (guint64) (p->dp / p->ep) : (guint64) p->dp) * (guint64) p->cp;
   guint64 bytes = _bpw_dist_work_tensor_rank_bytes (dist, t);
 
   switch ((BpwTensorKind) t->kind)
@@ -138,7 +140,7 @@ stage_memory (BpwDistWork *dist, BpwStage *st)
       guint64 w = elements * bpw_dtype_bytes (m->param_dtype);
 
       mem->parameters = sat_add (mem->parameters, elements);
-      mem->weights = sat_add (mem->weights, p->zero >= 3 ? ceil_div (w, p->dp) : w);
+      mem->weights = sat_add (mem->weights, p->zero >= 3 ? ceil_div (w, p->dp * p->cp) : w);
       if (train)
         {
           guint64 gr = elements * bpw_dtype_bytes (m->gradient_dtype);
@@ -146,9 +148,10 @@ stage_memory (BpwDistWork *dist, BpwStage *st)
                        (m->master_dtype != m->param_dtype
                         ? elements * bpw_dtype_bytes (m->master_dtype) : 0);
 
-          mem->gradients = sat_add (mem->gradients, p->zero >= 2 ? ceil_div (gr, p->dp) : gr);
+          mem->gradients = sat_add (mem->gradients,
+                                    p->zero >= 2 ? ceil_div (gr, p->dp * p->cp) : gr);
           mem->optimizer_state = sat_add (mem->optimizer_state,
-                                          p->zero >= 1 ? ceil_div (os, p->dp) : os);
+                                          p->zero >= 1 ? ceil_div (os, p->dp * p->cp) : os);
         }
     }
 
@@ -177,7 +180,8 @@ stage_memory (BpwDistWork *dist, BpwStage *st)
       if (g->scenario.recompute != BPW_RECOMPUTE_NONE)
         for (gint64 l = 0; l < st->n_layers; l++)
           working = MAX (working, layer_live[l]);
-      mem->activations = sat_add (stored, working);
+      mem->activations = sat_add (sat_add (stored, working),
+                                  _bpw_dist_work_cp_kv_buffer_bytes (dist));
     }
   else
     {
@@ -187,7 +191,8 @@ stage_memory (BpwDistWork *dist, BpwStage *st)
 
       for (gint64 l = 0; l < st->n_layers; l++)
         largest = MAX (largest, layer_live[l]);
-      mem->activations = sat_mul (largest, (guint64) flight);
+      mem->activations = sat_add (sat_mul (largest, (guint64) flight),
+                                  _bpw_dist_work_cp_kv_buffer_bytes (dist));
     }
   /* Every sequence of the replica is resident in the cache. */
   mem->kv_cache = sat_mul (kv, (guint64) dist->micro_batches_per_pipeline);

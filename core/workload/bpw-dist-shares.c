@@ -48,7 +48,7 @@ _bpw_dist_work_stage_of_layer (const BpwDistWork *dist,
   return dist->n_stages - 1;
 }
 
-/* Ranks of a stage's TP (and EP) group that divide a tensor. Expert parameters are also
+/* Ranks of a stage's TP (and EP, and CP) group that divide a tensor. Expert parameters are also
  * divided over EP; expert activations are not, since each EP rank processes the tokens of
  * ep replicas for its E/ep experts. */
 guint64
@@ -61,6 +61,12 @@ _bpw_dist_work_tensor_parts (const BpwDistWork *dist,
       (t->kind == BPW_TENSOR_WEIGHT || t->kind == BPW_TENSOR_GRADIENT ||
        t->kind == BPW_TENSOR_OPTIMIZER_STATE || t->kind == BPW_TENSOR_MASTER_WEIGHT))
     parts *= dist->parallel.ep;
+  /* Context parallelism splits every micro-batch's tokens: its activations, their
+   * gradients and the KV cache it writes. Weights and their state are whole on each CP
+   * rank. */
+  if (t->kind == BPW_TENSOR_ACTIVATION || t->kind == BPW_TENSOR_ACTIVATION_GRAD ||
+      t->kind == BPW_TENSOR_KV_CACHE || t->kind == BPW_TENSOR_COMMUNICATION)
+    parts *= dist->parallel.cp;
   return parts;
 }
 

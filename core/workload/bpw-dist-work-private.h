@@ -13,6 +13,12 @@
 G_BEGIN_DECLS
 
 void     _bpw_dist_work_add_collectives    (BpwDistWork        *dist);
+/* Context parallelism: the bytes of K and V one rank holds for its own seq / cp tokens of
+ * one micro-batch in one layer (its TP share of the KV heads), and the transient buffer
+ * for the other ranks' blocks while one layer's attention runs: one block in flight for
+ * the ring (double buffering), the cp - 1 gathered blocks for all-gather. 0 when cp is 1. */
+guint64  _bpw_dist_work_cp_kv_block_bytes  (const BpwDistWork  *dist);
+guint64  _bpw_dist_work_cp_kv_buffer_bytes (const BpwDistWork  *dist);
 /* FALSE when a count of some stage does not fit in 64 bits (saturated). */
 gboolean _bpw_dist_work_compute_memory     (BpwDistWork        *dist);
 gint64   _bpw_dist_work_in_flight          (BpwWorkloadPhase    phase,

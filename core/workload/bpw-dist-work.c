@@ -26,7 +26,7 @@ gint64
 bpw_dist_work_rank_stage (const BpwDistWork *dist,
                           gint64             rank)
 {
-  return (rank / dist->parallel.tp) % dist->parallel.pp;
+  return (rank / (dist->parallel.tp * dist->parallel.cp)) % dist->parallel.pp;
 }
 
 guint64
@@ -59,11 +59,16 @@ bpw_dist_work_assign_tasks (BpwDistWork *dist)
       guint64 tp_parts = _bpw_dist_work_tp_parts (p, &g->spec, op->split);
       gboolean optimizer = op->phase == BPW_PHASE_OPTIMIZER;
       /* Optimizer updates run once per step; ZeRO >= 1 shards them over the DP group
-       * (over dp / ep for expert parameters, which EP already divides). */
+       * (over dp / ep for expert parameters, which EP already divides). The CP ranks of a
+       * replica hold the same weights, so ZeRO shards over dp × cp as Megatron-LM does. */
       gboolean expert = op->split == BPW_SPLIT_EXPERT;
       /* Expert parameters are also divided over the EP ranks, which come out of DP. */
-      guint64 dp_parts = !optimizer ? 1 : p->zero >= 1 ? (guint64) p->dp : expert ? (guint64) p->ep : 1;
-      guint64 parts = tp_parts * dp_parts;
+      guint64 dp_parts = !optimizer ? 1 : p->zero >= 1 ? (guint64) (p->dp * p->cp)
+                         : expert ? (guint64) p->ep : 1;
+      /* Every op of a micro-batch works on the rank's seq / cp tokens; the balanced chunk
+       * order gives each rank the same share of the causal attention too. */
+      guint64 cp_parts = optimizer ? 1 : (guint64) p->cp;
+      guint64 parts = tp_parts * dp_parts * cp_parts;
       BpwTask task;
 
       task = (BpwTask) {
@@ -75,13 +80,14 @@ bpw_dist_work_assign_tasks (BpwDistWork *dist)
         .count = optimizer ? 1 : op->count / p->dp,
         .tp_parts = tp_parts,
         .dp_parts = dp_parts,
+        .cp_parts = cp_parts,
       };
 
       /* Expert ops need no EP factor: each EP rank holds E/ep experts but receives the
        * tokens of ep replicas for them, so its work equals one replica's share. */
       if (task.addition == BPW_ADDITION_NONE && tp_parts < (guint64) p->tp)
         task.addition = BPW_ADDITION_TP_REPLICATED;
-      if (task.addition == BPW_ADDITION_NONE && optimizer && dp_parts < (guint64) p->dp)
+      if (task.addition == BPW_ADDITION_NONE && optimizer && dp_parts < (guint64) (p->dp * p->cp))
         task.addition = BPW_ADDITION_DP_REPLICATED;
       g_array_append_val (dist->stages[stage].tasks, task);
     }

@@ -15,7 +15,9 @@ typedef struct
   guint32  op;              /* lineage id of the model operation */
   guint8   addition;        /* BPW_ADDITION_TP_REPLICATED when every TP rank repeats it */
   guint16  tp_parts;        /* TP ranks that divide the op's work; the others repeat it */
-  guint32  dp_parts;        /* DP ranks that divide it (ZeRO-sharded optimizer), else 1 */
+  guint32  dp_parts;        /* DP (× CP) ranks that divide it (ZeRO-sharded optimizer), else 1 */
+  guint32  cp_parts;        /* CP ranks that divide it: cp for the ops of a micro-batch, whose
+                             * tokens the CP group splits; 1 for the optimizer */
   guint64  flops;           /* per rank, per execution */
   guint64  bytes_read;      /* per rank, per execution */
   guint64  bytes_written;
@@ -61,7 +63,7 @@ BpwDistWork *bpw_dist_work_new   (BpwWorkGraph      *graph,   /* transfer full *
                                   GError           **error);
 void         bpw_dist_work_free  (BpwDistWork       *dist);
 
-/* Rank r = ((dp_index * pp) + pp_index) * tp + tp_index. */
+/* Rank r = (((dp_index * pp) + pp_index) * cp + cp_index) * tp + tp_index. */
 gint64       bpw_dist_work_n_ranks     (const BpwDistWork *dist);
 gint64       bpw_dist_work_rank_stage  (const BpwDistWork *dist,
                                         gint64             rank);

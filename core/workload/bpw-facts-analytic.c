@@ -40,9 +40,9 @@ bpw_facts_add_template (BpwFacts           *facts,
         continue;
       if (op->phase == BPW_PHASE_OPTIMIZER)
         {
-          guint64 parts = p->zero >= 1 ? (guint64) p->dp
+          guint64 parts = p->zero >= 1 ? (guint64) (p->dp * p->cp)
                           : op->split == BPW_SPLIT_EXPERT ? (guint64) p->ep : 1;
-          rep_dp = p->dp / parts;
+          rep_dp = (guint64) (p->dp * p->cp) / parts;
         }
       facts->flops_by_phase[op->phase] += graph_f * rep_tp * rep_dp;
       if (op->addition == BPW_ADDITION_NONE)

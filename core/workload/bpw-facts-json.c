@@ -162,6 +162,12 @@ bpw_facts_json_parallel (BpwJsonWriter     *w,
   bpw_json_writer_int (w, "zero", parallel->zero);
   bpw_json_writer_string (w, "schedule", bpw_schedule_to_string (parallel->schedule));
   bpw_json_writer_int (w, "interleave", parallel->interleave);
+  /* Context parallelism only when used, so that other facts read as before. */
+  if (parallel->cp != 1)
+    {
+      bpw_json_writer_int (w, "cp", parallel->cp);
+      bpw_json_writer_string (w, "cp_algorithm", bpw_cp_algorithm_to_string (parallel->cp_algorithm));
+    }
   bpw_json_writer_int (w, "devices", bpw_parallel_devices (parallel));
   bpw_json_writer_end_object (w);
 }

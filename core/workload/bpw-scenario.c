@@ -66,7 +66,8 @@ void
 bpw_parallel_init_defaults (BpwParallel *parallel)
 {
   *parallel = (BpwParallel) {
-    .tp = 1, .pp = 1, .dp = 1, .ep = 1,
+    .tp = 1, .pp = 1, .dp = 1, .ep = 1, .cp = 1,
+    .cp_algorithm = BPW_CP_RING,
     .sp = FALSE,
     .zero = 0,
     .schedule = BPW_SCHEDULE_1F1B,
@@ -77,7 +78,40 @@ bpw_parallel_init_defaults (BpwParallel *parallel)
 gint64
 bpw_parallel_devices (const BpwParallel *parallel)
 {
-  return parallel->tp * parallel->pp * parallel->dp;
+  return parallel->tp * parallel->cp * parallel->pp * parallel->dp;
+}
+
+static const char * const cp_algorithm_names[] = { "ring", "allgather" };
+G_STATIC_ASSERT (G_N_ELEMENTS (cp_algorithm_names) == BPW_N_CP_ALGORITHMS);
+
+const char *
+bpw_cp_algorithm_to_string (BpwCpAlgorithm algorithm)
+{
+  return (guint) algorithm < BPW_N_CP_ALGORITHMS ? cp_algorithm_names[algorithm] : "unknown";
+}
+
+gboolean
+bpw_cp_algorithm_from_string (const char     *str,
+                              BpwCpAlgorithm *out)
+{
+  for (guint i = 0; str != NULL && i < BPW_N_CP_ALGORITHMS; i++)
+    if (g_strcmp0 (str, cp_algorithm_names[i]) == 0)
+      {
+        *out = (BpwCpAlgorithm) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+void
+bpw_cp_contiguous_imbalance (gint64  cp,
+                             gint64 *numerator,
+                             gint64 *denominator)
+{
+  /* Rank r of cp contiguous chunks of c tokens computes c^2 (r + 1/2) scores; the average
+   * over ranks is c^2 cp / 2, the last rank's c^2 (cp - 1/2). */
+  *numerator = 2 * MAX (cp, 1) - 1;
+  *denominator = MAX (cp, 1);
 }
 
 gint64
@@ -146,10 +180,16 @@ bpw_scenario_validate_sizes (const BpwScenario *s,
     FAIL_INPUT (_("parallel: tp, pp, dp and ep must be positive integers (got %" PRId64
                 ", %" PRId64 ", %" PRId64 ", %" PRId64 ")"),
                 p->tp, p->pp, p->dp, p->ep);
+  if (p->cp < 1)
+    FAIL_INPUT (_("parallel.cp: expected a positive integer, got %" PRId64), p->cp);
+  if ((guint) p->cp_algorithm >= BPW_N_CP_ALGORITHMS)
+    FAIL_INPUT (_("parallel.cp_algorithm: expected \xe2\x80\x9cring\xe2\x80\x9d or "
+                  "\xe2\x80\x9c" "allgather\xe2\x80\x9d"));
   if (p->tp > MAX_DEVICES || p->pp > MAX_DEVICES || p->dp > MAX_DEVICES ||
-      (double) p->tp * p->pp * p->dp > (double) MAX_DEVICES)
-    FAIL_INPUT (_("parallel: tp \xc3\x97 pp \xc3\x97 dp exceeds %" PRId64 " devices"),
-                MAX_DEVICES);
+      p->cp > MAX_DEVICES ||
+      (double) p->tp * p->cp * p->pp * p->dp > (double) MAX_DEVICES)
+    FAIL_INPUT (_("parallel: tp \xc3\x97 cp \xc3\x97 pp \xc3\x97 dp exceeds %" PRId64
+                  " devices"), MAX_DEVICES);
   if (p->zero < 0 || p->zero > 3)
     FAIL_INPUT (_("parallel.zero: expected a ZeRO stage from 0 to 3, got %d"), p->zero);
   if (p->interleave < 1)
@@ -206,6 +246,23 @@ bpw_scenario_validate (const BpwScenario  *s,
   if (p->sp && s->phase != BPW_WORKLOAD_DECODE && s->seq % p->tp != 0)
     FAIL (_("sequence parallelism splits the %" PRId64 "-token sequence over %"
           PRId64 " ranks; it must be a multiple of tp"), s->seq, p->tp);
+  if (p->cp > 1)
+    {
+      /* Decode adds one token per sequence per step: there is no sequence to split, and
+       * splitting the KV cache instead is a different scheme (not modelled). */
+      if (s->phase == BPW_WORKLOAD_DECODE)
+        FAIL (_("context parallelism splits the sequence being processed; decode processes "
+              "one token per sequence, so use cp 1 for decode (got cp %" PRId64 ")"), p->cp);
+      if (s->seq % (2 * p->cp) != 0)
+        FAIL (_("context parallelism %" PRId64 " cuts the %" PRId64 "-token sequence into "
+              "2 \xc3\x97 cp = %" PRId64 " equal chunks (two per rank, balancing the causal "
+              "mask); the sequence must be a multiple of %" PRId64), p->cp, s->seq,
+              2 * p->cp, 2 * p->cp);
+      if (p->sp && (s->seq / p->cp) % p->tp != 0)
+        FAIL (_("sequence parallelism splits each context-parallel rank's %" PRId64
+              " tokens over %" PRId64 " ranks; seq / cp must be a multiple of tp"),
+              s->seq / p->cp, p->tp);
+    }
   if (p->pp > m->layers)
     FAIL (_("pipeline parallelism %" PRId64 " exceeds the %" PRId64
           " layers"), p->pp, m->layers);
@@ -255,6 +312,7 @@ bpw_parallel_equal (const BpwParallel *a,
                     const BpwParallel *b)
 {
   return a->tp == b->tp && a->pp == b->pp && a->dp == b->dp && a->ep == b->ep
+         && a->cp == b->cp && a->cp_algorithm == b->cp_algorithm
          && !a->sp == !b->sp && a->zero == b->zero && a->schedule == b->schedule
          && a->interleave == b->interleave;
 }

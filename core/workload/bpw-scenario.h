@@ -40,6 +40,17 @@ struct _BpwScenario
   double            sla_p99;
 };
 
+/* How context parallelism gives each rank's queries the keys and values of the whole
+ * sequence (the rank's own queries are its chunks of the sequence). */
+typedef enum
+{
+  BPW_CP_RING,       /* ring attention: cp - 1 send/recv steps of a KV block, each overlapped
+                      * with the attention of the block in hand */
+  BPW_CP_ALLGATHER,  /* all-gather K and V before attention, reduce-scatter dK and dV after
+                      * its backward (Llama 3) */
+  BPW_N_CP_ALGORITHMS
+} BpwCpAlgorithm;
+
 struct _BpwParallel
 {
   gint64       tp, pp, dp, ep;
@@ -47,6 +58,11 @@ struct _BpwParallel
   gint         zero;        /* 0..3 */
   BpwSchedule  schedule;
   gint64       interleave;  /* virtual stages per rank for the interleaved schedule */
+  /* Context parallelism: the sequence of every micro-batch is split over cp ranks, each
+   * holding 2 chunks of seq / (2 cp) tokens (chunk i and 2 cp - 1 - i, the load-balanced
+   * "zig-zag" order), so every rank does the same causal attention work. */
+  gint64       cp;
+  BpwCpAlgorithm cp_algorithm;
 };
 
 /* What bpw_scenario_validate() accepts at most: devices in tp × pp × dp (and each degree),
@@ -64,7 +80,20 @@ void     bpw_scenario_copy          (BpwScenario       *dest,
 void     bpw_scenario_clear         (BpwScenario       *scenario);
 
 void     bpw_parallel_init_defaults (BpwParallel       *parallel);
+/* tp × cp × pp × dp: EP is carved out of DP and SP out of TP, so neither adds devices. */
 gint64   bpw_parallel_devices       (const BpwParallel *parallel);
+
+const char *bpw_cp_algorithm_to_string   (BpwCpAlgorithm  algorithm);
+gboolean    bpw_cp_algorithm_from_string (const char     *str,
+                                          BpwCpAlgorithm *out);
+
+/* The ratio of the most loaded rank's causal attention work to the average when the
+ * sequence is cut into cp contiguous chunks instead of the balanced 2 cp chunks: rank
+ * cp - 1 attends to the whole sequence, (2 cp - 1) / cp of the average. Returned as the
+ * numerator and denominator. The distribution always uses the balanced order. */
+void     bpw_cp_contiguous_imbalance (gint64  cp,
+                                      gint64 *numerator,
+                                      gint64 *denominator);
 
 /* Micro-batches each pipeline runs per step: global_batch / (dp * micro_batch). */
 gint64   bpw_scenario_micro_batches (const BpwScenario *scenario,

@@ -117,6 +117,9 @@ bpw_calculon_execution_apply (const BpwCalculonExecution *exec,
   parallel->pp = exec->pipeline_par;
   parallel->dp = exec->data_par;
   parallel->ep = 1;
+  /* Calculon has no context parallelism. */
+  parallel->cp = 1;
+  parallel->cp_algorithm = BPW_CP_RING;
   /* Over one TP rank Calculon's reduce-scatter and all-gather move nothing: that is no
    * sequence parallelism, which needs TP 2 or more. */
   parallel->sp = exec->tensor_par > 1 && exec->tensor_par_comm_type != BPW_CALCULON_TP_COMM_AR;

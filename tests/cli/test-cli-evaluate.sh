@@ -243,4 +243,30 @@ expect_rc "evaluate --mapping placing at a level name the blueprint lacks" 1 \
 expect_stderr "listing the blueprint's levels" \
   "by-name.json:4:32: placement.activation: .*memory levels \(smem, l2, hbm\), .*got \"scratchpad\""
 
+# ---- context parallelism ----
+expect_rc "evaluate with context parallelism (ring)" 0 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --seq 8192 --tp 2 --cp 4 --zero 1 --json
+cp "$TMP/out" "$TMP/cp-ring.json"
+py "tp 2 x cp 4: eight devices, the CP group on a tier" "
+assert d['plan']['devices'] == 8, d['plan']['devices']
+assert 'cp' in d['plan']['tiers'], d['plan']['tiers']"
+expect_rc "evaluate with context parallelism (all-gather)" 0 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --seq 8192 --tp 2 --cp 4 --zero 1 \
+  --cp-algorithm allgather --json
+py "the all-gather waits before attention, the ring hides behind it: it is no faster" "
+r = json.load(open('$TMP/cp-ring.json'))
+assert d['breakdown_s']['exposed_communication'] >= r['breakdown_s']['exposed_communication']"
+expect_rc "evaluate without context parallelism names no CP tier" 0 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --seq 8192 --tp 8 --json
+py "no cp tier" "assert 'cp' not in d['plan']['tiers'], d['plan']['tiers']"
+expect_rc "decode refuses context parallelism" 3 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --phase decode --cp 2
+expect_stderr "and says why" "decode processes one token per sequence, so use cp 1"
+expect_rc "a sequence that does not cut into 2 cp chunks" 3 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --seq 1000 --cp 8
+expect_stderr "names the multiple" "the sequence must be a multiple of 16"
+expect_rc "an unknown CP algorithm is a usage error" 2 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --cp-algorithm rin
+expect_stderr "listing the choices" "ring or allgather"
+
 tap_finish

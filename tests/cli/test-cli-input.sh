@@ -57,7 +57,10 @@ expect_rc "--global-batch 1e18 is a usage error" 2 "$BPW" facts gpt3-175b --glob
 expect_stderr "naming --global-batch" "for --global-batch"
 expect_rc "--tp x --pp x --dp over 2^24 devices is a usage error" 2 \
   "$BPW" facts gpt3-175b --tp 4096 --pp 4096 --dp 4096
-expect_stderr "naming the three" "^bpw: --tp × --pp × --dp"
+expect_stderr "naming the four" "^bpw: --tp × --cp × --pp × --dp"
+expect_rc "--tp x --cp over 2^24 devices is a usage error" 2 \
+  "$BPW" facts gpt3-175b --tp 8192 --cp 4096
+expect_stderr "naming --cp too" "^bpw: --tp × --cp × --pp × --dp"
 for bad in "nope=1" "hbm_bandwidth=" "hbm_bandwidth=abc" "link_bandwidth.99=1"; do
   expect_rc "--sweep-param $bad is a usage error" 2 \
     "$BPW" search gpt3-175b --blueprint a100-sxm-80gb --devices 64 --sweep-param "$bad"

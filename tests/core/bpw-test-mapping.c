@@ -38,13 +38,15 @@ bpw_test_mapping_fill_non_default (BpwMapping *m)
 {
   bpw_mapping_init_defaults (m);
   m->name = g_strdup ("all \"changed\"\n");
-  m->parallel = (BpwParallel) { 8, 4, 16, 2, TRUE, 3, BPW_SCHEDULE_INTERLEAVED, 3 };
+  m->parallel = (BpwParallel) { 8, 4, 16, 2, TRUE, 3, BPW_SCHEDULE_INTERLEAVED, 3, 2,
+                                BPW_CP_ALLGATHER };
   m->micro_batch = 4;
   m->recompute = BPW_RECOMPUTE_FULL;
   m->tier[BPW_GROUP_TP] = 0;
   m->tier[BPW_GROUP_PP] = 2;
   m->tier[BPW_GROUP_DP] = 7;
   m->tier[BPW_GROUP_EP] = 1;
+  m->tier[BPW_GROUP_CP] = 3;
   m->algorithm[0] = BPW_COLLECTIVE_ALGO_IN_NETWORK;
   m->algorithm[2] = BPW_COLLECTIVE_ALGO_DIRECT;
   m->algorithm[5] = BPW_COLLECTIVE_ALGO_TREE;

@@ -200,14 +200,14 @@ test_warnings (void)
     "{\n"
     "  \"format\": \"bpw-mapping\", \"version\": 1,\n"
     "  \"fusoin\": [],\n"
-    "  \"parallel\": { \"tp\": 2, \"cp\": 2 },\n"
+    "  \"parallel\": { \"tp\": 2, \"cpp\": 2 },\n"
     "  \"tiers\": { \"sp\": 0 },\n"
     "  \"overlap\": { \"pp\": true },\n"
     "  \"tiling\": { \"m\": 8, \"n\": 8, \"k\": 8, \"l\": 8 }\n"
     "}\n";
   static const struct { const char *needle; const char *path; } expected[] = {
     /* In reading order: root, parallel, tiers, tiling, overlap. */
-    { "[]", "fusoin" }, { "2 }", "parallel.cp" }, { "0 }", "tiers.sp" },
+    { "[]", "fusoin" }, { "2 }", "parallel.cpp" }, { "0 }", "tiers.sp" },
     { "8 }", "tiling.l" }, { "true }", "overlap.pp" },
   };
   g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);

@@ -401,6 +401,33 @@ test_scenario_only (void)
 
 }
 
+/* The context-parallel row writes "cp" into the candidate's mapping, shows it back and
+ * changes the evaluation; undo takes it back. */
+static void
+test_context_parallel (void)
+{
+  guint h100;
+  BpwWindow *window = open_on (H100, TRAIN, &h100);
+  GtkWidget *cp = row (window, "mapping/parallel.cp");
+  Numbers before = numbers (window, h100, TRAIN);
+  JsonObject *parallel;
+
+  g_assert_cmpstr (bpw_value_row_get_value (BPW_VALUE_ROW (cp)), ==, "1");
+  bpw_value_row_commit_text (BPW_VALUE_ROW (cp), "2");
+  g_assert_null (bpw_value_row_get_error (BPW_VALUE_ROW (cp)));
+  wait_edit (window);
+  parallel = json_object_get_object_member (candidate_mapping (window, h100), "parallel");
+  g_assert_nonnull (parallel);
+  g_assert_cmpint (json_object_get_int_member (parallel, "cp"), ==, 2);
+  g_assert_cmpstr (bpw_value_row_get_value (BPW_VALUE_ROW (cp)), ==, "2");
+  g_assert_cmpfloat (numbers (window, h100, TRAIN).step_s, !=, before.step_s);
+
+  g_assert_true (bpw_window_undo (window));
+  wait_edit (window);
+  g_assert_cmpstr (bpw_value_row_get_value (BPW_VALUE_ROW (cp)), ==, "1");
+  assert_same (numbers (window, h100, TRAIN), before);
+}
+
 static gboolean
 bpw_test_tick (gpointer data)
 {
@@ -582,6 +609,7 @@ main (int   argc,
   g_test_add_func ("/bpw/ui/MappingInspector/placement", test_placement);
   g_test_add_func ("/bpw/ui/MappingInspector/engine-and-tiling", test_engine_and_tiling);
   g_test_add_func ("/bpw/ui/MappingInspector/scenario-only", test_scenario_only);
+  g_test_add_func ("/bpw/ui/MappingInspector/context-parallel", test_context_parallel);
   g_test_add_func ("/bpw/ui/MappingInspector/scenario-window", test_scenario_window);
   g_test_add_func ("/bpw/ui/MappingInspector/screenshot", test_screenshot);
 

@@ -162,7 +162,7 @@ bpw_inspector_build_interconnect (BpwInspector       *self,
 {
   const char * const titles[BPW_N_GROUPS] = {
     _("Tensor-parallel tier"), _("Pipeline-parallel tier"), _("Data-parallel tier"),
-    _("Expert-parallel tier"),
+    _("Expert-parallel tier"), _("Context-parallel tier"),
   };
   guint n_tiers = MIN (bp->n_tiers, BPW_MAPPING_MAX_TIERS);
   AdwPreferencesGroup *group;
@@ -330,7 +330,7 @@ static gint64
 bpw_inspector_group_degree (const BpwParallel *p,
                             BpwGroupKind       group)
 {
-  const gint64 degrees[BPW_N_GROUPS] = { p->tp, p->pp, p->dp, p->ep };
+  const gint64 degrees[BPW_N_GROUPS] = { p->tp, p->pp, p->dp, p->ep, p->cp };
 
   return degrees[group];
 }
@@ -388,7 +388,7 @@ _bpw_inspector_refresh_binding_row (BpwInspector         *self,
     {
     case BPW_MAPPING_FIELD_TIER:
       {
-        const gint automatic[BPW_N_GROUPS] = { -1, -1, -1, -1 };
+        const gint automatic[BPW_N_GROUPS] = { -1, -1, -1, -1, -1 };
         gint resolved[BPW_N_GROUPS];
         g_autofree char *label = NULL;
 

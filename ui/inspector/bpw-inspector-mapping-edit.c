@@ -17,7 +17,7 @@
 #include "bpw-inspector-mapping-private.h"
 #include "bpw-json-writer.h"
 
-static const char * const parallel_members[] = { "tp", "pp", "dp", "ep" };
+static const char * const parallel_members[] = { "tp", "pp", "dp", "ep", "cp" };
 static const char * const tile_members[] = { "m", "n", "k" };
 
 BpwMappingField

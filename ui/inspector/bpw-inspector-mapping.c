@@ -429,7 +429,7 @@ bpw_inspector_refresh_mapping_row (BpwInspector         *self,
     case BPW_MAPPING_FIELD_PARALLEL:
       {
         const gint64 values[] = { m->parallel.tp, m->parallel.pp, m->parallel.dp,
-                                  m->parallel.ep };
+                                  m->parallel.ep, m->parallel.cp };
 
         number = values[index];
       }

@@ -23,10 +23,11 @@ typedef enum
   FIELD_PP,
   FIELD_DP,
   FIELD_EP,
+  FIELD_CP,
 } BpwScenarioField;
 
 static const char * const parallel_keys[] = { "parallel.tp", "parallel.pp", "parallel.dp",
-                                              "parallel.ep" };
+                                              "parallel.ep", "parallel.cp" };
 
 static const char *
 bpw_inspector_phase_label (BpwWorkloadPhase phase)
@@ -88,6 +89,7 @@ bpw_inspector_scenario_apply (BpwInspector     *self,
     case FIELD_PP: parallel.pp = value; break;
     case FIELD_DP: parallel.dp = value; break;
     case FIELD_EP: parallel.ep = value; break;
+    case FIELD_CP: parallel.cp = value; break;
     default: g_assert_not_reached ();
     }
   edit = bpw_study_edit_new_scenario (self->study, self->scenario, &scenario, &parallel,
@@ -151,7 +153,11 @@ _bpw_inspector_add_parallel_rows (BpwInspector        *self,
     _("Data parallel (DP)"),
     /* Translators: expert parallelism (mixture of experts) */
     _("Expert parallel (EP)"),
+    /* Translators: context parallelism, the number of devices a sequence is split over */
+    _("Context parallel (CP)"),
   };
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (parallel_keys) == FIELD_CP - FIELD_TP + 1);
 
   for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
     {
@@ -307,6 +313,7 @@ _bpw_inspector_refresh_scenario (BpwInspector *self)
         case FIELD_PP: number = s->parallel.pp; break;
         case FIELD_DP: number = s->parallel.dp; break;
         case FIELD_EP: number = s->parallel.ep; break;
+        case FIELD_CP: number = s->parallel.cp; break;
         default: g_assert_not_reached ();
         }
       {
