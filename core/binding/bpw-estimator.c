@@ -14,10 +14,12 @@
 #include "bpw-facts.h"
 #include "bpw-i18n.h"
 #include "bpw-plan-private.h"
+#include "bpw-stage-split.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
-/* Stage groups: first, last, and the middle stages with the base or one extra layer. */
-#define MAX_GROUPS 4
+/* Stage groups: first, last, and one per layer count of the middle stages, of which an
+ * explicit split lists at most one per entry. */
+#define MAX_GROUPS (BPW_PARALLEL_MAX_STAGE_LAYERS + 2)
 
 struct _BpwEstimator
 {
@@ -241,7 +243,8 @@ bpw_estimator_evaluate (BpwEstimator     *est,
   const BpwParallel *p = &m.parallel;
   BpwStepContext ctx;
   BpwTemplate *t;
-  gint64 micro_batches, base, extra, n_groups = 0, pp = p->pp;
+  BpwStageSplit split;
+  gint64 micro_batches, n_groups = 0, pp = p->pp;
   gboolean tiers_ok;
   double tokens, largest[BPW_N_TENSOR_KINDS] = { 0 };
 
@@ -249,7 +252,8 @@ bpw_estimator_evaluate (BpwEstimator     *est,
     s.micro_batch = mapping->micro_batch;
   if (mapping->recompute >= 0)
     s.recompute = mapping->recompute;
-  if (!bpw_scenario_validate (&s, p, &est->spec, error))
+  if (!bpw_scenario_validate (&s, p, &est->spec, error) ||
+      !bpw_stage_split_resolve_weighed (&split, p, &est->spec, est->layer_model_flops, error))
     return FALSE;
   t = _bpw_estimator_lookup_template (est, &m, error);
   if (t == NULL)
@@ -289,13 +293,11 @@ bpw_estimator_evaluate (BpwEstimator     *est,
         cost_transfer (bp, &m, &t->pp_send[1], crossings, &pp_bwd);
     }
 
-  /* Stage groups: identical stages are assembled once. Extra layers of an uneven split
-   * go to the later stages, as in the distribution. */
-  base = est->spec.layers / pp;
-  extra = est->spec.layers % pp;
+  /* Stage groups: identical stages are assembled once, their layers split as in the
+   * distribution. */
   for (gint64 st = 0; st < pp; st++)
     {
-      gint64 n_layers = base + (st >= pp - extra ? 1 : 0);
+      gint64 n_layers = bpw_stage_split_rank (&split, st);
       gboolean first = st == 0, last = st == pp - 1;
       double host = 0, memory;
       BpwStageTotals *g = NULL;
@@ -318,9 +320,10 @@ bpw_estimator_evaluate (BpwEstimator     *est,
               "memory, which “%s” cannot hold."), st, host / GIB, bp->name));
         }
 
-      if (!first && !last && n_groups > 0 && groups[n_groups - 1].n_layers == n_layers &&
-          groups[n_groups - 1].first_stage != 0)
-        g = &groups[n_groups - 1];
+      for (gint64 i = 0; i < n_groups && !first && !last; i++)
+        if (groups[i].n_layers == n_layers && groups[i].first_stage != 0 &&
+            groups[i].first_stage != pp - 1)
+          g = &groups[i];
       if (g != NULL)
         {
           g->copies++;

@@ -47,16 +47,18 @@ seg_of_phase (guint phase)
     }
 }
 
-/* Model chunk of a layer on its stage: consecutive 1/v of the stage's blocks; embedding in
- * the first chunk, head and loss in the last. */
+/* Model chunk of a layer on its stage: the stage's blocks in order, each chunk as many as
+ * the pipeline split gives it (@chunk_end: the first block after each chunk); embedding
+ * in the first chunk, head and loss in the last. */
 static guint8
-chunk_of_layer (const SimProgram *p, const SimStage *st, gint32 layer)
+chunk_of_layer (const SimProgram *p, const gint64 *chunk_end, gint32 layer)
 {
   if (p->chunks <= 1 || layer == BPW_LAYER_BEFORE_BLOCKS)
     return 0;
-  if (layer == BPW_LAYER_AFTER_BLOCKS || st->n_layers == 0)
-    return (guint8) (p->chunks - 1);
-  return (guint8) CLAMP ((layer - st->first_layer) * p->chunks / st->n_layers, 0, p->chunks - 1);
+  for (gint64 c = 0; c < p->chunks - 1 && layer != BPW_LAYER_AFTER_BLOCKS; c++)
+    if (layer < chunk_end[c])
+      return (guint8) c;
+  return (guint8) (p->chunks - 1);
 }
 
 /* Virtual stage k = c·p + s sends forward when it is not the last, backward when it is
@@ -104,7 +106,11 @@ static void
 build_tasks (SimProgram *p, SimStage *st, const BpwPlan *plan, gint32 *local_of_op)
 {
   GArray *tasks = plan->stages[st->index].tasks;
+  g_autofree gint64 *chunk_end = g_new (gint64, p->chunks);
 
+  bpw_dist_work_chunk_layers (plan->dist, st->index, chunk_end);
+  for (gint64 c = 0, end = st->first_layer; c < p->chunks; c++)
+    chunk_end[c] = end += chunk_end[c];
   for (guint i = 0; i < tasks->len; i++)
     {
       const BpwPlanTask *pt = &g_array_index (tasks, BpwPlanTask, i);
@@ -118,7 +124,7 @@ build_tasks (SimProgram *p, SimStage *st, const BpwPlan *plan, gint32 *local_of_
       };
       SimList *list;
 
-      t.chunk = t.seg == SIM_SEG_OPTIMIZER ? 0 : chunk_of_layer (p, st, pt->layer);
+      t.chunk = t.seg == SIM_SEG_OPTIMIZER ? 0 : chunk_of_layer (p, chunk_end, pt->layer);
       list = &st->lists[t.seg * p->chunks + t.chunk];
       t.pos = list->tasks->len;
       g_array_append_val (list->tasks, i);
