@@ -30,7 +30,7 @@ _bpw_sim_transfer (const BpwPlan *plan,
 }
 
 static guint8
-seg_of_phase (guint phase)
+seg_of_phase (const SimProgram *p, guint phase)
 {
   switch ((BpwPhase) phase)
     {
@@ -38,9 +38,10 @@ seg_of_phase (guint phase)
       return SIM_SEG_FORWARD;
     case BPW_PHASE_OPTIMIZER:
       return SIM_SEG_OPTIMIZER;
+    case BPW_PHASE_BACKWARD_WEIGHT:
+      return p->split_weight ? SIM_SEG_WEIGHT : SIM_SEG_BACKWARD;
     case BPW_PHASE_RECOMPUTE:
     case BPW_PHASE_BACKWARD_ACTIVATION:
-    case BPW_PHASE_BACKWARD_WEIGHT:
     case BPW_N_PHASES:
     default:
       return SIM_SEG_BACKWARD;
@@ -120,7 +121,7 @@ build_tasks (SimProgram *p, SimStage *st, const BpwPlan *plan, gint32 *local_of_
         .queue = pt->engine == BPW_ENGINE_MATRIX ? BPW_SIM_QUEUE_MATRIX
                                                  : BPW_SIM_QUEUE_VECTOR,
         .phase = pt->phase,
-        .seg = seg_of_phase (pt->phase),
+        .seg = seg_of_phase (p, pt->phase),
       };
       SimList *list;
 
@@ -226,7 +227,7 @@ build_transfers (SimProgram *p, SimStage *st, const BpwPlan *plan, const gint32 
             if (x.task < 0)
               {
                 /* Not expected: anchor it before the first task of its phase. */
-                x.task = first_task_of (p, st, seg_of_phase (tr->phase));
+                x.task = first_task_of (p, st, seg_of_phase (p, tr->phase));
                 x.klass = x.klass == SIM_XFER_OVERLAP ? SIM_XFER_OVERLAP : SIM_XFER_BLOCKING_PRE;
               }
             if (x.task < 0)
@@ -307,7 +308,9 @@ build_buckets (const SimProgram *p, SimStage *st, const BpwPlan *plan)
 
   for (guint c = 0; c < p->chunks; c++)
     {
-      const SimList *l = &st->lists[SIM_SEG_BACKWARD * p->chunks + c];
+      /* The weight gradients' pass produces the gradients: ZB-H1's W, else backward. */
+      const SimList *l = &st->lists[(p->split_weight ? SIM_SEG_WEIGHT : SIM_SEG_BACKWARD) *
+                                    p->chunks + c];
       gint32 previous = G_MININT32;
 
       /* Backward visits layers in decreasing order: a task whose successor in the list
@@ -561,6 +564,7 @@ _bpw_sim_program_new (const BpwPlan *plan)
   p->micro_batches = plan->micro_batches;
   p->n_tiers = plan->blueprint->n_tiers;
   p->train = dist->graph->scenario.phase == BPW_WORKLOAD_TRAIN;
+  p->split_weight = p->train && par->schedule == BPW_SCHEDULE_ZB_H1;
   p->stages = g_new0 (SimStage, p->n_stages);
   p->runs = g_new0 (SimRun, p->n_stages);
   for (gint64 s = 0; s < p->n_stages; s++)

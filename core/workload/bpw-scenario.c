@@ -221,6 +221,11 @@ bpw_scenario_validate (const BpwScenario  *s,
               ") to be a multiple of pp %" PRId64), bpw_scenario_micro_batches (s, p),
               p->pp);
     }
+  if (p->schedule == BPW_SCHEDULE_ZB_H1 && s->phase == BPW_WORKLOAD_TRAIN &&
+      s->recompute == BPW_RECOMPUTE_FULL)
+    FAIL (_("the ZB-H1 schedule holds weight-gradient passes back, which would keep every "
+          "activation full recomputation re-creates alive until then; use --recompute "
+          "selective or none with it"));
   /* Layers that do not divide over the (virtual) stages are split unevenly. */
   if (!bpw_stage_split_check (p, m, error))
     return FALSE;

@@ -380,10 +380,13 @@ assert_estimator_is_plan (Setup *s, const BpwPlan *plan)
   g_assert_cmpint (full.slowest_stage, ==, fast.slowest_stage);
 }
 
-/* The closed form against the simulated schedule; returns the simulated evaluation. */
+/* The closed form against the simulated schedule; returns the simulated evaluation. The
+ * simulated memory peak of stage s is at most the plan's, or with @held_gradients (ZB-H1)
+ * above it by what s + 1 micro-batches' output gradients may hold, each at most 40 % of a
+ * micro-batch's share of the plan's peak. */
 static void
 simulate_within (const BpwPlan *plan, const char *label, double tolerance,
-                 BpwEvaluation *analytic, BpwEvaluation *simulated)
+                 gboolean held_gradients, BpwEvaluation *analytic, BpwEvaluation *simulated)
 {
   g_autoptr(GError) error = NULL;
   BpwSimOptions options = { 0 };
@@ -401,7 +404,15 @@ simulate_within (const BpwPlan *plan, const char *label, double tolerance,
                   analytic->breakdown_s[BPW_BREAKDOWN_BUBBLE]);
   g_assert_cmpfloat (fabs (rel), <, tolerance);
   for (gint64 st = 0; st < plan->dist->n_stages; st++)
-    g_assert_cmpfloat (sim->memory[st].peak, <=, sim->memory[st].analytic * (1 + 1e-9));
+    {
+      double slack = held_gradients ? 0.4 * (double) (st + 1) / (double) plan->dist->n_stages
+                                    : 0.0;
+
+      g_test_message ("stage %" G_GINT64_FORMAT ": simulated peak %.3f GB, plan %.3f GB", st,
+                      sim->memory[st].peak / 1e9, sim->memory[st].analytic / 1e9);
+
+      g_assert_cmpfloat (sim->memory[st].peak, <=, sim->memory[st].analytic * (1 + slack + 1e-9));
+    }
 }
 
 /* Uneven 1F1B and GPipe (balanced), explicit 1F1B and interleaved over uneven chunks: the
@@ -440,9 +451,91 @@ test_estimator_agrees_uneven (void)
         for (guint st = 0; st < G_N_ELEMENTS (listed); st++)
           g_assert_cmpint (plan->dist->stages[st].n_layers, ==, listed[st]);
       assert_estimator_is_plan (&s, plan);
-      simulate_within (plan, label, cases[i].tolerance, &analytic, &simulated);
+      simulate_within (plan, label, cases[i].tolerance, FALSE, &analytic, &simulated);
       setup_clear (&s);
     }
+}
+
+/* ---- ZB-H1 ---- */
+
+/* Per micro-batch on the slowest stage: F + B + W, and W alone. */
+static void
+stage_passes (const BpwPlan *plan, double *fbw, double *w)
+{
+  *fbw = *w = 0;
+  for (gint64 st = 0; st < plan->dist->n_stages; st++)
+    {
+      double all = 0, weight = 0;
+
+      for (guint i = 0; i < plan->stages[st].tasks->len; i++)
+        {
+          const BpwPlanTask *t = &g_array_index (plan->stages[st].tasks, BpwPlanTask, i);
+          double time = t->cost.time_s * t->count;
+
+          if (t->phase == BPW_PHASE_OPTIMIZER)
+            continue;
+          all += time;
+          if (t->phase == BPW_PHASE_BACKWARD_WEIGHT)
+            weight += time;
+        }
+      if (all > *fbw)
+        *fbw = all, *w = weight;
+    }
+}
+
+/* ZB-H1 on 8 even stages of GPT-3 175B (96 layers), 16 micro-batches: the closed form's
+ * bubble is Qi et al.'s (p − 1)(T_F + T_B − T_W), below 1F1B's (p − 1)(T_F + T_B + T_W) by
+ * 2(p − 1)T_W; the simulated real order (F, B and a W held back s micro-batches on
+ * stage s) is within 3 % of the closed form's step, its bubble within 15 % of the closed
+ * form's, and below the simulated 1F1B's. Its memory is counted as 1F1B's first stage's
+ * on every stage (p micro-batches, Qi et al.); the simulation also holds the output
+ * gradients each B leaves to its W, s + 1 micro-batches' of them on stage s, which that
+ * count leaves out (here about a third of a micro-batch's activations each). */
+static void
+test_zb_h1 (void)
+{
+  double bubble[2], sim_bubble[2], step[2], fbw = 0, w = 0;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      Setup s;
+      g_autoptr(BpwPlan) plan = NULL;
+      BpwEvaluation analytic, simulated;
+
+      setup (&s, i == 0 ? BPW_SCHEDULE_1F1B : BPW_SCHEDULE_ZB_H1, 16);
+      s.mapping.parallel.pp = 8;
+      s.scenario.recompute = BPW_RECOMPUTE_SELECTIVE;
+      plan = bind (&s);
+      assert_estimator_is_plan (&s, plan);
+      simulate_within (plan, i == 0 ? "1f1b" : "zb-h1", 0.03, i == 1, &analytic,
+                       &simulated);
+      bubble[i] = analytic.breakdown_s[BPW_BREAKDOWN_BUBBLE];
+      sim_bubble[i] = simulated.breakdown_s[BPW_BREAKDOWN_BUBBLE];
+      step[i] = analytic.step_time_s;
+      stage_passes (plan, &fbw, &w);
+      setup_clear (&s);
+    }
+  g_test_message ("F+B+W %.4f s, W %.4f s: bubble 1F1B %.4f s, ZB-H1 %.4f s (closed form); "
+                  "simulated %.4f s and %.4f s", fbw, w, bubble[0], bubble[1], sim_bubble[0],
+                  sim_bubble[1]);
+  g_assert_cmpfloat (w, >, 0.2 * fbw);
+  /* Stages equal but for the embedding and head: the closed forms to their share. */
+  assert_close (bubble[0] - bubble[1], 2.0 * 7.0 * w, 0.05);
+  g_assert_cmpfloat (bubble[1], <, bubble[0]);
+  g_assert_cmpfloat (step[1], <, step[0]);
+  g_assert_cmpfloat (fabs (sim_bubble[1] - bubble[1]), <, 0.15 * bubble[1]);
+  g_assert_cmpfloat (sim_bubble[1], <, sim_bubble[0]);
+
+  /* Held-back W passes would keep full recomputation's re-created activations: refused. */
+  {
+    g_autoptr(GError) error = NULL;
+    Setup s;
+
+    setup (&s, BPW_SCHEDULE_ZB_H1, 16);
+    g_assert_false (bpw_scenario_validate (&s.scenario, &s.mapping.parallel, &s.spec, &error));
+    g_assert_error (error, BPW_ERROR, BPW_ERROR_ILLEGAL_PLAN);
+    setup_clear (&s);
+  }
 }
 
 /* ---- Llama 3 405B as Meta trained it ---- */
@@ -518,6 +611,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/Pipeline/explicit-refused", test_explicit_refused);
   g_test_add_func ("/bpw/core/Pipeline/conservation-uneven", test_conservation_uneven);
   g_test_add_func ("/bpw/core/Pipeline/estimator-agrees-uneven", test_estimator_agrees_uneven);
+  g_test_add_func ("/bpw/core/Pipeline/zb-h1", test_zb_h1);
   g_test_add_func ("/bpw/core/Pipeline/llama3-405b-meta", test_llama3_405b_meta);
   return g_test_run ();
 }
