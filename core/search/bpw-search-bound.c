@@ -42,17 +42,28 @@ _bpw_search_capacities (const BpwBlueprint *bp,
   *host = h >= 0 && bp->memory[h].capacity.set ? bp->memory[h].capacity.value : 0.0;
 }
 
-/* Blocks of stage @s under @m's split, as in the distribution; the even split when it
- * cannot be resolved (the evaluation then reports why). */
-static gint64
-stage_layers (const BpwSearchSpace *space, const BpwMapping *m, gint64 s)
+/* @m's split, as in the distribution; the even split when it cannot be resolved (the
+ * evaluation then reports why). Resolved once per node: the balanced split weighs the
+ * model's layers. */
+static void
+resolve_split (const BpwSearchSpace *space, const BpwMapping *m, BpwStageSplit *split)
 {
-  BpwStageSplit split;
-  gint64 layers = space->spec.layers, pp = m->parallel.pp;
+  BpwParallel even = m->parallel;
 
-  if (!bpw_stage_split_resolve (&split, &m->parallel, &space->spec, &space->scenario, NULL))
-    return layers / pp + (s >= pp - layers % pp ? 1 : 0);
-  return bpw_stage_split_rank (&split, s);
+  if (bpw_stage_split_resolve (split, &m->parallel, &space->spec, &space->scenario, NULL))
+    return;
+  even.pp_split = BPW_PP_SPLIT_EVEN;
+  even.schedule = BPW_SCHEDULE_1F1B;
+  if (!bpw_stage_split_resolve (split, &even, &space->spec, &space->scenario, NULL))
+    *split = (BpwStageSplit) { .pp = 1, .chunks = 1, .n_virtual = 1,
+                               .layers = space->spec.layers };
+}
+
+/* Blocks of stage @s under @split. */
+static gint64
+stage_layers (const BpwStageSplit *split, gint64 s)
+{
+  return split->n_virtual == 1 && s > 0 ? 0 : bpw_stage_split_rank (split, s);
 }
 
 static double
@@ -170,15 +181,16 @@ _bpw_search_bound_state (BpwEstimator         *est,
 {
   const BpwBlueprint *bp = space->blueprint;
   BpwTemplate *t;
+  BpwStageSplit split;
   gint64 pp = m->parallel.pp;
 
   *device = *host = 0;
   if (!lookup (est, space, m, &t, error))
     return FALSE;
+  resolve_split (space, m, &split);
   for (gint64 s = 0; s < pp; s++)
     {
-      StageBytes b = stage_bytes (bp, m, t, s, pp, stage_layers (space, m, s),
-                                  1, TRUE);
+      StageBytes b = stage_bytes (bp, m, t, s, pp, stage_layers (&split, s), 1, TRUE);
 
       *device = MAX (*device, b.device);
       *host = MAX (*host, b.host);
@@ -199,11 +211,13 @@ _bpw_search_bound_node (BpwEstimator         *est,
   double capacity, host_capacity;
   gboolean has_host;
   BpwTemplate *t;
+  BpwStageSplit split;
 
   memset (out, 0, sizeof *out);
   if (!lookup (est, space, m, &t, error))
     return FALSE;
   _bpw_search_capacities (bp, &capacity, &host_capacity, &has_host);
+  resolve_split (space, m, &split);
 
   out->illegal = t->reasons->len > 0;
   for (guint p = 0; p < BPW_N_PARTS; p++)
@@ -213,7 +227,7 @@ _bpw_search_bound_node (BpwEstimator         *est,
 
   for (gint64 s = 0; s < pp; s++)
     {
-      gint64 n = stage_layers (space, m, s);
+      gint64 n = stage_layers (&split, s);
       double nl = (double) n, compute, optimizer;
       StageBytes b = stage_bytes (bp, m, t, s, pp, n, micro_batches, FALSE);
 
