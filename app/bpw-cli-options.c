@@ -80,6 +80,7 @@ bpw_cli_options_clear (BpwCliOptions *options)
   g_clear_pointer (&options->optimizer, g_free);
   g_clear_pointer (&options->schedule, g_free);
   g_clear_pointer (&options->cp_algorithm, g_free);
+  g_clear_pointer (&options->pp_layers, g_free);
   g_clear_pointer (&options->execution, g_free);
   g_clear_pointer (&options->mapping, g_free);
   g_clear_pointer (&options->fusion, g_free);
@@ -127,7 +128,10 @@ bpw_cli_options_add (BpwCliOptions  *o,
     { "sp", 0, 0, G_OPTION_ARG_NONE, &o->sp, "Sequence parallelism (with tp > 1)", NULL },
     { "zero", 0, 0, G_OPTION_ARG_INT64, &o->zero, "ZeRO stage: 0, 1, 2 or 3", "STAGE" },
     { "schedule", 0, 0, G_OPTION_ARG_STRING, &o->schedule,
-      "Pipeline schedule: gpipe, 1f1b or interleaved", "SCHED" },
+      "Pipeline schedule: gpipe, 1f1b, interleaved or zb-h1", "SCHED" },
+    { "pp-layers", 0, 0, G_OPTION_ARG_STRING, &o->pp_layers,
+      "Layers per pipeline stage: a comma list (one per stage or virtual stage), auto, "
+      "even, balanced, or lighter:K (first and last stage K layers lighter)", "SPLIT" },
     { "interleave", 0, 0, G_OPTION_ARG_INT64, &o->interleave,
       "Virtual stages per rank for the interleaved schedule", "N" },
     G_OPTION_ENTRY_NULL
@@ -263,6 +267,10 @@ bpw_cli_options_bad_choice (const char *name,
 }
 
 /* Applies the string options; the enum parsers of bpw-types.h decide what is accepted. */
+static gboolean bpw_cli_options_parse_pp_layers (const char   *value,
+                                                 BpwParallel  *parallel,
+                                                 GError      **error);
+
 static gboolean
 bpw_cli_options_apply_choices (const BpwCliOptions *o,
                                BpwScenario         *scenario,
@@ -300,9 +308,61 @@ bpw_cli_options_apply_choices (const BpwCliOptions *o,
     return bpw_cli_options_bad_choice ("cp-algorithm", o->cp_algorithm, "ring or allgather",
                                        error);
   if (o->schedule != NULL && !bpw_schedule_from_string (o->schedule, &parallel->schedule))
-    return bpw_cli_options_bad_choice ("schedule", o->schedule, "gpipe, 1f1b or interleaved",
-                                       error);
+    return bpw_cli_options_bad_choice ("schedule", o->schedule,
+                                       "gpipe, 1f1b, interleaved or zb-h1", error);
+  if (o->pp_layers != NULL && !bpw_cli_options_parse_pp_layers (o->pp_layers, parallel, error))
+    return FALSE;
   return TRUE;
+}
+
+/* --pp-layers: how the layers are split over the pipeline stages. */
+static gboolean
+bpw_cli_options_parse_pp_layers (const char   *value,
+                                 BpwParallel  *parallel,
+                                 GError      **error)
+{
+  static const char * const modes[] = { "auto", "even", "balanced" };
+  g_auto(GStrv) parts = NULL;
+  guint n;
+
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    if (g_strcmp0 (value, modes[i]) == 0)
+      {
+        parallel->pp_split = (BpwPpSplit) i;
+        parallel->n_stage_layers = 0;
+        return TRUE;
+      }
+  if (g_str_has_prefix (value, "lighter:"))
+    {
+      guint64 k;
+
+      if (!g_ascii_string_to_unsigned (value + strlen ("lighter:"), 10, 1, 1 << 20, &k, NULL))
+        goto bad;
+      parallel->pp_split = BPW_PP_SPLIT_LIGHTER;
+      parallel->pp_lighter = (gint32) k;
+      return TRUE;
+    }
+  parts = g_strsplit (value, ",", -1);
+  n = g_strv_length (parts);
+  if (n < 1 || n > BPW_PARALLEL_MAX_STAGE_LAYERS)
+    goto bad;
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 layers;
+
+      if (!g_ascii_string_to_unsigned (g_strstrip (parts[i]), 10, 1, G_MAXINT32, &layers, NULL))
+        goto bad;
+      parallel->stage_layers[i] = (guint32) layers;
+    }
+  parallel->n_stage_layers = (gint32) n;
+  parallel->pp_split = BPW_PP_SPLIT_EXPLICIT;
+  return TRUE;
+
+bad:
+  g_set_error (error, BPW_CLI_USAGE_ERROR, 0, "--pp-layers: expected a comma list of up to "
+               "%d positive layer counts, auto, even, balanced or lighter:K, got \u201c%s\u201d",
+               BPW_PARALLEL_MAX_STAGE_LAYERS, value);
+  return FALSE;
 }
 
 /* What a mapping file says about the scenario and the decomposition; what it leaves out
@@ -451,6 +511,10 @@ bpw_cli_options_resolve (const BpwCliOptions *o,
   /* Said by the mapping file, a micro-batch that does not fit is the file's error. */
   if (o->mapping != NULL && o->micro_batch == BPW_CLI_UNSET
       && !bpw_mapping_check_micro_batch_file (o->mapping, scenario, parallel, error))
+    return FALSE;
+  /* A split the file lists that does not place the model's layers is the file's error. */
+  if (o->mapping != NULL && o->pp_layers == NULL
+      && !bpw_mapping_check_pp_layers_file (o->mapping, spec, parallel, error))
     return FALSE;
   /* Neither an option, the execution nor the mapping gave one: the default studies use. */
   if (scenario->micro_batch == 0)

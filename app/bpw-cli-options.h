@@ -24,6 +24,7 @@ typedef struct
   char     *dtype;
   char     *optimizer;
   char     *schedule;
+  char     *pp_layers;  /* comma list, auto, even, balanced or lighter:K */
   char     *execution;
 
   gint64    global_batch;

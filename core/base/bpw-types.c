@@ -44,7 +44,7 @@ static const char * const addition_descriptions[] = {
 };
 static const char * const workload_phase_names[] = { "train", "prefill", "decode" };
 static const char * const recompute_names[] = { "none", "selective", "full" };
-static const char * const schedule_names[] = { "gpipe", "1f1b", "interleaved" };
+static const char * const schedule_names[] = { "gpipe", "1f1b", "interleaved", "zb-h1" };
 static const char * const optimizer_names[] = { "adam", "sgd" };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (dtype_names) == BPW_N_DTYPES);

@@ -116,6 +116,7 @@ typedef enum
   BPW_SCHEDULE_GPIPE,
   BPW_SCHEDULE_1F1B,
   BPW_SCHEDULE_INTERLEAVED,
+  BPW_SCHEDULE_ZB_H1,        /* zero bubble H1 (Qi et al. 2023): backward split into B and W */
 } BpwSchedule;
 
 typedef enum

@@ -14,14 +14,16 @@
 #include "bpw-facts.h"
 #include "bpw-i18n.h"
 #include "bpw-plan-private.h"
+#include "bpw-stage-split.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
 /* Stage groups: first, last, and the middle stages alike in their layers and in how many
- * of them are of the second kind (MoE, or windowed). Middle stages hold base or base + 1
- * layers; of a run of n contiguous layers, those after the first kind's leading layers
- * hold floor(n/every) or ceil(n/every) MoE layers (all n windowed), those inside them
- * none, and one stage straddles: at most 4 kinds for each of 2 sizes. */
-#define MAX_GROUPS 10
+ * of them are of the second kind (MoE, or windowed). An explicit split lists at most
+ * BPW_PARALLEL_MAX_STAGE_LAYERS stages, so as many groups; the automatic splits give
+ * middle stages of two or three sizes, and of a run of n contiguous layers, those after
+ * the first kind's leading layers hold floor(n/every) or ceil(n/every) MoE layers (all n
+ * windowed), those inside them none, and one stage straddles: at most 4 kinds a size. */
+#define MAX_GROUPS (BPW_PARALLEL_MAX_STAGE_LAYERS + 2)
 
 struct _BpwEstimator
 {
@@ -283,7 +285,8 @@ bpw_estimator_evaluate (BpwEstimator     *est,
   const BpwParallel *p = &m.parallel;
   BpwStepContext ctx;
   BpwTemplate *t;
-  gint64 micro_batches, base, extra, n_groups = 0, pp = p->pp;
+  BpwStageSplit split;
+  gint64 micro_batches, n_groups = 0, pp = p->pp;
   gboolean tiers_ok;
   double tokens, largest[BPW_N_TENSOR_KINDS] = { 0 };
 
@@ -291,7 +294,8 @@ bpw_estimator_evaluate (BpwEstimator     *est,
     s.micro_batch = mapping->micro_batch;
   if (mapping->recompute >= 0)
     s.recompute = mapping->recompute;
-  if (!bpw_scenario_validate (&s, p, &est->spec, error))
+  if (!bpw_scenario_validate (&s, p, &est->spec, error) ||
+      !bpw_stage_split_resolve_weighed (&split, p, &est->spec, est->layer_model_flops, error))
     return FALSE;
   t = _bpw_estimator_lookup_template (est, &m, error);
   if (t == NULL)
@@ -331,13 +335,11 @@ bpw_estimator_evaluate (BpwEstimator     *est,
         cost_transfer (bp, &m, &t->pp_send[1], crossings, &pp_bwd);
     }
 
-  /* Stage groups: identical stages are assembled once. Extra layers of an uneven split
-   * go to the later stages, as in the distribution. */
-  base = est->spec.layers / pp;
-  extra = est->spec.layers % pp;
+  /* Stage groups: identical stages are assembled once, their layers split as in the
+   * distribution. */
   for (gint64 st = 0, layer0 = 0; st < pp; st++)
     {
-      gint64 n_layers = base + (st >= pp - extra ? 1 : 0);
+      gint64 n_layers = bpw_stage_split_rank (&split, st);
       gboolean first = st == 0, last = st == pp - 1;
       double host = 0, memory;
       BpwStageTotals *g = NULL;

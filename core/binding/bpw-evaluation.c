@@ -117,6 +117,7 @@ bpw_step_context_init (BpwStepContext     *ctx,
     .pp = parallel->pp,
     .interleave = parallel->schedule == BPW_SCHEDULE_INTERLEAVED
                   ? MAX (parallel->interleave, 1) : 1,
+    .schedule = parallel->schedule,
     .devices = bpw_parallel_devices (parallel),
     .phase = scenario->phase,
     .dp_overlap = dp_overlap,
@@ -185,6 +186,8 @@ bpw_stage_totals_add_task (const BpwPlan      *plan,
     case BPW_PHASE_BACKWARD_ACTIVATION:
     case BPW_PHASE_BACKWARD_WEIGHT:
       st->backward += time;
+      if (t->phase == BPW_PHASE_BACKWARD_WEIGHT)
+        st->backward_weight += time;
       G_GNUC_FALLTHROUGH;
     case BPW_PHASE_FORWARD:
     case BPW_N_PHASES:
@@ -383,7 +386,7 @@ bpw_evaluation_combine (const BpwStepContext *ctx,
   const BpwStageTotals *slow = &stages[0];
 
   double m = (double) ctx->micro_batches, t_mb = -1, bubble, tail = 0, tail_opt = 0, tail_dp = 0;
-  double t_fill = 0;
+  double fill_sum = 0, fill_max = 0;
   double busy = 0, dynamic = 0, peak = 0, hw = 0, best = -1;
   double layer_time[BPW_N_LAYER_TYPES] = { 0 }, layer_stall[BPW_N_LAYER_TYPES] = { 0 };
   gint64 peak_stage = 0;
@@ -393,14 +396,21 @@ bpw_evaluation_combine (const BpwStepContext *ctx,
   for (gint64 s = 0; s < n_stages; s++)
     {
       const BpwStageTotals *st = &stages[s];
-      double first, copies = (double) MAX (st->copies, 1), exposed, t, gather;
+      double first, copies = (double) MAX (st->copies, 1), exposed, t, gather, fill;
 
       gather = mb_gather_exposed (ctx, st, &first);
       t = stage_time (st, gather);
       exposed = dp_exposed (ctx, st) + first;
       if (t > t_mb)
         slow = st, t_mb = t, out->slowest_stage = st->first_stage;
-      t_fill = MAX (t_fill, t - gather);
+      /* What a micro-batch spends on this stage while the pipeline fills and drains.
+       * ZB-H1 (Qi et al. 2023) fills that bubble with the weight-gradient passes W:
+       * (p − 1)(T_F + T_B − T_W) instead of 1F1B's (p − 1)(T_F + T_B + T_W). */
+      fill = t - gather;
+      if (ctx->schedule == BPW_SCHEDULE_ZB_H1)
+        fill = MAX (fill - 2.0 * st->backward_weight, 0.0);
+      fill_sum += fill * copies;
+      fill_max = MAX (fill_max, fill);
       if (st->optimizer + exposed > tail)
         {
           tail = st->optimizer + exposed;
@@ -422,10 +432,13 @@ bpw_evaluation_combine (const BpwStepContext *ctx,
         dynamic += (st->energy * m + st->energy_step) * (double) st->ranks * copies;
     }
 
-  /* The pipeline fills and drains through every stage's work; ZeRO 3's gathers do not
-   * lengthen it, as a stage waiting for its first input, or for the last gradient, fetches
-   * its weights meanwhile (the simulator's prefetch). */
-  bubble = (double) (ctx->pp - 1) / (double) ctx->interleave * t_fill;
+  /* The pipeline fills and drains through every stage's work: as in a flow shop, the step
+   * is the slowest stage's m micro-batches plus one micro-batch through every other stage,
+   * (p − 1)·t for even stages, shorter when only some stages are heavier. Interleaving
+   * fills it at chunk size, 1/v of that. ZeRO 3's gathers do not lengthen it, as a stage
+   * waiting for its first input, or for the last gradient, fetches its weights meanwhile
+   * (the simulator's prefetch). */
+  bubble = (fill_sum - fill_max) / (double) ctx->interleave;
   out->breakdown_s[BPW_BREAKDOWN_COMPUTE] = m * slow->compute;
   out->breakdown_s[BPW_BREAKDOWN_MEMORY_STALL] = m * slow->stall;
   out->breakdown_s[BPW_BREAKDOWN_LATENCY] = m * slow->overhead;

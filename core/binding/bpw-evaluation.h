@@ -73,6 +73,7 @@ typedef struct
   double  recompute;                       /* recompute tasks (all of their time) */
   double  forward;                         /* forward task time (window of the weight gather) */
   double  backward;                        /* backward task time (window of the reduction) */
+  double  backward_weight;                 /* of it, the weight gradients (ZB-H1's W) */
   double  optimizer;                       /* per step */
   double  comm_exposed;                    /* TP, EP and PP, not hidden */
   double  comm_exposed_forward;            /* the forward pass's part of it */
@@ -155,6 +156,7 @@ typedef struct
   gint64            micro_batches;
   gint64            pp;
   gint64            interleave;     /* 1 unless interleaved */
+  BpwSchedule       schedule;
   gint64            devices;
   BpwWorkloadPhase  phase;
   gboolean          dp_overlap;

@@ -5,7 +5,9 @@
  * {
  *   "format": "bpw-mapping", "version": 1, "name": "...", "description": "...",
  *   "parallel": { "tp": 8, "pp": 8, "dp": 16, "ep": 1, "sp": true, "zero": 1,
- *                 "schedule": "gpipe" | "1f1b" | "interleaved", "interleave": 1,
+ *                 "schedule": "gpipe" | "1f1b" | "interleaved" | "zb-h1", "interleave": 1,
+ *                 one of "pp_split": "auto" | "even" | "balanced", "pp_lighter": K,
+ *                 "pp_layers": [ layers per stage or virtual stage ],
  *                 "cp": 1, "cp_algorithm": "ring" | "allgather" },   cp and cp_algorithm
  *                                                     are written only when not 1 / "ring"
  *   "micro_batch": 1 | "auto",                       "auto": the scenario's
@@ -230,6 +232,28 @@ bpw_mapping_to_json (const BpwMapping *m)
     bpw_json_writer_int (&w, "cp", p->cp);
   if (p->cp_algorithm != BPW_CP_RING)
     bpw_json_writer_string (&w, "cp_algorithm", bpw_cp_algorithm_to_string (p->cp_algorithm));
+  switch (p->pp_split)
+    {
+    case BPW_PP_SPLIT_EXPLICIT:
+      bpw_json_writer_begin_array (&w, "pp_layers");
+      for (gint32 i = 0; i < p->n_stage_layers; i++)
+        bpw_json_writer_int (&w, NULL, p->stage_layers[i]);
+      bpw_json_writer_end_array (&w);
+      break;
+    case BPW_PP_SPLIT_LIGHTER:
+      bpw_json_writer_int (&w, "pp_lighter", p->pp_lighter);
+      break;
+    case BPW_PP_SPLIT_EVEN:
+      bpw_json_writer_string (&w, "pp_split", "even");
+      break;
+    case BPW_PP_SPLIT_BALANCED:
+      bpw_json_writer_string (&w, "pp_split", "balanced");
+      break;
+    case BPW_PP_SPLIT_AUTO:
+    default:
+      /* The default, left out so that files of even pipelines read as before. */
+      break;
+    }
   bpw_json_writer_end_object (&w);
 
   if (m->micro_batch > 0)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bpw-i18n.h"
+#include "bpw-stage-split.h"
 #include "bpw-mapping-private.h"
 #include "bpw-error.h"
 
@@ -20,12 +21,15 @@ static const char * const file_keys[] = {
   "overlap", "sp_gather_again", NULL
 };
 static const char * const parallel_keys[] = {
-  "tp", "pp", "dp", "ep", "sp", "zero", "schedule", "interleave", "cp", "cp_algorithm", NULL
+  "tp", "pp", "dp", "ep", "sp", "zero", "schedule", "interleave", "cp", "cp_algorithm",
+  "pp_split", "pp_lighter", "pp_layers", NULL
 };
 static const char * const cp_algorithm_names[] = { "ring", "allgather", NULL };
 static const char * const overlap_keys[] = { "dp", "tp", NULL };
 static const char * const tiling_keys[] = { "m", "n", "k", NULL };
-static const char * const schedule_names[] = { "gpipe", "1f1b", "interleaved", NULL };
+static const char * const schedule_names[] = { "gpipe", "1f1b", "interleaved", "zb-h1", NULL };
+/* "pp_split" as written; "lighter" and "explicit" come from "pp_lighter" and "pp_layers". */
+static const char * const pp_split_names[] = { "auto", "even", "balanced", NULL };
 /* Index order = BpwRecompute; the last is -1. */
 static const char * const recompute_names[] = { "none", "selective", "full", "auto", NULL };
 static const char * const tp_overlap_names[] = { "none", "ring", "pipe", NULL };
@@ -225,6 +229,79 @@ read_ref (BpwMappingReader *r,
   return fail_got (r, node, full, expected, error);
 }
 
+/* "pp_split", "pp_lighter" and "pp_layers": at most one of them says how the layers are
+ * split; the list's entries are checked here, its sum against the model where the model is
+ * known (bpw_mapping_check_pp_layers_file()). */
+static gboolean
+read_pp_split (BpwMappingReader *r,
+               JsonObject       *o,
+               const char       *ppath,
+               BpwParallel      *p,
+               GError          **error)
+{
+  g_autofree char *lpath = bpw_json_doc_member_path (ppath, "pp_layers");
+  const char *given[] = { "pp_split", "pp_lighter", "pp_layers" };
+  JsonNode *second = NULL;
+  GError *local = NULL;
+  JsonArray *arr;
+  int split = BPW_PP_SPLIT_AUTO;
+  gint64 lighter = 0;
+  guint n_given = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (given); i++)
+    if (json_object_has_member (o, given[i]) && n_given++ == 1)
+      second = json_object_get_member (o, given[i]);
+  if (second != NULL)
+    return bpw_json_doc_error (r->doc, second, ppath, error,
+                               _("give one of pp_split, pp_lighter and pp_layers"));
+  if (json_object_has_member (o, "pp_split"))
+    {
+      if (!bpw_json_doc_get_enum (r->doc, o, ppath, "pp_split", FALSE, pp_split_names, &split,
+                                  error))
+        return FALSE;
+      p->pp_split = (BpwPpSplit) split;
+      p->n_stage_layers = 0;
+      return TRUE;
+    }
+  if (json_object_has_member (o, "pp_lighter"))
+    {
+      if (!bpw_json_doc_get_int (r->doc, o, ppath, "pp_lighter", FALSE, 1, 1 << 20, &lighter,
+                                 error))
+        return FALSE;
+      p->pp_split = BPW_PP_SPLIT_LIGHTER;
+      p->pp_lighter = (gint32) lighter;
+      p->n_stage_layers = 0;
+      return TRUE;
+    }
+  arr = bpw_json_doc_get_array (r->doc, o, ppath, "pp_layers", FALSE, &local);
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  if (arr == NULL)
+    return TRUE;
+  if (json_array_get_length (arr) < 1 || json_array_get_length (arr) > BPW_PARALLEL_MAX_STAGE_LAYERS)
+    return bpw_json_doc_error (r->doc, bpw_json_doc_get_array_node (r->doc, arr), lpath, error,
+                               _("expected 1 to %d stages, got %u"),
+                               BPW_PARALLEL_MAX_STAGE_LAYERS, json_array_get_length (arr));
+  for (guint i = 0; i < json_array_get_length (arr); i++)
+    {
+      JsonNode *node = json_array_get_element (arr, i);
+      g_autofree char *epath = g_strdup_printf ("%s[%u]", lpath, i);
+
+      if (JSON_NODE_TYPE (node) != JSON_NODE_VALUE || json_node_get_value_type (node) != G_TYPE_INT64
+          || json_node_get_int (node) < 1 || json_node_get_int (node) > G_MAXINT32)
+        return bpw_json_doc_error (r->doc, node, epath, error,
+                                   _("expected a positive whole number of layers: every stage "
+                                     "needs at least one"));
+      p->stage_layers[i] = (guint32) json_node_get_int (node);
+    }
+  p->n_stage_layers = (gint32) json_array_get_length (arr);
+  p->pp_split = BPW_PP_SPLIT_EXPLICIT;
+  return TRUE;
+}
+
 static gboolean
 read_parallel (BpwMappingReader *r,
                JsonObject       *root,
@@ -259,7 +336,8 @@ read_parallel (BpwMappingReader *r,
                                 &p->interleave, error)
       || !bpw_json_doc_get_int (r->doc, o, ppath, "cp", FALSE, 1, G_MAXINT64, &p->cp, error)
       || !bpw_json_doc_get_enum (r->doc, o, ppath, "cp_algorithm", FALSE, cp_algorithm_names,
-                                 &cp_algorithm, error))
+                                 &cp_algorithm, error)
+      || !read_pp_split (r, o, ppath, p, error))
     return FALSE;
   p->cp_algorithm = (BpwCpAlgorithm) cp_algorithm;
   /* Stated together in the file, they contradict each other (as in a study's scenario);
@@ -663,6 +741,42 @@ bpw_mapping_check_micro_batch_file (const char        *path,
                                  "micro-batches"), micro_batch, scenario->global_batch,
                                parallel->dp);
   return TRUE;
+}
+
+gboolean
+bpw_mapping_check_pp_layers_file (const char         *path,
+                                  const BpwModelSpec *spec,
+                                  const BpwParallel  *parallel,
+                                  GError            **error)
+{
+  g_autoptr(BpwJsonDoc) doc = NULL;
+  g_autoptr(GError) rule = NULL;
+  JsonNode *root, *node = NULL, *member;
+
+  g_return_val_if_fail (path != NULL && spec != NULL && parallel != NULL, FALSE);
+
+  if (bpw_stage_split_check (parallel, spec, &rule))
+    return TRUE;
+  doc = bpw_json_doc_new_from_file (path, error);
+  if (doc == NULL)
+    return FALSE;
+  root = bpw_json_doc_get_root (doc);
+  if (root != NULL && JSON_NODE_HOLDS_OBJECT (root))
+    {
+      member = json_object_get_member (json_node_get_object (root), "parallel");
+      if (member != NULL && JSON_NODE_HOLDS_OBJECT (member))
+        {
+          JsonObject *o = json_node_get_object (member);
+
+          node = json_object_get_member (o, "pp_layers");
+          if (node == NULL)
+            node = json_object_get_member (o, "pp_lighter");
+        }
+    }
+  /* A split the file does not state is the scenario's business, not the file's. */
+  if (node == NULL)
+    return TRUE;
+  return bpw_json_doc_error (doc, node, NULL, error, "%s", rule->message);
 }
 
 gboolean

@@ -162,6 +162,13 @@ gboolean     bpw_mapping_check_micro_batch_file (const char        *path,
                                                  const BpwScenario *scenario,
                                                  const BpwParallel *parallel,
                                                  GError           **error);
+/* Whether the pipeline split the mapping file @path states ("parallel.pp_layers" or
+ * "pp_lighter", read into @parallel already) places @spec's layers (bpw_stage_split_check());
+ * if not, the rule's sentence located at that member of the file. */
+gboolean     bpw_mapping_check_pp_layers_file (const char         *path,
+                                               const BpwModelSpec *spec,
+                                               const BpwParallel  *parallel,
+                                               GError            **error);
 /* The whole file, every field written ("auto" for automatic ones), so that loading it
  * gives a mapping bpw_mapping_equal() to @mapping. */
 char        *bpw_mapping_to_json       (const BpwMapping *mapping);

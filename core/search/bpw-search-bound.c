@@ -6,7 +6,8 @@
  * first stage and the head on the last, then adds exposed communication (never negative:
  * TP overlap and DP overlap hide at most all of it) and the pipeline bubble. So, for any
  * schedule, overlap and algorithm of a node:
- *   step ≥ (m + (p − 1)/v) · max_stage (task time per micro-batch) + max_stage optimizer,
+ *   step ≥ m · max_stage + (p − 1)/v · min_stage (task time per micro-batch)
+ *          + max_stage optimizer,
  * and a stage's device memory is at least its weights, gradients, optimizer state, KV
  * cache, largest temporary and communication buffer after offload — only the stored
  * activations, which depend on the schedule, are left out. Both follow the estimator's
@@ -23,6 +24,7 @@
 
 #include "bpw-dist-work-private.h"
 #include "bpw-plan-private.h"
+#include "bpw-stage-split.h"
 
 void
 _bpw_search_capacities (const BpwBlueprint *bp,
@@ -40,11 +42,28 @@ _bpw_search_capacities (const BpwBlueprint *bp,
   *host = h >= 0 && bp->memory[h].capacity.set ? bp->memory[h].capacity.value : 0.0;
 }
 
-static gint64
-stage_layers (gint64 layers, gint64 pp, gint64 s)
+/* @m's split, as in the distribution; the even split when it cannot be resolved (the
+ * evaluation then reports why). Resolved once per node: the balanced split weighs the
+ * model's layers. */
+static void
+resolve_split (const BpwSearchSpace *space, const BpwMapping *m, BpwStageSplit *split)
 {
-  /* Extra layers of an uneven split go to the later stages, as in the distribution. */
-  return layers / pp + (s >= pp - layers % pp ? 1 : 0);
+  BpwParallel even = m->parallel;
+
+  if (bpw_stage_split_resolve (split, &m->parallel, &space->spec, &space->scenario, NULL))
+    return;
+  even.pp_split = BPW_PP_SPLIT_EVEN;
+  even.schedule = BPW_SCHEDULE_1F1B;
+  if (!bpw_stage_split_resolve (split, &even, &space->spec, &space->scenario, NULL))
+    *split = (BpwStageSplit) { .pp = 1, .chunks = 1, .n_virtual = 1,
+                               .layers = space->spec.layers };
+}
+
+/* Blocks of stage @s under @split. */
+static gint64
+stage_layers (const BpwStageSplit *split, gint64 s)
+{
+  return split->n_virtual == 1 && s > 0 ? 0 : bpw_stage_split_rank (split, s);
 }
 
 static double
@@ -162,15 +181,16 @@ _bpw_search_bound_state (BpwEstimator         *est,
 {
   const BpwBlueprint *bp = space->blueprint;
   BpwTemplate *t;
+  BpwStageSplit split;
   gint64 pp = m->parallel.pp;
 
   *device = *host = 0;
   if (!lookup (est, space, m, &t, error))
     return FALSE;
+  resolve_split (space, m, &split);
   for (gint64 s = 0; s < pp; s++)
     {
-      StageBytes b = stage_bytes (bp, m, t, s, pp, stage_layers (space->spec.layers, pp, s),
-                                  1, TRUE);
+      StageBytes b = stage_bytes (bp, m, t, s, pp, stage_layers (&split, s), 1, TRUE);
 
       *device = MAX (*device, b.device);
       *host = MAX (*host, b.host);
@@ -187,15 +207,17 @@ _bpw_search_bound_node (BpwEstimator         *est,
                         GError              **error)
 {
   const BpwBlueprint *bp = space->blueprint;
-  gint64 pp = m->parallel.pp, layers = space->spec.layers;
+  gint64 pp = m->parallel.pp;
   double capacity, host_capacity;
   gboolean has_host;
   BpwTemplate *t;
+  BpwStageSplit split;
 
   memset (out, 0, sizeof *out);
   if (!lookup (est, space, m, &t, error))
     return FALSE;
   _bpw_search_capacities (bp, &capacity, &host_capacity, &has_host);
+  resolve_split (space, m, &split);
 
   out->illegal = t->reasons->len > 0;
   for (guint p = 0; p < BPW_N_PARTS; p++)
@@ -205,7 +227,7 @@ _bpw_search_bound_node (BpwEstimator         *est,
 
   for (gint64 s = 0; s < pp; s++)
     {
-      gint64 n = stage_layers (layers, pp, s);
+      gint64 n = stage_layers (&split, s);
       double nl = (double) n, compute, optimizer;
       StageBytes b = stage_bytes (bp, m, t, s, pp, n, micro_batches, FALSE);
 
@@ -227,6 +249,8 @@ _bpw_search_bound_node (BpwEstimator         *est,
           flops += t->tasks[BPW_PART_AFTER].matmul_flops;
         }
       out->compute = MAX (out->compute, compute);
+      out->compute_min = s == 0 ? compute : MIN (out->compute_min, compute);
+      out->matmul_flops_min = s == 0 ? flops : MIN (out->matmul_flops_min, flops);
       out->optimizer = MAX (out->optimizer, optimizer);
       out->matmul_flops = MAX (out->matmul_flops, flops);
       out->memory = MAX (out->memory, b.device);

@@ -24,10 +24,12 @@ typedef struct
   double    memory;        /* device bytes of the most loaded stage without stored activations */
   double    host;          /* host bytes of the stage with the most */
   double    compute;       /* max over stages: task time per micro-batch (no communication) */
+  double    compute_min;   /* min over stages: the least a stage adds to the bubble */
   double    optimizer;     /* max over stages: optimizer time per step */
   /* Max over stages: matmul FLOPs per micro-batch on matrix engines (recompute included,
    * padding excluded). Proportional to the micro-batch within a run of nodes. */
   double    matmul_flops;
+  double    matmul_flops_min;  /* min over stages */
   gboolean  all_to_all;    /* an all-to-all transfer exists: explicit algorithms may beat auto */
 } BpwSearchBound;
 
@@ -62,14 +64,17 @@ gboolean  _bpw_search_bound_state    (BpwEstimator         *estimator,
 double    _bpw_search_matrix_rate    (const BpwBlueprint   *blueprint,
                                       BpwPrecision          precision);
 
-/* Lower bound on the step time of every plan of the node with schedule interleave @v. */
+/* Lower bound on the step time of every plan of the node with schedule interleave @v:
+ * the slowest stage's micro-batches, and a bubble of every other stage's work once
+ * (bpw_evaluation_combine()), each at least the lightest stage's. */
 static inline double
 _bpw_search_bound_step (const BpwSearchBound *b,
                         gint64                micro_batches,
                         gint64                pp,
                         gint64                v)
 {
-  return ((double) micro_batches + (double) (pp - 1) / (double) v) * b->compute + b->optimizer;
+  return (double) micro_batches * b->compute +
+         (double) (pp - 1) / (double) v * b->compute_min + b->optimizer;
 }
 
 /* TRUE when a plan whose step time is at least @bound cannot enter a top list whose
@@ -133,6 +138,7 @@ typedef struct
   /* Per run (indexed by its first node): FLOPs per sequence and optimizer time. */
   double                 *run_flops;
   double                 *run_optimizer;
+  double                 *run_flops_min;  /* per micro-batch sequence: the lightest stage */
   gint                   *run_state;
 
   GMutex                  lock;          /* the fields below */

@@ -37,7 +37,7 @@ bpw_search_space_schedule (const BpwSearchSpace *space,
   if (i < n->n_plain)
     return n->plain[i];
   for (gint64 v = 2; v <= space->spec.layers / g->pp; v++)
-    if (space->spec.layers % (g->pp * v) == 0 &&
+    if (bpw_search_space_chunks_fit (space->spec.layers, g->pp, v) &&
         (space->limits.interleave == 0 || space->limits.interleave == v) && k++ == i)
       {
         *interleave = v;

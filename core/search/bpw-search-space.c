@@ -206,8 +206,21 @@ node_schedules (const BpwSearchSpace *space, const BpwSearchGroup *g, BpwSearchN
   if ((l->schedule < 0 || l->schedule == BPW_SCHEDULE_INTERLEAVED) && g->pp >= 2 &&
       n->micro_batches % g->pp == 0)
     for (gint64 v = 2; v <= per_stage; v++)
-      if (space->spec.layers % (g->pp * v) == 0 && (l->interleave == 0 || l->interleave == v))
+      if (bpw_search_space_chunks_fit (space->spec.layers, g->pp, v) &&
+          (l->interleave == 0 || l->interleave == v))
         n->n_schedules++;
+}
+
+gboolean
+bpw_search_space_chunks_fit (gint64 layers,
+                              gint64 pp,
+                              gint64 v)
+{
+  gint64 short_of = (pp * v - layers % (pp * v)) % (pp * v);
+
+  /* Chunks that divide the layers, or fall one or two layers short of it, as Llama 3
+   * 405B's 126 over 16 × 2: the automatic split balances those (bpw-stage-split.h). */
+  return pp * v <= layers && short_of <= 2;
 }
 
 static gboolean

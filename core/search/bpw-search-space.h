@@ -214,4 +214,10 @@ gboolean        bpw_search_offload_from_string    (const char         *str,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BpwSearchSpace, bpw_search_space_free)
 
+/* Whether @v interleaved chunks per rank of @pp stages suit @layers in a search: they
+ * divide them, or fall at most two short (the automatic split balances those). */
+gboolean bpw_search_space_chunks_fit (gint64 layers,
+                                      gint64 pp,
+                                      gint64 v);
+
 G_END_DECLS

@@ -226,6 +226,7 @@ _bpw_search_worker_bound_run (BpwSearchWorker *w,
     {
       s->run_flops[ni] = b.matmul_flops / (double) n->micro_batch;
       s->run_optimizer[ni] = b.optimizer;
+      s->run_flops_min[ni] = b.matmul_flops_min / (double) n->micro_batch;
       s->run_state[ni] = BPW_SEARCH_RUN_BOUND;
     }
 }

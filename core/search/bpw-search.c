@@ -425,8 +425,10 @@ order_nodes (BpwSearchRun *s)
         continue;
       bpw_search_space_schedule (space, i, n->n_schedules - 1, &v);
       flops = s->run_flops[n->run] * (double) n->micro_batch;
-      s->node_bound[i] = ((double) n->micro_batches + (double) (g->pp - 1) / (double) v) *
-                         flops / s->matrix_rate + s->run_optimizer[n->run];
+      s->node_bound[i] = ((double) n->micro_batches * flops +
+                          (double) (g->pp - 1) / (double) v *
+                          s->run_flops_min[n->run] * (double) n->micro_batch) /
+                         s->matrix_rate + s->run_optimizer[n->run];
     }
   if (!s->options->exhaustive)
     g_array_sort_with_data (order, compare_bounds, s->node_bound);
@@ -482,6 +484,7 @@ bpw_search_run (const BpwSearchSpace   *space,
   s.node_bound = g_new0 (double, MAX (n_nodes, 1));
   s.run_flops = g_new0 (double, MAX (n_nodes, 1));
   s.run_optimizer = g_new0 (double, MAX (n_nodes, 1));
+  s.run_flops_min = g_new0 (double, MAX (n_nodes, 1));
   s.run_state = g_new0 (gint, MAX (n_nodes, 1));
   g_mutex_init (&s.lock);
   g_cond_init (&s.done);
@@ -596,6 +599,7 @@ out:
   g_free (s.node_bound);
   g_free (s.run_flops);
   g_free (s.run_optimizer);
+  g_free (s.run_flops_min);
   g_free (s.run_state);
   g_free (s.block_left);
   g_free (s.block_threshold);

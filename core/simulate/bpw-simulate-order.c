@@ -7,7 +7,12 @@
  * backward, then drains. Interleaved 1F1B is Megatron-LM's order over v model chunks per
  * rank: groups of p micro-batches go through chunk 0, then chunk 1, ... forward, and
  * through the chunks in reverse backward, with (p − s − 1)·2 + (v − 1)·p warm-up units
- * (all of them when m = p). Inference runs forwards only.
+ * (all of them when m = p). ZB-H1 (Qi et al. 2023) splits the backward into B (activation
+ * gradients, on the critical path) and W (weight gradients): stage s keeps 1F1B's
+ * warm-up, then runs F, B and the W of s micro-batches earlier, so that its B passes
+ * reach the stage before it without waiting behind a W, and its held-back W passes fill
+ * the drain; with p − s − 1 forwards and s W passes pending, no stage holds more
+ * micro-batches than 1F1B's first. Inference runs forwards only.
  */
 #define G_LOG_DOMAIN "bpw-simulate-order"
 
@@ -77,7 +82,36 @@ order_stage (SimProgram *p, const BpwPlan *plan, gint64 s)
 
       push_segment (segs, SIM_SEG_FORWARD, &f);
     }
-  if (p->train)
+  if (p->train && p->split_weight)
+    {
+      gint64 held = MIN (s, units);
+
+      for (gint64 k = 0; k < units; k++)
+        {
+          Unit b = unit (p, k, TRUE);
+
+          if (k < units - warmup)
+            {
+              Unit f = unit (p, warmup + k, FALSE);
+
+              push_segment (segs, SIM_SEG_FORWARD, &f);
+            }
+          push_segment (segs, SIM_SEG_BACKWARD, &b);
+          if (k >= held)
+            {
+              Unit w = unit (p, k - held, TRUE);
+
+              push_segment (segs, SIM_SEG_WEIGHT, &w);
+            }
+        }
+      for (gint64 k = units - held; k < units; k++)
+        {
+          Unit w = unit (p, k, TRUE);
+
+          push_segment (segs, SIM_SEG_WEIGHT, &w);
+        }
+    }
+  else if (p->train)
     {
       for (gint64 k = 0; k < units - warmup; k++)
         {
@@ -121,7 +155,8 @@ order_stage (SimProgram *p, const BpwPlan *plan, gint64 s)
                                    (sg->seg == SIM_SEG_BACKWARD && sg->chunk == p->chunks - 1));
       }
     for (guint i = run->n_segments; i-- > 0;)
-      if (run->segments[i].seg == SIM_SEG_BACKWARD && !seen[run->segments[i].chunk])
+      if ((run->segments[i].seg == SIM_SEG_BACKWARD || run->segments[i].seg == SIM_SEG_WEIGHT) &&
+          !seen[run->segments[i].chunk])
         {
           seen[run->segments[i].chunk] = TRUE;
           run->segments[i].last_of_chunk = 1;

@@ -30,7 +30,7 @@ _bpw_sim_transfer (const BpwPlan *plan,
 }
 
 static guint8
-seg_of_phase (guint phase)
+seg_of_phase (const SimProgram *p, guint phase)
 {
   switch ((BpwPhase) phase)
     {
@@ -38,25 +38,28 @@ seg_of_phase (guint phase)
       return SIM_SEG_FORWARD;
     case BPW_PHASE_OPTIMIZER:
       return SIM_SEG_OPTIMIZER;
+    case BPW_PHASE_BACKWARD_WEIGHT:
+      return p->split_weight ? SIM_SEG_WEIGHT : SIM_SEG_BACKWARD;
     case BPW_PHASE_RECOMPUTE:
     case BPW_PHASE_BACKWARD_ACTIVATION:
-    case BPW_PHASE_BACKWARD_WEIGHT:
     case BPW_N_PHASES:
     default:
       return SIM_SEG_BACKWARD;
     }
 }
 
-/* Model chunk of a layer on its stage: consecutive 1/v of the stage's blocks; embedding in
- * the first chunk, head and loss in the last. */
+/* Model chunk of a layer on its stage: the stage's blocks in order, each chunk as many as
+ * the pipeline split gives it (@chunk_end: the first block after each chunk); embedding
+ * in the first chunk, head and loss in the last. */
 static guint8
-chunk_of_layer (const SimProgram *p, const SimStage *st, gint32 layer)
+chunk_of_layer (const SimProgram *p, const gint64 *chunk_end, gint32 layer)
 {
   if (p->chunks <= 1 || layer == BPW_LAYER_BEFORE_BLOCKS)
     return 0;
-  if (layer == BPW_LAYER_AFTER_BLOCKS || st->n_layers == 0)
-    return (guint8) (p->chunks - 1);
-  return (guint8) CLAMP ((layer - st->first_layer) * p->chunks / st->n_layers, 0, p->chunks - 1);
+  for (gint64 c = 0; c < p->chunks - 1 && layer != BPW_LAYER_AFTER_BLOCKS; c++)
+    if (layer < chunk_end[c])
+      return (guint8) c;
+  return (guint8) (p->chunks - 1);
 }
 
 /* Virtual stage k = c·p + s sends forward when it is not the last, backward when it is
@@ -117,7 +120,11 @@ static void
 build_tasks (SimProgram *p, SimStage *st, const BpwPlan *plan, gint32 *local_of_op)
 {
   GArray *tasks = plan->stages[st->index].tasks;
+  g_autofree gint64 *chunk_end = g_new (gint64, p->chunks);
 
+  bpw_dist_work_chunk_layers (plan->dist, st->index, chunk_end);
+  for (gint64 c = 0, end = st->first_layer; c < p->chunks; c++)
+    chunk_end[c] = end += chunk_end[c];
   for (guint i = 0; i < tasks->len; i++)
     {
       const BpwPlanTask *pt = &g_array_index (tasks, BpwPlanTask, i);
@@ -127,11 +134,11 @@ build_tasks (SimProgram *p, SimStage *st, const BpwPlan *plan, gint32 *local_of_
         .queue = pt->engine == BPW_ENGINE_MATRIX ? BPW_SIM_QUEUE_MATRIX
                                                  : BPW_SIM_QUEUE_VECTOR,
         .phase = pt->phase,
-        .seg = seg_of_phase (pt->phase),
+        .seg = seg_of_phase (p, pt->phase),
       };
       SimList *list;
 
-      t.chunk = t.seg == SIM_SEG_OPTIMIZER ? 0 : chunk_of_layer (p, st, pt->layer);
+      t.chunk = t.seg == SIM_SEG_OPTIMIZER ? 0 : chunk_of_layer (p, chunk_end, pt->layer);
       list = &st->lists[t.seg * p->chunks + t.chunk];
       t.pos = list->tasks->len;
       g_array_append_val (list->tasks, i);
@@ -233,7 +240,7 @@ build_transfers (SimProgram *p, SimStage *st, const BpwPlan *plan, const gint32 
             if (x.task < 0)
               {
                 /* Not expected: anchor it before the first task of its phase. */
-                x.task = first_task_of (p, st, seg_of_phase (tr->phase));
+                x.task = first_task_of (p, st, seg_of_phase (p, tr->phase));
                 x.klass = x.klass == SIM_XFER_OVERLAP ? SIM_XFER_OVERLAP : SIM_XFER_BLOCKING_PRE;
               }
             if (x.task < 0)
@@ -314,7 +321,9 @@ build_buckets (const SimProgram *p, SimStage *st, const BpwPlan *plan)
 
   for (guint c = 0; c < p->chunks; c++)
     {
-      const SimList *l = &st->lists[SIM_SEG_BACKWARD * p->chunks + c];
+      /* The weight gradients' pass produces the gradients: ZB-H1's W, else backward. */
+      const SimList *l = &st->lists[(p->split_weight ? SIM_SEG_WEIGHT : SIM_SEG_BACKWARD) *
+                                    p->chunks + c];
       gint32 previous = G_MININT32;
 
       /* Backward visits layers in decreasing order: a task whose successor in the list
@@ -568,6 +577,7 @@ _bpw_sim_program_new (const BpwPlan *plan)
   p->micro_batches = plan->micro_batches;
   p->n_tiers = plan->blueprint->n_tiers;
   p->train = dist->graph->scenario.phase == BPW_WORKLOAD_TRAIN;
+  p->split_weight = p->train && par->schedule == BPW_SCHEDULE_ZB_H1;
   p->stages = g_new0 (SimStage, p->n_stages);
   p->runs = g_new0 (SimRun, p->n_stages);
   for (gint64 s = 0; s < p->n_stages; s++)

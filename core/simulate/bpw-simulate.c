@@ -44,7 +44,8 @@ close_segment (Sim *s, guint32 rank)
   if ((sg->seg == SIM_SEG_FORWARD && k < last) ||
       (sg->seg == SIM_SEG_BACKWARD && k > 0 && st->train))
     _bpw_sim_post_send (s, rank, sg, done, pred);
-  if (sg->seg == SIM_SEG_BACKWARD && rs->seg == rs->last_backward)
+  if ((sg->seg == SIM_SEG_BACKWARD || sg->seg == SIM_SEG_WEIGHT) &&
+      rs->seg == rs->last_backward)
     _bpw_sim_backward_done (s, rank, done, pred);
   if (sg->seg == SIM_SEG_OPTIMIZER)
     _bpw_sim_optimizer_done (s, rank, done, pred);
@@ -395,7 +396,7 @@ _bpw_sim_run (BpwSimulation *sim,
 
           if (sg->seg == SIM_SEG_FORWARD)
             rs->forward_of[sg->micro_batch * p->chunks + sg->chunk] = i;
-          else if (sg->seg == SIM_SEG_BACKWARD)
+          else if (sg->seg == SIM_SEG_BACKWARD || sg->seg == SIM_SEG_WEIGHT)
             rs->last_backward = i;
         }
       if (p->stages[r].n_gather_buckets > 0)

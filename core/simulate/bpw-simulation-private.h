@@ -17,8 +17,9 @@ G_BEGIN_DECLS
 typedef enum
 {
   SIM_SEG_FORWARD,
-  SIM_SEG_BACKWARD,   /* recompute and both backward phases */
+  SIM_SEG_BACKWARD,   /* recompute and both backward phases (ZB-H1: activation gradients) */
   SIM_SEG_OPTIMIZER,
+  SIM_SEG_WEIGHT,     /* ZB-H1: the weight gradients, a pass W of their own */
   SIM_N_SEGS
 } SimSegKind;
 
@@ -144,6 +145,7 @@ typedef struct
   gint64     micro_batches;
   guint      n_tiers;
   gboolean   train;
+  gboolean   split_weight;  /* ZB-H1 training: weight gradients in SIM_SEG_WEIGHT */
 } SimProgram;
 
 /* bpw-simulate-program.c */

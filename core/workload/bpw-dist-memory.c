@@ -28,6 +28,12 @@ _bpw_dist_work_in_flight (BpwWorkloadPhase phase,
     {
     case BPW_SCHEDULE_GPIPE:
       return micro_batches;
+    case BPW_SCHEDULE_ZB_H1:
+      /* Stage s holds p − s forwards as in 1F1B and s weight-gradient passes back, whose
+       * inputs live until W: p micro-batches on every stage, 1F1B's first stage's peak
+       * (Qi et al.). The output gradients a B pass leaves to its W are not counted: the
+       * simulation holds them, a few per cent more (test-pipeline). */
+      return MIN (micro_batches, pp);
     case BPW_SCHEDULE_1F1B:
     case BPW_SCHEDULE_INTERLEAVED:
     default:

@@ -15,6 +15,7 @@
 #include "bpw-dist-work-private.h"
 #include "bpw-error.h"
 #include "bpw-i18n.h"
+#include "bpw-stage-split.h"
 
 gint64
 bpw_dist_work_n_ranks (const BpwDistWork *dist)
@@ -100,27 +101,29 @@ bpw_dist_work_new (BpwWorkGraph      *graph,
 {
   g_autoptr(BpwDistWork) dist = g_new0 (BpwDistWork, 1);
   const BpwModelSpec *m = &graph->spec;
-  gint64 base, extra, layer = 0;
+  BpwStageSplit split;
+  gint64 layer = 0;
 
   dist->graph = graph;
   dist->parallel = *parallel;
   if (!bpw_scenario_validate (&graph->scenario, parallel, m, error))
     return NULL;
 
+  if (!bpw_stage_split_resolve (&split, &dist->parallel, m, &graph->scenario, error))
+    return NULL;
+
   dist->n_stages = parallel->pp;
   dist->stages = g_new0 (BpwStage, dist->n_stages);
   dist->micro_batches_per_pipeline = bpw_scenario_micro_batches (&graph->scenario, parallel);
-  /* Uneven layer counts put the extra layers on the later stages, which hold fewer
-   * micro-batches in flight under 1F1B. */
-  base = m->layers / parallel->pp;
-  extra = m->layers % parallel->pp;
+  /* Each rank holds its chunks' blocks, kept contiguous here: only the counts matter to
+   * the shares, and the chunk of a block is bpw_dist_work_chunk_of_layer(). */
   for (gint64 s = 0; s < dist->n_stages; s++)
     {
       BpwStage *st = &dist->stages[s];
 
       st->index = s;
       st->first_layer = layer;
-      st->n_layers = base + (s >= dist->n_stages - extra ? 1 : 0);
+      st->n_layers = bpw_stage_split_rank (&split, s);
       st->has_embedding = s == 0;
       st->has_head = s == dist->n_stages - 1;
       st->tasks = g_array_new (FALSE, FALSE, sizeof (BpwTask));
@@ -138,6 +141,21 @@ bpw_dist_work_new (BpwWorkGraph      *graph,
       return NULL;
     }
   return g_steal_pointer (&dist);
+}
+
+void
+bpw_dist_work_chunk_layers (const BpwDistWork *dist,
+                            gint64             stage,
+                            gint64            *layers)
+{
+  BpwStageSplit split;
+
+  /* The distribution resolved this split already, so it resolves again. */
+  if (!bpw_stage_split_resolve (&split, &dist->parallel, &dist->graph->spec,
+                                &dist->graph->scenario, NULL))
+    g_return_if_reached ();
+  for (gint64 c = 0; c < split.chunks; c++)
+    layers[c] = bpw_stage_split_virtual (&split, c * split.pp + stage);
 }
 
 void

@@ -68,6 +68,13 @@ gint64       bpw_dist_work_n_ranks     (const BpwDistWork *dist);
 gint64       bpw_dist_work_rank_stage  (const BpwDistWork *dist,
                                         gint64             rank);
 
+/* Blocks of each of @stage's chunks (bpw_parallel_chunks() entries into @layers): the stage
+ * runs them in order, chunk 0 first; the embedding is in chunk 0, head and loss in the
+ * last. */
+void         bpw_dist_work_chunk_layers (const BpwDistWork *dist,
+                                         gint64             stage,
+                                         gint64            *layers);
+
 /* Per-rank activation bytes one micro-batch stores in @layer (Korthikanti Table 2 under TP/SP). */
 guint64      bpw_dist_work_layer_stored_bytes (const BpwDistWork *dist,
                                                gint64             layer);

@@ -6,10 +6,13 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "bpw-i18n.h"
 #include "bpw-scenario.h"
 #include "bpw-model-spec.h"
 #include "bpw-error.h"
+#include "bpw-stage-split.h"
 
 #define MAX_DEVICES   BPW_SCENARIO_MAX_DEVICES
 #define MAX_TOKENS    BPW_SCENARIO_MAX_TOKENS
@@ -270,15 +273,19 @@ bpw_scenario_validate (const BpwScenario  *s,
     {
       if (p->pp < 2 || p->interleave < 2)
         FAIL (_("the interleaved schedule needs pp \xe2\x89\xa5 2 and interleave \xe2\x89\xa5 2"));
-      if (m->layers % (p->pp * p->interleave) != 0)
-        FAIL (_("interleaving %" PRId64 " chunks per rank needs the %" PRId64
-              " layers to be a multiple of pp \xc3\x97 interleave = %" PRId64),
-              p->interleave, m->layers, p->pp * p->interleave);
       if (bpw_scenario_micro_batches (s, p) % p->pp != 0)
         FAIL (_("the interleaved schedule needs the micro-batches per pipeline (%" PRId64
               ") to be a multiple of pp %" PRId64), bpw_scenario_micro_batches (s, p),
               p->pp);
     }
+  if (p->schedule == BPW_SCHEDULE_ZB_H1 && s->phase == BPW_WORKLOAD_TRAIN &&
+      s->recompute == BPW_RECOMPUTE_FULL)
+    FAIL (_("the ZB-H1 schedule holds weight-gradient passes back, which would keep every "
+          "activation full recomputation re-creates alive until then; use --recompute "
+          "selective or none with it"));
+  /* Layers that do not divide over the (virtual) stages are split unevenly. */
+  if (!bpw_stage_split_check (p, m, error))
+    return FALSE;
   if (p->ep > 1)
     {
       if (m->experts == 0)
@@ -314,5 +321,9 @@ bpw_parallel_equal (const BpwParallel *a,
   return a->tp == b->tp && a->pp == b->pp && a->dp == b->dp && a->ep == b->ep
          && a->cp == b->cp && a->cp_algorithm == b->cp_algorithm
          && !a->sp == !b->sp && a->zero == b->zero && a->schedule == b->schedule
-         && a->interleave == b->interleave;
+         && a->interleave == b->interleave && a->pp_split == b->pp_split
+         && a->pp_lighter == b->pp_lighter && a->n_stage_layers == b->n_stage_layers
+         && memcmp (a->stage_layers, b->stage_layers,
+                    sizeof a->stage_layers[0] * (gsize) CLAMP (a->n_stage_layers, 0,
+                                                               BPW_PARALLEL_MAX_STAGE_LAYERS)) == 0;
 }

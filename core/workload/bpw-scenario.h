@@ -50,6 +50,19 @@ typedef enum
                       * its backward (Llama 3) */
   BPW_N_CP_ALGORITHMS
 } BpwCpAlgorithm;
+/* How the transformer blocks are split over the pipeline's (virtual) stages; resolved by
+ * bpw_stage_split_resolve() (bpw-stage-split.h). */
+typedef enum
+{
+  BPW_PP_SPLIT_AUTO,      /* even when pp × interleave divides the layers, else balanced */
+  BPW_PP_SPLIT_EVEN,      /* as even as possible, the extra layers on the later stages */
+  BPW_PP_SPLIT_BALANCED,  /* balances stage time, embedding and head with loss included */
+  BPW_PP_SPLIT_LIGHTER,   /* first and last stage pp_lighter layers lighter than the rest */
+  BPW_PP_SPLIT_EXPLICIT,  /* stage_layers */
+} BpwPpSplit;
+
+/* Most entries an explicit split may list (one per stage, or per virtual stage). */
+#define BPW_PARALLEL_MAX_STAGE_LAYERS 128
 
 struct _BpwParallel
 {
@@ -63,6 +76,12 @@ struct _BpwParallel
    * "zig-zag" order), so every rank does the same causal attention work. */
   gint64       cp;
   BpwCpAlgorithm cp_algorithm;
+  BpwPpSplit   pp_split;
+  gint32       pp_lighter;  /* BPW_PP_SPLIT_LIGHTER: layers fewer on the first and last */
+  /* BPW_PP_SPLIT_EXPLICIT: layers of each stage in pipeline order: pp entries, or
+   * pp × interleave under the interleaved schedule (virtual stage c·pp + s runs on rank s). */
+  gint32       n_stage_layers;
+  guint32      stage_layers[BPW_PARALLEL_MAX_STAGE_LAYERS];
 };
 
 /* What bpw_scenario_validate() accepts at most: devices in tp × pp × dp (and each degree),

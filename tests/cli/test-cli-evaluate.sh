@@ -268,5 +268,28 @@ expect_stderr "names the multiple" "the sequence must be a multiple of 16"
 expect_rc "an unknown CP algorithm is a usage error" 2 \
   "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --cp-algorithm rin
 expect_stderr "listing the choices" "ring or allgather"
+# ---- uneven pipelines ----
+# Llama 3 405B as Meta trained it at 8 K tokens: TP 8, PP 16 interleaved over 2 chunks with
+# the first and last stage one layer lighter, DP 128, 16 M tokens a step.
+expect_rc "evaluate llama3-405b in Meta's configuration (--pp-layers lighter:1)" 0 \
+  "$BPW" evaluate llama3-405b --blueprint h100-sxm-80gb --tp 8 --sp --pp 16 --dp 128 \
+  --zero 1 --interleave 2 --pp-layers lighter:1 --seq 8192 --global-batch 2048 \
+  --micro-batch 1 --recompute none --analytic --json
+py "it is legal, with an MFU between 0 and 1" "
+assert d['legal'] is True, d['reasons']
+assert 0 < d['mfu'] < 1"
+expect_rc "--pp-layers refuses a list with a stage of no layers" 2 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --pp 4 --pp-layers 8,0,12,12
+expect_stderr "naming the option" "--pp-layers: expected a comma list"
+cat > "$TMP/uneven.json" <<JSON
+{
+  "format": "bpw-mapping", "version": 1,
+  "parallel": { "pp": 4,
+    "pp_layers": [8, 8, 8, 9] }
+}
+JSON
+expect_rc "a mapping whose stages do not hold the model's layers is refused" 1 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --mapping "$TMP/uneven.json"
+expect_stderr "at the list, with the sum" "uneven.json:4:18: parallel.pp_layers: the stages hold 33 layers, the model has 32"
 
 tap_finish

@@ -401,8 +401,9 @@ test_zero3_prefetch_windows (void)
 
   /* Two stages: the first stalls 2 per micro-batch on its gathers (12 a micro-batch), the
    * second has none but more work (11). The pipeline fills and drains through the work
-   * alone, the gathers being fetched while a stage waits: the bubble is (p − 1) · 11, not
-   * (p − 1) · 12, and never below the search's bound, (p − 1) times the largest work. */
+   * alone, the gathers being fetched while a stage waits: a micro-batch passes once
+   * through every stage but the slowest, 10 + 11 − 11 = 10 (the first stage's work, not
+   * its 12), and never below the search's bound, (p − 1) times the least work. */
   {
     BpwStageTotals two[2] = {
       {
@@ -420,10 +421,10 @@ test_zero3_prefetch_windows (void)
     ctx.pp = 2;
     bpw_evaluation_combine (&ctx, two, 2, &e);
     g_assert_cmpint (e.slowest_stage, ==, 0);
-    assert_close (e.breakdown_s[BPW_BREAKDOWN_BUBBLE], 11, 1e-12);
+    assert_close (e.breakdown_s[BPW_BREAKDOWN_BUBBLE], 10, 1e-12);
     /* 2 micro-batches of 12, the bubble, and the first stage's tail: its optimizer, the
      * reduce-scatter's last bucket and its first gather. */
-    assert_close (e.step_time_s, 2 * 12 + 11 + 0.5 + 1 + 5, 1e-12);
+    assert_close (e.step_time_s, 2 * 12 + 10 + 0.5 + 1 + 5, 1e-12);
     sum = 0;
     for (guint b = 0; b < BPW_N_BREAKDOWNS; b++)
       sum += e.breakdown_s[b];

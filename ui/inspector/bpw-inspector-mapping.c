@@ -241,7 +241,7 @@ bpw_inspector_build_decomposition (BpwInspector *self)
 {
   const char * const zero[] = { _("Off"), _("Stage 1, optimizer state"),
                                 _("Stage 2, and gradients"), _("Stage 3, and weights"), NULL };
-  const char * const schedule[] = { "GPipe", "1F1B", _("Interleaved 1F1B"), NULL };
+  const char * const schedule[] = { "GPipe", "1F1B", _("Interleaved 1F1B"), "ZB-H1", NULL };
   AdwPreferencesGroup *group = self->mapping_header;
   GPtrArray *rows = self->rows[BPW_INSPECTOR_MAPPING];
   guint first = rows->len;

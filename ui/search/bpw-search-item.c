@@ -59,6 +59,8 @@ bpw_search_schedule_label (BpwSchedule schedule)
     case BPW_SCHEDULE_INTERLEAVED:
       /* Translators: the interleaved 1F1B pipeline schedule */
       return _("Interleaved");
+    case BPW_SCHEDULE_ZB_H1:
+      return "ZB-H1";
     default:
       return "?";
     }
