@@ -15,6 +15,7 @@
 #include "bpw-blueprint.h"
 #include "bpw-json-doc.h"
 #include "bpw-workload-io.h"
+#include "bpw-precision-policy.h"
 
 G_BEGIN_DECLS
 
@@ -88,6 +89,9 @@ typedef struct
   /* Sequence parallelism: do not keep the all-gathered input for backward, gather it
    * again there (Calculon's seq_par_ag_redo). */
   gboolean           sp_gather_again;
+  /* Precision and 2:4 sparsity per matmul class (bpw-precision-policy.h); unset: every
+   * matmul in the scenario's dtype. */
+  BpwPrecisionPolicy precision;
 } BpwMapping;
 
 /* Defaults: the parallel defaults (everything 1, 1F1B), scenario micro-batch and

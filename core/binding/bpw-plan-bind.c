@@ -47,6 +47,92 @@ check_explicit_tile (BpwPlan *plan, double elem)
                       plan->blueprint->name, plan->rates.onchip_bytes / 1024.0);
 }
 
+static gboolean
+reads_weight (const BpwWorkGraph *g, const BpwOp *op)
+{
+  for (guint u = op->use_first; u < op->use_first + op->use_count; u++)
+    {
+      const BpwTensorUse *use = &g_array_index (g->uses, BpwTensorUse, u);
+
+      if (use->access == BPW_ACCESS_READ &&
+          bpw_work_graph_tensor (g, use->tensor)->kind == BPW_TENSOR_WEIGHT)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The format the mapping's precision policy gives a matrix task, or bf16 and the reason
+ * it falls back; without a policy the scenario's dtype (`--dtype fp8`: every matmul
+ * fp8-e4m3, as it always ran). */
+static void
+resolve_precision (const BpwPlan *plan, const BpwOp *op, const BpwTask *task,
+                   BpwPlanTask *pt)
+{
+  const BpwPrecisionPolicy *policy = &plan->mapping.precision;
+  const BpwClassPrecision *c;
+  BpwNumberFormat want;
+  BpwFallback fallback = BPW_FALLBACK_NONE;
+
+  pt->op_class = bpw_matmul_class_of (op);
+  pt->precision = plan->precision;
+  if (pt->engine != BPW_ENGINE_MATRIX || pt->op_class == BPW_MATMUL_CLASS_OTHER)
+    return;
+  pt->format = bpw_number_format_of_precision (plan->precision);
+  if (!policy->set)
+    return;
+  c = &policy->classes[pt->op_class];
+  pt->sparse = c->sparse_2_4 && plan->blueprint->sparsity_2_4 &&
+               reads_weight (plan->dist->graph, op);
+  want = c->format;
+  if (!bpw_number_format_is_reduced (want))
+    {
+      if (want != BPW_NUMBER_FORMAT_DEFAULT)
+        pt->format = want;
+      pt->precision = bpw_number_format_precision (pt->format, plan->precision);
+      return;
+    }
+  if (c->keep_bf16)
+    fallback = BPW_FALLBACK_QUALITY;
+  else if (plan->rates.matrix_in[bpw_number_format_precision (want, plan->precision)].peak <= 0)
+    fallback = BPW_FALLBACK_ENGINE;
+  else
+    {
+      double batch, m, n, k;
+
+      _bpw_plan_rank_shape (op, task->tp_parts, &batch, &m, &n, &k);
+      fallback = bpw_precision_shape_fallback (want, c->scaling, c->block, n, k);
+    }
+  pt->fallback = fallback;
+  pt->format = fallback == BPW_FALLBACK_NONE ? want : BPW_NUMBER_FORMAT_BF16;
+  pt->precision = bpw_number_format_precision (pt->format, plan->precision);
+}
+
+/* Whether a task's operand reads are repriced by the policy: a reduced format or sparse
+ * weights (without a policy the graph's dtypes already are the scenario's). */
+static gboolean
+policy_reprices (const BpwPlan *plan, const BpwPlanTask *pt)
+{
+  return plan->mapping.precision.set &&
+         (bpw_number_format_is_reduced (pt->format) || pt->sparse);
+}
+
+/* Bytes of one read operand in the task's format: e_f / e_t of the graph's; 2:4 sparse
+ * weights keep half their elements plus 2 bits of metadata per kept element. */
+static double
+operand_bytes (const BpwPlanTask *pt, const BpwTensor *t, const BpwTensorUse *use,
+               double bytes)
+{
+  double e_t = bpw_dtype_bytes (t->dtype), elements, out;
+
+  if (use->access != BPW_ACCESS_READ || e_t <= 0)
+    return bytes;
+  elements = bytes / e_t;
+  out = elements * bpw_number_format_bytes (pt->format, e_t);
+  if (pt->sparse && t->kind == BPW_TENSOR_WEIGHT)
+    out = out / 2.0 + elements / 2.0 * BPW_SPARSE_2_4_METADATA_BITS / 8.0;
+  return ceil (out);
+}
+
 /* Matmul traffic and padding: tiling replaces the compulsory operand reads. */
 static void
 bind_matmul (BpwPlan *plan, const BpwOp *op, const BpwTask *task, BpwPlanTask *pt)
@@ -58,6 +144,14 @@ bind_matmul (BpwPlan *plan, const BpwOp *op, const BpwTask *task, BpwPlanTask *p
   _bpw_plan_rank_shape (op, task->tp_parts, &batch, &m, &n, &k);
   if (m <= 0 || n <= 0 || k <= 0)
     return;
+  if (policy_reprices (plan, pt) && bpw_number_format_is_reduced (pt->format))
+    {
+      const BpwClassPrecision *c = &plan->mapping.precision.classes[pt->op_class];
+      double scales = bpw_scaling_bytes (c->scaling, c->block, batch, m, n, k);
+
+      elem = bpw_number_format_bytes (pt->format, elem);
+      pt->bytes[BPW_TRAFFIC_DEVICE] += scales;
+    }
   compulsory = elem * batch * (m * k + k * n + m * n);
   if (plan->mapping.tiling.automatic)
     traffic = bpw_cost_matmul_traffic (batch, m, n, k, elem, plan->rates.onchip_bytes,
@@ -115,7 +209,18 @@ bpw_plan_task_cost (const BpwCostRates *rates,
 {
   const BpwEngineRate *rate = task->engine == BPW_ENGINE_MATRIX ? &rates->matrix
                                                                 : &rates->vector;
+  BpwEngineRate sparse;
   double bytes[BPW_N_TRAFFIC_LEVELS] = { 0 };
+
+  if (task->engine == BPW_ENGINE_MATRIX && task->precision != rates->precision &&
+      task->precision < BPW_N_PRECISIONS && rates->matrix_in[task->precision].peak > 0)
+    rate = &rates->matrix_in[task->precision];
+  if (task->engine == BPW_ENGINE_MATRIX && task->sparse)
+    {
+      sparse = *rate;
+      sparse.peak *= 2.0;
+      rate = &sparse;
+    }
 
   memcpy (bytes, task->bytes, sizeof bytes);
   if (task->phase != BPW_PHASE_OPTIMIZER)
@@ -159,6 +264,7 @@ bind_task (BpwPlan *plan, const guint32 *groups, gint64 ranks, const BpwTask *ta
                        : (double) task->count / (double) plan->micro_batches,
     .flops = (double) task->flops,
   };
+  resolve_precision (plan, op, task, pt);
 
   for (guint u = op->use_first; u < op->use_first + op->use_count; u++)
     {
@@ -168,6 +274,8 @@ bind_task (BpwPlan *plan, const guint32 *groups, gint64 ranks, const BpwTask *ta
                      (optimizer ? (double) task->dp_parts : 1.0);
       double bytes = ceil ((double) use->bytes / parts);
 
+      if (policy_reprices (plan, pt))
+        bytes = operand_bytes (pt, t, use, bytes);
       if (_bpw_plan_tensor_on_chip (g, groups, t))
         pt->fused_bytes += bytes;
       /* Offloaded activations are worked on in the device double buffer; only the stash
