@@ -476,12 +476,22 @@ read_class_precision (BpwMappingReader  *r,
   c->scaling = (BpwScaling) scaling;
   c->sparse_2_4 = sparsity == 1;
   if (c->scaling == BPW_SCALING_PER_BLOCK && c->block <= 0)
-    return bpw_json_doc_error (r->doc, json_object_get_member (o, "scaling"), cpath, error,
-                               _("per-block scaling needs a \"block\" size in elements"));
+    {
+      g_autofree char *spath = bpw_json_doc_member_path (cpath, "scaling");
+      JsonNode *at = json_object_get_member (o, "scaling");
+
+      return bpw_json_doc_error (r->doc, at != NULL ? at : json_object_get_member (o, "format"),
+                                 spath, error,
+                                 _("per-block scaling needs a \"block\" size in elements"));
+    }
   if (c->sparse_2_4 && cls == BPW_MATMUL_CLASS_ATTENTION_CORE)
-    return bpw_json_doc_error (r->doc, json_object_get_member (o, "sparsity"), cpath, error,
-                               _("2:4 sparsity prunes weights, and the attention score and "
-                               "context matmuls have none"));
+    {
+      g_autofree char *spath = bpw_json_doc_member_path (cpath, "sparsity");
+
+      return bpw_json_doc_error (r->doc, json_object_get_member (o, "sparsity"), spath, error,
+                                 _("2:4 sparsity prunes weights, and the attention score and "
+                                 "context matmuls have none"));
+    }
   return TRUE;
 }
 

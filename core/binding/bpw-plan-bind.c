@@ -107,27 +107,32 @@ resolve_precision (const BpwPlan *plan, const BpwOp *op, const BpwTask *task,
   pt->precision = bpw_number_format_precision (pt->format, plan->precision);
 }
 
-/* Whether a task's operand reads are repriced by the policy: a reduced format or sparse
- * weights (without a policy the graph's dtypes already are the scenario's). */
+/* Whether the policy names a reduced format for the task's class and the task runs in
+ * it: its operands are read in that format. A class left to the scenario keeps the
+ * graph's dtypes (`--dtype fp8` reads its bf16 weights as it always did). */
 static gboolean
-policy_reprices (const BpwPlan *plan, const BpwPlanTask *pt)
+policy_format (const BpwPlan *plan, const BpwPlanTask *pt)
 {
-  return plan->mapping.precision.set &&
-         (bpw_number_format_is_reduced (pt->format) || pt->sparse);
+  const BpwPrecisionPolicy *policy = &plan->mapping.precision;
+
+  return policy->set && pt->op_class < BPW_N_POLICY_CLASSES &&
+         policy->classes[pt->op_class].format != BPW_NUMBER_FORMAT_DEFAULT &&
+         bpw_number_format_is_reduced (pt->format);
 }
 
-/* Bytes of one read operand in the task's format: e_f / e_t of the graph's; 2:4 sparse
- * weights keep half their elements plus 2 bits of metadata per kept element. */
+/* Bytes of one operand use under the policy: reads in the policy's format (e_f / e_t of
+ * the graph's); 2:4 sparse weights keep half their elements plus 2 bits of metadata per
+ * kept element. Writes (the bf16 output) as the graph has them. */
 static double
-operand_bytes (const BpwPlanTask *pt, const BpwTensor *t, const BpwTensorUse *use,
-               double bytes)
+operand_bytes (const BpwPlan *plan, const BpwPlanTask *pt, const BpwTensor *t,
+               const BpwTensorUse *use, double bytes)
 {
   double e_t = bpw_dtype_bytes (t->dtype), elements, out;
 
   if (use->access != BPW_ACCESS_READ || e_t <= 0)
     return bytes;
   elements = bytes / e_t;
-  out = elements * bpw_number_format_bytes (pt->format, e_t);
+  out = policy_format (plan, pt) ? elements * bpw_number_format_bytes (pt->format, e_t) : bytes;
   if (pt->sparse && t->kind == BPW_TENSOR_WEIGHT)
     out = out / 2.0 + elements / 2.0 * BPW_SPARSE_2_4_METADATA_BITS / 8.0;
   return ceil (out);
@@ -144,7 +149,7 @@ bind_matmul (BpwPlan *plan, const BpwOp *op, const BpwTask *task, BpwPlanTask *p
   _bpw_plan_rank_shape (op, task->tp_parts, &batch, &m, &n, &k);
   if (m <= 0 || n <= 0 || k <= 0)
     return;
-  if (policy_reprices (plan, pt) && bpw_number_format_is_reduced (pt->format))
+  if (policy_format (plan, pt))
     {
       const BpwClassPrecision *c = &plan->mapping.precision.classes[pt->op_class];
       double scales = bpw_scaling_bytes (c->scaling, c->block, batch, m, n, k);
@@ -274,8 +279,8 @@ bind_task (BpwPlan *plan, const guint32 *groups, gint64 ranks, const BpwTask *ta
                      (optimizer ? (double) task->dp_parts : 1.0);
       double bytes = ceil ((double) use->bytes / parts);
 
-      if (policy_reprices (plan, pt))
-        bytes = operand_bytes (pt, t, use, bytes);
+      if (policy_format (plan, pt) || pt->sparse)
+        bytes = operand_bytes (plan, pt, t, use, bytes);
       if (_bpw_plan_tensor_on_chip (g, groups, t))
         pt->fused_bytes += bytes;
       /* Offloaded activations are worked on in the device double buffer; only the stash
