@@ -495,24 +495,19 @@ read_class_precision (BpwMappingReader  *r,
   return TRUE;
 }
 
-/* "precision": "scenario" (no policy) or { "<class>": { ... }, ... }. */
+/* A precision policy's value at @ppath: "scenario" (no policy) or
+ * { "<class>": { ... }, ... }, read over @policy. */
 static gboolean
-read_precision (BpwMappingReader   *r,
-                JsonObject         *root,
-                const char         *path,
-                BpwPrecisionPolicy *policy,
-                GError            **error)
+read_precision_node (BpwMappingReader   *r,
+                     JsonNode           *node,
+                     const char         *ppath,
+                     BpwPrecisionPolicy *policy,
+                     GError            **error)
 {
-  g_autofree char *ppath = bpw_json_doc_member_path (path, "precision");
   g_autoptr(GList) members = NULL;
   BpwPrecisionPolicy p = *policy;
-  JsonNode *node;
   JsonObject *o;
 
-  if (!bpw_json_doc_get_member (r->doc, root, path, "precision", FALSE, &node, error))
-    return FALSE;
-  if (node == NULL)
-    return TRUE;
   if (node_is_string (node) && strcmp (json_node_get_string (node), "scenario") == 0)
     {
       bpw_precision_policy_init (policy);
@@ -543,6 +538,38 @@ read_precision (BpwMappingReader   *r,
     }
   *policy = p;
   return TRUE;
+}
+
+static gboolean
+read_precision (BpwMappingReader   *r,
+                JsonObject         *root,
+                const char         *path,
+                BpwPrecisionPolicy *policy,
+                GError            **error)
+{
+  g_autofree char *ppath = bpw_json_doc_member_path (path, "precision");
+  JsonNode *node;
+
+  if (!bpw_json_doc_get_member (r->doc, root, path, "precision", FALSE, &node, error))
+    return FALSE;
+  return node == NULL || read_precision_node (r, node, ppath, policy, error);
+}
+
+gboolean
+bpw_mapping_read_precision_data (const char         *filename,
+                                 const char         *data,
+                                 gssize              length,
+                                 BpwPrecisionPolicy *policy,
+                                 GPtrArray          *warnings,
+                                 GError            **error)
+{
+  g_autoptr(BpwJsonDoc) doc = bpw_json_doc_new_from_data (filename, data, length, error);
+  BpwMappingReader r = { .doc = doc, .warnings = warnings };
+
+  g_return_val_if_fail (policy != NULL, FALSE);
+
+  return doc != NULL &&
+         read_precision_node (&r, bpw_json_doc_get_root (doc), "precision", policy, error);
 }
 
 typedef const char *(*BpwNameFunc) (guint value);

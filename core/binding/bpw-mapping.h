@@ -166,6 +166,15 @@ gboolean     bpw_mapping_check_micro_batch_file (const char        *path,
                                                  const BpwScenario *scenario,
                                                  const BpwParallel *parallel,
                                                  GError           **error);
+/* A precision policy alone, as the value of a mapping's "precision" member ("scenario" or
+ * an object of operation classes), read over @policy; errors located in @filename. On
+ * failure @policy is left as it was. */
+gboolean     bpw_mapping_read_precision_data (const char         *filename,
+                                              const char         *data,
+                                              gssize              length,
+                                              BpwPrecisionPolicy *policy,
+                                              GPtrArray          *warnings,
+                                              GError            **error);
 /* The whole file, every field written ("auto" for automatic ones), so that loading it
  * gives a mapping bpw_mapping_equal() to @mapping. */
 char        *bpw_mapping_to_json       (const BpwMapping *mapping);
