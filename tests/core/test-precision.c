@@ -342,6 +342,38 @@ test_fp8_rate (void)
 }
 
 static void
+test_fp8_energy (void)
+{
+  /* An fp8 matmul is charged the blueprint's fp8 energy per FLOP, not the scenario's. */
+  BpwPrecisionPolicy p = policy_for (BPW_MATMUL_CLASS_MLP, BPW_NUMBER_FORMAT_FP8_E4M3);
+  g_autoptr(BpwPlan) plan = bind_policy ("h100-sxm-80gb", &p, BPW_DTYPE_BF16);
+  const BpwBlueprint *bp = plan->blueprint;
+  guint checked = 0;
+
+  g_assert_true (bp->energy_per_flop[BPW_PRECISION_FP8].set);
+  g_assert_cmpfloat (bp->energy_per_flop[BPW_PRECISION_FP8].value, !=,
+                     bp->energy_per_flop[BPW_PRECISION_BF16].value);
+  for (guint i = 0; i < plan->stages[0].tasks->len; i++)
+    {
+      const BpwPlanTask *t = task (plan, i);
+      BpwStageTotals st = { 0 };
+      double want;
+
+      if (t->format != BPW_NUMBER_FORMAT_FP8_E4M3 || t->phase != BPW_PHASE_FORWARD)
+        continue;
+      want = t->flops * bp->energy_per_flop[BPW_PRECISION_FP8].value;
+      for (guint l = 0; l < BPW_N_TRAFFIC_LEVELS; l++)
+        if (plan->rates.traffic[l].level != NULL &&
+            plan->rates.traffic[l].level->energy_per_byte.set)
+          want += t->bytes[l] * plan->rates.traffic[l].level->energy_per_byte.value;
+      bpw_stage_totals_add_task (plan, t, 1.0, &st);
+      g_assert_cmpfloat_with_epsilon (st.energy, want * t->count, 1e-12 * want * t->count);
+      checked++;
+    }
+  g_assert_cmpuint (checked, >, 0);
+}
+
+static void
 test_scaling_bytes (void)
 {
   /* Per-block scales of 128 elements along k on a 1×(4096×4096) matmul with m 1024:
@@ -603,6 +635,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bpw/core/Precision/shape-fallback", test_shape_fallback);
   g_test_add_func ("/bpw/core/Precision/quality-fallback", test_quality_fallback);
   g_test_add_func ("/bpw/core/Precision/fp8-rate", test_fp8_rate);
+  g_test_add_func ("/bpw/core/Precision/fp8-energy", test_fp8_energy);
   g_test_add_func ("/bpw/core/Precision/scaling-bytes", test_scaling_bytes);
   g_test_add_func ("/bpw/core/Precision/sparsity", test_sparsity);
   g_test_add_func ("/bpw/core/Precision/sparsity-unsupported", test_sparsity_unsupported);
