@@ -194,8 +194,8 @@ bpw_mapping_sheet_to_markdown (const GArray *rows,
                           "engine's dense rate but keeps the dense model's FLOPs, the work being "
                           "the same.\n\n", title);
   g_string_append (out, "| stage | lineage | operation | layer | type | phase | engine | dtype | "
-                        "FLOPs | bytes | FLOP/B | tile | fusion | time | per step | bottleneck | stack | "
-                        "precision |\n"
+                        "FLOPs | bytes | FLOP/B | tile | fusion | time | per step | bottleneck | "
+                        "stack | precision |\n"
                         "|---:|---:|---|---|---|---|---|---|---:|---:|---:|---|---|---:|---:"
                         "|---|---:|---|\n");
   for (guint i = 0; i < rows->len; i++)
@@ -216,7 +216,8 @@ bpw_mapping_sheet_to_markdown (const GArray *rows,
       char buf[64];
 
       g_string_append_printf (out, "| %" G_GINT64_FORMAT " | %u | %s | %s | %s | %s | %s | %s | "
-                              "%s | %s | %.3g | %s | %s | %s | %s | %s | %s | %s |\n", r->stage, r->lineage,
+                              "%s | %s | %.3g | %s | %s | %s | %s | %s | %s | %s |\n",
+                              r->stage, r->lineage,
                               r->name, layer_label (r->layer, buf, sizeof buf),
                               bpw_layer_type_to_string (r->layer_type),
                               bpw_phase_to_string (r->phase), r->engine, r->dtype, flops, bytes,

@@ -314,8 +314,10 @@ test_fp8_rate (void)
   plan = bind_policy ("h100-sxm-80gb", &p, BPW_DTYPE_BF16);
   dense = bind_policy ("h100-sxm-80gb", NULL, BPW_DTYPE_BF16);
   tc = plan->rates.matrix.engine;
-  ratio = tc->peak[BPW_PRECISION_FP8].value * tc->efficiency[BPW_PRECISION_FP8].points[0].efficiency /
-          (tc->peak[BPW_PRECISION_BF16].value * tc->efficiency[BPW_PRECISION_BF16].points[0].efficiency);
+  ratio = tc->peak[BPW_PRECISION_FP8].value *
+          bpw_efficiency_table_lookup (&tc->efficiency[BPW_PRECISION_FP8], 1e12) /
+          (tc->peak[BPW_PRECISION_BF16].value *
+           bpw_efficiency_table_lookup (&tc->efficiency[BPW_PRECISION_BF16], 1e12));
   g_assert_cmpfloat_with_epsilon (ratio, 1978.9 * 0.7088 / (989.4 * 0.803), 1e-9);
 
   for (guint i = 0; i < plan->stages[0].tasks->len; i++)
