@@ -46,6 +46,11 @@ static const char bpw_cli_mapping_help[] =
   "  --tp-tier/--pp-tier/--dp-tier/--ep-tier/--cp-tier: the innermost tier that holds the\n"
   "    group;\n"
   "  --tiling auto: per matmul, the largest square tile that fits on chip.\n"
+  "  --precision-policy scenario: every matmul in --dtype. Otherwise the value of a\n"
+  "    mapping's \"precision\" member, inline or in a file: per class (attention_projection,\n"
+  "    mlp, attention_core, lm_head) a format (bf16, fp8-e4m3, fp8-e5m2, fp4, int8),\n"
+  "    scaling (none, per-tensor, per-channel, per-block with block), keep_bf16 and\n"
+  "    sparsity (dense, 2:4), e.g. '{\"mlp\": {\"format\": \"fp8-e4m3\"}}'.\n"
   "  --mapping FILE: a bpw-mapping file; its parallel, micro_batch and recompute also\n"
   "    replace those of --execution.\n";
 
@@ -86,6 +91,7 @@ bpw_cli_options_clear (BpwCliOptions *options)
   g_clear_pointer (&options->fusion, g_free);
   g_clear_pointer (&options->tp_overlap, g_free);
   g_clear_pointer (&options->tiling, g_free);
+  g_clear_pointer (&options->precision_policy, g_free);
 }
 
 void
@@ -170,6 +176,9 @@ bpw_cli_options_add_mapping (BpwCliOptions  *o,
       "Interconnect tier index for CP traffic", "N" },
     { "tiling", 0, 0, G_OPTION_ARG_STRING, &o->tiling,
       "Matmul tiling: auto or MxNxK (e.g. 128x128x64)", "TILE" },
+    { "precision-policy", 0, 0, G_OPTION_ARG_STRING, &o->precision_policy,
+      "Precision and 2:4 sparsity per matmul class: inline JSON, a file, or scenario",
+      "POLICY" },
     G_OPTION_ENTRY_NULL
   };
 
@@ -591,6 +600,29 @@ bpw_cli_options_parse_tiling (const char  *value,
   return TRUE;
 }
 
+/* --precision-policy over @policy: "scenario", an inline JSON value (it starts with '{'),
+ * or a file holding one; errors located in the option or the file. */
+static gboolean
+bpw_cli_options_parse_precision (const char         *value,
+                                 BpwPrecisionPolicy *policy,
+                                 GError            **error)
+{
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+
+  if (strcmp (value, "scenario") == 0)
+    {
+      bpw_precision_policy_init (policy);
+      return TRUE;
+    }
+  if (value[strspn (value, " \t\n")] == '{')
+    return bpw_mapping_read_precision_data ("--precision-policy", value, -1, policy, NULL,
+                                            error);
+  if (!g_file_get_contents (value, &contents, &length, error))
+    return FALSE;
+  return bpw_mapping_read_precision_data (value, contents, (gssize) length, policy, NULL, error);
+}
+
 /* The explicit mapping options over @m; usage errors for bad values. */
 static gboolean
 bpw_cli_options_apply_mapping_options (const BpwCliOptions *o,
@@ -618,6 +650,9 @@ bpw_cli_options_apply_mapping_options (const BpwCliOptions *o,
   if (o->tp_overlap != NULL && !bpw_tp_overlap_from_string (o->tp_overlap, &m->tp_overlap))
     return bpw_cli_options_bad_choice ("tp-overlap", o->tp_overlap, "none, ring or pipe", error);
   if (o->tiling != NULL && !bpw_cli_options_parse_tiling (o->tiling, &m->tiling, error))
+    return FALSE;
+  if (o->precision_policy != NULL
+      && !bpw_cli_options_parse_precision (o->precision_policy, &m->precision, error))
     return FALSE;
   if (o->dp_overlap)
     m->dp_overlap = TRUE;
@@ -697,6 +732,8 @@ bpw_cli_options_unused_by_calculon (const BpwCliOptions *o)
     return "--fusion";
   if (o->tiling != NULL)
     return "--tiling";
+  if (o->precision_policy != NULL)
+    return "--precision-policy";
   for (guint g = 0; g < BPW_N_GROUPS; g++)
     if (o->tier[g] != BPW_CLI_UNSET)
       return tier_options[g];

@@ -44,6 +44,7 @@ typedef struct
   char     *fusion;
   char     *tp_overlap;
   char     *tiling;
+  char     *precision_policy;     /* --precision-policy: inline JSON, "scenario" or a file */
   gboolean  dp_overlap;
   gboolean  no_dp_overlap;
   gint64    tier[BPW_N_GROUPS];   /* --tp-tier ... --cp-tier, BPW_CLI_UNSET until given */

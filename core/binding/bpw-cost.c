@@ -85,7 +85,7 @@ bpw_cost_rates_init (BpwCostRates       *rates,
                      BpwPrecision        precision,
                      GError            **error)
 {
-  *rates = (BpwCostRates) { .processing = bp->processing };
+  *rates = (BpwCostRates) { .processing = bp->processing, .precision = precision };
 
   if (!engine_rate_init (&rates->matrix, bp, BPW_ENGINE_MATRIX, precision))
     {
@@ -97,6 +97,8 @@ bpw_cost_rates_init (BpwCostRates       *rates,
   /* Without a vector engine, element-wise work runs on the matrix engine's datapath. */
   if (!engine_rate_init (&rates->vector, bp, BPW_ENGINE_VECTOR, precision))
     rates->vector = rates->matrix;
+  for (guint p = 0; p < BPW_N_PRECISIONS; p++)
+    engine_rate_init (&rates->matrix_in[p], bp, BPW_ENGINE_MATRIX, (BpwPrecision) p);
 
   memory_rate_init (&rates->traffic[BPW_TRAFFIC_DEVICE], bp, BPW_MEMORY_DEVICE);
   memory_rate_init (&rates->traffic[BPW_TRAFFIC_HOST], bp, BPW_MEMORY_HOST);

@@ -75,8 +75,12 @@ typedef struct
 
 typedef struct
 {
+  BpwPrecision   precision;          /* of matrix and vector */
   BpwEngineRate  matrix;
   BpwEngineRate  vector;
+  /* The same matrix engine in every precision (peak 0 where it has no rate): what a
+   * precision policy's operations run at. */
+  BpwEngineRate  matrix_in[BPW_N_PRECISIONS];
   BpwMemoryRate  traffic[BPW_N_TRAFFIC_LEVELS];
   BpwProcessing  processing;
   double         onchip_bytes;       /* capacity tiles may use (largest on-chip level) */

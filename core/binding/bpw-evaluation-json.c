@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "bpw-evaluation.h"
+#include "bpw-evaluation-precision.h"
 #include "bpw-json-writer.h"
 
 static void
@@ -125,6 +126,64 @@ write_layers (BpwJsonWriter *w, const BpwEvaluation *e)
   bpw_json_writer_end_object (w);
 }
 
+/* "precision": time and FLOPs by precision, the fallbacks with their reasons and counts,
+ * and the modes the plan is credited for with their predicted gain (a mode whose gain
+ * cannot be computed is listed with null). */
+static void
+write_precision (BpwJsonWriter *w, const BpwPlan *plan)
+{
+  g_autoptr(GArray) shares = bpw_plan_precision_shares (plan);
+  g_autoptr(GArray) fallbacks = bpw_plan_precision_fallbacks (plan);
+  g_autoptr(GArray) modes = bpw_evaluation_precision_modes (plan, NULL);
+
+  bpw_json_writer_begin_object (w, "precision");
+  bpw_json_writer_string (w, "policy", plan->mapping.precision.set ? "mapping" : "scenario");
+  bpw_json_writer_string (w, "sparse_convention", "2:4 sparse weight matmuls run at twice "
+                          "the engine's dense peak and read half the weight bytes plus 2 bits "
+                          "of metadata per kept element; their FLOPs are the dense model's");
+  bpw_json_writer_begin_array (w, "by_precision");
+  for (guint i = 0; i < shares->len; i++)
+    {
+      const BpwPrecisionShare *p = &g_array_index (shares, BpwPrecisionShare, i);
+
+      bpw_json_writer_begin_object (w, NULL);
+      bpw_json_writer_string (w, "precision", p->name);
+      bpw_json_writer_string (w, "sparsity", p->sparse ? "2:4" : "dense");
+      bpw_json_writer_double (w, "time_s", p->time_s);
+      bpw_json_writer_double (w, "flops", p->flops);
+      bpw_json_writer_end_object (w);
+    }
+  bpw_json_writer_end_array (w);
+  bpw_json_writer_begin_array (w, "fallbacks");
+  for (guint i = 0; i < fallbacks->len; i++)
+    {
+      const BpwPrecisionFallback *f = &g_array_index (fallbacks, BpwPrecisionFallback, i);
+
+      bpw_json_writer_begin_object (w, NULL);
+      bpw_json_writer_string (w, "class", bpw_matmul_class_to_string (f->cls));
+      bpw_json_writer_string (w, "wanted", bpw_number_format_to_string (f->wanted));
+      bpw_json_writer_string (w, "precision", "bf16");
+      bpw_json_writer_string (w, "reason", bpw_fallback_to_string (f->reason));
+      bpw_json_writer_string (w, "explanation", bpw_fallback_explanation (f->reason));
+      bpw_json_writer_int (w, "operations", f->operations);
+      bpw_json_writer_double (w, "executions", f->executions);
+      bpw_json_writer_end_object (w);
+    }
+  bpw_json_writer_end_array (w);
+  bpw_json_writer_begin_array (w, "modes");
+  for (guint i = 0; modes != NULL && i < modes->len; i++)
+    {
+      const BpwPrecisionMode *m = &g_array_index (modes, BpwPrecisionMode, i);
+
+      bpw_json_writer_begin_object (w, NULL);
+      bpw_json_writer_string (w, "mode", m->mode);
+      number_or_null (w, "time_ratio", m->time_ratio);
+      bpw_json_writer_end_object (w);
+    }
+  bpw_json_writer_end_array (w);
+  bpw_json_writer_end_object (w);
+}
+
 char *
 bpw_evaluation_to_json (const BpwEvaluation *e,
                         const BpwPlan       *plan,
@@ -181,7 +240,10 @@ bpw_evaluation_to_json (const BpwEvaluation *e,
   number_or_null (&w, "ttft_s", e->ttft_s);
   number_or_null (&w, "tpot_s", e->tpot_s);
   if (plan != NULL)
-    write_plan (&w, plan);
+    {
+      write_plan (&w, plan);
+      write_precision (&w, plan);
+    }
   bpw_json_writer_end_object (&w);
   return bpw_json_writer_finish (&w);
 }

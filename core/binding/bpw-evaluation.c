@@ -138,7 +138,11 @@ static double
 energy_of_task (const BpwPlan *plan, const BpwPlanTask *t)
 {
   const BpwBlueprint *bp = plan->blueprint;
-  const BpwSourced *ef = &bp->energy_per_flop[plan->precision];
+  /* A matmul the precision policy runs in another precision costs that precision's energy
+   * per FLOP where the blueprint states one (2:4 sparse: the dense FLOPs at that figure). */
+  const BpwSourced *ef = t->precision < BPW_N_PRECISIONS && bp->energy_per_flop[t->precision].set
+                         ? &bp->energy_per_flop[t->precision]
+                         : &bp->energy_per_flop[plan->precision];
   double e = 0;
 
   if (!ef->set)

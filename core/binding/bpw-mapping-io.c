@@ -26,7 +26,11 @@
  *                  keys: bpw_tensor_kind_to_string(); values: a memory level index,
  *                  "device" (device memory, the default) or "host" (the host level)
  *   "overlap": { "dp": true, "tp": "none" | "ring" | "pipe" },
- *   "sp_gather_again": false
+ *   "sp_gather_again": false,
+ *   "precision": "scenario" | { "mlp": { "format": "fp8-e4m3", "scaling": "per-block",
+ *                                        "block": 128, "keep_bf16": false,
+ *                                        "sparsity": "2:4" }, ... }
+ *                classes: bpw_matmul_class_to_string(); bpw-precision-policy.h
  * }
  *
  * Every member is optional; absent ones keep the value they had (the defaults of
@@ -198,6 +202,33 @@ write_ref (BpwJsonWriter *w,
     bpw_json_writer_int (w, key, value);
 }
 
+static void
+write_precision (BpwJsonWriter            *w,
+                 const BpwPrecisionPolicy *policy)
+{
+  if (!policy->set)
+    {
+      bpw_json_writer_string (w, "precision", "scenario");
+      return;
+    }
+  bpw_json_writer_begin_object (w, "precision");
+  for (guint c = 0; c < BPW_N_POLICY_CLASSES; c++)
+    {
+      const BpwClassPrecision *p = &policy->classes[c];
+
+      bpw_json_writer_begin_object (w, bpw_matmul_class_to_string ((BpwMatmulClass) c));
+      bpw_json_writer_string (w, "format", p->format == BPW_NUMBER_FORMAT_DEFAULT
+                                           ? "scenario" : bpw_number_format_to_string (p->format));
+      bpw_json_writer_string (w, "scaling", bpw_scaling_to_string (p->scaling));
+      if (p->scaling == BPW_SCALING_PER_BLOCK)
+        bpw_json_writer_int (w, "block", p->block);
+      bpw_json_writer_bool (w, "keep_bf16", p->keep_bf16);
+      bpw_json_writer_string (w, "sparsity", p->sparse_2_4 ? "2:4" : "dense");
+      bpw_json_writer_end_object (w);
+    }
+  bpw_json_writer_end_object (w);
+}
+
 char *
 bpw_mapping_to_json (const BpwMapping *m)
 {
@@ -318,6 +349,7 @@ bpw_mapping_to_json (const BpwMapping *m)
   bpw_json_writer_string (&w, "tp", bpw_tp_overlap_to_string (m->tp_overlap));
   bpw_json_writer_end_object (&w);
   bpw_json_writer_bool (&w, "sp_gather_again", m->sp_gather_again);
+  write_precision (&w, &m->precision);
   bpw_json_writer_end_object (&w);
   return bpw_json_writer_finish (&w);
 }

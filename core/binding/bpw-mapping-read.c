@@ -18,7 +18,7 @@
 static const char * const file_keys[] = {
   "$schema", "format", "version", "name", "description", "parallel", "micro_batch",
   "recompute", "tiers", "collective_algorithms", "fusion", "tiling", "engines", "placement",
-  "overlap", "sp_gather_again", NULL
+  "overlap", "sp_gather_again", "precision", NULL
 };
 static const char * const parallel_keys[] = {
   "tp", "pp", "dp", "ep", "sp", "zero", "schedule", "interleave", "cp", "cp_algorithm",
@@ -33,6 +33,17 @@ static const char * const pp_split_names[] = { "auto", "even", "balanced", NULL 
 /* Index order = BpwRecompute; the last is -1. */
 static const char * const recompute_names[] = { "none", "selective", "full", "auto", NULL };
 static const char * const tp_overlap_names[] = { "none", "ring", "pipe", NULL };
+static const char * const class_precision_keys[] = {
+  "format", "scaling", "block", "keep_bf16", "sparsity", NULL
+};
+/* Index order = BpwNumberFormat (DEFAULT is "scenario"), BpwScaling. */
+static const char * const format_choices[] = {
+  "scenario", "bf16", "fp8-e4m3", "fp8-e5m2", "fp4", "int8", NULL
+};
+static const char * const scaling_choices[] = {
+  "none", "per-tensor", "per-channel", "per-block", NULL
+};
+static const char * const sparsity_choices[] = { "dense", "2:4", NULL };
 
 /* Largest tile edge accepted: far beyond any on-chip memory, small enough that products
  * of three edges stay inside 64 bits. */
@@ -524,6 +535,127 @@ read_tiling (BpwMappingReader *r,
   return TRUE;
 }
 
+/* One class of "precision": members absent keep their values. */
+static gboolean
+read_class_precision (BpwMappingReader  *r,
+                      JsonObject        *o,
+                      const char        *cpath,
+                      BpwMatmulClass         cls,
+                      BpwClassPrecision *c,
+                      GError           **error)
+{
+  int format = c->format, scaling = c->scaling, sparsity = c->sparse_2_4 ? 1 : 0;
+
+  warn_unknown (r, o, cpath, class_precision_keys);
+  if (!bpw_json_doc_get_enum (r->doc, o, cpath, "format", FALSE, format_choices, &format, error)
+      || !bpw_json_doc_get_enum (r->doc, o, cpath, "scaling", FALSE, scaling_choices, &scaling,
+                                 error)
+      || !bpw_json_doc_get_int (r->doc, o, cpath, "block", FALSE, 1, BPW_MAPPING_MAX_TILE,
+                                &c->block, error)
+      || !bpw_json_doc_get_bool (r->doc, o, cpath, "keep_bf16", FALSE, &c->keep_bf16, error)
+      || !bpw_json_doc_get_enum (r->doc, o, cpath, "sparsity", FALSE, sparsity_choices,
+                                 &sparsity, error))
+    return FALSE;
+  c->format = (BpwNumberFormat) format;
+  c->scaling = (BpwScaling) scaling;
+  c->sparse_2_4 = sparsity == 1;
+  if (c->scaling == BPW_SCALING_PER_BLOCK && c->block <= 0)
+    {
+      g_autofree char *spath = bpw_json_doc_member_path (cpath, "scaling");
+      JsonNode *at = json_object_get_member (o, "scaling");
+
+      return bpw_json_doc_error (r->doc, at != NULL ? at : json_object_get_member (o, "format"),
+                                 spath, error,
+                                 _("per-block scaling needs a \"block\" size in elements"));
+    }
+  if (c->sparse_2_4 && cls == BPW_MATMUL_CLASS_ATTENTION_CORE)
+    {
+      g_autofree char *spath = bpw_json_doc_member_path (cpath, "sparsity");
+
+      return bpw_json_doc_error (r->doc, json_object_get_member (o, "sparsity"), spath, error,
+                                 _("2:4 sparsity prunes weights, and the attention score and "
+                                 "context matmuls have none"));
+    }
+  return TRUE;
+}
+
+/* A precision policy's value at @ppath: "scenario" (no policy) or
+ * { "<class>": { ... }, ... }, read over @policy. */
+static gboolean
+read_precision_node (BpwMappingReader   *r,
+                     JsonNode           *node,
+                     const char         *ppath,
+                     BpwPrecisionPolicy *policy,
+                     GError            **error)
+{
+  g_autoptr(GList) members = NULL;
+  BpwPrecisionPolicy p = *policy;
+  JsonObject *o;
+
+  if (node_is_string (node) && strcmp (json_node_get_string (node), "scenario") == 0)
+    {
+      bpw_precision_policy_init (policy);
+      return TRUE;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return fail_got (r, node, ppath, _("\"scenario\" or an object of operation classes"),
+                     error);
+  o = json_node_get_object (node);
+  p.set = TRUE;
+  members = json_object_get_members (o);
+  for (const GList *l = members; l != NULL; l = l->next)
+    {
+      g_autofree char *cpath = bpw_json_doc_member_path (ppath, l->data);
+      JsonNode *member = json_object_get_member (o, l->data);
+      BpwMatmulClass cls;
+
+      if (!bpw_matmul_class_from_string (l->data, &cls))
+        return bpw_json_doc_error (r->doc, member, cpath, error,
+                                   _("unknown operation class '%s'; expected one of "
+                                   "attention_projection, mlp, attention_core, lm_head"),
+                                   (const char *) l->data);
+      if (!JSON_NODE_HOLDS_OBJECT (member))
+        return fail_got (r, member, cpath, _("an object"), error);
+      if (!read_class_precision (r, json_node_get_object (member), cpath, cls,
+                                 &p.classes[cls], error))
+        return FALSE;
+    }
+  *policy = p;
+  return TRUE;
+}
+
+static gboolean
+read_precision (BpwMappingReader   *r,
+                JsonObject         *root,
+                const char         *path,
+                BpwPrecisionPolicy *policy,
+                GError            **error)
+{
+  g_autofree char *ppath = bpw_json_doc_member_path (path, "precision");
+  JsonNode *node;
+
+  if (!bpw_json_doc_get_member (r->doc, root, path, "precision", FALSE, &node, error))
+    return FALSE;
+  return node == NULL || read_precision_node (r, node, ppath, policy, error);
+}
+
+gboolean
+bpw_mapping_read_precision_data (const char         *filename,
+                                 const char         *data,
+                                 gssize              length,
+                                 BpwPrecisionPolicy *policy,
+                                 GPtrArray          *warnings,
+                                 GError            **error)
+{
+  g_autoptr(BpwJsonDoc) doc = bpw_json_doc_new_from_data (filename, data, length, error);
+  BpwMappingReader r = { .doc = doc, .warnings = warnings };
+
+  g_return_val_if_fail (policy != NULL, FALSE);
+
+  return doc != NULL &&
+         read_precision_node (&r, bpw_json_doc_get_root (doc), "precision", policy, error);
+}
+
 typedef const char *(*BpwNameFunc) (guint value);
 
 static const char *
@@ -643,6 +775,7 @@ read_body (BpwMappingReader   *r,
       || !read_keyed (r, object, path, "placement", tensor_kind_name, BPW_N_TENSOR_KINDS,
                       BPW_REF_MEMORY, m->placement, error)
       || !read_overlap (r, object, path, m, error)
+      || !read_precision (r, object, path, &m->precision, error)
       || !bpw_json_doc_get_bool (r->doc, object, path, "sp_gather_again", FALSE,
                                  &m->sp_gather_again, error))
     return FALSE;

@@ -49,6 +49,11 @@ add_task_rows (const BpwPlan *plan, gint64 s, gint64 first_layer, gboolean first
         .fusion = t->fusion != 0 ? bpw_fusion_to_string (t->fusion) : "",
         .count = per_step, .time_s = t->cost.time_s, .total_s = per_step * t->cost.time_s,
         .bottleneck = t->cost.bottleneck, .stack_s = t->impl_s,
+        .precision = t->format != BPW_NUMBER_FORMAT_DEFAULT
+                     ? bpw_number_format_to_string (t->format)
+                     : bpw_precision_to_string (t->precision),
+        .sparse = t->sparse != 0,
+        .fallback = bpw_fallback_to_string (t->fallback),
       };
       g_array_append_val (rows, row);
     }
@@ -76,6 +81,7 @@ add_transfer_rows (const BpwPlan *plan, gint64 s, gint64 first_layer, gboolean f
         .layer_type = tr->layer_type, .phase = tr->phase,
         .kind = bpw_collective_to_string (tr->kind),
         .engine = plan->blueprint->tiers[tr->tier].name, .dtype = "",
+        .precision = "", .fallback = "",
         .device_bytes = tr->wire_bytes, .count = count, .time_s = tr->time_s,
         .total_s = count * tr->exposed_s, .bottleneck = BPW_BOTTLENECK_COMMUNICATION,
       };
@@ -136,7 +142,7 @@ bpw_mapping_sheet_to_csv (const GArray *rows)
   GString *out = g_string_new ("stage,lineage_id,name,layer,layer_type,phase,kind,engine,dtype,"
                                "flops,device_bytes,host_bytes,arithmetic_intensity_flop_per_byte,"
                                "tile_m,tile_n,fusion,fusion_group,count_per_step,time_s,"
-                               "total_s,bottleneck,stack_s\n");
+                               "total_s,bottleneck,stack_s,precision,sparsity,fallback\n");
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -150,11 +156,12 @@ bpw_mapping_sheet_to_csv (const GArray *rows)
                               bpw_phase_to_string (r->phase), r->kind);
       csv_field (out, r->engine, FALSE);
       g_string_append_printf (out, "%s,%.17g,%.17g,%.17g,%.6g,%.0f,%.0f,%s,%u,%.17g,%.9g,%.9g,%s,"
-                              "%.9g\n",
+                              "%.9g,%s,%s,%s\n",
                               r->dtype, r->flops, r->device_bytes, r->host_bytes, r->intensity,
                               r->tile_m, r->tile_n, r->fusion, r->fusion_group, r->count,
                               r->time_s, r->total_s, bpw_bottleneck_to_string (r->bottleneck),
-                              r->stack_s);
+                              r->stack_s, r->precision,
+                              r->transfer ? "" : r->sparse ? "2:4" : "dense", r->fallback);
     }
   return g_string_free (out, FALSE);
 }
@@ -181,11 +188,16 @@ bpw_mapping_sheet_to_markdown (const GArray *rows,
                           "per step (exposed time for transfers); *stack* is the part of the time "
                           "that the blueprint's software stack adds beside the op (implementation "
                           "overhead: casts, unfused element-wise kernels, launch gaps ...), apart "
-                          "from its semantic work.\n\n", title);
+                          "from its semantic work. *precision* is what a matmul runs in under the "
+                          "mapping's precision policy, with the reason when it fell back to bf16 "
+                          "(engine, quality, shape); a 2:4 sparse matmul runs at twice the "
+                          "engine's dense rate but keeps the dense model's FLOPs, the work being "
+                          "the same.\n\n", title);
   g_string_append (out, "| stage | lineage | operation | layer | type | phase | engine | dtype | "
-                        "FLOPs | bytes | FLOP/B | tile | fusion | time | per step | bottleneck | stack |\n"
+                        "FLOPs | bytes | FLOP/B | tile | fusion | time | per step | bottleneck | "
+                        "stack | precision |\n"
                         "|---:|---:|---|---|---|---|---|---|---:|---:|---:|---|---|---:|---:"
-                        "|---|---:|\n");
+                        "|---|---:|---|\n");
   for (guint i = 0; i < rows->len; i++)
     {
       const BpwSheetRow *r = &g_array_index (rows, BpwSheetRow, i);
@@ -196,15 +208,21 @@ bpw_mapping_sheet_to_markdown (const GArray *rows,
       g_autofree char *stack = r->stack_s != 0 ? si (r->stack_s * 1e6, "µs") : g_strdup ("");
       g_autofree char *tile = r->tile_m > 0 ? g_strdup_printf ("%.0f×%.0f", r->tile_m, r->tile_n)
                                             : g_strdup ("");
+      g_autofree char *precision = g_strdup_printf ("%s%s%s%s%s", r->precision,
+                                                    r->sparse ? " 2:4" : "",
+                                                    r->fallback[0] ? " (fallback: " : "",
+                                                    r->fallback,
+                                                    r->fallback[0] ? ")" : "");
       char buf[64];
 
       g_string_append_printf (out, "| %" G_GINT64_FORMAT " | %u | %s | %s | %s | %s | %s | %s | "
-                              "%s | %s | %.3g | %s | %s | %s | %s | %s | %s |\n", r->stage, r->lineage,
+                              "%s | %s | %.3g | %s | %s | %s | %s | %s | %s | %s |\n",
+                              r->stage, r->lineage,
                               r->name, layer_label (r->layer, buf, sizeof buf),
                               bpw_layer_type_to_string (r->layer_type),
                               bpw_phase_to_string (r->phase), r->engine, r->dtype, flops, bytes,
                               r->intensity, tile, r->fusion, time, total,
-                              bpw_bottleneck_to_string (r->bottleneck), stack);
+                              bpw_bottleneck_to_string (r->bottleneck), stack, precision);
     }
   return g_string_free (out, FALSE);
 }

@@ -40,6 +40,12 @@ typedef struct
   /* Of time_s: the implementation overhead the blueprint's software stack adds beside the
    * op (casts, element-wise kernels, launch gaps ...), apart from its semantic work. */
   double         stack_s;
+  /* The precision it runs in ("fp8-e4m3", "bf16"; "" for transfers), whether its weights
+   * are 2:4 sparse, and why the policy's format fell back to bf16 ("engine", "quality",
+   * "shape"; "" when it did not). */
+  const char    *precision;
+  gboolean       sparse;
+  const char    *fallback;
 } BpwSheetRow;
 
 /* Rows of every stage; with @first_block_only, only each stage's first transformer block

@@ -80,7 +80,8 @@ bpw_mapping_equal (const BpwMapping *a,
       || a->micro_batch != b->micro_batch || a->recompute != b->recompute
       || a->fusion != b->fusion
       || !a->dp_overlap != !b->dp_overlap || a->tp_overlap != b->tp_overlap
-      || !a->sp_gather_again != !b->sp_gather_again)
+      || !a->sp_gather_again != !b->sp_gather_again
+      || !bpw_precision_policy_equal (&a->precision, &b->precision))
     return FALSE;
   /* An automatic tiling has no tile: whatever m, n, k hold then is not part of the value. */
   if (!a->tiling.automatic != !b->tiling.automatic

@@ -15,6 +15,7 @@
 #include "bpw-blueprint.h"
 #include "bpw-json-doc.h"
 #include "bpw-workload-io.h"
+#include "bpw-precision-policy.h"
 
 G_BEGIN_DECLS
 
@@ -88,6 +89,9 @@ typedef struct
   /* Sequence parallelism: do not keep the all-gathered input for backward, gather it
    * again there (Calculon's seq_par_ag_redo). */
   gboolean           sp_gather_again;
+  /* Precision and 2:4 sparsity per matmul class (bpw-precision-policy.h); unset: every
+   * matmul in the scenario's dtype. */
+  BpwPrecisionPolicy precision;
 } BpwMapping;
 
 /* Defaults: the parallel defaults (everything 1, 1F1B), scenario micro-batch and
@@ -169,6 +173,16 @@ gboolean     bpw_mapping_check_pp_layers_file (const char         *path,
                                                const BpwModelSpec *spec,
                                                const BpwParallel  *parallel,
                                                GError            **error);
+
+/* A precision policy alone, as the value of a mapping's "precision" member ("scenario" or
+ * an object of operation classes), read over @policy; errors located in @filename. On
+ * failure @policy is left as it was. */
+gboolean     bpw_mapping_read_precision_data (const char         *filename,
+                                              const char         *data,
+                                              gssize              length,
+                                              BpwPrecisionPolicy *policy,
+                                              GPtrArray          *warnings,
+                                              GError            **error);
 /* The whole file, every field written ("auto" for automatic ones), so that loading it
  * gives a mapping bpw_mapping_equal() to @mapping. */
 char        *bpw_mapping_to_json       (const BpwMapping *mapping);

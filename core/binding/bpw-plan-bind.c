@@ -47,6 +47,97 @@ check_explicit_tile (BpwPlan *plan, double elem)
                       plan->blueprint->name, plan->rates.onchip_bytes / 1024.0);
 }
 
+static gboolean
+reads_weight (const BpwWorkGraph *g, const BpwOp *op)
+{
+  for (guint u = op->use_first; u < op->use_first + op->use_count; u++)
+    {
+      const BpwTensorUse *use = &g_array_index (g->uses, BpwTensorUse, u);
+
+      if (use->access == BPW_ACCESS_READ &&
+          bpw_work_graph_tensor (g, use->tensor)->kind == BPW_TENSOR_WEIGHT)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The format the mapping's precision policy gives a matrix task, or bf16 and the reason
+ * it falls back; without a policy the scenario's dtype (`--dtype fp8`: every matmul
+ * fp8-e4m3, as it always ran). */
+static void
+resolve_precision (const BpwPlan *plan, const BpwOp *op, const BpwTask *task,
+                   BpwPlanTask *pt)
+{
+  const BpwPrecisionPolicy *policy = &plan->mapping.precision;
+  const BpwClassPrecision *c;
+  BpwNumberFormat want;
+  BpwFallback fallback = BPW_FALLBACK_NONE;
+
+  pt->op_class = bpw_matmul_class_of (op);
+  pt->precision = plan->precision;
+  if (pt->engine != BPW_ENGINE_MATRIX || pt->op_class == BPW_MATMUL_CLASS_OTHER)
+    return;
+  pt->format = bpw_number_format_of_precision (plan->precision);
+  if (!policy->set)
+    return;
+  c = &policy->classes[pt->op_class];
+  pt->sparse = c->sparse_2_4 && plan->blueprint->sparsity_2_4 &&
+               reads_weight (plan->dist->graph, op);
+  want = c->format;
+  if (!bpw_number_format_is_reduced (want))
+    {
+      if (want != BPW_NUMBER_FORMAT_DEFAULT)
+        pt->format = want;
+      pt->precision = bpw_number_format_precision (pt->format, plan->precision);
+      return;
+    }
+  if (c->keep_bf16)
+    fallback = BPW_FALLBACK_QUALITY;
+  else if (plan->rates.matrix_in[bpw_number_format_precision (want, plan->precision)].peak <= 0)
+    fallback = BPW_FALLBACK_ENGINE;
+  else
+    {
+      double batch, m, n, k;
+
+      _bpw_plan_rank_shape (op, task->tp_parts, &batch, &m, &n, &k);
+      fallback = bpw_precision_shape_fallback (want, c->scaling, c->block, n, k);
+    }
+  pt->fallback = fallback;
+  pt->format = fallback == BPW_FALLBACK_NONE ? want : BPW_NUMBER_FORMAT_BF16;
+  pt->precision = bpw_number_format_precision (pt->format, plan->precision);
+}
+
+/* Whether the policy names a reduced format for the task's class and the task runs in
+ * it: its operands are read in that format. A class left to the scenario keeps the
+ * graph's dtypes (`--dtype fp8` reads its bf16 weights as it always did). */
+static gboolean
+policy_format (const BpwPlan *plan, const BpwPlanTask *pt)
+{
+  const BpwPrecisionPolicy *policy = &plan->mapping.precision;
+
+  return policy->set && pt->op_class < BPW_N_POLICY_CLASSES &&
+         policy->classes[pt->op_class].format != BPW_NUMBER_FORMAT_DEFAULT &&
+         bpw_number_format_is_reduced (pt->format);
+}
+
+/* Bytes of one operand use under the policy: reads in the policy's format (e_f / e_t of
+ * the graph's); 2:4 sparse weights keep half their elements plus 2 bits of metadata per
+ * kept element. Writes (the bf16 output) as the graph has them. */
+static double
+operand_bytes (const BpwPlan *plan, const BpwPlanTask *pt, const BpwTensor *t,
+               const BpwTensorUse *use, double bytes)
+{
+  double e_t = bpw_dtype_bytes (t->dtype), elements, out;
+
+  if (use->access != BPW_ACCESS_READ || e_t <= 0)
+    return bytes;
+  elements = bytes / e_t;
+  out = policy_format (plan, pt) ? elements * bpw_number_format_bytes (pt->format, e_t) : bytes;
+  if (pt->sparse && t->kind == BPW_TENSOR_WEIGHT)
+    out = out / 2.0 + elements / 2.0 * BPW_SPARSE_2_4_METADATA_BITS / 8.0;
+  return ceil (out);
+}
+
 /* Matmul traffic and padding: tiling replaces the compulsory operand reads. */
 static void
 bind_matmul (BpwPlan *plan, const BpwOp *op, const BpwTask *task, BpwPlanTask *pt)
@@ -60,6 +151,14 @@ bind_matmul (BpwPlan *plan, const BpwOp *op, const BpwTask *task, BpwPlanTask *p
   m /= (double) MAX (task->cp_parts, 1);
   if (m <= 0 || n <= 0 || k <= 0)
     return;
+  if (policy_format (plan, pt))
+    {
+      const BpwClassPrecision *c = &plan->mapping.precision.classes[pt->op_class];
+      double scales = bpw_scaling_bytes (c->scaling, c->block, batch, m, n, k);
+
+      elem = bpw_number_format_bytes (pt->format, elem);
+      pt->bytes[BPW_TRAFFIC_DEVICE] += scales;
+    }
   compulsory = elem * batch * (m * k + k * n + m * n);
   if (plan->mapping.tiling.automatic)
     traffic = bpw_cost_matmul_traffic (batch, m, n, k, elem, plan->rates.onchip_bytes,
@@ -117,7 +216,18 @@ bpw_plan_task_cost (const BpwCostRates *rates,
 {
   const BpwEngineRate *rate = task->engine == BPW_ENGINE_MATRIX ? &rates->matrix
                                                                 : &rates->vector;
+  BpwEngineRate sparse;
   double bytes[BPW_N_TRAFFIC_LEVELS] = { 0 };
+
+  if (task->engine == BPW_ENGINE_MATRIX && task->precision != rates->precision &&
+      task->precision < BPW_N_PRECISIONS && rates->matrix_in[task->precision].peak > 0)
+    rate = &rates->matrix_in[task->precision];
+  if (task->engine == BPW_ENGINE_MATRIX && task->sparse)
+    {
+      sparse = *rate;
+      sparse.peak *= 2.0;
+      rate = &sparse;
+    }
 
   memcpy (bytes, task->bytes, sizeof bytes);
   if (task->phase != BPW_PHASE_OPTIMIZER)
@@ -161,6 +271,7 @@ bind_task (BpwPlan *plan, const guint32 *groups, gint64 ranks, const BpwTask *ta
                        : (double) task->count / (double) plan->micro_batches,
     .flops = (double) task->flops,
   };
+  resolve_precision (plan, op, task, pt);
 
   for (guint u = op->use_first; u < op->use_first + op->use_count; u++)
     {
@@ -170,6 +281,8 @@ bind_task (BpwPlan *plan, const guint32 *groups, gint64 ranks, const BpwTask *ta
                      (optimizer ? (double) task->dp_parts : 1.0);
       double bytes = ceil ((double) use->bytes / parts);
 
+      if (policy_format (plan, pt) || pt->sparse)
+        bytes = operand_bytes (plan, pt, t, use, bytes);
       if (_bpw_plan_tensor_on_chip (g, groups, t))
         pt->fused_bytes += bytes;
       /* Offloaded activations are worked on in the device double buffer; only the stash

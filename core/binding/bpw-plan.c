@@ -178,6 +178,10 @@ check_capabilities (BpwPlan *plan)
     _bpw_plan_reason (plan->reasons, _("Blueprint “%s” does not list %s among its data types; "
                       "choose another --dtype."), bp->name,
                       bpw_precision_to_string (plan->precision));
+  if (bpw_precision_policy_sparse (&plan->mapping.precision) && !bp->sparsity_2_4)
+    _bpw_plan_reason (plan->reasons, _("The mapping runs weights 2:4 sparse, but blueprint "
+                      "“%s” lists no 2:4 structured sparsity among its capabilities."),
+                      bp->name);
   if (m->experts > 0 && plan->mapping.parallel.ep > m->experts)
     _bpw_plan_reason (plan->reasons, _("Expert parallelism %" PRId64 " exceeds the "
                       "model's %" PRId64 " experts."), plan->mapping.parallel.ep,

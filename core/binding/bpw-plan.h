@@ -26,6 +26,12 @@ typedef struct
   guint8         layer_type;    /* BpwLayerType */
   guint8         primitive;     /* BpwPrimitive */
   guint8         fusion;        /* BpwFusion flag whose group it belongs to, 0 none */
+  guint8         op_class;      /* BpwMatmulClass */
+  guint8         format;        /* BpwNumberFormat a matrix task runs in; DEFAULT: the
+                                 * scenario's dtype (element-wise work, fp32 / fp16) */
+  guint8         precision;     /* BpwPrecision whose engine rate it runs at */
+  guint8         fallback;      /* BpwFallback: why it runs bf16 against the policy */
+  guint8         sparse;        /* 2:4 sparse weights: twice the engine's dense rate */
   gint32         layer;
   guint32        fusion_group;  /* 0 none; tasks of one group share the id */
   double         count;         /* executions per micro-batch (per step: optimizer) */
@@ -190,7 +196,9 @@ bpw_plan_transfer_gathers_per_micro_batch (guint group, guint kind, guint phase)
          phase == BPW_PHASE_FORWARD;
 }
 
-/* The cost of one execution of @task under @rates. A layer's host-homed operands cost the
+/* The cost of one execution of @task under @rates: a matrix task at the rate of its own
+ * precision (rates->matrix_in), doubled when its weights are 2:4 sparse (the blueprint's
+ * "sparsity": ["2:4"] doubles the dense matrix peak). A layer's host-homed operands cost the
  * task only their device copy: the layer streams them over the host link beside its work
  * (bpw-plan-host-stream.c) and task->stream_s, what that stream leaves exposed, is added.
  * The optimizer's host traffic, once per step, stays the task's own. */

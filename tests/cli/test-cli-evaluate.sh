@@ -292,4 +292,39 @@ expect_rc "a mapping whose stages do not hold the model's layers is refused" 1 \
   "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --mapping "$TMP/uneven.json"
 expect_stderr "at the list, with the sum" "uneven.json:4:18: parallel.pp_layers: the stages hold 33 layers, the model has 32"
 
+# ---- precision policy and 2:4 sparsity ----
+expect_rc "evaluate --precision-policy: fp8 and 2:4 MLP, per-block projections" 0 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --phase prefill --global-batch 8 \
+  --precision-policy '{"mlp": {"format": "fp8-e4m3", "sparsity": "2:4"},
+                       "attention_projection": {"format": "fp8-e4m3", "scaling": "per-block",
+                                                "block": 96}}' --json
+py "the precision section: time by precision, a shape fallback, two modes with gains" "
+p = d['precision']
+assert p['policy'] == 'mapping'
+names = {(x['precision'], x['sparsity']) for x in p['by_precision']}
+assert ('fp8-e4m3', '2:4') in names and ('bf16', 'dense') in names, names
+f = p['fallbacks']
+assert len(f) == 1 and f[0]['class'] == 'attention_projection' and f[0]['reason'] == 'shape'
+assert f[0]['operations'] == 2 * 32, f
+assert [m['mode'] for m in p['modes']] == ['fp8-e4m3', 'sparsity-2:4'], p['modes']
+assert all(m['time_ratio'] > 1 for m in p['modes'])"
+expect_rc "evaluate --dtype fp8 without a policy: the scenario's, one mode" 0 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --phase prefill --global-batch 8 \
+  --dtype fp8 --json
+py "--dtype fp8 is every matmul fp8-e4m3, no fallback" "
+p = d['precision']
+assert p['policy'] == 'scenario' and p['fallbacks'] == []
+assert [m['mode'] for m in p['modes']] == ['fp8-e4m3'] and p['modes'][0]['time_ratio'] > 1"
+expect_rc "2:4 sparsity on a blueprint without it is refused with exit 3" 3 \
+  "$BPW" evaluate llama3-8b --blueprint mi300x --phase prefill --global-batch 8 \
+  --precision-policy '{"mlp": {"sparsity": "2:4"}}'
+expect_stderr "saying the blueprint lacks 2:4" "mi300x.* no 2:4 structured sparsity"
+expect_rc "an unknown format in --precision-policy is invalid input" 1 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --precision-policy '{"mlp": {"format": "fp9"}}'
+expect_stderr "located in the option" "--precision-policy:1:20: precision.mlp.format: .*\"fp9\""
+expect_rc "--analytic with a precision policy is a usage error" 2 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --analytic \
+  --precision-policy '{"mlp": {"format": "fp8-e4m3"}}'
+expect_stderr "saying the estimate does not model it" "does not model a precision policy"
+
 tap_finish

@@ -417,7 +417,7 @@ test_conservation (void)
     }
   g_assert_cmpfloat (fabs (sheet_stack - added), <=, 1e-9 * added);
   csv = bpw_mapping_sheet_to_csv (sheet);
-  g_assert_nonnull (strstr (csv, ",bottleneck,stack_s\n"));
+  g_assert_nonnull (strstr (csv, ",bottleneck,stack_s,"));
   bpw_model_spec_clear (&spec);
 }
 
