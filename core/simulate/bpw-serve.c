@@ -20,6 +20,8 @@ typedef struct
   double  arrival;
   gint64  prompt;
   gint64  output;
+  gint64  cached;     /* prompt tokens found in the prefix cache */
+  gint64  reserve;    /* KV units (blocks, or tokens when contiguous) it holds running */
   double  first;      /* time of the first token */
   double  done;       /* completion (or rejection) */
   gboolean rejected;
@@ -84,7 +86,50 @@ typedef struct
   GArray         *reqs;
   BpwServeResult *out;
   double          decode_batches;
+  double          waste;          /* KV tokens reserved and never held, summed */
+  gint64          capacity;       /* KV units per replica */
 } Run;
+
+/* The KV layout: each request's reservation in units of the cache (blocks when paged,
+ * tokens when contiguous), its waste, and the cached part of its prompt. */
+static void
+reserve (Run *run, const BpwServeOptions *o)
+{
+  gint64 block = o->kv_block > 0 ? o->kv_block : BPW_SERVE_KV_BLOCK, longest = 0;
+  gint64 contiguous = 0;
+
+  for (guint i = 0; i < run->reqs->len; i++)
+    {
+      const Request *r = &g_array_index (run->reqs, Request, i);
+
+      longest = MAX (longest, r->prompt + r->output);
+    }
+  if (o->kv_contiguous)
+    {
+      contiguous = bpw_serve_model_kv_tokens (run->model, longest);
+      run->capacity = bpw_serve_model_kv_capacity (run->model);
+      run->out->kv_reserve_tokens = contiguous;
+    }
+  else
+    run->capacity = bpw_serve_model_kv_capacity (run->model) / block;
+  for (guint i = 0; i < run->reqs->len; i++)
+    {
+      Request *r = &g_array_index (run->reqs, Request, i);
+      gint64 held = bpw_serve_model_kv_tokens (run->model, r->prompt + r->output);
+
+      r->reserve = o->kv_contiguous ? contiguous : (held + block - 1) / block;
+      r->cached = MIN ((gint64) floor ((double) r->prompt * o->prefix_hit), r->prompt - 1);
+    }
+}
+
+static double
+waste_tokens (const Run *run, const BpwServeOptions *o, const Request *r)
+{
+  gint64 block = o->kv_contiguous ? 1 : o->kv_block > 0 ? o->kv_block : BPW_SERVE_KV_BLOCK;
+
+  return (double) (r->reserve * block -
+                   bpw_serve_model_kv_tokens (run->model, r->prompt + r->output));
+}
 
 static void
 finish (Run *run, GArray *running, guint k, double t, gint64 *kv_used)
@@ -93,7 +138,7 @@ finish (Run *run, GArray *running, guint k, double t, gint64 *kv_used)
   Request *r = &g_array_index (run->reqs, Request, s->request);
 
   r->done = t;
-  *kv_used -= r->prompt + r->output;
+  *kv_used -= r->reserve;
   run->out->output_tokens += r->output;
   g_array_remove_index (running, k);
 }
@@ -103,7 +148,7 @@ static gboolean
 serve_replica (Run *run, gint64 replica, gint64 replicas, GError **error)
 {
   BpwServeModel *m = run->model;
-  gint64 capacity = bpw_serve_model_kv_capacity (m), max_batch = bpw_serve_model_max_batch (m);
+  gint64 capacity = run->capacity, max_batch = bpw_serve_model_max_batch (m);
   g_autoptr(GArray) waiting = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) running = g_array_new (FALSE, FALSE, sizeof (Running));
   guint next = (guint) replica, head = 0;
@@ -131,7 +176,7 @@ serve_replica (Run *run, gint64 replica, gint64 replicas, GError **error)
         {
           guint32 i = g_array_index (waiting, guint32, head);
           Request *r = &g_array_index (run->reqs, Request, i);
-          gint64 need = r->prompt + r->output;
+          gint64 need = r->reserve, computed = r->prompt - r->cached;
           Running s = { .request = i, .generated = 0 };
 
           if (need > capacity)
@@ -145,11 +190,14 @@ serve_replica (Run *run, gint64 replica, gint64 replicas, GError **error)
           if (kv_used + need > capacity)
             break;
           kv_used += need;
-          sum_sq += (double) r->prompt * (double) r->prompt;
+          /* The prefill computes the uncached rest of the prompt. */
+          sum_sq += (double) computed * (double) computed;
+          run->out->prefill_tokens += computed;
           g_array_append_val (running, s);
           admitted++;
           head++;
         }
+      run->out->peak_batch = MAX (run->out->peak_batch, (gint64) running->len);
 
       if (admitted > 0)
         {
@@ -254,9 +302,20 @@ bpw_serve_run (BpwServeModel         *model,
                    options->requests, BPW_SERVE_MAX_REQUESTS);
       return FALSE;
     }
+  if (!(options->prefix_hit >= 0 && options->prefix_hit < 1) || options->kv_block < 0 ||
+      options->kv_block > BPW_SERVE_MAX_KV_BLOCK)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("serve: a prefix-cache hit rate of %g and KV blocks of %" PRId64 " tokens; "
+                   "the hit rate must be at least 0 and below 1, the block from 1 to %d tokens"),
+                   options->prefix_hit, options->kv_block, BPW_SERVE_MAX_KV_BLOCK);
+      return FALSE;
+    }
   out->arrival_rate = options->arrival_rate;
   out->kv_capacity_tokens = bpw_serve_model_kv_capacity (model);
+  out->ep_bytes_per_token = bpw_serve_model_ep_bytes_per_sequence (model);
   run.reqs = draw (options);
+  reserve (&run, options);
   for (gint64 r = 0; r < MAX (options->replicas, 1); r++)
     if (!serve_replica (&run, r, MAX (options->replicas, 1), error))
       {
@@ -276,6 +335,8 @@ bpw_serve_run (BpwServeModel         *model,
       if (r->rejected)
         continue;
       out->requests++;
+      out->prompt_tokens += r->prompt;
+      run.waste += waste_tokens (&run, options, r);
       v = r->first - r->arrival;
       g_array_append_val (ttft, v);
       v = r->done - r->arrival;
@@ -297,6 +358,7 @@ bpw_serve_run (BpwServeModel         *model,
       out->mean_in_system = in_system / out->duration_s;
     }
   out->mean_decode_batch = out->decodes > 0 ? run.decode_batches / (double) out->decodes : 0;
+  out->kv_waste_tokens = out->requests > 0 ? run.waste / (double) out->requests : 0;
   return TRUE;
 }
 
@@ -337,12 +399,19 @@ write_result (BpwJsonWriter *w, const BpwServeResult *r)
   bpw_json_writer_int (w, "prefills", r->prefills);
   bpw_json_writer_int (w, "decodes", r->decodes);
   bpw_json_writer_int (w, "kv_capacity_tokens", r->kv_capacity_tokens);
+  bpw_json_writer_int (w, "kv_reserve_tokens", r->kv_reserve_tokens);
+  bpw_json_writer_int (w, "peak_batch", r->peak_batch);
+  bpw_json_writer_double (w, "kv_waste_tokens", r->kv_waste_tokens);
+  bpw_json_writer_int (w, "prompt_tokens", r->prompt_tokens);
+  bpw_json_writer_int (w, "prefill_tokens", r->prefill_tokens);
+  bpw_json_writer_double (w, "ep_bytes_per_token", r->ep_bytes_per_token);
 }
 
 char *
 bpw_serve_to_json (const BpwServeResult  *results,
                    guint                  n,
-                   const BpwServeOptions *o)
+                   const BpwServeOptions *o,
+                   const BpwServeModel   *model)
 {
   g_autofree char *prompt = bpw_length_dist_to_string (&o->prompt);
   g_autofree char *output = bpw_length_dist_to_string (&o->output);
@@ -358,6 +427,19 @@ bpw_serve_to_json (const BpwServeResult  *results,
   bpw_json_writer_string (&w, "output_len", output);
   bpw_json_writer_int (&w, "replicas", o->replicas);
   bpw_json_writer_string (&w, "arrivals", "poisson");
+  bpw_json_writer_end_object (&w);
+  bpw_json_writer_begin_object (&w, "serving");
+  bpw_json_writer_string (&w, "kv_layout", o->kv_contiguous ? "contiguous" : "paged");
+  if (!o->kv_contiguous)
+    bpw_json_writer_int (&w, "kv_block", o->kv_block > 0 ? o->kv_block : BPW_SERVE_KV_BLOCK);
+  bpw_json_writer_double (&w, "prefix_hit", o->prefix_hit);
+  if (model != NULL)
+    {
+      bpw_json_writer_string (&w, "kv_dtype",
+                              bpw_dtype_to_string (bpw_serve_model_kv_dtype (model)));
+      bpw_json_writer_int (&w, "devices_per_replica", bpw_serve_model_devices (model));
+      bpw_json_writer_int (&w, "ep", bpw_serve_model_ep (model));
+    }
   bpw_json_writer_end_object (&w);
   if (n > 1)
     {

@@ -7,8 +7,22 @@
  * output lengths from their distributions; request i goes to DP replica i mod dp. Each
  * replica runs iterations in the manner of Orca and vLLM: when requests wait and fit, a
  * prefill iteration admits them (first come, first served, at most max_batch sequences
- * running, each reserving its prompt + output tokens of KV cache so that nothing is ever
- * evicted); otherwise a decode iteration advances every running sequence by one token.
+ * running, each reserving the KV cache of its whole prompt + output so that nothing is
+ * ever evicted); otherwise a decode iteration advances every running sequence by one token.
+ *
+ * KV cache layout (the reservation):
+ * - paged (vLLM's PagedAttention, the default): the cache is floor(capacity / block) blocks
+ *   of kv_block tokens; a sequence takes ⌈its tokens / block⌉ blocks, so it wastes at most
+ *   block − 1 tokens (internal fragmentation), and nothing between sequences;
+ * - contiguous (a server with a fixed maximum length): every sequence reserves one region
+ *   of the stream's longest prompt + output, however short it is itself.
+ * A sliding-window model's sequence holds at most its window on the windowed layers
+ * (bpw_serve_model_kv_tokens).
+ *
+ * Prefix caching with hit rate h: the first floor(h × prompt) tokens of every prompt are
+ * already in the cache (a shared system prompt, an earlier turn); the prefill computes
+ * the rest (at least one token), so prefill FLOPs and, at light load, TTFT scale by 1 − h.
+ * The cached prefix still counts in the sequence's KV.
  * The prefill produces the first token (TTFT = its end − arrival); each decode step one
  * more (TPOT = (end − first token) / (output − 1)). A request that alone exceeds the KV
  * capacity is rejected and counted.
@@ -41,7 +55,13 @@ typedef struct
   BpwLengthDist  output;
   guint64        seed;
   gint64         replicas;      /* DP replicas; ≥ 1 */
+  gint64         kv_block;      /* tokens per KV block (paged); 0 = BPW_SERVE_KV_BLOCK */
+  gboolean       kv_contiguous; /* reserve the longest request for every sequence */
+  double         prefix_hit;    /* fraction of each prompt found in the prefix cache, [0, 1) */
 } BpwServeOptions;
+
+#define BPW_SERVE_KV_BLOCK     16     /* vLLM's default block size */
+#define BPW_SERVE_MAX_KV_BLOCK 65536
 
 typedef struct
 {
@@ -61,6 +81,13 @@ typedef struct
   gint64           prefills, decodes;
   gint64           output_tokens;
   gint64           kv_capacity_tokens;  /* per replica */
+  gint64           kv_reserve_tokens;   /* contiguous: what each sequence reserves; else 0 */
+  gint64           peak_batch;          /* most sequences running at once on a replica */
+  double           kv_waste_tokens;     /* mean reserved − held at completion, per request */
+  gint64           prompt_tokens;       /* of the requests served */
+  gint64           prefill_tokens;      /* computed by prefills (prompt − cached prefix) */
+  double           ep_bytes_per_token;  /* all-to-all bytes an EP rank sends per token
+                                         * it decodes (dispatch and combine; 0 without EP) */
 } BpwServeResult;
 
 /* The longest prompt and prompt + output the stream of @options will draw (for sizing the
@@ -75,9 +102,11 @@ gboolean  bpw_serve_run           (BpwServeModel         *model,
                                    GError               **error);
 
 /* The `bpw serve --json` object: one result's keys at the top level, and with @n > 1 the
- * list "sweep" of all of them (one per arrival rate). */
+ * list "sweep" of all of them (one per arrival rate); "stream" and "serving" (the KV
+ * layout, prefix hit rate and, with @model, the replica's devices, EP and KV dtype). */
 char     *bpw_serve_to_json       (const BpwServeResult  *results,
                                    guint                  n,
-                                   const BpwServeOptions *options);
+                                   const BpwServeOptions *options,
+                                   const BpwServeModel   *model);
 
 G_END_DECLS
