@@ -1,7 +1,8 @@
 /* bpw-cli-serve.c — `bpw serve MODEL --blueprint BP [parallel options] --arrival-rate R
  *                    --requests N [--prompt-len DIST] [--output-len DIST] [--seed S]
  *                    [--sweep R1,R2,...] [--max-batch N] [--kv-block N | --kv-contiguous]
- *                    [--prefix-hit H] [--kv-dtype DTYPE] [--json]`
+ *                    [--prefix-hit H] [--kv-dtype DTYPE] [--chunked-prefill N]
+ *                    [--spec-tokens K --spec-accept A [--draft MODEL]] [--json]`
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -37,6 +38,10 @@ typedef struct
   gint64   kv_block;
   gboolean kv_contiguous;
   double   prefix_hit;
+  gint64   chunk;
+  gint64   spec_tokens;
+  double   spec_accept;
+  char    *draft;
   gboolean json;
 } ServeArgs;
 
@@ -71,6 +76,14 @@ serve_to_text (const BpwServeResult *results, guint n, const BpwServeOptions *o,
                             o->kv_block > 0 ? o->kv_block : BPW_SERVE_KV_BLOCK);
   g_string_append_printf (out, " (%s), prefix-cache hit rate %.3g\n",
                           bpw_dtype_to_string (setup->scenario.kv_dtype), o->prefix_hit);
+  if (o->chunk_tokens > 0)
+    g_string_append_printf (out, "Chunked prefill: %" G_GINT64_FORMAT " prompt tokens per step\n",
+                            o->chunk_tokens);
+  if (o->spec_tokens > 0)
+    g_string_append_printf (out, "Speculative decoding: %" G_GINT64_FORMAT " draft tokens (%s), "
+                            "each accepted with probability %.3g: %.3f tokens per verify "
+                            "step\n", o->spec_tokens, o->draft != NULL ? "draft model"
+                            : "MTP heads", o->spec_accept, results[0].tokens_per_verify);
   if (results[0].ep_bytes_per_token > 0)
     g_string_append_printf (out, "Expert parallelism over %" G_GINT64_FORMAT " ranks: each "
                             "sends %.4g KiB in all-to-alls per token it decodes\n",
@@ -138,7 +151,9 @@ serve_run (const char *model_name, const char *blueprint, const BpwCliOptions *o
   g_autofree char *text = NULL;
   BpwServeOptions o = { .requests = args->requests, .seed = (guint64) args->seed,
                         .kv_block = args->kv_block, .kv_contiguous = args->kv_contiguous,
-                        .prefix_hit = args->prefix_hit };
+                        .prefix_hit = args->prefix_hit, .chunk_tokens = args->chunk,
+                        .spec_tokens = args->spec_tokens, .spec_accept = args->spec_accept };
+  g_autoptr(BpwServeModel) draft = NULL;
   gint64 longest_prompt, longest_request;
   BpwCliSetup setup;
   int status = BPW_CLI_EXIT_OK;
@@ -174,8 +189,21 @@ serve_run (const char *model_name, const char *blueprint, const BpwCliOptions *o
   bpw_serve_stream_bounds (&o, &longest_prompt, &longest_request);
   model = bpw_serve_model_new (&setup.spec, &setup.scenario, setup.blueprint, &setup.mapping,
                                args->max_batch, longest_prompt, longest_request, &error);
+  if (model != NULL && args->draft != NULL)
+    {
+      BpwModelSpec spec;
+
+      bpw_model_spec_init_defaults (&spec);
+      if (bpw_workload_load (args->draft, &spec, &error))
+        draft = bpw_serve_model_new (&spec, &setup.scenario, setup.blueprint, &setup.mapping,
+                                     args->max_batch, longest_prompt, longest_request, &error);
+      if (error != NULL)
+        g_prefix_error (&error, "--draft %s: ", args->draft);
+      bpw_model_spec_clear (&spec);
+      o.draft = draft;
+    }
   results = g_new0 (BpwServeResult, rates->len);
-  for (guint i = 0; model != NULL && i < rates->len && error == NULL; i++)
+  for (guint i = 0; model != NULL && error == NULL && i < rates->len; i++)
     {
       o.arrival_rate = g_array_index (rates, double, i);
       bpw_serve_run (model, &o, &results[i], &error);
@@ -233,6 +261,16 @@ bpw_cli_serve (int    argc,
       "H" },
     { "kv-dtype", 0, 0, G_OPTION_ARG_STRING, &args.kv_dtype,
       "KV-cache precision: bf16, fp16, fp8 or fp32 (default: the --dtype)", "DTYPE" },
+    { "chunked-prefill", 0, 0, G_OPTION_ARG_INT64, &args.chunk,
+      "Prefill prompts in chunks of N tokens per step, mixed with the decodes", "N" },
+    { "spec-tokens", 0, 0, G_OPTION_ARG_INT64, &args.spec_tokens,
+      "Speculative decoding: K draft tokens per sequence and verify step (default 0: off)",
+      "K" },
+    { "spec-accept", 0, 0, G_OPTION_ARG_DOUBLE, &args.spec_accept,
+      "Probability that the target accepts a draft token, from 0 to below 1", "A" },
+    { "draft", 0, 0, G_OPTION_ARG_STRING, &args.draft,
+      "The draft model, on the same devices (default: the target's MTP heads, costed as one "
+      "of its layers)", "MODEL" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &args.json,
       "Print the results as JSON (keys of the bpw serve contract)", NULL },
     G_OPTION_ENTRY_NULL
@@ -286,6 +324,16 @@ bpw_cli_serve (int    argc,
                             BPW_SERVE_MAX_KV_BLOCK);
   else if (!(args.prefix_hit >= 0 && args.prefix_hit < 1))
     status = bpw_cli_usage ("serve", "serve: --prefix-hit H must be at least 0 and below 1");
+  else if (args.chunk < 0)
+    status = bpw_cli_usage ("serve", "serve: --chunked-prefill N must be a positive number "
+                            "of tokens");
+  else if (args.spec_tokens < 0 || args.spec_tokens > BPW_SERVE_MAX_SPEC_TOKENS)
+    status = bpw_cli_usage ("serve", "serve: --spec-tokens K must be from 0 to %d",
+                            BPW_SERVE_MAX_SPEC_TOKENS);
+  else if (!(args.spec_accept >= 0 && args.spec_accept < 1))
+    status = bpw_cli_usage ("serve", "serve: --spec-accept A must be at least 0 and below 1");
+  else if (args.spec_tokens == 0 && (args.draft != NULL || args.spec_accept > 0))
+    status = bpw_cli_usage ("serve", "serve: --draft and --spec-accept need --spec-tokens K");
   else
     status = serve_run (argv[1], blueprint, &options, &args);
 
@@ -293,6 +341,7 @@ bpw_cli_serve (int    argc,
   g_free (args.output);
   g_free (args.sweep);
   g_free (args.kv_dtype);
+  g_free (args.draft);
   bpw_cli_options_clear (&options);
   return status;
 }

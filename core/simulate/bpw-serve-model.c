@@ -347,6 +347,12 @@ bpw_serve_model_ep (const BpwServeModel *m)
   return MAX (m->mapping.parallel.ep, 1);
 }
 
+gint64
+bpw_serve_model_layers (const BpwServeModel *m)
+{
+  return m->spec.layers;
+}
+
 BpwDType
 bpw_serve_model_kv_dtype (const BpwServeModel *m)
 {

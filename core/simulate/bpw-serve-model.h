@@ -76,6 +76,7 @@ gint64         bpw_serve_model_kv_capacity  (const BpwServeModel *model);  /* to
 gint64         bpw_serve_model_max_batch    (const BpwServeModel *model);
 gint64         bpw_serve_model_devices      (const BpwServeModel *model);  /* per replica */
 gint64         bpw_serve_model_ep           (const BpwServeModel *model);  /* EP ranks */
+gint64         bpw_serve_model_layers       (const BpwServeModel *model);  /* the model's */
 BpwDType       bpw_serve_model_kv_dtype     (const BpwServeModel *model);
 /* The KV-cache tokens (as counted by the capacity) one sequence of @length positions
  * holds: ⌈cache slots / layers⌉, where a windowed layer keeps at most its window. */

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "bpw-serve.h"
+#include "bpw-serve-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -14,24 +15,6 @@
 #include "bpw-error.h"
 #include "bpw-i18n.h"
 #include "bpw-json-writer.h"
-
-typedef struct
-{
-  double  arrival;
-  gint64  prompt;
-  gint64  output;
-  gint64  cached;     /* prompt tokens found in the prefix cache */
-  gint64  reserve;    /* KV units (blocks, or tokens when contiguous) it holds running */
-  double  first;      /* time of the first token */
-  double  done;       /* completion (or rejection) */
-  gboolean rejected;
-} Request;
-
-typedef struct
-{
-  guint32 request;
-  gint64  generated;
-} Running;
 
 static GRand *
 seeded (guint64 seed)
@@ -80,16 +63,6 @@ bpw_serve_stream_bounds (const BpwServeOptions *options,
     }
 }
 
-typedef struct
-{
-  BpwServeModel  *model;
-  GArray         *reqs;
-  BpwServeResult *out;
-  double          decode_batches;
-  double          waste;          /* KV tokens reserved and never held, summed */
-  gint64          capacity;       /* KV units per replica */
-} Run;
-
 /* The KV layout: each request's reservation in units of the cache (blocks when paged,
  * tokens when contiguous), its waste, and the cached part of its prompt. */
 static void
@@ -129,121 +102,6 @@ waste_tokens (const Run *run, const BpwServeOptions *o, const Request *r)
 
   return (double) (r->reserve * block -
                    bpw_serve_model_kv_tokens (run->model, r->prompt + r->output));
-}
-
-static void
-finish (Run *run, GArray *running, guint k, double t, gint64 *kv_used)
-{
-  Running *s = &g_array_index (running, Running, k);
-  Request *r = &g_array_index (run->reqs, Request, s->request);
-
-  r->done = t;
-  *kv_used -= r->reserve;
-  run->out->output_tokens += r->output;
-  g_array_remove_index (running, k);
-}
-
-/* One replica: the requests i with i mod replicas == replica. */
-static gboolean
-serve_replica (Run *run, gint64 replica, gint64 replicas, GError **error)
-{
-  BpwServeModel *m = run->model;
-  gint64 capacity = run->capacity, max_batch = bpw_serve_model_max_batch (m);
-  g_autoptr(GArray) waiting = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(GArray) running = g_array_new (FALSE, FALSE, sizeof (Running));
-  guint next = (guint) replica, head = 0;
-  gint64 kv_used = 0;
-  double t = 0;
-
-  while (next < run->reqs->len || head < waiting->len || running->len > 0)
-    {
-      guint admitted = 0;
-      double sum_sq = 0, dt;
-
-      while (next < run->reqs->len && g_array_index (run->reqs, Request, next).arrival <= t)
-        {
-          g_array_append_val (waiting, next);
-          next += (guint) replicas;
-        }
-      if (head == waiting->len && running->len == 0)
-        {
-          t = g_array_index (run->reqs, Request, next).arrival;
-          continue;
-        }
-
-      /* Admit in arrival order while the batch and the cache have room. */
-      while (head < waiting->len && (gint64) running->len < max_batch)
-        {
-          guint32 i = g_array_index (waiting, guint32, head);
-          Request *r = &g_array_index (run->reqs, Request, i);
-          gint64 need = r->reserve, computed = r->prompt - r->cached;
-          Running s = { .request = i, .generated = 0 };
-
-          if (need > capacity)
-            {
-              r->rejected = TRUE;
-              r->done = t;
-              run->out->rejected++;
-              head++;
-              continue;
-            }
-          if (kv_used + need > capacity)
-            break;
-          kv_used += need;
-          /* The prefill computes the uncached rest of the prompt. */
-          sum_sq += (double) computed * (double) computed;
-          run->out->prefill_tokens += computed;
-          g_array_append_val (running, s);
-          admitted++;
-          head++;
-        }
-      run->out->peak_batch = MAX (run->out->peak_batch, (gint64) running->len);
-
-      if (admitted > 0)
-        {
-          guint base = running->len - admitted;
-
-          if (!bpw_serve_model_prefill_time (m, admitted, sum_sq, &dt, error))
-            return FALSE;
-          t += dt;
-          run->out->prefills++;
-          for (guint k = running->len; k-- > base;)
-            {
-              Running *s = &g_array_index (running, Running, k);
-              Request *r = &g_array_index (run->reqs, Request, s->request);
-
-              s->generated = 1;
-              r->first = t;
-              if (r->output == 1)
-                finish (run, running, k, t, &kv_used);
-            }
-        }
-      else if (running->len > 0)
-        {
-          double context = 0;
-
-          for (guint k = 0; k < running->len; k++)
-            {
-              const Running *s = &g_array_index (running, Running, k);
-
-              context += (double) (g_array_index (run->reqs, Request, s->request).prompt +
-                                   s->generated - 1);
-            }
-          if (!bpw_serve_model_decode_time (m, running->len, context, &dt, error))
-            return FALSE;
-          t += dt;
-          run->out->decodes++;
-          run->decode_batches += running->len;
-          for (guint k = running->len; k-- > 0;)
-            {
-              Running *s = &g_array_index (running, Running, k);
-
-              if (++s->generated == g_array_index (run->reqs, Request, s->request).output)
-                finish (run, running, k, t, &kv_used);
-            }
-        }
-    }
-  return TRUE;
 }
 
 static int
@@ -302,6 +160,18 @@ bpw_serve_run (BpwServeModel         *model,
                    options->requests, BPW_SERVE_MAX_REQUESTS);
       return FALSE;
     }
+  if (options->chunk_tokens < 0 || options->spec_tokens < 0 ||
+      options->spec_tokens > BPW_SERVE_MAX_SPEC_TOKENS ||
+      !(options->spec_accept >= 0 && options->spec_accept < 1))
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("serve: chunks of %" PRId64 " tokens, %" PRId64 " draft tokens accepted "
+                   "with probability %g; chunks must not be negative, drafts from 0 to %d "
+                   "tokens, the acceptance rate at least 0 and below 1"),
+                   options->chunk_tokens, options->spec_tokens, options->spec_accept,
+                   BPW_SERVE_MAX_SPEC_TOKENS);
+      return FALSE;
+    }
   if (!(options->prefix_hit >= 0 && options->prefix_hit < 1) || options->kv_block < 0 ||
       options->kv_block > BPW_SERVE_MAX_KV_BLOCK)
     {
@@ -317,7 +187,7 @@ bpw_serve_run (BpwServeModel         *model,
   run.reqs = draw (options);
   reserve (&run, options);
   for (gint64 r = 0; r < MAX (options->replicas, 1); r++)
-    if (!serve_replica (&run, r, MAX (options->replicas, 1), error))
+    if (!_bpw_serve_replica (&run, options, r, MAX (options->replicas, 1), error))
       {
         g_array_unref (run.reqs);
         return FALSE;
@@ -359,6 +229,7 @@ bpw_serve_run (BpwServeModel         *model,
     }
   out->mean_decode_batch = out->decodes > 0 ? run.decode_batches / (double) out->decodes : 0;
   out->kv_waste_tokens = out->requests > 0 ? run.waste / (double) out->requests : 0;
+  out->tokens_per_verify = run.verified > 0 ? run.drafted / run.verified : 1;
   return TRUE;
 }
 
@@ -405,6 +276,7 @@ write_result (BpwJsonWriter *w, const BpwServeResult *r)
   bpw_json_writer_int (w, "prompt_tokens", r->prompt_tokens);
   bpw_json_writer_int (w, "prefill_tokens", r->prefill_tokens);
   bpw_json_writer_double (w, "ep_bytes_per_token", r->ep_bytes_per_token);
+  bpw_json_writer_double (w, "tokens_per_verify", r->tokens_per_verify);
 }
 
 char *
@@ -433,6 +305,13 @@ bpw_serve_to_json (const BpwServeResult  *results,
   if (!o->kv_contiguous)
     bpw_json_writer_int (&w, "kv_block", o->kv_block > 0 ? o->kv_block : BPW_SERVE_KV_BLOCK);
   bpw_json_writer_double (&w, "prefix_hit", o->prefix_hit);
+  bpw_json_writer_int (&w, "chunk_tokens", o->chunk_tokens);
+  bpw_json_writer_int (&w, "spec_tokens", o->spec_tokens);
+  if (o->spec_tokens > 0)
+    {
+      bpw_json_writer_double (&w, "spec_accept", o->spec_accept);
+      bpw_json_writer_string (&w, "draft", o->draft != NULL ? "model" : "mtp");
+    }
   if (model != NULL)
     {
       bpw_json_writer_string (&w, "kv_dtype",

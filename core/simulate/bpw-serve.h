@@ -23,6 +23,23 @@
  * already in the cache (a shared system prompt, an earlier turn); the prefill computes
  * the rest (at least one token), so prefill FLOPs and, at light load, TTFT scale by 1 − h.
  * The cached prefix still counts in the sequence's KV.
+ *
+ * Chunked prefill (Sarathi-Serve, chunk_tokens C): every step decodes the sequences past
+ * their prompts and computes up to C prompt tokens of the others, first come first; a
+ * prompt of P tokens takes ⌈P / C⌉ steps alone. The step costs the prefill of its chunks
+ * (as prompts of their own: like a cached prefix, the earlier chunks' keys are not counted
+ * in the attention, which the linear work outweighs for prompts of a few thousand tokens)
+ * plus what the decode adds to an empty step (the decode of one token with one cached,
+ * which is the weights read once): a decode no longer waits a whole prompt's prefill
+ * (TPOT's tail falls) and a prompt shares its steps (TTFT rises).
+ *
+ * Speculative decoding (draft length k, acceptance α): a decode step drafts k tokens per
+ * sequence (k decode steps of the draft model, or with no draft model the target's MTP
+ * heads, costed as one of its layers: its decode step ÷ layers) and verifies them in one
+ * target step of k + 1 tokens per sequence (its decode plus the prefill of k more tokens
+ * per sequence beyond an empty step). Draft tokens are accepted in order, each with
+ * probability α (from the stream's seed) until the first rejection; the verify step adds
+ * the accepted ones and one of its own: (1 − α^(k+1)) / (1 − α) tokens expected.
  * The prefill produces the first token (TTFT = its end − arrival); each decode step one
  * more (TPOT = (end − first token) / (output − 1)). A request that alone exceeds the KV
  * capacity is rejected and counted.
@@ -58,10 +75,16 @@ typedef struct
   gint64         kv_block;      /* tokens per KV block (paged); 0 = BPW_SERVE_KV_BLOCK */
   gboolean       kv_contiguous; /* reserve the longest request for every sequence */
   double         prefix_hit;    /* fraction of each prompt found in the prefix cache, [0, 1) */
+  gint64         chunk_tokens;  /* chunked prefill: prompt tokens per step; 0 = whole prompts */
+  gint64         spec_tokens;   /* speculative decoding: draft length k; 0 = off */
+  double         spec_accept;   /* acceptance rate α of each draft token, [0, 1) */
+  BpwServeModel *draft;         /* borrowed, nullable: the draft model on the same devices;
+                                 * NULL = the target's own MTP heads */
 } BpwServeOptions;
 
 #define BPW_SERVE_KV_BLOCK     16     /* vLLM's default block size */
 #define BPW_SERVE_MAX_KV_BLOCK 65536
+#define BPW_SERVE_MAX_SPEC_TOKENS 64
 
 typedef struct
 {
@@ -88,6 +111,8 @@ typedef struct
   gint64           prefill_tokens;      /* computed by prefills (prompt − cached prefix) */
   double           ep_bytes_per_token;  /* all-to-all bytes an EP rank sends per token
                                          * it decodes (dispatch and combine; 0 without EP) */
+  double           tokens_per_verify;   /* speculative: mean tokens a sequence gains per
+                                         * verify step (before the output's end); else 1 */
 } BpwServeResult;
 
 /* The longest prompt and prompt + output the stream of @options will draw (for sizing the

@@ -178,6 +178,17 @@ expect_rc "a prefix hit rate of 1 is a usage error" 2 "$BPW" serve $KV --prefix-
 expect_stderr "the message names the option" "--prefix-hit"
 expect_rc "a KV block of 0 tokens is a usage error" 2 "$BPW" serve $KV --kv-block 0
 expect_rc "an unknown KV dtype is a usage error" 2 "$BPW" serve $KV --kv-dtype int3
+expect_rc "serve with chunked prefill" 0 "$BPW" serve $KV --chunked-prefill 256
+py "no step prefills more than a chunk of 256 prompt tokens" "
+assert d['serving']['chunk_tokens'] == 256 and d['prefills'] * 256 >= d['prefill_tokens'], d"
+expect_rc "serve with speculative decoding and a draft model" 0 "$BPW" serve $KV \
+  --spec-tokens 3 --spec-accept 0.8 --draft llama3-8b
+py "tokens per verify step near (1 - a^(k+1)) / (1 - a)" "
+assert d['serving']['draft'] == 'model'
+assert abs(d['tokens_per_verify'] / ((1 - 0.8 ** 4) / 0.2) - 1) < 0.02, d['tokens_per_verify']"
+expect_rc "a draft without draft tokens is a usage error" 2 "$BPW" serve $KV --draft llama3-8b
+expect_rc "an acceptance rate of 1 is a usage error" 2 "$BPW" serve $KV --spec-tokens 2 \
+  --spec-accept 1
 # A stream is held whole (exact quantiles): its length is bounded before anything runs.
 expect_rc "more requests than a run simulates is a usage error" 2 \
   "$BPW" serve llama3-8b --blueprint h200-sxm-141gb --arrival-rate 1 --requests 100000000

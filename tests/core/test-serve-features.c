@@ -311,6 +311,92 @@ test_sliding_window (void)
   setup_clear (&s);
 }
 
+/* ---- chunked prefill ---- */
+
+/* Alone, a prompt of 2048 tokens in chunks of 512 takes ⌈2048 / 512⌉ = 4 steps, each the
+ * prefill of 512 tokens: TTFT is four of them, more than one prefill of the whole. Under
+ * load, a decode no longer waits for a whole prompt: the tail of TPOT falls. */
+static void
+test_chunked_prefill (void)
+{
+  g_autoptr(BpwServeModel) m = NULL;
+  g_autoptr(GError) error = NULL;
+  BpwServeOptions o = stream (0.01, 20, "fixed:2048", "fixed:4");
+  BpwServeResult whole, chunked;
+  Setup s;
+  double t512;
+
+  setup_load (&s, "llama3-8b", 1);
+  m = model_new (&s, 256, 2048, 2304);
+  serve (m, &o, &whole);
+  o.chunk_tokens = 512;
+  serve (m, &o, &chunked);
+  g_assert_cmpint (whole.prefills, ==, 20);
+  g_assert_cmpint (chunked.prefills, ==, 20 * 4);
+  g_assert_true (bpw_serve_model_prefill_time (m, 1, 512.0 * 512.0, &t512, &error));
+  g_assert_no_error (error);
+  g_test_message ("TTFT alone: %.3f ms whole, %.3f ms in 4 chunks (4 x %.3f ms)",
+                  whole.ttft_s.mean * 1e3, chunked.ttft_s.mean * 1e3, t512 * 1e3);
+  g_assert_cmpfloat (fabs (chunked.ttft_s.mean - 4.0 * t512), <=, 1e-9 * chunked.ttft_s.mean);
+  g_assert_cmpfloat (chunked.ttft_s.mean, >, whole.ttft_s.mean);
+
+  o = stream (6, 600, "fixed:4096", "fixed:128");
+  serve (m, &o, &whole);
+  o.chunk_tokens = 512;
+  serve (m, &o, &chunked);
+  g_test_message ("under load: TPOT p99 %.3f ms whole, %.3f ms chunked; TTFT p50 %.3f ms, "
+                  "%.3f ms", whole.tpot_s.p99 * 1e3, chunked.tpot_s.p99 * 1e3,
+                  whole.ttft_s.p50 * 1e3, chunked.ttft_s.p50 * 1e3);
+  g_assert_cmpfloat (chunked.tpot_s.p99, <, whole.tpot_s.p99);
+  setup_clear (&s);
+}
+
+/* ---- speculative decoding ---- */
+
+/* k = 4 drafts accepted with α = 0.7 give (1 − α^5) / (1 − α) = 2.773 tokens per verify
+ * step. A lone sequence's verify step costs its decode, four drafts from the MTP heads
+ * (each a decode ÷ layers) and the prefill of 4 more tokens beyond an empty step, so TPOT
+ * falls to that cost over 2.773 tokens. With α = 0 every step yields one token: dearer. */
+static void
+test_speculative (void)
+{
+  g_autoptr(BpwServeModel) m = NULL;
+  g_autoptr(GError) error = NULL;
+  BpwServeOptions o = stream (0.01, 200, "fixed:512", "fixed:256");
+  BpwServeResult plain, spec, rejected;
+  Setup s;
+  double expected = (1 - pow (0.7, 5)) / (1 - 0.7), t_dec, t_empty, t_extra, cost;
+
+  setup_load (&s, "llama3-8b", 1);
+  m = model_new (&s, 64, 512, 768);
+  serve (m, &o, &plain);
+  g_assert_cmpfloat (plain.tokens_per_verify, ==, 1);
+  o.spec_tokens = 4;
+  o.spec_accept = 0.7;
+  serve (m, &o, &spec);
+  g_test_message ("tokens per verify step %.4f, closed form %.4f; TPOT %.3f ms plain, %.3f ms "
+                  "speculative", spec.tokens_per_verify, expected, plain.tpot_s.mean * 1e3,
+                  spec.tpot_s.mean * 1e3);
+  g_assert_cmpfloat (fabs (spec.tokens_per_verify / expected - 1), <, 0.02);
+
+  /* The middle of a sequence's life: 640 tokens cached. */
+  g_assert_true (bpw_serve_model_decode_time (m, 1, 640, &t_dec, &error));
+  g_assert_true (bpw_serve_model_decode_time (m, 1, 1, &t_empty, &error));
+  g_assert_true (bpw_serve_model_prefill_time (m, 1, 16, &t_extra, &error));
+  g_assert_no_error (error);
+  cost = t_dec * (1 + 4.0 / (double) s.spec.layers) + MAX (t_extra - t_empty, 0);
+  g_test_message ("TPOT ratio %.4f, closed form %.4f", spec.tpot_s.mean / plain.tpot_s.mean,
+                  cost / expected / t_dec);
+  g_assert_cmpfloat (fabs (spec.tpot_s.mean / plain.tpot_s.mean / (cost / expected / t_dec) - 1),
+                     <, 0.05);
+
+  o.spec_accept = 0;
+  serve (m, &o, &rejected);
+  g_assert_cmpfloat (rejected.tokens_per_verify, ==, 1);
+  g_assert_cmpfloat (rejected.tpot_s.mean, >, plain.tpot_s.mean);
+  setup_clear (&s);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -320,5 +406,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/ServeFeatures/prefix-cache", test_prefix_cache);
   g_test_add_func ("/bpw/core/ServeFeatures/fp8-kv", test_fp8_kv);
   g_test_add_func ("/bpw/core/ServeFeatures/sliding-window", test_sliding_window);
+  g_test_add_func ("/bpw/core/ServeFeatures/chunked-prefill", test_chunked_prefill);
+  g_test_add_func ("/bpw/core/ServeFeatures/speculative", test_speculative);
   return g_test_run ();
 }
