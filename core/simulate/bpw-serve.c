@@ -46,6 +46,39 @@ draw (const BpwServeOptions *o)
 }
 
 void
+bpw_serve_settings_apply (const BpwServeSettings *settings,
+                          BpwServeOptions        *o)
+{
+  o->kv_block = settings->kv_block;
+  o->kv_contiguous = settings->kv_contiguous;
+  o->prefix_hit = settings->prefix_hit;
+  o->chunk_tokens = settings->chunk_tokens;
+  o->spec_tokens = settings->spec_tokens;
+  o->spec_accept = settings->spec_accept;
+  o->draft = NULL;
+}
+
+gboolean
+bpw_serve_settings_equal (const BpwServeSettings *a,
+                          const BpwServeSettings *b)
+{
+  gint64 block_a = a->kv_block > 0 ? a->kv_block : BPW_SERVE_KV_BLOCK;
+  gint64 block_b = b->kv_block > 0 ? b->kv_block : BPW_SERVE_KV_BLOCK;
+
+  return block_a == block_b && !a->kv_contiguous == !b->kv_contiguous &&
+         a->prefix_hit == b->prefix_hit && a->chunk_tokens == b->chunk_tokens &&
+         a->spec_tokens == b->spec_tokens && a->spec_accept == b->spec_accept;
+}
+
+gboolean
+bpw_serve_settings_is_default (const BpwServeSettings *settings)
+{
+  static const BpwServeSettings defaults = { 0 };
+
+  return bpw_serve_settings_equal (settings, &defaults);
+}
+
+void
 bpw_serve_stream_bounds (const BpwServeOptions *options,
                          gint64                *longest_prompt,
                          gint64                *longest_request)

@@ -86,6 +86,20 @@ typedef struct
 #define BPW_SERVE_MAX_KV_BLOCK 65536
 #define BPW_SERVE_MAX_SPEC_TOKENS 64
 
+/* The serving features a study's scenario or a trade sweep sets (bpw_serve_settings_apply
+ * copies them into a run's options); all zero is the default: a paged KV cache of
+ * BPW_SERVE_KV_BLOCK tokens, no prefix cache, whole prefills, no speculation. Speculative
+ * decoding here drafts with the target's MTP heads. */
+typedef struct
+{
+  gint64   kv_block;       /* 0 = BPW_SERVE_KV_BLOCK */
+  gboolean kv_contiguous;
+  double   prefix_hit;
+  gint64   chunk_tokens;
+  gint64   spec_tokens;
+  double   spec_accept;
+} BpwServeSettings;
+
 typedef struct
 {
   double  mean, p50, p95, p99;  /* p-quantiles with linear interpolation between ranks */
@@ -114,6 +128,12 @@ typedef struct
   double           tokens_per_verify;   /* speculative: mean tokens a sequence gains per
                                          * verify step (before the output's end); else 1 */
 } BpwServeResult;
+
+void      bpw_serve_settings_apply (const BpwServeSettings *settings,
+                                    BpwServeOptions        *options);
+gboolean  bpw_serve_settings_equal (const BpwServeSettings *a,
+                                    const BpwServeSettings *b);
+gboolean  bpw_serve_settings_is_default (const BpwServeSettings *settings);
 
 /* The longest prompt and prompt + output the stream of @options will draw (for sizing the
  * model before the run). */

@@ -39,10 +39,20 @@ bpw_trade_options_init (BpwTradeOptions   *options,
     output = scenario->context - prompt;
   *options = (BpwTradeOptions) {
     .requests = 1000, .seed = 1, .max_batch = 256, .n_rates = G_N_ELEMENTS (rate_fractions),
-    .kv_block = BPW_SERVE_KV_BLOCK,
     .prompt = { BPW_LENGTH_FIXED, (double) prompt, 0 },
     .output = { BPW_LENGTH_FIXED, (double) output, 0 },
   };
+}
+
+void
+bpw_trade_options_init_from_study (BpwTradeOptions *options,
+                                   BpwStudy        *study,
+                                   guint            scenario)
+{
+  const BpwStudyScenario *sc = bpw_study_get_scenario (study, scenario);
+
+  bpw_trade_options_init (options, &sc->scenario);
+  options->serving = sc->serving;
 }
 
 BpwTradeData *
@@ -196,7 +206,7 @@ series_label (const char *name, const BpwCandidateRun *run)
 
 /* The serving features of @o, as a clause for the legend's note. */
 static char *
-describe_serving (const BpwTradeOptions *o)
+describe_serving (const BpwServeSettings *o)
 {
   GString *out = g_string_new (NULL);
 
@@ -223,12 +233,7 @@ sweep_candidate (BpwTradeData *data, BpwStudy *study, guint c, guint s,
   g_autoptr(GError) error = NULL;
   g_autoptr(BpwServeModel) model = NULL;
   BpwServeOptions so = { .requests = options->requests, .prompt = options->prompt,
-                         .output = options->output, .seed = options->seed,
-                         .kv_block = options->kv_block, .kv_contiguous = options->kv_contiguous,
-                         .prefix_hit = options->prefix_hit,
-                         .chunk_tokens = options->chunk_tokens,
-                         .spec_tokens = options->spec_tokens,
-                         .spec_accept = options->spec_accept };
+                         .output = options->output, .seed = options->seed };
   g_autofree char *label = NULL;
   gint64 longest_prompt, longest_request, devices;
   BpwTradeSeries *series;
@@ -240,6 +245,7 @@ sweep_candidate (BpwTradeData *data, BpwStudy *study, guint c, guint s,
       bpw_trade_data_add_series (data, cand->name, 0, NAN, NAN);
       goto fail_run;
     }
+  bpw_serve_settings_apply (&options->serving, &so);
   so.replicas = bpw_serve_replicas (&run.mapping.parallel);
   devices = MAX (run.mapping.parallel.dp, 1) * MAX (run.mapping.parallel.tp, 1) *
             MAX (run.mapping.parallel.pp, 1);
@@ -316,14 +322,14 @@ bpw_trade_data_new_from_study (BpwStudy              *study,
     }
   if (options == NULL)
     {
-      bpw_trade_options_init (&defaults, &sc->scenario);
+      bpw_trade_options_init_from_study (&defaults, study, scenario);
       options = &defaults;
     }
   title = g_strdup_printf (_("Trade curves: %s, throughput against latency"), sc->name);
   data = bpw_trade_data_new (title, sc->name);
   prompt = bpw_length_dist_to_string (&options->prompt);
   output = bpw_length_dist_to_string (&options->output);
-  serving = describe_serving (options);
+  serving = describe_serving (&options->serving);
   g_free (data->stream);
   data->stream = g_strdup_printf (_("%" PRId64 " requests per rate, Poisson (seed %"
                                   PRIu64 "), prompts %s, outputs %s, ≤ %"

@@ -69,12 +69,7 @@ typedef struct
   /* The serving features (bpw-serve.h): KV layout, prefix caching, chunked prefill,
    * speculative decoding with the candidate's MTP heads. EP and the KV dtype come from
    * each candidate's mapping and the scenario. */
-  gint64         kv_block;
-  gboolean       kv_contiguous;
-  double         prefix_hit;
-  gint64         chunk_tokens;
-  gint64         spec_tokens;
-  double         spec_accept;
+  BpwServeSettings serving;
 } BpwTradeOptions;
 
 /* 1000 requests, seed 1, at most 256 sequences a step, 10 rates; prompts of the
@@ -82,6 +77,10 @@ typedef struct
  * 256; a paged KV cache of 16-token blocks and no other serving feature. */
 void          bpw_trade_options_init     (BpwTradeOptions       *options,
                                           const BpwScenario     *scenario);
+/* The same for scenario @scenario of @study, with the scenario's serving settings. */
+void          bpw_trade_options_init_from_study (BpwTradeOptions *options,
+                                                 BpwStudy        *study,
+                                                 guint            scenario);
 
 BpwTradeData *bpw_trade_data_new         (const char            *title,
                                           const char            *scenario);
