@@ -294,7 +294,8 @@ bpw_cli_serve (int    argc,
                              "lognormal:MEAN:SIGMA\n(round(X), ln X normal with standard "
                              "deviation SIGMA and E[X] = MEAN, at least 1).\nScenario options "
                              "other than --dtype are ignored: the stream sets batches and "
-                             "lengths.\n\n", bpw_cli_options_mapping_help (), NULL);
+                             "lengths.\nWith --ep N (N dividing --dp) the EP ranks are one "
+                             "replica that splits the experts.\n\n", bpw_cli_options_mapping_help (), NULL);
   g_option_context_set_description (context, description);
   g_option_context_add_main_entries (context, entries, NULL);
   bpw_cli_options_add (&options, context);
