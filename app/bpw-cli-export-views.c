@@ -288,7 +288,7 @@ trade_plot (BpwStudy *study, const BpwExportOptions *o, GError **error)
 
   if (!serving_scenario (study, o->scenario, &s, error))
     return NULL;
-  bpw_trade_options_init (&options, &bpw_study_get_scenario (study, s)->scenario);
+  bpw_trade_options_init_from_study (&options, study, s);
   if (o->requests > 0)
     options.requests = o->requests;
   data = bpw_trade_data_new_from_study (study, s, &options, error);

@@ -1,6 +1,8 @@
 /* bpw-cli-serve.c — `bpw serve MODEL --blueprint BP [parallel options] --arrival-rate R
  *                    --requests N [--prompt-len DIST] [--output-len DIST] [--seed S]
- *                    [--sweep R1,R2,...] [--max-batch N] [--json]`
+ *                    [--sweep R1,R2,...] [--max-batch N] [--kv-block N | --kv-contiguous]
+ *                    [--prefix-hit H] [--kv-dtype DTYPE] [--chunked-prefill N]
+ *                    [--spec-tokens K --spec-accept A [--draft MODEL]] [--json]`
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -32,6 +34,14 @@ typedef struct
   char    *prompt;
   char    *output;
   char    *sweep;
+  char    *kv_dtype;
+  gint64   kv_block;
+  gboolean kv_contiguous;
+  double   prefix_hit;
+  gint64   chunk;
+  gint64   spec_tokens;
+  double   spec_accept;
+  char    *draft;
   gboolean json;
 } ServeArgs;
 
@@ -57,6 +67,27 @@ serve_to_text (const BpwServeResult *results, guint n, const BpwServeOptions *o,
                           "step\n", setup->spec.name, setup->blueprint->name, o->replicas,
                           bpw_serve_model_devices (model), bpw_serve_model_kv_capacity (model),
                           bpw_serve_model_max_batch (model));
+  if (o->kv_contiguous)
+    g_string_append_printf (out, "KV cache contiguous: every sequence reserves %"
+                            G_GINT64_FORMAT " tokens (the longest request)",
+                            results[0].kv_reserve_tokens);
+  else
+    g_string_append_printf (out, "KV cache paged in blocks of %" G_GINT64_FORMAT " tokens",
+                            o->kv_block > 0 ? o->kv_block : BPW_SERVE_KV_BLOCK);
+  g_string_append_printf (out, " (%s), prefix-cache hit rate %.3g\n",
+                          bpw_dtype_to_string (setup->scenario.kv_dtype), o->prefix_hit);
+  if (o->chunk_tokens > 0)
+    g_string_append_printf (out, "Chunked prefill: %" G_GINT64_FORMAT " prompt tokens per step\n",
+                            o->chunk_tokens);
+  if (o->spec_tokens > 0)
+    g_string_append_printf (out, "Speculative decoding: %" G_GINT64_FORMAT " draft tokens (%s), "
+                            "each accepted with probability %.3g: %.3f tokens per verify "
+                            "step\n", o->spec_tokens, o->draft != NULL ? "draft model"
+                            : "MTP heads", o->spec_accept, results[0].tokens_per_verify);
+  if (results[0].ep_bytes_per_token > 0)
+    g_string_append_printf (out, "Expert parallelism over %" G_GINT64_FORMAT " ranks: each "
+                            "sends %.4g KiB in all-to-alls per token it decodes\n",
+                            setup->parallel.ep, results[0].ep_bytes_per_token / 1024.0);
   g_string_append_printf (out, "%" G_GINT64_FORMAT " requests, Poisson arrivals, prompts %s, "
                           "outputs %s, seed %" G_GUINT64_FORMAT "\n", o->requests, prompt,
                           output, o->seed);
@@ -76,6 +107,11 @@ serve_to_text (const BpwServeResult *results, guint n, const BpwServeOptions *o,
                               G_GINT64_FORMAT " prefills, %" G_GINT64_FORMAT " decode steps)\n",
                               "throughput", r->throughput_tokens_per_s, r->mean_decode_batch,
                               r->prefills, r->decodes);
+      g_string_append_printf (out, "  %-22s %10" G_GINT64_FORMAT " sequences at most, %.1f "
+                              "tokens reserved and unused per request; %" G_GINT64_FORMAT
+                              " of %" G_GINT64_FORMAT " prompt tokens computed\n", "batch",
+                              r->peak_batch, r->kv_waste_tokens, r->prefill_tokens,
+                              r->prompt_tokens);
     }
   return g_string_free (out, FALSE);
 }
@@ -113,7 +149,11 @@ serve_run (const char *model_name, const char *blueprint, const BpwCliOptions *o
   g_autoptr(BpwServeModel) model = NULL;
   g_autofree BpwServeResult *results = NULL;
   g_autofree char *text = NULL;
-  BpwServeOptions o = { .requests = args->requests, .seed = (guint64) args->seed };
+  BpwServeOptions o = { .requests = args->requests, .seed = (guint64) args->seed,
+                        .kv_block = args->kv_block, .kv_contiguous = args->kv_contiguous,
+                        .prefix_hit = args->prefix_hit, .chunk_tokens = args->chunk,
+                        .spec_tokens = args->spec_tokens, .spec_accept = args->spec_accept };
+  g_autoptr(BpwServeModel) draft = NULL;
   gint64 longest_prompt, longest_request;
   BpwCliSetup setup;
   int status = BPW_CLI_EXIT_OK;
@@ -137,13 +177,33 @@ serve_run (const char *model_name, const char *blueprint, const BpwCliOptions *o
       bpw_cli_setup_clear (&setup);
       return status;
     }
+  if (args->kv_dtype != NULL && !bpw_dtype_from_string (args->kv_dtype,
+                                                        &setup.scenario.kv_dtype))
+    {
+      bpw_cli_setup_clear (&setup);
+      return bpw_cli_usage ("serve", "serve: --kv-dtype: expected bf16, fp16, fp8 or fp32, "
+                            "got '%s'", args->kv_dtype);
+    }
   o.replicas = bpw_serve_replicas (&setup.parallel);
   o.arrival_rate = g_array_index (rates, double, 0);
   bpw_serve_stream_bounds (&o, &longest_prompt, &longest_request);
   model = bpw_serve_model_new (&setup.spec, &setup.scenario, setup.blueprint, &setup.mapping,
                                args->max_batch, longest_prompt, longest_request, &error);
+  if (model != NULL && args->draft != NULL)
+    {
+      BpwModelSpec spec;
+
+      bpw_model_spec_init_defaults (&spec);
+      if (bpw_workload_load (args->draft, &spec, &error))
+        draft = bpw_serve_model_new (&spec, &setup.scenario, setup.blueprint, &setup.mapping,
+                                     args->max_batch, longest_prompt, longest_request, &error);
+      if (error != NULL)
+        g_prefix_error (&error, "--draft %s: ", args->draft);
+      bpw_model_spec_clear (&spec);
+      o.draft = draft;
+    }
   results = g_new0 (BpwServeResult, rates->len);
-  for (guint i = 0; model != NULL && i < rates->len && error == NULL; i++)
+  for (guint i = 0; model != NULL && error == NULL && i < rates->len; i++)
     {
       o.arrival_rate = g_array_index (rates, double, i);
       bpw_serve_run (model, &o, &results[i], &error);
@@ -153,7 +213,7 @@ serve_run (const char *model_name, const char *blueprint, const BpwCliOptions *o
   else
     {
       o.arrival_rate = g_array_index (rates, double, 0);
-      text = args->json ? bpw_serve_to_json (results, rates->len, &o)
+      text = args->json ? bpw_serve_to_json (results, rates->len, &o, model)
                         : serve_to_text (results, rates->len, &o, &setup, model);
       bpw_cli_print (stdout, "%s", text);
     }
@@ -169,7 +229,8 @@ bpw_cli_serve (int    argc,
   g_autoptr(GError) error = NULL;
   g_autofree char *description = NULL;
   g_autofree char *blueprint = NULL;
-  ServeArgs args = { .rate = NAN, .requests = 0, .seed = 1, .max_batch = DEFAULT_MAX_BATCH };
+  ServeArgs args = { .rate = NAN, .requests = 0, .seed = 1, .max_batch = DEFAULT_MAX_BATCH,
+                     .kv_block = BPW_SERVE_KV_BLOCK };
   BpwCliOptions options;
   int status;
   const GOptionEntry entries[] = {
@@ -190,6 +251,26 @@ bpw_cli_serve (int    argc,
       "Arrival rates of a latency–throughput curve, comma-separated", "R1,R2,..." },
     { "max-batch", 0, 0, G_OPTION_ARG_INT64, &args.max_batch,
       "Sequences a replica runs at most per step (default 256)", "N" },
+    { "kv-block", 0, 0, G_OPTION_ARG_INT64, &args.kv_block,
+      "Tokens per block of the paged KV cache (default 16)", "N" },
+    { "kv-contiguous", 0, 0, G_OPTION_ARG_NONE, &args.kv_contiguous,
+      "Reserve the stream's longest prompt + output of KV cache for every sequence "
+      "instead of paging", NULL },
+    { "prefix-hit", 0, 0, G_OPTION_ARG_DOUBLE, &args.prefix_hit,
+      "Fraction of each prompt already in the prefix cache, from 0 to below 1 (default 0)",
+      "H" },
+    { "kv-dtype", 0, 0, G_OPTION_ARG_STRING, &args.kv_dtype,
+      "KV-cache precision: bf16, fp16, fp8 or fp32 (default: the --dtype)", "DTYPE" },
+    { "chunked-prefill", 0, 0, G_OPTION_ARG_INT64, &args.chunk,
+      "Prefill prompts in chunks of N tokens per step, mixed with the decodes", "N" },
+    { "spec-tokens", 0, 0, G_OPTION_ARG_INT64, &args.spec_tokens,
+      "Speculative decoding: K draft tokens per sequence and verify step (default 0: off)",
+      "K" },
+    { "spec-accept", 0, 0, G_OPTION_ARG_DOUBLE, &args.spec_accept,
+      "Probability that the target accepts a draft token, from 0 to below 1", "A" },
+    { "draft", 0, 0, G_OPTION_ARG_STRING, &args.draft,
+      "The draft model, on the same devices (default: the target's MTP heads, costed as one "
+      "of its layers)", "MODEL" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &args.json,
       "Print the results as JSON (keys of the bpw serve contract)", NULL },
     G_OPTION_ENTRY_NULL
@@ -202,7 +283,9 @@ bpw_cli_serve (int    argc,
                                 "Serves a seeded stream of requests (Poisson arrivals) with "
                                 "continuous batching on\nDP replicas of TP × PP devices "
                                 "(with ZeRO 3, one replica of TP × PP × DP devices\nsharing "
-                                "its weights): "
+                                "its weights; with EP, replicas of TP × PP × EP devices sharing "
+                                "the experts\nand exchanging tokens by all-to-alls), a paged "
+                                "KV cache and prefix caching: "
                                 "prefill and decode steps from the analytic estimator,\nthe KV "
                                 "cache as large as device memory allows, and the time to first "
                                 "token, time\nper output token and end-to-end latency (mean, "
@@ -211,7 +294,8 @@ bpw_cli_serve (int    argc,
                              "lognormal:MEAN:SIGMA\n(round(X), ln X normal with standard "
                              "deviation SIGMA and E[X] = MEAN, at least 1).\nScenario options "
                              "other than --dtype are ignored: the stream sets batches and "
-                             "lengths.\n\n", bpw_cli_options_mapping_help (), NULL);
+                             "lengths.\nWith --ep N (N dividing --dp) the EP ranks are one "
+                             "replica that splits the experts.\n\n", bpw_cli_options_mapping_help (), NULL);
   g_option_context_set_description (context, description);
   g_option_context_add_main_entries (context, entries, NULL);
   bpw_cli_options_add (&options, context);
@@ -236,12 +320,29 @@ bpw_cli_serve (int    argc,
     status = bpw_cli_usage ("serve", "serve: --max-batch N must be from 1 to 65536");
   else if (args.seed < 0)
     status = bpw_cli_usage ("serve", "serve: --seed S must not be negative");
+  else if (args.kv_block < 1 || args.kv_block > BPW_SERVE_MAX_KV_BLOCK)
+    status = bpw_cli_usage ("serve", "serve: --kv-block N must be from 1 to %d tokens",
+                            BPW_SERVE_MAX_KV_BLOCK);
+  else if (!(args.prefix_hit >= 0 && args.prefix_hit < 1))
+    status = bpw_cli_usage ("serve", "serve: --prefix-hit H must be at least 0 and below 1");
+  else if (args.chunk < 0)
+    status = bpw_cli_usage ("serve", "serve: --chunked-prefill N must be a positive number "
+                            "of tokens");
+  else if (args.spec_tokens < 0 || args.spec_tokens > BPW_SERVE_MAX_SPEC_TOKENS)
+    status = bpw_cli_usage ("serve", "serve: --spec-tokens K must be from 0 to %d",
+                            BPW_SERVE_MAX_SPEC_TOKENS);
+  else if (!(args.spec_accept >= 0 && args.spec_accept < 1))
+    status = bpw_cli_usage ("serve", "serve: --spec-accept A must be at least 0 and below 1");
+  else if (args.spec_tokens == 0 && (args.draft != NULL || args.spec_accept > 0))
+    status = bpw_cli_usage ("serve", "serve: --draft and --spec-accept need --spec-tokens K");
   else
     status = serve_run (argv[1], blueprint, &options, &args);
 
   g_free (args.prompt);
   g_free (args.output);
   g_free (args.sweep);
+  g_free (args.kv_dtype);
+  g_free (args.draft);
   bpw_cli_options_clear (&options);
   return status;
 }

@@ -25,10 +25,13 @@ struct _BpwServeModel
   BpwScenario    base;        /* owned copy */
   BpwBlueprint  *blueprint;   /* owned copy */
   BpwMapping     mapping;     /* owned copy: the replica's */
-  gint64         shards;      /* DP ranks of a ZeRO-3 replica, which share one copy of the
-                               * weights and step in lockstep; 1 otherwise */
+  gint64         shards;      /* DP ranks of a ZeRO-3 or expert-parallel replica, which
+                               * share one copy of the weights (or of the experts) and step
+                               * in lockstep; 1 otherwise */
   gint64         max_batch;
   gint64         kv_capacity;
+  double         ep_bytes_per_sequence;  /* all-to-all bytes per rank per decode step, per
+                                          * sequence the rank runs */
   GHashTable    *cache;       /* packed (phase, batch, length) → double seconds */
   guint          evaluations;
 };
@@ -188,6 +191,25 @@ bind (BpwServeModel *m, BpwWorkloadPhase phase, gint64 batch, gint64 length, GEr
   return bpw_plan_new (dist, m->blueprint, &map, error);
 }
 
+/* The dispatch and combine all-to-alls of every MoE layer of @plan's stages (a token goes
+ * through all of them), bytes per rank per step, over the sequences a rank runs. */
+static double
+ep_bytes (const BpwPlan *plan)
+{
+  double bytes = 0;
+
+  for (gint64 s = 0; s < plan->dist->n_stages; s++)
+    for (guint i = 0; i < plan->stages[s].transfers->len; i++)
+      {
+        const BpwPlanTransfer *t = &g_array_index (plan->stages[s].transfers,
+                                                   BpwPlanTransfer, i);
+
+        if (t->group == BPW_GROUP_EP)
+          bytes += t->count * t->bytes;
+      }
+  return bytes / (double) plan->dist->graph->scenario.micro_batch;
+}
+
 static gboolean
 compute_capacity (BpwServeModel *m, gint64 longest_prompt, GError **error)
 {
@@ -200,6 +222,7 @@ compute_capacity (BpwServeModel *m, gint64 longest_prompt, GError **error)
   prefill = bind (m, BPW_WORKLOAD_PREFILL, 1, longest_prompt, error);
   if (prefill == NULL)
     return FALSE;
+  m->ep_bytes_per_sequence = ep_bytes (decode);
   for (gint64 s = 0; s < decode->dist->n_stages; s++)
     {
       const BpwPlanMemory *d = &decode->stages[s].memory, *p = &prefill->stages[s].memory;
@@ -240,20 +263,13 @@ bpw_serve_model_new (const BpwModelSpec *spec,
   g_autoptr(BpwServeModel) m = g_new0 (BpwServeModel, 1);
 
   g_return_val_if_fail (max_batch >= 1 && max_batch < (1 << 24), NULL);
-  if (mapping->parallel.ep > 1)
-    {
-      g_set_error (error, BPW_ERROR, BPW_ERROR_UNSUPPORTED,
-                   _("serving does not model expert parallelism; use --ep 1 (experts are split "
-                   "over the TP ranks)"));
-      return NULL;
-    }
   bpw_model_spec_copy (&m->spec, spec);
   bpw_scenario_copy (&m->base, scenario);
   m->blueprint = bpw_blueprint_copy (blueprint);
   bpw_mapping_copy (&m->mapping, mapping);
   m->shards = bpw_serve_replica_shards (&mapping->parallel);
   m->mapping.parallel.dp = m->shards;
-  m->mapping.parallel.zero = m->shards > 1 ? 3 : 0;
+  m->mapping.parallel.zero = mapping->parallel.zero >= 3 && m->shards > 1 ? 3 : 0;
   m->mapping.parallel.schedule = BPW_SCHEDULE_1F1B;
   m->mapping.parallel.interleave = 1;
   m->max_batch = max_batch;
@@ -292,7 +308,25 @@ bpw_serve_model_max_batch (const BpwServeModel *m)
 gint64
 bpw_serve_replica_shards (const BpwParallel *parallel)
 {
-  return parallel->zero >= 3 && parallel->dp > 1 ? parallel->dp : 1;
+  if (parallel->zero >= 3 && parallel->dp > 1)
+    return parallel->dp;
+  return MAX (parallel->ep, 1);
+}
+
+double
+bpw_serve_model_ep_bytes_per_sequence (const BpwServeModel *m)
+{
+  return m->ep_bytes_per_sequence;
+}
+
+gint64
+bpw_serve_model_kv_tokens (const BpwServeModel *m,
+                           gint64               length)
+{
+  guint64 slots = bpw_model_spec_kv_slots (&m->spec, (guint64) MAX (length, 0));
+  guint64 layers = (guint64) MAX (m->spec.layers, 1);
+
+  return (gint64) ((slots + layers - 1) / layers);
 }
 
 gint64
@@ -305,6 +339,24 @@ gint64
 bpw_serve_model_devices (const BpwServeModel *m)
 {
   return bpw_parallel_devices (&m->mapping.parallel);
+}
+
+gint64
+bpw_serve_model_ep (const BpwServeModel *m)
+{
+  return MAX (m->mapping.parallel.ep, 1);
+}
+
+gint64
+bpw_serve_model_layers (const BpwServeModel *m)
+{
+  return m->spec.layers;
+}
+
+BpwDType
+bpw_serve_model_kv_dtype (const BpwServeModel *m)
+{
+  return m->base.kv_dtype;
 }
 
 guint

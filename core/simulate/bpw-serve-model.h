@@ -23,7 +23,15 @@
  *
  * KV capacity (tokens per replica): device memory minus everything else the heavier of
  * two plans holds on its most constrained stage — a decode step of the largest batch and a
- * prefill of the longest prompt — divided by the KV bytes per token of that stage.
+ * prefill of the longest prompt — divided by the KV bytes per token of that stage. A token
+ * here is one position in every layer's cache; a sequence of a sliding-window model holds
+ * fewer (bpw_serve_model_kv_tokens).
+ *
+ * Expert parallelism: the EP ranks (carved out of DP, as in training) hold E/ep of the
+ * experts each and one copy of the dense weights, run their own share of the batch and
+ * their own KV cache, and exchange tokens by an all-to-all before (dispatch) and after
+ * (combine) every MoE layer of every step: one replica of TP × PP × EP devices, stepping in
+ * lockstep like a ZeRO-3 replica. Its capacity is its EP ranks' together.
  */
 #pragma once
 
@@ -36,8 +44,8 @@ G_BEGIN_DECLS
 
 typedef struct _BpwServeModel BpwServeModel;
 
-/* @scenario gives dtype and KV dtype; @mapping the replica's TP, PP, SP, tiers, fusion,
- * engines and placement (its DP counts only with ZeRO-3; EP must be 1). @max_batch
+/* @scenario gives dtype and KV dtype; @mapping the replica's TP, PP, EP, SP, tiers,
+ * fusion, engines and placement (its DP counts only with ZeRO-3, or as the EP ranks). @max_batch
  * sequences at most per step; @longest_prompt and @longest_request bound the grids and
  * size the capacity. */
 BpwServeModel *bpw_serve_model_new          (const BpwModelSpec *spec,
@@ -67,8 +75,20 @@ gboolean       bpw_serve_model_decode_time  (BpwServeModel      *model,
 gint64         bpw_serve_model_kv_capacity  (const BpwServeModel *model);  /* tokens */
 gint64         bpw_serve_model_max_batch    (const BpwServeModel *model);
 gint64         bpw_serve_model_devices      (const BpwServeModel *model);  /* per replica */
-/* DP ranks one replica spans (ZeRO-3 shards the weights over DP: all of them; else 1), and
- * the independent replicas a mapping's DP makes. */
+gint64         bpw_serve_model_ep           (const BpwServeModel *model);  /* EP ranks */
+gint64         bpw_serve_model_layers       (const BpwServeModel *model);  /* the model's */
+BpwDType       bpw_serve_model_kv_dtype     (const BpwServeModel *model);
+/* The KV-cache tokens (as counted by the capacity) one sequence of @length positions
+ * holds: ⌈cache slots / layers⌉, where a windowed layer keeps at most its window. */
+gint64         bpw_serve_model_kv_tokens    (const BpwServeModel *model,
+                                             gint64               length);
+/* Bytes one EP rank sends in the dispatch and combine all-to-alls of a decode step, per
+ * sequence it runs: 2 × MoE layers × top-k × hidden × activation bytes ÷ TP (0 without
+ * EP). */
+double         bpw_serve_model_ep_bytes_per_sequence (const BpwServeModel *model);
+/* DP ranks one replica spans (ZeRO-3 shards the weights over DP: all of them; else the EP
+ * ranks, which share the experts; else 1), and the independent replicas a mapping's DP
+ * makes. */
 gint64         bpw_serve_replica_shards     (const BpwParallel   *parallel);
 gint64         bpw_serve_replicas           (const BpwParallel   *parallel);
 /* Estimator evaluations so far (grid points computed). */

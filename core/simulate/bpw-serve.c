@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "bpw-serve.h"
+#include "bpw-serve-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -14,22 +15,6 @@
 #include "bpw-error.h"
 #include "bpw-i18n.h"
 #include "bpw-json-writer.h"
-
-typedef struct
-{
-  double  arrival;
-  gint64  prompt;
-  gint64  output;
-  double  first;      /* time of the first token */
-  double  done;       /* completion (or rejection) */
-  gboolean rejected;
-} Request;
-
-typedef struct
-{
-  guint32 request;
-  gint64  generated;
-} Running;
 
 static GRand *
 seeded (guint64 seed)
@@ -61,6 +46,39 @@ draw (const BpwServeOptions *o)
 }
 
 void
+bpw_serve_settings_apply (const BpwServeSettings *settings,
+                          BpwServeOptions        *o)
+{
+  o->kv_block = settings->kv_block;
+  o->kv_contiguous = settings->kv_contiguous;
+  o->prefix_hit = settings->prefix_hit;
+  o->chunk_tokens = settings->chunk_tokens;
+  o->spec_tokens = settings->spec_tokens;
+  o->spec_accept = settings->spec_accept;
+  o->draft = NULL;
+}
+
+gboolean
+bpw_serve_settings_equal (const BpwServeSettings *a,
+                          const BpwServeSettings *b)
+{
+  gint64 block_a = a->kv_block > 0 ? a->kv_block : BPW_SERVE_KV_BLOCK;
+  gint64 block_b = b->kv_block > 0 ? b->kv_block : BPW_SERVE_KV_BLOCK;
+
+  return block_a == block_b && !a->kv_contiguous == !b->kv_contiguous &&
+         a->prefix_hit == b->prefix_hit && a->chunk_tokens == b->chunk_tokens &&
+         a->spec_tokens == b->spec_tokens && a->spec_accept == b->spec_accept;
+}
+
+gboolean
+bpw_serve_settings_is_default (const BpwServeSettings *settings)
+{
+  static const BpwServeSettings defaults = { 0 };
+
+  return bpw_serve_settings_equal (settings, &defaults);
+}
+
+void
 bpw_serve_stream_bounds (const BpwServeOptions *options,
                          gint64                *longest_prompt,
                          gint64                *longest_request)
@@ -78,124 +96,45 @@ bpw_serve_stream_bounds (const BpwServeOptions *options,
     }
 }
 
-typedef struct
-{
-  BpwServeModel  *model;
-  GArray         *reqs;
-  BpwServeResult *out;
-  double          decode_batches;
-} Run;
-
+/* The KV layout: each request's reservation in units of the cache (blocks when paged,
+ * tokens when contiguous), its waste, and the cached part of its prompt. */
 static void
-finish (Run *run, GArray *running, guint k, double t, gint64 *kv_used)
+reserve (Run *run, const BpwServeOptions *o)
 {
-  Running *s = &g_array_index (running, Running, k);
-  Request *r = &g_array_index (run->reqs, Request, s->request);
+  gint64 block = o->kv_block > 0 ? o->kv_block : BPW_SERVE_KV_BLOCK, longest = 0;
+  gint64 contiguous = 0;
 
-  r->done = t;
-  *kv_used -= r->prompt + r->output;
-  run->out->output_tokens += r->output;
-  g_array_remove_index (running, k);
+  for (guint i = 0; i < run->reqs->len; i++)
+    {
+      const Request *r = &g_array_index (run->reqs, Request, i);
+
+      longest = MAX (longest, r->prompt + r->output);
+    }
+  if (o->kv_contiguous)
+    {
+      contiguous = bpw_serve_model_kv_tokens (run->model, longest);
+      run->capacity = bpw_serve_model_kv_capacity (run->model);
+      run->out->kv_reserve_tokens = contiguous;
+    }
+  else
+    run->capacity = bpw_serve_model_kv_capacity (run->model) / block;
+  for (guint i = 0; i < run->reqs->len; i++)
+    {
+      Request *r = &g_array_index (run->reqs, Request, i);
+      gint64 held = bpw_serve_model_kv_tokens (run->model, r->prompt + r->output);
+
+      r->reserve = o->kv_contiguous ? contiguous : (held + block - 1) / block;
+      r->cached = MIN ((gint64) floor ((double) r->prompt * o->prefix_hit), r->prompt - 1);
+    }
 }
 
-/* One replica: the requests i with i mod replicas == replica. */
-static gboolean
-serve_replica (Run *run, gint64 replica, gint64 replicas, GError **error)
+static double
+waste_tokens (const Run *run, const BpwServeOptions *o, const Request *r)
 {
-  BpwServeModel *m = run->model;
-  gint64 capacity = bpw_serve_model_kv_capacity (m), max_batch = bpw_serve_model_max_batch (m);
-  g_autoptr(GArray) waiting = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(GArray) running = g_array_new (FALSE, FALSE, sizeof (Running));
-  guint next = (guint) replica, head = 0;
-  gint64 kv_used = 0;
-  double t = 0;
+  gint64 block = o->kv_contiguous ? 1 : o->kv_block > 0 ? o->kv_block : BPW_SERVE_KV_BLOCK;
 
-  while (next < run->reqs->len || head < waiting->len || running->len > 0)
-    {
-      guint admitted = 0;
-      double sum_sq = 0, dt;
-
-      while (next < run->reqs->len && g_array_index (run->reqs, Request, next).arrival <= t)
-        {
-          g_array_append_val (waiting, next);
-          next += (guint) replicas;
-        }
-      if (head == waiting->len && running->len == 0)
-        {
-          t = g_array_index (run->reqs, Request, next).arrival;
-          continue;
-        }
-
-      /* Admit in arrival order while the batch and the cache have room. */
-      while (head < waiting->len && (gint64) running->len < max_batch)
-        {
-          guint32 i = g_array_index (waiting, guint32, head);
-          Request *r = &g_array_index (run->reqs, Request, i);
-          gint64 need = r->prompt + r->output;
-          Running s = { .request = i, .generated = 0 };
-
-          if (need > capacity)
-            {
-              r->rejected = TRUE;
-              r->done = t;
-              run->out->rejected++;
-              head++;
-              continue;
-            }
-          if (kv_used + need > capacity)
-            break;
-          kv_used += need;
-          sum_sq += (double) r->prompt * (double) r->prompt;
-          g_array_append_val (running, s);
-          admitted++;
-          head++;
-        }
-
-      if (admitted > 0)
-        {
-          guint base = running->len - admitted;
-
-          if (!bpw_serve_model_prefill_time (m, admitted, sum_sq, &dt, error))
-            return FALSE;
-          t += dt;
-          run->out->prefills++;
-          for (guint k = running->len; k-- > base;)
-            {
-              Running *s = &g_array_index (running, Running, k);
-              Request *r = &g_array_index (run->reqs, Request, s->request);
-
-              s->generated = 1;
-              r->first = t;
-              if (r->output == 1)
-                finish (run, running, k, t, &kv_used);
-            }
-        }
-      else if (running->len > 0)
-        {
-          double context = 0;
-
-          for (guint k = 0; k < running->len; k++)
-            {
-              const Running *s = &g_array_index (running, Running, k);
-
-              context += (double) (g_array_index (run->reqs, Request, s->request).prompt +
-                                   s->generated - 1);
-            }
-          if (!bpw_serve_model_decode_time (m, running->len, context, &dt, error))
-            return FALSE;
-          t += dt;
-          run->out->decodes++;
-          run->decode_batches += running->len;
-          for (guint k = running->len; k-- > 0;)
-            {
-              Running *s = &g_array_index (running, Running, k);
-
-              if (++s->generated == g_array_index (run->reqs, Request, s->request).output)
-                finish (run, running, k, t, &kv_used);
-            }
-        }
-    }
-  return TRUE;
+  return (double) (r->reserve * block -
+                   bpw_serve_model_kv_tokens (run->model, r->prompt + r->output));
 }
 
 static int
@@ -254,11 +193,34 @@ bpw_serve_run (BpwServeModel         *model,
                    options->requests, BPW_SERVE_MAX_REQUESTS);
       return FALSE;
     }
+  if (options->chunk_tokens < 0 || options->spec_tokens < 0 ||
+      options->spec_tokens > BPW_SERVE_MAX_SPEC_TOKENS ||
+      !(options->spec_accept >= 0 && options->spec_accept < 1))
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("serve: chunks of %" PRId64 " tokens, %" PRId64 " draft tokens accepted "
+                   "with probability %g; chunks must not be negative, drafts from 0 to %d "
+                   "tokens, the acceptance rate at least 0 and below 1"),
+                   options->chunk_tokens, options->spec_tokens, options->spec_accept,
+                   BPW_SERVE_MAX_SPEC_TOKENS);
+      return FALSE;
+    }
+  if (!(options->prefix_hit >= 0 && options->prefix_hit < 1) || options->kv_block < 0 ||
+      options->kv_block > BPW_SERVE_MAX_KV_BLOCK)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("serve: a prefix-cache hit rate of %g and KV blocks of %" PRId64 " tokens; "
+                   "the hit rate must be at least 0 and below 1, the block from 1 to %d tokens"),
+                   options->prefix_hit, options->kv_block, BPW_SERVE_MAX_KV_BLOCK);
+      return FALSE;
+    }
   out->arrival_rate = options->arrival_rate;
   out->kv_capacity_tokens = bpw_serve_model_kv_capacity (model);
+  out->ep_bytes_per_token = bpw_serve_model_ep_bytes_per_sequence (model);
   run.reqs = draw (options);
+  reserve (&run, options);
   for (gint64 r = 0; r < MAX (options->replicas, 1); r++)
-    if (!serve_replica (&run, r, MAX (options->replicas, 1), error))
+    if (!_bpw_serve_replica (&run, options, r, MAX (options->replicas, 1), error))
       {
         g_array_unref (run.reqs);
         return FALSE;
@@ -276,6 +238,8 @@ bpw_serve_run (BpwServeModel         *model,
       if (r->rejected)
         continue;
       out->requests++;
+      out->prompt_tokens += r->prompt;
+      run.waste += waste_tokens (&run, options, r);
       v = r->first - r->arrival;
       g_array_append_val (ttft, v);
       v = r->done - r->arrival;
@@ -297,6 +261,8 @@ bpw_serve_run (BpwServeModel         *model,
       out->mean_in_system = in_system / out->duration_s;
     }
   out->mean_decode_batch = out->decodes > 0 ? run.decode_batches / (double) out->decodes : 0;
+  out->kv_waste_tokens = out->requests > 0 ? run.waste / (double) out->requests : 0;
+  out->tokens_per_verify = run.verified > 0 ? run.drafted / run.verified : 1;
   return TRUE;
 }
 
@@ -337,12 +303,20 @@ write_result (BpwJsonWriter *w, const BpwServeResult *r)
   bpw_json_writer_int (w, "prefills", r->prefills);
   bpw_json_writer_int (w, "decodes", r->decodes);
   bpw_json_writer_int (w, "kv_capacity_tokens", r->kv_capacity_tokens);
+  bpw_json_writer_int (w, "kv_reserve_tokens", r->kv_reserve_tokens);
+  bpw_json_writer_int (w, "peak_batch", r->peak_batch);
+  bpw_json_writer_double (w, "kv_waste_tokens", r->kv_waste_tokens);
+  bpw_json_writer_int (w, "prompt_tokens", r->prompt_tokens);
+  bpw_json_writer_int (w, "prefill_tokens", r->prefill_tokens);
+  bpw_json_writer_double (w, "ep_bytes_per_token", r->ep_bytes_per_token);
+  bpw_json_writer_double (w, "tokens_per_verify", r->tokens_per_verify);
 }
 
 char *
 bpw_serve_to_json (const BpwServeResult  *results,
                    guint                  n,
-                   const BpwServeOptions *o)
+                   const BpwServeOptions *o,
+                   const BpwServeModel   *model)
 {
   g_autofree char *prompt = bpw_length_dist_to_string (&o->prompt);
   g_autofree char *output = bpw_length_dist_to_string (&o->output);
@@ -358,6 +332,26 @@ bpw_serve_to_json (const BpwServeResult  *results,
   bpw_json_writer_string (&w, "output_len", output);
   bpw_json_writer_int (&w, "replicas", o->replicas);
   bpw_json_writer_string (&w, "arrivals", "poisson");
+  bpw_json_writer_end_object (&w);
+  bpw_json_writer_begin_object (&w, "serving");
+  bpw_json_writer_string (&w, "kv_layout", o->kv_contiguous ? "contiguous" : "paged");
+  if (!o->kv_contiguous)
+    bpw_json_writer_int (&w, "kv_block", o->kv_block > 0 ? o->kv_block : BPW_SERVE_KV_BLOCK);
+  bpw_json_writer_double (&w, "prefix_hit", o->prefix_hit);
+  bpw_json_writer_int (&w, "chunk_tokens", o->chunk_tokens);
+  bpw_json_writer_int (&w, "spec_tokens", o->spec_tokens);
+  if (o->spec_tokens > 0)
+    {
+      bpw_json_writer_double (&w, "spec_accept", o->spec_accept);
+      bpw_json_writer_string (&w, "draft", o->draft != NULL ? "model" : "mtp");
+    }
+  if (model != NULL)
+    {
+      bpw_json_writer_string (&w, "kv_dtype",
+                              bpw_dtype_to_string (bpw_serve_model_kv_dtype (model)));
+      bpw_json_writer_int (&w, "devices_per_replica", bpw_serve_model_devices (model));
+      bpw_json_writer_int (&w, "ep", bpw_serve_model_ep (model));
+    }
   bpw_json_writer_end_object (&w);
   if (n > 1)
     {

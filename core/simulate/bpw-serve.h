@@ -7,8 +7,39 @@
  * output lengths from their distributions; request i goes to DP replica i mod dp. Each
  * replica runs iterations in the manner of Orca and vLLM: when requests wait and fit, a
  * prefill iteration admits them (first come, first served, at most max_batch sequences
- * running, each reserving its prompt + output tokens of KV cache so that nothing is ever
- * evicted); otherwise a decode iteration advances every running sequence by one token.
+ * running, each reserving the KV cache of its whole prompt + output so that nothing is
+ * ever evicted); otherwise a decode iteration advances every running sequence by one token.
+ *
+ * KV cache layout (the reservation):
+ * - paged (vLLM's PagedAttention, the default): the cache is floor(capacity / block) blocks
+ *   of kv_block tokens; a sequence takes ⌈its tokens / block⌉ blocks, so it wastes at most
+ *   block − 1 tokens (internal fragmentation), and nothing between sequences;
+ * - contiguous (a server with a fixed maximum length): every sequence reserves one region
+ *   of the stream's longest prompt + output, however short it is itself.
+ * A sliding-window model's sequence holds at most its window on the windowed layers
+ * (bpw_serve_model_kv_tokens).
+ *
+ * Prefix caching with hit rate h: the first floor(h × prompt) tokens of every prompt are
+ * already in the cache (a shared system prompt, an earlier turn); the prefill computes
+ * the rest (at least one token), so prefill FLOPs and, at light load, TTFT scale by 1 − h.
+ * The cached prefix still counts in the sequence's KV.
+ *
+ * Chunked prefill (Sarathi-Serve, chunk_tokens C): every step decodes the sequences past
+ * their prompts and computes up to C prompt tokens of the others, first come first; a
+ * prompt of P tokens takes ⌈P / C⌉ steps alone. The step costs the prefill of its chunks
+ * (as prompts of their own: like a cached prefix, the earlier chunks' keys are not counted
+ * in the attention, which the linear work outweighs for prompts of a few thousand tokens)
+ * plus what the decode adds to an empty step (the decode of one token with one cached,
+ * which is the weights read once): a decode no longer waits a whole prompt's prefill
+ * (TPOT's tail falls) and a prompt shares its steps (TTFT rises).
+ *
+ * Speculative decoding (draft length k, acceptance α): a decode step drafts k tokens per
+ * sequence (k decode steps of the draft model, or with no draft model the target's MTP
+ * heads, costed as one of its layers: its decode step ÷ layers) and verifies them in one
+ * target step of k + 1 tokens per sequence (its decode plus the prefill of k more tokens
+ * per sequence beyond an empty step). Draft tokens are accepted in order, each with
+ * probability α (from the stream's seed) until the first rejection; the verify step adds
+ * the accepted ones and one of its own: (1 − α^(k+1)) / (1 − α) tokens expected.
  * The prefill produces the first token (TTFT = its end − arrival); each decode step one
  * more (TPOT = (end − first token) / (output − 1)). A request that alone exceeds the KV
  * capacity is rejected and counted.
@@ -41,7 +72,33 @@ typedef struct
   BpwLengthDist  output;
   guint64        seed;
   gint64         replicas;      /* DP replicas; ≥ 1 */
+  gint64         kv_block;      /* tokens per KV block (paged); 0 = BPW_SERVE_KV_BLOCK */
+  gboolean       kv_contiguous; /* reserve the longest request for every sequence */
+  double         prefix_hit;    /* fraction of each prompt found in the prefix cache, [0, 1) */
+  gint64         chunk_tokens;  /* chunked prefill: prompt tokens per step; 0 = whole prompts */
+  gint64         spec_tokens;   /* speculative decoding: draft length k; 0 = off */
+  double         spec_accept;   /* acceptance rate α of each draft token, [0, 1) */
+  BpwServeModel *draft;         /* borrowed, nullable: the draft model on the same devices;
+                                 * NULL = the target's own MTP heads */
 } BpwServeOptions;
+
+#define BPW_SERVE_KV_BLOCK     16     /* vLLM's default block size */
+#define BPW_SERVE_MAX_KV_BLOCK 65536
+#define BPW_SERVE_MAX_SPEC_TOKENS 64
+
+/* The serving features a study's scenario or a trade sweep sets (bpw_serve_settings_apply
+ * copies them into a run's options); all zero is the default: a paged KV cache of
+ * BPW_SERVE_KV_BLOCK tokens, no prefix cache, whole prefills, no speculation. Speculative
+ * decoding here drafts with the target's MTP heads. */
+typedef struct
+{
+  gint64   kv_block;       /* 0 = BPW_SERVE_KV_BLOCK */
+  gboolean kv_contiguous;
+  double   prefix_hit;
+  gint64   chunk_tokens;
+  gint64   spec_tokens;
+  double   spec_accept;
+} BpwServeSettings;
 
 typedef struct
 {
@@ -61,7 +118,22 @@ typedef struct
   gint64           prefills, decodes;
   gint64           output_tokens;
   gint64           kv_capacity_tokens;  /* per replica */
+  gint64           kv_reserve_tokens;   /* contiguous: what each sequence reserves; else 0 */
+  gint64           peak_batch;          /* most sequences running at once on a replica */
+  double           kv_waste_tokens;     /* mean reserved − held at completion, per request */
+  gint64           prompt_tokens;       /* of the requests served */
+  gint64           prefill_tokens;      /* computed by prefills (prompt − cached prefix) */
+  double           ep_bytes_per_token;  /* all-to-all bytes an EP rank sends per token
+                                         * it decodes (dispatch and combine; 0 without EP) */
+  double           tokens_per_verify;   /* speculative: mean tokens a sequence gains per
+                                         * verify step (before the output's end); else 1 */
 } BpwServeResult;
+
+void      bpw_serve_settings_apply (const BpwServeSettings *settings,
+                                    BpwServeOptions        *options);
+gboolean  bpw_serve_settings_equal (const BpwServeSettings *a,
+                                    const BpwServeSettings *b);
+gboolean  bpw_serve_settings_is_default (const BpwServeSettings *settings);
 
 /* The longest prompt and prompt + output the stream of @options will draw (for sizing the
  * model before the run). */
@@ -75,9 +147,11 @@ gboolean  bpw_serve_run           (BpwServeModel         *model,
                                    GError               **error);
 
 /* The `bpw serve --json` object: one result's keys at the top level, and with @n > 1 the
- * list "sweep" of all of them (one per arrival rate). */
+ * list "sweep" of all of them (one per arrival rate); "stream" and "serving" (the KV
+ * layout, prefix hit rate and, with @model, the replica's devices, EP and KV dtype). */
 char     *bpw_serve_to_json       (const BpwServeResult  *results,
                                    guint                  n,
-                                   const BpwServeOptions *options);
+                                   const BpwServeOptions *options,
+                                   const BpwServeModel   *model);
 
 G_END_DECLS

@@ -41,6 +41,7 @@ bpw_study_copy_scenarios (BpwStudy *dest,
       copy->workload = sc->workload;
       bpw_scenario_copy (&copy->scenario, &sc->scenario);
       copy->parallel = sc->parallel;
+      copy->serving = sc->serving;
     }
 }
 
@@ -145,7 +146,8 @@ bpw_study_scenarios_equal (BpwStudy *a,
           || x->workload != y->workload
           || g_strcmp0 (x->scenario.name, y->scenario.name) != 0
           || !bpw_scenario_values_equal (&x->scenario, &y->scenario)
-          || !bpw_parallel_equal (&x->parallel, &y->parallel))
+          || !bpw_parallel_equal (&x->parallel, &y->parallel)
+          || !bpw_serve_settings_equal (&x->serving, &y->serving))
         return FALSE;
     }
   return TRUE;

@@ -21,9 +21,14 @@ static const char * const root_keys[] = {
 static const char * const workload_keys[] = { "name", "description", "model", NULL };
 static const char * const scenario_keys[] = {
   "name", "description", "workload", "suite", "phase", "global_batch", "micro_batch", "seq",
-  "context", "recompute", "dtype", "kv_dtype", "optimizer", "weight", "sla", "parallel", NULL
+  "context", "recompute", "dtype", "kv_dtype", "optimizer", "weight", "sla", "parallel",
+  "serving", NULL
 };
 static const char * const sla_keys[] = { "step_time", "ttft", "tpot", "p99", NULL };
+static const char * const serving_keys[] = {
+  "kv_layout", "kv_block", "prefix_hit", "chunk_tokens", "spec_tokens", "spec_accept", NULL
+};
+static const char * const kv_layout_names[] = { "paged", "contiguous", NULL };
 static const char * const parallel_keys[] = {
   "tp", "pp", "dp", "ep", "sp", "zero", "schedule", "interleave", "cp", "cp_algorithm", NULL
 };
@@ -299,6 +304,46 @@ bpw_study_locate_scenario_error (BpwJsonDoc  *doc,
   return FALSE;
 }
 
+/* The optional "serving" object: the KV layout and block, the prefix-cache hit rate, the
+ * prefill chunk and speculative decoding with the MTP heads (bpw-serve.h). */
+static gboolean
+bpw_study_read_serving (BpwJsonDoc        *doc,
+                        JsonObject        *item,
+                        const char        *path,
+                        BpwServeSettings  *s,
+                        GPtrArray         *warnings,
+                        GError           **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *spath = g_strdup_printf ("%s.serving", path);
+  JsonObject *o = bpw_json_doc_get_object (doc, item, path, "serving", FALSE, &local_error);
+  int layout = 0;
+
+  if (o == NULL)
+    {
+      if (local_error == NULL)
+        return TRUE;
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  bpw_json_doc_check_unknown (doc, o, spath, serving_keys, warnings);
+  if (!bpw_json_doc_get_enum (doc, o, spath, "kv_layout", FALSE, kv_layout_names, &layout,
+                              error)
+      || !bpw_json_doc_get_int (doc, o, spath, "kv_block", FALSE, 1, BPW_SERVE_MAX_KV_BLOCK,
+                                &s->kv_block, error)
+      || !bpw_json_doc_get_double (doc, o, spath, "prefix_hit", FALSE, 0.0, 0.999,
+                                   &s->prefix_hit, error)
+      || !bpw_json_doc_get_int (doc, o, spath, "chunk_tokens", FALSE, 0, G_MAXINT32,
+                                &s->chunk_tokens, error)
+      || !bpw_json_doc_get_int (doc, o, spath, "spec_tokens", FALSE, 0,
+                                BPW_SERVE_MAX_SPEC_TOKENS, &s->spec_tokens, error)
+      || !bpw_json_doc_get_double (doc, o, spath, "spec_accept", FALSE, 0.0, 0.999,
+                                   &s->spec_accept, error))
+    return FALSE;
+  s->kv_contiguous = layout == 1;
+  return TRUE;
+}
+
 static gboolean
 bpw_study_read_scenario (BpwStudy    *self,
                          BpwJsonDoc  *doc,
@@ -352,7 +397,8 @@ bpw_study_read_scenario (BpwStudy    *self,
       || !bpw_json_doc_get_double (doc, item, path, "weight", FALSE, 0.0, 1.0e9,
                                    &sc.scenario.weight, error)
       || !bpw_study_read_sla (doc, item, path, &sc.scenario, self->warnings, error)
-      || !bpw_study_read_parallel (doc, item, path, &sc.parallel, self->warnings, error))
+      || !bpw_study_read_parallel (doc, item, path, &sc.parallel, self->warnings, error)
+      || !bpw_study_read_serving (doc, item, path, &sc.serving, self->warnings, error))
     return FALSE;
   if (sc.scenario.micro_batch == 0)
     sc.scenario.micro_batch = bpw_scenario_default_micro_batch (phase, sc.scenario.global_batch,

@@ -36,6 +36,30 @@ _bpw_study_model_ref_for (BpwStudy               *self,
   G_STMT_START { json_builder_set_member_name (b, key); \
                  json_builder_add_string_value (b, value); } G_STMT_END
 
+/* The "serving" object, only where a feature differs from the default. */
+static void
+bpw_study_write_serving (JsonBuilder            *b,
+                         const BpwServeSettings *s)
+{
+  if (bpw_serve_settings_is_default (s))
+    return;
+  json_builder_set_member_name (b, "serving");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "kv_layout");
+  json_builder_add_string_value (b, s->kv_contiguous ? "contiguous" : "paged");
+  json_builder_set_member_name (b, "kv_block");
+  json_builder_add_int_value (b, s->kv_block > 0 ? s->kv_block : BPW_SERVE_KV_BLOCK);
+  json_builder_set_member_name (b, "prefix_hit");
+  json_builder_add_double_value (b, s->prefix_hit);
+  json_builder_set_member_name (b, "chunk_tokens");
+  json_builder_add_int_value (b, s->chunk_tokens);
+  json_builder_set_member_name (b, "spec_tokens");
+  json_builder_add_int_value (b, s->spec_tokens);
+  json_builder_set_member_name (b, "spec_accept");
+  json_builder_add_double_value (b, s->spec_accept);
+  json_builder_end_object (b);
+}
+
 static void
 bpw_study_write_sla (JsonBuilder       *b,
                      const BpwScenario *s)
@@ -95,6 +119,7 @@ bpw_study_write_scenario (BpwStudy               *self,
   json_builder_set_member_name (b, "weight");
   json_builder_add_double_value (b, s->weight);
   bpw_study_write_sla (b, s);
+  bpw_study_write_serving (b, &sc->serving);
   json_builder_set_member_name (b, "parallel");
   json_builder_begin_object (b);
   INT ("tp", p->tp);

@@ -11,6 +11,7 @@
 #include "bpw-json-doc.h"
 #include "bpw-model-spec.h"
 #include "bpw-scenario.h"
+#include "bpw-serve.h"
 
 G_BEGIN_DECLS
 
@@ -35,6 +36,8 @@ typedef struct
   guint         workload;   /* index into the study's workloads */
   BpwScenario   scenario;
   BpwParallel   parallel;
+  /* Serving features for its trade curves (an inference scenario's "serving" object). */
+  BpwServeSettings serving;
 } BpwStudyScenario;
 
 typedef enum

@@ -149,6 +149,46 @@ expect_rc "serve an unknown model is invalid input" 1 \
 expect_rc "a model that leaves no room for a KV cache is refused with exit 3" 3 \
   "$BPW" serve llama3-405b --blueprint a100-sxm-80gb --tp 8 --arrival-rate 1 --requests 10
 expect_stderr "the reason names the memory" "no room for a KV cache"
+# Modern serving: expert parallelism, the paged KV cache, prefix caching, an FP8 KV cache.
+expect_rc "serve with expert parallelism" 0 "$BPW" serve mixtral-8x7b --blueprint h100-sxm-80gb \
+  --tp 2 --dp 2 --ep 2 --requests 200 --arrival-rate 5 --json
+py "EP 2: one replica of 4 devices; all-to-all bytes per token 2 x 32 layers x top-2 x 4096 x 2 B / TP 2" "
+assert d['serving']['ep'] == 2 and d['serving']['devices_per_replica'] == 4, d['serving']
+assert d['ep_bytes_per_token'] == 2 * 32 * 2 * 4096 * 2 / 2, d['ep_bytes_per_token']
+assert d['stream']['replicas'] == 1"
+KV="llama3-8b --blueprint h100-sxm-80gb --requests 3000 --arrival-rate 100000 --max-batch 4096"
+KV="$KV --prompt-len fixed:500 --output-len uniform:1:300 --json"
+expect_rc "serve with a contiguous KV cache" 0 "$BPW" serve $KV --kv-contiguous
+cp "$TMP/out" "$TMP/contiguous.json"
+expect_rc "serve with a paged KV cache" 0 "$BPW" serve $KV --kv-block 16
+py "contiguous reserves the longest request; paging runs more sequences at once" "
+c = json.load(open('$TMP/contiguous.json'))
+assert c['serving']['kv_layout'] == 'contiguous' and d['serving']['kv_block'] == 16
+assert c['peak_batch'] == c['kv_capacity_tokens'] // c['kv_reserve_tokens'], c
+assert d['peak_batch'] > c['peak_batch'] and d['kv_waste_tokens'] <= 15, (d['peak_batch'], c['peak_batch'])"
+expect_rc "serve with half of every prompt cached" 0 "$BPW" serve $KV --prefix-hit 0.5
+py "prefix caching computes half the prompt tokens" "
+assert d['prefill_tokens'] * 2 == d['prompt_tokens'], d"
+expect_rc "serve with an FP8 KV cache" 0 "$BPW" serve $KV --kv-dtype fp8
+py "an FP8 KV cache holds twice the tokens" "
+c = json.load(open('$TMP/contiguous.json'))
+assert d['serving']['kv_dtype'] == 'fp8'
+assert abs(d['kv_capacity_tokens'] / c['kv_capacity_tokens'] - 2) < 1e-3"
+expect_rc "a prefix hit rate of 1 is a usage error" 2 "$BPW" serve $KV --prefix-hit 1
+expect_stderr "the message names the option" "--prefix-hit"
+expect_rc "a KV block of 0 tokens is a usage error" 2 "$BPW" serve $KV --kv-block 0
+expect_rc "an unknown KV dtype is a usage error" 2 "$BPW" serve $KV --kv-dtype int3
+expect_rc "serve with chunked prefill" 0 "$BPW" serve $KV --chunked-prefill 256
+py "no step prefills more than a chunk of 256 prompt tokens" "
+assert d['serving']['chunk_tokens'] == 256 and d['prefills'] * 256 >= d['prefill_tokens'], d"
+expect_rc "serve with speculative decoding and a draft model" 0 "$BPW" serve $KV \
+  --spec-tokens 3 --spec-accept 0.8 --draft llama3-8b
+py "tokens per verify step near (1 - a^(k+1)) / (1 - a)" "
+assert d['serving']['draft'] == 'model'
+assert abs(d['tokens_per_verify'] / ((1 - 0.8 ** 4) / 0.2) - 1) < 0.02, d['tokens_per_verify']"
+expect_rc "a draft without draft tokens is a usage error" 2 "$BPW" serve $KV --draft llama3-8b
+expect_rc "an acceptance rate of 1 is a usage error" 2 "$BPW" serve $KV --spec-tokens 2 \
+  --spec-accept 1
 # A stream is held whole (exact quantiles): its length is bounded before anything runs.
 expect_rc "more requests than a run simulates is a usage error" 2 \
   "$BPW" serve llama3-8b --blueprint h200-sxm-141gb --arrival-rate 1 --requests 100000000

@@ -156,8 +156,8 @@ test_deterministic (void)
   run (m, &o, &a);
   run (m, &o, &b);
   g_assert_cmpmem (&a, sizeof a, &b, sizeof b);
-  ja = bpw_serve_to_json (&a, 1, &o);
-  jb = bpw_serve_to_json (&b, 1, &o);
+  ja = bpw_serve_to_json (&a, 1, &o, NULL);
+  jb = bpw_serve_to_json (&b, 1, &o, NULL);
   g_assert_cmpstr (ja, ==, jb);
   o.seed = 43;
   run (m, &o, &c);

@@ -252,6 +252,125 @@ test_from_study (void)
   g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
 }
 
+/* The serving features move the curves the way their closed forms say and the legend's
+ * note names them: at the same light load, half of every prompt cached cuts TTFT, and
+ * speculative decoding (3 MTP tokens accepted with 0.8: 2.95 tokens a step) cuts TPOT. */
+static void
+test_serving_features (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwStudy) study = bpw_study_new_bundled ("default", &error);
+  g_autoptr(BpwTradeData) plain = NULL;
+  g_autoptr(BpwTradeData) cached = NULL;
+  g_autoptr(BpwTradeData) speculative = NULL;
+  BpwTradeOptions options;
+  const BpwTradePoint *a, *b, *c;
+  guint s;
+
+  g_assert_no_error (error);
+  g_assert_true (bpw_study_lookup_scenario (study, "llama3-70b-decode", &s));
+  bpw_trade_options_init (&options, &bpw_study_get_scenario (study, s)->scenario);
+  options.requests = 40;
+  options.n_rates = 1;
+  plain = bpw_trade_data_new_from_study (study, s, &options, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (plain->stream, "paged KV cache of 16-token blocks"));
+  options.serving.prefix_hit = 0.5;
+  cached = bpw_trade_data_new_from_study (study, s, &options, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (cached->stream, "prefix cache hit rate 50 %"));
+  options.serving.prefix_hit = 0;
+  options.serving.spec_tokens = 3;
+  options.serving.spec_accept = 0.8;
+  speculative = bpw_trade_data_new_from_study (study, s, &options, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (speculative->stream, "speculative decoding of 3 MTP tokens"));
+
+  g_assert_cmpuint (plain->points->len, ==, cached->points->len);
+  for (guint i = 0; i < plain->points->len; i++)
+    {
+      a = &g_array_index (plain->points, BpwTradePoint, i);
+      b = &g_array_index (cached->points, BpwTradePoint, i);
+      c = &g_array_index (speculative->points, BpwTradePoint, i);
+      g_assert_cmpfloat (a->arrival_rate, ==, b->arrival_rate);
+      g_assert_cmpfloat (b->latency[BPW_TRADE_LATENCY_TTFT].p50, <,
+                         0.75 * a->latency[BPW_TRADE_LATENCY_TTFT].p50);
+      g_assert_cmpfloat (c->latency[BPW_TRADE_LATENCY_TPOT].p50, <,
+                         0.75 * a->latency[BPW_TRADE_LATENCY_TPOT].p50);
+    }
+}
+
+/* The default study with @serving (a JSON object) on its decode scenario. */
+static BpwStudy *
+study_with_serving (const char *serving, GError **error)
+{
+  g_autoptr(BpwStudy) base = bpw_study_new_bundled ("default", NULL);
+  g_autofree char *text = bpw_study_to_json (base);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonParser) member = json_parser_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autofree char *edited = NULL;
+  JsonArray *scenarios;
+
+  g_assert_true (json_parser_load_from_data (parser, text, -1, NULL));
+  g_assert_true (json_parser_load_from_data (member, serving, -1, NULL));
+  scenarios = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                            "scenarios");
+  for (guint i = 0; i < json_array_get_length (scenarios); i++)
+    {
+      JsonObject *sc = json_array_get_object_element (scenarios, i);
+
+      if (g_strcmp0 (json_object_get_string_member (sc, "name"), "llama3-70b-decode") == 0)
+        json_object_set_member (sc, "serving", json_node_copy (json_parser_get_root (member)));
+    }
+  json_generator_set_root (gen, json_parser_get_root (parser));
+  edited = json_generator_to_data (gen, NULL);
+  return bpw_study_new_from_data ("serving.json", edited, -1, error);
+}
+
+/* A study scenario's "serving" object: read, written back the same, refused out of range,
+ * and what the Trade-offs page's curves (no options given) are drawn with. */
+static void
+test_study_serving (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwStudy) study = study_with_serving ("{\"kv_layout\": \"paged\", \"kv_block\": 32, "
+                                                 "\"prefix_hit\": 0.5, \"chunk_tokens\": 512, "
+                                                 "\"spec_tokens\": 2, \"spec_accept\": 0.6}",
+                                                 &error);
+  g_autoptr(BpwStudy) back = NULL;
+  g_autoptr(BpwStudy) bad = NULL;
+  g_autoptr(BpwTradeData) data = NULL;
+  g_autofree char *text = NULL;
+  const BpwServeSettings *set;
+  guint s;
+
+  g_assert_no_error (error);
+  g_assert_true (bpw_study_lookup_scenario (study, "llama3-70b-decode", &s));
+  set = &bpw_study_get_scenario (study, s)->serving;
+  g_assert_cmpint (set->kv_block, ==, 32);
+  g_assert_cmpfloat (set->prefix_hit, ==, 0.5);
+  g_assert_cmpint (set->chunk_tokens, ==, 512);
+  g_assert_cmpint (set->spec_tokens, ==, 2);
+  g_assert_cmpfloat (set->spec_accept, ==, 0.6);
+  g_assert_false (set->kv_contiguous);
+  text = bpw_study_to_json (study);
+  back = bpw_study_new_from_data ("back.json", text, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (bpw_study_equal (study, back));
+
+  bad = study_with_serving ("{\"prefix_hit\": 1}", &error);
+  g_assert_null (bad);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "prefix_hit"));
+  g_clear_error (&error);
+
+  data = bpw_trade_data_new_from_study (study, s, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (data->stream, "32-token blocks"));
+  g_assert_nonnull (strstr (data->stream, "chunked prefill of 512 tokens"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -263,5 +382,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bpw/plot/TradePlot/csv", test_csv);
   g_test_add_func ("/bpw/plot/TradePlot/series-palette", test_series_palette);
   g_test_add_func ("/bpw/plot/TradePlot/from-study", test_from_study);
+  g_test_add_func ("/bpw/plot/TradePlot/serving-features", test_serving_features);
+  g_test_add_func ("/bpw/plot/TradePlot/study-serving", test_study_serving);
   return g_test_run ();
 }

@@ -44,6 +44,17 @@ bpw_trade_options_init (BpwTradeOptions   *options,
   };
 }
 
+void
+bpw_trade_options_init_from_study (BpwTradeOptions *options,
+                                   BpwStudy        *study,
+                                   guint            scenario)
+{
+  const BpwStudyScenario *sc = bpw_study_get_scenario (study, scenario);
+
+  bpw_trade_options_init (options, &sc->scenario);
+  options->serving = sc->serving;
+}
+
 BpwTradeData *
 bpw_trade_data_new (const char *title,
                     const char *scenario)
@@ -173,6 +184,47 @@ saturation (BpwServeModel *model, const BpwTradeOptions *o, double *rate, GError
   return isfinite (*rate) && *rate > 0;
 }
 
+/* The candidate's name, and the serving choices of its own that move its curve: expert
+ * parallelism and a KV cache in another precision than the compute. */
+static char *
+series_label (const char *name, const BpwCandidateRun *run)
+{
+  g_autoptr(GString) extra = g_string_new (NULL);
+
+  if (run->mapping.parallel.ep > 1)
+    g_string_append_printf (extra, _("EP %" PRId64), run->mapping.parallel.ep);
+  if (run->scenario.kv_dtype != run->scenario.dtype)
+    {
+      if (extra->len > 0)
+        g_string_append (extra, ", ");
+      g_string_append_printf (extra, _("%s KV cache"), bpw_dtype_to_string (run->scenario.kv_dtype));
+    }
+  if (extra->len == 0)
+    return g_strdup (name);
+  return g_strdup_printf ("%s (%s)", name, extra->str);
+}
+
+/* The serving features of @o, as a clause for the legend's note. */
+static char *
+describe_serving (const BpwServeSettings *o)
+{
+  GString *out = g_string_new (NULL);
+
+  if (o->kv_contiguous)
+    g_string_append (out, _("contiguous KV cache (the longest request each)"));
+  else
+    g_string_append_printf (out, _("paged KV cache of %" PRId64 "-token blocks"),
+                            o->kv_block > 0 ? o->kv_block : BPW_SERVE_KV_BLOCK);
+  if (o->prefix_hit > 0)
+    g_string_append_printf (out, _(", prefix cache hit rate %.0f %%"), o->prefix_hit * 100);
+  if (o->chunk_tokens > 0)
+    g_string_append_printf (out, _(", chunked prefill of %" PRId64 " tokens"), o->chunk_tokens);
+  if (o->spec_tokens > 0)
+    g_string_append_printf (out, _(", speculative decoding of %" PRId64 " MTP tokens "
+                                   "(acceptance %.2f)"), o->spec_tokens, o->spec_accept);
+  return g_string_free (out, FALSE);
+}
+
 static void
 sweep_candidate (BpwTradeData *data, BpwStudy *study, guint c, guint s,
                  const BpwTradeOptions *options)
@@ -182,6 +234,7 @@ sweep_candidate (BpwTradeData *data, BpwStudy *study, guint c, guint s,
   g_autoptr(BpwServeModel) model = NULL;
   BpwServeOptions so = { .requests = options->requests, .prompt = options->prompt,
                          .output = options->output, .seed = options->seed };
+  g_autofree char *label = NULL;
   gint64 longest_prompt, longest_request, devices;
   BpwTradeSeries *series;
   BpwCandidateRun run;
@@ -192,11 +245,13 @@ sweep_candidate (BpwTradeData *data, BpwStudy *study, guint c, guint s,
       bpw_trade_data_add_series (data, cand->name, 0, NAN, NAN);
       goto fail_run;
     }
+  bpw_serve_settings_apply (&options->serving, &so);
   so.replicas = bpw_serve_replicas (&run.mapping.parallel);
   devices = MAX (run.mapping.parallel.dp, 1) * MAX (run.mapping.parallel.tp, 1) *
             MAX (run.mapping.parallel.pp, 1);
+  label = series_label (cand->name, &run);
   /* The study's price first: it is the user's, with its source. */
-  bpw_trade_data_add_series (data, cand->name, devices,
+  bpw_trade_data_add_series (data, label, devices,
                              run.blueprint->tdp.set ? devices * run.blueprint->tdp.value : NAN,
                              cand->price.set ? bpw_study_price_cost (&cand->price, devices)
                              : run.blueprint->cost.set ? devices * run.blueprint->cost.value
@@ -246,6 +301,7 @@ bpw_trade_data_new_from_study (BpwStudy              *study,
   g_autofree char *title = NULL;
   g_autofree char *prompt = NULL;
   g_autofree char *output = NULL;
+  g_autofree char *serving = NULL;
   BpwTradeData *data;
 
   g_return_val_if_fail (BPW_IS_STUDY (study), NULL);
@@ -266,19 +322,20 @@ bpw_trade_data_new_from_study (BpwStudy              *study,
     }
   if (options == NULL)
     {
-      bpw_trade_options_init (&defaults, &sc->scenario);
+      bpw_trade_options_init_from_study (&defaults, study, scenario);
       options = &defaults;
     }
   title = g_strdup_printf (_("Trade curves: %s, throughput against latency"), sc->name);
   data = bpw_trade_data_new (title, sc->name);
   prompt = bpw_length_dist_to_string (&options->prompt);
   output = bpw_length_dist_to_string (&options->output);
+  serving = describe_serving (&options->serving);
   g_free (data->stream);
   data->stream = g_strdup_printf (_("%" PRId64 " requests per rate, Poisson (seed %"
                                   PRIu64 "), prompts %s, outputs %s, ≤ %"
-                                  PRId64 " sequences a step"),
+                                  PRId64 " sequences a step; %s"),
                                   options->requests, options->seed, prompt, output,
-                                  options->max_batch);
+                                  options->max_batch, serving);
   data->sla[BPW_TRADE_LATENCY_TTFT] = sc->scenario.sla_ttft;
   data->sla[BPW_TRADE_LATENCY_TPOT] = sc->scenario.sla_tpot;
   data->sla[BPW_TRADE_LATENCY_E2E] = sc->scenario.sla_p99;

@@ -49,7 +49,8 @@ typedef struct
 {
   char            *title;        /* owned */
   char            *scenario;     /* owned */
-  char            *stream;       /* owned: "1000 requests, prompts fixed:2048, ..." */
+  char            *stream;       /* owned: "1000 requests, prompts fixed:2048, ...", and
+                                  * the serving features, for the legend */
   BpwTradeLatency  metric;       /* the scenario's SLA metric, else its phase's */
   double           sla[BPW_TRADE_N_LATENCIES];  /* s; 0 none (TTFT, TPOT, p99 end to end) */
   GArray          *series;       /* BpwTradeSeries */
@@ -65,13 +66,21 @@ typedef struct
   guint64        seed;
   gint64         max_batch;
   guint          n_rates;        /* arrival rates per candidate */
+  /* The serving features (bpw-serve.h): KV layout, prefix caching, chunked prefill,
+   * speculative decoding with the candidate's MTP heads. EP and the KV dtype come from
+   * each candidate's mapping and the scenario. */
+  BpwServeSettings serving;
 } BpwTradeOptions;
 
 /* 1000 requests, seed 1, at most 256 sequences a step, 10 rates; prompts of the
  * scenario's length, outputs of context − prompt tokens (decode with a context) else
- * 256. */
+ * 256; a paged KV cache of 16-token blocks and no other serving feature. */
 void          bpw_trade_options_init     (BpwTradeOptions       *options,
                                           const BpwScenario     *scenario);
+/* The same for scenario @scenario of @study, with the scenario's serving settings. */
+void          bpw_trade_options_init_from_study (BpwTradeOptions *options,
+                                                 BpwStudy        *study,
+                                                 guint            scenario);
 
 BpwTradeData *bpw_trade_data_new         (const char            *title,
                                           const char            *scenario);

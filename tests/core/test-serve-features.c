@@ -1,0 +1,412 @@
+/* test-serve-features.c — modern serving against the closed forms each feature predicts
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Expert parallelism (expert weights split over the EP ranks, the all-to-all bytes of
+ * every MoE layer), the paged KV cache against a contiguous maximum-length reservation,
+ * prefix caching, an FP8 KV cache and sliding-window KV, each changing `bpw serve`'s
+ * figures in the direction and by the size its simple formula gives.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "bpw-core.h"
+#include "bpw-serve.h"
+
+typedef struct
+{
+  BpwModelSpec   spec;
+  BpwScenario    scenario;
+  BpwMapping     mapping;
+  BpwBlueprint  *bp;
+} Setup;
+
+static void
+setup_load (Setup *s, const char *model, gint64 tp)
+{
+  g_autoptr(GError) error = NULL;
+
+  bpw_model_spec_init_defaults (&s->spec);
+  g_assert_true (bpw_workload_load (model, &s->spec, &error));
+  g_assert_no_error (error);
+  bpw_scenario_init_defaults (&s->scenario);
+  bpw_mapping_init_defaults (&s->mapping);
+  s->mapping.parallel.tp = tp;
+  s->bp = bpw_blueprint_load ("h100-sxm-80gb", NULL, &error);
+  g_assert_no_error (error);
+}
+
+static void
+setup_clear (Setup *s)
+{
+  bpw_model_spec_clear (&s->spec);
+  bpw_scenario_clear (&s->scenario);
+  bpw_mapping_clear (&s->mapping);
+  g_clear_pointer (&s->bp, bpw_blueprint_free);
+}
+
+static BpwServeModel *
+model_new (Setup *s, gint64 max_batch, gint64 longest_prompt, gint64 longest_request)
+{
+  g_autoptr(GError) error = NULL;
+  BpwServeModel *m = bpw_serve_model_new (&s->spec, &s->scenario, s->bp, &s->mapping,
+                                          max_batch, longest_prompt, longest_request, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (m);
+  return m;
+}
+
+static BpwServeOptions
+stream (double rate, gint64 requests, const char *prompt, const char *output)
+{
+  BpwServeOptions o = { .arrival_rate = rate, .requests = requests, .seed = 3, .replicas = 1 };
+
+  g_assert_true (bpw_length_dist_parse (prompt, "--prompt-len", &o.prompt, NULL));
+  g_assert_true (bpw_length_dist_parse (output, "--output-len", &o.output, NULL));
+  return o;
+}
+
+static void
+serve (BpwServeModel *m, const BpwServeOptions *o, BpwServeResult *r)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (bpw_serve_run (m, o, r, &error));
+  g_assert_no_error (error);
+}
+
+static double
+hbm_bandwidth (const BpwBlueprint *bp)
+{
+  return bp->memory[bpw_blueprint_first_memory (bp, BPW_MEMORY_DEVICE)].bandwidth.value;
+}
+
+static double
+fastest_link (const BpwBlueprint *bp)
+{
+  double link = 0;
+
+  for (guint i = 0; i < bp->n_tiers; i++)
+    link = MAX (link, bp->tiers[i].bandwidth.value);
+  return link;
+}
+
+/* ---- expert parallelism ---- */
+
+/* Mixtral 8x7B on TP 2 H100s, then the same over EP 2 (four devices, one replica): each
+ * device drops half its share of the expert weights, (P − A) · E / (E − k) · bytes ÷ 2 ÷ TP
+ * (A the parameters a token uses), and the replica's KV cache grows by that over the KV
+ * bytes of a token per device, on each of its two EP ranks. Every decode step sends each
+ * token's top-k hidden vectors out and back in every MoE layer: 2 · layers · k · h ·
+ * bytes ÷ TP per token, and the step takes at least those bytes over the fastest link. */
+static void
+test_expert_parallel (void)
+{
+  g_autoptr(BpwServeModel) one = NULL;
+  g_autoptr(BpwServeModel) ep = NULL;
+  g_autoptr(GError) error = NULL;
+  Setup s;
+  double act, kv_token, expert_bytes, gain, moe_layers = 0, bytes_token, t;
+  const gint64 tp = 2, batch = 64;
+
+  setup_load (&s, "mixtral-8x7b", tp);
+  act = bpw_dtype_bytes (s.scenario.dtype);
+  kv_token = 2.0 * (double) s.spec.layers * (double) s.spec.kv_heads *
+             (double) s.spec.head_dim * bpw_dtype_bytes (s.scenario.kv_dtype) / (double) tp;
+  expert_bytes = (double) (bpw_model_spec_parameters (&s.spec) -
+                           bpw_model_spec_active_parameters (&s.spec)) *
+                 (double) s.spec.experts / (double) (s.spec.experts - s.spec.top_k) *
+                 bpw_dtype_bytes (s.spec.param_dtype);
+  for (gint64 l = 0; l < s.spec.layers; l++)
+    moe_layers += bpw_model_spec_is_moe_layer (&s.spec, l);
+
+  one = model_new (&s, batch, 1024, 2048);
+  g_assert_cmpfloat (bpw_serve_model_ep_bytes_per_sequence (one), ==, 0);
+
+  s.mapping.parallel.dp = 2;
+  s.mapping.parallel.ep = 2;
+  g_assert_cmpint (bpw_serve_replicas (&s.mapping.parallel), ==, 1);
+  g_assert_cmpint (bpw_serve_replica_shards (&s.mapping.parallel), ==, 2);
+  ep = model_new (&s, batch, 1024, 2048);
+  g_assert_cmpint (bpw_serve_model_devices (ep), ==, 4);
+
+  gain = expert_bytes / 2.0 / (double) tp / kv_token;
+  g_test_message ("KV cache: EP 1 %" G_GINT64_FORMAT " tokens, EP 2 %" G_GINT64_FORMAT
+                  " (%" G_GINT64_FORMAT " per rank); expert weights freed per rank: %.0f tokens",
+                  bpw_serve_model_kv_capacity (one), bpw_serve_model_kv_capacity (ep),
+                  bpw_serve_model_kv_capacity (ep) / 2, gain);
+  /* Beside the weights, the working memory of a step differs a little (an EP rank runs
+   * half the batch; it holds all-to-all buffers): within 3 % of the freed weights. */
+  g_assert_cmpfloat (fabs ((double) bpw_serve_model_kv_capacity (ep) / 2.0 -
+                           (double) bpw_serve_model_kv_capacity (one) - gain), <, 0.03 * gain);
+
+  bytes_token = 2.0 * moe_layers * (double) s.spec.top_k * (double) s.spec.hidden * act /
+                (double) tp;
+  g_test_message ("all-to-all bytes per token and rank: %.0f, closed form %.0f",
+                  bpw_serve_model_ep_bytes_per_sequence (ep), bytes_token);
+  g_assert_cmpfloat (fabs (bpw_serve_model_ep_bytes_per_sequence (ep) - bytes_token), <=,
+                     1e-9 * bytes_token);
+
+  g_assert_true (bpw_serve_model_decode_time (ep, batch, batch * 1024.0, &t, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (t, >=, bytes_token * (double) batch / 2.0 / fastest_link (s.bp));
+  setup_clear (&s);
+}
+
+/* ---- paged and contiguous KV cache ---- */
+
+/* Every request arrives at once, so the replica admits as many as its KV cache holds. With
+ * fixed 500 + 100 tokens in blocks of 16 each takes ⌈600 / 16⌉ = 38 blocks: floor(floor(C /
+ * 16) / 38) run together, 8 tokens of each wasted. A contiguous cache reserves the
+ * stream's longest request for every sequence: with outputs from 1 to 300, floor(C / L)
+ * run, and paging admits at least floor(floor(C / 16) / ⌈L / 16⌉) — more. */
+static void
+test_paged_kv (void)
+{
+  g_autoptr(BpwServeModel) m = NULL;
+  BpwServeOptions o = stream (1e6, 3000, "fixed:500", "fixed:100");
+  BpwServeResult paged, exact, contiguous, varied;
+  Setup s;
+  gint64 c, longest = 0, prompt;
+
+  setup_load (&s, "llama3-8b", 1);
+  m = model_new (&s, 8192, 500, 800);
+  c = bpw_serve_model_kv_capacity (m);
+  g_assert_cmpint (c / 600, <, o.requests);
+
+  serve (m, &o, &paged);
+  g_assert_cmpint (paged.peak_batch, ==, c / 16 / 38);
+  g_assert_cmpfloat (paged.kv_waste_tokens, ==, 38 * 16 - 600);
+  o.kv_block = 1;
+  serve (m, &o, &exact);
+  g_assert_cmpint (exact.peak_batch, ==, c / 600);
+  g_assert_cmpfloat (exact.kv_waste_tokens, ==, 0);
+  g_assert_cmpint (exact.peak_batch, >=, paged.peak_batch);
+
+  o = stream (1e6, 3000, "fixed:500", "uniform:1:300");
+  bpw_serve_stream_bounds (&o, &prompt, &longest);
+  o.kv_contiguous = TRUE;
+  serve (m, &o, &contiguous);
+  g_assert_cmpint (contiguous.kv_reserve_tokens, ==, longest);
+  g_assert_cmpint (contiguous.peak_batch, ==, c / longest);
+  o.kv_contiguous = FALSE;
+  o.kv_block = 0;   /* the default, 16 */
+  serve (m, &o, &varied);
+  g_test_message ("peak batch: contiguous %" G_GINT64_FORMAT " (reserving %" G_GINT64_FORMAT
+                  " tokens each, %.1f unused), paged %" G_GINT64_FORMAT " (%.1f unused)",
+                  contiguous.peak_batch, longest, contiguous.kv_waste_tokens,
+                  varied.peak_batch, varied.kv_waste_tokens);
+  g_assert_cmpint (varied.peak_batch, >=, c / 16 / ((longest + 15) / 16));
+  g_assert_cmpint (varied.peak_batch, >, contiguous.peak_batch);
+  g_assert_cmpfloat (varied.kv_waste_tokens, <=, 15);
+  g_assert_cmpfloat (contiguous.kv_waste_tokens, >, 100);
+  g_assert_cmpfloat (varied.throughput_tokens_per_s, >, contiguous.throughput_tokens_per_s);
+  setup_clear (&s);
+}
+
+/* ---- prefix caching ---- */
+
+/* Requests far apart (no queue): TTFT is one prefill. With half of every 2048-token prompt
+ * cached the prefill computes 1024 tokens, and TTFT falls to about half (compute-bound:
+ * the linear work halves, the attention within the suffix quarters, the weights are read
+ * once either way). */
+static void
+test_prefix_cache (void)
+{
+  g_autoptr(BpwServeModel) m = NULL;
+  BpwServeOptions o = stream (0.01, 20, "fixed:2048", "fixed:2");
+  BpwServeResult cold, warm;
+  Setup s;
+  double ratio;
+
+  setup_load (&s, "llama3-8b", 1);
+  m = model_new (&s, 64, 2048, 2050);
+  serve (m, &o, &cold);
+  g_assert_cmpint (cold.prefill_tokens, ==, cold.prompt_tokens);
+  o.prefix_hit = 0.5;
+  serve (m, &o, &warm);
+  g_assert_cmpint (warm.prompt_tokens, ==, 20 * 2048);
+  g_assert_cmpint (warm.prefill_tokens, ==, 20 * (2048 - 1024));
+  ratio = warm.ttft_s.mean / cold.ttft_s.mean;
+  g_test_message ("TTFT %.3f ms cold, %.3f ms with half the prompt cached (x %.3f)",
+                  cold.ttft_s.mean * 1e3, warm.ttft_s.mean * 1e3, ratio);
+  g_assert_cmpfloat (fabs (ratio - 0.5), <, 0.1);
+  /* A hit rate of 1 would leave nothing to compute: refused. */
+  o.prefix_hit = 1.0;
+  {
+    g_autoptr(GError) error = NULL;
+
+    g_assert_false (bpw_serve_run (m, &o, &warm, &error));
+    g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+  }
+  setup_clear (&s);
+}
+
+/* ---- FP8 KV cache ---- */
+
+/* One byte per element instead of two: the KV cache holds twice the tokens in the same
+ * free memory, and a memory-bound decode step reads half the KV bytes: 64 sequences of
+ * 2048 tokens are 64 · 2048 · 2 · layers · kv_heads · head_dim bytes less at FP8, which
+ * at the HBM bandwidth is the least time it saves. */
+static void
+test_fp8_kv (void)
+{
+  g_autoptr(BpwServeModel) bf16 = NULL;
+  g_autoptr(BpwServeModel) fp8 = NULL;
+  g_autoptr(GError) error = NULL;
+  Setup s;
+  double t16, t8, saved_bytes, ratio;
+
+  setup_load (&s, "llama3-8b", 1);
+  bf16 = model_new (&s, 64, 2048, 4096);
+  s.scenario.kv_dtype = BPW_DTYPE_FP8;
+  fp8 = model_new (&s, 64, 2048, 4096);
+  ratio = (double) bpw_serve_model_kv_capacity (fp8) / (double) bpw_serve_model_kv_capacity (bf16);
+  g_test_message ("KV cache %" G_GINT64_FORMAT " tokens in bf16, %" G_GINT64_FORMAT " in fp8",
+                  bpw_serve_model_kv_capacity (bf16), bpw_serve_model_kv_capacity (fp8));
+  g_assert_cmpfloat (fabs (ratio - 2.0), <, 1e-3);
+
+  g_assert_true (bpw_serve_model_decode_time (bf16, 64, 64 * 2048.0, &t16, &error));
+  g_assert_true (bpw_serve_model_decode_time (fp8, 64, 64 * 2048.0, &t8, &error));
+  g_assert_no_error (error);
+  saved_bytes = 64.0 * 2048.0 * 2.0 * (double) s.spec.layers * (double) s.spec.kv_heads *
+                (double) s.spec.head_dim * 1.0;
+  g_test_message ("decode step %.4f ms in bf16, %.4f ms in fp8; %.0f KV bytes less read, "
+                  "%.4f ms at the HBM bandwidth", t16 * 1e3, t8 * 1e3, saved_bytes,
+                  saved_bytes / hbm_bandwidth (s.bp) * 1e3);
+  g_assert_cmpfloat (t16 - t8, >=, saved_bytes / hbm_bandwidth (s.bp));
+  g_assert_cmpfloat (t16 - t8, <=, 2.0 * saved_bytes / hbm_bandwidth (s.bp));
+  setup_clear (&s);
+}
+
+/* ---- sliding window ---- */
+
+/* With a 1024-token window on every layer (Mistral's rolling buffer) a sequence of 3100
+ * tokens holds 1024 per layer: ⌈1024 / 16⌉ = 64 blocks instead of ⌈3100 / 16⌉ = 194, and
+ * the cache admits floor(floor(C / 16) / 64) sequences at once. */
+static void
+test_sliding_window (void)
+{
+  g_autoptr(BpwServeModel) m = NULL;
+  BpwServeOptions o = stream (1e6, 2000, "fixed:3000", "fixed:100");
+  BpwServeResult r;
+  Setup s;
+  gint64 c;
+
+  setup_load (&s, "llama3-8b", 1);
+  s.spec.window = 1024;
+  s.spec.window_first = 0;
+  g_assert_true (bpw_model_spec_validate (&s.spec, NULL));
+  m = model_new (&s, 8192, 3000, 3100);
+  g_assert_cmpint (bpw_serve_model_kv_tokens (m, 3100), ==, 1024);
+  g_assert_cmpint (bpw_serve_model_kv_tokens (m, 700), ==, 700);
+  c = bpw_serve_model_kv_capacity (m);
+  g_assert_cmpint (c / 16 / 64, <, o.requests);
+  serve (m, &o, &r);
+  g_test_message ("KV cache %" G_GINT64_FORMAT " tokens: %" G_GINT64_FORMAT " sequences of "
+                  "3100 tokens at once through a 1024-token window", c, r.peak_batch);
+  g_assert_cmpint (r.peak_batch, ==, c / 16 / 64);
+  setup_clear (&s);
+}
+
+/* ---- chunked prefill ---- */
+
+/* Alone, a prompt of 2048 tokens in chunks of 512 takes ⌈2048 / 512⌉ = 4 steps, each the
+ * prefill of 512 tokens: TTFT is four of them, more than one prefill of the whole. Under
+ * load, a decode no longer waits for a whole prompt: the tail of TPOT falls. */
+static void
+test_chunked_prefill (void)
+{
+  g_autoptr(BpwServeModel) m = NULL;
+  g_autoptr(GError) error = NULL;
+  BpwServeOptions o = stream (0.01, 20, "fixed:2048", "fixed:4");
+  BpwServeResult whole, chunked;
+  Setup s;
+  double t512;
+
+  setup_load (&s, "llama3-8b", 1);
+  m = model_new (&s, 256, 2048, 2304);
+  serve (m, &o, &whole);
+  o.chunk_tokens = 512;
+  serve (m, &o, &chunked);
+  g_assert_cmpint (whole.prefills, ==, 20);
+  g_assert_cmpint (chunked.prefills, ==, 20 * 4);
+  g_assert_true (bpw_serve_model_prefill_time (m, 1, 512.0 * 512.0, &t512, &error));
+  g_assert_no_error (error);
+  g_test_message ("TTFT alone: %.3f ms whole, %.3f ms in 4 chunks (4 x %.3f ms)",
+                  whole.ttft_s.mean * 1e3, chunked.ttft_s.mean * 1e3, t512 * 1e3);
+  g_assert_cmpfloat (fabs (chunked.ttft_s.mean - 4.0 * t512), <=, 1e-9 * chunked.ttft_s.mean);
+  g_assert_cmpfloat (chunked.ttft_s.mean, >, whole.ttft_s.mean);
+
+  o = stream (6, 600, "fixed:4096", "fixed:128");
+  serve (m, &o, &whole);
+  o.chunk_tokens = 512;
+  serve (m, &o, &chunked);
+  g_test_message ("under load: TPOT p99 %.3f ms whole, %.3f ms chunked; TTFT p50 %.3f ms, "
+                  "%.3f ms", whole.tpot_s.p99 * 1e3, chunked.tpot_s.p99 * 1e3,
+                  whole.ttft_s.p50 * 1e3, chunked.ttft_s.p50 * 1e3);
+  g_assert_cmpfloat (chunked.tpot_s.p99, <, whole.tpot_s.p99);
+  setup_clear (&s);
+}
+
+/* ---- speculative decoding ---- */
+
+/* k = 4 drafts accepted with α = 0.7 give (1 − α^5) / (1 − α) = 2.773 tokens per verify
+ * step. A lone sequence's verify step costs its decode, four drafts from the MTP heads
+ * (each a decode ÷ layers) and the prefill of 4 more tokens beyond an empty step, so TPOT
+ * falls to that cost over 2.773 tokens. With α = 0 every step yields one token: dearer. */
+static void
+test_speculative (void)
+{
+  g_autoptr(BpwServeModel) m = NULL;
+  g_autoptr(GError) error = NULL;
+  BpwServeOptions o = stream (0.01, 200, "fixed:512", "fixed:256");
+  BpwServeResult plain, spec, rejected;
+  Setup s;
+  double expected = (1 - pow (0.7, 5)) / (1 - 0.7), t_dec, t_empty, t_extra, cost;
+
+  setup_load (&s, "llama3-8b", 1);
+  m = model_new (&s, 64, 512, 768);
+  serve (m, &o, &plain);
+  g_assert_cmpfloat (plain.tokens_per_verify, ==, 1);
+  o.spec_tokens = 4;
+  o.spec_accept = 0.7;
+  serve (m, &o, &spec);
+  g_test_message ("tokens per verify step %.4f, closed form %.4f; TPOT %.3f ms plain, %.3f ms "
+                  "speculative", spec.tokens_per_verify, expected, plain.tpot_s.mean * 1e3,
+                  spec.tpot_s.mean * 1e3);
+  g_assert_cmpfloat (fabs (spec.tokens_per_verify / expected - 1), <, 0.02);
+
+  /* The middle of a sequence's life: 640 tokens cached. */
+  g_assert_true (bpw_serve_model_decode_time (m, 1, 640, &t_dec, &error));
+  g_assert_true (bpw_serve_model_decode_time (m, 1, 1, &t_empty, &error));
+  g_assert_true (bpw_serve_model_prefill_time (m, 1, 16, &t_extra, &error));
+  g_assert_no_error (error);
+  cost = t_dec * (1 + 4.0 / (double) s.spec.layers) + MAX (t_extra - t_empty, 0);
+  g_test_message ("TPOT ratio %.4f, closed form %.4f", spec.tpot_s.mean / plain.tpot_s.mean,
+                  cost / expected / t_dec);
+  g_assert_cmpfloat (fabs (spec.tpot_s.mean / plain.tpot_s.mean / (cost / expected / t_dec) - 1),
+                     <, 0.05);
+
+  o.spec_accept = 0;
+  serve (m, &o, &rejected);
+  g_assert_cmpfloat (rejected.tokens_per_verify, ==, 1);
+  g_assert_cmpfloat (rejected.tpot_s.mean, >, plain.tpot_s.mean);
+  setup_clear (&s);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/bpw/core/ServeFeatures/expert-parallel", test_expert_parallel);
+  g_test_add_func ("/bpw/core/ServeFeatures/paged-kv", test_paged_kv);
+  g_test_add_func ("/bpw/core/ServeFeatures/prefix-cache", test_prefix_cache);
+  g_test_add_func ("/bpw/core/ServeFeatures/fp8-kv", test_fp8_kv);
+  g_test_add_func ("/bpw/core/ServeFeatures/sliding-window", test_sliding_window);
+  g_test_add_func ("/bpw/core/ServeFeatures/chunked-prefill", test_chunked_prefill);
+  g_test_add_func ("/bpw/core/ServeFeatures/speculative", test_speculative);
+  return g_test_run ();
+}
