@@ -445,7 +445,9 @@ fit_training (BpwPackFit *fit, const BpwPackData *data, double copy_rate, GError
                                   "tensors (the optimizer operations of their work graphs)",
                                   fit->source, names, kernels, tensors));
     }
-  if (moe->len > 0)
+  /* None left beyond the queue (a step no slower than its kernels): nothing to add, and a
+   * time of zero is no value the blueprint takes. */
+  if (moe->len > 0 && moe_unexplained > 0)
     {
       g_autofree char *names = run_list (pack, (const guint *) moe->data, moe->len);
 

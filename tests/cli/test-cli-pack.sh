@@ -149,9 +149,15 @@ for ms in ("15.388959884643555", "1.4796160459518433", "16.728992462158203", "11
     text = text.replace('"measured_ms": ' + ms, '"measured_ms": %r' % (float(ms) / 10))
 open(sys.argv[2], "w").write(text)
 PYEOF
+  # The H200's hardware alone: its bundled (estimated, slower) stack would be further off
+  # these times than any calibration.
+  "$PYTHON" -c "
+import json, sys
+d = json.load(open(sys.argv[1])); d.pop('stack', None)
+json.dump(d, open(sys.argv[2], 'w'))" "$(dirname "$0")/../../data/blueprints/h200-sxm-141gb.json" "$TMP/h200-hw.json"
   rm -f "$TMP/refused.json"
   expect_rc "calibrate --pack refuses a calibration that predicts worse" 1 "$BPW" profile calibrate \
-    --pack "$TMP/fast.json" --blueprint h200-sxm-141gb --output "$TMP/refused.json"
+    --pack "$TMP/fast.json" --blueprint "$TMP/h200-hw.json" --output "$TMP/refused.json"
   expect_stderr "calibrate --pack says why" "calibration refused: .*leave-one-run-out"
   if [ -e "$TMP/refused.json" ]; then fail "refused: nothing written" "the file exists"
   else pass "refused: nothing written"; fi

@@ -132,7 +132,6 @@ test_hostile (void)
     { "{\"launch\": {\"eager_gap\": \"2 s\"}}", "stack.launch.eager_gap", "" },
     { "{\"launch\": {\"eager_gap\": \"4 GB\"}}", "stack.launch.eager_gap", "" },
     { "{\"launch\": {\"decode\": \"lazy\", \"eager_gap\": \"4 us\"}}", "stack.launch.decode", "lazy" },
-    { "{\"moe_dispatch\": {\"implementation\": \"loop\"}}", "stack.moe_dispatch", "per_expert" },
     { "{\"moe_dispatch\": {\"implementation\": \"loop\", \"per_expert\": \"-1 ms\"}}",
       "stack.moe_dispatch.per_expert", "" },
   };
