@@ -26,6 +26,12 @@
  * memory, whose efficiency the rule sets; a file's own vector efficiency (the A100's
  * calibrated one) still counts. Interconnect efficiencies are outside the rule.
  *
+ * The software stack (the "stack" member) follows the same rule: the bundled GPU blueprints
+ * carry one estimated PyTorch eager stack whose numbers come from the H200 pack's
+ * calibration, taken unchanged (they are the framework's and the host's; byte counts run at
+ * each part's own rates), each marked "estimate" with a source beginning with
+ * BPW_CALIBRATION_RULE. The status below does not walk the stack: every GPU states the same.
+ *
  * The status of a blueprint is the weakest kind among those values (calibrated, then
  * measured, estimate, datasheet); a value the file leaves unset runs at 100 % of the
  * datasheet with no fixed cost and makes the status "datasheet only".

@@ -225,7 +225,7 @@ read_moe_dispatch (BpwBlueprintReader *r, JsonObject *stack, BpwStack *st, GErro
   _bpw_blueprint_warn_unknown (r, obj, path, known);
   if (!bpw_json_doc_get_enum (r->doc, obj, path, "implementation", TRUE, moe_choices, &impl,
                               error)
-      || !_bpw_blueprint_read_value (r, obj, path, "per_expert", impl == 0, BPW_UNIT_SECONDS,
+      || !_bpw_blueprint_read_value (r, obj, path, "per_expert", FALSE, BPW_UNIT_SECONDS,
                                      G_MINDOUBLE, BPW_BLUEPRINT_MAX_LATENCY, FALSE,
                                      &st->moe_per_expert, error))
     return FALSE;

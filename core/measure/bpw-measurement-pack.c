@@ -525,17 +525,19 @@ static gboolean
 read_run (PackReader *r, JsonObject *o, const char *path, BpwPackRun *run, GError **error)
 {
   static const char * const known[] = { "name", "trace", "model", "scenario", "measured_ms",
-                                        "note", NULL };
+                                        "peak_memory_bytes", "note", NULL };
   BpwModelSpec spec;
   gboolean ok;
 
   run->measured_s = NAN;
+  run->peak_bytes = NAN;
   bpw_scenario_init_defaults (&run->scenario);
   if (!read_string (r, o, path, "name", TRUE, &run->name, error) ||
       !read_file_member (r, o, path, "trace", &run->trace_path, error) ||
       !read_file_member (r, o, path, "model", &run->model_path, error) ||
       !read_scenario (r, o, path, &run->scenario, error) ||
       !read_ms (r, o, path, "measured_ms", FALSE, &run->measured_s, error) ||
+      !read_positive (r, o, path, "peak_memory_bytes", FALSE, &run->peak_bytes, error) ||
       !read_string (r, o, path, "note", FALSE, &run->note, error))
     return FALSE;
   unknown (r, o, path, known);

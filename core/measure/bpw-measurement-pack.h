@@ -61,6 +61,8 @@ typedef struct
   char        *model_path;  /* likewise */
   BpwScenario  scenario;
   double       measured_s;  /* the step as timed outside the profiler; NAN when absent */
+  double       peak_bytes;  /* device memory allocated at the step's peak (PyTorch's
+                             * max_memory_allocated); NAN when absent */
   char        *note;        /* nullable */
 } BpwPackRun;
 

@@ -162,6 +162,8 @@ typedef struct
   double  measured_s;
   gboolean timed;               /* measured_s is the pack's, not the trace span */
   double  before_s, after_s, loo_s;   /* predictions; NAN when the run cannot be evaluated */
+  double  measured_peak;        /* bytes, the pack's peak_memory_bytes; NAN when absent */
+  double  before_peak, after_peak, loo_peak;  /* predicted peak device memory, bytes */
 } BpwPackReportRun;
 
 typedef struct
@@ -171,6 +173,9 @@ typedef struct
   BpwPackReportRun *runs;
   guint             n_runs;
   double            mean_abs[3], max_abs[3];   /* before, after, leave-one-out */
+  /* Peak memory over the runs the pack gives one for (NAN: none). */
+  double            peak_mean_abs[3], peak_max_abs[3];
+  guint             n_peaks;
 } BpwPackReport;
 
 /* Predicts every run of @data on @before and @after (nullable: calibrated here), and each
@@ -187,11 +192,14 @@ gboolean       bpw_pack_report_accepts (const BpwPackReport *report,
 char          *bpw_pack_report_to_text (const BpwPackReport *report);
 char          *bpw_pack_report_to_json (const BpwPackReport *report);
 /* One run's step on @bp through the estimator, with the default mapping, in the run's own
- * launch mode (bpw_pack_run_is_graph). */
+ * launch mode (bpw_pack_run_is_graph); @peak_bytes (nullable): the evaluation's peak device
+ * memory, as the blueprint's stack holds it (fp32 master weights and gradients, optimizer
+ * states, flash attention's stored tensors, fp32 logits). */
 gboolean       bpw_pack_predict_run    (const BpwMeasurementPack *pack,
                                         guint                     run,
                                         const BpwBlueprint       *bp,
                                         double                   *step_s,
+                                        double                   *peak_bytes,
                                         GError                  **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BpwPackData, bpw_pack_data_free)

@@ -20,15 +20,52 @@
 #include "bpw-mapping.h"
 #include "bpw-model-spec.h"
 #include "bpw-pack-fit.h"
+#include "bpw-plan.h"
+#include "bpw-simulation.h"
+#include "bpw-work-graph.h"
 #include "bpw-workload-io.h"
 
 enum { BEFORE, AFTER, LOO, N_COLUMNS };
+
+/* The peak `bpw evaluate` reports: the plan simulated, its tensors live only while the
+ * schedule holds them (the estimator's peak is a bound that holds them all at once). */
+static gboolean
+simulated_peak (const BpwModelSpec *spec, const BpwScenario *scenario,
+                const BpwMapping *mapping, const BpwBlueprint *bp, double *peak_bytes,
+                GError **error)
+{
+  BpwWorkGraph *graph = bpw_work_graph_new (spec, scenario, error);
+  BpwDistWork *dist;
+  g_autoptr(BpwPlan) plan = NULL;
+  g_autoptr(BpwSimulation) sim = NULL;
+  BpwSimOptions options = { 0 };
+  BpwEvaluation bound, simulated;
+
+  if (graph == NULL)
+    return FALSE;
+  dist = bpw_dist_work_new (graph, &mapping->parallel, error);
+  if (dist == NULL)
+    return FALSE;
+  plan = bpw_plan_new (dist, bp, mapping, error);
+  if (plan == NULL)
+    return FALSE;
+  bpw_evaluation_from_plan (plan, &bound);
+  sim = bpw_simulation_new (plan, &options, error);
+  if (sim == NULL)
+    return FALSE;
+  bpw_simulation_evaluation (sim, &bound, &simulated);
+  *peak_bytes = simulated.peak_bytes;
+  return TRUE;
+}
+
+#define GIB 1073741824.0
 
 gboolean
 bpw_pack_predict_run (const BpwMeasurementPack *pack,
                       guint                     run,
                       const BpwBlueprint       *bp,
                       double                   *step_s,
+                      double                   *peak_bytes,
                       GError                  **error)
 {
   const BpwPackRun *r = &pack->runs[run];
@@ -53,6 +90,8 @@ bpw_pack_predict_run (const BpwMeasurementPack *pack,
     }
   if (ok)
     *step_s = e.step_time_s;
+  if (ok && peak_bytes != NULL)
+    ok = simulated_peak (&spec, &scenario, &mapping, bp, peak_bytes, error);
   else
     g_prefix_error (error, _("run “%s”: "), r->name);
   g_clear_pointer (&est, bpw_estimator_free);
@@ -79,6 +118,7 @@ bpw_pack_report_new (const BpwPackData  *data,
   g_autoptr(BpwPackFit) fitted = NULL;
   g_autoptr(BpwBlueprint) fitted_bp = NULL;
   guint counted[N_COLUMNS] = { 0 };
+  double peak_sum[N_COLUMNS] = { 0 };
 
   if (after == NULL)
     {
@@ -99,16 +139,29 @@ bpw_pack_report_new (const BpwPackData  *data,
       g_autoptr(BpwPackFit) loo = bpw_pack_fit (before, data, (gint) i, NULL, error);
       g_autoptr(BpwBlueprint) loo_bp = loo != NULL ? bpw_pack_fit_blueprint (loo) : NULL;
       double *predicted[N_COLUMNS] = { &row->before_s, &row->after_s, &row->loo_s };
+      double *peaks[N_COLUMNS] = { &row->before_peak, &row->after_peak, &row->loo_peak };
 
       if (loo_bp == NULL)
         return NULL;
       row->name = g_strdup (pack->runs[i].name);
       row->timed = !isnan (pack->runs[i].measured_s);
       row->measured_s = bpw_pack_run_step_s (pack, data->traces[i], i);
-      if (!bpw_pack_predict_run (pack, i, before, &row->before_s, error) ||
-          !bpw_pack_predict_run (pack, i, after, &row->after_s, error) ||
-          !bpw_pack_predict_run (pack, i, loo_bp, &row->loo_s, error))
+      row->measured_peak = pack->runs[i].peak_bytes;
+      if (!bpw_pack_predict_run (pack, i, before, &row->before_s, &row->before_peak, error) ||
+          !bpw_pack_predict_run (pack, i, after, &row->after_s, &row->after_peak, error) ||
+          !bpw_pack_predict_run (pack, i, loo_bp, &row->loo_s, &row->loo_peak, error))
         return NULL;
+      if (!isnan (row->measured_peak))
+        {
+          for (guint c = 0; c < N_COLUMNS; c++)
+            {
+              double err = fabs (error_of (*peaks[c], row->measured_peak));
+
+              peak_sum[c] += err;
+              report->peak_max_abs[c] = MAX (report->peak_max_abs[c], err);
+            }
+          report->n_peaks++;
+        }
       for (guint c = 0; c < N_COLUMNS; c++)
         {
           double err = fabs (error_of (*predicted[c], row->measured_s));
@@ -119,7 +172,12 @@ bpw_pack_report_new (const BpwPackData  *data,
         }
     }
   for (guint c = 0; c < N_COLUMNS; c++)
-    report->mean_abs[c] = counted[c] > 0 ? report->mean_abs[c] / counted[c] : NAN;
+    {
+      report->mean_abs[c] = counted[c] > 0 ? report->mean_abs[c] / counted[c] : NAN;
+      report->peak_mean_abs[c] = report->n_peaks > 0 ? peak_sum[c] / report->n_peaks : NAN;
+      if (report->n_peaks == 0)
+        report->peak_max_abs[c] = NAN;
+    }
   return g_steal_pointer (&report);
 }
 
@@ -182,6 +240,38 @@ bpw_pack_report_to_text (const BpwPackReport *report)
                               100 * v[LOO]);
     }
   g_string_append (out, _("  (*: the trace's span, the pack gives no measured_ms)\n"));
+  g_string_append (out, _("Peak device memory (GiB) as the blueprint's stack holds it, against the pack's "
+                          "peak_memory_bytes where it gives one\n"));
+  g_string_append_printf (out, "  %-18s %12s %11s %8s %11s %8s %11s %8s\n", "run", "measured",
+                          "before", "error", "after", "error", "l-o-o", "error");
+  for (guint i = 0; i < report->n_runs; i++)
+    {
+      const BpwPackReportRun *r = &report->runs[i];
+      const double p[N_COLUMNS] = { r->before_peak, r->after_peak, r->loo_peak };
+
+      if (isnan (r->measured_peak))
+        g_string_append_printf (out, "  %-18s %12s", r->name, "—");
+      else
+        g_string_append_printf (out, "  %-18s %12.2f", r->name, r->measured_peak / GIB);
+      for (guint c = 0; c < N_COLUMNS; c++)
+        if (isnan (r->measured_peak))
+          g_string_append_printf (out, " %11.2f %8s", p[c] / GIB, "");
+        else
+          g_string_append_printf (out, " %11.2f %+7.1f%%", p[c] / GIB,
+                                  100 * error_of (p[c], r->measured_peak));
+      g_string_append_c (out, '\n');
+    }
+  if (report->n_peaks > 0)
+    for (guint k = 0; k < G_N_ELEMENTS (labels); k++)
+      {
+        const double *v = k == 0 ? report->peak_mean_abs : report->peak_max_abs;
+
+        g_string_append_printf (out, "  %-18s %12s %11s %7.1f%% %11s %7.1f%% %11s %7.1f%%\n",
+                                labels[k], "", "", 100 * v[BEFORE], "", 100 * v[AFTER], "",
+                                100 * v[LOO]);
+      }
+  else
+    g_string_append (out, _("  (the pack gives no run's peak_memory_bytes: nothing to compare)\n"));
   return g_string_free (out, FALSE);
 }
 
@@ -214,6 +304,25 @@ bpw_pack_report_to_json (const BpwPackReport *report)
           bpw_json_writer_double (&w, key, predicted[c]);
           bpw_json_writer_double (&w, err, error_of (predicted[c], r->measured_s));
         }
+      {
+        const double peaks[N_COLUMNS] = { r->before_peak, r->after_peak, r->loo_peak };
+
+        bpw_json_writer_begin_object (&w, "peak_memory");
+        if (isnan (r->measured_peak))
+          bpw_json_writer_null (&w, "measured_bytes");
+        else
+          bpw_json_writer_double (&w, "measured_bytes", r->measured_peak);
+        for (guint c = 0; c < N_COLUMNS; c++)
+          {
+            g_autofree char *key = g_strdup_printf ("%s_bytes", columns[c]);
+            g_autofree char *err = g_strdup_printf ("%s_error", columns[c]);
+
+            bpw_json_writer_double (&w, key, peaks[c]);
+            if (!isnan (r->measured_peak))
+              bpw_json_writer_double (&w, err, error_of (peaks[c], r->measured_peak));
+          }
+        bpw_json_writer_end_object (&w);
+      }
       bpw_json_writer_end_object (&w);
     }
   bpw_json_writer_end_array (&w);
@@ -222,6 +331,11 @@ bpw_pack_report_to_json (const BpwPackReport *report)
       bpw_json_writer_begin_object (&w, columns[c]);
       bpw_json_writer_double (&w, "mean_abs_error", report->mean_abs[c]);
       bpw_json_writer_double (&w, "max_abs_error", report->max_abs[c]);
+      if (report->n_peaks > 0)
+        {
+          bpw_json_writer_double (&w, "peak_memory_mean_abs_error", report->peak_mean_abs[c]);
+          bpw_json_writer_double (&w, "peak_memory_max_abs_error", report->peak_max_abs[c]);
+        }
       bpw_json_writer_end_object (&w);
     }
   bpw_json_writer_end_object (&w);

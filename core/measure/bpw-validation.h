@@ -42,6 +42,8 @@ const BpwMegatronRow *bpw_validation_megatron_rows (guint *n_rows);
 /* Eq. (3): 96·B·s·l·h²·(1 + s/6h + V/16lh), FLOPs per iteration. */
 double    bpw_validation_megatron_flops   (const BpwMegatronRow *row);
 
+/* The row on @blueprint's hardware with Megatron-LM's fused kernels: a software "stack" the
+ * blueprint carries (an eager PyTorch stack) is not applied, here or in the fits below. */
 gboolean  bpw_validation_megatron_predict (const BpwBlueprint   *blueprint,
                                            const BpwMegatronRow *row,
                                            BpwValidationResult  *result,

@@ -134,6 +134,31 @@ for c in ("before", "after", "leave_one_out"):
         assert abs(r[c + "_s"] / r["measured_s"] - 1 - r[c + "_error"]) < 1e-12
 assert d["calibrated"] == "h200-sxm-141gb-calibrated"
 '
+py "report --pack: predicted peak memory per run, no error without a measured peak" '
+for r in d["runs"]:
+    m = r["peak_memory"]
+    assert m["measured_bytes"] is None and "before_error" not in m
+    assert m["before_bytes"] > 0 and m["after_bytes"] > 0 and m["leave_one_out_bytes"] > 0
+assert "peak_memory_mean_abs_error" not in d["before"]
+'
+# A run with a measured peak: its error against each prediction, and the means over it.
+if [ -n "$PYTHON" ]; then
+  "$PYTHON" -c "
+import sys
+t = open(sys.argv[1]).read()
+t = t.replace('\"note\": \"one whole step', '\"peak_memory_bytes\": 40000000000, \"note\": \"one whole step', 1)
+open(sys.argv[2], 'w').write(t)" "$PACK" "$TMP/peak.json"
+fi
+expect_rc "report --pack with a measured peak" 0 "$BPW" profile report --pack "$TMP/peak.json" \
+  --blueprint h200-sxm-141gb --json
+py "report --pack: peak memory error where the pack measures it" '
+m = d["runs"][0]["peak_memory"]
+assert m["measured_bytes"] == 40000000000
+for c in ("before", "after", "leave_one_out"):
+    assert abs(m[c + "_bytes"] / 4e10 - 1 - m[c + "_error"]) < 1e-12
+    assert abs(d[c]["peak_memory_mean_abs_error"] - abs(m[c + "_error"])) < 1e-12
+assert d["runs"][1]["peak_memory"]["measured_bytes"] is None
+'
 expect_rc "report --pack text" 0 "$BPW" profile report --pack "$PACK" --blueprint h200-sxm-141gb
 expect_stdout "report --pack text: a row per run" "^  decode-graph-4l +1\.480 "
 expect_rc "report --pack needs --blueprint" 2 "$BPW" profile report --pack "$PACK"
@@ -149,9 +174,15 @@ for ms in ("15.388959884643555", "1.4796160459518433", "16.728992462158203", "11
     text = text.replace('"measured_ms": ' + ms, '"measured_ms": %r' % (float(ms) / 10))
 open(sys.argv[2], "w").write(text)
 PYEOF
+  # The H200's hardware alone: its bundled (estimated, slower) stack would be further off
+  # these times than any calibration.
+  "$PYTHON" -c "
+import json, sys
+d = json.load(open(sys.argv[1])); d.pop('stack', None)
+json.dump(d, open(sys.argv[2], 'w'))" "$(dirname "$0")/../../data/blueprints/h200-sxm-141gb.json" "$TMP/h200-hw.json"
   rm -f "$TMP/refused.json"
   expect_rc "calibrate --pack refuses a calibration that predicts worse" 1 "$BPW" profile calibrate \
-    --pack "$TMP/fast.json" --blueprint h200-sxm-141gb --output "$TMP/refused.json"
+    --pack "$TMP/fast.json" --blueprint "$TMP/h200-hw.json" --output "$TMP/refused.json"
   expect_stderr "calibrate --pack says why" "calibration refused: .*leave-one-run-out"
   if [ -e "$TMP/refused.json" ]; then fail "refused: nothing written" "the file exists"
   else pass "refused: nothing written"; fi

@@ -221,6 +221,59 @@ test_study_equal (void)
   g_assert_null (cal->warning);
 }
 
+/* A bundled blueprint's hardware: its estimated software stack removed. Every bundled GPU
+ * carries the same stack (stacks-equal); an unfused eager stack adds kernels whose fixed
+ * cost does not follow bandwidth (1847 per Llama 3 70B decode step), so bandwidth
+ * tracking is a property of the hardware values the rule sets. */
+static BpwBlueprint *
+hardware (const char *name)
+{
+  BpwBlueprint *bp = bundled (name);
+
+  memset (&bp->stack, 0, sizeof bp->stack);
+  return bp;
+}
+
+/* Equal footing of the software: the bundled GPU blueprints state one stack, value for
+ * value, each number an estimate by the rule. */
+static void
+test_stacks_equal (void)
+{
+  const char *gpus[] = { "a100-sxm-80gb", "h100-sxm-80gb", "h200-sxm-141gb", "b200",
+                         "mi300x" };
+  g_autoptr(BpwBlueprint) first = bundled (gpus[0]);
+
+  for (guint i = 0; i < G_N_ELEMENTS (gpus); i++)
+    {
+      g_autoptr(BpwBlueprint) bp = bundled (gpus[i]);
+      const BpwStack *a = &first->stack, *b = &bp->stack;
+      const BpwSourced *values[] = { &b->optimizer_bytes_per_parameter,
+                                     &b->optimizer_kernels_per_parameter, &b->eager_gap,
+                                     &b->graph_gap, &b->moe_per_expert };
+
+      g_assert_true (b->set);
+      g_assert_cmpint (b->attention, ==, a->attention);
+      g_assert_cmpuint (b->fusion, ==, a->fusion);
+      g_assert_true (b->fp32_master && b->fp32_logits && b->unfused_elementwise && b->moe_loop);
+      g_assert_cmpint (b->optimizer, ==, a->optimizer);
+      for (guint p = 0; p < BPW_STACK_N_PHASES; p++)
+        g_assert_cmpint (b->launch[p], ==, a->launch[p]);
+      g_assert_cmpfloat (b->optimizer_bytes_per_parameter.value, ==,
+                         a->optimizer_bytes_per_parameter.value);
+      g_assert_cmpfloat (b->optimizer_kernels_per_parameter.value, ==,
+                         a->optimizer_kernels_per_parameter.value);
+      g_assert_cmpfloat (b->eager_gap.value, ==, a->eager_gap.value);
+      g_assert_cmpfloat (b->graph_gap.value, ==, a->graph_gap.value);
+      g_assert_cmpfloat (b->moe_per_expert.value, ==, a->moe_per_expert.value);
+      for (guint v = 0; v < G_N_ELEMENTS (values); v++)
+        {
+          g_assert_true (values[v]->set);
+          g_assert_cmpint (values[v]->kind, ==, BPW_PROVENANCE_ESTIMATE);
+          g_assert_true (g_str_has_prefix (values[v]->source, BPW_CALIBRATION_RULE));
+        }
+    }
+}
+
 /* Llama 3 70B decode at batch 1, two pipeline stages (the weights fit 80 GB parts): a
  * step that reads every weight once. Between any two bundled GPUs its time must follow
  * their effective device-memory bandwidth (datasheet × efficiency) within 15 %, and so
@@ -254,7 +307,7 @@ test_decode_tracks_bandwidth (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
     {
-      g_autoptr(BpwBlueprint) bp = bundled (parts[i]);
+      g_autoptr(BpwBlueprint) bp = hardware (parts[i]);
       g_autoptr(BpwEstimator) est = bpw_estimator_new (&spec, &scenario, bp, &error);
       const BpwMemoryLevel *hbm = &bp->memory[bpw_blueprint_first_memory (bp,
                                                                          BPW_MEMORY_DEVICE)];
@@ -299,5 +352,6 @@ main (int argc, char **argv)
   g_test_add_func ("/calibration/study/default", test_study_default);
   g_test_add_func ("/calibration/study/equal", test_study_equal);
   g_test_add_func ("/calibration/decode-tracks-bandwidth", test_decode_tracks_bandwidth);
+  g_test_add_func ("/calibration/stacks-equal", test_stacks_equal);
   return g_test_run ();
 }

@@ -366,7 +366,7 @@ test_report (void)
   g_assert_cmpfloat (report->runs[train].measured_s, ==, data->traces[train]->span_s);
   g_assert_false (report->runs[train].timed);
   /* Before: the estimator on the blueprint as given, as `bpw evaluate` predicts it. */
-  g_assert_true (bpw_pack_predict_run (pack, prefill, bp, &step, NULL));
+  g_assert_true (bpw_pack_predict_run (pack, prefill, bp, &step, NULL, NULL));
   g_assert_cmpfloat (report->runs[prefill].before_s, ==, step);
   for (guint i = 0; i < report->n_runs; i++)
     mean += fabs (report->runs[i].loo_s / report->runs[i].measured_s - 1) / report->n_runs;

@@ -53,6 +53,8 @@ setup_init (Setup *s)
   s->mapping.parallel.pp = 2;
   s->bp = bpw_blueprint_load ("a100-sxm-80gb", NULL, &error);
   g_assert_no_error (error);
+  /* The hardware's factors are recovered: the stack's own terms are not scaled by them. */
+  memset (&s->bp->stack, 0, sizeof s->bp->stack);
   /* A slow vector unit: softmax, GeLU, norms and dropout become compute bound, with enough
    * margin that ×0.8 leaves them so (an op whose compute time fell below its memory time
    * could not take 0.8 of its old time on any blueprint). */

@@ -172,7 +172,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       double step = NAN;
 
       (void) bpw_pack_run_is_graph (pack, r);
-      if (bpw_pack_predict_run (pack, r, blueprint, &step, &run_error))
+      if (bpw_pack_predict_run (pack, r, blueprint, &step, NULL, &run_error))
         {
           if (g_getenv ("BPW_FUZZ_DEBUG") != NULL)
             fprintf (stderr, "run %s: %g s predicted\n", pack->runs[r].name, step);

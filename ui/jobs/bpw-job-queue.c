@@ -2,9 +2,14 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A job is a GTask run in a thread whose source object is the owner (so that the owner
- * outlives its jobs, as every GTask's source does). The queue itself is reference counted:
- * a job in flight holds it, so that freeing the queue while jobs run only marks it closed.
+ * A job is a GTask run in a thread. The job holds its owner, its input and its result
+ * until the task's callback on the main thread, and releases all three there. The task
+ * itself may be finalized on the worker thread (whichever thread drops its last reference):
+ * were the owner the task's source object, or the input its data's to free, the owner's
+ * last reference (a page widget, say, whose queue was freed while a job ran) and the input
+ * would go with it on that thread. The queue itself is reference counted: a job in flight
+ * holds it, so that freeing the queue while jobs run only marks it closed; its last
+ * reference only drops a GCancellable, which any thread may do.
  */
 #define G_LOG_DOMAIN "bpw-job-queue"
 
@@ -23,6 +28,7 @@ struct _BpwJobQueue
 typedef struct
 {
   BpwJobQueue    *queue;      /* a reference */
+  GObject        *owner;      /* a reference, dropped on the main thread */
   guint           generation;
   BpwJobFunc      func;
   gpointer        input;
@@ -93,13 +99,25 @@ bpw_job_queue_get_n_running (BpwJobQueue *self)
   return self->n_running;
 }
 
+/* The task's data, freed with the task on whichever thread drops it last: by then the
+ * callback has released the owner and the input on the main thread. */
 static void
 bpw_job_free (BpwJob *job)
 {
-  if (job->input_free != NULL)
-    job->input_free (job->input);
+  g_assert (job->owner == NULL);
   bpw_job_queue_unref (job->queue);
   g_free (job);
+}
+
+/* Main thread: what the job held for its owner goes here, never with the task. */
+static void
+bpw_job_release (BpwJob *job)
+{
+  if (job->input_free != NULL)
+    job->input_free (job->input);
+  job->input = NULL;
+  job->input_free = NULL;
+  g_clear_object (&job->owner);
 }
 
 static void
@@ -122,7 +140,7 @@ bpw_job_thread (GTask        *task,
 }
 
 static void
-bpw_job_done_cb (GObject      *owner,
+bpw_job_done_cb (GObject      *source,
                  GAsyncResult *async,
                  gpointer      user_data)
 {
@@ -132,12 +150,15 @@ bpw_job_done_cb (GObject      *owner,
   gpointer result;
 
   queue->n_running--;
-  /* A cancelled task frees its result itself and answers G_IO_ERROR_CANCELLED. */
+  /* The task does not check its cancellable here (see bpw_job_queue_run), so a result
+   * made before the cancellation comes back and is freed below, on this thread; a job
+   * cancelled before it ran answers G_IO_ERROR_CANCELLED with no result. */
   result = g_task_propagate_pointer (G_TASK (async), &error);
   if (queue->closed)
     {
       if (result != NULL && job->result_free != NULL)
         job->result_free (result);
+      bpw_job_release (job);
       return;
     }
   if (job->generation != queue->generation && error == NULL)
@@ -148,7 +169,8 @@ bpw_job_done_cb (GObject      *owner,
       g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
                            "A newer job replaced this one.");
     }
-  job->done (owner, job->input, result, error);
+  job->done (job->owner, job->input, result, error);
+  bpw_job_release (job);
 }
 
 void
@@ -169,12 +191,16 @@ bpw_job_queue_run (BpwJobQueue    *self,
 
   job = g_new0 (BpwJob, 1);
   *job = (BpwJob) {
-    .queue = bpw_job_queue_ref (self), .generation = self->generation, .func = func,
+    .queue = bpw_job_queue_ref (self), .owner = g_object_ref (owner),
+    .generation = self->generation, .func = func,
     .input = input, .input_free = input_free, .result_free = result_free, .done = done,
   };
   self->n_running++;
-  task = g_task_new (owner, self->cancellable, bpw_job_done_cb, NULL);
+  /* No source object: the job holds the owner (bpw_job_release). A stale result is
+   * returned to the callback, not freed by a cancelled task at its finalization. */
+  task = g_task_new (NULL, self->cancellable, bpw_job_done_cb, NULL);
   g_task_set_source_tag (task, bpw_job_queue_run);
+  g_task_set_check_cancellable (task, FALSE);
   g_task_set_task_data (task, job, (GDestroyNotify) bpw_job_free);
   g_task_run_in_thread (task, bpw_job_thread);
 }
