@@ -103,7 +103,7 @@ not_done (gpointer data)
   return !((Outcome *) data)->done;
 }
 
-/* Scenario @index becomes @phase on one device, as the inspector edits it. */
+/* Scenario @index of @phase gets a batch of 8, as the inspector edits it. */
 static void
 set_phase (BpwWindow        *window,
            guint             index,
@@ -171,13 +171,19 @@ test_reviewer_path (void)
   workload = bpw_study_get_workload (study, 0)->name;
   shot (GTK_WINDOW (window), "1-hf-config.png");
 
-  /* 2. Two scenarios for it (the toast's and the sidebar's "Add a Scenario"), made a
-   * prefill and a decode in the inspector. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.add-scenario", "s",
-                                             workload));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.add-scenario", "s",
-                                             workload));
+  /* 2. Two scenarios for it, a prefill and a decode (the sidebar row's phase menu),
+   * named after their phase; their batch set in the inspector. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.add-scenario-phase",
+                                             "(ss)", workload, "prefill"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.add-scenario-phase",
+                                             "(ss)", workload, "decode"));
   g_assert_cmpuint (bpw_study_get_n_scenarios (study), ==, 2);
+  g_assert_cmpint (bpw_study_get_scenario (study, 0)->scenario.phase, ==, BPW_WORKLOAD_PREFILL);
+  g_assert_true (g_str_has_suffix (bpw_study_get_scenario (study, 0)->name, "-prefill"));
+  g_assert_cmpint (bpw_study_get_scenario (study, 1)->scenario.phase, ==, BPW_WORKLOAD_DECODE);
+  g_assert_true (g_str_has_suffix (bpw_study_get_scenario (study, 1)->name, "-decode"));
+  g_assert_cmpint (bpw_study_get_scenario (study, 1)->scenario.context, ==,
+                   bpw_study_get_scenario (study, 1)->scenario.seq);
   set_phase (window, 0, BPW_WORKLOAD_PREFILL);
   set_phase (window, 1, BPW_WORKLOAD_DECODE);
 

@@ -315,6 +315,23 @@ bpw_window_add_scenario_action (GtkWidget  *widget,
     _bpw_window_show_toast (self, error->message);
 }
 
+/* (workload, phase): a scenario of that phase for it ("train", "prefill", "decode"). */
+static void
+bpw_window_add_scenario_phase_action (GtkWidget  *widget,
+                                      const char *action_name,
+                                      GVariant   *parameter)
+{
+  BpwWindow *self = BPW_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+  const char *workload, *phase_name;
+  BpwWorkloadPhase phase;
+
+  g_variant_get (parameter, "(&s&s)", &workload, &phase_name);
+  if (!bpw_workload_phase_from_string (phase_name, &phase)
+      || bpw_window_add_scenario_for_phase (self, workload, phase, &error) == G_MAXUINT)
+    _bpw_window_show_toast (self, error != NULL ? error->message : phase_name);
+}
+
 /* (name, blueprint, mapping, mappings, label, scenario): a new candidate on the study's
  * blueprint @blueprint with the mapping objects @mapping and @mappings (JSON), added as one
  * undoable edit labelled @label, then selected on scenario @scenario. */
@@ -616,6 +633,8 @@ _bpw_window_class_actions_init (GtkWidgetClass *widget_class)
                                    bpw_window_show_in_pages_action);
   gtk_widget_class_install_action (widget_class, "win.add-scenario", "s",
                                    bpw_window_add_scenario_action);
+  gtk_widget_class_install_action (widget_class, "win.add-scenario-phase", "(ss)",
+                                   bpw_window_add_scenario_phase_action);
   gtk_widget_class_install_action (widget_class, "win.add-candidate", "s",
                                    bpw_window_add_candidate_action);
   gtk_widget_class_install_action (widget_class, "win.review-data", NULL,

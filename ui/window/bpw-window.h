@@ -51,6 +51,11 @@ gboolean      bpw_window_open_file        (BpwWindow      *self,
  * device, one sequence of bpw_scenario_default_seq()), named after it, joins the study
  * and is selected: the step after opening a workload. Its index, or G_MAXUINT with
  * @error (no such workload; the study refuses it). */
+/* The same for @phase (a name "WORKLOAD-PHASE"): win.add-scenario-phase. */
+guint         bpw_window_add_scenario_for_phase (BpwWindow        *self,
+                                                 const char       *workload,
+                                                 BpwWorkloadPhase  phase,
+                                                 GError          **error);
 guint         bpw_window_add_scenario     (BpwWindow      *self,
                                            const char     *workload,
                                            GError        **error);
