@@ -97,6 +97,23 @@ exported_cb (GObject      *object,
   o->done = TRUE;
 }
 
+static void
+packet_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      data)
+{
+  Outcome *o = data;
+
+  o->ok = bpw_window_export_packet_finish (result, &o->error);
+  o->done = TRUE;
+}
+
+static gboolean
+review_busy (gpointer dialog)
+{
+  return bpw_review_dialog_get_busy (dialog);
+}
+
 static gboolean
 not_done (gpointer data)
 {
@@ -291,6 +308,15 @@ test_reviewer_path (void)
   g_assert_cmpstr (bpw_study_get_owner (study, 0)->name, ==, "A. Reviewer");
   g_assert_cmpfloat (bpw_study_get_quality_threshold (study, 0)->max_degradation, ==, 0.01);
   g_assert_cmpint (bpw_study_judge_quality_mode (study, "fp8"), ==, BPW_QUALITY_VALIDATED);
+  /* The packet of the study as it is, previewed read-only: it names the owner and gives
+   * the recommendation. */
+  bpw_review_dialog_preview (review);
+  g_assert_true (bpw_review_dialog_get_busy (review));
+  bpw_test_wait (review_busy, review);
+  g_assert_nonnull (bpw_review_dialog_get_preview (review));
+  g_assert_nonnull (strstr (bpw_review_dialog_get_preview (review), "A. Reviewer"));
+  g_assert_nonnull (strstr (bpw_review_dialog_get_preview (review), "mmlu"));
+  g_assert_nonnull (bpw_review_dialog_get_decision (review));
   shot (GTK_WINDOW (review), "5-review-data.png");
   g_assert_true (bpw_window_undo (window));
   g_assert_cmpuint (bpw_study_get_n_quality_evidence (study), ==, 0);
@@ -301,7 +327,6 @@ test_reviewer_path (void)
   g_assert_cmpuint (bpw_study_get_n_owners (study), ==, 0);
   g_assert_true (bpw_window_undo (window));
   g_assert_cmpuint (bpw_study_get_n_owners (study), ==, 1);
-  gtk_window_destroy (GTK_WINDOW (review));
   bpw_test_wait (window_pending, window);
 
   /* 7. Export (Export ▸ Memo…) and save: the memo is a PDF; the saved study keeps the
@@ -313,6 +338,35 @@ test_reviewer_path (void)
   g_assert_true (g_file_get_contents (pdf_path, &pdf_data, &length, &error));
   g_assert_no_error (error);
   g_assert_true (length > 4 && memcmp (pdf_data, "%PDF", 4) == 0);
+  /* Export ▸ Review Packet…: Markdown or JSON by the file's name, the same packet. */
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *path = g_build_filename (dir, i == 0 ? "packet.md" : "packet.json",
+                                                NULL);
+      g_autoptr(GFile) packet = g_file_new_for_path (path);
+      g_autofree char *text = NULL;
+      Outcome done = { 0 };
+
+      bpw_window_export_packet (window, packet, packet_cb, &done);
+      bpw_test_wait (not_done, &done);
+      g_assert_no_error (done.error);
+      g_assert_true (done.ok);
+      g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+      g_assert_no_error (error);
+      if (i == 0)
+        g_assert_cmpstr (text, ==, bpw_review_dialog_get_preview (review));
+      else
+        {
+          g_autoptr(JsonNode) root = json_from_string (text, &error);
+          JsonObject *o;
+
+          g_assert_no_error (error);
+          o = json_node_get_object (root);
+          g_assert_true (json_object_has_member (o, "owners"));
+          g_assert_true (json_object_has_member (o, "recommendation"));
+          g_assert_true (json_object_has_member (o, "validation_matrix"));
+        }
+    }
   g_assert_true (bpw_window_save_to_file (window, study_file, &error));
   g_assert_no_error (error);
   saved = bpw_study_new_from_file (study_path, &error);
@@ -321,6 +375,7 @@ test_reviewer_path (void)
   g_assert_cmpuint (bpw_study_get_n_scenarios (saved), ==, 2);
   g_assert_cmpuint (bpw_study_get_n_owners (saved), ==, 1);
   g_assert_cmpuint (bpw_study_get_n_quality_evidence (saved), ==, 1);
+  gtk_window_destroy (GTK_WINDOW (review));
   adw_view_stack_set_visible_child_name (bpw_window_get_view_stack (window), "overview");
   shot (GTK_WINDOW (window), "6-overview-after.png");
 

@@ -640,6 +640,7 @@ _bpw_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.review-data", NULL,
                                    bpw_window_review_data_action);
   _bpw_memo_export_class_init (widget_class);
+  _bpw_window_class_packet_init (widget_class);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK,
                                        "win.open", NULL);

@@ -180,6 +180,9 @@ void     _bpw_window_save_interactive  (BpwWindow     *self,
                                         gpointer       data,
                                         GDestroyNotify destroy);
 
+/* bpw-window-packet.c: "win.export-packet" */
+void     _bpw_window_class_packet_init (GtkWidgetClass *widget_class);
+
 /* bpw-window-files.c */
 void     _bpw_window_dnd_init          (BpwWindow     *self);
 /* Opens from the user's hand (chooser, recent, drop): asks first before a study with

@@ -134,6 +134,15 @@ gboolean      bpw_window_export_chart     (BpwWindow      *self,
                                            const char     *path,
                                            double          scale,
                                            GError        **error);
+/* Builds the study's review packet off the main thread (on a copy taken now) and writes
+ * it to @file: JSON for a ".json" file, else Markdown; a toast says how it went.
+ * @callback (nullable) then calls bpw_window_export_packet_finish(). */
+void          bpw_window_export_packet    (BpwWindow           *self,
+                                           GFile               *file,
+                                           GAsyncReadyCallback  callback,
+                                           gpointer             user_data);
+gboolean      bpw_window_export_packet_finish (GAsyncResult    *result,
+                                               GError         **error);
 /* (nullable): the Export menu's file dialog while it is open. */
 GtkNativeDialog *bpw_window_get_export_dialog (BpwWindow  *self);
 

@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "bpw-review-dialog.h"
+#include "bpw-review-packet-job.h"
 #include "bpw-toast.h"
 
 struct _BpwReviewDialog
@@ -31,6 +32,14 @@ struct _BpwReviewDialog
   AdwComboRow        *threshold_scale, *threshold_better;
   AdwEntryRow        *evidence_mode, *evidence_metric, *evidence_value, *evidence_baseline;
   AdwEntryRow        *evidence_max, *evidence_source;
+
+  /* The packet's preview */
+  AdwActionRow       *packet_row;
+  GtkSpinner         *packet_spinner;
+  GtkTextBuffer      *packet_text;
+  GCancellable       *cancellable;   /* nullable: while a packet is built */
+  char               *markdown;
+  const char         *decision;
 };
 
 G_DEFINE_FINAL_TYPE (BpwReviewDialog, bpw_review_dialog, ADW_TYPE_WINDOW)
@@ -481,6 +490,134 @@ bpw_review_group (AdwPreferencesPage *page,
 }
 
 static void
+bpw_review_dialog_packet_cb (GObject      *source,
+                             GAsyncResult *result,
+                             gpointer      user_data)
+{
+  g_autoptr(BpwReviewDialog) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *markdown = NULL;
+  const char *decision = NULL;
+
+  if (!bpw_review_packet_job_finish (result, NULL, &markdown, &decision, &error)
+      && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  g_clear_object (&self->cancellable);
+  gtk_spinner_stop (self->packet_spinner);
+  gtk_widget_set_visible (GTK_WIDGET (self->packet_spinner), FALSE);
+  if (markdown == NULL)
+    {
+      adw_action_row_set_subtitle (self->packet_row, error->message);
+      return;
+    }
+  g_free (self->markdown);
+  self->markdown = g_steal_pointer (&markdown);
+  self->decision = decision;
+  gtk_text_buffer_set_text (self->packet_text, self->markdown, -1);
+  /* Translators: the review packet's recommendation: go, conditional or no-go */
+  {
+    g_autofree char *subtitle = g_strdup_printf (_("Recommendation: %s"), decision);
+
+    adw_action_row_set_subtitle (self->packet_row, subtitle);
+  }
+}
+
+void
+bpw_review_dialog_preview (BpwReviewDialog *self)
+{
+  g_return_if_fail (BPW_IS_REVIEW_DIALOG (self));
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  gtk_widget_set_visible (GTK_WIDGET (self->packet_spinner), TRUE);
+  gtk_spinner_start (self->packet_spinner);
+  adw_action_row_set_subtitle (self->packet_row,
+                               _("Building the packet: searches and refits take seconds"));
+  bpw_review_packet_job_run (self->study, self->cancellable, bpw_review_dialog_packet_cb,
+                             g_object_ref (self));
+}
+
+gboolean
+bpw_review_dialog_get_busy (BpwReviewDialog *self)
+{
+  g_return_val_if_fail (BPW_IS_REVIEW_DIALOG (self), FALSE);
+  return self->cancellable != NULL;
+}
+
+const char *
+bpw_review_dialog_get_preview (BpwReviewDialog *self)
+{
+  g_return_val_if_fail (BPW_IS_REVIEW_DIALOG (self), NULL);
+  return self->markdown;
+}
+
+const char *
+bpw_review_dialog_get_decision (BpwReviewDialog *self)
+{
+  g_return_val_if_fail (BPW_IS_REVIEW_DIALOG (self), NULL);
+  return self->decision;
+}
+
+static void
+bpw_review_dialog_export_cb (BpwReviewDialog *self)
+{
+  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+
+  if (parent != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (parent), "win.export-packet", NULL);
+}
+
+/* "Review Packet": Preview and Export… buttons, and the packet read-only below. */
+static void
+bpw_review_dialog_build_packet (BpwReviewDialog    *self,
+                                AdwPreferencesPage *page)
+{
+  AdwPreferencesGroup *group =
+    bpw_review_group (page, _("Review Packet"),
+                      _("What the review signs, built from the study as it is: metadata, "
+                        "thresholds and evidence, candidates, bottleneck evidence, "
+                        "mitigations, the validation matrix, owners and the "
+                        "recommendation."));
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *preview = gtk_button_new_with_mnemonic (_("_Preview"));
+  GtkWidget *export = gtk_button_new_with_mnemonic (_("_Export…"));
+  GtkWidget *spinner = gtk_spinner_new ();
+  GtkWidget *scrolled = gtk_scrolled_window_new ();
+  GtkWidget *view = gtk_text_view_new ();
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("Packet"));
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), _("Not built yet"));
+  gtk_widget_set_visible (spinner, FALSE);
+  for (GtkWidget *w = preview; w != NULL; w = w == preview ? export : NULL)
+    gtk_widget_set_valign (w, GTK_ALIGN_CENTER);
+  g_signal_connect_object (preview, "clicked", G_CALLBACK (bpw_review_dialog_preview), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (export, "clicked", G_CALLBACK (bpw_review_dialog_export_cb), self,
+                           G_CONNECT_SWAPPED);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), spinner);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), preview);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), export);
+  adw_preferences_group_add (group, row);
+
+  gtk_text_view_set_editable (GTK_TEXT_VIEW (view), FALSE);
+  gtk_text_view_set_monospace (GTK_TEXT_VIEW (view), TRUE);
+  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (view), GTK_WRAP_WORD_CHAR);
+  gtk_text_view_set_left_margin (GTK_TEXT_VIEW (view), 8);
+  gtk_text_view_set_top_margin (GTK_TEXT_VIEW (view), 8);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), view);
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scrolled), 280);
+  gtk_widget_set_margin_top (scrolled, 12);
+  gtk_widget_add_css_class (scrolled, "card");
+  adw_preferences_group_add (group, scrolled);
+
+  self->packet_row = ADW_ACTION_ROW (row);
+  self->packet_spinner = GTK_SPINNER (spinner);
+  self->packet_text = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+}
+
+static void
 bpw_review_dialog_build (BpwReviewDialog *self)
 {
   const char * const scales[] = { _("Relative (%)"), _("Absolute"), NULL };
@@ -530,6 +667,8 @@ bpw_review_dialog_build (BpwReviewDialog *self)
   self->evidence_baseline = bpw_review_entry (form, _("Baseline"));
   self->evidence_max = bpw_review_entry (form, _("Own limit (optional)"));
   self->evidence_source = bpw_review_entry (form, _("Source"));
+
+  bpw_review_dialog_build_packet (self, ADW_PREFERENCES_PAGE (page));
 }
 
 static void
@@ -540,6 +679,10 @@ bpw_review_dialog_dispose (GObject *object)
   for (guint g = 0; g < G_N_ELEMENTS (self->item_rows); g++)
     g_clear_pointer (&self->item_rows[g], g_ptr_array_unref);
   g_clear_object (&self->study);
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->markdown, g_free);
 
   G_OBJECT_CLASS (bpw_review_dialog_parent_class)->dispose (object);
 }

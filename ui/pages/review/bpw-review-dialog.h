@@ -9,6 +9,10 @@
  * the list whole as one study edit, applied through the window (so it is undone with
  * Ctrl+Z, saved and autosaved like any other); a refused change leaves the study as it
  * was and says why. Each piece of evidence shows the study's verdict on its mode.
+ *
+ * Below, the review packet built from the study as it is (bpw-review-packet.h), shown
+ * read-only as its Markdown, with its recommendation; "Export…" writes it to a file
+ * (win.export-packet).
  */
 #pragma once
 
@@ -34,6 +38,13 @@ BpwReviewDialog *bpw_review_dialog_new         (GtkWindow          *parent,
 /* Shows the study's lists again (after an undo, say). */
 void             bpw_review_dialog_refresh     (BpwReviewDialog    *self);
 BpwStudy        *bpw_review_dialog_get_study   (BpwReviewDialog    *self);
+
+/* Builds the packet of the study as it is now, off the main thread, and shows it. */
+void             bpw_review_dialog_preview     (BpwReviewDialog    *self);
+gboolean         bpw_review_dialog_get_busy    (BpwReviewDialog    *self);
+/* The packet shown, as Markdown (nullable), and its recommendation (nullable). */
+const char      *bpw_review_dialog_get_preview (BpwReviewDialog    *self);
+const char      *bpw_review_dialog_get_decision (BpwReviewDialog   *self);
 
 /* The forms, as a user fills them in (tests drive them the same way). FALSE with @error
  * when a field does not read or the study refuses the item. */
