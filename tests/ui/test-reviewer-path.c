@@ -407,6 +407,7 @@ main (int   argc,
     {
       bindtextdomain (GETTEXT_PACKAGE, localedir);
       bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      textdomain (GETTEXT_PACKAGE);
       bpw_core_i18n_init (localedir);
     }
   g_test_add_func ("/bpw/ui/ReviewerPath/end-to-end", test_reviewer_path);

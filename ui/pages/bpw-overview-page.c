@@ -160,7 +160,10 @@ bpw_overview_page_cell_setup_cb (GtkSignalListItemFactory *factory,
     {
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
       gtk_label_set_width_chars (GTK_LABEL (label), 15);
-      gtk_label_set_max_width_chars (GTK_LABEL (label), 18);
+      /* The pinned candidate has room for a device's whole name ("NVIDIA H100 SXM5
+       * 80GB"): the numbers scroll past it. */
+      gtk_label_set_max_width_chars (GTK_LABEL (label),
+                                     column == BPW_OVERVIEW_COLUMN_CANDIDATE ? 22 : 18);
     }
   gtk_list_item_set_child (item, label);
 }
