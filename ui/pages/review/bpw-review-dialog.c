@@ -359,7 +359,9 @@ bpw_review_dialog_remove (BpwReviewDialog  *self,
     }
   if (edit == NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "no item %u in %s", index, list);
+      /* Translators: %u: a position; %s: a list of the study (owners, quality_evidence) */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("The study has no item %u in %s."),
+                   index, list);
       return FALSE;
     }
   return bpw_review_dialog_apply (self, edit, error);
