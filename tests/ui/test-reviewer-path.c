@@ -318,6 +318,16 @@ test_reviewer_path (void)
   g_assert_nonnull (strstr (bpw_review_dialog_get_preview (review), "mmlu"));
   g_assert_nonnull (bpw_review_dialog_get_decision (review));
   shot (GTK_WINDOW (review), "5-review-data.png");
+  if (g_getenv ("BPW_TEST_SHOTS") != NULL)
+    {
+      /* The packet's preview, at the foot of the page. */
+      GtkScrolledWindow *page = GTK_SCROLLED_WINDOW (bpw_test_find_widget (GTK_WIDGET (review),
+                                                                           GTK_TYPE_SCROLLED_WINDOW));
+      GtkAdjustment *v = gtk_scrolled_window_get_vadjustment (page);
+
+      gtk_adjustment_set_value (v, gtk_adjustment_get_upper (v));
+      shot (GTK_WINDOW (review), "5b-review-packet.png");
+    }
   g_assert_true (bpw_window_undo (window));
   g_assert_cmpuint (bpw_study_get_n_quality_evidence (study), ==, 0);
   g_assert_cmpint (bpw_study_judge_quality_mode (study, "fp8"), ==, BPW_QUALITY_MISSING);
