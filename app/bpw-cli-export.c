@@ -5,7 +5,8 @@
  * The mapping sheet as CSV or Markdown; the charts (roofline, assignment, timeline,
  * lifetimes, trade, compare) as PNG, SVG, PDF or the CSV behind them, drawn by
  * libbpw-plot with its print style, the same code the workbench's views draw with
- * (bpw-cli-export-views.c builds them); and the design-review memo as a PDF.
+ * (bpw-cli-export-views.c builds them); the design-review memo as a PDF; and the review
+ * packet as JSON or Markdown (core/review).
  */
 #define G_LOG_DOMAIN "bpw-cli-export"
 
@@ -19,6 +20,7 @@
 
 #include "bpw-file.h"
 #include "bpw-mapping-sheet.h"
+#include "bpw-review-packet.h"
 
 #ifdef BPW_HAVE_PLOT
 #include "bpw-plot-export.h"
@@ -48,6 +50,24 @@ export_sheet (BpwStudy *study, const BpwExportOptions *o, GError **error)
                            plan->blueprint->name);
   text = strcmp (o->format, "csv") == 0 ? bpw_mapping_sheet_to_csv (rows)
                                         : bpw_mapping_sheet_to_markdown (rows, title);
+  return bpw_file_replace_contents (o->output, text, -1, error);
+}
+
+/* The review packet as JSON or Markdown: the same content (bpw-review-document.h). */
+static gboolean
+export_packet (BpwStudy *study, const BpwExportOptions *o, GError **error)
+{
+  g_autoptr(BpwReviewPacket) packet = NULL;
+  g_autofree char *text = NULL;
+  BpwReviewOptions options;
+
+  bpw_review_options_init (&options);
+  options.baseline = o->baseline;
+  packet = bpw_review_packet_new (study, &options, NULL, error);
+  if (packet == NULL)
+    return FALSE;
+  text = strcmp (o->format, "json") == 0 ? bpw_review_packet_to_json (packet)
+                                         : bpw_review_packet_to_markdown (packet);
   return bpw_file_replace_contents (o->output, text, -1, error);
 }
 
@@ -166,9 +186,21 @@ run_export (BpwExportOptions *o, const char *study_name)
         return bpw_cli_report_error ("export", error);
       return BPW_CLI_EXIT_OK;
     }
+  if (strcmp (o->view, "packet") == 0)
+    {
+      if (strcmp (o->format, "json") != 0 && strcmp (o->format, "md") != 0)
+        return bpw_cli_usage ("export", "export: the packet is written as json or md, not '%s'",
+                              o->format);
+      if ((study = bpw_study_load (study_name, &error)) == NULL ||
+          !bpw_study_check_references (study, NULL, &error) ||
+          !export_packet (study, o, &error))
+        return bpw_cli_report_error ("export", error);
+      return BPW_CLI_EXIT_OK;
+    }
   if (!chart && !memo)
     return bpw_cli_usage ("export", "export: unknown view '%s'; available: sheet, roofline, "
-                          "assignment, timeline, lifetimes, trade, compare, memo", o->view);
+                          "assignment, timeline, lifetimes, trade, compare, memo, packet",
+                          o->view);
 #ifdef BPW_HAVE_PLOT
   {
     g_autoptr(BpwPlot) plot = NULL;
@@ -206,7 +238,7 @@ static char *
 infer_format (const char *view,
               const char *output)
 {
-  static const char * const known[] = { "csv", "md", "png", "svg", "pdf", NULL };
+  static const char * const known[] = { "csv", "md", "json", "png", "svg", "pdf", NULL };
   const char *base = strrchr (output, '/');
   const char *dot = strrchr (base != NULL ? base : output, '.');
   g_autofree char *extension = dot != NULL ? g_ascii_strdown (dot + 1, -1) : NULL;
@@ -235,11 +267,11 @@ bpw_cli_export (int    argc,
   int status = BPW_CLI_EXIT_OK;
   const GOptionEntry entries[] = {
     { "view", 0, 0, G_OPTION_ARG_STRING, &o.view,
-      "What to export: sheet, roofline, assignment, timeline, lifetimes, trade, compare or "
-      "memo", "VIEW" },
+      "What to export: sheet, roofline, assignment, timeline, lifetimes, trade, compare, memo "
+      "or packet", "VIEW" },
     { "format", 0, 0, G_OPTION_ARG_STRING, &o.format,
       "csv or md (the sheet); png, svg, pdf or csv (charts: the data behind them); pdf (memo); "
-      "default: the --output file's extension (the memo: pdf)",
+      "json or md (packet); default: the --output file's extension (the memo: pdf)",
       "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "The file to write", "FILE" },
     { "candidate", 0, 0, G_OPTION_ARG_STRING, &o.candidate,
@@ -253,8 +285,8 @@ bpw_cli_export (int    argc,
       "Charts: the pipeline stage (roofline: all; assignment: the slowest; timeline: all; "
       "lifetimes: the one with the highest peak)", "N" },
     { "baseline", 0, 0, G_OPTION_ARG_STRING, &o.baseline,
-      "Roofline: overlay this candidate; compare and memo: the candidate deltas are against "
-      "(default: the first)", "NAME" },
+      "Roofline: overlay this candidate; compare, memo and packet: the candidate deltas are "
+      "against (default: the first)", "NAME" },
     { "all-precisions", 0, 0, G_OPTION_ARG_NONE, &o.all_precisions,
       "Roofline: matrix peaks in every precision the blueprint runs", NULL },
     { "time", 0, 0, G_OPTION_ARG_STRING, &o.time,
@@ -293,7 +325,15 @@ bpw_cli_export (int    argc,
                                 "timeline, lifetimes, trade, compare) are written as PNG, SVG or "
                                 "PDF with the print\nstyle, or as the CSV of the data they plot. "
                                 "The memo (--view memo) is a PDF for design\nreviews: the study, "
-                                "its candidates, the comparison and the key charts of the best.");
+                                "its candidates, the comparison and the key charts of the best,\n"
+                                "and the review packet's sections. The review packet (--view "
+                                "packet) is JSON or\nMarkdown with the same content: metadata "
+                                "(input hashes, versions of measured runs),\nquality thresholds "
+                                "and evidence per precision mode, baseline and candidates with\n"
+                                "calibration, bottleneck evidence, mitigations, rejected "
+                                "alternatives, the validation\nmatrix, owners and the "
+                                "recommendation (go, conditional or no-go). A precision mode\n"
+                                "without validated quality evidence is never counted.");
   g_option_context_add_main_entries (context, entries, NULL);
 
   if (!bpw_cli_parse (context, &argc, &argv, &error))
@@ -304,7 +344,7 @@ bpw_cli_export (int    argc,
     status = bpw_cli_usage ("export", "export: --view and --output are required");
   else if (o.format == NULL && (o.format = infer_format (o.view, o.output)) == NULL)
     status = bpw_cli_usage ("export", "export: --format is required when the --output file's "
-                            "extension is not csv, md, png, svg or pdf");
+                            "extension is not csv, md, json, png, svg or pdf");
   else
     status = run_export (&o, argv[1]);
 

@@ -108,6 +108,7 @@ bpw_study_copy (BpwStudy *self)
   bpw_study_copy_candidates (copy, self);
   copy->views = self->views != NULL ? _bpw_study_json_copy (self->views) : NULL;
   copy->measurements = _bpw_study_measurement_list_copy (self->measurements);
+  _bpw_study_copy_quality (copy, self);
   for (guint i = 0; i < self->warnings->len; i++)
     g_ptr_array_add (copy->warnings, g_strdup (g_ptr_array_index (self->warnings, i)));
   return copy;
@@ -245,5 +246,6 @@ bpw_study_equal (BpwStudy *a,
          && bpw_study_suites_equal (a, b) && bpw_study_blueprints_equal (a, b)
          && bpw_study_candidates_equal (a, b)
          && _bpw_study_measurement_list_equal (a->measurements, b->measurements)
+         && _bpw_study_quality_equal (a, b)
          && bpw_study_json_equal (a->views, b->views);
 }

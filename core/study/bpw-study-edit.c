@@ -34,6 +34,8 @@ struct _BpwStudyEdit
   /* CANDIDATE: added at @index; mapping[AFTER] is its own mapping */
   char             *candidate_blueprint;
   JsonNode         *candidate_mappings;
+  /* OWNERS, QUALITY_THRESHOLDS, QUALITY_EVIDENCE: the whole list of that kind */
+  GArray           *items[2];
 };
 
 enum { BEFORE, AFTER };
@@ -346,6 +348,69 @@ bpw_study_edit_set_candidate (const BpwStudyEdit *edit,
   return TRUE;
 }
 
+BpwStudyEdit *
+bpw_study_edit_new_owners (BpwStudy            *study,
+                           const BpwStudyOwner *owners,
+                           guint                n,
+                           const char          *label)
+{
+  BpwStudyEdit *edit;
+  guint before;
+
+  g_return_val_if_fail (BPW_IS_STUDY (study), NULL);
+  g_return_val_if_fail (n == 0 || owners != NULL, NULL);
+
+  edit = bpw_study_edit_alloc (BPW_STUDY_EDIT_OWNERS, 0, "owners", label);
+  before = bpw_study_get_n_owners (study);
+  edit->items[BEFORE] = _bpw_study_owner_list_new (before > 0 ? bpw_study_get_owner (study, 0)
+                                                              : NULL, before);
+  edit->items[AFTER] = _bpw_study_owner_list_new (owners, n);
+  return edit;
+}
+
+BpwStudyEdit *
+bpw_study_edit_new_quality_thresholds (BpwStudy                  *study,
+                                       const BpwQualityThreshold *thresholds,
+                                       guint                      n,
+                                       const char                *label)
+{
+  BpwStudyEdit *edit;
+  guint before;
+
+  g_return_val_if_fail (BPW_IS_STUDY (study), NULL);
+  g_return_val_if_fail (n == 0 || thresholds != NULL, NULL);
+
+  edit = bpw_study_edit_alloc (BPW_STUDY_EDIT_QUALITY_THRESHOLDS, 0, "quality_thresholds",
+                               label);
+  before = bpw_study_get_n_quality_thresholds (study);
+  edit->items[BEFORE] =
+    _bpw_quality_threshold_list_new (before > 0 ? bpw_study_get_quality_threshold (study, 0)
+                                                : NULL, before);
+  edit->items[AFTER] = _bpw_quality_threshold_list_new (thresholds, n);
+  return edit;
+}
+
+BpwStudyEdit *
+bpw_study_edit_new_quality_evidence (BpwStudy                 *study,
+                                     const BpwQualityEvidence *evidence,
+                                     guint                     n,
+                                     const char               *label)
+{
+  BpwStudyEdit *edit;
+  guint before;
+
+  g_return_val_if_fail (BPW_IS_STUDY (study), NULL);
+  g_return_val_if_fail (n == 0 || evidence != NULL, NULL);
+
+  edit = bpw_study_edit_alloc (BPW_STUDY_EDIT_QUALITY_EVIDENCE, 0, "quality_evidence", label);
+  before = bpw_study_get_n_quality_evidence (study);
+  edit->items[BEFORE] =
+    _bpw_quality_evidence_list_new (before > 0 ? bpw_study_get_quality_evidence (study, 0)
+                                               : NULL, before);
+  edit->items[AFTER] = _bpw_quality_evidence_list_new (evidence, n);
+  return edit;
+}
+
 void
 bpw_study_edit_free (BpwStudyEdit *edit)
 {
@@ -356,6 +421,7 @@ bpw_study_edit_free (BpwStudyEdit *edit)
       g_clear_pointer (&edit->blueprint[i], bpw_blueprint_free);
       g_clear_pointer (&edit->mapping[i], json_node_unref);
       g_clear_pointer (&edit->measurements[i], g_array_unref);
+      g_clear_pointer (&edit->items[i], g_array_unref);
       if (edit->kind == BPW_STUDY_EDIT_SCENARIO)
         bpw_scenario_clear (&edit->scenario[i]);
     }
@@ -401,6 +467,17 @@ bpw_study_edit_set (const BpwStudyEdit *edit,
       return bpw_study_edit_set_measurements (edit, study, state, error);
     case BPW_STUDY_EDIT_CANDIDATE:
       return bpw_study_edit_set_candidate (edit, study, state, error);
+    case BPW_STUDY_EDIT_OWNERS:
+      return bpw_study_set_owners (study, (const BpwStudyOwner *) edit->items[state]->data,
+                                   edit->items[state]->len, error);
+    case BPW_STUDY_EDIT_QUALITY_THRESHOLDS:
+      return bpw_study_set_quality_thresholds (study, (const BpwQualityThreshold *)
+                                                      edit->items[state]->data,
+                                               edit->items[state]->len, error);
+    case BPW_STUDY_EDIT_QUALITY_EVIDENCE:
+      return bpw_study_set_quality_evidence (study, (const BpwQualityEvidence *)
+                                                    edit->items[state]->data,
+                                             edit->items[state]->len, error);
     default:
       break;
     }

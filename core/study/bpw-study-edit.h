@@ -13,6 +13,7 @@
 
 #include "bpw-blueprint-field.h"
 #include "bpw-study.h"
+#include "bpw-study-quality.h"
 
 G_BEGIN_DECLS
 
@@ -23,6 +24,9 @@ typedef enum
   BPW_STUDY_EDIT_MAPPING,
   BPW_STUDY_EDIT_MEASUREMENTS,
   BPW_STUDY_EDIT_CANDIDATE,
+  BPW_STUDY_EDIT_OWNERS,
+  BPW_STUDY_EDIT_QUALITY_THRESHOLDS,
+  BPW_STUDY_EDIT_QUALITY_EVIDENCE,
 } BpwStudyEditKind;
 
 typedef struct _BpwStudyEdit BpwStudyEdit;
@@ -92,6 +96,22 @@ BpwStudyEdit     *bpw_study_edit_new_candidate (BpwStudy           *study,
                                                 JsonNode           *mapping,
                                                 JsonNode           *mappings,
                                                 const char         *label);
+/* The study's owners, quality thresholds or quality evidence become @n items (copied),
+ * checked when applied by bpw_study_set_owners() and its siblings. Kinds
+ * BPW_STUDY_EDIT_OWNERS, _QUALITY_THRESHOLDS and _QUALITY_EVIDENCE; the target is the
+ * study's list ("owners", "quality_thresholds", "quality_evidence"). */
+BpwStudyEdit     *bpw_study_edit_new_owners    (BpwStudy                  *study,
+                                                const BpwStudyOwner       *owners,
+                                                guint                      n,
+                                                const char                *label);
+BpwStudyEdit     *bpw_study_edit_new_quality_thresholds (BpwStudy                  *study,
+                                                         const BpwQualityThreshold *thresholds,
+                                                         guint                      n,
+                                                         const char                *label);
+BpwStudyEdit     *bpw_study_edit_new_quality_evidence (BpwStudy                 *study,
+                                                       const BpwQualityEvidence *evidence,
+                                                       guint                     n,
+                                                       const char               *label);
 void              bpw_study_edit_free          (BpwStudyEdit       *edit);
 
 /* Sets the part to its "after" (apply) or "before" (revert) state, with the checks of the

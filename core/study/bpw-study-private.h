@@ -7,6 +7,7 @@
 #include "bpw-json-doc.h"
 #include "bpw-mapping.h"
 #include "bpw-study.h"
+#include "bpw-study-quality.h"
 
 G_BEGIN_DECLS
 
@@ -27,6 +28,9 @@ struct _BpwStudy
   GArray    *candidates;  /* BpwStudyCandidate */
   JsonNode  *views;       /* nullable, kept as written */
   GArray    *measurements;  /* BpwStudyMeasurement, nullable until the first */
+  GArray    *owners;              /* BpwStudyOwner, nullable until the first */
+  GArray    *quality_thresholds;  /* BpwQualityThreshold, nullable */
+  GArray    *quality_evidence;    /* BpwQualityEvidence, nullable */
   GPtrArray *warnings;    /* char * */
 };
 
@@ -98,4 +102,23 @@ gboolean  _bpw_study_append_measurement (BpwStudy    *self,
 /* Drops @name from the study's blueprint list (an undone calibration's blueprint). */
 void      _bpw_study_unlist_blueprint   (BpwStudy    *self,
                                          const char  *name);
+
+/* bpw-study-quality.c: "owners", "quality_thresholds" and "quality_evidence" (after the
+ * measurements); copies of lists (their items copied); copy and comparison of all three. */
+gboolean  _bpw_study_read_quality        (BpwStudy    *self,
+                                          BpwJsonDoc  *doc,
+                                          JsonObject  *root,
+                                          GError     **error);
+void      _bpw_study_write_quality       (BpwStudy    *self,
+                                          JsonBuilder *builder);
+void      _bpw_study_copy_quality        (BpwStudy    *dest,
+                                          BpwStudy    *src);
+gboolean  _bpw_study_quality_equal       (BpwStudy    *a,
+                                          BpwStudy    *b);
+GArray   *_bpw_study_owner_list_new      (const BpwStudyOwner       *owners,
+                                          guint                      n);
+GArray   *_bpw_quality_threshold_list_new (const BpwQualityThreshold *thresholds,
+                                           guint                      n);
+GArray   *_bpw_quality_evidence_list_new (const BpwQualityEvidence  *evidence,
+                                          guint                      n);
 G_END_DECLS

@@ -16,7 +16,8 @@
 
 static const char * const root_keys[] = {
   "$schema", "format", "version", "name", "description", "workloads", "scenarios", "suites",
-  "blueprints", "candidates", "measurements", "views", NULL
+  "blueprints", "candidates", "measurements", "owners", "quality_thresholds",
+  "quality_evidence", "views", NULL
 };
 static const char * const workload_keys[] = { "name", "description", "model", NULL };
 static const char * const scenario_keys[] = {
@@ -781,7 +782,8 @@ _bpw_study_read (BpwStudy    *self,
     }
 
   if (!bpw_study_read_list (self, doc, object, "candidates", bpw_study_read_candidate, error)
-      || !_bpw_study_read_measurements (self, doc, object, error))
+      || !_bpw_study_read_measurements (self, doc, object, error)
+      || !_bpw_study_read_quality (self, doc, object, error))
     return FALSE;
 
   node = json_object_get_member (object, "views");

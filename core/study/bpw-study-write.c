@@ -242,6 +242,7 @@ _bpw_study_to_node (BpwStudy   *self,
   json_builder_end_array (b);
 
   _bpw_study_write_measurements (self, b, target_dir);
+  _bpw_study_write_quality (self, b);
 
   if (self->views != NULL)
     {

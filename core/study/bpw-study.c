@@ -95,6 +95,9 @@ bpw_study_finalize (GObject *object)
   g_clear_pointer (&self->candidates, g_array_unref);
   g_clear_pointer (&self->views, json_node_unref);
   g_clear_pointer (&self->measurements, g_array_unref);
+  g_clear_pointer (&self->owners, g_array_unref);
+  g_clear_pointer (&self->quality_thresholds, g_array_unref);
+  g_clear_pointer (&self->quality_evidence, g_array_unref);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
 
   G_OBJECT_CLASS (bpw_study_parent_class)->finalize (object);

@@ -6,6 +6,9 @@
 
 #include "config.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "bpw-ui-test-util.h"
 
 /* Llama 3 8B prefill of 4 × 2048 tokens on one device: its facts, as the window has them. */
@@ -93,6 +96,10 @@ test_overview_evaluation_columns (void)
     .peak_bytes = 30000000000ull,
     .bottleneck = "memory",
     .sla = BPW_SLA_MET,
+    .energy_j = 30.04,
+    .tokens_per_joule = 136.4,
+    .power_w = 120.16,
+    .energy_source = "Idle power 70 W (measured: a pack)",
   };
 
   g_list_store_append (store, item);
@@ -111,6 +118,29 @@ test_overview_evaluation_columns (void)
   check_format (item, BPW_OVERVIEW_COLUMN_BOTTLENECK, "memory");
   check_format (item, BPW_OVERVIEW_COLUMN_SLA, "Met");
   g_assert_cmpstr (bpw_overview_item_get_style (item, BPW_OVERVIEW_COLUMN_SLA), ==, "success");
+  /* Energy with its unit; the tooltip says it is modelled, at which power, from what. */
+  check_format (item, BPW_OVERVIEW_COLUMN_ENERGY, "30.0 J");
+  check_format (item, BPW_OVERVIEW_COLUMN_TOKENS_PER_JOULE, "136");
+  {
+    g_autofree char *tooltip = bpw_overview_item_dup_tooltip (item,
+                                                              BPW_OVERVIEW_COLUMN_ENERGY);
+
+    g_assert_nonnull (strstr (tooltip, "modelled"));
+    g_assert_nonnull (strstr (tooltip, "120 W"));
+    g_assert_nonnull (strstr (tooltip, "measured: a pack"));
+  }
+  /* A blueprint that cannot price energy shows a dash, never a zero, and says why. */
+  e.energy_j = NAN;
+  e.tokens_per_joule = NAN;
+  bpw_overview_item_set_evaluation (item, &e);
+  check_format (item, BPW_OVERVIEW_COLUMN_ENERGY, "—");
+  check_format (item, BPW_OVERVIEW_COLUMN_TOKENS_PER_JOULE, "—");
+  {
+    g_autofree char *tooltip = bpw_overview_item_dup_tooltip (item,
+                                                              BPW_OVERVIEW_COLUMN_ENERGY);
+
+    g_assert_nonnull (strstr (tooltip, "no idle power"));
+  }
 
   /* An illegal plan says so, in red, with its reason; no number is shown for it. */
   e.legal = FALSE;

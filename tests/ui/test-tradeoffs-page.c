@@ -75,6 +75,22 @@ check_sweep (const BpwTradeData *data,
       g_assert_null (s->error);
       g_assert_cmpint (s->devices, ==, MAX (p->dp, 1) * MAX (p->tp, 1) * MAX (p->pp, 1));
       g_assert_cmpuint (s->n, >=, 2);
+      /* Per watt is per watt of the modelled power (the step's energy over its time),
+       * below the devices' TDP, which no step draws throughout. */
+      {
+        g_autoptr(BpwEstimator) estimator = bpw_estimator_new (&run.spec, &run.scenario,
+                                                               run.blueprint, &error);
+        BpwEvaluation e;
+
+        g_assert_no_error (error);
+        g_assert_true (bpw_estimator_evaluate (estimator, &run.mapping, &e, NULL, &error));
+        g_assert_no_error (error);
+        g_assert_cmpfloat (e.energy_j, >, 0.0);
+        g_assert_cmpfloat_with_epsilon (s->power_w, e.energy_j / e.step_time_s,
+                                        1e-9 * s->power_w);
+        g_assert_true (run.blueprint->tdp.set);
+        g_assert_cmpfloat (s->power_w, <, (double) s->devices * run.blueprint->tdp.value);
+      }
       for (guint i = s->first; i < s->first + s->n; i++)
         {
           g_assert_cmpuint (point (data, i)->series, ==, c);

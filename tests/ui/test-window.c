@@ -67,6 +67,29 @@ check_evaluation (BpwStudy        *study,
   g_assert_cmpfloat (e->mfu, >, 0.0);
   g_assert_cmpfloat (e->mfu, <, 1.0);
 
+  /* Energy is the core's modelled energy of the step, for every bundled blueprint, with
+   * the average power it implies and the figures it comes from. */
+  {
+    g_autoptr(BpwEstimator) estimator = NULL;
+    BpwCandidateRun run;
+    BpwEvaluation ev;
+
+    g_assert_true (bpw_candidate_run_init (&run, study, candidate, scenario, &error));
+    g_assert_no_error (error);
+    estimator = bpw_estimator_new (&run.spec, &run.scenario, run.blueprint, &error);
+    g_assert_no_error (error);
+    g_assert_true (bpw_estimator_evaluate (estimator, &run.mapping, &ev, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpfloat (e->energy_j, >, 0.0);
+    g_assert_cmpfloat (e->energy_j, ==, ev.energy_j);
+    g_assert_cmpfloat (e->tokens_per_joule, ==, ev.tokens_per_joule);
+    g_assert_cmpfloat_with_epsilon (e->power_w, ev.energy_j / ev.step_time_s,
+                                    1e-12 * e->power_w);
+    g_assert_nonnull (e->energy_source);
+    g_assert_nonnull (strstr (e->energy_source, "Idle power"));
+    bpw_candidate_run_clear (&run);
+  }
+
   switch (s->scenario.phase)
     {
     case BPW_WORKLOAD_TRAIN:
@@ -222,12 +245,42 @@ test_window_overview_columns (void)
   GListModel *columns;
   int sla = -1, bottleneck = -1, memory = -1, scenario = -1;
 
+  BpwPinnedTable *table = BPW_PINNED_TABLE (gtk_widget_get_ancestor (view,
+                                                                     BPW_TYPE_PINNED_TABLE));
+  g_autoptr(GListStore) all = g_list_store_new (GTK_TYPE_COLUMN_VIEW_COLUMN);
+  int energy = -1, per_joule = -1, mfu = -1;
+
   g_assert_nonnull (view);
-  columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (view));
+  /* The pinned candidate column, then those that scroll. */
+  g_assert_true (GTK_COLUMN_VIEW (view) == bpw_pinned_table_get_pinned (table));
+  for (int v = 0; v < 2; v++)
+    {
+      GListModel *in = gtk_column_view_get_columns (v == 0 ? bpw_pinned_table_get_pinned (table)
+                                                           : bpw_pinned_table_get_view (table));
+
+      for (guint i = 0; i < g_list_model_get_n_items (in); i++)
+        {
+          g_autoptr(GObject) column = g_list_model_get_item (in, i);
+
+          g_list_store_append (all, column);
+        }
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_column_view_get_columns (
+                      bpw_pinned_table_get_pinned (table))), ==, 1);
+  columns = G_LIST_MODEL (all);
   for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
     {
       g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
       const char *title = gtk_column_view_column_get_title (column);
+
+      if (i == 0)
+        g_assert_cmpstr (title, ==, "Candidate");
+      if (g_strcmp0 (title, "Energy / Step") == 0)
+        energy = (int) i;
+      else if (g_strcmp0 (title, "Tokens / J") == 0)
+        per_joule = (int) i;
+      else if (g_strcmp0 (title, "MFU") == 0)
+        mfu = (int) i;
 
       if (g_strcmp0 (title, "SLA") == 0)
         sla = (int) i;
@@ -242,9 +295,135 @@ test_window_overview_columns (void)
   g_assert_cmpint (bottleneck, >, scenario);
   g_assert_cmpint (sla, ==, bottleneck + 1);
   g_assert_cmpint (memory, >, sla);
+  /* Energy and tokens per joule, after the verdict and before the memory details. */
+  g_assert_cmpint (mfu, >, scenario);
+  g_assert_cmpint (energy, ==, sla + 1);
+  g_assert_cmpint (per_joule, ==, energy + 1);
+  g_assert_cmpint (memory, >, per_joule);
   g_assert_cmpuint (g_list_model_get_n_items (columns), ==, BPW_N_OVERVIEW_COLUMNS);
 
   bpw_test_wait_window (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The y of each row a column view shows, in @window's coordinates, sorted. */
+static GArray *
+row_positions (GtkColumnView *view,
+               GtkWidget     *window)
+{
+  GtkWidget *list_view = bpw_test_find_widget (GTK_WIDGET (view), GTK_TYPE_LIST_VIEW);
+  GArray *ys = g_array_new (FALSE, FALSE, sizeof (double));
+
+  for (GtkWidget *child = gtk_widget_get_first_child (list_view);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      graphene_point_t at;
+      double y;
+
+      if (g_strcmp0 (gtk_widget_get_css_name (child), "row") != 0
+          || !gtk_widget_get_child_visible (child))
+        continue;
+      g_assert_true (gtk_widget_compute_point (child, window, &GRAPHENE_POINT_INIT (0, 0), &at));
+      y = at.y;
+      g_array_append_val (ys, y);
+    }
+  g_array_sort (ys, compare_doubles);
+  return ys;
+}
+
+/* At 1280 × 800 the Overview's numbers scroll sideways while the candidate column stays
+ * in place, and scrolled down, each candidate stays level with its numbers. */
+static void
+test_window_overview_pinned (void)
+{
+  BpwWindow *window = bpw_window_new (NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  BpwPinnedTable *table;
+  GtkColumnView *pinned, *view;
+  GtkAdjustment *h, *v;
+  g_autoptr(GArray) left = NULL;
+  g_autoptr(GArray) right = NULL;
+  graphene_point_t before, after;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (bpw_window_open_bundled (window, "default", &error));
+  g_assert_no_error (error);
+  bpw_test_wait_window (window);
+  bpw_test_wait_for_frame (GTK_WIDGET (window));
+
+  table = BPW_PINNED_TABLE (bpw_test_find_widget (GTK_WIDGET (bpw_window_get_overview_page (window)),
+                                                  BPW_TYPE_PINNED_TABLE));
+  pinned = bpw_pinned_table_get_pinned (table);
+  view = bpw_pinned_table_get_view (table);
+  h = gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (view));
+  v = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
+  /* One vertical position for both; one selection. */
+  g_assert_true (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (pinned)) == v);
+  g_assert_true (gtk_column_view_get_model (pinned) == gtk_column_view_get_model (view));
+
+  /* Sideways: the numbers move, the candidates do not. */
+  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (pinned), GTK_WIDGET (window),
+                                           &GRAPHENE_POINT_INIT (0, 0), &before));
+  gtk_adjustment_set_value (h, gtk_adjustment_get_upper (h));
+  bpw_test_wait_for_frame (GTK_WIDGET (window));
+  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (pinned), GTK_WIDGET (window),
+                                           &GRAPHENE_POINT_INIT (0, 0), &after));
+  g_assert_cmpfloat (after.x, ==, before.x);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (pinned)));
+
+  /* Down: with the details pane dragged up, twelve rows do not fit; scrolled to the end,
+   * the rows of both views stand at the same heights. */
+  gtk_paned_set_position (GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (table),
+                                                               GTK_TYPE_PANED)), 200);
+  bpw_test_wait_for_frame (GTK_WIDGET (window));
+  bpw_test_wait_for_frame (GTK_WIDGET (window));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (v), >, gtk_adjustment_get_page_size (v));
+  gtk_adjustment_set_value (v, gtk_adjustment_get_upper (v));
+  bpw_test_wait_for_frame (GTK_WIDGET (window));
+  bpw_test_wait_for_frame (GTK_WIDGET (window));
+  g_assert_cmpfloat (gtk_adjustment_get_value (v), >, 0.0);
+  left = row_positions (pinned, GTK_WIDGET (window));
+  right = row_positions (view, GTK_WIDGET (window));
+  g_assert_cmpuint (left->len, >, 0);
+  g_assert_cmpuint (left->len, ==, right->len);
+  for (guint i = 0; i < left->len; i++)
+    g_assert_cmpfloat_with_epsilon (g_array_index (left, double, i),
+                                    g_array_index (right, double, i), 0.5);
+
+  /* A header clicked in either view sorts the rows; the other view's sort is cleared. */
+  {
+    GListModel *shown = G_LIST_MODEL (gtk_column_view_get_model (view));
+    g_autoptr(GtkColumnViewColumn) candidate = g_list_model_get_item (
+      gtk_column_view_get_columns (pinned), 0);
+    g_autoptr(GtkColumnViewColumn) scenario = g_list_model_get_item (
+      gtk_column_view_get_columns (view), 0);
+    g_autoptr(BpwOverviewItem) first = NULL;
+    g_autoptr(BpwOverviewItem) last = NULL;
+
+    gtk_column_view_sort_by_column (view, scenario, GTK_SORT_ASCENDING);
+    gtk_column_view_sort_by_column (pinned, candidate, GTK_SORT_DESCENDING);
+    first = g_list_model_get_item (shown, 0);
+    last = g_list_model_get_item (shown, g_list_model_get_n_items (shown) - 1);
+    g_assert_cmpint (g_utf8_collate (bpw_overview_item_get_candidate (first),
+                                     bpw_overview_item_get_candidate (last)), >, 0);
+    g_assert_cmpint (gtk_sorter_get_order (gtk_column_view_get_sorter (view)), ==,
+                     GTK_SORTER_ORDER_NONE);
+    gtk_column_view_sort_by_column (view, scenario, GTK_SORT_ASCENDING);
+    g_assert_cmpint (gtk_sorter_get_order (gtk_column_view_get_sorter (pinned)), ==,
+                     GTK_SORTER_ORDER_NONE);
+  }
+
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -312,6 +491,7 @@ main (int   argc,
   g_test_add_func ("/bpw/ui/Window/pages", test_window_pages);
   g_test_add_func ("/bpw/ui/Window/broken-file", test_window_broken_file);
   g_test_add_func ("/bpw/ui/Window/overview-columns", test_window_overview_columns);
+  g_test_add_func ("/bpw/ui/Window/overview-pinned", test_window_overview_pinned);
 
   result = g_test_run ();
   bpw_test_remove_tree (scratch);

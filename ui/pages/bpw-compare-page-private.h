@@ -12,6 +12,7 @@
 #include "bpw-calibration-bar.h"
 #include "bpw-compare-page.h"
 #include "bpw-layer-matrix.h"
+#include "bpw-pinned-table.h"
 #include "bpw-study-worker.h"
 
 G_BEGIN_DECLS
@@ -31,7 +32,7 @@ struct _BpwComparePage
   AdwStatusPage     *error_page;
   GtkStack          *view_stack;
   BpwPlotView       *plot_view;
-  GtkColumnView     *column_view;
+  BpwPinnedTable    *table;        /* scenario and candidate pinned, the numbers scroll */
   BpwLayerMatrix    *layer_matrix;
 
   /* Owned references */

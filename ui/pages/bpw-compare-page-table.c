@@ -439,15 +439,18 @@ _bpw_compare_page_init_table (BpwComparePage *self)
       gtk_column_view_column_set_sorter (column, GTK_SORTER (column_sorter));
       gtk_column_view_column_set_resizable (column, TRUE);
       gtk_column_view_column_set_expand (column, c == COLUMN_SUITE);
-      gtk_column_view_append_column (self->column_view, column);
+      /* Which scenario and candidate a row is about stays in view as the numbers scroll. */
+      gtk_column_view_append_column (c == COLUMN_SCENARIO || c == COLUMN_CANDIDATE
+                                     ? bpw_pinned_table_get_pinned (self->table)
+                                     : bpw_pinned_table_get_view (self->table), column);
     }
 
   self->rows = g_list_store_new (GTK_TYPE_STRING_OBJECT);
-  sorter = gtk_column_view_get_sorter (self->column_view);
+  sorter = bpw_pinned_table_get_sorter (self->table);
   self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->rows)),
                                           g_object_ref (sorter));
   selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
-  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (selection));
+  bpw_pinned_table_set_model (self->table, GTK_SELECTION_MODEL (selection));
 }
 
 void

@@ -309,6 +309,7 @@ bpw_compare_page_class_init (BpwComparePageClass *klass)
   g_type_ensure (BPW_TYPE_ADDED_BUTTON);
   g_type_ensure (BPW_TYPE_CALIBRATION_BAR);
   g_type_ensure (BPW_TYPE_LAYER_MATRIX);
+  g_type_ensure (BPW_TYPE_PINNED_TABLE);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "comparepage");
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -323,7 +324,7 @@ bpw_compare_page_class_init (BpwComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BpwComparePage, error_page);
   gtk_widget_class_bind_template_child (widget_class, BpwComparePage, view_stack);
   gtk_widget_class_bind_template_child (widget_class, BpwComparePage, plot_view);
-  gtk_widget_class_bind_template_child (widget_class, BpwComparePage, column_view);
+  gtk_widget_class_bind_template_child (widget_class, BpwComparePage, table);
   gtk_widget_class_bind_template_child (widget_class, BpwComparePage, layer_matrix);
 }
 

@@ -16,6 +16,13 @@ bpw_overview_item_has_facts (BpwOverviewItem *self)
   return bpw_facts_row_get_facts (self->scenario) != NULL;
 }
 
+/* Energy figures are known when positive: NaN (or an item built without them) is not. */
+static gboolean
+bpw_overview_item_known (double value)
+{
+  return value > 0.0;
+}
+
 static gboolean
 bpw_overview_item_has_numbers (BpwOverviewItem *self)
 {
@@ -73,6 +80,13 @@ bpw_overview_item_format_evaluation (BpwOverviewItem   *self,
       return e->tpot_s > 0.0 ? bpw_format_seconds (e->tpot_s) : g_strdup ("");
     case BPW_OVERVIEW_COLUMN_MFU:
       return g_strdup_printf ("%.1f %%", 100.0 * e->mfu);
+    case BPW_OVERVIEW_COLUMN_ENERGY:
+      /* Not known (no idle power or energy figures) is a dash, never a zero. */
+      return !bpw_overview_item_known (e->energy_j) ? g_strdup ("—") : bpw_format_si (e->energy_j, "J");
+    case BPW_OVERVIEW_COLUMN_TOKENS_PER_JOULE:
+      /* A bare number with its SI prefix ("1.52 k"): the column's title gives the unit. */
+      return !bpw_overview_item_known (e->tokens_per_joule) ? g_strdup ("—")
+                                          : g_strchomp (bpw_format_si (e->tokens_per_joule, ""));
     case BPW_OVERVIEW_COLUMN_BOTTLENECK:
       return g_strdup (e->bottleneck != NULL ? e->bottleneck : "");
     case BPW_OVERVIEW_COLUMN_SLA:
@@ -144,6 +158,35 @@ bpw_overview_item_format (BpwOverviewItem   *self,
     }
 }
 
+/* The energy columns say that the figure is modelled, at which power, and from which of
+ * the blueprint's figures, each with its status (measured, estimate…) and source. */
+static char *
+bpw_overview_item_energy_tooltip (BpwOverviewItem   *self,
+                                  BpwOverviewColumn  column)
+{
+  const BpwOverviewEvaluation *e = &self->evaluation;
+  const char *what = column == BPW_OVERVIEW_COLUMN_ENERGY
+                     ? _("Energy per step of the whole job, modelled: idle power over the "
+                         "step plus each operation’s FLOPs and bytes at the blueprint’s "
+                         "energy figures; not measured")
+                     : _("Tokens processed per joule (tokens per step ÷ energy per step), "
+                         "modelled; not measured");
+  g_autofree char *power = NULL;
+  g_autofree char *average = NULL;
+
+  if (!bpw_overview_item_has_numbers (self))
+    return g_strdup (what);
+  if (!bpw_overview_item_known (e->energy_j))
+    return g_strdup_printf ("%s\n%s", what,
+                            _("The blueprint gives no idle power or energy figures, so the "
+                              "energy cannot be modelled"));
+  power = bpw_format_si (e->power_w, "W");
+  /* Translators: %s: the modelled average power of the whole job (energy ÷ step time) */
+  average = g_strdup_printf (_("Average power %s (all devices)"), power);
+  return g_strdup_printf ("%s\n%s\n%s", what, average,
+                          e->energy_source != NULL ? e->energy_source : "");
+}
+
 static char *
 bpw_overview_item_memory_tooltip (BpwOverviewItem *self)
 {
@@ -189,6 +232,9 @@ bpw_overview_item_dup_tooltip (BpwOverviewItem   *self,
     case BPW_OVERVIEW_COLUMN_MFU:
       return g_strdup (_("Model FLOPs utilisation: model FLOPs (Megatron/PaLM convention) over "
                          "step time × devices × dense matrix peak"));
+    case BPW_OVERVIEW_COLUMN_ENERGY:
+    case BPW_OVERVIEW_COLUMN_TOKENS_PER_JOULE:
+      return bpw_overview_item_energy_tooltip (self, column);
     case BPW_OVERVIEW_COLUMN_MEMORY:
       return bpw_overview_item_memory_tooltip (self);
     case BPW_OVERVIEW_COLUMN_CAPACITY:
@@ -265,6 +311,18 @@ bpw_overview_item_compare_evaluation (BpwOverviewItem   *a,
       return bpw_overview_item_cmp_double (x->tpot_s, y->tpot_s);
     case BPW_OVERVIEW_COLUMN_MFU:
       return bpw_overview_item_cmp_double (x->mfu, y->mfu);
+    case BPW_OVERVIEW_COLUMN_ENERGY:
+      /* Unknown energy sorts after every known one. */
+      if (!bpw_overview_item_known (x->energy_j) || !bpw_overview_item_known (y->energy_j))
+        return (int) bpw_overview_item_known (y->energy_j)
+               - (int) bpw_overview_item_known (x->energy_j);
+      return bpw_overview_item_cmp_double (x->energy_j, y->energy_j);
+    case BPW_OVERVIEW_COLUMN_TOKENS_PER_JOULE:
+      if (!bpw_overview_item_known (x->tokens_per_joule)
+          || !bpw_overview_item_known (y->tokens_per_joule))
+        return (int) bpw_overview_item_known (y->tokens_per_joule)
+               - (int) bpw_overview_item_known (x->tokens_per_joule);
+      return bpw_overview_item_cmp_double (x->tokens_per_joule, y->tokens_per_joule);
     case BPW_OVERVIEW_COLUMN_BOTTLENECK:
       return g_strcmp0 (x->bottleneck, y->bottleneck);
     case BPW_OVERVIEW_COLUMN_SLA:
@@ -340,6 +398,12 @@ bpw_overview_column_get_title (BpwOverviewColumn column)
     case BPW_OVERVIEW_COLUMN_MFU:
       /* Translators: model FLOPs utilisation */
       return _("MFU");
+    case BPW_OVERVIEW_COLUMN_ENERGY:
+      /* Translators: modelled energy of one step, in joules */
+      return _("Energy / Step");
+    case BPW_OVERVIEW_COLUMN_TOKENS_PER_JOULE:
+      /* Translators: tokens per joule, a unit: keep it short */
+      return _("Tokens / J");
     case BPW_OVERVIEW_COLUMN_MEMORY:
       return _("Memory / Device");
     case BPW_OVERVIEW_COLUMN_CAPACITY:
@@ -368,6 +432,8 @@ bpw_overview_column_is_numeric (BpwOverviewColumn column)
     case BPW_OVERVIEW_COLUMN_LATENCY:
     case BPW_OVERVIEW_COLUMN_TPOT:
     case BPW_OVERVIEW_COLUMN_MFU:
+    case BPW_OVERVIEW_COLUMN_ENERGY:
+    case BPW_OVERVIEW_COLUMN_TOKENS_PER_JOULE:
     case BPW_OVERVIEW_COLUMN_MEMORY:
     case BPW_OVERVIEW_COLUMN_CAPACITY:
     case BPW_OVERVIEW_COLUMN_MEMORY_SHARE:
@@ -385,6 +451,8 @@ bpw_overview_column_is_evaluation (BpwOverviewColumn column)
     case BPW_OVERVIEW_COLUMN_LATENCY:
     case BPW_OVERVIEW_COLUMN_TPOT:
     case BPW_OVERVIEW_COLUMN_MFU:
+    case BPW_OVERVIEW_COLUMN_ENERGY:
+    case BPW_OVERVIEW_COLUMN_TOKENS_PER_JOULE:
     case BPW_OVERVIEW_COLUMN_BOTTLENECK:
     case BPW_OVERVIEW_COLUMN_SLA:
       return TRUE;

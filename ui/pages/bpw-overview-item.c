@@ -82,6 +82,54 @@ bpw_overview_item_judge_sla (const BpwScenario   *s,
   return !judged ? BPW_SLA_NONE : met ? BPW_SLA_MET : BPW_SLA_MISSED;
 }
 
+/* "Idle power 70 W (measured: …); energy per FLOP (bf16) 785 fJ (measured: …)": the
+ * figures a step's energy is modelled from, each with its status and source. */
+static char *
+bpw_overview_item_energy_source (const BpwBlueprint *bp,
+                                 BpwDType            dtype)
+{
+  const BpwSourced *idle = &bp->idle_power;
+  BpwPrecision precision = bpw_precision_from_dtype (dtype);
+  const BpwSourced *per_flop = &bp->energy_per_flop[precision];
+  GString *out = g_string_new (NULL);
+
+  if (idle->set)
+    {
+      g_autofree char *value = bpw_quantity_format (idle->value, BPW_UNIT_WATTS);
+
+      /* Translators: %s: a power; then its status (measured, estimate…) and source */
+      g_string_append_printf (out, _("Idle power %s"), value);
+      g_string_append_printf (out, " (%s%s%s)", bpw_provenance_kind_to_string (idle->kind),
+                              idle->source != NULL ? ": " : "",
+                              idle->source != NULL ? idle->source : "");
+    }
+  if (per_flop->set)
+    {
+      g_autofree char *value = bpw_quantity_format (per_flop->value, BPW_UNIT_JOULES_PER_FLOP);
+
+      if (out->len > 0)
+        g_string_append (out, "\n");
+      /* Translators: %s: a precision (bf16), then an energy per FLOP */
+      g_string_append_printf (out, _("Energy per FLOP (%s) %s"),
+                              bpw_precision_to_string (precision), value);
+      g_string_append_printf (out, " (%s%s%s)",
+                              bpw_provenance_kind_to_string (per_flop->kind),
+                              per_flop->source != NULL ? ": " : "",
+                              per_flop->source != NULL ? per_flop->source : "");
+    }
+  else if (bp->tdp.set)
+    {
+      g_autofree char *value = bpw_quantity_format (bp->tdp.value, BPW_UNIT_WATTS);
+
+      if (out->len > 0)
+        g_string_append (out, "\n");
+      /* Translators: %s: the board power (TDP) busy time is priced at */
+      g_string_append_printf (out, _("No energy per FLOP: busy time at TDP %s (%s)"), value,
+                              bpw_provenance_kind_to_string (bp->tdp.kind));
+    }
+  return g_string_free (out, out->len == 0);
+}
+
 /* Evaluates the candidate's mapping for the scenario with the core's analytic estimator:
  * the same numbers as binding the whole plan and evaluating it (the core tests that they
  * agree), in about a millisecond instead of tens, so that an edit updates the Overview at
@@ -96,6 +144,7 @@ bpw_overview_item_fill_evaluation (BpwOverviewItem         *self,
   g_autoptr(BpwEstimator) estimator = NULL;
   g_autoptr(GPtrArray) reasons = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *reason = NULL;
+  g_autofree char *energy_source = NULL;
   BpwEvaluation e;
 
   if (inputs->run_error != NULL)
@@ -132,6 +181,14 @@ bpw_overview_item_fill_evaluation (BpwOverviewItem         *self,
   result.bottleneck = bpw_bottleneck_display_name (e.bottleneck);
   result.sla = result.legal ? bpw_overview_item_judge_sla (&inputs->run->scenario, &e)
                             : BPW_SLA_NONE;
+  result.energy_j = isfinite (e.energy_j) && e.energy_j > 0.0 ? e.energy_j : NAN;
+  result.tokens_per_joule = isfinite (e.tokens_per_joule) && e.tokens_per_joule > 0.0
+                            ? e.tokens_per_joule : NAN;
+  result.power_w = !isnan (result.energy_j) && e.step_time_s > 0.0
+                   ? result.energy_j / e.step_time_s : NAN;
+  energy_source = bpw_overview_item_energy_source (inputs->run->blueprint,
+                                                   inputs->run->scenario.dtype);
+  result.energy_source = energy_source;
   bpw_overview_item_set_evaluation (self, &result);
 }
 
@@ -140,6 +197,7 @@ bpw_overview_item_clear_evaluation (BpwOverviewItem *self)
 {
   g_clear_pointer ((char **) &self->evaluation.reason, g_free);
   g_clear_pointer ((char **) &self->evaluation.bottleneck, g_free);
+  g_clear_pointer ((char **) &self->evaluation.energy_source, g_free);
   memset (&self->evaluation, 0, sizeof self->evaluation);
   self->evaluated = FALSE;
 }
@@ -202,6 +260,7 @@ bpw_overview_item_set_evaluation (BpwOverviewItem             *self,
   self->evaluation = *evaluation;
   self->evaluation.reason = g_strdup (evaluation->reason);
   self->evaluation.bottleneck = g_strdup (evaluation->bottleneck);
+  self->evaluation.energy_source = g_strdup (evaluation->energy_source);
   self->evaluated = TRUE;
 }
 

@@ -31,6 +31,9 @@ typedef enum
   BPW_OVERVIEW_COLUMN_LATENCY,
   BPW_OVERVIEW_COLUMN_TPOT,
   BPW_OVERVIEW_COLUMN_MFU,
+  /* Modelled energy of a step (whole job) and the tokens it processes per joule. */
+  BPW_OVERVIEW_COLUMN_ENERGY,
+  BPW_OVERVIEW_COLUMN_TOKENS_PER_JOULE,
   /* Peak memory from the evaluation, else the facts' memory per device. */
   BPW_OVERVIEW_COLUMN_MEMORY,
   BPW_OVERVIEW_COLUMN_CAPACITY,
@@ -62,6 +65,12 @@ typedef struct
   guint64       peak_bytes;    /* on the most loaded device */
   const char   *bottleneck;    /* one of DESIGN.md's bottleneck classes */
   BpwSlaResult  sla;
+  /* Modelled, not measured: idle power over the step plus the work at the blueprint's
+   * energy figures (bpw-evaluation.h). NaN when the blueprint cannot price energy. */
+  double        energy_j;          /* per step, whole job */
+  double        tokens_per_joule;
+  double        power_w;           /* whole job: energy_j ÷ step time */
+  const char   *energy_source;     /* nullable: the blueprint's figures and their status */
 } BpwOverviewEvaluation;
 
 /* What one item is computed from; read in the worker thread. */

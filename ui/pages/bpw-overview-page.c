@@ -12,6 +12,7 @@
 #include "bpw-facts-details.h"
 #include "bpw-fit-matrix.h"
 #include "bpw-overview-page.h"
+#include "bpw-pinned-table.h"
 #include "bpw-tooltip.h"
 
 struct _BpwOverviewPage
@@ -20,11 +21,13 @@ struct _BpwOverviewPage
 
   /* Template widgets */
   GtkStack            *stack;
-  GtkColumnView       *column_view;
+  BpwPinnedTable      *table;
   BpwFactsDetails     *details;
   GtkWidget           *fit_box;
   BpwFitMatrix        *fit_matrix;
   BpwCalibrationBar   *calibration_bar;
+
+  GtkColumnView       *column_view;   /* the table's columns that scroll */
 
   /* Owned references */
   GListModel          *items;
@@ -157,7 +160,10 @@ bpw_overview_page_cell_setup_cb (GtkSignalListItemFactory *factory,
     {
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
       gtk_label_set_width_chars (GTK_LABEL (label), 15);
-      gtk_label_set_max_width_chars (GTK_LABEL (label), 18);
+      /* The pinned candidate has room for a device's whole name ("NVIDIA H100 SXM5
+       * 80GB"): the numbers scroll past it. */
+      gtk_label_set_max_width_chars (GTK_LABEL (label),
+                                     column == BPW_OVERVIEW_COLUMN_CANDIDATE ? 22 : 18);
     }
   gtk_list_item_set_child (item, label);
 }
@@ -204,6 +210,7 @@ static const BpwOverviewColumn display_order[] = {
   BPW_OVERVIEW_COLUMN_DEVICES, BPW_OVERVIEW_COLUMN_PARAMETERS,
   BPW_OVERVIEW_COLUMN_MODEL_FLOPS, BPW_OVERVIEW_COLUMN_LATENCY, BPW_OVERVIEW_COLUMN_TPOT,
   BPW_OVERVIEW_COLUMN_MFU, BPW_OVERVIEW_COLUMN_BOTTLENECK, BPW_OVERVIEW_COLUMN_SLA,
+  BPW_OVERVIEW_COLUMN_ENERGY, BPW_OVERVIEW_COLUMN_TOKENS_PER_JOULE,
   BPW_OVERVIEW_COLUMN_MEMORY, BPW_OVERVIEW_COLUMN_CAPACITY, BPW_OVERVIEW_COLUMN_MEMORY_SHARE,
 };
 
@@ -246,7 +253,10 @@ bpw_overview_page_add_columns (BpwOverviewPage *self)
       gtk_column_view_column_set_sorter (column, GTK_SORTER (sorter));
       gtk_column_view_column_set_resizable (column, TRUE);
       gtk_column_view_column_set_expand (column, c == BPW_OVERVIEW_COLUMN_SCENARIO);
-      gtk_column_view_append_column (self->column_view, column);
+      /* The candidate stays in view while the numbers scroll past it. */
+      gtk_column_view_append_column (c == BPW_OVERVIEW_COLUMN_CANDIDATE
+                                     ? bpw_pinned_table_get_pinned (self->table)
+                                     : self->column_view, column);
       self->columns[c] = column;
     }
 }
@@ -318,12 +328,13 @@ bpw_overview_page_class_init (BpwOverviewPageClass *klass)
   g_type_ensure (BPW_TYPE_FACTS_DETAILS);
   g_type_ensure (BPW_TYPE_FIT_MATRIX);
   g_type_ensure (BPW_TYPE_CALIBRATION_BAR);
+  g_type_ensure (BPW_TYPE_PINNED_TABLE);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "overviewpage");
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/bpw/Workbench/ui/bpw-overview-page.ui");
   gtk_widget_class_bind_template_child (widget_class, BpwOverviewPage, stack);
-  gtk_widget_class_bind_template_child (widget_class, BpwOverviewPage, column_view);
+  gtk_widget_class_bind_template_child (widget_class, BpwOverviewPage, table);
   gtk_widget_class_bind_template_child (widget_class, BpwOverviewPage, details);
   gtk_widget_class_bind_template_child (widget_class, BpwOverviewPage, fit_box);
   gtk_widget_class_bind_template_child (widget_class, BpwOverviewPage, fit_matrix);
@@ -336,15 +347,16 @@ bpw_overview_page_init (BpwOverviewPage *self)
   GtkSorter *sorter;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->column_view = bpw_pinned_table_get_view (self->table);
   bpw_overview_page_add_columns (self);
 
-  sorter = gtk_column_view_get_sorter (self->column_view);
+  sorter = bpw_pinned_table_get_sorter (self->table);
   self->sorted = gtk_sort_list_model_new (NULL, g_object_ref (sorter));
   self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
   g_signal_connect_object (self->selection, "notify::selected-item",
                            G_CALLBACK (bpw_overview_page_selection_cb), self,
                            G_CONNECT_SWAPPED);
-  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  bpw_pinned_table_set_model (self->table, GTK_SELECTION_MODEL (self->selection));
   g_signal_connect_object (self->fit_matrix, "cell-activated",
                            G_CALLBACK (bpw_overview_page_fit_activated_cb), self,
                            G_CONNECT_SWAPPED);
@@ -401,8 +413,8 @@ bpw_overview_page_set_units (BpwOverviewPage *self,
   self->units = units;
   bpw_facts_details_set_units (self->details, units);
   /* Rebinding every visible cell is the simplest way to reformat them. */
-  gtk_column_view_set_model (self->column_view, NULL);
-  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  bpw_pinned_table_set_model (self->table, NULL);
+  bpw_pinned_table_set_model (self->table, GTK_SELECTION_MODEL (self->selection));
 }
 
 GListModel *

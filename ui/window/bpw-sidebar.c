@@ -37,6 +37,28 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (BpwSidebar, bpw_sidebar, GTK_TYPE_WIDGET)
 
+/* "Training Scenario", "Prefill Scenario", "Decode Scenario" for @workload. */
+static GMenu *
+bpw_sidebar_phase_menu (const char *workload)
+{
+  static const struct { const char *label; const char *phase; } items[] = {
+    { N_("_Training Scenario"), "train" },
+    { N_("_Prefill Scenario"), "prefill" },
+    { N_("_Decode Scenario"), "decode" },
+  };
+  GMenu *menu = g_menu_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new (_(items[i].label), NULL);
+
+      g_menu_item_set_action_and_target (item, "win.add-scenario-phase", "(ss)", workload,
+                                         items[i].phase);
+      g_menu_append_item (menu, item);
+    }
+  return menu;
+}
+
 static void
 bpw_sidebar_setup_cb (GtkSignalListItemFactory *factory,
                       GtkListItem              *item,
@@ -48,12 +70,19 @@ bpw_sidebar_setup_cb (GtkSignalListItemFactory *factory,
   GtkWidget *title = gtk_label_new (NULL);
   GtkWidget *subtitle = gtk_label_new (NULL);
   GtkWidget *add = gtk_button_new_from_icon_name ("list-add-symbolic");
+  GtkWidget *phase = gtk_menu_button_new ();
 
   /* Workloads offer the next step: a scenario that runs them (win.add-scenario). */
   gtk_widget_add_css_class (add, "flat");
   gtk_widget_set_valign (add, GTK_ALIGN_CENTER);
   gtk_widget_set_tooltip_text (add, _("Add a Scenario for This Workload"));
   gtk_widget_set_visible (add, FALSE);
+  /* Beside it, the other phases: a scenario is named after its phase when it is added. */
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (phase), "pan-down-symbolic");
+  gtk_widget_add_css_class (phase, "flat");
+  gtk_widget_set_valign (phase, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (phase, _("Add a Training, Prefill or Decode Scenario"));
+  gtk_widget_set_visible (phase, FALSE);
   gtk_widget_set_hexpand (texts, TRUE);
   gtk_widget_set_valign (texts, GTK_ALIGN_CENTER);
   gtk_label_set_xalign (GTK_LABEL (title), 0.0);
@@ -67,8 +96,10 @@ bpw_sidebar_setup_cb (GtkSignalListItemFactory *factory,
   gtk_box_append (GTK_BOX (box), icon);
   gtk_box_append (GTK_BOX (box), texts);
   gtk_box_append (GTK_BOX (box), add);
+  gtk_box_append (GTK_BOX (box), phase);
 
   g_object_set_data (G_OBJECT (box), "bpw-add-scenario", add);
+  g_object_set_data (G_OBJECT (box), "bpw-add-phase", phase);
   g_object_set_data (G_OBJECT (box), "bpw-icon", icon);
   g_object_set_data (G_OBJECT (box), "bpw-title", title);
   g_object_set_data (G_OBJECT (box), "bpw-subtitle", subtitle);
@@ -86,6 +117,7 @@ bpw_sidebar_bind_cb (GtkSignalListItemFactory *factory,
   GtkWidget *title = g_object_get_data (G_OBJECT (box), "bpw-title");
   GtkWidget *subtitle = g_object_get_data (G_OBJECT (box), "bpw-subtitle");
   GtkWidget *add = g_object_get_data (G_OBJECT (box), "bpw-add-scenario");
+  GtkWidget *phase = g_object_get_data (G_OBJECT (box), "bpw-add-phase");
   BpwSidebarItemKind kind = bpw_sidebar_item_get_kind (entry);
   const char *icon_name = bpw_sidebar_item_get_icon_name (entry);
   const char *text = bpw_sidebar_item_get_subtitle (entry);
@@ -103,11 +135,15 @@ bpw_sidebar_bind_cb (GtkSignalListItemFactory *factory,
   gtk_actionable_set_action_name (GTK_ACTIONABLE (add), NULL);
   if (kind == BPW_SIDEBAR_ITEM_WORKLOAD)
     {
+      g_autoptr(GMenu) phases = bpw_sidebar_phase_menu (bpw_sidebar_item_get_title (entry));
+
       gtk_actionable_set_action_target (GTK_ACTIONABLE (add), "s",
                                         bpw_sidebar_item_get_title (entry));
       gtk_actionable_set_action_name (GTK_ACTIONABLE (add), "win.add-scenario");
+      gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (phase), G_MENU_MODEL (phases));
     }
   gtk_widget_set_visible (add, kind == BPW_SIDEBAR_ITEM_WORKLOAD);
+  gtk_widget_set_visible (phase, kind == BPW_SIDEBAR_ITEM_WORKLOAD);
 
   if (kind == BPW_SIDEBAR_ITEM_HEADING)
     gtk_widget_add_css_class (title, "heading");

@@ -14,6 +14,7 @@
 #include "bpw-memory-page.h"
 #include "bpw-overview-item.h"
 #include "bpw-overview-page.h"
+#include "bpw-pinned-table.h"
 #include "bpw-plot-view.h"
 #include "bpw-preferences-window.h"
 #include "bpw-sheet-page.h"

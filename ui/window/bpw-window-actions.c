@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "bpw-memo-export.h"
+#include "bpw-review-dialog.h"
 #include "bpw-search-dialog.h"
 #include "bpw-window-private.h"
 
@@ -290,7 +291,8 @@ _bpw_window_close_searches (BpwWindow *self)
     {
       g_autoptr(GtkWindow) dialog = g_list_model_get_item (toplevels, i);
 
-      if (BPW_IS_SEARCH_DIALOG (dialog)
+      /* The review data's window edits the study being replaced: it goes too. */
+      if ((BPW_IS_SEARCH_DIALOG (dialog) || BPW_IS_REVIEW_DIALOG (dialog))
           && gtk_window_get_transient_for (dialog) == GTK_WINDOW (self))
         g_ptr_array_add (searches, dialog);
     }
@@ -311,6 +313,23 @@ bpw_window_add_scenario_action (GtkWidget  *widget,
   if (bpw_window_add_scenario (self, g_variant_get_string (parameter, NULL), &error)
       == G_MAXUINT)
     _bpw_window_show_toast (self, error->message);
+}
+
+/* (workload, phase): a scenario of that phase for it ("train", "prefill", "decode"). */
+static void
+bpw_window_add_scenario_phase_action (GtkWidget  *widget,
+                                      const char *action_name,
+                                      GVariant   *parameter)
+{
+  BpwWindow *self = BPW_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+  const char *workload, *phase_name;
+  BpwWorkloadPhase phase;
+
+  g_variant_get (parameter, "(&s&s)", &workload, &phase_name);
+  if (!bpw_workload_phase_from_string (phase_name, &phase)
+      || bpw_window_add_scenario_for_phase (self, workload, phase, &error) == G_MAXUINT)
+    _bpw_window_show_toast (self, error != NULL ? error->message : phase_name);
 }
 
 /* (name, blueprint, mapping, mappings, label, scenario): a new candidate on the study's
@@ -347,6 +366,119 @@ bpw_window_promote_candidate_action (GtkWidget  *widget,
       return;
     }
   bpw_window_select (self, index, scenario);
+}
+
+/* (blueprint): a bundled blueprint joins the study as a candidate that searches for its
+ * best mapping, as one undoable edit, and is selected: the path from a model opened in the
+ * window to a comparison needs no blueprint file. */
+static void
+bpw_window_add_candidate_action (GtkWidget  *widget,
+                                 const char *action_name,
+                                 GVariant   *parameter)
+{
+  BpwWindow *self = BPW_WINDOW (widget);
+  const char *blueprint = g_variant_get_string (parameter, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *label = NULL;
+  BpwStudyEdit *edit;
+  guint index;
+
+  if (self->study == NULL)
+    return;
+  if ((bp = bpw_study_load_blueprint (self->study, blueprint, &error)) == NULL)
+    {
+      _bpw_window_show_toast (self, error->message);
+      return;
+    }
+  name = g_strdup (bp->device != NULL ? bp->device : blueprint);
+  for (guint i = 2; ; i++)
+    {
+      gboolean taken = FALSE;
+
+      for (guint c = 0; c < bpw_study_get_n_candidates (self->study); c++)
+        taken |= g_strcmp0 (bpw_study_get_candidate (self->study, c)->name, name) == 0;
+      if (!taken)
+        break;
+      g_free (name);
+      name = g_strdup_printf ("%s-%u", bp->device != NULL ? bp->device : blueprint, i);
+    }
+  /* Translators: an undoable edit; %s is a candidate accelerator */
+  label = g_strdup_printf (_("Add candidate %s"), name);
+  edit = bpw_study_edit_new_candidate (self->study, name, blueprint, NULL, NULL, label);
+  index = bpw_study_edit_get_index (edit);
+  if (!bpw_window_apply_edit (self, edit, &error))
+    {
+      _bpw_window_show_toast (self, error->message);
+      return;
+    }
+  bpw_window_select (self, index, self->selected_scenario);
+  /* Translators: %s is the name of a candidate accelerator */
+  g_free (label);
+  label = g_strdup_printf (_("Added candidate “%s”"), name);
+  _bpw_window_show_toast (self, label);
+}
+
+static gboolean
+bpw_window_review_apply_cb (BpwStudyEdit  *edit,
+                            gpointer       user_data,
+                            GError       **error)
+{
+  return bpw_window_apply_edit (BPW_WINDOW (user_data), edit, error);
+}
+
+/* The study's review data (owners, quality thresholds, evidence); one window per study. */
+static void
+bpw_window_review_data_action (GtkWidget  *widget,
+                               const char *action_name,
+                               GVariant   *parameter)
+{
+  BpwWindow *self = BPW_WINDOW (widget);
+  BpwReviewDialog *dialog = _bpw_window_get_review_dialog (self);
+
+  if (self->study == NULL)
+    return;
+  if (dialog == NULL)
+    dialog = bpw_review_dialog_new (GTK_WINDOW (self), self->study,
+                                    bpw_window_review_apply_cb, self);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+BpwReviewDialog *
+_bpw_window_get_review_dialog (BpwWindow *self)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();  /* borrowed */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) dialog = g_list_model_get_item (toplevels, i);
+
+      if (BPW_IS_REVIEW_DIALOG (dialog)
+          && gtk_window_get_transient_for (dialog) == GTK_WINDOW (self)
+          && bpw_review_dialog_get_study (BPW_REVIEW_DIALOG (dialog)) == self->study)
+        return BPW_REVIEW_DIALOG (dialog);
+    }
+  return NULL;
+}
+
+static void
+bpw_window_build_candidates_menu (BpwWindow *self)
+{
+  const char * const *names = bpw_blueprint_bundled_names ();
+
+  g_menu_remove_all (self->candidates_menu);
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autoptr(BpwBlueprint) bp = bpw_blueprint_load_bundled (names[i], NULL);
+      g_autoptr(GMenuItem) item = NULL;
+
+      if (bp == NULL)
+        continue;
+      item = g_menu_item_new (bp->device != NULL ? bp->device : names[i], NULL);
+      g_menu_item_set_action_and_target (item, "win.add-candidate", "s", names[i]);
+      g_menu_append_item (self->candidates_menu, item);
+    }
 }
 
 /* An array of (name, blueprint, mapping, source, scenario), the blueprint and mapping as
@@ -476,6 +608,8 @@ _bpw_window_actions_update (BpwWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save", has_study);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-as", has_study);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.search", has_study);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.add-candidate", has_study);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.review-data", has_study);
 }
 
 void
@@ -499,7 +633,14 @@ _bpw_window_class_actions_init (GtkWidgetClass *widget_class)
                                    bpw_window_show_in_pages_action);
   gtk_widget_class_install_action (widget_class, "win.add-scenario", "s",
                                    bpw_window_add_scenario_action);
+  gtk_widget_class_install_action (widget_class, "win.add-scenario-phase", "(ss)",
+                                   bpw_window_add_scenario_phase_action);
+  gtk_widget_class_install_action (widget_class, "win.add-candidate", "s",
+                                   bpw_window_add_candidate_action);
+  gtk_widget_class_install_action (widget_class, "win.review-data", NULL,
+                                   bpw_window_review_data_action);
   _bpw_memo_export_class_init (widget_class);
+  _bpw_window_class_packet_init (widget_class);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK,
                                        "win.open", NULL);
@@ -524,6 +665,7 @@ void
 _bpw_window_actions_init (BpwWindow *self)
 {
   bpw_window_build_templates_menu (self);
+  bpw_window_build_candidates_menu (self);
   bpw_window_build_recent_menu (self);
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed",
                            G_CALLBACK (bpw_window_build_recent_menu), self, G_CONNECT_SWAPPED);

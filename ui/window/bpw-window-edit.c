@@ -125,6 +125,9 @@ bpw_window_edited (BpwWindow *self)
       self->sidebar_signature = g_steal_pointer (&signature);
     }
   bpw_inspector_refresh (self->inspector);
+  /* Undo and redo change the review data behind its window's back. */
+  if (_bpw_window_get_review_dialog (self) != NULL)
+    bpw_review_dialog_refresh (_bpw_window_get_review_dialog (self));
   _bpw_window_set_modified (self, self->undo->len != self->saved_depth);
   bpw_window_update_edit_actions (self);
 }

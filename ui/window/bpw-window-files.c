@@ -166,6 +166,15 @@ bpw_window_add_scenario (BpwWindow   *self,
                          const char  *workload,
                          GError     **error)
 {
+  return bpw_window_add_scenario_for_phase (self, workload, BPW_WORKLOAD_TRAIN, error);
+}
+
+guint
+bpw_window_add_scenario_for_phase (BpwWindow         *self,
+                                   const char        *workload,
+                                   BpwWorkloadPhase   phase,
+                                   GError           **error)
+{
   const BpwStudyWorkload *w;
   BpwScenario scenario;
   BpwParallel parallel;
@@ -188,7 +197,11 @@ bpw_window_add_scenario (BpwWindow   *self,
    * default length; the inspector changes them. */
   bpw_scenario_init_defaults (&scenario);
   bpw_parallel_init_defaults (&parallel);
+  scenario.phase = phase;
   scenario.seq = bpw_scenario_default_seq (&w->spec);
+  /* Decode continues a prompt of the default length (the command line's --context). */
+  if (phase == BPW_WORKLOAD_DECODE)
+    scenario.context = scenario.seq;
   base = g_strdup_printf ("%s-%s", workload, bpw_workload_phase_to_string (scenario.phase));
   name = bpw_window_unique_name (base, bpw_window_scenario_taken, self->study);
   if (!bpw_study_add_scenario (self->study, name, workload, &scenario, &parallel, error))

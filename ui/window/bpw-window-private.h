@@ -16,6 +16,7 @@
 #include "bpw-job-queue.h"
 #include "bpw-memory-page.h"
 #include "bpw-plot-view.h"
+#include "bpw-review-dialog.h"
 #include "bpw-timeline-page.h"
 #include "bpw-tradeoffs-page.h"
 #include "bpw-validation-page.h"
@@ -57,6 +58,7 @@ struct _BpwWindow
   GtkRevealer          *inspector_revealer;
   BpwInspector         *inspector;
   GMenu                *templates_menu;
+  GMenu                *candidates_menu;
   GMenu                *recent_menu;
 
   /* Owned references */
@@ -160,8 +162,11 @@ gboolean _bpw_window_add_measurement   (BpwWindow     *self,
 void     _bpw_window_class_actions_init (GtkWidgetClass *widget_class);
 void     _bpw_window_actions_init      (BpwWindow     *self);
 void     _bpw_window_actions_update    (BpwWindow     *self);
-/* Destroys the search dialogs of @self's study (which is being replaced), stopping them. */
+/* Destroys the search dialogs of @self's study (which is being replaced), stopping them,
+ * and its review data's window. */
 void     _bpw_window_close_searches    (BpwWindow     *self);
+/* (nullable): the review data's window of @self's study, while open. */
+BpwReviewDialog *_bpw_window_get_review_dialog (BpwWindow *self);
 void     _bpw_window_add_recent        (BpwWindow     *self,
                                         GFile         *file);
 /* The study's folder, else the last folder used. */
@@ -174,6 +179,9 @@ void     _bpw_window_save_interactive  (BpwWindow     *self,
                                                               gpointer   data),
                                         gpointer       data,
                                         GDestroyNotify destroy);
+
+/* bpw-window-packet.c: "win.export-packet" */
+void     _bpw_window_class_packet_init (GtkWidgetClass *widget_class);
 
 /* bpw-window-files.c */
 void     _bpw_window_dnd_init          (BpwWindow     *self);

@@ -428,6 +428,7 @@ bpw_window_class_init (BpwWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BpwWindow, inspector_revealer);
   gtk_widget_class_bind_template_child (widget_class, BpwWindow, inspector);
   gtk_widget_class_bind_template_child (widget_class, BpwWindow, templates_menu);
+  gtk_widget_class_bind_template_child (widget_class, BpwWindow, candidates_menu);
   gtk_widget_class_bind_template_child (widget_class, BpwWindow, recent_menu);
 
   _bpw_window_class_actions_init (widget_class);

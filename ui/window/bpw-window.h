@@ -51,6 +51,11 @@ gboolean      bpw_window_open_file        (BpwWindow      *self,
  * device, one sequence of bpw_scenario_default_seq()), named after it, joins the study
  * and is selected: the step after opening a workload. Its index, or G_MAXUINT with
  * @error (no such workload; the study refuses it). */
+/* The same for @phase (a name "WORKLOAD-PHASE"): win.add-scenario-phase. */
+guint         bpw_window_add_scenario_for_phase (BpwWindow        *self,
+                                                 const char       *workload,
+                                                 BpwWorkloadPhase  phase,
+                                                 GError          **error);
 guint         bpw_window_add_scenario     (BpwWindow      *self,
                                            const char     *workload,
                                            GError        **error);
@@ -129,6 +134,15 @@ gboolean      bpw_window_export_chart     (BpwWindow      *self,
                                            const char     *path,
                                            double          scale,
                                            GError        **error);
+/* Builds the study's review packet off the main thread (on a copy taken now) and writes
+ * it to @file: JSON for a ".json" file, else Markdown; a toast says how it went.
+ * @callback (nullable) then calls bpw_window_export_packet_finish(). */
+void          bpw_window_export_packet    (BpwWindow           *self,
+                                           GFile               *file,
+                                           GAsyncReadyCallback  callback,
+                                           gpointer             user_data);
+gboolean      bpw_window_export_packet_finish (GAsyncResult    *result,
+                                               GError         **error);
 /* (nullable): the Export menu's file dialog while it is open. */
 GtkNativeDialog *bpw_window_get_export_dialog (BpwWindow  *self);
 

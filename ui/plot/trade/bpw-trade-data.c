@@ -12,6 +12,7 @@
 
 #include "bpw-candidate.h"
 #include "bpw-error.h"
+#include "bpw-estimator.h"
 #include "bpw-trade-data.h"
 
 /* Fractions of the estimated saturation rate: dense at light load, where latency is
@@ -225,6 +226,22 @@ describe_serving (const BpwServeSettings *o)
   return g_string_free (out, FALSE);
 }
 
+/* The candidate's modelled power on the scenario, all devices: the estimator's energy of a
+ * step over its time (idle power plus the work at the blueprint's energy figures), not the
+ * TDP, which no device draws all the time. NaN when the blueprint cannot price energy.
+ * Serving at a lighter load draws less; this is the power of the scenario's full step. */
+static double
+modelled_power (const BpwCandidateRun *run)
+{
+  g_autoptr(BpwEstimator) estimator = bpw_estimator_new (&run->spec, &run->scenario,
+                                                         run->blueprint, NULL);
+  BpwEvaluation e;
+
+  if (estimator == NULL || !bpw_estimator_evaluate (estimator, &run->mapping, &e, NULL, NULL))
+    return NAN;
+  return e.energy_j > 0 && e.step_time_s > 0 ? e.energy_j / e.step_time_s : NAN;
+}
+
 static void
 sweep_candidate (BpwTradeData *data, BpwStudy *study, guint c, guint s,
                  const BpwTradeOptions *options)
@@ -252,7 +269,7 @@ sweep_candidate (BpwTradeData *data, BpwStudy *study, guint c, guint s,
   label = series_label (cand->name, &run);
   /* The study's price first: it is the user's, with its source. */
   bpw_trade_data_add_series (data, label, devices,
-                             run.blueprint->tdp.set ? devices * run.blueprint->tdp.value : NAN,
+                             modelled_power (&run),
                              cand->price.set ? bpw_study_price_cost (&cand->price, devices)
                              : run.blueprint->cost.set ? devices * run.blueprint->cost.value
                              : NAN);

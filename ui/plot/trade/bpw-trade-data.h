@@ -6,7 +6,8 @@
  * of a study, one seeded request stream served at a sweep of arrival rates on the
  * candidate's mapping of an inference scenario (DP replicas of TP × PP devices), each
  * point with its throughput and latency percentiles; per candidate the devices, their
- * power at TDP and their cost, for the per-watt and per-dollar axes.
+ * modelled power (energy of the scenario's step ÷ its time) and their cost, for the
+ * per-watt and per-dollar axes.
  */
 #pragma once
 
@@ -38,7 +39,7 @@ typedef struct
   char    *name;          /* owned: the candidate */
   char    *error;         /* owned, nullable: why it has no points */
   gint64   devices;       /* replicas × devices per replica */
-  double   power_w;       /* devices × TDP; NaN when unknown */
+  double   power_w;       /* all devices, modelled: energy ÷ step time; NaN when unknown */
   double   cost;          /* devices × the candidate's price ($ or $/h); NaN when no price */
   BpwPriceUnit cost_unit;
   double   saturation;    /* requests/s the sweep was scaled to (estimate) */

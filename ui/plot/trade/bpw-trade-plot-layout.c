@@ -64,7 +64,7 @@ y_title (BpwTradeY y, const BpwTradeData *data)
   switch (y)
     {
     case BPW_TRADE_Y_PER_WATT:
-      return _("Throughput per watt of TDP (tokens/J)");
+      return _("Throughput per watt of modelled power (tokens/J)");
     case BPW_TRADE_Y_PER_DOLLAR:
       if (!bpw_trade_data_cost_unit (data, &unit, NULL))
         return _("Per dollar: no price given");

@@ -203,7 +203,7 @@ describe_point (BpwTradePlot *self, guint i, gboolean p99)
   if (s->power_w > 0)
     {
       bpw_si_format_human (per, sizeof per, p->throughput / s->power_w, NULL, 3);
-      g_string_append_printf (out, _("; %s tokens/J at TDP"), per);
+      g_string_append_printf (out, _("; %s tokens/J at the modelled power"), per);
     }
   if (s->cost > 0 && s->cost_unit == BPW_PRICE_PER_DEVICE_HOUR)
     {

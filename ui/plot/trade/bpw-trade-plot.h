@@ -4,7 +4,7 @@
  *
  * x: latency (the scenario's SLA metric by default; log scale); each candidate's sweep as
  * two curves: p50 (solid, filled dots) and p99 (dashed, rings), at the same y. y:
- * throughput in output tokens/s, or per watt of TDP, or per dollar of devices. The Pareto
+ * throughput in output tokens/s, or per watt of modelled power, or per dollar of devices. The Pareto
  * front over all points (lower p99 latency, higher y) is highlighted, and the latencies
  * meeting the SLA are shaded. The viewport is in data units (latency s × y).
  */
@@ -18,7 +18,7 @@ G_BEGIN_DECLS
 typedef enum
 {
   BPW_TRADE_Y_THROUGHPUT,   /* output tokens/s */
-  BPW_TRADE_Y_PER_WATT,     /* tokens/s per W of TDP = tokens/J */
+  BPW_TRADE_Y_PER_WATT,     /* tokens/s per W of modelled power = tokens/J */
   BPW_TRADE_Y_PER_DOLLAR,   /* tokens/s per $ of devices */
   BPW_TRADE_N_YS
 } BpwTradeY;
