@@ -381,6 +381,8 @@ bpw_memo_write_pdf (BpwStudy             *study,
                     GError              **error)
 {
   g_autoptr(BpwComparison) comparison = NULL;
+  g_autoptr(BpwReviewPacket) packet = NULL;
+  BpwReviewOptions review;
   g_autofree char *footer = NULL;
   g_autofree char *meta = NULL;
   g_autofree char *rec = NULL;
@@ -425,6 +427,15 @@ bpw_memo_write_pdf (BpwStudy             *study,
         }
     }
   m.best = bpw_compare_data_best (m.cmp);
+  /* The packet before the file is opened: a failure leaves no partial PDF. */
+  bpw_review_options_init (&review);
+  review.baseline = options->baseline;
+  packet = bpw_review_packet_new (study, &review, NULL, error);
+  if (packet == NULL)
+    {
+      bpw_compare_data_free (m.cmp);
+      return FALSE;
+    }
 
   writer = bpw_file_writer_new (path, error);
   if (writer == NULL)
@@ -479,6 +490,7 @@ bpw_memo_write_pdf (BpwStudy             *study,
   rejected (&m);
   _bpw_memo_layers (&m);
 
+  _bpw_memo_packet (&m, packet);
   _bpw_memo_figures (&m);
   _bpw_memo_appendix (&m);
   bpw_memo_page_end (&m.page);
