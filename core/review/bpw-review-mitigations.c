@@ -331,8 +331,11 @@ bpw_review_sweep_cell (BpwReviewBuild  *b,
     {
       const BpwEvaluation *from = &g_array_index (base->best, BpwSearchResult, 0).estimate;
       const BpwEvaluation *to = &g_array_index (point->report->best, BpwSearchResult, 0).estimate;
-      g_autofree char *change = g_strdup_printf (_("%s %.4g → %.4g (×%.2f), mapping searched "
-                                                 "again"), name, value, value * SWEEP_STEP,
+      g_autofree char *from_text = bpw_quantity_format (value, bpw_sweep_param_get_unit (param));
+      g_autofree char *to_text = bpw_quantity_format (value * SWEEP_STEP,
+                                                      bpw_sweep_param_get_unit (param));
+      g_autofree char *change = g_strdup_printf (_("%s %s → %s (×%.2f), mapping searched "
+                                                 "again"), name, from_text, to_text,
                                                  SWEEP_STEP);
       g_autofree char *source = g_strdup_printf (_("one-point sweep, bound by %s: gain from "
                                                  "the part ×%.4f, from the mapping ×%.4f"),
