@@ -427,18 +427,19 @@ bpw_memo_write_pdf (BpwStudy             *study,
         }
     }
   m.best = bpw_compare_data_best (m.cmp);
-  /* The packet before the file is opened: a failure leaves no partial PDF. */
-  bpw_review_options_init (&review);
-  review.baseline = options->baseline;
-  packet = bpw_review_packet_new (study, &review, NULL, error);
-  if (packet == NULL)
+
+  writer = bpw_file_writer_new (path, error);
+  if (writer == NULL)
     {
       bpw_compare_data_free (m.cmp);
       return FALSE;
     }
-
-  writer = bpw_file_writer_new (path, error);
-  if (writer == NULL)
+  /* After the writer is open, so that a folder that cannot take the file fails at once;
+   * the writer replaces @path only when it finishes, so a failure leaves the old file. */
+  bpw_review_options_init (&review);
+  review.baseline = options->baseline;
+  packet = bpw_review_packet_new (study, &review, NULL, error);
+  if (packet == NULL)
     {
       bpw_compare_data_free (m.cmp);
       return FALSE;
