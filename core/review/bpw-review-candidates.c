@@ -13,6 +13,8 @@
 
 #include "bpw-review-private.h"
 
+#define RESIDUE 1e-9
+
 static void
 bpw_review_set_calibration (BpwReviewBuild *b,
                             JsonObject     *o,
@@ -153,7 +155,9 @@ _bpw_review_bottlenecks (BpwReviewBuild *b)
 
             for (int k = 0; k < BPW_N_BOTTLENECKS; k++)
               total += classes[k];
-            if (!(total > 0))
+            /* "other" is the step less the layer types: a part below 10^-9 of the step
+             * is the rounding of that subtraction, not time. */
+            if (!(total > RESIDUE * cell->eval.step_time_s))
               continue;
             dominant = bpw_review_dominant_class (classes);
             lo = json_object_new ();

@@ -17,6 +17,7 @@
 #include <math.h>
 
 #include "bpw-i18n.h"
+#include "bpw-quantity.h"
 #include "bpw-review-private.h"
 #include "bpw-study-quality.h"
 
@@ -55,8 +56,13 @@ bpw_review_infeasible_reason (BpwReviewBuild        *b,
                                 cell->reasons->len > 0 ? (char *) cell->reasons->pdata[0]
                                                        : _("no reason given"));
       else if (cell->has_sla && !cell->sla_pass)
-        g_string_append_printf (why, _("%s: %s %.4g s against the SLA of %.4g s. "), name,
-                                cell->sla_metric, cell->sla_value, cell->sla_limit);
+        {
+          g_autofree char *value = bpw_quantity_format (cell->sla_value, BPW_UNIT_SECONDS);
+          g_autofree char *limit = bpw_quantity_format (cell->sla_limit, BPW_UNIT_SECONDS);
+
+          g_string_append_printf (why, _("%s: %s %s against the SLA of %s. "), name,
+                                  cell->sla_metric, value, limit);
+        }
     }
   if (why->len == 0)
     {
@@ -161,14 +167,15 @@ _bpw_review_decision (BpwReviewBuild    *b,
           guint s = suite->scenarios[i];
           const BpwCompareCell *x = bpw_comparison_get_cell (b->cmp, best, s);
           const BpwCompareCell *y = bpw_comparison_get_cell (b->cmp, b->baseline, s);
-          g_autofree char *line = NULL;
+          g_autofree char *line = NULL, *tx = NULL, *ty = NULL;
 
           if (!x->ok || !y->ok || !y->eval.legal)
             continue;
-          line = g_strdup_printf (_("On %s its step takes %.4g s against %.4g s on the "
-                                  "baseline %s (%+.1f%%)."),
-                                  bpw_study_get_scenario (b->study, s)->name,
-                                  x->eval.step_time_s, y->eval.step_time_s,
+          tx = bpw_quantity_format (x->eval.step_time_s, BPW_UNIT_SECONDS);
+          ty = bpw_quantity_format (y->eval.step_time_s, BPW_UNIT_SECONDS);
+          line = g_strdup_printf (_("On %s its step takes %s against %s on the baseline %s "
+                                  "(%+.1f%%)."),
+                                  bpw_study_get_scenario (b->study, s)->name, tx, ty,
                                   bpw_study_get_candidate (b->study, b->baseline)->name,
                                   100 * (x->eval.step_time_s / y->eval.step_time_s - 1));
           json_array_add_string_element (reasons, line);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bpw-i18n.h"
+#include "bpw-quantity.h"
 #include "bpw-review-document.h"
 
 static void
@@ -88,21 +89,48 @@ bpw_review_cell (BpwReviewBlock *table,
   g_ptr_array_add (table->cells, text != NULL ? text : g_strdup ("—"));
 }
 
+/* How a number cell reads: people's figures, never exponent notation. */
+typedef enum
+{
+  CELL_PLAIN,    /* 4 significant digits; an SI prefix outside [10^-4, 10^4) */
+  CELL_SECONDS,  /* "71.17 µs" */
+  CELL_BYTES,    /* "24.59 GB" */
+  CELL_WATTS,    /* "+56.4 W" */
+  CELL_PERCENT,  /* a fraction as "54.0 %" */
+} BpwReviewCellKind;
+
 static char *
-bpw_review_number (double value)
+bpw_review_number (double            value,
+                   BpwReviewCellKind kind)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
   if (!isfinite (value))
     return g_strdup ("—");
-  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.4g", value));
+  switch (kind)
+    {
+    case CELL_SECONDS:
+      return bpw_quantity_format (value, BPW_UNIT_SECONDS);
+    case CELL_BYTES:
+      return bpw_quantity_format (value, BPW_UNIT_BYTES);
+    case CELL_WATTS:
+      return g_strconcat (g_ascii_formatd (buf, sizeof buf, "%+.1f", value), " W", NULL);
+    case CELL_PERCENT:
+      return g_strconcat (g_ascii_formatd (buf, sizeof buf, "%.1f", 100 * value), " %", NULL);
+    case CELL_PLAIN:
+    default:
+      if (value != 0 && (fabs (value) < 1e-4 || fabs (value) >= 1e4))
+        return bpw_quantity_format (value, BPW_UNIT_NONE);
+      return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.4g", value));
+    }
 }
 
 /* Member @member of @o as a cell: strings as they are, numbers as bpw_review_number(),
  * booleans yes/no, null "—". */
 static char *
-bpw_review_member (JsonObject *o,
-                   const char *member)
+bpw_review_member_as (JsonObject        *o,
+                      const char        *member,
+                      BpwReviewCellKind  kind)
 {
   JsonNode *node = json_object_get_member (o, member);
 
@@ -119,8 +147,15 @@ bpw_review_member (JsonObject *o,
     case G_TYPE_INT64:
       return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
     default:
-      return bpw_review_number (json_node_get_double (node));
+      return bpw_review_number (json_node_get_double (node), kind);
     }
+}
+
+static char *
+bpw_review_member (JsonObject *o,
+                   const char *member)
+{
+  return bpw_review_member_as (o, member, CELL_PLAIN);
 }
 
 static char *
@@ -218,8 +253,8 @@ bpw_review_quality_section (BpwReviewDocument *doc,
   const char *m_members[] = { "mode", "verdict", "counted", "credited_by_estimator", NULL };
   const char *e_header[] = { _("Mode"), _("Metric"), _("Value"), _("Baseline"),
                              _("Degradation"), _("Limit"), _("Within"), _("Source"), NULL };
-  const char *g_header[] = { _("Mode"), _("Candidate"), _("Scenario"), _("Step claimed (s)"),
-                             _("Step counted (s)"), _("Speed-up not counted"), NULL };
+  const char *g_header[] = { _("Mode"), _("Candidate"), _("Scenario"), _("Step claimed"),
+                             _("Step counted"), _("Speed-up not counted"), NULL };
   JsonArray *modes = json_object_get_array_member (root, "precision_modes");
   BpwReviewBlock *evidence = NULL, *gains = NULL;
 
@@ -257,8 +292,8 @@ bpw_review_quality_section (BpwReviewDocument *doc,
           bpw_review_cell (gains, bpw_review_member (m, "mode"));
           bpw_review_cell (gains, bpw_review_member (g, "candidate"));
           bpw_review_cell (gains, bpw_review_member (g, "scenario"));
-          bpw_review_cell (gains, bpw_review_member (g, "step_time_s_claimed"));
-          bpw_review_cell (gains, bpw_review_member (g, "step_time_s_counted"));
+          bpw_review_cell (gains, bpw_review_member_as (g, "step_time_s_claimed", CELL_SECONDS));
+          bpw_review_cell (gains, bpw_review_member_as (g, "step_time_s_counted", CELL_SECONDS));
           bpw_review_cell (gains, bpw_review_member (g, "speedup_not_counted"));
         }
     }
@@ -320,7 +355,7 @@ bpw_review_bottleneck_section (BpwReviewDocument *doc,
 {
   BpwReviewSection *section = bpw_review_section (doc, _("Bottleneck evidence"));
   JsonArray *cells = json_object_get_array_member (root, "bottleneck_evidence");
-  const char *header[] = { _("Candidate"), _("Scenario"), _("Layer type"), _("Time (s)"),
+  const char *header[] = { _("Candidate"), _("Scenario"), _("Layer type"), _("Time"),
                            _("Share"), _("MFU"), _("Bottleneck"), NULL };
   BpwReviewBlock *table = bpw_review_table (section, header);
 
@@ -336,9 +371,9 @@ bpw_review_bottleneck_section (BpwReviewDocument *doc,
           bpw_review_cell (table, bpw_review_member (cell, "candidate"));
           bpw_review_cell (table, bpw_review_member (cell, "scenario"));
           bpw_review_cell (table, bpw_review_member (lo, "layer_type"));
-          bpw_review_cell (table, bpw_review_member (lo, "time_s"));
-          bpw_review_cell (table, bpw_review_member (lo, "time_share"));
-          bpw_review_cell (table, bpw_review_member (lo, "mfu"));
+          bpw_review_cell (table, bpw_review_member_as (lo, "time_s", CELL_SECONDS));
+          bpw_review_cell (table, bpw_review_member_as (lo, "time_share", CELL_PERCENT));
+          bpw_review_cell (table, bpw_review_member_as (lo, "mfu", CELL_PERCENT));
           bpw_review_cell (table, bpw_review_member (lo, "bottleneck"));
         }
     }
@@ -356,7 +391,7 @@ bpw_review_mitigation_section (BpwReviewDocument *doc,
   BpwReviewSection *section = bpw_review_section (doc, _("Mitigations"));
   JsonArray *array = json_object_get_array_member (root, "mitigations");
   const char *header[] = { _("Kind"), _("Candidate"), _("Scenario"), _("Change"),
-                           _("Predicted gain"), _("Memory cost (bytes)"), _("Power cost (W)"),
+                           _("Predicted gain"), _("Memory cost"), _("Power cost"),
                            _("Source"), NULL };
   BpwReviewBlock *table;
 
@@ -376,9 +411,42 @@ bpw_review_mitigation_section (BpwReviewDocument *doc,
       bpw_review_cell (table, bpw_review_member (m, "scenario"));
       bpw_review_cell (table, bpw_review_member (m, "change"));
       bpw_review_cell (table, bpw_review_percent (m, "predicted_gain"));
-      bpw_review_cell (table, bpw_review_member (m, "memory_cost_bytes"));
-      bpw_review_cell (table, bpw_review_member (m, "power_cost_w"));
+      bpw_review_cell (table, bpw_review_member_as (m, "memory_cost_bytes", CELL_BYTES));
+      bpw_review_cell (table, bpw_review_member_as (m, "power_cost_w", CELL_WATTS));
       bpw_review_cell (table, bpw_review_member (m, "source"));
+    }
+}
+
+static void
+bpw_review_validation_section (BpwReviewDocument  *doc,
+                               JsonObject         *root,
+                               const char * const *header)
+{
+  BpwReviewSection *section = bpw_review_section (doc, _("Validation matrix"));
+  JsonArray *array = json_object_get_array_member (root, "validation_matrix");
+  BpwReviewBlock *table;
+
+  if (json_array_get_length (array) == 0)
+    {
+      bpw_review_paragraph (section, g_strdup (_("No claim to validate: nothing is "
+                                                 "recommended.")));
+      return;
+    }
+  table = bpw_review_table (section, header);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonObject *v = json_array_get_object_element (array, i);
+      const char *unit = json_object_get_string_member (v, "unit");
+
+      bpw_review_cell (table, bpw_review_member (v, "claim"));
+      bpw_review_cell (table, bpw_review_member (v, "measurement"));
+      bpw_review_cell (table, bpw_review_member_as (v, "expected",
+                                                    g_strcmp0 (unit, "s") == 0 ? CELL_SECONDS
+                                                    : g_strcmp0 (unit, "bytes") == 0
+                                                      ? CELL_BYTES : CELL_PLAIN));
+      bpw_review_cell (table, g_strdup (unit));
+      bpw_review_cell (table, bpw_review_member_as (v, "tolerance", CELL_PERCENT));
+      bpw_review_cell (table, bpw_review_member (v, "rollback_trigger"));
     }
 }
 
@@ -391,8 +459,6 @@ bpw_review_document_new (BpwReviewPacket *packet)
   const char *r_members[] = { "kind", "alternative", "reason", NULL };
   const char *v_header[] = { _("Claim"), _("Measurement"), _("Expected"), _("Unit"),
                              _("Tolerance"), _("Rollback trigger"), NULL };
-  const char *v_members[] = { "claim", "measurement", "expected", "unit", "tolerance",
-                              "rollback_trigger", NULL };
   const char *o_header[] = { _("Role"), _("Name"), _("Contact"), NULL };
   const char *o_members[] = { "role", "name", "contact", NULL };
 
@@ -408,9 +474,7 @@ bpw_review_document_new (BpwReviewPacket *packet)
   bpw_review_rows (bpw_review_section (doc, _("Rejected alternatives")),
                    json_object_get_array_member (root, "rejected_alternatives"), r_header,
                    r_members, _("None."));
-  bpw_review_rows (bpw_review_section (doc, _("Validation matrix")),
-                   json_object_get_array_member (root, "validation_matrix"), v_header,
-                   v_members, _("No claim to validate: nothing is recommended."));
+  bpw_review_validation_section (doc, root, v_header);
   bpw_review_rows (bpw_review_section (doc, _("Owners")),
                    json_object_get_array_member (root, "owners"), o_header, o_members,
                    _("None."));

@@ -4,9 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Mapping changes: every candidate's mappings on every scenario are searched, bounded so
- * that a packet stays quick — no offload, the default collective algorithms, the default
- * and FlashAttention-style fusion sets; everything else (TP, PP, DP, EP, ZeRO, SP,
- * recompute, micro-batch, schedule, overlaps) free. The best plan is proposed where it is
+ * that a packet stays quick — no offload, the default collective algorithms, and the
+ * choices that can only do better fixed (ring TP overlap, DP overlap on, FlashAttention-
+ * style fusion); TP, PP, DP, EP, ZeRO, SP, recompute, micro-batch and schedule free. The best plan is proposed where it is
  * at least MIN_GAIN faster than the study's mapping, or legal where that one is not.
  *
  * Blueprint changes: for the recommended candidate, the resource its step is bound by
@@ -39,7 +39,11 @@ bpw_review_bounded_limits (BpwSearchLimits *limits)
   limits->algorithms = FALSE;
   limits->offloads = 1u << BPW_SEARCH_OFFLOAD_NONE;
   limits->act_offload = 0;
-  limits->fusion_sets = (1u << BPW_SEARCH_FUSION_DEFAULT) | (1u << BPW_SEARCH_FUSION_ATTENTION);
+  /* The choices search orders first because they can only do better (bpw-search-space.h):
+   * ring TP overlap, DP overlap on, FlashAttention-style fusion. */
+  limits->tp_overlap = BPW_TP_OVERLAP_RING;
+  limits->dp_overlap = 1;
+  limits->fusion_sets = 1u << BPW_SEARCH_FUSION_ATTENTION;
 }
 
 static void
@@ -331,8 +335,11 @@ bpw_review_sweep_cell (BpwReviewBuild  *b,
     {
       const BpwEvaluation *from = &g_array_index (base->best, BpwSearchResult, 0).estimate;
       const BpwEvaluation *to = &g_array_index (point->report->best, BpwSearchResult, 0).estimate;
-      g_autofree char *change = g_strdup_printf (_("%s %.4g → %.4g (×%.2f), mapping searched "
-                                                 "again"), name, value, value * SWEEP_STEP,
+      g_autofree char *from_text = bpw_quantity_format (value, bpw_sweep_param_get_unit (param));
+      g_autofree char *to_text = bpw_quantity_format (value * SWEEP_STEP,
+                                                      bpw_sweep_param_get_unit (param));
+      g_autofree char *change = g_strdup_printf (_("%s %s → %s (×%.2f), mapping searched "
+                                                 "again"), name, from_text, to_text,
                                                  SWEEP_STEP);
       g_autofree char *source = g_strdup_printf (_("one-point sweep, bound by %s: gain from "
                                                  "the part ×%.4f, from the mapping ×%.4f"),

@@ -18,31 +18,56 @@
 
 #include "bpw-blueprint-io.h"
 #include "bpw-i18n.h"
+#include "bpw-quantity.h"
 #include "bpw-review-private.h"
 #include "bpw-validation.h"
 
 #define VALIDATION_BLUEPRINT "a100-sxm-80gb"
 
-void
-_bpw_review_tolerance (BpwReviewBuild *b)
+/* The refits of the bundled blueprint give the same figure every time: computed once per
+ * process (three seconds of fitting), for the memo and the packet alike. */
+G_LOCK_DEFINE_STATIC (tolerance);
+static gboolean tolerance_known;
+static double   tolerance_worst;
+static guint    tolerance_rows;
+
+static gboolean
+bpw_review_leave_one_out (double *worst,
+                          guint  *rows)
 {
   g_autoptr(BpwBlueprint) bp = bpw_blueprint_load_bundled (VALIDATION_BLUEPRINT, NULL);
   g_autofree BpwValidationResult *results = NULL;
-  double worst = 0;
   guint n = 0;
 
-  if (bp == NULL)
-    return;
   bpw_validation_megatron_rows (&n);
+  if (bp == NULL || n == 0)
+    return FALSE;
   results = g_new0 (BpwValidationResult, n);
-  if (n == 0 || !bpw_validation_leave_one_out (bp, results, NULL))
-    return;
+  if (!bpw_validation_leave_one_out (bp, results, NULL))
+    return FALSE;
+  *worst = 0;
   for (guint i = 0; i < n; i++)
-    worst = MAX (worst, fabs (results[i].error));
-  b->tolerance = worst;
+    *worst = MAX (*worst, fabs (results[i].error));
+  *rows = n;
+  return TRUE;
+}
+
+void
+_bpw_review_tolerance (BpwReviewBuild *b)
+{
+  gboolean known;
+
+  G_LOCK (tolerance);
+  if (!tolerance_known)
+    tolerance_known = bpw_review_leave_one_out (&tolerance_worst, &tolerance_rows);
+  known = tolerance_known;
+  G_UNLOCK (tolerance);
+  if (!known)
+    return;
+  b->tolerance = tolerance_worst;
   b->tolerance_source = g_strdup_printf (_("largest |error| of the leave-one-out refits on "
-                                         "Megatron-LM 2021 Table 1 (%u rows, %s)"), n,
-                                         VALIDATION_BLUEPRINT);
+                                         "Megatron-LM 2021 Table 1 (%u rows, %s)"),
+                                         tolerance_rows, VALIDATION_BLUEPRINT);
 }
 
 static void
@@ -87,27 +112,29 @@ bpw_review_best_claims (BpwReviewBuild *b,
       const BpwCompareCell *y = bpw_comparison_get_cell (b->cmp, b->baseline, s);
       g_autofree char *claim = NULL, *measure = NULL, *rollback = NULL;
       g_autofree char *headroom_source = NULL;
+      g_autofree char *step = NULL, *limit = NULL, *peak = NULL, *capacity = NULL;
 
       if (!x->ok || !x->eval.legal)
         continue;
-      claim = g_strdup_printf (_("%s runs a step of %s in %.4g s"), name, scenario,
-                               x->eval.step_time_s);
+      step = bpw_quantity_format (x->eval.step_time_s, BPW_UNIT_SECONDS);
+      limit = bpw_quantity_format (x->eval.step_time_s * (1 + (isfinite (t) ? t : 0)),
+                                   BPW_UNIT_SECONDS);
+      peak = bpw_quantity_format (x->eval.peak_bytes, BPW_UNIT_BYTES);
+      capacity = bpw_quantity_format (x->eval.capacity_bytes, BPW_UNIT_BYTES);
+      claim = g_strdup_printf (_("%s runs a step of %s in %s"), name, scenario, step);
       measure = g_strdup_printf (_("Profile %s running %s with the study's mapping (%" G_GINT64_FORMAT
                                  " devices) and add the trace to the study's measurements"),
                                  name, scenario, x->devices);
       rollback = isfinite (t)
-        ? g_strdup_printf (_("measured step time above %.4g s"), x->eval.step_time_s * (1 + t))
-        : g_strdup_printf (_("measured step time above %.4g s (no tolerance validated)"),
-                           x->eval.step_time_s);
+        ? g_strdup_printf (_("measured step time above %s"), limit)
+        : g_strdup_printf (_("measured step time above %s (no tolerance validated)"), limit);
       bpw_review_claim (matrix, claim, measure, x->eval.step_time_s, "s", t,
                         b->tolerance_source, rollback);
 
       g_free (claim);
       g_free (rollback);
-      claim = g_strdup_printf (_("%s fits %s in %.4g GB per device"), name, scenario,
-                               x->eval.peak_bytes / 1e9);
-      rollback = g_strdup_printf (_("measured peak memory above the device's %.4g GB"),
-                                  x->eval.capacity_bytes / 1e9);
+      claim = g_strdup_printf (_("%s fits %s in %s per device"), name, scenario, peak);
+      rollback = g_strdup_printf (_("measured peak memory above the device's %s"), capacity);
       headroom_source = g_strdup (_("headroom to the device's capacity"));
       bpw_review_claim (matrix, claim, measure, x->eval.peak_bytes, "bytes",
                         x->eval.capacity_bytes / x->eval.peak_bytes - 1, headroom_source,
@@ -144,8 +171,9 @@ bpw_review_mitigation_claims (BpwReviewBuild *b,
       const char *scenario = json_object_get_string_member (m, "scenario");
       const char *change = json_object_get_string_member (m, "change");
       double after = json_object_get_double_member_with_default (m, "step_time_s_after", NAN);
-      g_autofree char *claim = g_strdup_printf (_("%s on %s: %s takes a step to %.4g s"),
-                                                candidate, scenario, change, after);
+      g_autofree char *step = bpw_quantity_format (after, BPW_UNIT_SECONDS);
+      g_autofree char *claim = g_strdup_printf (_("%s on %s: %s takes a step to %s"),
+                                                candidate, scenario, change, step);
       g_autofree char *measure = g_strdup_printf (_("Profile %s on %s with and without the "
                                                   "change"), candidate, scenario);
 

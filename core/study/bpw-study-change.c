@@ -60,6 +60,8 @@ bpw_study_prefix_path (const char *message,
 JsonNode *
 _bpw_study_json_copy (JsonNode *node)
 {
+  JsonNode *result;
+
   /* json_node_copy() shares objects and arrays; an edit must own what it keeps. */
   if (JSON_NODE_HOLDS_OBJECT (node))
     {
@@ -72,7 +74,10 @@ _bpw_study_json_copy (JsonNode *node)
       json_object_iter_init_ordered (&iter, json_node_get_object (node));
       while (json_object_iter_next_ordered (&iter, &member, &value))
         json_object_set_member (copy, member, _bpw_study_json_copy (value));
-      return json_node_init_object (json_node_alloc (), copy);
+      /* Taken, not referenced again: json_node_init_object() would leak @copy. */
+      result = json_node_new (JSON_NODE_OBJECT);
+      json_node_take_object (result, copy);
+      return result;
     }
   if (JSON_NODE_HOLDS_ARRAY (node))
     {
@@ -81,7 +86,9 @@ _bpw_study_json_copy (JsonNode *node)
 
       for (guint i = 0; i < json_array_get_length (source); i++)
         json_array_add_element (copy, _bpw_study_json_copy (json_array_get_element (source, i)));
-      return json_node_init_array (json_node_alloc (), copy);
+      result = json_node_new (JSON_NODE_ARRAY);
+      json_node_take_array (result, copy);
+      return result;
     }
   return json_node_copy (node);
 }

@@ -128,6 +128,35 @@ else fail "the Markdown sheet has the QKV row"; fi
 expect_rc "export of an unknown candidate is a usage error" 2 \
   "$BPW" export default --view sheet --format csv --output "$TMP/x.csv" --candidate nope
 
+# ---- export --view packet: JSON and Markdown, the format from the extension ----
+STUDY=$(dirname "$0")/../data/studies/gpt2-cpu.bpw-study.json
+expect_rc "export the review packet as JSON (format from the extension)" 0 \
+  "$BPW" export "$STUDY" --view packet --output "$TMP/packet.json"
+py_file "the packet has every key, the trace's versions and a recommendation" "$TMP/packet.json" "
+d = json.load(open(path))
+keys = ['metadata', 'quality_thresholds', 'precision_modes', 'baseline', 'candidates',
+        'bottleneck_evidence', 'mitigations', 'rejected_alternatives', 'validation_matrix',
+        'owners', 'recommendation']
+assert all(k in d for k in keys), [k for k in keys if k not in d]
+run = d['metadata']['measured_runs'][0]
+assert run['framework'] == 'PyTorch 1.13.0a0' and run['firmware'] == 'not recorded', run
+assert d['recommendation']['decision'] in ('go', 'conditional', 'no-go')
+assert all(v['rollback_trigger'] for v in d['validation_matrix'])"
+expect_rc "export the review packet as Markdown" 0 \
+  "$BPW" export "$STUDY" --view packet --format md --output "$TMP/packet.md"
+py_file "the Markdown has every section and the JSON's decision" "$TMP/packet.md" "
+md = open(path).read()
+d = json.load(open('$TMP/packet.json'))
+for h in ['Metadata', 'Quality thresholds and evidence', 'Recommendation',
+          'Baseline and candidates', 'Bottleneck evidence', 'Mitigations',
+          'Rejected alternatives', 'Validation matrix', 'Owners']:
+    assert '\\n## ' + h + '\\n' in md, h
+assert 'Decision: ' + d['recommendation']['decision'] + ';' in md
+for v in d['validation_matrix']:
+    assert v['rollback_trigger'] in md, v"
+expect_rc "the packet is not written as PDF" 2 \
+  "$BPW" export "$STUDY" --view packet --format pdf --output "$TMP/packet.pdf"
+
 # ---- --cost-model calculon: `calculon llm` on the same three files, to the last bit ----
 CD=$(dirname "$0")/../data/calculon
 for name in full seqsel; do

@@ -205,7 +205,7 @@ test_packet_default_filled (void)
         sum += json_object_get_double_member (json_array_get_object_element (layers, l),
                                               "time_s");
       g_assert_cmpfloat_with_epsilon (sum / json_object_get_double_member (cell, "step_time_s"),
-                                      1.0, 1e-9);
+                                      1.0, 1e-8);
       g_assert_nonnull (strstr (json_object_get_string_member (cell, "chart"), "--view"));
     }
 

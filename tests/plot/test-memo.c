@@ -67,6 +67,11 @@ test_memo (void)
     "measured (measurement pack h200-pytorch)", "Compare with care",
     "By layer type", "MFU / memory stall",
     "Where the steps of", "Time by class", "Attention",
+    /* The review packet's sections, as its Markdown has them. */
+    "Review packet: GPT-3 175B training and Llama 3 70B serving", "Metadata",
+    "Quality thresholds and evidence", "Decision: conditional", "Baseline and candidates",
+    "Bottleneck evidence", "Mitigations", "Validation matrix", "Rollback trigger", "Owners",
+    "unassigned",
   };
 
   g_assert_no_error (error);

@@ -155,8 +155,46 @@ bpw_memo_page_paragraph (BpwMemoPage        *page,
   page->y += h + GAP;
 }
 
+/* Natural @widths wider than @room in all: the columns narrower than an equal share of
+ * what is left keep their width, and the others share the rest equally and wrap (the
+ * review packet's tables have several columns of sentences). */
+static void
+fit_widths (double *widths, gboolean *wraps, guint n, double room)
+{
+  g_autofree gboolean *fixed = g_new0 (gboolean, MAX (n, 1));
+  double total = 0, left = room;
+  guint open = n;
+  gboolean changed = TRUE;
+
+  for (guint k = 0; k < n; k++)
+    total += widths[k];
+  if (total <= room)
+    return;
+  while (changed && open > 0)
+    {
+      double share = left / open;
+
+      changed = FALSE;
+      for (guint k = 0; k < n; k++)
+        if (!fixed[k] && widths[k] <= share)
+          {
+            fixed[k] = TRUE;
+            left -= widths[k];
+            open--;
+            changed = TRUE;
+          }
+    }
+  for (guint k = 0; k < n; k++)
+    if (!fixed[k])
+      {
+        widths[k] = MAX (left / open, 40.0);
+        wraps[k] = TRUE;
+      }
+}
+
 static double
-row_height (BpwMemoPage *page, const char * const *row, guint n, const double *widths)
+row_height (BpwMemoPage *page, const char * const *row, guint n, const double *widths,
+            const gboolean *wraps)
 {
   double h = 0;
 
@@ -165,7 +203,7 @@ row_height (BpwMemoPage *page, const char * const *row, guint n, const double *w
       double w, hk;
 
       bpw_plot_text_measure (&page->text, BPW_PLOT_FONT_SMALL, row[k],
-                             k == n - 1 ? widths[k] - 2 * CELL_PAD : 0, &w, &hk);
+                             wraps[k] ? widths[k] - 2 * CELL_PAD : 0, &w, &hk);
       h = MAX (h, hk);
     }
   return h + 4;
@@ -173,7 +211,8 @@ row_height (BpwMemoPage *page, const char * const *row, guint n, const double *w
 
 static void
 draw_row (BpwMemoPage *page, const char * const *row, guint n, const double *widths,
-          const BpwMemoAlign *align, gboolean header, gboolean band, double h)
+          const gboolean *wraps, const BpwMemoAlign *align, gboolean header, gboolean band,
+          double h)
 {
   double x = page->margin;
 
@@ -188,7 +227,7 @@ draw_row (BpwMemoPage *page, const char * const *row, guint n, const double *wid
       gboolean right = align != NULL && align[k] == BPW_MEMO_RIGHT;
 
       bpw_plot_text_draw (&page->text, page->cr, BPW_PLOT_FONT_SMALL, row[k],
-                          k == n - 1 ? widths[k] - 2 * CELL_PAD : 0,
+                          wraps[k] ? widths[k] - 2 * CELL_PAD : 0,
                           right ? x + widths[k] - CELL_PAD : x + CELL_PAD, page->y + 2,
                           right ? 1 : 0, 0, 0,
                           header ? &page->style.muted : &page->style.foreground);
@@ -205,6 +244,7 @@ bpw_memo_page_table (BpwMemoPage        *page,
                      const BpwMemoAlign *align)
 {
   g_autofree double *widths = g_new0 (double, MAX (n_columns, 1));
+  g_autofree gboolean *wraps = g_new0 (gboolean, MAX (n_columns, 1));
   double total = 0, head_h;
 
   if (n_rows == 0 || n_columns == 0)
@@ -216,24 +256,26 @@ bpw_memo_page_table (BpwMemoPage        *page,
       bpw_plot_text_measure (&page->text, BPW_PLOT_FONT_SMALL, cells[i], 0, &w, NULL);
       widths[i % n_columns] = MAX (widths[i % n_columns], w + 2 * CELL_PAD);
     }
+  fit_widths (widths, wraps, n_columns, text_width (page));
   for (guint k = 0; k < n_columns; k++)
     total += widths[k];
   /* The last column takes what is left, wrapping when it is short of room. */
   widths[n_columns - 1] = MAX (widths[n_columns - 1] + text_width (page) - total, 60.0);
-  head_h = row_height (page, cells, n_columns, widths);
+  wraps[n_columns - 1] = TRUE;
+  head_h = row_height (page, cells, n_columns, widths, wraps);
   ensure (page, 3 * head_h);
-  draw_row (page, cells, n_columns, widths, align, TRUE, FALSE, head_h);
+  draw_row (page, cells, n_columns, widths, wraps, align, TRUE, FALSE, head_h);
   for (guint r = 1; r < n_rows; r++)
     {
       const char * const *row = cells + r * n_columns;
-      double h = row_height (page, row, n_columns, widths);
+      double h = row_height (page, row, n_columns, widths, wraps);
 
       if (bpw_memo_page_room (page) < h)
         {
           bpw_memo_page_new (page);
-          draw_row (page, cells, n_columns, widths, align, TRUE, FALSE, head_h);
+          draw_row (page, cells, n_columns, widths, wraps, align, TRUE, FALSE, head_h);
         }
-      draw_row (page, row, n_columns, widths, align, FALSE, r % 2 == 0, h);
+      draw_row (page, row, n_columns, widths, wraps, align, FALSE, r % 2 == 0, h);
     }
   page->y += GAP;
 }

@@ -6,6 +6,7 @@
 
 #include "bpw-compare-data.h"
 #include "bpw-memo.h"
+#include "bpw-review-packet.h"
 
 G_BEGIN_DECLS
 
@@ -26,6 +27,9 @@ void  _bpw_memo_figures     (BpwMemo *memo);
 void  _bpw_memo_layers      (BpwMemo *memo);
 /* bpw-memo-appendix.c: mapping-sheet excerpt, assumptions and provenance, validation. */
 void  _bpw_memo_appendix    (BpwMemo *memo);
+/* bpw-memo-packet.c: the review packet's sections, as its Markdown has them. */
+void  _bpw_memo_packet      (BpwMemo         *memo,
+                             BpwReviewPacket *packet);
 /* A cell's short verdict: "meets SLA (+40%)", "fails SLA (−82%)", "illegal", "no SLA". */
 const char *_bpw_memo_verdict (const BpwCompareFit *fit,
                                char                *buf,

@@ -381,6 +381,8 @@ bpw_memo_write_pdf (BpwStudy             *study,
                     GError              **error)
 {
   g_autoptr(BpwComparison) comparison = NULL;
+  g_autoptr(BpwReviewPacket) packet = NULL;
+  BpwReviewOptions review;
   g_autofree char *footer = NULL;
   g_autofree char *meta = NULL;
   g_autofree char *rec = NULL;
@@ -432,6 +434,16 @@ bpw_memo_write_pdf (BpwStudy             *study,
       bpw_compare_data_free (m.cmp);
       return FALSE;
     }
+  /* After the writer is open, so that a folder that cannot take the file fails at once;
+   * the writer replaces @path only when it finishes, so a failure leaves the old file. */
+  bpw_review_options_init (&review);
+  review.baseline = options->baseline;
+  packet = bpw_review_packet_new (study, &review, NULL, error);
+  if (packet == NULL)
+    {
+      bpw_compare_data_free (m.cmp);
+      return FALSE;
+    }
   surface = cairo_pdf_surface_create_for_stream (bpw_plot_export_write_cb, writer, PAGE_WIDTH,
                                                  PAGE_HEIGHT);
   if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
@@ -479,6 +491,7 @@ bpw_memo_write_pdf (BpwStudy             *study,
   rejected (&m);
   _bpw_memo_layers (&m);
 
+  _bpw_memo_packet (&m, packet);
   _bpw_memo_figures (&m);
   _bpw_memo_appendix (&m);
   bpw_memo_page_end (&m.page);

@@ -6,7 +6,9 @@
  * recommendation and the suite scores, and fixed metadata — tool version and SHA-256 of
  * the study and of every blueprint — so the memo can be reproduced); the headline numbers
  * of every candidate on every scenario and the rejected alternatives with why; the
- * comparison chart; the roofline and the assignment of the best candidate; its simulated
+ * review packet's sections as its Markdown has them (core/review: metadata, quality
+ * thresholds and evidence, recommendation, candidates, bottleneck evidence, mitigations,
+ * rejected alternatives, validation matrix, owners); the comparison chart; the roofline and the assignment of the best candidate; its simulated
  * timeline (the whole step and an excerpt) and buffer lifetimes; the trade curves of the
  * first serving scenario; a mapping-sheet excerpt; the assumptions with the blueprints'
  * provenance; and the validation section. Every figure is a libbpw-plot chart drawn with
