@@ -19,6 +19,9 @@ typedef struct
   double                 t;
   double                 empty;     /* seconds of a decode of one token, one cached: the
                                      * weights read once, what a mixed step shares */
+  double                 prefill_empty; /* seconds of a prefill of one token: the fixed cost
+                                         * of a prefill step (weights read once, and its
+                                         * kernel launches under an eager software stack) */
 } Replica;
 
 static void
@@ -76,10 +79,12 @@ decode_cost (Replica *rp, gint64 batch, double context, double *seconds, GError 
     }
   else
     draft = *seconds / (double) MAX (bpw_serve_model_layers (m), 1);
-  /* The verify step computes k more tokens per sequence than a decode. */
+  /* The verify step computes k more tokens per sequence than a decode, inside the decode's
+   * own step: only the work those tokens add, not a second step's fixed cost (the prefill
+   * runs eager where the decode replays a graph, so its launches are not the verify's). */
   if (!bpw_serve_model_prefill_time (m, batch, (double) batch * (double) (k * k), &extra, error))
     return FALSE;
-  *seconds += (double) k * draft + MAX (extra - rp->empty, 0.0);
+  *seconds += (double) k * draft + MAX (extra - rp->prefill_empty, 0.0);
   return TRUE;
 }
 
@@ -208,6 +213,9 @@ _bpw_serve_replica (Run                   *run,
 
   if ((o->chunk_tokens > 0 || o->spec_tokens > 0) &&
       !bpw_serve_model_decode_time (run->model, 1, 1.0, &rp.empty, error))
+    return FALSE;
+  if (o->spec_tokens > 0 &&
+      !bpw_serve_model_prefill_time (run->model, 1, 1.0, &rp.prefill_empty, error))
     return FALSE;
   while (next < run->reqs->len || head < waiting->len || running->len > 0)
     {
