@@ -21,6 +21,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <math.h>
 
 #include "bpw-candidate.h"
@@ -220,7 +222,7 @@ bpw_review_propose_search (BpwReviewBuild        *b,
 
   if (report->best->len == 0)
     {
-      g_autofree char *why = g_strdup_printf (_("No legal plan among the %" G_GUINT64_FORMAT
+      g_autofree char *why = g_strdup_printf (_("No legal plan among the %" PRIu64
                                               " mappings searched."), report->space);
 
       bpw_review_rejected (b, "mapping", alternative, why);
@@ -232,8 +234,8 @@ bpw_review_propose_search (BpwReviewBuild        *b,
     {
       g_autofree char *change = bpw_review_mapping_change (&cell->mapping, &best->mapping,
                                                            run_scenario);
-      g_autofree char *source = g_strdup_printf (_("bounded search: %" G_GUINT64_FORMAT
-                                                 " plans, %" G_GUINT64_FORMAT " legal"),
+      g_autofree char *source = g_strdup_printf (_("bounded search: %" PRIu64
+                                                 " plans, %" PRIu64 " legal"),
                                                  report->space, report->legal);
 
       json_array_add_object_element (b->mitigations,
@@ -243,7 +245,7 @@ bpw_review_propose_search (BpwReviewBuild        *b,
     }
   else
     {
-      g_autofree char *why = g_strdup_printf (_("The best of %" G_GUINT64_FORMAT " mappings "
+      g_autofree char *why = g_strdup_printf (_("The best of %" PRIu64 " mappings "
                                               "searched gains %.2f%%, below the %.0f%% a "
                                               "proposal needs."), report->space, 100 * gain,
                                               100 * MIN_GAIN);

@@ -14,6 +14,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <math.h>
 
 #include "bpw-blueprint-io.h"
@@ -122,7 +124,7 @@ bpw_review_best_claims (BpwReviewBuild *b,
       peak = bpw_quantity_format (x->eval.peak_bytes, BPW_UNIT_BYTES);
       capacity = bpw_quantity_format (x->eval.capacity_bytes, BPW_UNIT_BYTES);
       claim = g_strdup_printf (_("%s runs a step of %s in %s"), name, scenario, step);
-      measure = g_strdup_printf (_("Profile %s running %s with the study's mapping (%" G_GINT64_FORMAT
+      measure = g_strdup_printf (_("Profile %s running %s with the study's mapping (%" PRId64
                                  " devices) and add the trace to the study's measurements"),
                                  name, scenario, x->devices);
       rollback = isfinite (t)
