@@ -102,10 +102,14 @@ in_recompute_region (Ctx *c, const TapeEntry *e)
 static void
 backward_entry (Ctx *c, const TapeEntry *e)
 {
-  gint32 dy = grad_of (c, e->out);
-  gboolean needs_dx = e->in[0] != NONE && e->in[0] != c->tokens;
+  gint32 dy;
+  gboolean needs_dx = e->in[0] != NONE && e->in[0] != c->tokens && !e->no_dx;
   guint32 op;
 
+  /* A frozen encoder runs without gradients: nothing below it trains. */
+  if (e->frozen)
+    return;
+  dy = grad_of (c, e->out);
   if (needs_dx || e->in[1] != NONE)
     {
       op = bwd_op (c, e, BPW_PHASE_BACKWARD_ACTIVATION, e->bwd_act, e->bwd_act_semantic);
