@@ -367,6 +367,137 @@ test_conservation (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* ---- the estimator ---- */
+
+static void
+assert_close (double a, double b, double rel)
+{
+  if (!(fabs (a - b) <= rel * MAX (fabs (a), fabs (b)) + 1e-12))
+    g_error ("%.12g and %.12g differ by more than %g relative", a, b, rel);
+}
+
+static BpwPlan *
+bind (const BpwModelSpec *spec, const BpwScenario *sc, const BpwBlueprint *bp,
+      const BpwMapping *mapping)
+{
+  g_autoptr(GError) error = NULL;
+  BpwWorkGraph *graph = bpw_work_graph_new (spec, sc, &error);
+  BpwDistWork *dist;
+  BpwPlan *plan;
+
+  g_assert_no_error (error);
+  dist = bpw_dist_work_new (graph, &mapping->parallel, &error);
+  g_assert_no_error (error);
+  plan = bpw_plan_new (dist, bp, mapping, &error);
+  g_assert_no_error (error);
+  return plan;
+}
+
+/* The encoder runs before the first block, on the first stage: the estimate from the
+ * template equals the plan of the whole model, frozen or trained, over 1 to 4 stages. */
+static void
+test_estimator (void)
+{
+  static const gint64 pps[] = { 1, 2, 4 };
+  static const BpwWorkloadPhase phases[] = {
+    BPW_WORKLOAD_TRAIN, BPW_WORKLOAD_PREFILL, BPW_WORKLOAD_DECODE,
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load ("h100-sxm-80gb", NULL, &error);
+
+  g_assert_no_error (error);
+  for (guint k = 0; k < G_N_ELEMENTS (pps); k++)
+    for (guint ph = 0; ph < G_N_ELEMENTS (phases); ph++)
+      for (guint trained = 0; trained < 2; trained++)
+        {
+          g_autoptr(BpwPlan) plan = NULL;
+          g_autoptr(BpwEstimator) est = NULL;
+          BpwModelSpec spec;
+          BpwScenario sc;
+          BpwMapping mapping;
+          BpwEvaluation full, fast;
+
+          if (phases[ph] != BPW_WORKLOAD_TRAIN && trained)
+            continue;
+          small_llava (&spec, 8);
+          scenario (&sc, phases[ph], 16, 2, phases[ph] == BPW_WORKLOAD_DECODE ? 1 : 512,
+                    phases[ph] == BPW_WORKLOAD_DECODE ? 1023 : 0, BPW_RECOMPUTE_NONE);
+          sc.train_vision = trained;
+          bpw_mapping_init_defaults (&mapping);
+          mapping.parallel.tp = 2;
+          mapping.parallel.pp = pps[k];
+          mapping.parallel.dp = 2;
+          plan = bind (&spec, &sc, bp, &mapping);
+          bpw_evaluation_from_plan (plan, &full);
+          est = bpw_estimator_new (&spec, &sc, bp, &error);
+          g_assert_no_error (error);
+          g_assert_true (bpw_estimator_evaluate (est, &mapping, &fast, NULL, &error));
+          g_assert_no_error (error);
+          g_test_message ("pp %" G_GINT64_FORMAT ", %s%s: plan %.9f s, estimate %.9f s",
+                          pps[k], bpw_workload_phase_to_string (phases[ph]),
+                          trained ? " (encoder trained)" : "", full.step_time_s,
+                          fast.step_time_s);
+          assert_close (full.step_time_s, fast.step_time_s, 1e-9);
+          assert_close (full.mfu, fast.mfu, 1e-9);
+          assert_close (full.peak_bytes, fast.peak_bytes, 1e-6);
+          g_assert_cmpint (full.slowest_stage, ==, fast.slowest_stage);
+          bpw_mapping_clear (&mapping);
+          bpw_scenario_clear (&sc);
+          bpw_model_spec_clear (&spec);
+        }
+}
+
+/* llava-1.5-7b itself in every phase: the estimate is the plan of the whole model. */
+static void
+test_estimator_llava (void)
+{
+  static const BpwWorkloadPhase phases[] = {
+    BPW_WORKLOAD_TRAIN, BPW_WORKLOAD_PREFILL, BPW_WORKLOAD_DECODE,
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load ("h100-sxm-80gb", NULL, &error);
+  BpwModelSpec spec;
+
+  g_assert_no_error (error);
+  llava (&spec);
+  for (guint ph = 0; ph < G_N_ELEMENTS (phases); ph++)
+    {
+      g_autoptr(BpwEstimator) est = NULL;
+      g_autoptr(BpwPlan) plan = NULL;
+      BpwScenario sc;
+      BpwParallel single;
+      BpwMapping mapping;
+      BpwEvaluation eval, full;
+      BpwFacts facts;
+
+      scenario (&sc, phases[ph], 128, 1, phases[ph] == BPW_WORKLOAD_DECODE ? 1 : 2048,
+                phases[ph] == BPW_WORKLOAD_DECODE ? 2047 : 0, BPW_RECOMPUTE_NONE);
+      bpw_parallel_init_defaults (&single);
+      g_assert_true (bpw_facts_compute_analytic (&spec, &sc, &single, &facts, &error));
+      g_assert_no_error (error);
+      est = bpw_estimator_new (&spec, &sc, bp, &error);
+      g_assert_no_error (error);
+      bpw_mapping_init_defaults (&mapping);
+      mapping.parallel.tp = 4;
+      mapping.parallel.pp = 2;
+      mapping.parallel.dp = 8;
+      g_assert_true (bpw_estimator_evaluate (est, &mapping, &eval, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_cmpfloat (eval.model_flops, ==, bpw_u128_to_double (facts.flops_model));
+      plan = bind (&spec, &sc, bp, &mapping);
+      bpw_evaluation_from_plan (plan, &full);
+      g_test_message ("llava-1.5-7b %s: plan %.9f s, estimate %.9f s, MFU %.4f",
+                      bpw_workload_phase_to_string (phases[ph]), full.step_time_s,
+                      eval.step_time_s, eval.mfu);
+      assert_close (full.step_time_s, eval.step_time_s, 1e-9);
+      assert_close (full.peak_bytes, eval.peak_bytes, 1e-6);
+      bpw_facts_clear (&facts);
+      bpw_mapping_clear (&mapping);
+      bpw_scenario_clear (&sc);
+    }
+  bpw_model_spec_clear (&spec);
+}
+
 /* ---- refusals ---- */
 
 static void
@@ -430,6 +561,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/vision/encoder-flops", test_encoder_flops);
   g_test_add_func ("/vision/bidirectional", test_bidirectional);
   g_test_add_func ("/vision/conservation", test_conservation);
+  g_test_add_func ("/vision/estimator", test_estimator);
+  g_test_add_func ("/vision/estimator-llava", test_estimator_llava);
   g_test_add_func ("/vision/refused", test_refused);
   return g_test_run ();
 }
