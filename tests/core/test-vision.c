@@ -12,6 +12,9 @@
 
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
 
 #include "bpw-core.h"
 #include "bpw-estimator-private.h"
@@ -498,6 +501,99 @@ test_estimator_llava (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* ---- the formats ---- */
+
+static void
+load_ok (const char *path, BpwModelSpec *spec)
+{
+  g_autoptr(GError) error = NULL;
+
+  bpw_model_spec_init_defaults (spec);
+  if (!bpw_workload_load (path, spec, &error))
+    g_error ("%s: %s", path, error->message);
+}
+
+/* The bundled model, the native file and llava-hf's config are one model (the conversion
+ * pads the vocabulary to 32064 and stores fp16), and the native format writes and reads it
+ * back unchanged. */
+static void
+test_formats (void)
+{
+  BpwModelSpec hf, bundled, native, back;
+  g_autofree char *native_path = g_build_filename (g_getenv ("BPW_SOURCE_ROOT"), "data",
+                                                   "models", "llava-1.5-7b.json", NULL);
+  g_autofree char *hf_path = g_test_build_filename (G_TEST_DIST, "data", "hf",
+                                                    "llava-1.5-7b.json", NULL);
+  g_autofree char *json = NULL;
+  g_autofree char *tmp = NULL;
+  g_autoptr(GError) error = NULL;
+  int fd;
+
+  llava (&bundled);
+  load_ok (native_path, &native);
+  load_ok (hf_path, &hf);
+  g_assert_cmpint (hf.vocab, ==, 32064);
+  g_assert_cmpint (hf.param_dtype, ==, BPW_DTYPE_FP16);
+  g_assert_cmpuint (bpw_model_spec_parameters (&hf), ==, 7062902784 + 2 * 64 * 4096);
+  hf.vocab = bundled.vocab;
+  hf.param_dtype = bundled.param_dtype;
+  for (BpwModelSpec *s = &hf; s != NULL; s = s == &hf ? &native : NULL)
+    {
+      g_free (s->name);
+      s->name = g_strdup (bundled.name);
+      g_free (s->source);
+      s->source = g_strdup (bundled.source);
+    }
+  g_assert_true (memcmp (&hf.vision, &bundled.vision, sizeof hf.vision) == 0);
+  g_assert_true (bpw_model_spec_equal (&hf, &bundled));
+  g_assert_true (bpw_model_spec_equal (&native, &bundled));
+
+  json = bpw_workload_to_json (&bundled);
+  g_assert_nonnull (strstr (json, "\"feature_select\""));
+  fd = g_file_open_tmp ("llava-XXXXXX.json", &tmp, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (tmp, json, -1, &error));
+  close (fd);
+  load_ok (tmp, &back);
+  g_free (back.source);
+  back.source = g_strdup (bundled.source);
+  g_assert_true (bpw_model_spec_equal (&back, &bundled));
+  g_unlink (tmp);
+  bpw_model_spec_clear (&hf);
+  bpw_model_spec_clear (&bundled);
+  bpw_model_spec_clear (&native);
+  bpw_model_spec_clear (&back);
+}
+
+/* image_seq_length that the vision config contradicts is refused at its line and column;
+ * a vision tower other than CLIP is named as unsupported. */
+static void
+test_hf_refused (void)
+{
+  static const struct { const char *file; gint code; const char *message; } cases[] = {
+    { "hf-llava-image-seq.json", BPW_ERROR_INVALID_INPUT,
+      ":14:23: image_seq_length: 577 tokens per image, but the vision config gives 576" },
+    { "hf-llava-siglip.json", BPW_ERROR_UNSUPPORTED,
+      ":7:19: vision_config.model_type: vision model type \"siglip_vision_model\" is not "
+      "supported" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "broken",
+                                                     cases[i].file, NULL);
+      g_autoptr(GError) error = NULL;
+      BpwModelSpec spec;
+
+      bpw_model_spec_init_defaults (&spec);
+      g_assert_false (bpw_workload_load (path, &spec, &error));
+      g_assert_error (error, BPW_ERROR, cases[i].code);
+      if (strstr (error->message, cases[i].message) == NULL)
+        g_error ("%s: got \"%s\"", cases[i].file, error->message);
+      bpw_model_spec_clear (&spec);
+    }
+}
+
 /* ---- refusals ---- */
 
 static void
@@ -563,6 +659,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/vision/conservation", test_conservation);
   g_test_add_func ("/vision/estimator", test_estimator);
   g_test_add_func ("/vision/estimator-llava", test_estimator_llava);
+  g_test_add_func ("/vision/formats", test_formats);
+  g_test_add_func ("/vision/hf-refused", test_hf_refused);
   g_test_add_func ("/vision/refused", test_refused);
   return g_test_run ();
 }
