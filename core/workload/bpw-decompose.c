@@ -231,8 +231,12 @@ attention (Ctx *c, gint layer, gint32 x)
 
   /* Q, K and V as the attention core reads them (after rotary for Q and K). */
   q = activation (c, "attn.q", BPW_SPLIT_TP, layer, mul3 (c, T, a, d));
-  k = activation (c, "attn.k", BPW_SPLIT_KV_HEADS, layer, mul3 (c, T, kv, d));
-  v = activation (c, "attn.v", BPW_SPLIT_KV_HEADS, layer, mul3 (c, T, kv, d));
+  /* The encoder has a key and value per head, split over TP as its heads are (KV_HEADS
+   * splits by the decoder's key/value heads). */
+  k = activation (c, "attn.k", c->encoder ? BPW_SPLIT_TP : BPW_SPLIT_KV_HEADS, layer,
+                  mul3 (c, T, kv, d));
+  v = activation (c, "attn.v", c->encoder ? BPW_SPLIT_TP : BPW_SPLIT_KV_HEADS, layer,
+                  mul3 (c, T, kv, d));
   {
     guint64 rot = m->positions == BPW_POSITION_ROTARY ? mul3 (c, T, (a + kv) * d, 3) : 0;
     guint32 op = _bpw_work_graph_add_op (c->b, "attn.rotary", m->positions == BPW_POSITION_ROTARY
@@ -637,6 +641,19 @@ decompose (BpwGraphBuilder *b,
   c.recomputed = g_array_new (FALSE, FALSE, sizeof (gint32));
 
   c.image_features = _bpw_decompose_vision (&c, &image_rows);
+  if (image_rows >= c.T && !b->overflow)
+    {
+      /* bpw_scenario_validate() says so for a whole scenario; a graph built without it
+       * must not count negative text. */
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("scenario.seq: %" PRIu64 " tokens per micro-batch leave no room for "
+                     "text after its %" PRIu64 " image tokens"), c.T, image_rows);
+      g_array_unref (c.tape);
+      g_array_unref (c.grad);
+      g_array_unref (c.weights);
+      g_array_unref (c.recomputed);
+      return FALSE;
+    }
   if (!b->overflow)
     x = embedding (&c, &table, image_rows);
   else

@@ -245,6 +245,29 @@ test_encoder_flops (void)
       }
   }
 
+  /* The facts: the tower and projector apart, FLOPs per image, exact and analytic. */
+  {
+    BpwParallel p;
+    BpwFacts exact, analytic;
+
+    scenario (&sc, BPW_WORKLOAD_TRAIN, 8, 1, 2048, 0, BPW_RECOMPUTE_NONE);
+    bpw_parallel_init_defaults (&p);
+    p.dp = 2;
+    p.pp = 2;
+    g_assert_true (bpw_facts_compute (&spec, &sc, &p, &exact, &error));
+    g_assert_no_error (error);
+    g_assert_true (bpw_facts_compute_analytic (&spec, &sc, &p, &analytic, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (exact.vision_parameters, ==, 303507456);
+    g_assert_cmpuint (exact.projector_parameters, ==, 20979712);
+    g_assert_cmpuint (exact.parameters, ==, 7062902784);
+    g_assert_cmpuint (exact.vision_flops_per_image, ==, llava_encoder_flops ());
+    g_assert_cmpuint (analytic.vision_flops_per_image, ==, llava_encoder_flops ());
+    g_assert_cmpuint (analytic.vision_parameters, ==, 303507456);
+    bpw_facts_clear (&exact);
+    bpw_facts_clear (&analytic);
+  }
+
   /* Decode: the image tokens are in the KV cache; no encoder runs. */
   {
     g_autoptr(BpwWorkGraph) g = NULL;
@@ -321,6 +344,8 @@ check_conserved (const BpwModelSpec *spec, const BpwScenario *sc, const BpwParal
   g_assert_true (exact.flops_model == analytic.flops_model);
   g_assert_true (exact.flops_semantic == analytic.flops_semantic);
   g_assert_true (exact.flops_hardware == analytic.flops_hardware);
+  g_assert_cmpuint (exact.vision_flops_per_image, ==, analytic.vision_flops_per_image);
+  g_assert_cmpuint (exact.vision_parameters + exact.projector_parameters, <, exact.parameters);
   if (sc->phase != BPW_WORKLOAD_DECODE)
     g_assert_true (exact.flops_model_by_layer_type[BPW_LAYER_VISION] > 0);
   else
@@ -624,6 +649,19 @@ test_refused (void)
   g_assert_false (bpw_scenario_validate (&sc, &p, &spec, &error));
   g_clear_error (&error);
   bpw_parallel_init_defaults (&p);
+
+  /* A graph built without the scenario's validation refuses as well. */
+  {
+    g_autoptr(BpwWorkGraph) g = NULL;
+
+    sc.seq = 512;
+    sc.images = 1;
+    g = bpw_work_graph_new (&spec, &sc, &error);
+    g_assert_null (g);
+    g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+    g_assert_nonnull (strstr (error->message, "scenario.seq"));
+    g_clear_error (&error);
+  }
 
   /* A feature layer before the first encoder layer, and patches that do not tile. */
   spec.vision.feature_layer = -25;
