@@ -141,7 +141,7 @@ backward_entry (Ctx *c, const TapeEntry *e)
           use (c, op, saved (c, e->saved, e->layer), BPW_ACCESS_READ);
           break;
         case BPW_PRIM_PERMUTE:
-          if (e->in[1] != NONE)
+          if (e->in[1] != NONE && !e->concat)
             use (c, op, saved (c, e->in[1], e->layer), BPW_ACCESS_READ);
           break;
         default:

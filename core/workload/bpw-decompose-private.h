@@ -26,6 +26,7 @@ typedef struct
   gboolean     selective;  /* part of the attention core that selective recompute redoes */
   gboolean     frozen;     /* of a frozen vision encoder: no backward at all */
   gboolean     no_dx;      /* its input needs no gradient (pixels, a frozen encoder's output) */
+  gboolean     concat;     /* a concatenation: backward routes gradients, reads no values */
   guint64      flops, semantic;  /* forward */
   guint64      bwd_act, bwd_act_semantic, bwd_weight, bwd_weight_semantic;
   guint64      batch, m, n, k;

@@ -75,7 +75,7 @@ forward_counts (const BpwModelSpec *m, gboolean train)
   if (m->vision.layers > 0)
     {
       add_forward (&f, (guint64) m->vision.layers, 11 + 6, 21 + 12 + 2);
-      add_forward (&f, 1, 12, 24);
+      add_forward (&f, 1, 12, 24 + 2);
     }
   return f;
 }

@@ -112,6 +112,48 @@ projector (Ctx *c, gint32 x, guint64 rows, gboolean input_needs_grad)
   return bias_after (c, "projector.fc2.bias", y, rows, h);
 }
 
+/* Weights resident but not run: the layers after the feature layer and the post-norm
+ * (the checkpoint holds them; Llava loads the whole tower), or, when no image is encoded
+ * (decode, or no images), the whole tower and projector. Split over TP as the running
+ * layers' are: Q, K, V with their biases, the output projection, fc1 with its bias and fc2
+ * by heads and MLP width; the output and fc2 biases and the norms replicated. No op reads
+ * them and nothing trains them (unused parameters get no gradient). */
+static void
+resident_weights (Ctx *c, gint64 layers, gboolean whole)
+{
+  const BpwModelSpec *m = c->m;
+  const BpwVisionSpec *v = &m->vision;
+  guint64 h = (guint64) v->hidden, f = (guint64) v->ffn, H = (guint64) m->hidden;
+  guint64 norm = v->norm == BPW_NORM_LAYERNORM ? 2 * h : h;
+  guint64 tp = (guint64) layers * (4 * h * h + 3 * h + h * f + f + f * h);
+  guint64 replicated = (guint64) layers * (2 * h + 2 * norm) + (v->post_norm ? norm : 0);
+  gboolean frozen = c->frozen;
+
+  if (whole)
+    {
+      guint64 patch = (guint64) v->channels * v->patch_size * v->patch_size * h;
+
+      replicated += patch + (v->patch_bias ? h : 0) + (v->class_token ? h : 0)
+                    + (guint64) bpw_model_spec_vision_seq (m) * h + (v->pre_norm ? norm : 0);
+      if (v->projector == BPW_PROJECTOR_LINEAR)
+        {
+          tp += h * H;
+          replicated += H;
+        }
+      else
+        {
+          tp += h * H + H + H * H;
+          replicated += H;
+        }
+    }
+  c->frozen = TRUE;
+  if (tp > 0)
+    weight (c, "vision.resident.w", BPW_SPLIT_TP, -1, tp);
+  if (replicated > 0)
+    weight (c, "vision.resident_replicated.w", BPW_SPLIT_REPLICATED, -1, replicated);
+  c->frozen = frozen;
+}
+
 gint32
 _bpw_decompose_vision (Ctx     *c,
                        guint64 *rows)
@@ -125,8 +167,13 @@ _bpw_decompose_vision (Ctx     *c,
   gint32 pixels, x;
 
   *rows = 0;
-  if (images <= 0 || c->s->phase == BPW_WORKLOAD_DECODE)
+  if (!bpw_model_spec_has_vision (m))
     return NONE;
+  if (images <= 0 || c->s->phase == BPW_WORKLOAD_DECODE)
+    {
+      resident_weights (c, v->layers, TRUE);
+      return NONE;
+    }
 
   encoder_spec (m, &vm);
   side = (guint64) (v->image_size / v->patch_size);
@@ -180,6 +227,7 @@ _bpw_decompose_vision (Ctx     *c,
     x = _bpw_decompose_norm (&e, "vision.pre_norm", BPW_LAYER_VISION, -1, x);
   for (gint64 l = 0; l < vm.layers && !c->b->overflow; l++)
     x = _bpw_decompose_block (&e, -1, x);
+  resident_weights (c, v->layers - vm.layers, FALSE);
 
   if (v->class_token && !v->keep_class)
     {

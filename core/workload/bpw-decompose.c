@@ -527,7 +527,7 @@ embedding (Ctx *c, gint32 *table, guint64 image_rows)
       fwd (c, &(TapeEntry) {
         .name = "embedding.merge", .prim = BPW_PRIM_PERMUTE, .layer_type = BPW_LAYER_EMBEDDING,
         .split = BPW_SPLIT_SEQUENCE, .layer = -1, .in = { x, c->image_features },
-        .weight = NONE, .out = merged, .saved = NONE,
+        .weight = NONE, .out = merged, .saved = NONE, .concat = TRUE,
       });
       x = merged;
     }

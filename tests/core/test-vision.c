@@ -114,6 +114,76 @@ test_parameters (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* Every parameter of the checkpoint is resident, in every phase: the graph's weights add
+ * up to the model's parameters (the unused last encoder layer and post-norm included, and
+ * the whole tower in decode, which encodes nothing); only the trained ones reach the
+ * optimizer. */
+static void
+test_resident (void)
+{
+  static const BpwWorkloadPhase phases[] = {
+    BPW_WORKLOAD_TRAIN, BPW_WORKLOAD_PREFILL, BPW_WORKLOAD_DECODE,
+  };
+  BpwModelSpec spec;
+
+  llava (&spec);
+  for (guint ph = 0; ph < G_N_ELEMENTS (phases); ph++)
+    for (gint64 images = 0; images <= 1; images++)
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(BpwWorkGraph) g = NULL;
+        BpwScenario sc;
+        guint64 weights = 0, tp = 0, updated = 0;
+
+        scenario (&sc, phases[ph], 2, 1, phases[ph] == BPW_WORKLOAD_DECODE ? 1 : 1024,
+                  phases[ph] == BPW_WORKLOAD_DECODE ? 1023 : 0, BPW_RECOMPUTE_NONE);
+        sc.images_set = TRUE;
+        sc.images = images;
+        g = bpw_work_graph_new (&spec, &sc, &error);
+        g_assert_no_error (error);
+        for (guint i = 0; i < g->tensors->len; i++)
+          {
+            const BpwTensor *t = bpw_work_graph_tensor (g, i);
+
+            if (t->kind == BPW_TENSOR_WEIGHT)
+              {
+                weights += t->elements;
+                if (t->split == BPW_SPLIT_TP && t->layer == -1
+                    && strcmp (bpw_work_graph_name (g, t->name), "embedding.w") != 0)
+                  tp += t->elements;
+              }
+            if (t->kind == BPW_TENSOR_OPTIMIZER_STATE)
+              updated += t->elements / 2;
+          }
+        g_assert_cmpuint (weights, ==, bpw_model_spec_parameters (&spec));
+        /* Split over TP: per layer Q, K, V, O and both MLP matrices with the Q, K, V and
+         * fc1 biases; the projector's matrices and first bias. */
+        g_assert_cmpuint (tp, ==, 24 * (4 * 1024 * 1024 + 3 * 1024 + 2 * 1024 * 4096 + 4096)
+                          + 1024 * 4096 + 4096 + 4096 * 4096);
+        /* Of a frozen tower only its output is stored, the projector's input (for fc1's
+         * weight gradient); the merge of the image tokens into the text reads no values,
+         * so the projector's output is not stored. */
+        if (phases[ph] == BPW_WORKLOAD_TRAIN)
+          for (guint i = 0; i < g->tensors->len; i++)
+            {
+              const BpwTensor *t = bpw_work_graph_tensor (g, i);
+              const char *name = bpw_work_graph_name (g, t->name);
+
+              if (t->kind == BPW_TENSOR_ACTIVATION && t->stored == BPW_STORED_CHECKPOINT
+                  && t->layer == -1
+                  && strcmp (name, "vision.select.out") != 0
+                  && (g_str_has_prefix (name, "vision.") || g_str_has_prefix (name, "attn.")
+                      || g_str_has_prefix (name, "mlp.")
+                      || strcmp (name, "projector.fc2.bias.out") == 0))
+                g_error ("%s is stored for backward", name);
+            }
+        /* Training updates the decoder and the projector; the tower stays frozen. */
+        if (phases[ph] == BPW_WORKLOAD_TRAIN)
+          g_assert_cmpuint (updated, ==, 6738415616 + (images > 0 ? 20979712 : 0));
+      }
+  bpw_model_spec_clear (&spec);
+}
+
 /* ---- the encoder's FLOPs ---- */
 
 typedef struct
@@ -692,6 +762,7 @@ main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/vision/parameters", test_parameters);
+  g_test_add_func ("/vision/resident", test_resident);
   g_test_add_func ("/vision/encoder-flops", test_encoder_flops);
   g_test_add_func ("/vision/bidirectional", test_bidirectional);
   g_test_add_func ("/vision/conservation", test_conservation);
