@@ -647,7 +647,8 @@ decompose (BpwGraphBuilder *b,
        * must not count negative text. */
       g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
                    _("scenario.seq: %" PRIu64 " tokens per micro-batch leave no room for "
-                     "text after its %" PRIu64 " image tokens"), c.T, image_rows);
+                     "text after its %" PRIu64 " image tokens; give longer sequences or "
+                     "fewer images (images 0 for text requests)"), c.T, image_rows);
       g_array_unref (c.tape);
       g_array_unref (c.grad);
       g_array_unref (c.weights);

@@ -198,7 +198,8 @@ bpw_scenario_validate (const BpwScenario  *s,
   else if (s->phase != BPW_WORKLOAD_DECODE && bpw_model_spec_has_vision (m)
            && bpw_scenario_images (s, m) * bpw_model_spec_image_tokens (m) >= s->seq)
     FAIL_INPUT (_("scenario.seq: %" PRId64 " tokens leave no room for text after %" PRId64
-                  " images of %" PRId64 " tokens each (seq counts the image tokens)"),
+                  " images of %" PRId64 " tokens each (seq counts the image tokens); give "
+                  "a longer sequence or fewer images"),
                 s->seq, bpw_scenario_images (s, m), bpw_model_spec_image_tokens (m));
   if (bpw_model_spec_has_vision (m)
       && (m->vision.heads % p->tp != 0 || m->vision.ffn % p->tp != 0))
