@@ -10,8 +10,6 @@
 #include "bpw-model-spec.h"
 #include "bpw-error.h"
 
-#include <string.h>
-
 /* Sizes beyond these are not models but typing mistakes; they also keep every derived
  * per-layer count far from 64-bit overflow before the checked arithmetic even starts. */
 #define MAX_WIDTH    (G_GINT64_CONSTANT (1) << 24)
@@ -58,6 +56,20 @@ bpw_model_spec_clear (BpwModelSpec *spec)
   g_clear_pointer (&spec->source, g_free);
 }
 
+/* Field by field: a struct compare would read padding. */
+static gboolean
+bpw_vision_spec_equal (const BpwVisionSpec *a,
+                       const BpwVisionSpec *b)
+{
+  return a->image_size == b->image_size && a->patch_size == b->patch_size
+         && a->channels == b->channels && a->hidden == b->hidden && a->layers == b->layers
+         && a->heads == b->heads && a->ffn == b->ffn && a->norm == b->norm
+         && !a->quick_gelu == !b->quick_gelu && !a->class_token == !b->class_token
+         && !a->patch_bias == !b->patch_bias && !a->pre_norm == !b->pre_norm
+         && !a->post_norm == !b->post_norm && a->feature_layer == b->feature_layer
+         && !a->keep_class == !b->keep_class && a->projector == b->projector;
+}
+
 gboolean
 bpw_model_spec_equal (const BpwModelSpec *a,
                       const BpwModelSpec *b)
@@ -82,7 +94,7 @@ bpw_model_spec_equal (const BpwModelSpec *a,
          && a->activation_dtype == b->activation_dtype
          && a->gradient_dtype == b->gradient_dtype && a->optimizer_dtype == b->optimizer_dtype
          && a->master_dtype == b->master_dtype && a->optimizer == b->optimizer
-         && memcmp (&a->vision, &b->vision, sizeof a->vision) == 0;
+         && bpw_vision_spec_equal (&a->vision, &b->vision);
 }
 
 gint64
