@@ -23,10 +23,12 @@ typedef struct
   gint32       out2[2];    /* further outputs: K and V of the QKV split; 0 = none (tensor 0 is
                             * the token ids, never an output) */
   gint32       saved;      /* what backward reads besides inputs: softmax output, dropout mask, CE probs */
-  gboolean     selective;  /* part of the attention core that selective recompute redoes */
-  gboolean     frozen;     /* of a frozen vision encoder: no backward at all */
-  gboolean     no_dx;      /* its input needs no gradient (pixels, a frozen encoder's output) */
-  gboolean     concat;     /* a concatenation: backward routes gradients, reads no values */
+  /* Flags in one word, so that the tape entry (which the graph-size bound counts) keeps its
+   * size. */
+  guint        selective : 1;  /* part of the attention core that selective recompute redoes */
+  guint        frozen : 1;     /* of a frozen vision encoder: no backward at all */
+  guint        no_dx : 1;      /* its input needs no gradient (pixels, a frozen encoder's output) */
+  guint        concat : 1;     /* a concatenation: backward routes gradients, reads no values */
   guint64      flops, semantic;  /* forward */
   guint64      bwd_act, bwd_act_semantic, bwd_weight, bwd_weight_semantic;
   guint64      batch, m, n, k;

@@ -161,7 +161,7 @@ dropout (Ctx *c, const char *name, BpwLayerType lt, BpwSplit split, gint layer, 
     .in = { x, NONE }, .weight = NONE, .out = y, .saved = mask,
     .flops = f, .semantic = f, .bwd_act = f, .bwd_act_semantic = f,
   });
-  e->selective = selective;
+  e->selective = selective != FALSE;
   return y;
 }
 
