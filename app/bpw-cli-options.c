@@ -30,6 +30,9 @@ static const char bpw_cli_defaults_help[] =
   "  --seq: the model file's sequence length (Calculon seq_size), else the model's learned\n"
   "    position table when it is at most 8192, else 2048;\n"
   "  --context (decode): the default --seq;\n"
+  "  --images: 1 per sequence for a model with a vision encoder, else 0; --seq counts the\n"
+  "    image tokens (576 per image for Llava-1.5) with the text, as Llava's training does;\n"
+  "    the encoder stays frozen in training without --train-vision;\n"
   "  --global-batch: dp x micro-batch x m, with m = 4 x pp micro-batches per pipeline when\n"
   "    pp > 1 and m = 1 otherwise (micro-batch: the given one, else 1);\n"
   "  --tp/--pp/--dp/--ep/--cp 1, no --sp, --zero 0, --schedule 1f1b (interleaved when\n"
@@ -70,6 +73,7 @@ bpw_cli_options_init (BpwCliOptions *options)
     .cp = BPW_CLI_UNSET,
     .zero = BPW_CLI_UNSET,
     .interleave = BPW_CLI_UNSET,
+    .images = BPW_CLI_UNSET,
   };
   for (guint g = 0; g < BPW_N_GROUPS; g++)
     options->tier[g] = BPW_CLI_UNSET;
@@ -110,6 +114,10 @@ bpw_cli_options_add (BpwCliOptions  *o,
       "Training sequence or prompt length in tokens", "N" },
     { "context", 0, 0, G_OPTION_ARG_INT64, &o->context,
       "Decode: tokens already in the KV cache", "N" },
+    { "images", 0, 0, G_OPTION_ARG_INT64, &o->images,
+      "Images per sequence of a multimodal model (their tokens count in --seq)", "N" },
+    { "train-vision", 0, 0, G_OPTION_ARG_NONE, &o->train_vision,
+      "Train the vision encoder too (frozen by default; the projector always trains)", NULL },
     { "recompute", 0, 0, G_OPTION_ARG_STRING, &o->recompute,
       "Activation recomputation: none, selective or full", "MODE" },
     { "launch", 0, 0, G_OPTION_ARG_STRING, &o->launch,
@@ -243,6 +251,7 @@ bpw_cli_options_check (const BpwCliOptions *o,
         bpw_cli_options_check_int ("micro-batch", o->micro_batch, 1, tokens, error) &&
         bpw_cli_options_check_int ("seq", o->seq, 1, tokens, error) &&
         bpw_cli_options_check_int ("context", o->context, 0, tokens, error) &&
+        bpw_cli_options_check_int ("images", o->images, 0, tokens, error) &&
         bpw_cli_options_check_int ("vocab", o->vocab, 1, G_MAXINT64, error) &&
         bpw_cli_options_check_int ("tp", o->tp, 1, devices, error) &&
         bpw_cli_options_check_int ("pp", o->pp, 1, devices, error) &&
@@ -453,6 +462,13 @@ bpw_cli_options_resolve (const BpwCliOptions *o,
     scenario->seq = o->seq;
   if (o->context != BPW_CLI_UNSET)
     scenario->context = o->context;
+  if (o->images != BPW_CLI_UNSET)
+    {
+      scenario->images_set = TRUE;
+      scenario->images = o->images;
+    }
+  if (o->train_vision)
+    scenario->train_vision = TRUE;
   if (o->tp != BPW_CLI_UNSET)
     parallel->tp = o->tp;
   if (o->pp != BPW_CLI_UNSET)

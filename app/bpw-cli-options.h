@@ -32,6 +32,8 @@ typedef struct
   gint64    seq;
   gint64    context;
   gint64    vocab;
+  gint64    images;        /* per sequence of a multimodal model */
+  gboolean  train_vision;  /* train the vision encoder too (frozen by default) */
 
   gint64    tp, pp, dp, ep, cp;
   char     *cp_algorithm;

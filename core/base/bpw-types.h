@@ -73,6 +73,7 @@ typedef enum
   BPW_LAYER_HEAD,
   BPW_LAYER_LOSS,
   BPW_LAYER_OPTIMIZER,
+  BPW_LAYER_VISION,      /* vision encoder and projector of a multimodal model */
   BPW_N_LAYER_TYPES
 } BpwLayerType;
 

@@ -45,6 +45,8 @@ bpw_layer_bucket_display_name (guint bucket)
     /* Translators: the output projection onto the vocabulary */
     [BPW_LAYER_HEAD] = N_("Head"), [BPW_LAYER_LOSS] = N_("Loss"),
     [BPW_LAYER_OPTIMIZER] = N_("Optimizer"),
+    /* Translators: the image encoder and projector of a multimodal model */
+    [BPW_LAYER_VISION] = N_("Vision"),
     /* Translators: the part of a step no layer's operations take: pipeline bubble,
      * pipeline sends, data-parallel traffic */
     [BPW_LAYER_OTHER] = N_("Other"),

@@ -102,10 +102,14 @@ in_recompute_region (Ctx *c, const TapeEntry *e)
 static void
 backward_entry (Ctx *c, const TapeEntry *e)
 {
-  gint32 dy = grad_of (c, e->out);
-  gboolean needs_dx = e->in[0] != NONE && e->in[0] != c->tokens;
+  gint32 dy;
+  gboolean needs_dx = e->in[0] != NONE && e->in[0] != c->tokens && !e->no_dx;
   guint32 op;
 
+  /* A frozen encoder runs without gradients: nothing below it trains. */
+  if (e->frozen)
+    return;
+  dy = grad_of (c, e->out);
   if (needs_dx || e->in[1] != NONE)
     {
       op = bwd_op (c, e, BPW_PHASE_BACKWARD_ACTIVATION, e->bwd_act, e->bwd_act_semantic);
@@ -137,7 +141,7 @@ backward_entry (Ctx *c, const TapeEntry *e)
           use (c, op, saved (c, e->saved, e->layer), BPW_ACCESS_READ);
           break;
         case BPW_PRIM_PERMUTE:
-          if (e->in[1] != NONE)
+          if (e->in[1] != NONE && !e->concat)
             use (c, op, saved (c, e->in[1], e->layer), BPW_ACCESS_READ);
           break;
         default:

@@ -23,7 +23,12 @@ typedef struct
   gint32       out2[2];    /* further outputs: K and V of the QKV split; 0 = none (tensor 0 is
                             * the token ids, never an output) */
   gint32       saved;      /* what backward reads besides inputs: softmax output, dropout mask, CE probs */
-  gboolean     selective;  /* part of the attention core that selective recompute redoes */
+  /* Flags in one word, so that the tape entry (which the graph-size bound counts) keeps its
+   * size. */
+  guint        selective : 1;  /* part of the attention core that selective recompute redoes */
+  guint        frozen : 1;     /* of a frozen vision encoder: no backward at all */
+  guint        no_dx : 1;      /* its input needs no gradient (pixels, a frozen encoder's output) */
+  guint        concat : 1;     /* a concatenation: backward routes gradients, reads no values */
   guint64      flops, semantic;  /* forward */
   guint64      bwd_act, bwd_act_semantic, bwd_weight, bwd_weight_semantic;
   guint64      batch, m, n, k;
@@ -49,6 +54,13 @@ typedef struct
   GArray             *recomputed; /* gint32 per tensor: its recomputed copy in this layer */
   gint32              tokens;
   guint64             weight_copies; /* experts stacked in one weight tensor; else 1 */
+  /* The vision encoder (bpw-decompose-vision.c) builds with the block code on a Ctx of its
+   * own: its ops are of layer type vision, its attention bidirectional without a cache,
+   * and, when frozen, its weights neither get gradients nor reach the optimizer. */
+  gboolean            vision;
+  gboolean            encoder;
+  gboolean            frozen;
+  gint32              image_features; /* the projector's output the embedding merges, or NONE */
 } Ctx;
 
 static inline guint64
@@ -89,7 +101,8 @@ weight (Ctx *c, const char *name, BpwSplit split, gint layer, guint64 elements)
                     mul (c, elements, c->weight_copies));
   guint32 wu = w;
 
-  g_array_append_val (c->weights, wu);
+  if (!c->frozen)
+    g_array_append_val (c->weights, wu);
   return w;
 }
 
@@ -132,6 +145,33 @@ gint32     _bpw_decompose_dropout       (Ctx             *c,
 gint32     _bpw_decompose_attention_out (Ctx             *c,
                                          gint             layer,
                                          gint32           y);
+
+gint32     _bpw_decompose_pointwise     (Ctx             *c,
+                                         const char      *name,
+                                         BpwPrimitive     prim,
+                                         BpwLayerType     lt,
+                                         BpwSplit         split,
+                                         gint             layer,
+                                         gint32           x,
+                                         gint32           x2,
+                                         guint64          elements,
+                                         guint64          out_elements,
+                                         guint64          per_elem);
+gint32     _bpw_decompose_norm          (Ctx             *c,
+                                         const char      *name,
+                                         BpwLayerType     lt,
+                                         gint             layer,
+                                         gint32           x);
+/* One pre-norm Transformer block of c->m, as the decoder's; the vision encoder's layers. */
+gint32     _bpw_decompose_block         (Ctx             *c,
+                                         gint             layer,
+                                         gint32           x);
+
+/* bpw-decompose-vision.c: the vision encoder and projector of c->m for the micro-batch's
+ * images; returns the projected image tokens (NONE when no image is encoded) and sets
+ * *rows to their count. */
+gint32     _bpw_decompose_vision        (Ctx             *c,
+                                         guint64         *rows);
 
 /* bpw-decompose-mla.c: multi-head latent attention from the normed input @x */
 gint32     _bpw_decompose_mla           (Ctx             *c,

@@ -69,6 +69,14 @@ forward_counts (const BpwModelSpec *m, gboolean train)
     add_forward (&f, moe_layers, 1, 2);
   /* Head: final norm, head, loss. */
   add_forward (&f, 1, 3, 6);
+  /* Vision encoder (bpw-decompose-vision.c): each layer a block with both biases and no
+   * dropout; around them the pixels, patch matmul and bias, class token, positions, pre-norm,
+   * select, the projector's two matmuls, bias, GELU and bias, and the embedding's merge. */
+  if (m->vision.layers > 0)
+    {
+      add_forward (&f, (guint64) m->vision.layers, 11 + 6, 21 + 12 + 2);
+      add_forward (&f, 1, 12, 24 + 2);
+    }
   return f;
 }
 

@@ -31,6 +31,9 @@ fwd (Ctx *c, const TapeEntry *tmpl)
   TapeEntry e = *tmpl;
   BpwOp *op;
 
+  if (c->vision)
+    e.layer_type = BPW_LAYER_VISION;
+  e.frozen = c->frozen;
   e.op = _bpw_work_graph_add_op (c->b, e.name, e.prim, BPW_PHASE_FORWARD, e.layer_type,
                                  e.split, e.layer, c->count, e.flops, e.semantic);
   op = &g_array_index (c->b->graph->ops, BpwOp, e.op);
@@ -158,7 +161,7 @@ dropout (Ctx *c, const char *name, BpwLayerType lt, BpwSplit split, gint layer, 
     .in = { x, NONE }, .weight = NONE, .out = y, .saved = mask,
     .flops = f, .semantic = f, .bwd_act = f, .bwd_act_semantic = f,
   });
-  e->selective = selective;
+  e->selective = selective != FALSE;
   return y;
 }
 
@@ -203,7 +206,7 @@ attention (Ctx *c, gint layer, gint32 x)
   guint64 scores = mul3 (c, c->mb * a, c->sq, keys);
   /* Causal prefill and training need only the lower triangle, and with a window only
    * its band: the sum over positions i of min(i + 1, W). */
-  gboolean causal = c->sq == c->skv && c->sq > 1;
+  gboolean causal = !c->encoder && c->sq == c->skv && c->sq > 1;
   guint64 tri = causal ? mul (c, c->mb * a, bpw_model_spec_causal_keys (c->sq, window))
                        : scores;
   gint32 qkv, q, k, v, kc = NONE, vc = NONE, sc, p, pd, ctx, y;
@@ -228,18 +231,24 @@ attention (Ctx *c, gint layer, gint32 x)
 
   /* Q, K and V as the attention core reads them (after rotary for Q and K). */
   q = activation (c, "attn.q", BPW_SPLIT_TP, layer, mul3 (c, T, a, d));
-  k = activation (c, "attn.k", BPW_SPLIT_KV_HEADS, layer, mul3 (c, T, kv, d));
-  v = activation (c, "attn.v", BPW_SPLIT_KV_HEADS, layer, mul3 (c, T, kv, d));
+  /* The encoder has a key and value per head, split over TP as its heads are (KV_HEADS
+   * splits by the decoder's key/value heads). */
+  k = activation (c, "attn.k", c->encoder ? BPW_SPLIT_TP : BPW_SPLIT_KV_HEADS, layer,
+                  mul3 (c, T, kv, d));
+  v = activation (c, "attn.v", c->encoder ? BPW_SPLIT_TP : BPW_SPLIT_KV_HEADS, layer,
+                  mul3 (c, T, kv, d));
   {
     guint64 rot = m->positions == BPW_POSITION_ROTARY ? mul3 (c, T, (a + kv) * d, 3) : 0;
     guint32 op = _bpw_work_graph_add_op (c->b, "attn.rotary", m->positions == BPW_POSITION_ROTARY
                                          ? BPW_PRIM_ROTARY : BPW_PRIM_PERMUTE,
-                                         BPW_PHASE_FORWARD, BPW_LAYER_ATTENTION, BPW_SPLIT_TP,
+                                         BPW_PHASE_FORWARD, c->vision ? BPW_LAYER_VISION
+                                         : BPW_LAYER_ATTENTION, BPW_SPLIT_TP,
                                          layer, c->count, rot, rot);
     TapeEntry te = {
       .out2 = { k, v },
       .op = op, .name = "attn.rotary", .prim = m->positions == BPW_POSITION_ROTARY
-      ? BPW_PRIM_ROTARY : BPW_PRIM_PERMUTE, .layer_type = BPW_LAYER_ATTENTION,
+      ? BPW_PRIM_ROTARY : BPW_PRIM_PERMUTE,
+      .layer_type = c->vision ? BPW_LAYER_VISION : BPW_LAYER_ATTENTION, .frozen = c->frozen,
       .split = BPW_SPLIT_TP, .layer = layer, .in = { qkv, NONE }, .weight = NONE, .out = q,
       .saved = NONE, .flops = rot, .semantic = rot, .bwd_act = rot, .bwd_act_semantic = rot,
     };
@@ -251,7 +260,7 @@ attention (Ctx *c, gint layer, gint32 x)
     g_array_append_val (c->tape, te);
   }
 
-  if (s->phase != BPW_WORKLOAD_TRAIN)
+  if (s->phase != BPW_WORKLOAD_TRAIN && !c->encoder)
     {
       /* Inference keeps K and V of every position in the cache, or of the last W in a
        * windowed layer's rolling buffer; the scores read all of it. */
@@ -352,6 +361,20 @@ _bpw_decompose_dropout (Ctx *c, const char *name, BpwLayerType lt, BpwSplit spli
                         gint32 x, guint64 elements, gboolean selective)
 {
   return dropout (c, name, lt, split, layer, x, elements, selective);
+}
+
+gint32
+_bpw_decompose_pointwise (Ctx *c, const char *name, BpwPrimitive prim, BpwLayerType lt,
+                          BpwSplit split, gint layer, gint32 x, gint32 x2, guint64 elements,
+                          guint64 out_elements, guint64 per_elem)
+{
+  return pointwise (c, name, prim, lt, split, layer, x, x2, elements, out_elements, per_elem);
+}
+
+gint32
+_bpw_decompose_norm (Ctx *c, const char *name, BpwLayerType lt, gint layer, gint32 x)
+{
+  return norm (c, name, lt, layer, x);
 }
 
 static gint32
@@ -473,22 +496,41 @@ block (Ctx *c, gint layer, gint32 x)
   return x2;
 }
 
+gint32
+_bpw_decompose_block (Ctx *c, gint layer, gint32 x)
+{
+  return block (c, layer, x);
+}
+
+/* Token embeddings of the text positions; with images, the projected image tokens merged
+ * in before them (Llava's prepare_inputs_labels_for_multimodal). */
 static gint32
-embedding (Ctx *c, gint32 *table)
+embedding (Ctx *c, gint32 *table, guint64 image_rows)
 {
   const BpwModelSpec *m = c->m;
-  guint64 T = c->T, h = m->hidden;
+  guint64 T = c->T, h = m->hidden, text = T - image_rows;
   gint32 x;
 
   c->tokens = tensor (c, "tokens", BPW_TENSOR_ACTIVATION, BPW_SPLIT_REPLICATED, BPW_DTYPE_FP32,
                       -1, T);
   *table = weight (c, "embedding.w", BPW_SPLIT_TP, -1, mul (c, m->vocab, h));
-  x = activation (c, "embedding.out", BPW_SPLIT_SEQUENCE, -1, mul (c, T, h));
+  x = activation (c, "embedding.out", BPW_SPLIT_SEQUENCE, -1, mul (c, text, h));
   fwd (c, &(TapeEntry) {
     .name = "embedding", .prim = BPW_PRIM_GATHER, .layer_type = BPW_LAYER_EMBEDDING,
     .split = BPW_SPLIT_SEQUENCE, .layer = -1, .in = { c->tokens, NONE }, .weight = *table,
-    .out = x, .saved = NONE, .bwd_weight = mul (c, T, h),
+    .out = x, .saved = NONE, .bwd_weight = mul (c, text, h),
   });
+  if (c->image_features != NONE)
+    {
+      gint32 merged = activation (c, "embedding.merged", BPW_SPLIT_SEQUENCE, -1, mul (c, T, h));
+
+      fwd (c, &(TapeEntry) {
+        .name = "embedding.merge", .prim = BPW_PRIM_PERMUTE, .layer_type = BPW_LAYER_EMBEDDING,
+        .split = BPW_SPLIT_SEQUENCE, .layer = -1, .in = { x, c->image_features },
+        .weight = NONE, .out = merged, .saved = NONE, .concat = TRUE,
+      });
+      x = merged;
+    }
   if (m->positions == BPW_POSITION_LEARNED)
     {
       gint32 pos = weight (c, "position.w", BPW_SPLIT_REPLICATED, -1,
@@ -564,8 +606,10 @@ decompose (BpwGraphBuilder *b,
     .mb = s->micro_batch,
     .count = s->global_batch / s->micro_batch,
     .weight_copies = 1,
+    .image_features = NONE,
   };
-  gint32 x, table;
+  gint32 x, table = NONE;
+  guint64 image_rows = 0;
 
   if (s->global_batch < 1 || s->micro_batch < 1 || s->global_batch % s->micro_batch != 0)
     {
@@ -596,7 +640,25 @@ decompose (BpwGraphBuilder *b,
   c.weights = g_array_new (FALSE, FALSE, sizeof (guint32));
   c.recomputed = g_array_new (FALSE, FALSE, sizeof (gint32));
 
-  x = embedding (&c, &table);
+  c.image_features = _bpw_decompose_vision (&c, &image_rows);
+  if (image_rows >= c.T && !b->overflow)
+    {
+      /* bpw_scenario_validate() says so for a whole scenario; a graph built without it
+       * must not count negative text. */
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("scenario.seq: %" PRIu64 " tokens per micro-batch leave no room for "
+                     "text after its %" PRIu64 " image tokens; give longer sequences or "
+                     "fewer images (images 0 for text requests)"), c.T, image_rows);
+      g_array_unref (c.tape);
+      g_array_unref (c.grad);
+      g_array_unref (c.weights);
+      g_array_unref (c.recomputed);
+      return FALSE;
+    }
+  if (!b->overflow)
+    x = embedding (&c, &table, image_rows);
+  else
+    x = NONE;
   for (gint64 l = 0; l < g->spec.layers && !b->overflow; l++)
     {
       layer_start[l] = c.tape->len;

@@ -104,6 +104,8 @@ bpw_facts_compute_analytic (const BpwModelSpec *spec,
           return FALSE;
         /* Embedding, head and loss come from the first template only. */
         bpw_facts_add_template (facts, g, parallel, n_kind[moe][windowed], !outer_done);
+        if (!outer_done)
+          facts->vision_flops_per_image = bpw_facts_vision_flops_per_image (g);
         outer_done = TRUE;
         facts->tokens_per_step = (BpwU128) g->tokens_per_micro_batch * g->micro_batches;
       }
@@ -113,6 +115,8 @@ bpw_facts_compute_analytic (const BpwModelSpec *spec,
   facts->parameters = bpw_model_spec_parameters (spec);
   facts->active_parameters = bpw_model_spec_active_parameters (spec);
   facts->mtp_parameters = bpw_model_spec_mtp_parameters (spec);
+  facts->vision_parameters = bpw_model_spec_vision_parameters (spec);
+  facts->projector_parameters = bpw_model_spec_projector_parameters (spec);
   facts->micro_batches = bpw_scenario_micro_batches (scenario, parallel);
   kv_rank = bpw_facts_kv_rank_bytes (spec, parallel, scenario->kv_dtype);
   facts->kv_bytes_per_token = (guint64) spec->layers * kv_rank;

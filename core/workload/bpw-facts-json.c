@@ -281,6 +281,14 @@ bpw_facts_to_json (const BpwFacts     *facts,
   bpw_json_writer_u128 (&w, "active_parameters", facts->active_parameters);
   if (spec->mtp_modules > 0)
     bpw_json_writer_u128 (&w, "mtp_parameters", facts->mtp_parameters);
+  if (bpw_model_spec_has_vision (spec))
+    {
+      bpw_json_writer_u128 (&w, "vision_parameters", facts->vision_parameters);
+      bpw_json_writer_u128 (&w, "projector_parameters", facts->projector_parameters);
+      bpw_json_writer_int (&w, "images_per_sequence", bpw_scenario_images (scenario, spec));
+      bpw_json_writer_int (&w, "image_tokens", bpw_model_spec_image_tokens (spec));
+      bpw_json_writer_u128 (&w, "vision_flops_per_image", facts->vision_flops_per_image);
+    }
   bpw_json_writer_u128 (&w, "tokens_per_step", facts->tokens_per_step);
   bpw_json_writer_int (&w, "micro_batches", facts->micro_batches);
 

@@ -48,6 +48,27 @@ bpw_facts_sum_phases (const BpwDistWork *dist,
 }
 
 guint64
+bpw_facts_vision_flops_per_image (const BpwWorkGraph *graph)
+{
+  const BpwScenario *s = &graph->scenario;
+  gint64 images = bpw_scenario_images (s, &graph->spec);
+  BpwU128 flops = 0;
+
+  if (images <= 0 || s->phase == BPW_WORKLOAD_DECODE)
+    return 0;
+  for (guint i = 0; i < graph->ops->len; i++)
+    {
+      const BpwOp *op = bpw_work_graph_op (graph, i);
+
+      if (op->layer_type == BPW_LAYER_VISION && op->phase == BPW_PHASE_FORWARD
+          && (op->primitive == BPW_PRIM_MATMUL || op->primitive == BPW_PRIM_BATCHED_MATMUL))
+        flops += (BpwU128) op->flops * op->count;
+    }
+  /* Every op runs once per micro-batch: global_batch sequences of @images images a step. */
+  return (guint64) (flops / ((BpwU128) s->global_batch * (guint64) images));
+}
+
+guint64
 bpw_facts_kv_rank_bytes (const BpwModelSpec *spec,
                          const BpwParallel  *parallel,
                          BpwDType            kv_dtype)
@@ -80,6 +101,9 @@ bpw_facts_fill (BpwFacts          *facts,
   facts->parameters = bpw_model_spec_parameters (m);
   facts->active_parameters = bpw_model_spec_active_parameters (m);
   facts->mtp_parameters = bpw_model_spec_mtp_parameters (m);
+  facts->vision_parameters = bpw_model_spec_vision_parameters (m);
+  facts->projector_parameters = bpw_model_spec_projector_parameters (m);
+  facts->vision_flops_per_image = bpw_facts_vision_flops_per_image (g);
   facts->tokens_per_step = (BpwU128) g->tokens_per_micro_batch * g->micro_batches;
   facts->micro_batches = dist->micro_batches_per_pipeline;
   bpw_work_graph_model_flops_by_layer_type (g, facts->flops_model_by_layer_type);

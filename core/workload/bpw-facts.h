@@ -13,6 +13,12 @@ struct _BpwFacts
   guint64          parameters;
   guint64          active_parameters;
   guint64          mtp_parameters;      /* the MTP modules, in neither count above */
+  /* A multimodal model's vision tower (its checkpoint, every layer) and projector, both
+   * in parameters; the forward matmul FLOPs of encoding and projecting one image (0 in
+   * decode, which encodes none). */
+  guint64          vision_parameters;
+  guint64          projector_parameters;
+  guint64          vision_flops_per_image;
   BpwU128          tokens_per_step;
   gint64           micro_batches;       /* per pipeline, per step */
   BpwU128          flops_model;         /* Megatron/PaLM convention, whole job */
@@ -39,6 +45,9 @@ guint64   bpw_facts_kv_rank_bytes (const BpwModelSpec *spec,
 /* Positions the KV cache of one sequence spans in @scenario: seq, or context + 1 in decode
  * (the step's own token included), before any window. */
 guint64   bpw_facts_kv_context (const BpwScenario *scenario);
+/* Forward matmul FLOPs of the vision encoder and projector per image encoded in @graph
+ * (0 when it encodes none). */
+guint64   bpw_facts_vision_flops_per_image (const BpwWorkGraph *graph);
 
 /* Builds the work graph and its distribution and fills @facts. */
 gboolean  bpw_facts_compute (const BpwModelSpec *spec,

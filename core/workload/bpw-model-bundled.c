@@ -25,7 +25,17 @@ typedef struct
   gboolean router_bias;
   gint64 q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim;
   gint64 mtp_modules;
+  const BpwVisionSpec *vision;  /* NULL: text only */
 } BundledModel;
+
+/* CLIP ViT-L/14 at 336 pixels (openai/clip-vit-large-patch14-336) as Llava-1.5 uses it:
+ * features of the penultimate layer without the class token, a two-layer GELU projector. */
+static const BpwVisionSpec clip_vit_l14_336 = {
+  .image_size = 336, .patch_size = 14, .channels = 3, .hidden = 1024, .layers = 24,
+  .heads = 16, .ffn = 4096, .norm = BPW_NORM_LAYERNORM, .quick_gelu = TRUE,
+  .class_token = TRUE, .patch_bias = FALSE, .pre_norm = TRUE, .post_norm = TRUE,
+  .feature_layer = -2, .keep_class = FALSE, .projector = BPW_PROJECTOR_MLP,
+};
 
 /* GPT-3 uses Megatron-LM's padded GPT-2 vocabulary of 51,200 as in Narayanan et al. 2021
  * (Table 1), so that its published FLOP and parameter formulas apply as they are. */
@@ -63,11 +73,17 @@ static const BundledModel bundled[] = {
     129280, 7168, 61, 128, 128, 192, 18432, 163840,
     BPW_FFN_SWIGLU, BPW_NORM_RMSNORM, BPW_POSITION_ROTARY, FALSE, FALSE, FALSE, FALSE, 256, 8,
     1, 2048, 3, 8, 4, TRUE, 1536, 512, 128, 64, 128, 1 },
+  /* Llama-2-7B with CLIP ViT-L/14-336 in front: 576 image tokens per image. The original
+   * release keeps Llama-2's 32000 tokens (the llava-hf conversion pads them to 32064). */
+  { "llava-1.5-7b", "liuhaotian/llava-v1.5-7b config.json",
+    32000, 4096, 32, 32, 32, 128, 11008, 4096,
+    BPW_FFN_SWIGLU, BPW_NORM_RMSNORM, BPW_POSITION_ROTARY, FALSE, FALSE, FALSE, FALSE, 0, 0,
+    0, 0, 0, 0, 0, FALSE, 0, 0, 0, 0, 0, 0, &clip_vit_l14_336 },
 };
 
 static const char * const bundled_names[] = {
   "gpt3-175b", "gpt3-13b", "gpt2", "llama3-8b", "llama3-70b", "llama3-405b", "mixtral-8x7b",
-  "mistral-7b", "qwen2-7b", "deepseek-v3", NULL,
+  "mistral-7b", "qwen2-7b", "deepseek-v3", "llava-1.5-7b", NULL,
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (bundled_names) == G_N_ELEMENTS (bundled) + 1);
@@ -121,6 +137,8 @@ bpw_model_spec_lookup_bundled (const char   *name,
       spec->qk_rope_head_dim = m->qk_rope_head_dim;
       spec->v_head_dim = m->v_head_dim;
       spec->mtp_modules = m->mtp_modules;
+      if (m->vision != NULL)
+        spec->vision = *m->vision;
       return TRUE;
     }
   return FALSE;

@@ -56,6 +56,20 @@ bpw_model_spec_clear (BpwModelSpec *spec)
   g_clear_pointer (&spec->source, g_free);
 }
 
+/* Field by field: a struct compare would read padding. */
+static gboolean
+bpw_vision_spec_equal (const BpwVisionSpec *a,
+                       const BpwVisionSpec *b)
+{
+  return a->image_size == b->image_size && a->patch_size == b->patch_size
+         && a->channels == b->channels && a->hidden == b->hidden && a->layers == b->layers
+         && a->heads == b->heads && a->ffn == b->ffn && a->norm == b->norm
+         && !a->quick_gelu == !b->quick_gelu && !a->class_token == !b->class_token
+         && !a->patch_bias == !b->patch_bias && !a->pre_norm == !b->pre_norm
+         && !a->post_norm == !b->post_norm && a->feature_layer == b->feature_layer
+         && !a->keep_class == !b->keep_class && a->projector == b->projector;
+}
+
 gboolean
 bpw_model_spec_equal (const BpwModelSpec *a,
                       const BpwModelSpec *b)
@@ -79,7 +93,8 @@ bpw_model_spec_equal (const BpwModelSpec *a,
          && a->capacity_factor == b->capacity_factor && a->param_dtype == b->param_dtype
          && a->activation_dtype == b->activation_dtype
          && a->gradient_dtype == b->gradient_dtype && a->optimizer_dtype == b->optimizer_dtype
-         && a->master_dtype == b->master_dtype && a->optimizer == b->optimizer;
+         && a->master_dtype == b->master_dtype && a->optimizer == b->optimizer
+         && bpw_vision_spec_equal (&a->vision, &b->vision);
 }
 
 gint64
@@ -301,7 +316,7 @@ bpw_model_spec_parameters (const BpwModelSpec *spec)
   n += dense * (guint64) (spec->layers - moe_layers);
   if (moe_layers > 0)
     n += bpw_model_spec_layer_parameters (spec, spec->moe_first) * (guint64) moe_layers;
-  return n;
+  return n + bpw_model_spec_vision_parameters (spec) + bpw_model_spec_projector_parameters (spec);
 }
 
 guint64
@@ -354,12 +369,152 @@ bpw_model_spec_check_size (const BpwModelSpec *spec,
                  + (double) spec->heads * spec->v_head_dim * h;
   total = per_layer * spec->layers + (per_layer + 2.0 * h * h) * spec->mtp_modules
           + 2.0 * spec->vocab * h + (double) spec->max_positions * h;
+  if (spec->vision.layers > 0)
+    {
+      double vh = spec->vision.hidden, side = (double) spec->vision.image_size;
+
+      total += spec->vision.layers * (4.0 * vh * vh + 2.0 * vh * spec->vision.ffn + 16.0 * vh)
+               + (side * side * spec->vision.channels + side * side + 8.0) * vh
+               + 2.0 * vh * h + h * h + 4.0 * h;
+    }
 
   if (total >= 9.0e18)
     {
       g_set_error (error, BPW_ERROR, BPW_ERROR_OVERFLOW,
                    _("model: about %.3g parameters do not fit in a 64-bit count; "
                    "check hidden, layers, ffn and vocab"), total);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- the vision encoder ---- */
+
+gboolean
+bpw_model_spec_has_vision (const BpwModelSpec *spec)
+{
+  return spec->vision.layers > 0;
+}
+
+gint64
+bpw_model_spec_vision_run_layers (const BpwModelSpec *spec)
+{
+  const BpwVisionSpec *v = &spec->vision;
+
+  /* Hugging Face's hidden_states hold the embeddings and then each layer's output, so
+   * index -1 is the last layer and -2 the one before it. */
+  return v->feature_layer < 0 ? v->layers + 1 + v->feature_layer : v->feature_layer;
+}
+
+gint64
+bpw_model_spec_vision_seq (const BpwModelSpec *spec)
+{
+  const BpwVisionSpec *v = &spec->vision;
+  gint64 side = v->image_size / MAX (v->patch_size, 1);
+
+  return side * side + (v->class_token ? 1 : 0);
+}
+
+gint64
+bpw_model_spec_image_tokens (const BpwModelSpec *spec)
+{
+  if (!bpw_model_spec_has_vision (spec))
+    return 0;
+  return bpw_model_spec_vision_seq (spec)
+         - (spec->vision.class_token && !spec->vision.keep_class ? 1 : 0);
+}
+
+static guint64
+vision_norm_parameters (const BpwVisionSpec *v)
+{
+  return v->norm == BPW_NORM_LAYERNORM ? 2 * (guint64) v->hidden : (guint64) v->hidden;
+}
+
+/* Two norms, Q, K, V and the output projection with biases, fc1 and fc2 with biases. */
+guint64
+bpw_model_spec_vision_layer_parameters (const BpwModelSpec *spec)
+{
+  const BpwVisionSpec *v = &spec->vision;
+  guint64 h = v->hidden, f = v->ffn;
+
+  if (!bpw_model_spec_has_vision (spec))
+    return 0;
+  return 2 * vision_norm_parameters (v) + 4 * (h * h + h) + (h * f + f) + (f * h + h);
+}
+
+guint64
+bpw_model_spec_vision_parameters (const BpwModelSpec *spec)
+{
+  const BpwVisionSpec *v = &spec->vision;
+  guint64 h = v->hidden, patch = (guint64) v->channels * v->patch_size * v->patch_size;
+
+  if (!bpw_model_spec_has_vision (spec))
+    return 0;
+  return patch * h + (v->patch_bias ? h : 0) + (v->class_token ? h : 0)
+         + (guint64) bpw_model_spec_vision_seq (spec) * h
+         + (v->pre_norm ? vision_norm_parameters (v) : 0)
+         + (guint64) v->layers * bpw_model_spec_vision_layer_parameters (spec)
+         + (v->post_norm ? vision_norm_parameters (v) : 0);
+}
+
+guint64
+bpw_model_spec_projector_parameters (const BpwModelSpec *spec)
+{
+  guint64 vh = spec->vision.hidden, h = spec->hidden;
+
+  if (!bpw_model_spec_has_vision (spec))
+    return 0;
+  if (spec->vision.projector == BPW_PROJECTOR_LINEAR)
+    return vh * h + h;
+  return vh * h + h + h * h + h;
+}
+
+static gboolean
+bpw_model_spec_validate_vision (const BpwModelSpec *spec,
+                                GError            **error)
+{
+  const BpwVisionSpec *v = &spec->vision;
+  gint64 run;
+
+  if (!bpw_model_spec_check_range ("vision.layers", v->layers, 0, BPW_MODEL_MAX_LAYERS, error))
+    return FALSE;
+  if (v->layers == 0)
+    return TRUE;
+  if (!bpw_model_spec_check_range ("vision.image_size", v->image_size, 1, 1 << 16, error) ||
+      !bpw_model_spec_check_range ("vision.patch_size", v->patch_size, 1, v->image_size, error) ||
+      !bpw_model_spec_check_range ("vision.channels", v->channels, 1, 64, error) ||
+      !bpw_model_spec_check_range ("vision.hidden", v->hidden, 1, MAX_WIDTH, error) ||
+      !bpw_model_spec_check_range ("vision.heads", v->heads, 1, v->hidden, error) ||
+      !bpw_model_spec_check_range ("vision.ffn", v->ffn, 1, MAX_WIDTH, error) ||
+      !bpw_model_spec_check_range ("vision.feature_layer", v->feature_layer, -v->layers,
+                                   v->layers, error))
+    return FALSE;
+  run = bpw_model_spec_vision_run_layers (spec);
+  if (run < 1)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("model.vision.feature_layer: %" PRId64 " takes the embeddings, before "
+                     "any of the %" PRId64 " encoder layers"), v->feature_layer, v->layers);
+      return FALSE;
+    }
+  if (v->image_size % v->patch_size != 0)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("model.vision.patch_size: %" PRId64 "-pixel patches do not tile a %"
+                     PRId64 "-pixel image"), v->patch_size, v->image_size);
+      return FALSE;
+    }
+  if (v->hidden % v->heads != 0)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("model.vision.heads: %" PRId64 " heads do not divide the width %" PRId64),
+                   v->heads, v->hidden);
+      return FALSE;
+    }
+  if ((guint) v->norm > BPW_NORM_RMSNORM || (guint) v->projector > BPW_PROJECTOR_LINEAR)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("model.vision: unknown norm or projector kind"));
       return FALSE;
     }
   return TRUE;
@@ -466,6 +621,7 @@ bpw_model_spec_validate (const BpwModelSpec *spec,
     return FALSE;
 
   if (!bpw_model_spec_validate_mla (spec, error) ||
+      !bpw_model_spec_validate_vision (spec, error) ||
       !bpw_model_spec_check_range ("mtp_modules", spec->mtp_modules, 0, MAX_MTP, error))
     return FALSE;
 

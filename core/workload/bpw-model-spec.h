@@ -13,6 +13,41 @@ G_BEGIN_DECLS
  * deepest published models have about 128. */
 #define BPW_MODEL_MAX_LAYERS 4096
 
+/* How a vision encoder's features reach the decoder. */
+typedef enum
+{
+  BPW_PROJECTOR_MLP,     /* Llava-1.5: linear vision_hidden -> h, GELU, linear h -> h */
+  BPW_PROJECTOR_LINEAR,  /* Llava-1: one linear vision_hidden -> h */
+} BpwProjectorKind;
+
+/* A ViT image encoder and its projector, Llava-style: every image becomes the tokens of
+ * its patches, prepended to the decoder's text tokens. layers == 0 means a text-only
+ * model. The encoder is a pre-norm Transformer with bidirectional attention (every patch
+ * attends every patch), biased projections and a GELU MLP (quick-GELU is costed as GELU:
+ * both are element-wise and outside the model FLOPs). */
+typedef struct
+{
+  gint64           image_size;    /* pixels per side */
+  gint64           patch_size;    /* pixels per patch side */
+  gint64           channels;      /* 3 */
+  gint64           hidden;
+  gint64           layers;        /* in the checkpoint */
+  gint64           heads;
+  gint64           ffn;
+  BpwNormKind      norm;
+  gboolean         quick_gelu;    /* x sigmoid(1.702 x) (CLIP) rather than the erf GELU */
+  gboolean         class_token;   /* a learned CLS token before the patches */
+  gboolean         patch_bias;    /* the patch convolution has a bias (CLIP's has none) */
+  gboolean         pre_norm;      /* a norm after the embeddings (CLIP's pre_layrnorm) */
+  gboolean         post_norm;     /* a norm on the pooled output, unused by Llava */
+  /* Hugging Face's vision_feature_layer: the hidden state taken, counted from the end
+   * when negative (-1 = the last layer, -2 = the penultimate, as Llava); layers after it
+   * are not run. */
+  gint64           feature_layer;
+  gboolean         keep_class;    /* feature select "full"; "default" drops the CLS token */
+  BpwProjectorKind projector;
+} BpwVisionSpec;
+
 /* A plain struct: specs are small, copied freely and compared by value. All sizes are
  * element counts; nothing here knows about hardware. */
 struct _BpwModelSpec
@@ -76,6 +111,8 @@ struct _BpwModelSpec
    * norm; the embedding and the output head are the model's own. Not in the work graph. */
   gint64           mtp_modules;
 
+  BpwVisionSpec    vision;        /* layers == 0: text only */
+
   BpwDType         param_dtype;
   BpwDType         activation_dtype;
   BpwDType         gradient_dtype;
@@ -138,6 +175,21 @@ gboolean  bpw_model_spec_is_mla              (const BpwModelSpec *spec);
 guint64   bpw_model_spec_kv_elements         (const BpwModelSpec *spec);
 /* Width of one head's attention output: v_head_dim under MLA, else head_dim. */
 gint64    bpw_model_spec_value_dim           (const BpwModelSpec *spec);
+
+/* Whether the model has a vision encoder. */
+gboolean  bpw_model_spec_has_vision          (const BpwModelSpec *spec);
+/* Encoder layers an image runs through: up to the feature layer. */
+gint64    bpw_model_spec_vision_run_layers   (const BpwModelSpec *spec);
+/* Tokens of one image in the encoder: patches, plus the class token. */
+gint64    bpw_model_spec_vision_seq          (const BpwModelSpec *spec);
+/* Decoder tokens one image becomes: the patches, plus the class token when kept. */
+gint64    bpw_model_spec_image_tokens        (const BpwModelSpec *spec);
+/* Parameters of the vision tower as its checkpoint holds them (every layer, the post
+ * norm included), and of the projector; both are in bpw_model_spec_parameters(). */
+guint64   bpw_model_spec_vision_parameters   (const BpwModelSpec *spec);
+guint64   bpw_model_spec_projector_parameters (const BpwModelSpec *spec);
+/* Parameters of one encoder layer. */
+guint64   bpw_model_spec_vision_layer_parameters (const BpwModelSpec *spec);
 
 /* Bundled models by name: "gpt3-175b", "llama3-8b", ... */
 const char * const *bpw_model_spec_bundled_names (void);

@@ -233,6 +233,21 @@ bpw_scenario_validate (const BpwScenario  *s,
     FAIL_INPUT (_("scenario.seq: %" PRId64 " positions exceed the model's learned "
                   "position table of %" PRId64 " (max_position_embeddings)"), s->seq,
                 m->max_positions);
+  if (s->images_set && s->images > 0 && !bpw_model_spec_has_vision (m))
+    FAIL_INPUT (_("scenario.images: the model has no vision encoder"));
+  if (s->images_set && (s->images < 0 || s->images > MAX_TOKENS))
+    FAIL_INPUT (_("scenario.images: expected an integer between 0 and %" PRId64 ", got %"
+                  PRId64), MAX_TOKENS, s->images);
+  else if (s->phase != BPW_WORKLOAD_DECODE && bpw_model_spec_has_vision (m)
+           && bpw_scenario_images (s, m) * bpw_model_spec_image_tokens (m) >= s->seq)
+    FAIL_INPUT (_("scenario.seq: %" PRId64 " tokens leave no room for text after %" PRId64
+                  " images of %" PRId64 " tokens each (seq counts the image tokens); give "
+                  "a longer sequence or fewer images"),
+                s->seq, bpw_scenario_images (s, m), bpw_model_spec_image_tokens (m));
+  if (bpw_model_spec_has_vision (m)
+      && (m->vision.heads % p->tp != 0 || m->vision.ffn % p->tp != 0))
+    FAIL (_("tensor parallelism %" PRId64 " does not divide the vision encoder's %" PRId64
+          " heads and MLP width %" PRId64), p->tp, m->vision.heads, m->vision.ffn);
   if (m->heads % p->tp != 0)
     FAIL (_("tensor parallelism %" PRId64 " does not divide the %" PRId64
           " attention heads"), p->tp, m->heads);
@@ -311,7 +326,18 @@ bpw_scenario_values_equal (const BpwScenario *a,
          && a->optimizer_set == b->optimizer_set && a->launch == b->launch
          && (!a->optimizer_set || a->optimizer == b->optimizer) && a->weight == b->weight
          && a->sla_step_time == b->sla_step_time && a->sla_ttft == b->sla_ttft
-         && a->sla_tpot == b->sla_tpot && a->sla_p99 == b->sla_p99;
+         && a->sla_tpot == b->sla_tpot && a->sla_p99 == b->sla_p99
+         && !a->images_set == !b->images_set && (!a->images_set || a->images == b->images)
+         && !a->train_vision == !b->train_vision;
+}
+
+gint64
+bpw_scenario_images (const BpwScenario  *scenario,
+                     const BpwModelSpec *spec)
+{
+  if (!bpw_model_spec_has_vision (spec))
+    return 0;
+  return scenario->images_set ? scenario->images : 1;
 }
 
 gboolean

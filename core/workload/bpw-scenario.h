@@ -31,6 +31,15 @@ struct _BpwScenario
   gboolean          optimizer_set;  /* optimizer overrides the model's */
   BpwOptimizerKind  optimizer;
   BpwLaunchMode     launch;
+  /* Images per sequence of a multimodal model when images_set; else the model's default
+   * (1 with a vision encoder, 0 without). seq counts every decoder token, the images'
+   * included, as Llava's training reports its 2048-token length. */
+  gboolean          images_set;
+  gint64            images;
+  /* Training also trains the vision encoder. By default it is frozen, as in both of
+   * Llava's stages: no weight gradients or optimizer state for it, and no activation
+   * gradients either, since nothing below it trains. The projector always trains. */
+  gboolean          train_vision;
 
   double            weight;         /* in its suite */
   /* SLAs in seconds; 0 = none */
@@ -117,6 +126,10 @@ void     bpw_cp_contiguous_imbalance (gint64  cp,
 /* Micro-batches each pipeline runs per step: global_batch / (dp * micro_batch). */
 gint64   bpw_scenario_micro_batches (const BpwScenario *scenario,
                                      const BpwParallel *parallel);
+
+/* Images per sequence, the default resolved against @spec. */
+gint64   bpw_scenario_images        (const BpwScenario  *scenario,
+                                     const BpwModelSpec *spec);
 
 /* The micro-batch when none is given, shared by the command line and studies: 1 for
  * training; for prefill and decode the whole per-replica batch B = global_batch / dp when

@@ -1,5 +1,5 @@
 /* bpw-workload-hf.c — Hugging Face config.json importer (gpt2, llama, mistral, mixtral, qwen2,
- * deepseek_v2, deepseek_v3)
+ * deepseek_v2, deepseek_v3, llava)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -22,15 +22,17 @@ typedef enum
   HF_QWEN2,
   HF_DEEPSEEK_V2,
   HF_DEEPSEEK_V3,
+  HF_LLAVA,
   HF_N_FAMILIES
 } HfFamily;
 
 static const char * const family_names[] = {
-  "gpt2", "llama", "mistral", "mixtral", "qwen2", "deepseek_v2", "deepseek_v3"
+  "gpt2", "llama", "mistral", "mixtral", "qwen2", "deepseek_v2", "deepseek_v3", "llava"
 };
 static const char * const family_architectures[] = {
   "GPT2LMHeadModel", "LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM",
   "Qwen2ForCausalLM", "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM",
+  "LlavaForConditionalGeneration",
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (family_names) == HF_N_FAMILIES);
 G_STATIC_ASSERT (G_N_ELEMENTS (family_architectures) == HF_N_FAMILIES);
@@ -86,7 +88,21 @@ static const char * const hf_ignored_keys[] = {
   "routed_scaling_factor", "scoring_func", "seq_aux", "topk_method", "q_lora_rank",
   "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim", "n_routed_experts",
   "n_shared_experts", "moe_intermediate_size", "moe_layer_freq", "first_k_dense_replace",
-  "n_group", "topk_group", "num_nextn_predict_layers", NULL
+  "n_group", "topk_group", "num_nextn_predict_layers",
+  /* Llava: the sub-configs and the image keys are read; token ids are not. */
+  "text_config", "vision_config", "projector_hidden_act", "vision_feature_layer",
+  "vision_feature_select_strategy", "image_seq_length", "image_token_index", "ignore_index",
+  "multimodal_projector_bias", NULL
+};
+
+/* CLIPVisionConfig's keys: the sizes are read, the rest is numerics or for CLIP's text
+ * side. */
+static const char * const hf_clip_keys[] = {
+  "model_type", "hidden_size", "intermediate_size", "num_hidden_layers",
+  "num_attention_heads", "num_channels", "image_size", "patch_size", "hidden_act",
+  "projection_dim", "vocab_size", "layer_norm_eps", "attention_dropout", "dropout",
+  "initializer_range", "initializer_factor", "torch_dtype", "dtype", "_name_or_path",
+  "architectures", NULL
 };
 
 static gboolean
@@ -140,7 +156,7 @@ hf_detect_family (BpwJsonDoc  *doc,
           }
       bpw_json_doc_error (doc, json_object_get_member (root, "model_type"), "model_type", error,
                           _("model type \"%s\" is not supported; supported are gpt2, llama, "
-                          "mistral, mixtral, qwen2, deepseek_v2 and deepseek_v3"), model_type);
+                          "mistral, mixtral, qwen2, deepseek_v2, deepseek_v3 and llava"), model_type);
       if (error != NULL && *error != NULL)
         (*error)->code = BPW_ERROR_UNSUPPORTED;
       return FALSE;
@@ -386,6 +402,209 @@ hf_read_deepseek (BpwJsonDoc   *doc,
   return TRUE;
 }
 
+/* An object member of @root, or a located error. */
+static JsonObject *
+hf_get_object (BpwJsonDoc  *doc,
+               JsonObject  *root,
+               const char  *member,
+               GError     **error)
+{
+  JsonNode *node = json_object_get_member (root, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      bpw_json_doc_error (doc, node, member, error, _("expected an object (a sub-config)"));
+      return NULL;
+    }
+  return json_node_get_object (node);
+}
+
+/* Fills the keys a Hugging Face sub-config may leave to its class's defaults, so that the
+ * readers below find them (llava-hf's configs give only what differs). */
+static void
+hf_default_int (JsonObject *object,
+                const char *member,
+                gint64      value)
+{
+  if (!json_object_has_member (object, member))
+    json_object_set_int_member (object, member, value);
+}
+
+/* The vision tower of a Llava config: CLIPVisionConfig (defaults: ViT-B/32 at 224 pixels,
+ * quick-GELU) with a class token, a bias-free patch convolution, pre- and post-norms. */
+static gboolean
+hf_read_clip_vision (BpwJsonDoc   *doc,
+                     JsonObject   *vision,
+                     BpwModelSpec *spec,
+                     GPtrArray    *warnings,
+                     GError      **error)
+{
+  BpwVisionSpec *v = &spec->vision;
+  const char *type = NULL, *act = NULL;
+
+  if (!bpw_json_doc_get_string (doc, vision, "vision_config", "model_type", FALSE, &type,
+                                error))
+    return FALSE;
+  if (type != NULL && g_strcmp0 (type, "clip_vision_model") != 0)
+    {
+      bpw_json_doc_error (doc, json_object_get_member (vision, "model_type"),
+                          "vision_config.model_type", error,
+                          _("vision model type \"%s\" is not supported; supported is "
+                            "clip_vision_model"), type);
+      if (error != NULL && *error != NULL)
+        (*error)->code = BPW_ERROR_UNSUPPORTED;
+      return FALSE;
+    }
+  _bpw_workload_check_unknown (doc, vision, "vision_config", hf_clip_keys, warnings);
+  v->hidden = 768;
+  v->ffn = 3072;
+  v->layers = 12;
+  v->heads = 12;
+  v->channels = 3;
+  v->image_size = 224;
+  v->patch_size = 32;
+  if (!bpw_json_doc_get_int (doc, vision, "vision_config", "hidden_size", FALSE, 1,
+                             BPW_WORKLOAD_MAX_WIDTH, &v->hidden, error)
+      || !bpw_json_doc_get_int (doc, vision, "vision_config", "intermediate_size", FALSE, 1,
+                                BPW_WORKLOAD_MAX_WIDTH, &v->ffn, error)
+      || !bpw_json_doc_get_int (doc, vision, "vision_config", "num_hidden_layers", FALSE, 1,
+                                BPW_WORKLOAD_MAX_LAYERS, &v->layers, error)
+      || !bpw_json_doc_get_int (doc, vision, "vision_config", "num_attention_heads", FALSE, 1,
+                                BPW_WORKLOAD_MAX_HEADS, &v->heads, error)
+      || !bpw_json_doc_get_int (doc, vision, "vision_config", "num_channels", FALSE, 1, 64,
+                                &v->channels, error)
+      || !bpw_json_doc_get_int (doc, vision, "vision_config", "image_size", FALSE, 1, 1 << 16,
+                                &v->image_size, error)
+      || !bpw_json_doc_get_int (doc, vision, "vision_config", "patch_size", FALSE, 1, 1 << 16,
+                                &v->patch_size, error)
+      || !bpw_json_doc_get_string (doc, vision, "vision_config", "hidden_act", FALSE, &act,
+                                   error))
+    return FALSE;
+  v->norm = BPW_NORM_LAYERNORM;
+  v->quick_gelu = act == NULL || g_strcmp0 (act, "quick_gelu") == 0;
+  if (act != NULL && !v->quick_gelu && !g_str_has_prefix (act, "gelu") && warnings != NULL)
+    {
+      guint line = 0, column = 0;
+
+      bpw_json_doc_locate (doc, json_object_get_member (vision, "hidden_act"), &line, &column);
+      g_ptr_array_add (warnings,
+                       g_strdup_printf (_("%s:%u:%u: vision_config.hidden_act: \"%s\" is "
+                                          "modelled with GeLU's element-wise cost (same "
+                                          "matrices)"),
+                                        bpw_json_doc_get_filename (doc), line, column, act));
+    }
+  v->class_token = TRUE;
+  v->patch_bias = FALSE;
+  v->pre_norm = TRUE;
+  v->post_norm = TRUE;
+  return TRUE;
+}
+
+/* Llava (transformers' LlavaConfig): a text_config read as its own family, a CLIP
+ * vision_config, vision_feature_layer (default -2), vision_feature_select_strategy
+ * ("default" drops the class token, "full" keeps it) and the two-layer projector with
+ * projector_hidden_act (default gelu). image_seq_length, when given, must be the patch
+ * count the rest implies. */
+static gboolean
+hf_read_llama_like (BpwJsonDoc   *doc,
+                    JsonObject   *root,
+                    HfFamily      family,
+                    BpwModelSpec *spec,
+                    GPtrArray    *warnings,
+                    GError      **error);
+
+static gboolean
+hf_read_llava (BpwJsonDoc   *doc,
+               JsonObject   *root,
+               BpwModelSpec *spec,
+               GPtrArray    *warnings,
+               GError      **error)
+{
+  JsonObject *text, *vision;
+  const char *text_type = "llama", *select = NULL, *act = NULL;
+  HfFamily text_family = HF_N_FAMILIES;
+  gint64 image_seq = 0, feature_layer = -2;
+  JsonNode *layer_node = json_object_get_member (root, "vision_feature_layer");
+
+  if ((text = hf_get_object (doc, root, "text_config", error)) == NULL
+      || (vision = hf_get_object (doc, root, "vision_config", error)) == NULL
+      || !bpw_json_doc_get_string (doc, text, "text_config", "model_type", FALSE, &text_type,
+                                   error))
+    return FALSE;
+  for (guint i = 0; i < HF_N_FAMILIES; i++)
+    if (i != HF_GPT2 && i != HF_LLAVA && g_strcmp0 (text_type, family_names[i]) == 0)
+      text_family = i;
+  if (text_family == HF_N_FAMILIES)
+    {
+      bpw_json_doc_error (doc, json_object_get_member (text, "model_type"),
+                          "text_config.model_type", error,
+                          _("language model type \"%s\" is not supported under llava; "
+                            "supported are llama, mistral, mixtral and qwen2"), text_type);
+      if (error != NULL && *error != NULL)
+        (*error)->code = BPW_ERROR_UNSUPPORTED;
+      return FALSE;
+    }
+  if (text_family == HF_LLAMA)
+    {
+      /* LlamaConfig's defaults: Llama-2-7B's shape. */
+      hf_default_int (text, "vocab_size", 32000);
+      hf_default_int (text, "hidden_size", 4096);
+      hf_default_int (text, "intermediate_size", 11008);
+      hf_default_int (text, "num_hidden_layers", 32);
+      hf_default_int (text, "num_attention_heads", 32);
+    }
+  _bpw_workload_check_unknown (doc, text, "text_config", hf_ignored_keys, warnings);
+  if (!hf_read_llama_like (doc, text, text_family, spec, warnings, error)
+      || !hf_read_clip_vision (doc, vision, spec, warnings, error))
+    return FALSE;
+
+  if (layer_node != NULL && JSON_NODE_HOLDS_ARRAY (layer_node))
+    {
+      bpw_json_doc_error (doc, layer_node, "vision_feature_layer", error,
+                          _("features concatenated from several layers are not supported; "
+                            "give one layer"));
+      if (error != NULL && *error != NULL)
+        (*error)->code = BPW_ERROR_UNSUPPORTED;
+      return FALSE;
+    }
+  if (!bpw_json_doc_get_int (doc, root, "", "vision_feature_layer", FALSE,
+                             -spec->vision.layers, spec->vision.layers, &feature_layer, error)
+      || !bpw_json_doc_get_string (doc, root, "", "vision_feature_select_strategy", FALSE,
+                                   &select, error)
+      || !bpw_json_doc_get_string (doc, root, "", "projector_hidden_act", FALSE, &act, error)
+      || !bpw_json_doc_get_int (doc, root, "", "image_seq_length", FALSE, 1,
+                                BPW_WORKLOAD_MAX_WIDTH, &image_seq, error))
+    return FALSE;
+  if (select != NULL && g_strcmp0 (select, "default") != 0 && g_strcmp0 (select, "full") != 0)
+    return bpw_json_doc_error (doc, json_object_get_member (root,
+                                                            "vision_feature_select_strategy"),
+                               "vision_feature_select_strategy", error,
+                               _("expected \"default\" or \"full\", got \"%s\""), select);
+  if (act != NULL && !g_str_has_prefix (act, "gelu") && warnings != NULL)
+    {
+      guint line = 0, column = 0;
+
+      bpw_json_doc_locate (doc, json_object_get_member (root, "projector_hidden_act"), &line,
+                           &column);
+      g_ptr_array_add (warnings,
+                       g_strdup_printf (_("%s:%u:%u: projector_hidden_act: \"%s\" is "
+                                          "modelled with GeLU's element-wise cost (same "
+                                          "matrices)"),
+                                        bpw_json_doc_get_filename (doc), line, column, act));
+    }
+  spec->vision.feature_layer = feature_layer;
+  spec->vision.keep_class = g_strcmp0 (select, "full") == 0;
+  spec->vision.projector = BPW_PROJECTOR_MLP;
+  if (spec->vision.patch_size <= spec->vision.image_size
+      && spec->vision.image_size % spec->vision.patch_size == 0 && image_seq != 0
+      && image_seq != bpw_model_spec_image_tokens (spec))
+    return bpw_json_doc_error (doc, json_object_get_member (root, "image_seq_length"),
+                               "image_seq_length", error,
+                               _("%" PRId64 " tokens per image, but the vision config gives %"
+                                 PRId64), image_seq, bpw_model_spec_image_tokens (spec));
+  return TRUE;
+}
+
 static gboolean
 hf_read_llama_like (BpwJsonDoc   *doc,
                     JsonObject   *root,
@@ -513,6 +732,12 @@ _bpw_workload_read_hf (BpwJsonDoc          *doc,
     {
       *key_map = gpt2_key_map;
       if (!hf_read_gpt2 (doc, root, spec, warnings, error))
+        return FALSE;
+    }
+  else if (family == HF_LLAVA)
+    {
+      *key_map = llama_key_map;
+      if (!hf_read_llava (doc, root, spec, warnings, error))
         return FALSE;
     }
   else

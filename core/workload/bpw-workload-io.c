@@ -23,7 +23,12 @@ static const char * const native_model_keys[] = {
   "name", "description", "vocab", "hidden", "layers", "heads", "kv_heads", "head_dim", "ffn",
   "max_positions", "ffn_kind", "norm", "positions", "tied_embeddings", "qkv_bias",
   "linear_bias", "dropout", "sliding_window", "window_first_layer", "mla", "mtp_modules",
-  "moe", "dtypes", "optimizer", NULL
+  "moe", "vision", "dtypes", "optimizer", NULL
+};
+static const char * const native_vision_keys[] = {
+  "image_size", "patch_size", "channels", "hidden", "layers", "heads", "ffn", "norm",
+  "activation", "class_token", "patch_bias", "pre_norm", "post_norm", "feature_layer",
+  "feature_select", "projector", NULL
 };
 static const char * const native_mla_keys[] = {
   "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim", NULL
@@ -42,6 +47,9 @@ static const char * const norm_names[] = { "layernorm", "rmsnorm", NULL };
 static const char * const position_names[] = { "learned", "rotary", NULL };
 static const char * const dtype_names[] = { "fp32", "bf16", "fp16", "fp8", NULL };
 static const char * const optimizer_names[] = { "adam", "sgd", NULL };
+static const char * const vision_activation_names[] = { "gelu", "quick_gelu", NULL };
+static const char * const feature_select_names[] = { "default", "full", NULL };
+static const char * const projector_names[] = { "mlp", "linear", NULL };
 
 char *
 _bpw_workload_name_from_filename (const char *filename)
@@ -234,6 +242,72 @@ bpw_workload_read_mla (BpwJsonDoc   *doc,
                                   &spec->v_head_dim, error);
 }
 
+/* A Llava-style vision encoder and projector; absent = a text-only model. */
+static gboolean
+bpw_workload_read_vision (BpwJsonDoc   *doc,
+                          JsonObject   *model,
+                          const char   *model_path,
+                          BpwModelSpec *spec,
+                          GPtrArray    *warnings,
+                          GError      **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *path = g_strdup_printf ("%s.vision", model_path);
+  JsonObject *vision = bpw_json_doc_get_object (doc, model, model_path, "vision", FALSE,
+                                                &local_error);
+  BpwVisionSpec *v = &spec->vision;
+  int norm = BPW_NORM_LAYERNORM, activation = 0, select = 0, projector = BPW_PROJECTOR_MLP;
+
+  if (vision == NULL)
+    {
+      if (local_error == NULL)
+        return TRUE;
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  _bpw_workload_check_unknown (doc, vision, path, native_vision_keys, warnings);
+  /* CLIP's layout unless stated: class token, no patch bias, both norms. */
+  *v = (BpwVisionSpec) {
+    .channels = 3, .class_token = TRUE, .pre_norm = TRUE, .post_norm = TRUE,
+    .feature_layer = -1,
+  };
+  if (!bpw_json_doc_get_int (doc, vision, path, "image_size", TRUE, 1, 1 << 16,
+                             &v->image_size, error)
+      || !bpw_json_doc_get_int (doc, vision, path, "patch_size", TRUE, 1, 1 << 16,
+                                &v->patch_size, error)
+      || !bpw_json_doc_get_int (doc, vision, path, "channels", FALSE, 1, 64, &v->channels,
+                                error)
+      || !bpw_json_doc_get_int (doc, vision, path, "hidden", TRUE, 1, BPW_WORKLOAD_MAX_WIDTH,
+                                &v->hidden, error)
+      || !bpw_json_doc_get_int (doc, vision, path, "layers", TRUE, 1, BPW_WORKLOAD_MAX_LAYERS,
+                                &v->layers, error)
+      || !bpw_json_doc_get_int (doc, vision, path, "heads", TRUE, 1, BPW_WORKLOAD_MAX_HEADS,
+                                &v->heads, error)
+      || !bpw_json_doc_get_int (doc, vision, path, "ffn", TRUE, 1, BPW_WORKLOAD_MAX_WIDTH,
+                                &v->ffn, error)
+      || !bpw_json_doc_get_enum (doc, vision, path, "norm", FALSE, norm_names, &norm, error)
+      || !bpw_json_doc_get_enum (doc, vision, path, "activation", FALSE,
+                                 vision_activation_names, &activation, error)
+      || !bpw_json_doc_get_bool (doc, vision, path, "class_token", FALSE, &v->class_token,
+                                 error)
+      || !bpw_json_doc_get_bool (doc, vision, path, "patch_bias", FALSE, &v->patch_bias, error)
+      || !bpw_json_doc_get_bool (doc, vision, path, "pre_norm", FALSE, &v->pre_norm, error)
+      || !bpw_json_doc_get_bool (doc, vision, path, "post_norm", FALSE, &v->post_norm, error)
+      || !bpw_json_doc_get_int (doc, vision, path, "feature_layer", FALSE,
+                                -BPW_WORKLOAD_MAX_LAYERS, BPW_WORKLOAD_MAX_LAYERS,
+                                &v->feature_layer, error)
+      || !bpw_json_doc_get_enum (doc, vision, path, "feature_select", FALSE,
+                                 feature_select_names, &select, error)
+      || !bpw_json_doc_get_enum (doc, vision, path, "projector", FALSE, projector_names,
+                                 &projector, error))
+    return FALSE;
+  v->norm = (BpwNormKind) norm;
+  v->quick_gelu = activation == 1;
+  v->keep_class = select == 1;
+  v->projector = (BpwProjectorKind) projector;
+  return TRUE;
+}
+
 static gboolean
 bpw_workload_read_dtypes (BpwJsonDoc   *doc,
                           JsonObject   *model,
@@ -309,6 +383,7 @@ bpw_workload_read_model_object (BpwJsonDoc   *doc,
       || !GET_INT ("mtp_modules", FALSE, 0, BPW_WORKLOAD_MAX_LAYERS, mtp_modules)
       || !bpw_workload_read_mla (doc, object, path, spec, warnings, error)
       || !bpw_workload_read_moe (doc, object, path, spec, warnings, error)
+      || !bpw_workload_read_vision (doc, object, path, spec, warnings, error)
       || !bpw_workload_read_dtypes (doc, object, path, spec, warnings, error)
       || !bpw_json_doc_get_enum (doc, object, path, "optimizer", FALSE, optimizer_names,
                                  &optimizer, error))

@@ -90,6 +90,30 @@ bpw_workload_model_to_node (const BpwModelSpec *spec)
         BOOL ("router_bias", TRUE);
       json_builder_end_object (b);
     }
+  if (spec->vision.layers > 0)
+    {
+      const BpwVisionSpec *v = &spec->vision;
+
+      json_builder_set_member_name (b, "vision");
+      json_builder_begin_object (b);
+      INT ("image_size", v->image_size);
+      INT ("patch_size", v->patch_size);
+      INT ("channels", v->channels);
+      INT ("hidden", v->hidden);
+      INT ("layers", v->layers);
+      INT ("heads", v->heads);
+      INT ("ffn", v->ffn);
+      STR ("norm", v->norm == BPW_NORM_RMSNORM ? "rmsnorm" : "layernorm");
+      STR ("activation", v->quick_gelu ? "quick_gelu" : "gelu");
+      BOOL ("class_token", v->class_token);
+      BOOL ("patch_bias", v->patch_bias);
+      BOOL ("pre_norm", v->pre_norm);
+      BOOL ("post_norm", v->post_norm);
+      INT ("feature_layer", v->feature_layer);
+      STR ("feature_select", v->keep_class ? "full" : "default");
+      STR ("projector", v->projector == BPW_PROJECTOR_LINEAR ? "linear" : "mlp");
+      json_builder_end_object (b);
+    }
   json_builder_set_member_name (b, "dtypes");
   json_builder_begin_object (b);
   STR ("param", bpw_dtype_to_string (spec->param_dtype));

@@ -238,6 +238,7 @@ test_usage_errors (void)
     { "--dp-tier", "-1", "--dp-tier: expected an integer from 0 to 7, got -1" },
     { "--tp-overlap", "tree", "--tp-overlap: expected none, ring or pipe, got 'tree'" },
     { "--dp-overlap", "--no-dp-overlap", "contradict" },
+    { "--images", "-1", "--images: expected an integer from 0" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -260,6 +261,38 @@ test_usage_errors (void)
       bpw_mapping_clear (&before);
       bpw_scenario_clear (&s);
     }
+}
+
+/* --images and --train-vision reach the scenario; without them the model decides (1 image
+ * per sequence with a vision encoder) and the encoder stays frozen. */
+static void
+test_images (void)
+{
+  static const char * const given[] = { "--images", "2", "--train-vision", NULL };
+  static const char * const none[] = { NULL };
+  g_autoptr(GError) error = NULL;
+  BpwScenario s;
+  BpwParallel p;
+  BpwMapping m;
+
+  bpw_scenario_init_defaults (&s);
+  bpw_mapping_init_defaults (&m);
+  g_assert_true (resolve (given, &s, &p, &m, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (s.images_set);
+  g_assert_cmpint (s.images, ==, 2);
+  g_assert_true (s.train_vision);
+  bpw_mapping_clear (&m);
+  bpw_scenario_clear (&s);
+
+  bpw_scenario_init_defaults (&s);
+  bpw_mapping_init_defaults (&m);
+  g_assert_true (resolve (none, &s, &p, &m, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_false (s.images_set);
+  g_assert_false (s.train_vision);
+  bpw_mapping_clear (&m);
+  bpw_scenario_clear (&s);
 }
 
 static void
@@ -300,6 +333,7 @@ main (int    argc,
   g_test_add ("/bpw/cli/Options/mapping-layers", Fixture, NULL, fixture_setup, test_layers,
               fixture_teardown);
   g_test_add_func ("/bpw/cli/Options/mapping-usage-errors", test_usage_errors);
+  g_test_add_func ("/bpw/cli/Options/images", test_images);
   g_test_add ("/bpw/cli/Options/mapping-bad-file", Fixture, NULL, fixture_setup,
               test_bad_mapping_file, fixture_teardown);
 

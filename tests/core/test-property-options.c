@@ -177,6 +177,9 @@ check_model_options (const BpwModelSpec *m, BpwWorkloadPhase phase, BpwRecompute
    * micro-batches per pipeline replica so the schedules differ. */
   bpw_oracle_scenario (&sc, phase, 32, train ? 2 : 8, phase == BPW_WORKLOAD_DECODE ? 1 : 64,
                        phase == BPW_WORKLOAD_DECODE ? 63 : 0, recompute);
+  /* A multimodal model's sequence holds an image's tokens besides the 64 of text. */
+  if (phase != BPW_WORKLOAD_DECODE)
+    sc.seq += bpw_model_spec_image_tokens (m);
 
   for (guint s = 0; s < G_N_ELEMENTS (schedules); s++)
     for (gint zero = 0; zero <= 3; zero++)

@@ -27,6 +27,13 @@ setup_load (Setup *s, const char *model, const char *blueprint, gint64 tp)
   g_assert_true (bpw_workload_load (model, &s->spec, &error));
   g_assert_no_error (error);
   bpw_scenario_init_defaults (&s->scenario);
+  /* bpw serve prices text requests: a multimodal model's decoder serves them alone (its
+   * prompts here are shorter than one image's tokens). */
+  if (bpw_model_spec_has_vision (&s->spec))
+    {
+      s->scenario.images_set = TRUE;
+      s->scenario.images = 0;
+    }
   bpw_mapping_init_defaults (&s->mapping);
   s->mapping.parallel.tp = tp;
   s->bp = bpw_blueprint_load (blueprint, NULL, &error);

@@ -95,6 +95,9 @@ bpw_sheet_item_layer_type_label (BpwLayerType type)
       return _("Loss");
     case BPW_LAYER_OPTIMIZER:
       return _("Optimizer");
+    case BPW_LAYER_VISION:
+      /* Translators: the image encoder and projector of a multimodal model */
+      return _("Vision");
     default:
       return bpw_layer_type_to_string (type);
     }

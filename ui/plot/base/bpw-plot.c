@@ -662,6 +662,8 @@ _bpw_plot_layer_type_name (guint layer_type)
     [BPW_LAYER_EMBEDDING] = N_("Embedding"), [BPW_LAYER_ATTENTION] = N_("Attention"),
     [BPW_LAYER_MLP] = N_("MLP"), [BPW_LAYER_MOE] = N_("MoE"), [BPW_LAYER_NORM] = N_("Norm"),
     [BPW_LAYER_HEAD] = N_("Head"), [BPW_LAYER_LOSS] = N_("Loss"), [BPW_LAYER_OPTIMIZER] = N_("Optimizer"),
+    /* Translators: the image encoder and projector of a multimodal model */
+    [BPW_LAYER_VISION] = N_("Vision"),
   };
 
   return layer_type < BPW_N_LAYER_TYPES ? _(names[layer_type]) : "?";
