@@ -458,6 +458,19 @@ space_fingerprint (const BpwSearchSpace *space)
     }
   if (m->mtp_modules > 0)
     HASH (h, m->mtp_modules);
+  /* A vision encoder and the images a sequence carries: a Llava model and its text-only
+   * decoder must not share cached results. Hashed field by field (the struct has padding). */
+  if (m->vision.layers > 0)
+    {
+      const BpwVisionSpec *v = &m->vision;
+
+      HASH (h, v->image_size); HASH (h, v->patch_size); HASH (h, v->channels);
+      HASH (h, v->hidden); HASH (h, v->layers); HASH (h, v->heads); HASH (h, v->ffn);
+      HASH (h, (gint) v->norm); HASH (h, (gint) v->quick_gelu); HASH (h, (gint) v->class_token);
+      HASH (h, (gint) v->patch_bias); HASH (h, (gint) v->pre_norm); HASH (h, (gint) v->post_norm);
+      HASH (h, v->feature_layer); HASH (h, (gint) v->keep_class); HASH (h, (gint) v->projector);
+      HASH (h, bpw_scenario_images (s, m)); HASH (h, (gint) s->train_vision);
+    }
   HASH (h, (gint) s->phase); HASH (h, s->global_batch); HASH (h, s->seq);
   HASH (h, s->context); HASH (h, (gint) s->dtype); HASH (h, (gint) s->optimizer);
   h = fnv (h, bp->name, strlen (bp->name));

@@ -757,6 +757,43 @@ test_refused (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* A search's fingerprint (what a resumed or sharded search must match) tells a Llava
+ * model apart from the same model with another image size, and from its images per
+ * sequence. */
+static void
+test_search_fingerprint (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load ("h100-sxm-80gb", NULL, &error);
+  char *prints[3] = { NULL, NULL, NULL };
+  BpwSearchLimits limits;
+  BpwModelSpec spec;
+  BpwScenario sc;
+
+  g_assert_no_error (error);
+  bpw_search_limits_init (&limits);
+  scenario (&sc, BPW_WORKLOAD_TRAIN, 8, 1, 2048, 0, BPW_RECOMPUTE_NONE);
+  llava (&spec);
+  for (guint i = 0; i < 3; i++)
+    {
+      BpwSearchSpace *space = bpw_search_space_new (&spec, &sc, bp, NULL, 8, &limits, &error);
+
+      g_assert_no_error (error);
+      prints[i] = g_strdup (space->fingerprint);
+      bpw_search_space_free (space);
+      if (i == 0)
+        spec.vision.image_size = 224;
+      else
+        sc.images_set = TRUE, sc.images = 2;
+    }
+  g_assert_cmpstr (prints[0], !=, prints[1]);
+  g_assert_cmpstr (prints[1], !=, prints[2]);
+  for (guint i = 0; i < 3; i++)
+    g_free (prints[i]);
+  bpw_model_spec_clear (&spec);
+  bpw_scenario_clear (&sc);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -771,5 +808,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/vision/formats", test_formats);
   g_test_add_func ("/vision/hf-refused", test_hf_refused);
   g_test_add_func ("/vision/refused", test_refused);
+  g_test_add_func ("/vision/search-fingerprint", test_search_fingerprint);
   return g_test_run ();
 }
