@@ -36,6 +36,8 @@ struct _BpwStudyEdit
   JsonNode         *candidate_mappings;
   /* OWNERS, QUALITY_THRESHOLDS, QUALITY_EVIDENCE: the whole list of that kind */
   GArray           *items[2];
+  /* PRICE: of candidate @index (set == FALSE: none); the sources are owned */
+  BpwStudyPrice     price[2];
 };
 
 enum { BEFORE, AFTER };
@@ -411,6 +413,47 @@ bpw_study_edit_new_quality_evidence (BpwStudy                 *study,
   return edit;
 }
 
+static void
+bpw_study_edit_copy_price (BpwStudyPrice       *to,
+                           const BpwStudyPrice *from)
+{
+  if (from == NULL || !from->set)
+    return;
+  *to = *from;
+  to->source = g_strdup (from->source);
+}
+
+BpwStudyEdit *
+bpw_study_edit_new_price (BpwStudy             *study,
+                          guint                 candidate,
+                          const BpwStudyPrice  *price,
+                          const char           *label,
+                          GError              **error)
+{
+  const BpwStudyCandidate *c;
+  BpwStudyEdit *edit;
+
+  g_return_val_if_fail (BPW_IS_STUDY (study), NULL);
+  g_return_val_if_fail (candidate < bpw_study_get_n_candidates (study), NULL);
+
+  c = bpw_study_get_candidate (study, candidate);
+  if (price != NULL && price->set)
+    {
+      g_autoptr(GError) local = NULL;
+
+      if (!bpw_study_price_check (price, &local))
+        {
+          g_set_error (error, local->domain, local->code, _("candidate “%s”: %s"), c->name,
+                       local->message);
+          return NULL;
+        }
+    }
+  edit = bpw_study_edit_alloc (BPW_STUDY_EDIT_PRICE, candidate, c->name, label);
+  bpw_study_edit_copy_price (&edit->price[BEFORE], &c->price);
+  bpw_study_edit_copy_price (&edit->price[AFTER], price);
+  return edit;
+}
+
 void
 bpw_study_edit_free (BpwStudyEdit *edit)
 {
@@ -422,6 +465,7 @@ bpw_study_edit_free (BpwStudyEdit *edit)
       g_clear_pointer (&edit->mapping[i], json_node_unref);
       g_clear_pointer (&edit->measurements[i], g_array_unref);
       g_clear_pointer (&edit->items[i], g_array_unref);
+      g_clear_pointer (&edit->price[i].source, g_free);
       if (edit->kind == BPW_STUDY_EDIT_SCENARIO)
         bpw_scenario_clear (&edit->scenario[i]);
     }
@@ -463,6 +507,11 @@ bpw_study_edit_set (const BpwStudyEdit *edit,
                                                          edit->mapping_scenario,
                                                          edit->mapping[state], error);
       return bpw_study_set_candidate_mapping (study, edit->index, edit->mapping[state], error);
+    case BPW_STUDY_EDIT_PRICE:
+      if (edit->index >= bpw_study_get_n_candidates (study)
+          || g_strcmp0 (bpw_study_get_candidate (study, edit->index)->name, edit->target) != 0)
+        break;
+      return bpw_study_set_candidate_price (study, edit->index, &edit->price[state], error);
     case BPW_STUDY_EDIT_MEASUREMENTS:
       return bpw_study_edit_set_measurements (edit, study, state, error);
     case BPW_STUDY_EDIT_CANDIDATE:

@@ -5,7 +5,7 @@
  * An edit records the part of the study it changes as it was and as it becomes, whole: a
  * blueprint (with "not held in the study" as a possible before), a scenario's values, a
  * candidate's mapping object, its mapping for one scenario (with "none" possible), or a
- * whole candidate (added, with "none" before).
+ * whole candidate (added, with "none" before), or a candidate's price (with "none").
  * Applying and reverting are then exact, in any order an undo stack replays them, and need
  * no knowledge of which value inside the part changed.
  */
@@ -13,6 +13,7 @@
 
 #include "bpw-blueprint-field.h"
 #include "bpw-study.h"
+#include "bpw-study-price.h"
 #include "bpw-study-quality.h"
 
 G_BEGIN_DECLS
@@ -27,6 +28,7 @@ typedef enum
   BPW_STUDY_EDIT_OWNERS,
   BPW_STUDY_EDIT_QUALITY_THRESHOLDS,
   BPW_STUDY_EDIT_QUALITY_EVIDENCE,
+  BPW_STUDY_EDIT_PRICE,
 } BpwStudyEditKind;
 
 typedef struct _BpwStudyEdit BpwStudyEdit;
@@ -112,6 +114,14 @@ BpwStudyEdit     *bpw_study_edit_new_quality_evidence (BpwStudy                 
                                                        const BpwQualityEvidence *evidence,
                                                        guint                     n,
                                                        const char               *label);
+/* Candidate @candidate's price becomes @price (copied), or none with @price NULL or
+ * unset. NULL with @error when @price does not pass bpw_study_price_check(). Its kind is
+ * BPW_STUDY_EDIT_PRICE, its index the candidate's and its target the candidate's name. */
+BpwStudyEdit     *bpw_study_edit_new_price     (BpwStudy                  *study,
+                                                guint                      candidate,
+                                                const BpwStudyPrice       *price,
+                                                const char                *label,
+                                                GError                   **error);
 void              bpw_study_edit_free          (BpwStudyEdit       *edit);
 
 /* Sets the part to its "after" (apply) or "before" (revert) state, with the checks of the

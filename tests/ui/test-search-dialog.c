@@ -823,6 +823,65 @@ test_calculon_model (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+stack_sliding (gpointer stack)
+{
+  return gtk_stack_get_transition_running (stack);
+}
+
+/* In a window 1280 pixels wide, the dialog and its results fit: no page asks for more
+ * width than the dialog is given, the results table ends inside it, and the columns it
+ * cannot show are a visible scroll bar away, not cut off at the edge. */
+static void
+test_search_fits_1280 (void)
+{
+  BpwWindow *window = bpw_window_new (NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  BpwSearchDialog *dialog;
+  GtkWidget *content, *stack, *table;
+  graphene_rect_t bounds;
+  int minimum = 0, natural = 0, width;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (bpw_window_open_bundled (window, "default", &error));
+  g_assert_no_error (error);
+  bpw_test_wait_window (window);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 1280);
+  dialog = bpw_search_test_open (window, CANDIDATE, SCENARIO);
+  run_small_search (dialog, 4);
+  stack = bpw_test_find_widget (GTK_WIDGET (dialog), GTK_TYPE_STACK);
+  bpw_test_wait (stack_sliding, stack);
+  for (int i = 0; i < 3; i++)
+    bpw_test_wait_for_frame (GTK_WIDGET (dialog));
+
+  width = gtk_widget_get_width (GTK_WIDGET (dialog));
+  g_assert_cmpint (width, <=, gtk_widget_get_width (GTK_WIDGET (window)) - 48);
+  content = adw_window_get_content (ADW_WINDOW (dialog));
+  gtk_widget_measure (content, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, NULL, NULL);
+  g_test_message ("search dialog: %d px wide, content needs at least %d", width, minimum);
+  g_assert_cmpint (minimum, <=, width);
+  table = gtk_widget_get_parent (GTK_WIDGET (find_column_view (GTK_WIDGET (dialog))));
+  g_assert_true (gtk_widget_get_mapped (table));
+  g_assert_true (gtk_widget_compute_bounds (table, GTK_WIDGET (dialog), &bounds));
+  g_assert_cmpfloat (bounds.origin.x, >=, 0);
+  g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, width);
+  {
+    GtkAdjustment *h = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (table));
+    GtkWidget *bar = gtk_scrolled_window_get_hscrollbar (GTK_SCROLLED_WINDOW (table));
+
+    g_test_message ("results: %g px of columns in %g px", gtk_adjustment_get_upper (h),
+                    gtk_adjustment_get_page_size (h));
+    g_assert_cmpfloat (gtk_adjustment_get_upper (h), >, gtk_adjustment_get_page_size (h));
+    g_assert_false (gtk_scrolled_window_get_overlay_scrolling (GTK_SCROLLED_WINDOW (table)));
+    g_assert_true (gtk_widget_get_mapped (bar));
+    g_assert_cmpint (gtk_widget_get_height (bar), >, 0);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -842,6 +901,7 @@ main (int   argc,
   g_test_add_func ("/bpw/ui/SearchDialog/show-result", test_show_result);
   g_test_add_func ("/bpw/ui/SearchDialog/calculon-space", test_calculon_space);
   g_test_add_func ("/bpw/ui/SearchDialog/calculon-model", test_calculon_model);
+  g_test_add_func ("/bpw/ui/SearchDialog/fits-1280", test_search_fits_1280);
 
   result = g_test_run ();
   bpw_test_remove_tree (scratch);

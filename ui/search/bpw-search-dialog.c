@@ -342,6 +342,9 @@ bpw_search_dialog_new (GtkWindow *window,
   /* Room for every column of the results, but never larger than the window it serves. */
   width = gtk_widget_get_width (GTK_WIDGET (window));
   height = gtk_widget_get_height (GTK_WIDGET (window));
+  /* Not laid out yet (just presented): the size it asked for is the size it will have. */
+  if (width <= 0 || height <= 0)
+    gtk_window_get_default_size (window, &width, &height);
   if (width > 0 && height > 0)
     gtk_window_set_default_size (GTK_WINDOW (self), MIN (1280, MAX (640, width - 48)),
                                  MIN (780, MAX (480, height - 48)));

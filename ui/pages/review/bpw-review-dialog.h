@@ -1,4 +1,5 @@
-/* bpw-review-dialog.h — editing a study's review data: owners, quality thresholds, evidence
+/* bpw-review-dialog.h — editing a study's review data: owners, quality thresholds, evidence,
+ * prices
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -8,7 +9,8 @@
  * a row with a button that removes it, and a form that adds one. Every change replaces
  * the list whole as one study edit, applied through the window (so it is undone with
  * Ctrl+Z, saved and autosaved like any other); a refused change leaves the study as it
- * was and says why. Each piece of evidence shows the study's verdict on its mode.
+ * was and says why. Each piece of evidence shows the study's verdict on its mode. Each
+ * candidate's price (amount, unit, source) is set or cleared as one edit of its own.
  *
  * Below, the review packet built from the study as it is (bpw-review-packet.h), shown
  * read-only as its Markdown, with its recommendation; "Export…" writes it to a file
@@ -68,6 +70,18 @@ gboolean         bpw_review_dialog_add_evidence (BpwReviewDialog   *self,
                                                  const char        *max_degradation,
                                                  const char        *source,
                                                  GError           **error);
+/* Candidate @candidate's price becomes @amount (typed) US dollars per @unit, from
+ * @source; or none. FALSE with @error when the amount does not read or the study refuses
+ * the price (bpw_study_price_check()). */
+gboolean         bpw_review_dialog_set_price   (BpwReviewDialog    *self,
+                                                guint               candidate,
+                                                const char         *amount,
+                                                BpwPriceUnit        unit,
+                                                const char         *source,
+                                                GError            **error);
+gboolean         bpw_review_dialog_clear_price (BpwReviewDialog    *self,
+                                                guint               candidate,
+                                                GError            **error);
 /* Removes item @index of list "owners", "quality_thresholds" or "quality_evidence". */
 gboolean         bpw_review_dialog_remove      (BpwReviewDialog    *self,
                                                 const char         *list,
