@@ -133,7 +133,7 @@ bpw_trade_data_cost_unit (const BpwTradeData *data,
           g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
                        _("No price given for candidate “%s”: a per-dollar chart needs a "
                          "price for every candidate (the study's “price”: value, unit and "
-                         "source)"), s->name);
+                         "source, set in the window under Review Data…)"), s->name);
           return FALSE;
         }
       if (s->cost_unit != first->cost_unit)
