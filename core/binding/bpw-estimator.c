@@ -239,6 +239,8 @@ stage_memory (const BpwEstimator *est, const BpwTemplate *t, const BpwMapping *m
   else
     acts = live * (double) flight;
   acts += t->cp_kv_buffer;
+  if (last)
+    acts += t->logits;
 
   n_layers = MAX (n_layers, 1);
   if (t->on_chip)

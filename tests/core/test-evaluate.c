@@ -190,11 +190,36 @@ setup_case (const Case *c, BpwModelSpec *spec, BpwScenario *scenario, BpwMapping
   mapping->tp_overlap = c->tp_overlap;
 }
 
+typedef enum
+{
+  STACK_EAGER,
+  STACK_NO_GAPS,
+  STACK_NONE,
+} StackVariant;
+
+static const char * const variant_names[] = { "stack, eager", "stack, no launch gaps", "no stack" };
+
+static void
+assert_time_agrees (const BpwEvaluation *full, const BpwEvaluation *fast)
+{
+  assert_close (full->step_time_s, fast->step_time_s, 1e-9);
+  for (guint b = 0; b < BPW_N_BREAKDOWNS; b++)
+    assert_close (full->breakdown_s[b], fast->breakdown_s[b], 1e-9);
+  assert_close (full->mfu, fast->mfu, 1e-9);
+  assert_close (full->hfu, fast->hfu, 1e-9);
+  g_assert_cmpint (full->bottleneck, ==, fast->bottleneck);
+  g_assert_cmpint (full->slowest_stage, ==, fast->slowest_stage);
+}
+
 static void
 test_analytic_agrees (void)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+  /* Each case three ways: with the blueprint's bundled software stack as it launches
+   * (eager), with that stack less its launch gaps, and with the hardware alone. */
+  for (guint n = 0; n < 3 * G_N_ELEMENTS (cases); n++)
     {
+      guint i = n / 3;
+      StackVariant variant = n % 3;
       g_autoptr(GError) error = NULL;
       g_autoptr(BpwBlueprint) bp = bpw_blueprint_load (cases[i].blueprint, NULL, &error);
       g_autoptr(BpwPlan) plan = NULL;
@@ -205,9 +230,10 @@ test_analytic_agrees (void)
       BpwEvaluation full, fast;
 
       g_assert_no_error (error);
-      /* The hardware alone: under the bundled eager stack the estimator and the plan still
-       * disagree (fp32 master memory, attention time), left to the estimator's owners. */
-      memset (&bp->stack, 0, sizeof bp->stack);
+      if (variant == STACK_NONE)
+        memset (&bp->stack, 0, sizeof bp->stack);
+      if (variant == STACK_NO_GAPS)
+        bp->stack.has_launch = FALSE;
       setup_case (&cases[i], &spec, &scenario, &mapping);
       plan = bind (&spec, &scenario, bp, &mapping);
       bpw_evaluation_from_plan (plan, &full);
@@ -216,18 +242,22 @@ test_analytic_agrees (void)
       g_assert_true (bpw_estimator_evaluate (est, &mapping, &fast, NULL, &error));
       g_assert_no_error (error);
 
-      g_test_message ("%s on %s: plan %.6f s, analytic %.6f s", cases[i].model,
-                      cases[i].blueprint, full.step_time_s, fast.step_time_s);
-      assert_close (full.step_time_s, fast.step_time_s, 1e-9);
-      for (guint b = 0; b < BPW_N_BREAKDOWNS; b++)
-        assert_close (full.breakdown_s[b], fast.breakdown_s[b], 1e-9);
-      assert_close (full.mfu, fast.mfu, 1e-9);
-      assert_close (full.hfu, fast.hfu, 1e-9);
-      /* Integer byte shares round per tensor in the plan; the template scales sums. */
+      g_test_message ("%s on %s (%s): plan %.9f s, %.6f GB; analytic %.9f s, %.6f GB",
+                      cases[i].model, cases[i].blueprint, variant_names[variant],
+                      full.step_time_s, full.peak_bytes / 1e9, fast.step_time_s,
+                      fast.peak_bytes / 1e9);
+      /* Integer byte shares round per tensor in the plan; the template scales sums. The
+       * stack's fp32 master weights, fp32 gradients and fp32 logits included. */
       assert_close (full.peak_bytes, fast.peak_bytes, 1e-6);
       g_assert_cmpint (full.legal, ==, fast.legal);
-      g_assert_cmpint (full.bottleneck, ==, fast.bottleneck);
-      g_assert_cmpint (full.slowest_stage, ==, fast.slowest_stage);
+      /* Launch gaps depend on a stage's whole kernel sequence (eager: a running maximum
+       * over it; either mode: one launch per stage for a fused optimizer), which the
+       * two-block template does not replay: with them only memory is compared. Every
+       * other transformation of the stack (casts, unfused element-wise kernels, fp32
+       * logits, the optimizer's implementation, the MoE loop) is linear in the blocks and
+       * agrees exactly. */
+      if (variant != STACK_EAGER)
+        assert_time_agrees (&full, &fast);
 
       /* A second mapping of the same shape reuses the template. */
       mapping.parallel.schedule = BPW_SCHEDULE_GPIPE;
