@@ -271,6 +271,103 @@ test_analytic_agrees (void)
     }
 }
 
+/* The property: every bundled blueprint with a software stack (the GPUs), in every phase,
+ * under mappings that exercise each state the stack changes (TP, PP, DP, each ZeRO stage,
+ * recomputation): the estimator's peak memory is the bound plan's, with the stack as
+ * bundled; and with the stack less its launch gaps, so is every part of the step time. */
+typedef struct
+{
+  gint64       tp, pp, dp;
+  int          zero;
+  gboolean     sp;
+  BpwRecompute recompute;  /* training only */
+} StackMapping;
+
+static const StackMapping stack_mappings[] = {
+  { 2, 1, 1, 0, FALSE, BPW_RECOMPUTE_NONE },
+  { 1, 2, 1, 0, FALSE, BPW_RECOMPUTE_FULL },
+  { 1, 1, 4, 1, FALSE, BPW_RECOMPUTE_NONE },
+  { 2, 1, 2, 3, TRUE, BPW_RECOMPUTE_SELECTIVE },
+  { 2, 2, 2, 2, TRUE, BPW_RECOMPUTE_SELECTIVE },
+};
+
+static void
+test_analytic_agrees_under_stacks (void)
+{
+  const char * const *names = bpw_blueprint_bundled_names ();
+  const BpwWorkloadPhase phases[] = { BPW_WORKLOAD_TRAIN, BPW_WORKLOAD_PREFILL,
+                                      BPW_WORKLOAD_DECODE };
+  guint stacks = 0, checked = 0;
+
+  for (guint b = 0; names[b] != NULL; b++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BpwBlueprint) bp = bpw_blueprint_load (names[b], NULL, &error);
+
+      g_assert_no_error (error);
+      if (!bp->stack.set)
+        continue;
+      stacks++;
+      for (guint gaps = 0; gaps < 2; gaps++)
+        for (guint f = 0; f < G_N_ELEMENTS (phases); f++)
+          for (guint m = 0; m < G_N_ELEMENTS (stack_mappings); m++)
+            {
+              const StackMapping *sm = &stack_mappings[m];
+              g_autoptr(BpwPlan) plan = NULL;
+              g_autoptr(BpwEstimator) est = NULL;
+              BpwModelSpec spec;
+              BpwScenario scenario;
+              BpwMapping mapping;
+              BpwEvaluation full, fast;
+
+              /* gaps 0: the stack less its launch gaps; 1: as bundled. */
+              bp->stack.has_launch = gaps == 1;
+              bpw_model_spec_init_defaults (&spec);
+              g_assert_true (bpw_workload_load ("llama3-8b", &spec, &error));
+              g_assert_no_error (error);
+              bpw_scenario_init_defaults (&scenario);
+              scenario.phase = phases[f];
+              scenario.global_batch = 16;
+              scenario.micro_batch = 2;
+              scenario.seq = 1024;
+              if (phases[f] == BPW_WORKLOAD_DECODE)
+                scenario.context = 1024;
+              scenario.recompute = phases[f] == BPW_WORKLOAD_TRAIN ? sm->recompute
+                                                                   : BPW_RECOMPUTE_NONE;
+              bpw_mapping_init_defaults (&mapping);
+              mapping.parallel.tp = sm->tp;
+              mapping.parallel.pp = sm->pp;
+              mapping.parallel.dp = sm->dp;
+              mapping.parallel.zero = sm->zero;
+              mapping.parallel.sp = sm->sp;
+
+              plan = bind (&spec, &scenario, bp, &mapping);
+              bpw_evaluation_from_plan (plan, &full);
+              est = bpw_estimator_new (&spec, &scenario, bp, &error);
+              g_assert_no_error (error);
+              g_assert_true (bpw_estimator_evaluate (est, &mapping, &fast, NULL, &error));
+              g_assert_no_error (error);
+              g_test_message ("%s, phase %d, mapping %u, %s: plan %.9f s %.0f B, "
+                              "analytic %.9f s %.0f B", names[b], phases[f], m,
+                              gaps ? "launch gaps" : "no launch gaps", full.step_time_s,
+                              full.peak_bytes, fast.step_time_s, fast.peak_bytes);
+              assert_close (full.peak_bytes, fast.peak_bytes, 1e-6);
+              g_assert_cmpint (full.legal, ==, fast.legal);
+              if (gaps == 0)
+                assert_time_agrees (&full, &fast);
+              checked++;
+
+              bpw_mapping_clear (&mapping);
+              bpw_scenario_clear (&scenario);
+              bpw_model_spec_clear (&spec);
+            }
+    }
+  /* The A100, H100, H200, B200 and MI300X carry the bundled stack. */
+  g_assert_cmpuint (stacks, >=, 5);
+  g_assert_cmpuint (checked, ==, stacks * 2 * G_N_ELEMENTS (phases)
+                                 * G_N_ELEMENTS (stack_mappings));
+}
+
 /* gpt3-175B on Calculon's a100_80g, TP 4 × PP 2 on NVLink and DP 128 on the network, DP
  * overlapped: the per-step collectives of a stage are DP's on the network (processor usage
  * 0.02) and the tied-embedding all-reduce on NVLink (0.15). Both paths must weigh each by
@@ -682,6 +779,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/Evaluation/binding-conserves", test_binding_conserves);
   g_test_add_func ("/bpw/core/Evaluation/calculon-reference", test_calculon_reference);
   g_test_add_func ("/bpw/core/Evaluation/analytic-agrees-with-plan", test_analytic_agrees);
+  g_test_add_func ("/bpw/core/Evaluation/analytic-agrees-under-stacks",
+                   test_analytic_agrees_under_stacks);
   g_test_add_func ("/bpw/core/Evaluation/analytic-agrees-across-tiers",
                    test_analytic_agrees_across_tiers);
   g_test_add_func ("/bpw/core/Evaluation/dp-overlap-windows", test_dp_overlap_windows);
