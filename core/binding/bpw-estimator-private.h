@@ -67,6 +67,7 @@ typedef struct
   double           live_block;             /* one block's tensors live while it runs */
   double           kv_block;
   double           live[BPW_N_PARTS], kv[BPW_N_PARTS];  /* of each block part */
+  double           logits;                 /* the stack's fp32 logits, on the last stage */
   double           cp_kv_buffer;           /* context parallelism's K/V blocks of other ranks
                                             * held while one layer's attention runs */
   double           temporaries[BPW_N_PARTS], communication[BPW_N_PARTS];

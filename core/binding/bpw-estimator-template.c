@@ -209,6 +209,7 @@ collect_memory (BpwTemplate *t, const BpwPlan *plan)
   guint64 on_chip[BPW_N_PARTS] = { 0 };
   gint64 last_stage = dist->n_stages - 1;
   const BpwRankMemory *dist_last = &dist->stages[last_stage].memory;
+  BpwStackMemory sm;
 
   for (guint i = 0; i < g->tensors->len; i++)
     {
@@ -246,6 +247,16 @@ collect_memory (BpwTemplate *t, const BpwPlan *plan)
   t->weights[BPW_PART_AFTER] += (double) (dist_last->weights - last.weights);
   t->gradients[BPW_PART_AFTER] += (double) (dist_last->gradients - last.gradients);
   t->optimizer[BPW_PART_AFTER] += (double) (dist_last->optimizer_state - last.optimizer_state);
+
+  /* The stack's training state, as the plan places it: an fp32 master copy (tallied with
+   * the optimizer state) and fp32 gradients per part, fp32 logits on the last stage. */
+  _bpw_plan_stack_memory (plan->blueprint, g, &dist->parallel, &sm);
+  for (guint p = 0; p < BPW_N_PARTS; p++)
+    {
+      t->optimizer[p] += t->weights[p] * sm.master_per_weight_byte;
+      t->gradients[p] *= sm.gradient_scale;
+    }
+  t->logits = sm.logits_bytes;
 
   if (t->by_kind)
     lesser_block (t);

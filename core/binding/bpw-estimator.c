@@ -227,8 +227,12 @@ stage_memory (const BpwEstimator *est, const BpwTemplate *t, const BpwMapping *m
         st.temporaries = MAX (st.temporaries, t->temporaries[p]);
         st.communication = MAX (st.communication, t->communication[p]);
       }
-  if (pp > 1)
+  /* A stage's own sends: activations forward unless it is the last, gradients back (in
+   * training) unless it is the first. The last stage of a serving pipeline sends none. */
+  if (pp > 1 && !last && t->has_pp_send[0])
     st.communication = MAX (st.communication, t->pp_send[0].bytes);
+  if (pp > 1 && !first && t->train && t->has_pp_send[1])
+    st.communication = MAX (st.communication, t->pp_send[1].bytes);
 
   if (t->train)
     {
@@ -239,6 +243,8 @@ stage_memory (const BpwEstimator *est, const BpwTemplate *t, const BpwMapping *m
   else
     acts = live * (double) flight;
   acts += t->cp_kv_buffer;
+  if (last)
+    acts += t->logits;
 
   n_layers = MAX (n_layers, 1);
   if (t->on_chip)

@@ -78,16 +78,19 @@ place (const BpwPlan *plan, BpwTensorKind kind, double bytes, gint64 layers, dou
  * the model's own dtypes give: the weights live in fp32 (the model's weights, in the compute
  * dtype, are the working copies autocast keeps from forward to backward), so an fp32 master
  * copy is added when the model has none; gradients accumulate into fp32 .grad; and the loss
- * keeps the logits up-cast to fp32 (tokens × vocab share × 4 B) from forward to backward. */
-static void
-stack_state (const BpwPlan *plan, const BpwStage *st, double *weights_master,
-             double *gradients, double *activations)
+ * keeps the logits up-cast to fp32 (tokens × vocab share × 4 B) from forward to backward.
+ * Every term is linear in the rank's weight and gradient bytes, so the estimator's template
+ * applies the same factors to its parts. */
+void
+_bpw_plan_stack_memory (const BpwBlueprint *bp,
+                        const BpwWorkGraph *g,
+                        const BpwParallel  *p,
+                        BpwStackMemory     *out)
 {
-  const BpwStack *stack = &plan->blueprint->stack;
-  const BpwWorkGraph *g = plan->dist->graph;
+  const BpwStack *stack = &bp->stack;
   const BpwModelSpec *m = &g->spec;
-  const BpwParallel *p = &plan->dist->parallel;
 
+  *out = (BpwStackMemory) { 0, 1.0, 0 };
   if (!stack->set || g->scenario.phase != BPW_WORKLOAD_TRAIN
       || g->scenario.dtype == BPW_DTYPE_FP32)
     return;
@@ -97,13 +100,26 @@ stack_state (const BpwPlan *plan, const BpwStage *st, double *weights_master,
       double grad = bpw_dtype_bytes (m->gradient_dtype);
 
       if (m->master_dtype == m->param_dtype && m->param_dtype != BPW_DTYPE_FP32)
-        *weights_master += (double) st->memory.weights / param * 4.0;
+        out->master_per_weight_byte = 4.0 / param;
       if (m->gradient_dtype != BPW_DTYPE_FP32)
-        *gradients = *gradients / grad * 4.0;
+        out->gradient_scale = 4.0 / grad;
     }
-  if (stack->fp32_logits && st->has_head)
-    *activations += (double) g->scenario.micro_batch * (double) g->scenario.seq
-                    / (double) p->cp * ceil ((double) m->vocab / (double) p->tp) * 4.0;
+  if (stack->fp32_logits)
+    out->logits_bytes = (double) g->scenario.micro_batch * (double) g->scenario.seq
+                        / (double) p->cp * ceil ((double) m->vocab / (double) p->tp) * 4.0;
+}
+
+static void
+stack_state (const BpwPlan *plan, const BpwStage *st, double *weights_master,
+             double *gradients, double *activations)
+{
+  BpwStackMemory sm;
+
+  _bpw_plan_stack_memory (plan->blueprint, plan->dist->graph, &plan->dist->parallel, &sm);
+  *weights_master += (double) st->memory.weights * sm.master_per_weight_byte;
+  *gradients *= sm.gradient_scale;
+  if (st->has_head)
+    *activations += sm.logits_bytes;
 }
 
 void

@@ -43,6 +43,20 @@ void       _bpw_plan_largest_kinds    (double              largest[BPW_N_TENSOR_
                                        double              temporaries,
                                        double              communication);
 /* Micro-batches' worth of stored activations a stage holds (interleaving included). */
+/* What the blueprint's software stack holds beyond the model's own dtypes in training, per
+ * rank: fp32 master bytes per byte of weights, the factor on gradient bytes (fp32 .grad),
+ * and the fp32 logits the last stage keeps per micro-batch. No stack: 0, 1, 0. */
+typedef struct
+{
+  double master_per_weight_byte;
+  double gradient_scale;
+  double logits_bytes;
+} BpwStackMemory;
+
+void       _bpw_plan_stack_memory     (const BpwBlueprint *bp,
+                                       const BpwWorkGraph *g,
+                                       const BpwParallel  *p,
+                                       BpwStackMemory     *out);
 double     _bpw_plan_stored_factor    (const BpwParallel  *parallel,
                                        gint64              micro_batches,
                                        gint64              stage,

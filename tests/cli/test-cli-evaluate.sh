@@ -11,15 +11,8 @@ BPW=${1:?usage: test-cli-evaluate.sh PATH/TO/bpw}
 
 # ---- evaluate: the contract's keys, exit codes, and both paths agreeing ----
 
-# The A100's hardware alone: under the bundled eager stack the estimator and the bound plan
-# still disagree on peak memory (the estimator's to fix), so the paths are compared without it.
-python3 -c "
-import json, sys
-d = json.load(open(sys.argv[1])); d.pop('stack', None); d['name'] = 'a100-hw'
-json.dump(d, open(sys.argv[2], 'w'))" "$(dirname "$0")/../../data/blueprints/a100-sxm-80gb.json" "$TMP/a100-hw.json"
-
 expect_rc "evaluate gpt3-175b on a100 (bound plan)" 0 \
-  "$BPW" evaluate gpt3-175b --blueprint "$TMP/a100-hw.json" --tp 8 --pp 8 --dp 16 \
+  "$BPW" evaluate gpt3-175b --blueprint a100-sxm-80gb --tp 8 --pp 8 --dp 16 \
   --global-batch 1536 --recompute full --json
 py "evaluate --json has the contract's keys" "
 for k in ('step_time_s', 'mfu', 'hfu', 'bottleneck', 'legal', 'reasons',
@@ -50,7 +43,7 @@ mfu = model / (d['step_time_s'] * 1024 * 312e12)
 assert abs(d['mfu'] - mfu) < 1e-9 * mfu, (d['mfu'], mfu)"
 
 expect_rc "evaluate --analytic" 0 \
-  "$BPW" evaluate gpt3-175b --blueprint "$TMP/a100-hw.json" --tp 8 --pp 8 --dp 16 \
+  "$BPW" evaluate gpt3-175b --blueprint a100-sxm-80gb --tp 8 --pp 8 --dp 16 \
   --global-batch 1536 --recompute full --analytic --json
 py "the analytic estimate agrees with the bound plan's closed form" "
 p = json.load(open('$TMP/plan.json'))
@@ -60,6 +53,28 @@ assert abs(d['memory']['peak_bytes'] - a) < 1e-6 * a"
 py "the simulated step stays within 5 % of the closed form" "
 p = json.load(open('$TMP/plan.json'))
 assert abs(p['step_time_s'] / p['analytic_step_time_s'] - 1) < 0.05"
+py "the bundled stack's fp32 master weights, gradients and logits are in both peaks" "
+p = json.load(open('$TMP/plan.json'))
+assert p['simulated_vs_analytic']['analytic_peak_bytes'] > 58e9, p['simulated_vs_analytic']"
+
+# The A100's hardware alone (its stack removed): the two paths agree there too.
+python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1])); d.pop('stack', None); d['name'] = 'a100-hw'
+json.dump(d, open(sys.argv[2], 'w'))" "$(dirname "$0")/../../data/blueprints/a100-sxm-80gb.json" "$TMP/a100-hw.json"
+expect_rc "evaluate on the A100's hardware alone (bound plan)" 0 \
+  "$BPW" evaluate gpt3-175b --blueprint "$TMP/a100-hw.json" --tp 8 --pp 8 --dp 16 \
+  --global-batch 1536 --recompute full --json
+cp "$TMP/out" "$TMP/plan-hw.json"
+expect_rc "evaluate on the A100's hardware alone (--analytic)" 0 \
+  "$BPW" evaluate gpt3-175b --blueprint "$TMP/a100-hw.json" --tp 8 --pp 8 --dp 16 \
+  --global-batch 1536 --recompute full --analytic --json
+py "without the stack the analytic estimate agrees with the closed form, with less memory" "
+p = json.load(open('$TMP/plan-hw.json'))
+assert abs(d['step_time_s'] - p['analytic_step_time_s']) < 1e-9 * p['analytic_step_time_s']
+a = p['simulated_vs_analytic']['analytic_peak_bytes']
+assert abs(d['memory']['peak_bytes'] - a) < 1e-6 * a
+assert a < 55e9, a"
 
 expect_rc "decode reports the time per output token" 0 \
   "$BPW" evaluate llama3-70b --blueprint h200-sxm-141gb --tp 8 --phase decode \
@@ -308,13 +323,26 @@ expect_stderr "listing the choices" "ring or allgather"
 # ---- uneven pipelines ----
 # Llama 3 405B as Meta trained it at 8 K tokens: TP 8, PP 16 interleaved over 2 chunks with
 # the first and last stage one layer lighter, DP 128, 16 M tokens a step.
+# On the H100's hardware alone: the bundled eager stack's fp32 gradients and logits take it
+# past 80 GB with no recomputation, as both paths now say (below).
+python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1])); d.pop('stack', None); d['name'] = 'h100-hw'
+json.dump(d, open(sys.argv[2], 'w'))" "$(dirname "$0")/../../data/blueprints/h100-sxm-80gb.json" "$TMP/h100-hw.json"
 expect_rc "evaluate llama3-405b in Meta's configuration (--pp-layers lighter:1)" 0 \
-  "$BPW" evaluate llama3-405b --blueprint h100-sxm-80gb --tp 8 --sp --pp 16 --dp 128 \
+  "$BPW" evaluate llama3-405b --blueprint "$TMP/h100-hw.json" --tp 8 --sp --pp 16 --dp 128 \
   --zero 1 --interleave 2 --pp-layers lighter:1 --seq 8192 --global-batch 2048 \
   --micro-batch 1 --recompute none --analytic --json
 py "it is legal, with an MFU between 0 and 1" "
 assert d['legal'] is True, d['reasons']
 assert 0 < d['mfu'] < 1"
+for path in "" --analytic; do
+  expect_rc "with the bundled stack it does not fit, on either path ${path:-(bound plan)}" 3 \
+    "$BPW" evaluate llama3-405b --blueprint h100-sxm-80gb --tp 8 --sp --pp 16 --dp 128 \
+    --zero 1 --interleave 2 --pp-layers lighter:1 --seq 8192 --global-batch 2048 \
+    --micro-batch 1 --recompute none $path --json
+  expect_stderr "naming the shortfall ${path:-(bound plan)}" "Pipeline stage 15 needs 83.71 GiB"
+done
 expect_rc "--pp-layers refuses a list with a stage of no layers" 2 \
   "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --pp 4 --pp-layers 8,0,12,12
 expect_stderr "naming the option" "--pp-layers: expected a comma list"

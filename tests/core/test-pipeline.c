@@ -561,6 +561,10 @@ test_llama3_405b_meta (void)
       BpwStageSplit sp;
 
       g_assert_no_error (error);
+      /* The H100's hardware alone: with the bundled eager stack's fp32 gradients and
+       * logits it does not fit (DP 128: 83.7 GiB on the last stage, on the bound plan and
+       * the estimator alike; test-cli-evaluate checks that). */
+      memset (&bp->stack, 0, sizeof bp->stack);
       load_model ("llama3-405b", &spec);
       bpw_scenario_init_defaults (&scenario);
       scenario.seq = 8192;
