@@ -77,7 +77,7 @@ place (const BpwPlan *plan, BpwTensorKind kind, double bytes, gint64 layers, dou
 /* Training state as a stack with fp32 master weights and AMP autocast holds it, beyond what
  * the model's own dtypes give: the weights live in fp32 (the model's weights, in the compute
  * dtype, are the working copies autocast keeps from forward to backward), so an fp32 master
- * copy is added when the model has none; gradients accumulate into fp32 .grad; and the loss
+ * copy is added when the model has none (sharded with the optimizer state); gradients accumulate into fp32 .grad; and the loss
  * keeps the logits up-cast to fp32 (tokens × vocab share × 4 B) from forward to backward.
  * Every term is linear in the rank's weight and gradient bytes, so the estimator's template
  * applies the same factors to its parts. */
@@ -99,8 +99,13 @@ _bpw_plan_stack_memory (const BpwBlueprint *bp,
       double param = bpw_dtype_bytes (m->param_dtype);
       double grad = bpw_dtype_bytes (m->gradient_dtype);
 
+      /* The master copy is optimizer state: ZeRO 1 and 2 shard it over the data-parallel
+       * group (dp × cp) as they shard the moments, while ZeRO 3 has sharded the weights
+       * it is counted from already. */
+      double shard = p->zero >= 1 && p->zero < 3 ? (double) p->dp * (double) p->cp : 1.0;
+
       if (m->master_dtype == m->param_dtype && m->param_dtype != BPW_DTYPE_FP32)
-        out->master_per_weight_byte = 4.0 / param;
+        out->master_per_weight_byte = 4.0 / param / shard;
       if (m->gradient_dtype != BPW_DTYPE_FP32)
         out->gradient_scale = 4.0 / grad;
     }
