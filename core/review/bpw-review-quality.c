@@ -3,24 +3,28 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The modes are those the study's scenarios run (a compute or KV-cache precision below 16
- * bits: "fp8", "fp8-kv") and those its candidates' blueprints offer without the estimator
- * crediting them ("sparsity-2:4"). A scenario whose mode is not validated is counted at
- * bf16: the comparison the recommendation reads runs that copy of the study, and the
- * difference to the study as given is reported as the gain not counted.
+ * bits: "fp8", "fp8-kv"), those its candidates' mappings ask for in their precision
+ * policies (a class's format, "fp8-e4m3", "fp4", ...; 2:4 sparsity, "sparsity-2:4"), and
+ * 2:4 sparsity where a blueprint offers it and no mapping uses it (listed, not credited).
+ * What is not validated is counted without: a scenario at bf16, a policy class's format at
+ * bf16, its weights dense. The comparison the recommendation reads runs that copy of the
+ * study, and the difference to the study as given is reported as the gain not counted.
  */
 #define G_LOG_DOMAIN "bpw-review"
 
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "bpw-candidate.h"
 #include "bpw-i18n.h"
+#include "bpw-precision-policy.h"
 #include "bpw-review-private.h"
 #include "bpw-study-quality.h"
 
 #define KV_MODE_SUFFIX "-kv"
-#define SPARSITY_MODE "sparsity-2:4"
+#define SPARSITY_MODE BPW_MODE_SPARSITY_2_4
 
 JsonNode *
 _bpw_review_thresholds (BpwReviewBuild *b)
@@ -100,12 +104,132 @@ bpw_review_mode_counted (BpwReviewBuild *b,
   return bpw_study_judge_quality_mode (b->study, mode) == BPW_QUALITY_VALIDATED;
 }
 
-/* @b->counted: the study with each unvalidated mode's scenarios at bf16. */
+/* The modes candidate @c's precision policy asks for on scenario @s, each noted as used by
+ * that scenario. A class held in bf16 for quality asks for nothing. */
+static void
+bpw_review_policy_modes (BpwReviewBuild *b,
+                         guint           c,
+                         guint           s,
+                         GPtrArray      *modes,
+                         GHashTable     *users)
+{
+  const char *scenario = bpw_study_get_scenario (b->study, s)->name;
+  BpwCandidateRun run;
+
+  if (bpw_candidate_run_init (&run, b->study, c, s, NULL) && run.mapping.precision.set)
+    for (guint k = 0; k < BPW_N_POLICY_CLASSES; k++)
+      {
+        const BpwClassPrecision *cp = &run.mapping.precision.classes[k];
+
+        if (bpw_number_format_is_reduced (cp->format) && !cp->keep_bf16)
+          bpw_review_add_use (modes, users, bpw_number_format_to_string (cp->format), scenario);
+        if (cp->sparse_2_4)
+          bpw_review_add_use (modes, users, SPARSITY_MODE, scenario);
+      }
+  bpw_candidate_run_clear (&run);
+}
+
+/* A copy of @node that shares nothing with it (json_node_copy() shares an object's members). */
+static JsonNode *
+deep_copy (JsonNode *node)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *text = NULL;
+
+  json_generator_set_root (generator, node);
+  text = json_generator_to_data (generator, NULL);
+  if (!json_parser_load_from_data (parser, text, -1, NULL))
+    g_assert_not_reached ();
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+/* A copy of the mapping object @mapping whose precision policy asks only for what is
+ * counted: an unvalidated format becomes bf16, unvalidated 2:4 sparsity dense; NULL when
+ * nothing changes. */
+static JsonNode *
+bpw_review_counted_mapping (BpwReviewBuild *b,
+                            JsonNode       *mapping)
+{
+  g_autoptr(JsonNode) copy = NULL;
+  g_autoptr(GList) classes = NULL;
+  JsonObject *policy;
+  gboolean changed = FALSE;
+
+  if (mapping == NULL || !JSON_NODE_HOLDS_OBJECT (mapping) ||
+      !json_object_has_member (json_node_get_object (mapping), "precision") ||
+      !JSON_NODE_HOLDS_OBJECT (json_object_get_member (json_node_get_object (mapping),
+                                                       "precision")))
+    return NULL;
+  copy = deep_copy (mapping);
+  policy = json_object_get_object_member (json_node_get_object (copy), "precision");
+  classes = json_object_get_members (policy);
+  for (GList *l = classes; l != NULL; l = l->next)
+    {
+      JsonNode *node = json_object_get_member (policy, l->data);
+      JsonObject *cls;
+      const char *format, *sparsity;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      cls = json_node_get_object (node);
+      format = json_object_get_string_member_with_default (cls, "format", "scenario");
+      sparsity = json_object_get_string_member_with_default (cls, "sparsity", "dense");
+      if (strcmp (format, "scenario") != 0 && strcmp (format, "bf16") != 0 &&
+          !json_object_get_boolean_member_with_default (cls, "keep_bf16", FALSE) &&
+          !bpw_review_mode_counted (b, format))
+        {
+          json_object_set_string_member (cls, "format", "bf16");
+          changed = TRUE;
+        }
+      if (strcmp (sparsity, "2:4") == 0 && !bpw_review_mode_counted (b, SPARSITY_MODE))
+        {
+          json_object_set_string_member (cls, "sparsity", "dense");
+          changed = TRUE;
+        }
+    }
+  return changed ? g_steal_pointer (&copy) : NULL;
+}
+
+/* Candidate @c of @b->counted with its mappings' policies asking only for what is counted. */
+static gboolean
+bpw_review_count_candidate (BpwReviewBuild  *b,
+                            guint            c,
+                            GError         **error)
+{
+  const BpwStudyCandidate *cand = bpw_study_get_candidate (b->study, c);
+  g_autoptr(JsonNode) own = bpw_review_counted_mapping (b, cand->mapping);
+  g_autoptr(GList) scenarios = NULL;
+  JsonObject *per;
+
+  if (own != NULL && !bpw_study_set_candidate_mapping (b->counted, c, own, error))
+    return FALSE;
+  if (cand->mappings == NULL || !JSON_NODE_HOLDS_OBJECT (cand->mappings))
+    return TRUE;
+  per = json_node_get_object (cand->mappings);
+  scenarios = json_object_get_members (per);
+  for (GList *l = scenarios; l != NULL; l = l->next)
+    {
+      g_autoptr(JsonNode) counted =
+        bpw_review_counted_mapping (b, json_object_get_member (per, l->data));
+
+      if (counted != NULL &&
+          !bpw_study_set_candidate_scenario_mapping (b->counted, c, l->data, counted, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* @b->counted: the study with each unvalidated mode taken out (scenarios at bf16, policies
+ * without it). */
 static gboolean
 bpw_review_count (BpwReviewBuild  *b,
                   GError         **error)
 {
   b->counted = bpw_study_copy (b->study);
+  for (guint c = 0; c < bpw_study_get_n_candidates (b->study); c++)
+    if (!bpw_review_count_candidate (b, c, error))
+      return FALSE;
   for (guint s = 0; s < bpw_study_get_n_scenarios (b->study); s++)
     {
       const BpwStudyScenario *sc = bpw_study_get_scenario (b->study, s);
@@ -193,7 +317,10 @@ _bpw_review_precision (BpwReviewBuild  *b,
           bpw_review_add_use (modes, users, kv_mode, sc->name);
         }
     }
-  /* Offered, not credited: the estimator runs weight matmuls dense. */
+  for (guint c = 0; c < bpw_study_get_n_candidates (b->study); c++)
+    for (guint s = 0; s < bpw_study_get_n_scenarios (b->study); s++)
+      bpw_review_policy_modes (b, c, s, modes, users);
+  /* Offered and not asked for by any mapping: listed, nothing credited. */
   for (guint c = 0; c < bpw_study_get_n_candidates (b->study); c++)
     {
       g_autoptr(BpwBlueprint) bp =

@@ -316,6 +316,85 @@ test_packet_fp8_without_evidence (void)
                              "alternative", "fp8"));
 }
 
+/* A candidate's precision policy asks for fp8 matmuls and 2:4 sparse weights on one
+ * scenario: both are modes of the packet, credited by the estimator, and without evidence
+ * neither is counted (the counted step is the study's without the policy); with evidence
+ * inside the threshold for both, the counted step is the faster one. */
+static BpwStudy *
+default_with_policy (void)
+{
+  BpwStudy *study = bpw_test_default_study ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  const BpwStudyCandidate *cand;
+  JsonObject *existing, *mapping;
+  guint c;
+
+  for (c = 0; c < bpw_study_get_n_candidates (study); c++)
+    if (strcmp (bpw_study_get_candidate (study, c)->name, "H200 SXM 141 GB") == 0)
+      break;
+  g_assert_cmpuint (c, <, bpw_study_get_n_candidates (study));
+  cand = bpw_study_get_candidate (study, c);
+  existing = bpw_study_candidate_get_scenario_mapping (cand, FP8_SCENARIO);
+  mapping = existing != NULL ? json_node_get_object (json_node_copy (
+                                 json_object_get_member (json_node_get_object (cand->mappings),
+                                                         FP8_SCENARIO)))
+                             : json_object_new ();
+  g_assert_true (json_parser_load_from_data (parser, "{\"mlp\": {\"format\": \"fp8-e4m3\", "
+                                             "\"sparsity\": \"2:4\"}}", -1, &error));
+  json_object_set_member (mapping, "precision", json_node_copy (json_parser_get_root (parser)));
+  json_node_take_object (node, mapping);
+  g_assert_true (bpw_study_set_candidate_scenario_mapping (study, c, FP8_SCENARIO, node, &error));
+  g_assert_no_error (error);
+  return study;
+}
+
+static void
+test_packet_policy (void)
+{
+  static const char * const modes[] = { "fp8-e4m3", "sparsity-2:4" };
+  const char *h200 = "H200 SXM 141 GB";
+  g_autoptr(BpwStudy) plain = bpw_test_default_study ();
+  g_autoptr(BpwStudy) policy = default_with_policy ();
+  g_autoptr(BpwReviewPacket) reference = quick_packet (plain);
+  g_autoptr(BpwReviewPacket) packet = quick_packet (policy);
+  g_autoptr(BpwReviewPacket) validated = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonArray *list = json_object_get_array_member (bpw_review_packet_get_root (packet),
+                                                  "precision_modes");
+  BpwQualityThreshold t = { (char *) "mmlu", 0.01, BPW_QUALITY_SCALE_RELATIVE,
+                            BPW_QUALITY_HIGHER_IS_BETTER, (char *) "release policy" };
+  BpwQualityEvidence e[2] = {
+    { (char *) "fp8-e4m3", (char *) "mmlu", 0.797, 0.80, NAN, (char *) "evaluation run" },
+    { (char *) "sparsity-2:4", (char *) "mmlu", 0.798, 0.80, NAN, (char *) "evaluation run" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    {
+      JsonObject *mode = find_by (list, "mode", modes[i]);
+      JsonArray *gains;
+
+      g_assert_nonnull (mode);
+      g_assert_cmpstr (json_object_get_string_member (mode, "verdict"), ==, "missing");
+      g_assert_true (json_object_get_boolean_member (mode, "credited_by_estimator"));
+      g_assert_false (json_object_get_boolean_member (mode, "counted"));
+      gains = json_object_get_array_member (mode, "gains_not_counted");
+      g_assert_nonnull (find_by (gains, "candidate", h200));
+      g_assert_cmpfloat (json_object_get_double_member (find_by (gains, "candidate", h200),
+                                                        "speedup_not_counted"), >, 1.0);
+    }
+  g_assert_cmpfloat (counted_step (packet, h200, FP8_SCENARIO), ==,
+                     counted_step (reference, h200, FP8_SCENARIO));
+
+  g_assert_true (bpw_study_set_quality_thresholds (policy, &t, 1, &error));
+  g_assert_true (bpw_study_set_quality_evidence (policy, e, 2, &error));
+  g_assert_no_error (error);
+  validated = quick_packet (policy);
+  g_assert_cmpfloat (counted_step (validated, h200, FP8_SCENARIO), <,
+                     counted_step (reference, h200, FP8_SCENARIO));
+}
+
 static void
 test_packet_fp8_validated (void)
 {
@@ -420,6 +499,7 @@ main (int argc, char **argv)
   g_test_add_func ("/review-packet/fp8-without-evidence", test_packet_fp8_without_evidence);
   g_test_add_func ("/review-packet/fp8-validated", test_packet_fp8_validated);
   g_test_add_func ("/review-packet/fp8-failed", test_packet_fp8_failed);
+  g_test_add_func ("/review-packet/policy", test_packet_policy);
   g_test_add_func ("/review-packet/owners-and-go", test_packet_owners_and_go);
   g_test_add_func ("/review-packet/measured-runs", test_packet_measured_runs);
   return g_test_run ();
