@@ -51,6 +51,17 @@ bpw_template_key_init (BpwTemplateKey    *key,
     key->engine[i] = mapping->engine[i];
   for (guint i = 0; i < BPW_N_TENSOR_KINDS; i++)
     key->placement[i] = mapping->placement[i];
+  key->policy_set = mapping->precision.set;
+  for (guint i = 0; mapping->precision.set && i < BPW_N_POLICY_CLASSES; i++)
+    {
+      const BpwClassPrecision *cp = &mapping->precision.classes[i];
+
+      key->policy_format[i] = cp->format;
+      key->policy_scaling[i] = cp->scaling;
+      key->policy_keep[i] = cp->keep_bf16;
+      key->policy_sparse[i] = cp->sparse_2_4;
+      key->policy_block[i] = cp->block;
+    }
 }
 
 guint
