@@ -176,16 +176,6 @@ evaluate_run (const char *model, const char *blueprint, const BpwCliOptions *opt
       return status;
     }
 
-  /* The closed-form estimate runs every matmul in the scenario's dtype: it has no per-class
-   * precision, and a figure that silently ignores the policy would be wrong. */
-  if (flags->analytic && setup.mapping.precision.set)
-    {
-      status = bpw_cli_usage ("evaluate", "evaluate --analytic: the closed-form estimate does "
-                              "not model a precision policy (--precision-policy or the "
-                              "mapping's \"precision\"); leave out --analytic");
-      bpw_cli_setup_clear (&setup);
-      return status;
-    }
   if (flags->analytic)
     {
       g_autoptr(BpwEstimator) est = bpw_estimator_new (&setup.spec, &setup.scenario,

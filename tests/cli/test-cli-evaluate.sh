@@ -387,9 +387,15 @@ expect_stderr "saying the blueprint lacks 2:4" "mi300x.* no 2:4 structured spars
 expect_rc "an unknown format in --precision-policy is invalid input" 1 \
   "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --precision-policy '{"mlp": {"format": "fp9"}}'
 expect_stderr "located in the option" "--precision-policy:1:20: precision.mlp.format: .*\"fp9\""
-expect_rc "--analytic with a precision policy is a usage error" 2 \
-  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --analytic \
-  --precision-policy '{"mlp": {"format": "fp8-e4m3"}}'
-expect_stderr "saying the estimate does not model it" "does not model a precision policy"
+expect_rc "--analytic with a precision policy" 0 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --phase prefill --global-batch 8 \
+  --analytic --precision-policy '{"mlp": {"format": "fp8-e4m3"}}' --json
+cp "$TMP/out" "$TMP/policy-analytic.json"
+expect_rc "the bound plan with the same policy" 0 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --phase prefill --global-batch 8 \
+  --precision-policy '{"mlp": {"format": "fp8-e4m3"}}' --json
+py "the estimate prices the policy's step as the plan does" "
+a = json.load(open('$TMP/policy-analytic.json'))
+assert abs(a['step_time_s'] / d['step_time_s'] - 1) < 1e-9, (a['step_time_s'], d['step_time_s'])"
 
 tap_finish

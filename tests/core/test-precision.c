@@ -625,8 +625,81 @@ test_sheet (void)
   g_assert_nonnull (strstr (csv, ",bf16,dense,quality\n"));
 }
 
+/* The estimator binds its template with the mapping, policy included: its step time, MFU
+ * and peak memory equal the bound plan's under fp8 classes, 2:4 sparsity and a shape
+ * fallback, over TP, PP and DP (the bundled stack less its launch gaps, which the
+ * template does not replay), and two policies never share a template. */
+static void
+test_estimator (void)
+{
+  static const BpwWorkloadPhase phases[] = { BPW_WORKLOAD_TRAIN, BPW_WORKLOAD_PREFILL };
+  static const gint64 shapes[][3] = { { 1, 1, 1 }, { 2, 2, 1 }, { 2, 1, 2 } };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load_bundled ("h100-sxm-80gb", &error);
+  BpwPrecisionPolicy policies[2];
+
+  g_assert_no_error (error);
+  bp->stack.has_launch = FALSE;
+  bpw_precision_policy_init (&policies[0]);
+  policies[0].set = TRUE;
+  policies[0].classes[BPW_MATMUL_CLASS_MLP].format = BPW_NUMBER_FORMAT_FP8_E4M3;
+  policies[0].classes[BPW_MATMUL_CLASS_MLP].sparse_2_4 = TRUE;
+  policies[0].classes[BPW_MATMUL_CLASS_ATTENTION_PROJECTION].format = BPW_NUMBER_FORMAT_FP8_E4M3;
+  policies[0].classes[BPW_MATMUL_CLASS_ATTENTION_PROJECTION].scaling = BPW_SCALING_PER_BLOCK;
+  policies[0].classes[BPW_MATMUL_CLASS_ATTENTION_PROJECTION].block = 96;  /* shape fallback */
+  policies[1] = policy_for (BPW_MATMUL_CLASS_LM_HEAD, BPW_NUMBER_FORMAT_FP8_E4M3);
+  for (guint ph = 0; ph < G_N_ELEMENTS (phases); ph++)
+    for (guint k = 0; k < G_N_ELEMENTS (shapes); k++)
+      {
+        g_autoptr(BpwEstimator) est = NULL;
+        BpwModelSpec spec;
+        BpwScenario scenario;
+        BpwMapping mapping;
+        double first = 0;
+
+        setup (&spec, &scenario, &mapping, BPW_DTYPE_BF16);
+        scenario.phase = phases[ph];
+        scenario.global_batch = 4;
+        mapping.parallel.tp = shapes[k][0];
+        mapping.parallel.pp = shapes[k][1];
+        mapping.parallel.dp = shapes[k][2];
+        est = bpw_estimator_new (&spec, &scenario, bp, &error);
+        g_assert_no_error (error);
+        for (guint i = 0; i < G_N_ELEMENTS (policies); i++)
+          {
+            BpwWorkGraph *graph = bpw_work_graph_new (&spec, &scenario, &error);
+            BpwDistWork *dist;
+            g_autoptr(BpwPlan) plan = NULL;
+            BpwEvaluation e_plan, e_est;
+
+            g_assert_no_error (error);
+            mapping.precision = policies[i];
+            dist = bpw_dist_work_new (graph, &mapping.parallel, &error);
+            g_assert_no_error (error);
+            plan = bpw_plan_new (dist, bp, &mapping, &error);
+            g_assert_no_error (error);
+            bpw_evaluation_from_plan (plan, &e_plan);
+            g_assert_true (bpw_estimator_evaluate (est, &mapping, &e_est, NULL, &error));
+            g_assert_no_error (error);
+            g_assert_cmpfloat_with_epsilon (e_est.step_time_s, e_plan.step_time_s,
+                                            1e-9 * e_plan.step_time_s);
+            g_assert_cmpfloat_with_epsilon (e_est.mfu, e_plan.mfu, 1e-9);
+            g_assert_cmpfloat_with_epsilon (e_est.peak_bytes, e_plan.peak_bytes,
+                                            1e-6 * e_plan.peak_bytes);
+            if (i == 0)
+              first = e_est.step_time_s;
+            else
+              g_assert_cmpfloat (e_est.step_time_s, !=, first);
+          }
+        bpw_mapping_clear (&mapping);
+        bpw_scenario_clear (&scenario);
+        bpw_model_spec_clear (&spec);
+      }
+}
+
 int
 main (int argc, char **argv)
+
 {
   g_test_init (&argc, &argv, NULL);
 
@@ -644,5 +717,6 @@ main (int argc, char **argv)
   g_test_add_func ("/bpw/core/Precision/dtype-fp8-unchanged", test_dtype_fp8_unchanged);
   g_test_add_func ("/bpw/core/Precision/modes-and-json", test_modes_and_json);
   g_test_add_func ("/bpw/core/Precision/sheet", test_sheet);
+  g_test_add_func ("/bpw/core/Precision/estimator", test_estimator);
   return g_test_run ();
 }
