@@ -84,6 +84,10 @@ serve_to_text (const BpwServeResult *results, guint n, const BpwServeOptions *o,
                             "each accepted with probability %.3g: %.3f tokens per verify "
                             "step\n", o->spec_tokens, o->draft != NULL ? "draft model"
                             : "MTP heads", o->spec_accept, results[0].tokens_per_verify);
+  if (results[0].images > 0)
+    g_string_append_printf (out, "Images: %" G_GINT64_FORMAT " per request, %" G_GINT64_FORMAT
+                            " tokens added to each prompt (prompt lengths count text)\n",
+                            results[0].images, results[0].image_tokens);
   if (results[0].ep_bytes_per_token > 0)
     g_string_append_printf (out, "Expert parallelism over %" G_GINT64_FORMAT " ranks: each "
                             "sends %.4g KiB in all-to-alls per token it decodes\n",
@@ -101,6 +105,10 @@ serve_to_text (const BpwServeResult *results, guint n, const BpwServeOptions *o,
       g_string_append_printf (out, "  %-22s %10s %10s %10s %10s\n", "", "mean", "p50", "p95",
                               "p99");
       describe_stats (out, "time to first token", &r->ttft_s, 1e3, "ms");
+      if (r->images > 0)
+        g_string_append_printf (out, "  %-22s %10.4g ms per request (%.1f %% of the mean "
+                                "time to first token)\n", "vision encoder",
+                                r->encoder_s * 1e3, r->encoder_ttft_share * 100.0);
       describe_stats (out, "time per output token", &r->tpot_s, 1e3, "ms");
       describe_stats (out, "end to end", &r->e2e_s, 1.0, "s");
       g_string_append_printf (out, "  %-22s %10.4g tokens/s (mean decode batch %.1f, %"
@@ -293,9 +301,14 @@ bpw_cli_serve (int    argc,
   description = g_strconcat ("Lengths: fixed:N; uniform:LO:HI (whole tokens, both included); "
                              "lognormal:MEAN:SIGMA\n(round(X), ln X normal with standard "
                              "deviation SIGMA and E[X] = MEAN, at least 1).\nScenario options "
-                             "other than --dtype are ignored: the stream sets batches and "
-                             "lengths.\nWith --ep N (N dividing --dp) the EP ranks are one "
-                             "replica that splits the experts.\n\n", bpw_cli_options_mapping_help (), NULL);
+                             "other than --dtype and --images are ignored: the stream sets "
+                             "batches and lengths.\nWith --ep N (N dividing --dp) the EP ranks are one "
+                             "replica that splits the experts.\n--images N: images per "
+                             "request of a model with a vision encoder (default 1 for\nsuch a "
+                             "model, else 0). --prompt-len counts text tokens only: each "
+                             "request adds\nN × the model's image tokens (576 for Llava-1.5), "
+                             "which its prefill computes after\nrunning the vision encoder in "
+                             "the same step, and its KV cache holds.\n\n", bpw_cli_options_mapping_help (), NULL);
   g_option_context_set_description (context, description);
   g_option_context_add_main_entries (context, entries, NULL);
   bpw_cli_options_add (&options, context);
