@@ -211,6 +211,10 @@ py "two images: 1152 image tokens and more encoder time, at most twice" "
 m = json.load(open('$TMP/mm1.json'))
 assert d['serving']['image_tokens_per_request'] == 1152
 assert m['encoder_s'] < d['encoder_s'] <= 2 * m['encoder_s'] * (1 + 1e-9), (d['encoder_s'], m['encoder_s'])"
+expect_rc "serve a multimodal model as a table" 0 "$BPW" serve ${MM% --json}
+expect_stdout "the table gives the images per request" "^Images: 1 per request, 576 tokens"
+expect_stdout "the table gives the encoder's share of TTFT" \
+  "^  vision encoder +[0-9.]+ ms per request \\([0-9.]+ % of the mean time to first token\\)"
 expect_rc "chunked prefill with images is refused" 1 "$BPW" serve $MM --chunked-prefill 256
 expect_stderr "the reason names the images" "images"
 expect_rc "serve --help says prompt lengths count text" 0 "$BPW" serve --help
