@@ -51,14 +51,18 @@ typedef struct
   double  encoder;   /* of it, the vision encoder and projector */
 } Point;
 
+/* The encoder's seconds in a step: the evaluation gives each layer type's time as a mean
+ * over the devices of every stage, and the encoder runs on the first stage alone (before
+ * the first block), so its time there is the mean times the PP stages (each of the same
+ * TP × DP ranks). */
 static double
-encoder_seconds (const BpwEvaluation *e)
+encoder_seconds (const BpwServeModel *m, const BpwEvaluation *e)
 {
   double sum = 0;
 
   for (guint k = 0; k < BPW_N_BOTTLENECKS; k++)
     sum += e->layer_class_s[BPW_LAYER_VISION][k];
-  return sum;
+  return sum * (double) MAX (m->mapping.parallel.pp, 1);
 }
 
 static gint64
@@ -124,7 +128,7 @@ evaluate_point (BpwServeModel *m, guint phase, gint64 batch, gint64 length,
   stored = g_new (Point, 1);
   stored->key = key;
   stored->seconds = e.step_time_s;
-  stored->encoder = encoder_seconds (&e);
+  stored->encoder = encoder_seconds (m, &e);
   g_hash_table_insert (m->cache, &stored->key, stored);
   *seconds = stored->seconds;
   *encoder = stored->encoder;

@@ -474,6 +474,21 @@ test_images_ttft (void)
   /* Every decode step reads the image tokens' keys and values too. */
   g_assert_cmpfloat (r[1].tpot_s.mean, >, r0.tpot_s.mean);
 
+  /* Over two pipeline stages the encoder still runs whole, on the first. */
+  {
+    g_autoptr(BpwServeModel) m = NULL;
+    BpwServeResult piped;
+
+    s.scenario.images = 1;
+    s.mapping.parallel.pp = 2;
+    m = model_new (&s, 64, 1024, 1026);
+    serve (m, &o, &piped);
+    s.mapping.parallel.pp = 1;
+    g_test_message ("encoder %.3f ms over PP 2, %.3f ms alone", piped.encoder_s * 1e3,
+                    r[1].encoder_s * 1e3);
+    g_assert_cmpfloat (fabs (piped.encoder_s / r[1].encoder_s - 1), <, 0.05);
+  }
+
   /* A chunk would split the image tokens from their encoder step: refused. */
   {
     g_autoptr(BpwServeModel) m = model_new (&s, 64, 1024, 1026);
