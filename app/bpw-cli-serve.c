@@ -163,6 +163,7 @@ serve_run (const char *model_name, const char *blueprint, const BpwCliOptions *o
                         .spec_tokens = args->spec_tokens, .spec_accept = args->spec_accept };
   g_autoptr(BpwServeModel) draft = NULL;
   gint64 longest_prompt, longest_request;
+  BpwCliOptions scenario_options;
   BpwCliSetup setup;
   int status = BPW_CLI_EXIT_OK;
 
@@ -179,11 +180,38 @@ serve_run (const char *model_name, const char *blueprint, const BpwCliOptions *o
       return bpw_cli_report_error ("serve", error);
     }
 
-  if (!bpw_cli_setup_load (&setup, model_name, blueprint, options, &error))
+  /* --images is serve's own: per request, beside prompts that count text. The setup's
+   * scenario (whose seq serve ignores) must not weigh it against its seq. */
+  scenario_options = *options;
+  scenario_options.images = BPW_CLI_UNSET;
+  if (!bpw_cli_setup_load (&setup, model_name, blueprint, &scenario_options, &error))
     {
       status = bpw_cli_report_error ("serve", error);
       bpw_cli_setup_clear (&setup);
       return status;
+    }
+  if (options->images != BPW_CLI_UNSET)
+    {
+      gint64 tokens = bpw_model_spec_has_vision (&setup.spec)
+                      ? bpw_model_spec_image_tokens (&setup.spec) : 0;
+
+      if (options->images > 0 && tokens == 0)
+        g_set_error (&error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                     "serve: --images %" G_GINT64_FORMAT ": %s has no vision encoder",
+                     options->images, setup.spec.name);
+      else if (tokens > 0 && options->images > BPW_SCENARIO_MAX_TOKENS / tokens)
+        g_set_error (&error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                     "serve: --images %" G_GINT64_FORMAT ": images of %" G_GINT64_FORMAT
+                     " tokens each exceed %" G_GINT64_FORMAT " tokens per request",
+                     options->images, tokens, BPW_SCENARIO_MAX_TOKENS);
+      if (error != NULL)
+        {
+          status = bpw_cli_report_error ("serve", error);
+          bpw_cli_setup_clear (&setup);
+          return status;
+        }
+      setup.scenario.images_set = TRUE;
+      setup.scenario.images = options->images;
     }
   if (args->kv_dtype != NULL && !bpw_dtype_from_string (args->kv_dtype,
                                                         &setup.scenario.kv_dtype))

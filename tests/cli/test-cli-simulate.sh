@@ -215,6 +215,13 @@ expect_rc "serve a multimodal model as a table" 0 "$BPW" serve ${MM% --json}
 expect_stdout "the table gives the images per request" "^Images: 1 per request, 576 tokens"
 expect_stdout "the table gives the encoder's share of TTFT" \
   "^  vision encoder +[0-9.]+ ms per request \\([0-9.]+ % of the mean time to first token\\)"
+# Serve ignores the scenario's --seq: four images (2304 tokens) are not weighed against it.
+expect_rc "serve --images 4 beyond the default seq of 2048" 0 "$BPW" serve $MM --images 4
+py "four images: 2304 image tokens per request" "
+assert d['serving']['image_tokens_per_request'] == 4 * 576, d['serving']"
+expect_rc "--images 1 on a text-only model is refused" 1 "$BPW" serve llama3-8b \
+  --blueprint h100-sxm-80gb --requests 10 --arrival-rate 1 --images 1
+expect_stderr "the reason names the missing encoder" "has no vision encoder"
 expect_rc "chunked prefill with images is refused" 1 "$BPW" serve $MM --chunked-prefill 256
 expect_stderr "the reason names the images" "images"
 expect_rc "serve --help says prompt lengths count text" 0 "$BPW" serve --help
