@@ -187,6 +187,15 @@ bpw_cli_facts_to_text (const BpwFacts     *facts,
     bpw_cli_facts_row_si (out, 0, "Active parameters", facts->active_parameters, "");
   if (spec->mtp_modules > 0)
     bpw_cli_facts_row_si (out, 0, "MTP parameters (apart)", facts->mtp_parameters, "");
+  if (bpw_model_spec_has_vision (spec))
+    {
+      bpw_cli_facts_row_si (out, 0, "Vision tower parameters", facts->vision_parameters, "");
+      bpw_cli_facts_row_si (out, 0, "Projector parameters", facts->projector_parameters, "");
+      /* Decode encodes no image: the figure is the prefill's and training's. */
+      if (scenario->phase != BPW_WORKLOAD_DECODE)
+        bpw_cli_facts_row_si (out, 0, "Vision FLOPs per image (forward)",
+                              facts->vision_flops_per_image, "FLOP");
+    }
   bpw_cli_facts_row_si (out, 0, "Tokens per step", facts->tokens_per_step, "");
   bpw_cli_format_row (out, 0, "Micro-batches per pipeline", micro, NULL);
   g_string_append_c (out, '\n');

@@ -84,6 +84,10 @@ serve_to_text (const BpwServeResult *results, guint n, const BpwServeOptions *o,
                             "each accepted with probability %.3g: %.3f tokens per verify "
                             "step\n", o->spec_tokens, o->draft != NULL ? "draft model"
                             : "MTP heads", o->spec_accept, results[0].tokens_per_verify);
+  if (results[0].images > 0)
+    g_string_append_printf (out, "Images: %" G_GINT64_FORMAT " per request, %" G_GINT64_FORMAT
+                            " tokens added to each prompt (prompt lengths count text)\n",
+                            results[0].images, results[0].image_tokens);
   if (results[0].ep_bytes_per_token > 0)
     g_string_append_printf (out, "Expert parallelism over %" G_GINT64_FORMAT " ranks: each "
                             "sends %.4g KiB in all-to-alls per token it decodes\n",
@@ -101,6 +105,10 @@ serve_to_text (const BpwServeResult *results, guint n, const BpwServeOptions *o,
       g_string_append_printf (out, "  %-22s %10s %10s %10s %10s\n", "", "mean", "p50", "p95",
                               "p99");
       describe_stats (out, "time to first token", &r->ttft_s, 1e3, "ms");
+      if (r->images > 0)
+        g_string_append_printf (out, "  %-22s %10.4g ms per request (%.1f %% of the mean "
+                                "time to first token)\n", "vision encoder",
+                                r->encoder_s * 1e3, r->encoder_ttft_share * 100.0);
       describe_stats (out, "time per output token", &r->tpot_s, 1e3, "ms");
       describe_stats (out, "end to end", &r->e2e_s, 1.0, "s");
       g_string_append_printf (out, "  %-22s %10.4g tokens/s (mean decode batch %.1f, %"
@@ -155,6 +163,7 @@ serve_run (const char *model_name, const char *blueprint, const BpwCliOptions *o
                         .spec_tokens = args->spec_tokens, .spec_accept = args->spec_accept };
   g_autoptr(BpwServeModel) draft = NULL;
   gint64 longest_prompt, longest_request;
+  BpwCliOptions scenario_options;
   BpwCliSetup setup;
   int status = BPW_CLI_EXIT_OK;
 
@@ -171,11 +180,38 @@ serve_run (const char *model_name, const char *blueprint, const BpwCliOptions *o
       return bpw_cli_report_error ("serve", error);
     }
 
-  if (!bpw_cli_setup_load (&setup, model_name, blueprint, options, &error))
+  /* --images is serve's own: per request, beside prompts that count text. The setup's
+   * scenario (whose seq serve ignores) must not weigh it against its seq. */
+  scenario_options = *options;
+  scenario_options.images = BPW_CLI_UNSET;
+  if (!bpw_cli_setup_load (&setup, model_name, blueprint, &scenario_options, &error))
     {
       status = bpw_cli_report_error ("serve", error);
       bpw_cli_setup_clear (&setup);
       return status;
+    }
+  if (options->images != BPW_CLI_UNSET)
+    {
+      gint64 tokens = bpw_model_spec_has_vision (&setup.spec)
+                      ? bpw_model_spec_image_tokens (&setup.spec) : 0;
+
+      if (options->images > 0 && tokens == 0)
+        g_set_error (&error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                     "serve: --images %" G_GINT64_FORMAT ": %s has no vision encoder",
+                     options->images, setup.spec.name);
+      else if (tokens > 0 && options->images > BPW_SCENARIO_MAX_TOKENS / tokens)
+        g_set_error (&error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                     "serve: --images %" G_GINT64_FORMAT ": images of %" G_GINT64_FORMAT
+                     " tokens each exceed %" G_GINT64_FORMAT " tokens per request",
+                     options->images, tokens, BPW_SCENARIO_MAX_TOKENS);
+      if (error != NULL)
+        {
+          status = bpw_cli_report_error ("serve", error);
+          bpw_cli_setup_clear (&setup);
+          return status;
+        }
+      setup.scenario.images_set = TRUE;
+      setup.scenario.images = options->images;
     }
   if (args->kv_dtype != NULL && !bpw_dtype_from_string (args->kv_dtype,
                                                         &setup.scenario.kv_dtype))
@@ -293,9 +329,14 @@ bpw_cli_serve (int    argc,
   description = g_strconcat ("Lengths: fixed:N; uniform:LO:HI (whole tokens, both included); "
                              "lognormal:MEAN:SIGMA\n(round(X), ln X normal with standard "
                              "deviation SIGMA and E[X] = MEAN, at least 1).\nScenario options "
-                             "other than --dtype are ignored: the stream sets batches and "
-                             "lengths.\nWith --ep N (N dividing --dp) the EP ranks are one "
-                             "replica that splits the experts.\n\n", bpw_cli_options_mapping_help (), NULL);
+                             "other than --dtype and --images are ignored: the stream sets "
+                             "batches and lengths.\nWith --ep N (N dividing --dp) the EP ranks are one "
+                             "replica that splits the experts.\n--images N: images per "
+                             "request of a model with a vision encoder (default 1 for\nsuch a "
+                             "model, else 0). --prompt-len counts text tokens only: each "
+                             "request adds\nN × the model's image tokens (576 for Llava-1.5), "
+                             "which its prefill computes after\nrunning the vision encoder in "
+                             "the same step, and its KV cache holds.\n\n", bpw_cli_options_mapping_help (), NULL);
   g_option_context_set_description (context, description);
   g_option_context_add_main_entries (context, entries, NULL);
   bpw_cli_options_add (&options, context);

@@ -29,14 +29,41 @@ struct _BpwServeModel
                                * share one copy of the weights (or of the experts) and step
                                * in lockstep; 1 otherwise */
   gint64         max_batch;
+  gint64         images;      /* per request; base keeps 0 for the text-only points */
+  gint64         image_tokens; /* decoder tokens of a request's images */
   gint64         kv_capacity;
   double         ep_bytes_per_sequence;  /* all-to-all bytes per rank per decode step, per
                                           * sequence the rank runs */
-  GHashTable    *cache;       /* packed (phase, batch, length) → double seconds */
+  GHashTable    *cache;       /* packed (phase, batch, length) → Point */
   guint          evaluations;
 };
 
 /* ---- grid points ---- */
+
+/* The prefill of prompts that carry the request's images: a grid of its own, in text
+ * tokens (BpwWorkloadPhase has no fourth value). */
+#define PHASE_IMAGE_PREFILL 3
+
+typedef struct
+{
+  guint64 key;
+  double  seconds;
+  double  encoder;   /* of it, the vision encoder and projector */
+} Point;
+
+/* The encoder's seconds in a step: the evaluation gives each layer type's time as a mean
+ * over the devices of every stage, and the encoder runs on the first stage alone (before
+ * the first block), so its time there is the mean times the PP stages (each of the same
+ * TP × DP ranks). */
+static double
+encoder_seconds (const BpwServeModel *m, const BpwEvaluation *e)
+{
+  double sum = 0;
+
+  for (guint k = 0; k < BPW_N_BOTTLENECKS; k++)
+    sum += e->layer_class_s[BPW_LAYER_VISION][k];
+  return sum * (double) MAX (m->mapping.parallel.pp, 1);
+}
 
 static gint64
 align (const BpwServeModel *m, BpwWorkloadPhase phase, gint64 length)
@@ -63,40 +90,48 @@ set_batch (const BpwServeModel *m, gint64 batch, BpwScenario *s, BpwMapping *map
   map->recompute = BPW_RECOMPUTE_NONE;
 }
 
+/* @phase is a BpwWorkloadPhase or PHASE_IMAGE_PREFILL, whose @length counts text tokens:
+ * the estimator's sequence adds the request's image tokens and its work the encoder's. */
 static gboolean
-evaluate_point (BpwServeModel *m, BpwWorkloadPhase phase, gint64 batch, gint64 length,
-                double *seconds, GError **error)
+evaluate_point (BpwServeModel *m, guint phase, gint64 batch, gint64 length,
+                double *seconds, double *encoder, GError **error)
 {
   guint64 key = ((guint64) length << 26) | ((guint64) batch << 2) | (guint64) phase;
-  gpointer found = g_hash_table_lookup (m->cache, &key);
+  Point *found = g_hash_table_lookup (m->cache, &key);
   g_autoptr(BpwEstimator) est = NULL;
   BpwScenario s = m->base;
   BpwMapping map = m->mapping;
   BpwEvaluation e;
-  guint64 *stored;
-  double *value;
+  Point *stored;
 
   if (found != NULL)
     {
-      *seconds = *(double *) found;
+      *seconds = found->seconds;
+      *encoder = found->encoder;
       return TRUE;
     }
-  s.phase = phase;
+  s.phase = phase == PHASE_IMAGE_PREFILL ? BPW_WORKLOAD_PREFILL : (BpwWorkloadPhase) phase;
   set_batch (m, batch, &s, &map);
-  if (phase == BPW_WORKLOAD_PREFILL)
-    s.seq = length;
+  if (phase == PHASE_IMAGE_PREFILL)
+    {
+      s.images = m->images;
+      s.seq = align (m, BPW_WORKLOAD_PREFILL, length + m->image_tokens);
+    }
+  else if (phase == BPW_WORKLOAD_PREFILL)
+    s.seq = align (m, BPW_WORKLOAD_PREFILL, length);
   else
     s.context = length;
   est = bpw_estimator_new (&m->spec, &s, m->blueprint, error);
   if (est == NULL || !bpw_estimator_evaluate (est, &map, &e, NULL, error))
     return FALSE;
   m->evaluations++;
-  stored = g_new (guint64, 2);  /* the key, then the value's bits */
-  stored[0] = key;
-  value = (double *) &stored[1];
-  *value = e.step_time_s;
-  g_hash_table_insert (m->cache, stored, value);
-  *seconds = e.step_time_s;
+  stored = g_new (Point, 1);
+  stored->key = key;
+  stored->seconds = e.step_time_s;
+  stored->encoder = encoder_seconds (m, &e);
+  g_hash_table_insert (m->cache, &stored->key, stored);
+  *seconds = stored->seconds;
+  *encoder = stored->encoder;
   return TRUE;
 }
 
@@ -116,11 +151,11 @@ bracket (double x, gint64 top, gint64 *lo, gint64 *hi)
 }
 
 static gboolean
-interpolate (BpwServeModel *m, BpwWorkloadPhase phase, double batch, double length,
-             double *seconds, GError **error)
+interpolate (BpwServeModel *m, guint phase, double batch, double length,
+             double *seconds, double *encoder, GError **error)
 {
   gint64 b0, b1, x0, x1;
-  double u, v, f[4] = { 0, 0, 0, 0 }, w[4];
+  double u, v, f[4] = { 0, 0, 0, 0 }, g[4] = { 0, 0, 0, 0 }, w[4];
 
   bracket (batch, m->max_batch, &b0, &b1);
   bracket (length, 0, &x0, &x1);
@@ -134,10 +169,12 @@ interpolate (BpwServeModel *m, BpwWorkloadPhase phase, double batch, double leng
     {
       gint64 b = c & 1 ? b1 : b0, x = c & 2 ? x1 : x0;
 
-      if (w[c] > 0 && !evaluate_point (m, phase, b, align (m, phase, x), &f[c], error))
+      if (w[c] > 0 && !evaluate_point (m, phase, b, x, &f[c], &g[c], error))
         return FALSE;
     }
   *seconds = w[0] * f[0] + w[1] * f[1] + w[2] * f[2] + w[3] * f[3];
+  if (encoder != NULL)
+    *encoder = w[0] * g[0] + w[1] * g[1] + w[2] * g[2] + w[3] * g[3];
   return TRUE;
 }
 
@@ -150,7 +187,28 @@ bpw_serve_model_prefill_time (BpwServeModel *m,
 {
   g_return_val_if_fail (batch >= 1 && batch <= m->max_batch, FALSE);
   return interpolate (m, BPW_WORKLOAD_PREFILL, (double) batch,
-                      sqrt (sum_squares / (double) batch), seconds, error);
+                      sqrt (sum_squares / (double) batch), seconds, NULL, error);
+}
+
+gboolean
+bpw_serve_model_prompt_time (BpwServeModel *m,
+                             gint64         batch,
+                             double         sum_squares,
+                             double        *seconds,
+                             double        *encoder,
+                             GError       **error)
+{
+  double mean;
+
+  g_return_val_if_fail (batch >= 1 && batch <= m->max_batch, FALSE);
+  *encoder = 0;
+  if (m->images == 0)
+    return bpw_serve_model_prefill_time (m, batch, sum_squares, seconds, error);
+  /* The grid's length is the text part of the quadratic mean: the estimator adds the
+   * image tokens back, so the batch's attention work is exact. */
+  mean = sqrt (sum_squares / (double) batch) - (double) m->image_tokens;
+  return interpolate (m, PHASE_IMAGE_PREFILL, (double) batch, MAX (mean, 1.0), seconds,
+                      encoder, error);
 }
 
 gboolean
@@ -162,7 +220,7 @@ bpw_serve_model_decode_time (BpwServeModel *m,
 {
   g_return_val_if_fail (batch >= 1 && batch <= m->max_batch, FALSE);
   return interpolate (m, BPW_WORKLOAD_DECODE, (double) batch, context / (double) batch,
-                      seconds, error);
+                      seconds, NULL, error);
 }
 
 /* ---- capacity ---- */
@@ -178,8 +236,12 @@ bind (BpwServeModel *m, BpwWorkloadPhase phase, gint64 batch, gint64 length, GEr
   s.phase = phase;
   set_batch (m, batch, &s, &map);
   s.name = NULL;
+  /* The prefill that sizes the working memory carries the request's images. */
   if (phase == BPW_WORKLOAD_PREFILL)
-    s.seq = align (m, phase, length);
+    {
+      s.images = m->images;
+      s.seq = align (m, phase, length + m->image_tokens);
+    }
   else
     s.context = length;
   graph = bpw_work_graph_new (&m->spec, &s, error);
@@ -273,6 +335,10 @@ bpw_serve_model_new (const BpwModelSpec *spec,
   m->mapping.parallel.schedule = BPW_SCHEDULE_1F1B;
   m->mapping.parallel.interleave = 1;
   m->max_batch = max_batch;
+  m->images = bpw_scenario_images (scenario, spec);
+  m->image_tokens = m->images * (m->images > 0 ? bpw_model_spec_image_tokens (spec) : 0);
+  m->base.images_set = TRUE;
+  m->base.images = 0;
   m->cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   (void) longest_request;
   if (!compute_capacity (m, MAX (longest_prompt, 1), error))
@@ -297,6 +363,18 @@ gint64
 bpw_serve_model_kv_capacity (const BpwServeModel *m)
 {
   return m->kv_capacity;
+}
+
+gint64
+bpw_serve_model_images (const BpwServeModel *m)
+{
+  return m->images;
+}
+
+gint64
+bpw_serve_model_image_tokens (const BpwServeModel *m)
+{
+  return m->image_tokens;
 }
 
 gint64

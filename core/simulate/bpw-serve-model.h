@@ -21,9 +21,13 @@
  * per step over the memory bandwidth; FLOPs over the peak, convex in length) that hold at
  * the grid points hold everywhere in between.
  *
+ * Images (Llava-style): each request's prompt gains images × image tokens; its prefill
+ * runs the vision encoder and projector on them in the same step, as vLLM does
+ * (bpw_serve_model_prompt_time, on a grid of its own in text tokens); decode steps do not.
+ *
  * KV capacity (tokens per replica): device memory minus everything else the heavier of
  * two plans holds on its most constrained stage — a decode step of the largest batch and a
- * prefill of the longest prompt — divided by the KV bytes per token of that stage. A token
+ * prefill of the longest prompt with its images — divided by the KV bytes per token of that stage. A token
  * here is one position in every layer's cache; a sequence of a sliding-window model holds
  * fewer (bpw_serve_model_kv_tokens).
  *
@@ -58,11 +62,22 @@ BpwServeModel *bpw_serve_model_new          (const BpwModelSpec *spec,
                                              GError            **error);
 void           bpw_serve_model_free         (BpwServeModel      *model);
 
-/* Seconds of a prefill of @batch prompts with Σ length² = @sum_squares. */
+/* Seconds of a prefill of @batch text prompts with Σ length² = @sum_squares (no images:
+ * also what speculative verification and a mixed step's fixed cost are priced by). */
 gboolean       bpw_serve_model_prefill_time (BpwServeModel      *model,
                                              gint64              batch,
                                              double              sum_squares,
                                              double             *seconds,
+                                             GError            **error);
+/* Seconds of the prefill of @batch requests' prompts with their images: Σ (decoder
+ * tokens computed)² = @sum_squares, each request's count including its image tokens; the
+ * step runs the vision encoder on the batch's images, and @encoder gets its share of
+ * the seconds (0 for a text-only model or images 0: then the same as prefill_time). */
+gboolean       bpw_serve_model_prompt_time  (BpwServeModel      *model,
+                                             gint64              batch,
+                                             double              sum_squares,
+                                             double             *seconds,
+                                             double             *encoder,
                                              GError            **error);
 /* Seconds of a decode step of @batch sequences holding @context tokens in their caches
  * (together; each reads its context and the new token). */
@@ -74,6 +89,11 @@ gboolean       bpw_serve_model_decode_time  (BpwServeModel      *model,
 
 gint64         bpw_serve_model_kv_capacity  (const BpwServeModel *model);  /* tokens */
 gint64         bpw_serve_model_max_batch    (const BpwServeModel *model);
+/* Images per request (the scenario's, by default the model's: 1 with a vision encoder)
+ * and the decoder tokens they become, which every request's prompt and KV cache add to
+ * its text tokens. */
+gint64         bpw_serve_model_images       (const BpwServeModel *model);
+gint64         bpw_serve_model_image_tokens (const BpwServeModel *model);
 gint64         bpw_serve_model_devices      (const BpwServeModel *model);  /* per replica */
 gint64         bpw_serve_model_ep           (const BpwServeModel *model);  /* EP ranks */
 gint64         bpw_serve_model_layers       (const BpwServeModel *model);  /* the model's */

@@ -17,6 +17,7 @@ typedef struct
   gint64   cached;     /* prompt tokens found in the prefix cache */
   gint64   reserve;    /* KV units (blocks, or tokens when contiguous) it holds running */
   double   first;      /* time of the first token */
+  double   encoder;    /* seconds of the vision encoder in its prefill step */
   double   done;       /* completion (or rejection) */
   gboolean rejected;
 } Request;

@@ -129,7 +129,8 @@ step (Replica *rp, GError **error)
   Run *run = rp->run;
   gint64 chunk = rp->o->chunk_tokens;
   gint64 budget = chunk > 0 ? chunk : G_MAXINT64, pieces = 0, decoders = 0;
-  double sum_sq = 0, context = 0, dt = 0, part;
+  gint64 images = bpw_serve_model_image_tokens (run->model);
+  double sum_sq = 0, context = 0, dt = 0, part, encoder = 0;
   g_autoptr(GArray) piece = g_array_sized_new (FALSE, TRUE, sizeof (gint64), rp->running->len);
 
   for (guint k = 0; k < rp->running->len; k++)
@@ -143,12 +144,13 @@ step (Replica *rp, GError **error)
           c = MIN (r->prompt - s->prefilled, budget);
           budget -= c;
           pieces++;
-          sum_sq += (double) c * (double) c;
+          /* The image tokens come with the prompt (never chunked: bpw_serve_run). */
+          sum_sq += (double) (c + images) * (double) (c + images);
         }
       else if (s->generated > 0)
         {
           decoders++;
-          context += (double) (r->prompt + s->generated - 1);
+          context += (double) (images + r->prompt + s->generated - 1);
         }
       g_array_append_val (piece, c);
     }
@@ -157,7 +159,7 @@ step (Replica *rp, GError **error)
     decoders = 0;
   if (pieces > 0)
     {
-      if (!bpw_serve_model_prefill_time (run->model, pieces, sum_sq, &dt, error))
+      if (!bpw_serve_model_prompt_time (run->model, pieces, sum_sq, &dt, &encoder, error))
         return FALSE;
       run->out->prefills++;
     }
@@ -184,6 +186,7 @@ step (Replica *rp, GError **error)
             {
               s->generated = 1;
               r->first = rp->t;
+              r->encoder = encoder;
             }
         }
       else if (decoders > 0 && s->generated > 0)

@@ -102,13 +102,13 @@ static void
 reserve (Run *run, const BpwServeOptions *o)
 {
   gint64 block = o->kv_block > 0 ? o->kv_block : BPW_SERVE_KV_BLOCK, longest = 0;
-  gint64 contiguous = 0;
+  gint64 contiguous = 0, images = bpw_serve_model_image_tokens (run->model);
 
   for (guint i = 0; i < run->reqs->len; i++)
     {
       const Request *r = &g_array_index (run->reqs, Request, i);
 
-      longest = MAX (longest, r->prompt + r->output);
+      longest = MAX (longest, images + r->prompt + r->output);
     }
   if (o->kv_contiguous)
     {
@@ -121,7 +121,7 @@ reserve (Run *run, const BpwServeOptions *o)
   for (guint i = 0; i < run->reqs->len; i++)
     {
       Request *r = &g_array_index (run->reqs, Request, i);
-      gint64 held = bpw_serve_model_kv_tokens (run->model, r->prompt + r->output);
+      gint64 held = bpw_serve_model_kv_tokens (run->model, images + r->prompt + r->output);
 
       r->reserve = o->kv_contiguous ? contiguous : (held + block - 1) / block;
       r->cached = MIN ((gint64) floor ((double) r->prompt * o->prefix_hit), r->prompt - 1);
@@ -134,7 +134,8 @@ waste_tokens (const Run *run, const BpwServeOptions *o, const Request *r)
   gint64 block = o->kv_contiguous ? 1 : o->kv_block > 0 ? o->kv_block : BPW_SERVE_KV_BLOCK;
 
   return (double) (r->reserve * block -
-                   bpw_serve_model_kv_tokens (run->model, r->prompt + r->output));
+                   bpw_serve_model_kv_tokens (run->model, bpw_serve_model_image_tokens (run->model)
+                                                          + r->prompt + r->output));
 }
 
 static int
@@ -182,7 +183,7 @@ bpw_serve_run (BpwServeModel         *model,
   g_autoptr(GArray) tpot = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) e2e = g_array_new (FALSE, FALSE, sizeof (double));
   Run run = { .model = model, .out = out };
-  double first = G_MAXDOUBLE, last = 0, in_system = 0;
+  double first = G_MAXDOUBLE, last = 0, in_system = 0, encoder = 0;
 
   g_return_val_if_fail (options->arrival_rate >= BPW_SERVE_MIN_ARRIVAL_RATE, FALSE);
   memset (out, 0, sizeof *out);
@@ -214,7 +215,18 @@ bpw_serve_run (BpwServeModel         *model,
                    options->prefix_hit, options->kv_block, BPW_SERVE_MAX_KV_BLOCK);
       return FALSE;
     }
+  /* A chunk would split a request's image tokens from the encoder step that makes them. */
+  if (options->chunk_tokens > 0 && bpw_serve_model_images (model) > 0)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("serve: chunked prefill of requests with %" PRId64 " images each is not "
+                   "modelled; serve them with whole prefills or with images 0"),
+                   bpw_serve_model_images (model));
+      return FALSE;
+    }
   out->arrival_rate = options->arrival_rate;
+  out->images = bpw_serve_model_images (model);
+  out->image_tokens = bpw_serve_model_image_tokens (model);
   out->kv_capacity_tokens = bpw_serve_model_kv_capacity (model);
   out->ep_bytes_per_token = bpw_serve_model_ep_bytes_per_sequence (model);
   run.reqs = draw (options);
@@ -239,6 +251,7 @@ bpw_serve_run (BpwServeModel         *model,
         continue;
       out->requests++;
       out->prompt_tokens += r->prompt;
+      encoder += r->encoder;
       run.waste += waste_tokens (&run, options, r);
       v = r->first - r->arrival;
       g_array_append_val (ttft, v);
@@ -262,6 +275,8 @@ bpw_serve_run (BpwServeModel         *model,
     }
   out->mean_decode_batch = out->decodes > 0 ? run.decode_batches / (double) out->decodes : 0;
   out->kv_waste_tokens = out->requests > 0 ? run.waste / (double) out->requests : 0;
+  out->encoder_s = out->requests > 0 ? encoder / (double) out->requests : 0;
+  out->encoder_ttft_share = out->ttft_s.mean > 0 ? out->encoder_s / out->ttft_s.mean : 0;
   out->tokens_per_verify = run.verified > 0 ? run.drafted / run.verified : 1;
   return TRUE;
 }
@@ -310,6 +325,8 @@ write_result (BpwJsonWriter *w, const BpwServeResult *r)
   bpw_json_writer_int (w, "prefill_tokens", r->prefill_tokens);
   bpw_json_writer_double (w, "ep_bytes_per_token", r->ep_bytes_per_token);
   bpw_json_writer_double (w, "tokens_per_verify", r->tokens_per_verify);
+  bpw_json_writer_double (w, "encoder_s", r->encoder_s);
+  bpw_json_writer_double (w, "encoder_ttft_share", r->encoder_ttft_share);
 }
 
 char *
@@ -329,6 +346,7 @@ bpw_serve_to_json (const BpwServeResult  *results,
   bpw_json_writer_int (&w, "seed", (gint64) o->seed);
   bpw_json_writer_int (&w, "requests", o->requests);
   bpw_json_writer_string (&w, "prompt_len", prompt);
+  bpw_json_writer_string (&w, "prompt_counts", "text tokens");
   bpw_json_writer_string (&w, "output_len", output);
   bpw_json_writer_int (&w, "replicas", o->replicas);
   bpw_json_writer_string (&w, "arrivals", "poisson");
@@ -351,6 +369,9 @@ bpw_serve_to_json (const BpwServeResult  *results,
                               bpw_dtype_to_string (bpw_serve_model_kv_dtype (model)));
       bpw_json_writer_int (&w, "devices_per_replica", bpw_serve_model_devices (model));
       bpw_json_writer_int (&w, "ep", bpw_serve_model_ep (model));
+      bpw_json_writer_int (&w, "images_per_request", bpw_serve_model_images (model));
+      bpw_json_writer_int (&w, "image_tokens_per_request",
+                           bpw_serve_model_image_tokens (model));
     }
   bpw_json_writer_end_object (&w);
   if (n > 1)

@@ -40,6 +40,12 @@
  * per sequence beyond an empty step). Draft tokens are accepted in order, each with
  * probability α (from the stream's seed) until the first rejection; the verify step adds
  * the accepted ones and one of its own: (1 − α^(k+1)) / (1 − α) tokens expected.
+ * Images (a multimodal model, bpw_serve_model_images): the stream's prompt lengths count
+ * text tokens; every request adds its images' tokens before them, which its KV cache holds
+ * (reservation, capacity in requests) and its prefill computes, running the vision encoder
+ * in the same step (as vLLM does); a cached prefix is text. Chunked prefill with images is
+ * refused.
+ *
  * The prefill produces the first token (TTFT = its end − arrival); each decode step one
  * more (TPOT = (end − first token) / (output − 1)). A request that alone exceeds the KV
  * capacity is rejected and counted.
@@ -121,12 +127,18 @@ typedef struct
   gint64           kv_reserve_tokens;   /* contiguous: what each sequence reserves; else 0 */
   gint64           peak_batch;          /* most sequences running at once on a replica */
   double           kv_waste_tokens;     /* mean reserved − held at completion, per request */
-  gint64           prompt_tokens;       /* of the requests served */
-  gint64           prefill_tokens;      /* computed by prefills (prompt − cached prefix) */
+  gint64           prompt_tokens;       /* of the requests served: text tokens, as drawn */
+  gint64           prefill_tokens;      /* text tokens computed by prefills (prompt − cached
+                                         * prefix); each also computes its image tokens */
   double           ep_bytes_per_token;  /* all-to-all bytes an EP rank sends per token
                                          * it decodes (dispatch and combine; 0 without EP) */
   double           tokens_per_verify;   /* speculative: mean tokens a sequence gains per
                                          * verify step (before the output's end); else 1 */
+  gint64           images;              /* per request (the model's) */
+  gint64           image_tokens;        /* per request: decoder tokens of its images */
+  double           encoder_s;           /* mean per request: seconds of the vision encoder
+                                         * in the prefill step of its first token */
+  double           encoder_ttft_share;  /* encoder_s over the mean TTFT */
 } BpwServeResult;
 
 void      bpw_serve_settings_apply (const BpwServeSettings *settings,

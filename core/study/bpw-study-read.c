@@ -23,7 +23,7 @@ static const char * const workload_keys[] = { "name", "description", "model", NU
 static const char * const scenario_keys[] = {
   "name", "description", "workload", "suite", "phase", "global_batch", "micro_batch", "seq",
   "context", "recompute", "dtype", "kv_dtype", "optimizer", "weight", "sla", "parallel",
-  "serving", NULL
+  "serving", "images", NULL
 };
 static const char * const sla_keys[] = { "step_time", "ttft", "tpot", "p99", NULL };
 static const char * const serving_keys[] = {
@@ -389,18 +389,24 @@ bpw_study_read_scenario (BpwStudy    *self,
     return FALSE;
   /* 0 until read: the default depends on the parallel decomposition, read below. */
   sc.scenario.micro_batch = 0;
+  /* −1 until read: absent is the model's default (1 with a vision encoder). */
+  sc.scenario.images = -1;
   if (!bpw_json_doc_get_int (doc, item, path, "micro_batch", FALSE, 1, G_MAXINT64,
                              &sc.scenario.micro_batch, error)
       || !bpw_json_doc_get_int (doc, item, path, "seq", FALSE, 1, G_MAXINT64,
                                 &sc.scenario.seq, error)
       || !bpw_json_doc_get_int (doc, item, path, "context", phase == BPW_WORKLOAD_DECODE, 0,
                                 G_MAXINT64, &sc.scenario.context, error)
+      || !bpw_json_doc_get_int (doc, item, path, "images", FALSE, 0, G_MAXINT32,
+                                &sc.scenario.images, error)
       || !bpw_json_doc_get_double (doc, item, path, "weight", FALSE, 0.0, 1.0e9,
                                    &sc.scenario.weight, error)
       || !bpw_study_read_sla (doc, item, path, &sc.scenario, self->warnings, error)
       || !bpw_study_read_parallel (doc, item, path, &sc.parallel, self->warnings, error)
       || !bpw_study_read_serving (doc, item, path, &sc.serving, self->warnings, error))
     return FALSE;
+  sc.scenario.images_set = sc.scenario.images >= 0;
+  sc.scenario.images = MAX (sc.scenario.images, 0);
   if (sc.scenario.micro_batch == 0)
     sc.scenario.micro_batch = bpw_scenario_default_micro_batch (phase, sc.scenario.global_batch,
                                                                 &sc.parallel);

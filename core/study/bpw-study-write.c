@@ -111,6 +111,8 @@ bpw_study_write_scenario (BpwStudy               *self,
   INT ("micro_batch", s->micro_batch);
   INT ("seq", s->seq);
   INT ("context", s->context);
+  if (s->images_set)
+    INT ("images", s->images);
   STR ("recompute", bpw_recompute_to_string (s->recompute));
   STR ("dtype", bpw_dtype_to_string (s->dtype));
   STR ("kv_dtype", bpw_dtype_to_string (s->kv_dtype));

@@ -189,6 +189,43 @@ assert abs(d['tokens_per_verify'] / ((1 - 0.8 ** 4) / 0.2) - 1) < 0.02, d['token
 expect_rc "a draft without draft tokens is a usage error" 2 "$BPW" serve $KV --draft llama3-8b
 expect_rc "an acceptance rate of 1 is a usage error" 2 "$BPW" serve $KV --spec-tokens 2 \
   --spec-accept 1
+# Images per request: a multimodal model's prompts gain 576 tokens per image (prompt lengths
+# count text); images 0 is the text-only run.
+MM="llava-1.5-7b --blueprint h100-sxm-80gb --requests 40 --arrival-rate 0.5 --prompt-len fixed:200"
+MM="$MM --output-len fixed:16 --json"
+expect_rc "serve a multimodal model with its default image per request" 0 "$BPW" serve $MM
+cp "$TMP/out" "$TMP/mm1.json"
+py "one image of 576 tokens per request; the encoder's share of TTFT" "
+s = d['serving']
+assert s['images_per_request'] == 1 and s['image_tokens_per_request'] == 576, s
+assert d['stream']['prompt_counts'] == 'text tokens'
+assert d['prompt_tokens'] == 40 * 200, d['prompt_tokens']
+assert 0 < d['encoder_ttft_share'] < 1 and d['encoder_s'] > 0, d"
+expect_rc "serve it with --images 0" 0 "$BPW" serve $MM --images 0
+py "no image: no encoder, and a shorter time to first token" "
+m = json.load(open('$TMP/mm1.json'))
+assert d['serving']['images_per_request'] == 0 and d['encoder_s'] == 0, d['serving']
+assert d['ttft_s']['mean'] < m['ttft_s']['mean'] - m['encoder_s'], (d['ttft_s'], m['ttft_s'])"
+expect_rc "serve it with --images 2" 0 "$BPW" serve $MM --images 2
+py "two images: 1152 image tokens and more encoder time, at most twice" "
+m = json.load(open('$TMP/mm1.json'))
+assert d['serving']['image_tokens_per_request'] == 1152
+assert m['encoder_s'] < d['encoder_s'] <= 2 * m['encoder_s'] * (1 + 1e-9), (d['encoder_s'], m['encoder_s'])"
+expect_rc "serve a multimodal model as a table" 0 "$BPW" serve ${MM% --json}
+expect_stdout "the table gives the images per request" "^Images: 1 per request, 576 tokens"
+expect_stdout "the table gives the encoder's share of TTFT" \
+  "^  vision encoder +[0-9.]+ ms per request \\([0-9.]+ % of the mean time to first token\\)"
+# Serve ignores the scenario's --seq: four images (2304 tokens) are not weighed against it.
+expect_rc "serve --images 4 beyond the default seq of 2048" 0 "$BPW" serve $MM --images 4
+py "four images: 2304 image tokens per request" "
+assert d['serving']['image_tokens_per_request'] == 4 * 576, d['serving']"
+expect_rc "--images 1 on a text-only model is refused" 1 "$BPW" serve llama3-8b \
+  --blueprint h100-sxm-80gb --requests 10 --arrival-rate 1 --images 1
+expect_stderr "the reason names the missing encoder" "has no vision encoder"
+expect_rc "chunked prefill with images is refused" 1 "$BPW" serve $MM --chunked-prefill 256
+expect_stderr "the reason names the images" "images"
+expect_rc "serve --help says prompt lengths count text" 0 "$BPW" serve --help
+expect_stdout "the help names --images" "counts text tokens only"
 # A stream is held whole (exact quantiles): its length is bounded before anything runs.
 expect_rc "more requests than a run simulates is a usage error" 2 \
   "$BPW" serve llama3-8b --blueprint h200-sxm-141gb --arrival-rate 1 --requests 100000000

@@ -112,6 +112,20 @@ expect_stdout "human output shows model FLOPs with a unit" \
   '^  model \(MFU numerator\) +[0-9.]+ [kMGTPEZ]?FLOP +[0-9]+$'
 expect_stdout "human output shows memory in GiB with bytes" '^  weights +[0-9.]+ GiB +[0-9]+ B$'
 expect_stdout "human output shows the conservation line" '^Conservation +ok'
+# A multimodal model: its vision tower, projector and FLOPs per image, a line each, with
+# the exact figures of facts --json.
+expect_rc "facts llava-1.5-7b --json succeeds" 0 "$BPW" facts llava-1.5-7b --json
+cp "$TMP/out" "$TMP/llava.json"
+expect_rc "facts llava-1.5-7b succeeds" 0 "$BPW" facts llava-1.5-7b
+for key in "vision_parameters:Vision tower parameters" "projector_parameters:Projector parameters" \
+           "vision_flops_per_image:Vision FLOPs per image \\(forward\\)"; do
+  value=$("${PYTHON:-python3}" -c "import json,sys; print(json.load(open(sys.argv[1]))['${key%%:*}'])" \
+          "$TMP/llava.json")
+  expect_stdout "human output shows ${key%%:*} ($value)" "^${key#*:} +[0-9.]+ [kMGTPEZ]?[A-Z]* *$value$"
+done
+expect_rc "facts gpt3-175b again" 0 "$BPW" facts gpt3-175b
+if grep -q "Vision" "$TMP/out"; then fail "a text model shows no vision lines"
+else pass "a text model shows no vision lines"; fi
 
 # ---- facts --json: contract keys and closed forms -------------------------------------
 

@@ -4,7 +4,7 @@
  *
  * Expert parallelism (expert weights split over the EP ranks, the all-to-all bytes of
  * every MoE layer), the paged KV cache against a contiguous maximum-length reservation,
- * prefix caching, an FP8 KV cache and sliding-window KV, each changing `bpw serve`'s
+ * prefix caching, an FP8 KV cache, sliding-window KV and images per request, each changing `bpw serve`'s
  * figures in the direction and by the size its simple formula gives.
  */
 #include "config.h"
@@ -402,6 +402,140 @@ test_speculative (void)
   setup_clear (&s);
 }
 
+/* ---- images per request ---- */
+
+/* A Llava-1.5 request of 1024 text tokens and n images alone (no queue): TTFT is one
+ * prefill, which now also runs the vision encoder on n images and computes 576 n more
+ * tokens. So TTFT rises by the encoder's time plus the text prefill of the longer prompt
+ * less that of the shorter; the encoder's time is at least its FLOPs over the matrix peak
+ * and grows with the images (less than in proportion: a step's fixed costs are paid once).
+ * Images 0 is the text-only prefill exactly. */
+static void
+test_images_ttft (void)
+{
+  g_autoptr(BpwServeModel) text = NULL;
+  g_autoptr(GError) error = NULL;
+  BpwServeOptions o = stream (0.01, 20, "fixed:1024", "fixed:2");
+  BpwServeResult r0, r[3];
+  BpwFacts facts = { 0 };
+  Setup s;
+  gint64 tokens;
+  double t0, tn, peak;
+
+  setup_load (&s, "llava-1.5-7b", 1);
+  tokens = bpw_model_spec_image_tokens (&s.spec);
+  g_assert_cmpint (tokens, ==, 576);
+  s.scenario.images_set = TRUE;
+  s.scenario.images = 0;
+  text = model_new (&s, 64, 1024, 1026);
+  g_assert_cmpint (bpw_serve_model_image_tokens (text), ==, 0);
+  serve (text, &o, &r0);
+  g_assert_true (bpw_serve_model_prefill_time (text, 1, 1024.0 * 1024.0, &t0, &error));
+  g_assert_no_error (error);
+  /* One prefill exactly (up to the rounding of its end minus its arrival). */
+  g_assert_cmpfloat (fabs (r0.ttft_s.mean - t0), <=, 1e-9 * t0);
+  g_assert_cmpfloat (r0.encoder_s, ==, 0);
+  g_assert_cmpint (r0.images, ==, 0);
+
+  s.scenario.seq = 2048;
+  s.scenario.phase = BPW_WORKLOAD_PREFILL;
+  s.scenario.images = 1;
+  g_assert_true (bpw_facts_compute (&s.spec, &s.scenario, &s.mapping.parallel, &facts, &error));
+  g_assert_no_error (error);
+  peak = bpw_blueprint_peak_flops (s.bp, BPW_ENGINE_MATRIX, BPW_PRECISION_BF16);
+  for (gint64 n = 1; n <= 2; n++)
+    {
+      g_autoptr(BpwServeModel) m = NULL;
+      double grow;
+
+      s.scenario.images = n;
+      m = model_new (&s, 64, 1024, 1026);
+      g_assert_cmpint (bpw_serve_model_images (m), ==, n);
+      g_assert_cmpint (bpw_serve_model_image_tokens (m), ==, n * tokens);
+      serve (m, &o, &r[n]);
+      g_assert_true (bpw_serve_model_prefill_time (text, 1, pow (1024.0 + n * tokens, 2), &tn,
+                                                   &error));
+      g_assert_no_error (error);
+      grow = r[n].encoder_s + tn - t0;
+      g_test_message ("%" G_GINT64_FORMAT " image(s): TTFT %.3f ms (text only %.3f ms), "
+                      "encoder %.3f ms (%.1f %% of TTFT), closed form rise %.3f ms",
+                      n, r[n].ttft_s.mean * 1e3, r0.ttft_s.mean * 1e3, r[n].encoder_s * 1e3,
+                      r[n].encoder_ttft_share * 100, grow * 1e3);
+      g_assert_cmpfloat (fabs ((r[n].ttft_s.mean - r0.ttft_s.mean) / grow - 1), <, 0.1);
+      g_assert_cmpfloat (r[n].encoder_s, >=, (double) n * (double) facts.vision_flops_per_image
+                                             / peak);
+      g_assert_cmpfloat (fabs (r[n].encoder_ttft_share - r[n].encoder_s / r[n].ttft_s.mean),
+                         <, 1e-12);
+      g_assert_cmpint (r[n].prompt_tokens, ==, r0.prompt_tokens);
+    }
+  /* A second image adds work but not a second step's fixed costs. */
+  g_assert_cmpfloat (r[2].encoder_s, >, r[1].encoder_s);
+  g_assert_cmpfloat (r[2].encoder_s, <=, 2 * r[1].encoder_s * (1 + 1e-9));
+  /* Every decode step reads the image tokens' keys and values too. */
+  g_assert_cmpfloat (r[1].tpot_s.mean, >, r0.tpot_s.mean);
+
+  /* Over two pipeline stages the encoder still runs whole, on the first. */
+  {
+    g_autoptr(BpwServeModel) m = NULL;
+    BpwServeResult piped;
+
+    s.scenario.images = 1;
+    s.mapping.parallel.pp = 2;
+    m = model_new (&s, 64, 1024, 1026);
+    serve (m, &o, &piped);
+    s.mapping.parallel.pp = 1;
+    g_test_message ("encoder %.3f ms over PP 2, %.3f ms alone", piped.encoder_s * 1e3,
+                    r[1].encoder_s * 1e3);
+    g_assert_cmpfloat (fabs (piped.encoder_s / r[1].encoder_s - 1), <, 0.05);
+  }
+
+  /* A chunk would split the image tokens from their encoder step: refused. */
+  {
+    g_autoptr(BpwServeModel) m = model_new (&s, 64, 1024, 1026);
+
+    o.chunk_tokens = 512;
+    g_assert_false (bpw_serve_run (m, &o, &r[0], &error));
+    g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+  }
+  bpw_facts_clear (&facts);
+  setup_clear (&s);
+}
+
+/* All requests at once: the paged cache admits ⌊blocks / blocks per request⌋ of them,
+ * and a request's blocks cover its image tokens, so the requests the cache holds fall by
+ * the images' share of a request (576 of 576 + 1024 + 64 tokens) up to the small change of
+ * capacity (the prefill with an image needs a little more working memory). */
+static void
+test_images_kv (void)
+{
+  g_autoptr(BpwServeModel) text = NULL;
+  g_autoptr(BpwServeModel) img = NULL;
+  BpwServeOptions o = stream (1e6, 300, "fixed:1024", "fixed:64");
+  BpwServeResult r0, r1;
+  Setup s;
+  double share, fell;
+
+  setup_load (&s, "llava-1.5-7b", 1);
+  s.scenario.images_set = TRUE;
+  s.scenario.images = 0;
+  text = model_new (&s, 256, 1024, 1088);
+  s.scenario.images = 1;
+  img = model_new (&s, 256, 1024, 1088);
+  serve (text, &o, &r0);
+  serve (img, &o, &r1);
+  g_assert_cmpint (r0.peak_batch, ==, r0.kv_capacity_tokens / 16 / (1088 / 16));
+  g_assert_cmpint (r1.peak_batch, ==, r1.kv_capacity_tokens / 16 / ((576 + 1088) / 16));
+  share = 576.0 / (576.0 + 1088.0);
+  fell = 1.0 - (double) r1.peak_batch / (double) r0.peak_batch;
+  g_test_message ("KV cache %" G_GINT64_FORMAT " / %" G_GINT64_FORMAT " tokens: %"
+                  G_GINT64_FORMAT " requests text only, %" G_GINT64_FORMAT " with an image "
+                  "(fell %.3f, the image's share %.3f)", r0.kv_capacity_tokens,
+                  r1.kv_capacity_tokens, r0.peak_batch, r1.peak_batch, fell, share);
+  g_assert_cmpint (r1.kv_capacity_tokens, <=, r0.kv_capacity_tokens);
+  g_assert_cmpfloat (fabs (fell - share), <, 0.03);
+  setup_clear (&s);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -413,5 +547,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/ServeFeatures/sliding-window", test_sliding_window);
   g_test_add_func ("/bpw/core/ServeFeatures/chunked-prefill", test_chunked_prefill);
   g_test_add_func ("/bpw/core/ServeFeatures/speculative", test_speculative);
+  g_test_add_func ("/bpw/core/ServeFeatures/images-ttft", test_images_ttft);
+  g_test_add_func ("/bpw/core/ServeFeatures/images-kv", test_images_kv);
   return g_test_run ();
 }

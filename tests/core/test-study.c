@@ -116,6 +116,51 @@ test_round_trip (void)
                      scenario_by_name (a, "llama3-70b-decode")->scenario.sla_tpot);
 }
 
+/* A scenario's "images" (per sequence, a request in serving): read, written back only when
+ * given, absent as the model's default, and refused for a text-only model. */
+static void
+test_images (void)
+{
+  const char *head =
+    "{\"format\": \"bpw-study\", \"version\": 1, \"name\": \"mm\",\n"
+    " \"workloads\": [{\"name\": \"llava\", \"model\": \"llava-1.5-7b\"},\n"
+    "  {\"name\": \"llama\", \"model\": \"llama3-8b\"}],\n"
+    " \"scenarios\": [{\"name\": \"serve\", \"workload\": \"llava\", \"phase\": \"prefill\",\n"
+    "   \"global_batch\": 8, \"seq\": 2048, \"images\": 2},\n"
+    "  {\"name\": \"plain\", \"workload\": \"llava\", \"phase\": \"prefill\",\n"
+    "   \"global_batch\": 8, \"seq\": 2048}";
+  g_autofree char *text = g_strconcat (head, "]}", NULL);
+  g_autofree char *text_only = g_strconcat (head, ",\n  {\"name\": \"bad\", \"workload\": "
+                                            "\"llama\", \"phase\": \"prefill\", "
+                                            "\"global_batch\": 8, \"images\": 1}]}", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwStudy) study = bpw_study_new_from_data ("mm.json", text, -1, &error);
+  g_autoptr(BpwStudy) back = NULL;
+  g_autoptr(BpwStudy) bad = NULL;
+  g_autofree char *json = NULL;
+  const BpwStudyScenario *sc;
+
+  g_assert_no_error (error);
+  sc = scenario_by_name (study, "serve");
+  g_assert_true (sc->scenario.images_set);
+  g_assert_cmpint (sc->scenario.images, ==, 2);
+  sc = scenario_by_name (study, "plain");
+  g_assert_false (sc->scenario.images_set);
+  json = bpw_study_to_json (study);
+  g_assert_nonnull (strstr (json, "\"images\": 2"));
+  g_assert_null (strstr (json, "\"images\": 0"));
+  back = bpw_study_new_from_data ("back.json", json, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (bpw_study_equal (study, back));
+  g_assert_cmpint (scenario_by_name (back, "serve")->scenario.images, ==, 2);
+  g_assert_false (scenario_by_name (back, "plain")->scenario.images_set);
+
+  bad = bpw_study_new_from_data ("bad.json", text_only, -1, &error);
+  g_assert_null (bad);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "vision encoder"));
+}
+
 static void
 test_atomic_save_backup (void)
 {
@@ -406,6 +451,7 @@ main (int    argc,
 
   g_test_add_func ("/bpw/core/Study/default", test_default_study);
   g_test_add_func ("/bpw/core/Study/round-trip", test_round_trip);
+  g_test_add_func ("/bpw/core/Study/images", test_images);
   g_test_add_func ("/bpw/core/Study/atomic-save-backup", test_atomic_save_backup);
   g_test_add_func ("/bpw/core/Study/model-references", test_model_references);
   g_test_add_func ("/bpw/core/Study/build-in-code", test_build_in_code);

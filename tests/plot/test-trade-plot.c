@@ -373,6 +373,56 @@ test_study_serving (void)
   g_assert_nonnull (strstr (data->stream, "chunked prefill of 512 tokens"));
 }
 
+/* A multimodal study scenario: its seq counts the image tokens, the curve's prompts count
+ * text (the serving model adds each request's images), so a request is the scenario's
+ * sequence, not that plus its images again; and the curve runs with the images. */
+static void
+test_study_images (void)
+{
+  const char *text =
+    "{\"format\": \"bpw-study\", \"version\": 1, \"name\": \"mm\",\n"
+    " \"workloads\": [{\"name\": \"llava\", \"model\": \"llava-1.5-7b\"}],\n"
+    " \"scenarios\": [{\"name\": \"one\", \"workload\": \"llava\", \"phase\": \"prefill\",\n"
+    "   \"global_batch\": 8, \"seq\": 1600},\n"
+    "  {\"name\": \"none\", \"workload\": \"llava\", \"phase\": \"prefill\",\n"
+    "   \"global_batch\": 8, \"seq\": 1600, \"images\": 0}],\n"
+    " \"candidates\": [{\"name\": \"H100\", \"blueprint\": \"h100-sxm-80gb\", \"mapping\": {}}]}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwStudy) study = bpw_study_new_from_data ("mm.json", text, -1, &error);
+  g_autoptr(BpwTradeData) one = NULL;
+  g_autoptr(BpwTradeData) none = NULL;
+  BpwTradeOptions options;
+  const BpwTradePoint *a, *b;
+
+  g_assert_no_error (error);
+  bpw_trade_options_init_from_study (&options, study, 0);
+  g_assert_cmpfloat (options.prompt.a, ==, 1600 - 576);
+  options.requests = 100;
+  options.n_rates = 1;
+  one = bpw_trade_data_new_from_study (study, 0, &options, &error);
+  g_assert_no_error (error);
+  bpw_trade_options_init_from_study (&options, study, 1);
+  g_assert_cmpfloat (options.prompt.a, ==, 1600);
+  options.requests = 100;
+  options.n_rates = 1;
+  none = bpw_trade_data_new_from_study (study, 1, &options, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (one->points->len, ==, 1);
+  g_assert_cmpuint (none->points->len, ==, 1);
+  a = &g_array_index (one->points, BpwTradePoint, 0);
+  b = &g_array_index (none->points, BpwTradePoint, 0);
+  /* The same decoder tokens, plus the encoder's work for the image: the sweep's scale
+   * counts both, so the request with the image is the dearer (were its image tokens left
+   * out, its shorter text would make it the cheaper). */
+  g_assert_cmpfloat (a->arrival_rate, <, b->arrival_rate);
+  g_assert_cmpfloat (a->latency[BPW_TRADE_LATENCY_TTFT].p50, >,
+                     b->latency[BPW_TRADE_LATENCY_TTFT].p50);
+  g_test_message ("TTFT p50 %.3f ms with one image, %.3f ms without (same decoder tokens), "
+                  "at %.3g and %.3g requests/s", a->latency[BPW_TRADE_LATENCY_TTFT].p50 * 1e3,
+                  b->latency[BPW_TRADE_LATENCY_TTFT].p50 * 1e3, a->arrival_rate,
+                  b->arrival_rate);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -386,5 +436,6 @@ main (int argc, char **argv)
   g_test_add_func ("/bpw/plot/TradePlot/from-study", test_from_study);
   g_test_add_func ("/bpw/plot/TradePlot/serving-features", test_serving_features);
   g_test_add_func ("/bpw/plot/TradePlot/study-serving", test_study_serving);
+  g_test_add_func ("/bpw/plot/TradePlot/study-images", test_study_images);
   return g_test_run ();
 }

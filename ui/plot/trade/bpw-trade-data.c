@@ -51,8 +51,14 @@ bpw_trade_options_init_from_study (BpwTradeOptions *options,
                                    guint            scenario)
 {
   const BpwStudyScenario *sc = bpw_study_get_scenario (study, scenario);
+  const BpwModelSpec *spec = &bpw_study_get_workload (study, sc->workload)->spec;
+  gint64 images = bpw_scenario_images (&sc->scenario, spec) * bpw_model_spec_image_tokens (spec);
 
   bpw_trade_options_init (options, &sc->scenario);
+  /* The scenario's seq counts its image tokens; serving's prompt lengths count text (each
+   * request adds its images' tokens itself). */
+  if (images > 0)
+    options->prompt.a = (double) MAX (sc->scenario.seq - images, 1);
   options->serving = sc->serving;
 }
 
@@ -172,12 +178,14 @@ bpw_trade_data_add_point (BpwTradeData        *data,
 static gboolean
 saturation (BpwServeModel *model, const BpwTradeOptions *o, double *rate, GError **error)
 {
-  double prompt = bpw_length_dist_mean (&o->prompt), output = bpw_length_dist_mean (&o->output);
+  /* A request's prompt is its text and its images' tokens. */
+  double prompt = bpw_length_dist_mean (&o->prompt) + (double) bpw_serve_model_image_tokens (model);
+  double output = bpw_length_dist_mean (&o->output);
   gint64 fit = (gint64) floor ((double) bpw_serve_model_kv_capacity (model) / (prompt + output));
   gint64 batch = CLAMP (fit, 1, bpw_serve_model_max_batch (model));
-  double t_prefill, t_decode;
+  double t_prefill, t_decode, t_encoder;
 
-  if (!bpw_serve_model_prefill_time (model, 1, prompt * prompt, &t_prefill, error) ||
+  if (!bpw_serve_model_prompt_time (model, 1, prompt * prompt, &t_prefill, &t_encoder, error) ||
       !bpw_serve_model_decode_time (model, batch, batch * (prompt + output / 2), &t_decode,
                                     error))
     return FALSE;
