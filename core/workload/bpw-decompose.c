@@ -191,6 +191,61 @@ mlp (Ctx *c, const char *prefix, BpwLayerType lt, gint layer, gint32 x, guint64 
   return y;
 }
 
+/* The attention core as training and prefill run it: scores = q k^T, softmax, dropout and
+ * context = p v, per head; @qk and @vd are the query/key and value widths of a head, @tri
+ * the scores a causal mask leaves. Returns the context. */
+gint32
+_bpw_decompose_attention_core (Ctx     *c,
+                               gint     layer,
+                               gint32   q,
+                               gint32   k,
+                               gint32   v,
+                               guint64  qk,
+                               guint64  vd,
+                               guint64  keys,
+                               guint64  scores,
+                               guint64  tri)
+{
+  guint64 T = c->T, a = c->m->heads;
+  gint32 sc, p, pd, ctx;
+  TapeEntry *e;
+
+  sc = activation (c, "attn.scores", BPW_SPLIT_TP, layer, scores);
+  e = _bpw_decompose_fwd (c, &(TapeEntry) {
+    .name = "attn.qk", .prim = BPW_PRIM_BATCHED_MATMUL, .layer_type = BPW_LAYER_ATTENTION,
+    .split = BPW_SPLIT_TP, .layer = layer, .in = { q, k }, .weight = NONE, .out = sc,
+    .saved = NONE, .flops = mul (c, scores, 2 * qk), .semantic = mul (c, tri, 2 * qk),
+    .bwd_act = mul (c, scores, 4 * qk), .bwd_act_semantic = mul (c, tri, 4 * qk),
+    .batch = c->mb * a, .m = c->sq, .n = keys, .k = qk,
+  });
+  e->selective = TRUE;
+
+  p = activation (c, "attn.probs", BPW_SPLIT_TP, layer, scores);
+  e = _bpw_decompose_fwd (c, &(TapeEntry) {
+    .name = "attn.softmax", .prim = BPW_PRIM_SOFTMAX, .layer_type = BPW_LAYER_ATTENTION,
+    .split = BPW_SPLIT_TP, .layer = layer, .in = { sc, NONE }, .weight = NONE, .out = p,
+    .saved = p, .flops = mul (c, scores, 5), .semantic = mul (c, tri, 5),
+    .bwd_act = mul (c, scores, 10), .bwd_act_semantic = mul (c, tri, 10),
+  });
+  e->selective = TRUE;
+
+  pd = _bpw_decompose_dropout (c, "attn.dropout", BPW_LAYER_ATTENTION, BPW_SPLIT_TP, layer, p,
+                               scores, TRUE);
+
+  ctx = activation (c, "attn.context", BPW_SPLIT_TP, layer, mul3 (c, T, a, vd));
+  e = _bpw_decompose_fwd (c, &(TapeEntry) {
+    .name = "attn.av", .prim = BPW_PRIM_BATCHED_MATMUL, .layer_type = BPW_LAYER_ATTENTION,
+    .split = BPW_SPLIT_TP, .layer = layer, .in = { pd, v }, .weight = NONE, .out = ctx,
+    .saved = NONE, .flops = mul (c, scores, 2 * vd), .semantic = mul (c, tri, 2 * vd),
+    .bwd_act = mul (c, scores, 4 * vd), .bwd_act_semantic = mul (c, tri, 4 * vd),
+    .batch = c->mb * a, .m = c->sq, .n = vd, .k = keys,
+  });
+  /* Korthikanti et al.: selective recomputation redoes the whole attention core, both s^2
+   * matmuls included; its output, the projection's input, stays stored. */
+  e->selective = TRUE;
+  return ctx;
+}
+
 static gint32
 attention (Ctx *c, gint layer, gint32 x)
 {
@@ -210,8 +265,7 @@ attention (Ctx *c, gint layer, gint32 x)
   gboolean causal = !c->encoder && c->sq == c->skv && c->sq > 1;
   guint64 tri = causal ? mul (c, c->mb * a, bpw_model_spec_causal_keys (c->sq, window))
                        : scores;
-  gint32 qkv, q, k, v, kc = NONE, vc = NONE, sc, p, pd, ctx, y;
-  TapeEntry *e;
+  gint32 qkv, q, k, v, kc = NONE, vc = NONE, ctx, y;
 
   qkv = _bpw_decompose_linear (c, "attn.qkv", BPW_LAYER_ATTENTION, layer, x, T, h, (a + 2 * kv) * d,
                                BPW_SPLIT_TP, BPW_SPLIT_TP, FALSE, T);
@@ -279,39 +333,8 @@ attention (Ctx *c, gint layer, gint32 x)
                                  mul3 (c, T, kv * d, bpw_dtype_bytes (s->kv_dtype)));
     }
 
-  sc = activation (c, "attn.scores", BPW_SPLIT_TP, layer, scores);
-  e = _bpw_decompose_fwd (c, &(TapeEntry) {
-    .name = "attn.qk", .prim = BPW_PRIM_BATCHED_MATMUL, .layer_type = BPW_LAYER_ATTENTION,
-    .split = BPW_SPLIT_TP, .layer = layer, .in = { q, kc != NONE ? kc : k }, .weight = NONE,
-    .out = sc, .saved = NONE, .flops = mul (c, scores, 2 * d), .semantic = mul (c, tri, 2 * d),
-    .bwd_act = mul (c, scores, 4 * d), .bwd_act_semantic = mul (c, tri, 4 * d),
-    .batch = c->mb * a, .m = c->sq, .n = keys, .k = d,
-  });
-  e->selective = TRUE;
-
-  p = activation (c, "attn.probs", BPW_SPLIT_TP, layer, scores);
-  e = _bpw_decompose_fwd (c, &(TapeEntry) {
-    .name = "attn.softmax", .prim = BPW_PRIM_SOFTMAX, .layer_type = BPW_LAYER_ATTENTION,
-    .split = BPW_SPLIT_TP, .layer = layer, .in = { sc, NONE }, .weight = NONE, .out = p,
-    .saved = p, .flops = mul (c, scores, 5), .semantic = mul (c, tri, 5),
-    .bwd_act = mul (c, scores, 10), .bwd_act_semantic = mul (c, tri, 10),
-  });
-  e->selective = TRUE;
-
-  pd = _bpw_decompose_dropout (c, "attn.dropout", BPW_LAYER_ATTENTION, BPW_SPLIT_TP, layer, p,
-                               scores, TRUE);
-
-  ctx = activation (c, "attn.context", BPW_SPLIT_TP, layer, mul3 (c, T, a, d));
-  e = _bpw_decompose_fwd (c, &(TapeEntry) {
-    .name = "attn.av", .prim = BPW_PRIM_BATCHED_MATMUL, .layer_type = BPW_LAYER_ATTENTION,
-    .split = BPW_SPLIT_TP, .layer = layer, .in = { pd, vc != NONE ? vc : v }, .weight = NONE,
-    .out = ctx, .saved = NONE, .flops = mul (c, scores, 2 * d), .semantic = mul (c, tri, 2 * d),
-    .bwd_act = mul (c, scores, 4 * d), .bwd_act_semantic = mul (c, tri, 4 * d),
-    .batch = c->mb * a, .m = c->sq, .n = d, .k = keys,
-  });
-  /* Korthikanti et al.: selective recomputation redoes the whole attention core, both s^2
-   * matmuls included; its output, the projection's input, stays stored. */
-  e->selective = TRUE;
+  ctx = _bpw_decompose_attention_core (c, layer, q, kc != NONE ? kc : k, vc != NONE ? vc : v, d,
+                                       d, keys, scores, tri);
 
   y = _bpw_decompose_linear (c, "attn.proj", BPW_LAYER_ATTENTION, layer, ctx, T, a * d, h,
                              BPW_SPLIT_TP, BPW_SPLIT_REPLICATED, FALSE, T);
