@@ -166,35 +166,6 @@ bpw_workload_get_dtype (BpwJsonDoc  *doc,
   return TRUE;
 }
 
-/* An optional object member of the model. TRUE with *out NULL when the file leaves it out;
- * when present, *out_path is its path and its unknown keys are warned about. */
-static gboolean
-bpw_workload_get_section (BpwJsonDoc         *doc,
-                          JsonObject         *model,
-                          const char         *model_path,
-                          const char         *member,
-                          const char * const *known,
-                          GPtrArray          *warnings,
-                          JsonObject        **out,
-                          char              **out_path,
-                          GError            **error)
-{
-  g_autoptr(GError) local_error = NULL;
-  g_autofree char *path = g_strdup_printf ("%s.%s", model_path, member);
-
-  *out = bpw_json_doc_get_object (doc, model, model_path, member, FALSE, &local_error);
-  if (*out == NULL)
-    {
-      if (local_error == NULL)
-        return TRUE;
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
-  _bpw_workload_check_unknown (doc, *out, path, known, warnings);
-  *out_path = g_steal_pointer (&path);
-  return TRUE;
-}
-
 static gboolean
 bpw_workload_read_moe (BpwJsonDoc   *doc,
                        JsonObject   *model,
@@ -206,7 +177,7 @@ bpw_workload_read_moe (BpwJsonDoc   *doc,
   g_autofree char *path = NULL;
   JsonObject *moe = NULL;
 
-  if (!bpw_workload_get_section (doc, model, model_path, "moe", native_moe_keys, warnings,
+  if (!bpw_json_doc_get_section (doc, model, model_path, "moe", native_moe_keys, warnings,
                                  &moe, &path, error))
     return FALSE;
   if (moe == NULL)
@@ -246,7 +217,7 @@ bpw_workload_read_mla (BpwJsonDoc   *doc,
   g_autofree char *path = NULL;
   JsonObject *mla = NULL;
 
-  if (!bpw_workload_get_section (doc, model, model_path, "mla", native_mla_keys, warnings,
+  if (!bpw_json_doc_get_section (doc, model, model_path, "mla", native_mla_keys, warnings,
                                  &mla, &path, error))
     return FALSE;
   if (mla == NULL)
@@ -277,7 +248,7 @@ bpw_workload_read_vision (BpwJsonDoc   *doc,
   BpwVisionSpec *v = &spec->vision;
   int norm = BPW_NORM_LAYERNORM, activation = 0, select = 0, projector = BPW_PROJECTOR_MLP;
 
-  if (!bpw_workload_get_section (doc, model, model_path, "vision", native_vision_keys, warnings,
+  if (!bpw_json_doc_get_section (doc, model, model_path, "vision", native_vision_keys, warnings,
                                  &vision, &path, error))
     return FALSE;
   if (vision == NULL)
@@ -335,7 +306,7 @@ bpw_workload_read_dtypes (BpwJsonDoc   *doc,
   g_autofree char *path = NULL;
   JsonObject *dtypes = NULL;
 
-  if (!bpw_workload_get_section (doc, model, model_path, "dtypes", native_dtype_keys, warnings,
+  if (!bpw_json_doc_get_section (doc, model, model_path, "dtypes", native_dtype_keys, warnings,
                                  &dtypes, &path, error))
     return FALSE;
   if (dtypes == NULL)
