@@ -389,6 +389,33 @@ bpw_json_doc_get_object (BpwJsonDoc  *doc,
   return json_node_get_object (node);
 }
 
+gboolean
+bpw_json_doc_get_section (BpwJsonDoc          *doc,
+                          JsonObject          *object,
+                          const char          *path,
+                          const char          *member,
+                          const char * const  *known,
+                          GPtrArray           *warnings,
+                          JsonObject         **out,
+                          char               **out_path,
+                          GError             **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  *out = bpw_json_doc_get_object (doc, object, path, member, FALSE, &local_error);
+  if (*out == NULL)
+    {
+      if (local_error == NULL)
+        return TRUE;
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  *out_path = bpw_json_doc_member_path (path, member);
+  if (warnings != NULL)
+    bpw_json_doc_check_unknown (doc, *out, *out_path, known, warnings);
+  return TRUE;
+}
+
 JsonArray *
 bpw_json_doc_get_array (BpwJsonDoc  *doc,
                         JsonObject  *object,

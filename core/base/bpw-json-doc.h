@@ -95,6 +95,18 @@ JsonObject *bpw_json_doc_get_object    (BpwJsonDoc  *doc,
                                         const char  *member,
                                         gboolean     required,
                                         GError     **error);  /* NULL + error, or NULL when absent */
+/* An optional object member: TRUE with *out NULL when @object leaves it out, FALSE + error
+ * when it is not an object; else *out_path (owned) is its path and, when @warnings is
+ * non-NULL, its members not in @known are warned about. */
+gboolean    bpw_json_doc_get_section   (BpwJsonDoc          *doc,
+                                        JsonObject          *object,
+                                        const char          *path,
+                                        const char          *member,
+                                        const char * const  *known,
+                                        GPtrArray           *warnings,
+                                        JsonObject         **out,
+                                        char               **out_path,
+                                        GError             **error);
 
 /* Warns (g_warning-free: appends to @warnings as "FILE:LINE:COL: PATH.MEMBER: unknown field")
  * about members of @object not in @known (NULL-terminated). */

@@ -73,20 +73,6 @@ bpw_review_infeasible_reason (BpwReviewBuild        *b,
   return g_string_free (why, FALSE);
 }
 
-static void
-bpw_review_reject (BpwReviewBuild *b,
-                   const char     *kind,
-                   const char     *alternative,
-                   const char     *reason)
-{
-  JsonObject *o = json_object_new ();
-
-  json_object_set_string_member (o, "kind", kind);
-  json_object_set_string_member (o, "alternative", alternative);
-  json_object_set_string_member (o, "reason", reason);
-  json_array_add_object_element (b->rejected, o);
-}
-
 JsonNode *
 _bpw_review_decision (BpwReviewBuild    *b,
                       BpwReviewDecision *decision)
@@ -110,14 +96,14 @@ _bpw_review_decision (BpwReviewBuild    *b,
       if ((gint) c == b->best)
         continue;
       if (why != NULL)
-        bpw_review_reject (b, "candidate", name, why);
+        _bpw_review_reject (b, "candidate", name, why);
       else
         {
           g_autofree char *lower = g_strdup_printf (
             _("Meets every SLA of suite “%s”, but its weighted score is %.3f against %.3f."),
             suite->name, suite->score[c], suite->score[b->best]);
 
-          bpw_review_reject (b, "candidate", name, lower);
+          _bpw_review_reject (b, "candidate", name, lower);
         }
     }
   for (guint i = 0; i < b->uncounted->len; i++)
@@ -140,7 +126,7 @@ _bpw_review_decision (BpwReviewBuild    *b,
                                        "quality evidence within the study's thresholds is "
                                        "recorded."), mode);
 
-      bpw_review_reject (b, "precision", mode, why);
+      _bpw_review_reject (b, "precision", mode, why);
       json_array_add_string_element (conditions, condition);
     }
 

@@ -171,6 +171,22 @@ bpw_review_percent (JsonObject *o,
                                        100 * json_node_get_double (node)), " %", NULL);
 }
 
+/* A table under @header for @array's rows, or NULL and the paragraph @empty when
+ * @array has none. */
+static BpwReviewBlock *
+bpw_review_table_or_empty (BpwReviewSection   *section,
+                           JsonArray          *array,
+                           const char * const *header,
+                           const char         *empty)
+{
+  if (json_array_get_length (array) == 0)
+    {
+      bpw_review_paragraph (section, g_strdup (empty));
+      return NULL;
+    }
+  return bpw_review_table (section, header);
+}
+
 /* A table of @array's objects, one column per @members entry under @header. */
 static void
 bpw_review_rows (BpwReviewSection   *section,
@@ -179,14 +195,10 @@ bpw_review_rows (BpwReviewSection   *section,
                  const char * const *members,
                  const char         *empty)
 {
-  BpwReviewBlock *table;
+  BpwReviewBlock *table = bpw_review_table_or_empty (section, array, header, empty);
 
-  if (json_array_get_length (array) == 0)
-    {
-      bpw_review_paragraph (section, g_strdup (empty));
-      return;
-    }
-  table = bpw_review_table (section, header);
+  if (table == NULL)
+    return;
   for (guint i = 0; i < json_array_get_length (array); i++)
     for (guint k = 0; members[k] != NULL; k++)
       bpw_review_cell (table, bpw_review_member (json_array_get_object_element (array, i),
@@ -393,15 +405,13 @@ bpw_review_mitigation_section (BpwReviewDocument *doc,
   const char *header[] = { _("Kind"), _("Candidate"), _("Scenario"), _("Change"),
                            _("Predicted gain"), _("Memory cost"), _("Power cost"),
                            _("Source"), NULL };
-  BpwReviewBlock *table;
+  BpwReviewBlock *table = bpw_review_table_or_empty (section, array, header,
+                                                     _("No change found gains enough to "
+                                                       "propose; see the rejected "
+                                                       "alternatives."));
 
-  if (json_array_get_length (array) == 0)
-    {
-      bpw_review_paragraph (section, g_strdup (_("No change found gains enough to propose; "
-                                                 "see the rejected alternatives.")));
-      return;
-    }
-  table = bpw_review_table (section, header);
+  if (table == NULL)
+    return;
   for (guint i = 0; i < json_array_get_length (array); i++)
     {
       JsonObject *m = json_array_get_object_element (array, i);
@@ -424,15 +434,12 @@ bpw_review_validation_section (BpwReviewDocument  *doc,
 {
   BpwReviewSection *section = bpw_review_section (doc, _("Validation matrix"));
   JsonArray *array = json_object_get_array_member (root, "validation_matrix");
-  BpwReviewBlock *table;
+  BpwReviewBlock *table = bpw_review_table_or_empty (section, array, header,
+                                                     _("No claim to validate: nothing is "
+                                                       "recommended."));
 
-  if (json_array_get_length (array) == 0)
-    {
-      bpw_review_paragraph (section, g_strdup (_("No claim to validate: nothing is "
-                                                 "recommended.")));
-      return;
-    }
-  table = bpw_review_table (section, header);
+  if (table == NULL)
+    return;
   for (guint i = 0; i < json_array_get_length (array); i++)
     {
       JsonObject *v = json_array_get_object_element (array, i);

@@ -136,20 +136,6 @@ bpw_review_proposal (const char          *kind,
   return o;
 }
 
-static void
-bpw_review_rejected (BpwReviewBuild *b,
-                     const char     *kind,
-                     const char     *alternative,
-                     const char     *reason)
-{
-  JsonObject *o = json_object_new ();
-
-  json_object_set_string_member (o, "kind", kind);
-  json_object_set_string_member (o, "alternative", alternative);
-  json_object_set_string_member (o, "reason", reason);
-  json_array_add_object_element (b->rejected, o);
-}
-
 static gboolean bpw_review_propose_search (BpwReviewBuild        *b,
                                            const BpwCompareCell  *cell,
                                            const char            *candidate,
@@ -182,7 +168,7 @@ bpw_review_search_cell (BpwReviewBuild  *b,
   if (!bpw_candidate_run_init (&run, b->counted, c, s, &local_error))
     {
       bpw_candidate_run_clear (&run);
-      bpw_review_rejected (b, "mapping", alternative, local_error->message);
+      _bpw_review_reject (b, "mapping", alternative, local_error->message);
       return TRUE;
     }
   bpw_review_bounded_limits (&limits);
@@ -194,7 +180,7 @@ bpw_review_search_cell (BpwReviewBuild  *b,
   if (space == NULL)
     {
       bpw_candidate_run_clear (&run);
-      bpw_review_rejected (b, "mapping", alternative, local_error->message);
+      _bpw_review_reject (b, "mapping", alternative, local_error->message);
       return TRUE;
     }
   if (report == NULL || g_cancellable_set_error_if_cancelled (b->cancellable, error))
@@ -225,7 +211,7 @@ bpw_review_propose_search (BpwReviewBuild        *b,
       g_autofree char *why = g_strdup_printf (_("No legal plan among the %" PRIu64
                                               " mappings searched."), report->space);
 
-      bpw_review_rejected (b, "mapping", alternative, why);
+      _bpw_review_reject (b, "mapping", alternative, why);
       return TRUE;
     }
   best = &g_array_index (report->best, BpwSearchResult, 0);
@@ -250,7 +236,7 @@ bpw_review_propose_search (BpwReviewBuild        *b,
                                               "proposal needs."), report->space, 100 * gain,
                                               100 * MIN_GAIN);
 
-      bpw_review_rejected (b, "mapping", alternative, why);
+      _bpw_review_reject (b, "mapping", alternative, why);
     }
   return TRUE;
 }
@@ -319,7 +305,7 @@ bpw_review_sweep_cell (BpwReviewBuild  *b,
                                  scenario);
   if (sweep == NULL)
     {
-      bpw_review_rejected (b, "blueprint", alternative, local_error->message);
+      _bpw_review_reject (b, "blueprint", alternative, local_error->message);
       return TRUE;
     }
   if (!bpw_sweep_run (sweep, &options, b->cancellable, error))
@@ -330,7 +316,7 @@ bpw_review_sweep_cell (BpwReviewBuild  *b,
   if (base == NULL || base->best->len == 0 || point->report == NULL
       || point->report->best->len == 0 || !isfinite (total))
     {
-      bpw_review_rejected (b, "blueprint", alternative, _("No legal plan on one side."));
+      _bpw_review_reject (b, "blueprint", alternative, _("No legal plan on one side."));
       return TRUE;
     }
   if (total - 1 >= MIN_GAIN)
@@ -357,7 +343,7 @@ bpw_review_sweep_cell (BpwReviewBuild  *b,
       g_autofree char *why = g_strdup_printf (_("Gains %.2f%%, below the %.0f%% a proposal "
                                               "needs."), 100 * (total - 1), 100 * MIN_GAIN);
 
-      bpw_review_rejected (b, "blueprint", alternative, why);
+      _bpw_review_reject (b, "blueprint", alternative, why);
     }
   return TRUE;
 }

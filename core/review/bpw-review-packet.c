@@ -53,6 +53,20 @@ _bpw_review_set_double (JsonObject *object,
     json_object_set_null_member (object, member);
 }
 
+void
+_bpw_review_reject (BpwReviewBuild *b,
+                    const char     *kind,
+                    const char     *alternative,
+                    const char     *reason)
+{
+  JsonObject *o = json_object_new ();
+
+  json_object_set_string_member (o, "kind", kind);
+  json_object_set_string_member (o, "alternative", alternative);
+  json_object_set_string_member (o, "reason", reason);
+  json_array_add_object_element (b->rejected, o);
+}
+
 const char *
 _bpw_review_dtype_mode (BpwDType dtype)
 {

@@ -60,6 +60,11 @@ const BpwCompareSuite *_bpw_review_suite (BpwReviewBuild *b);
 void      _bpw_review_set_double    (JsonObject     *object,
                                      const char     *member,
                                      double          value);
+/* Records an alternative the review considered and set aside, with why, in b->rejected. */
+void      _bpw_review_reject        (BpwReviewBuild *b,
+                                     const char     *kind,
+                                     const char     *alternative,
+                                     const char     *reason);
 /* The mode a scenario's compute precision is ("fp8"), or NULL at or above 16 bits. */
 const char *_bpw_review_dtype_mode  (BpwDType        dtype);
 

@@ -350,24 +350,38 @@ bpw_study_edit_set_candidate (const BpwStudyEdit *edit,
   return TRUE;
 }
 
+/* OWNERS, QUALITY_THRESHOLDS, QUALITY_EVIDENCE: the whole list before and after; takes both. */
+static BpwStudyEdit *
+bpw_study_edit_new_items (BpwStudyEditKind  kind,
+                          const char       *target,
+                          const char       *label,
+                          GArray           *before,
+                          GArray           *after)
+{
+  BpwStudyEdit *edit = bpw_study_edit_alloc (kind, 0, target, label);
+
+  edit->items[BEFORE] = before;
+  edit->items[AFTER] = after;
+  return edit;
+}
+
 BpwStudyEdit *
 bpw_study_edit_new_owners (BpwStudy            *study,
                            const BpwStudyOwner *owners,
                            guint                n,
                            const char          *label)
 {
-  BpwStudyEdit *edit;
   guint before;
 
   g_return_val_if_fail (BPW_IS_STUDY (study), NULL);
   g_return_val_if_fail (n == 0 || owners != NULL, NULL);
 
-  edit = bpw_study_edit_alloc (BPW_STUDY_EDIT_OWNERS, 0, "owners", label);
   before = bpw_study_get_n_owners (study);
-  edit->items[BEFORE] = _bpw_study_owner_list_new (before > 0 ? bpw_study_get_owner (study, 0)
-                                                              : NULL, before);
-  edit->items[AFTER] = _bpw_study_owner_list_new (owners, n);
-  return edit;
+  return bpw_study_edit_new_items (BPW_STUDY_EDIT_OWNERS, "owners", label,
+                                   _bpw_study_owner_list_new (before > 0
+                                                              ? bpw_study_get_owner (study, 0)
+                                                              : NULL, before),
+                                   _bpw_study_owner_list_new (owners, n));
 }
 
 BpwStudyEdit *
@@ -376,20 +390,17 @@ bpw_study_edit_new_quality_thresholds (BpwStudy                  *study,
                                        guint                      n,
                                        const char                *label)
 {
-  BpwStudyEdit *edit;
   guint before;
 
   g_return_val_if_fail (BPW_IS_STUDY (study), NULL);
   g_return_val_if_fail (n == 0 || thresholds != NULL, NULL);
 
-  edit = bpw_study_edit_alloc (BPW_STUDY_EDIT_QUALITY_THRESHOLDS, 0, "quality_thresholds",
-                               label);
   before = bpw_study_get_n_quality_thresholds (study);
-  edit->items[BEFORE] =
-    _bpw_quality_threshold_list_new (before > 0 ? bpw_study_get_quality_threshold (study, 0)
-                                                : NULL, before);
-  edit->items[AFTER] = _bpw_quality_threshold_list_new (thresholds, n);
-  return edit;
+  return bpw_study_edit_new_items (BPW_STUDY_EDIT_QUALITY_THRESHOLDS, "quality_thresholds", label,
+                                   _bpw_quality_threshold_list_new (
+                                     before > 0 ? bpw_study_get_quality_threshold (study, 0)
+                                                : NULL, before),
+                                   _bpw_quality_threshold_list_new (thresholds, n));
 }
 
 BpwStudyEdit *
@@ -398,19 +409,17 @@ bpw_study_edit_new_quality_evidence (BpwStudy                 *study,
                                      guint                     n,
                                      const char               *label)
 {
-  BpwStudyEdit *edit;
   guint before;
 
   g_return_val_if_fail (BPW_IS_STUDY (study), NULL);
   g_return_val_if_fail (n == 0 || evidence != NULL, NULL);
 
-  edit = bpw_study_edit_alloc (BPW_STUDY_EDIT_QUALITY_EVIDENCE, 0, "quality_evidence", label);
   before = bpw_study_get_n_quality_evidence (study);
-  edit->items[BEFORE] =
-    _bpw_quality_evidence_list_new (before > 0 ? bpw_study_get_quality_evidence (study, 0)
-                                               : NULL, before);
-  edit->items[AFTER] = _bpw_quality_evidence_list_new (evidence, n);
-  return edit;
+  return bpw_study_edit_new_items (BPW_STUDY_EDIT_QUALITY_EVIDENCE, "quality_evidence", label,
+                                   _bpw_quality_evidence_list_new (
+                                     before > 0 ? bpw_study_get_quality_evidence (study, 0)
+                                                : NULL, before),
+                                   _bpw_quality_evidence_list_new (evidence, n));
 }
 
 static void
@@ -477,6 +486,15 @@ bpw_study_edit_free (BpwStudyEdit *edit)
   g_free (edit);
 }
 
+/* Whether the candidate this edit was made on is still at its index. */
+static gboolean
+bpw_study_edit_finds_candidate (const BpwStudyEdit *edit,
+                                BpwStudy           *study)
+{
+  return edit->index < bpw_study_get_n_candidates (study)
+         && g_strcmp0 (bpw_study_get_candidate (study, edit->index)->name, edit->target) == 0;
+}
+
 static gboolean
 bpw_study_edit_set (const BpwStudyEdit *edit,
                     BpwStudy           *study,
@@ -499,8 +517,7 @@ bpw_study_edit_set (const BpwStudyEdit *edit,
       return bpw_study_set_scenario (study, edit->index, &edit->scenario[state],
                                      &edit->parallel[state], error);
     case BPW_STUDY_EDIT_MAPPING:
-      if (edit->index >= bpw_study_get_n_candidates (study)
-          || g_strcmp0 (bpw_study_get_candidate (study, edit->index)->name, edit->target) != 0)
+      if (!bpw_study_edit_finds_candidate (edit, study))
         break;
       if (edit->mapping_scenario != NULL)
         return bpw_study_set_candidate_scenario_mapping (study, edit->index,
@@ -508,8 +525,7 @@ bpw_study_edit_set (const BpwStudyEdit *edit,
                                                          edit->mapping[state], error);
       return bpw_study_set_candidate_mapping (study, edit->index, edit->mapping[state], error);
     case BPW_STUDY_EDIT_PRICE:
-      if (edit->index >= bpw_study_get_n_candidates (study)
-          || g_strcmp0 (bpw_study_get_candidate (study, edit->index)->name, edit->target) != 0)
+      if (!bpw_study_edit_finds_candidate (edit, study))
         break;
       return bpw_study_set_candidate_price (study, edit->index, &edit->price[state], error);
     case BPW_STUDY_EDIT_MEASUREMENTS:

@@ -199,21 +199,17 @@ bpw_study_read_parallel (BpwJsonDoc   *doc,
                          GPtrArray    *warnings,
                          GError      **error)
 {
-  g_autoptr(GError) local_error = NULL;
-  g_autofree char *ppath = g_strdup_printf ("%s.parallel", path);
-  JsonObject *o = bpw_json_doc_get_object (doc, item, path, "parallel", FALSE, &local_error);
+  g_autofree char *ppath = NULL;
+  JsonObject *o = NULL;
   gint64 zero = p->zero;
   int schedule = p->schedule;
   int cp_algorithm = p->cp_algorithm;
 
+  if (!bpw_json_doc_get_section (doc, item, path, "parallel", parallel_keys, warnings, &o,
+                                 &ppath, error))
+    return FALSE;
   if (o == NULL)
-    {
-      if (local_error == NULL)
-        return TRUE;
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
-  bpw_json_doc_check_unknown (doc, o, ppath, parallel_keys, warnings);
+    return TRUE;
   if (!bpw_json_doc_get_int (doc, o, ppath, "tp", FALSE, 1, G_MAXINT64, &p->tp, error)
       || !bpw_json_doc_get_int (doc, o, ppath, "pp", FALSE, 1, G_MAXINT64, &p->pp, error)
       || !bpw_json_doc_get_int (doc, o, ppath, "dp", FALSE, 1, G_MAXINT64, &p->dp, error)
@@ -242,18 +238,14 @@ bpw_study_read_sla (BpwJsonDoc   *doc,
                     GPtrArray    *warnings,
                     GError      **error)
 {
-  g_autoptr(GError) local_error = NULL;
-  g_autofree char *spath = g_strdup_printf ("%s.sla", path);
-  JsonObject *o = bpw_json_doc_get_object (doc, item, path, "sla", FALSE, &local_error);
+  g_autofree char *spath = NULL;
+  JsonObject *o = NULL;
 
+  if (!bpw_json_doc_get_section (doc, item, path, "sla", sla_keys, warnings, &o, &spath,
+                                 error))
+    return FALSE;
   if (o == NULL)
-    {
-      if (local_error == NULL)
-        return TRUE;
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
-  bpw_json_doc_check_unknown (doc, o, spath, sla_keys, warnings);
+    return TRUE;
 #define SLA(key, field) \
   bpw_json_doc_get_quantity (doc, o, spath, key, FALSE, BPW_UNIT_SECONDS, 1.0e-6, 1.0e9, \
                              &s->field, NULL, NULL, error)

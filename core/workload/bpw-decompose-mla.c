@@ -133,7 +133,7 @@ _bpw_decompose_mla (Ctx    *c,
                        : scores;
   gboolean absorbed = s->phase == BPW_WORKLOAD_DECODE;
   guint kvb = bpw_dtype_bytes (s->kv_dtype);
-  gint32 q, kva, lat, qr, cache = NONE, sc, p, pd, ctx, y;
+  gint32 q, kva, lat, qr, cache = NONE, sc, p, ctx, y;
   TapeEntry *e;
 
   if (ql > 0)
@@ -188,34 +188,7 @@ _bpw_decompose_mla (Ctx    *c,
       if (cache != NONE)
         _bpw_work_graph_use_bytes (c->b, op, cache, BPW_ACCESS_WRITE, mul3 (c, T, cl + r, kvb));
 
-      sc = activation (c, "attn.scores", BPW_SPLIT_TP, layer, scores);
-      e = _bpw_decompose_fwd (c, &(TapeEntry) {
-        .name = "attn.qk", .prim = BPW_PRIM_BATCHED_MATMUL, .layer_type = BPW_LAYER_ATTENTION,
-        .split = BPW_SPLIT_TP, .layer = layer, .in = { qr, k }, .weight = NONE, .out = sc,
-        .saved = NONE, .flops = mul (c, scores, 2 * qk), .semantic = mul (c, tri, 2 * qk),
-        .bwd_act = mul (c, scores, 4 * qk), .bwd_act_semantic = mul (c, tri, 4 * qk),
-        .batch = c->mb * a, .m = c->sq, .n = keys, .k = qk,
-      });
-      e->selective = TRUE;
-      p = activation (c, "attn.probs", BPW_SPLIT_TP, layer, scores);
-      e = _bpw_decompose_fwd (c, &(TapeEntry) {
-        .name = "attn.softmax", .prim = BPW_PRIM_SOFTMAX, .layer_type = BPW_LAYER_ATTENTION,
-        .split = BPW_SPLIT_TP, .layer = layer, .in = { sc, NONE }, .weight = NONE, .out = p,
-        .saved = p, .flops = mul (c, scores, 5), .semantic = mul (c, tri, 5),
-        .bwd_act = mul (c, scores, 10), .bwd_act_semantic = mul (c, tri, 10),
-      });
-      e->selective = TRUE;
-      pd = _bpw_decompose_dropout (c, "attn.dropout", BPW_LAYER_ATTENTION, BPW_SPLIT_TP, layer,
-                                   p, scores, TRUE);
-      ctx = activation (c, "attn.context", BPW_SPLIT_TP, layer, mul3 (c, T, a, v));
-      e = _bpw_decompose_fwd (c, &(TapeEntry) {
-        .name = "attn.av", .prim = BPW_PRIM_BATCHED_MATMUL, .layer_type = BPW_LAYER_ATTENTION,
-        .split = BPW_SPLIT_TP, .layer = layer, .in = { pd, vv }, .weight = NONE, .out = ctx,
-        .saved = NONE, .flops = mul (c, scores, 2 * v), .semantic = mul (c, tri, 2 * v),
-        .bwd_act = mul (c, scores, 4 * v), .bwd_act_semantic = mul (c, tri, 4 * v),
-        .batch = c->mb * a, .m = c->sq, .n = v, .k = keys,
-      });
-      e->selective = TRUE;
+      ctx = _bpw_decompose_attention_core (c, layer, qr, k, vv, qk, v, keys, scores, tri);
     }
   else
     {

@@ -142,6 +142,16 @@ gint32     _bpw_decompose_dropout       (Ctx             *c,
                                          gint32           x,
                                          guint64          elements,
                                          gboolean         selective);
+gint32     _bpw_decompose_attention_core (Ctx            *c,
+                                          gint            layer,
+                                          gint32          q,
+                                          gint32          k,
+                                          gint32          v,
+                                          guint64         qk,
+                                          guint64         vd,
+                                          guint64         keys,
+                                          guint64         scores,
+                                          guint64         tri);
 gint32     _bpw_decompose_attention_out (Ctx             *c,
                                          gint             layer,
                                          gint32           y);

@@ -25,8 +25,8 @@
 #include "bpw-i18n.h"
 
 /* Emits a forward op, records its reads and writes, and pushes it on the tape. */
-static TapeEntry *
-fwd (Ctx *c, const TapeEntry *tmpl)
+TapeEntry *
+_bpw_decompose_fwd (Ctx *c, const TapeEntry *tmpl)
 {
   TapeEntry e = *tmpl;
   BpwOp *op;
@@ -55,19 +55,19 @@ fwd (Ctx *c, const TapeEntry *tmpl)
 
 /* ---- forward building blocks ---- */
 
-static gint32
-linear (Ctx        *c,
-        const char *name,
-        BpwLayerType lt,
-        gint        layer,
-        gint32      x,
-        guint64     rows,
-        guint64     in,
-        guint64     out,
-        BpwSplit    wsplit,
-        BpwSplit    osplit,
-        gboolean    bias,
-        guint64     semantic_rows)
+gint32
+_bpw_decompose_linear (Ctx        *c,
+                       const char *name,
+                       BpwLayerType lt,
+                       gint        layer,
+                       gint32      x,
+                       guint64     rows,
+                       guint64     in,
+                       guint64     out,
+                       BpwSplit    wsplit,
+                       BpwSplit    osplit,
+                       gboolean    bias,
+                       guint64     semantic_rows)
 {
   g_autofree char *wname = g_strconcat (name, ".w", NULL);
   g_autofree char *oname = g_strconcat (name, ".out", NULL);
@@ -76,7 +76,7 @@ linear (Ctx        *c,
   guint64 f = mul3 (c, 2 * rows, in, out);
   guint64 fs = mul3 (c, 2 * semantic_rows, in, out);
 
-  fwd (c, &(TapeEntry) {
+  _bpw_decompose_fwd (c, &(TapeEntry) {
     .name = name, .prim = BPW_PRIM_MATMUL, .layer_type = lt, .split = wsplit, .layer = layer,
     .in = { x, NONE }, .weight = w, .out = y, .saved = NONE,
     .flops = f, .semantic = fs, .bwd_act = f, .bwd_act_semantic = fs, .bwd_weight = f,
@@ -91,7 +91,7 @@ linear (Ctx        *c,
       gint32 yb = activation (c, bname, osplit, layer, mul (c, rows, out));
       guint64 n = mul (c, rows, out);
 
-      fwd (c, &(TapeEntry) {
+      _bpw_decompose_fwd (c, &(TapeEntry) {
         .name = bname, .prim = BPW_PRIM_BIAS, .layer_type = lt, .split = osplit, .layer = layer,
         .in = { y, NONE }, .weight = bw, .out = yb, .saved = NONE,
         .flops = n, .semantic = n, .bwd_act = 0, .bwd_weight = n,
@@ -101,16 +101,16 @@ linear (Ctx        *c,
   return y;
 }
 
-static gint32
-pointwise (Ctx *c, const char *name, BpwPrimitive prim, BpwLayerType lt, BpwSplit split,
-           gint layer, gint32 x, gint32 x2, guint64 elements, guint64 out_elements,
-           guint64 per_elem)
+gint32
+_bpw_decompose_pointwise (Ctx *c, const char *name, BpwPrimitive prim, BpwLayerType lt,
+                          BpwSplit split, gint layer, gint32 x, gint32 x2, guint64 elements,
+                          guint64 out_elements, guint64 per_elem)
 {
   g_autofree char *oname = g_strconcat (name, ".out", NULL);
   gint32 y = activation (c, oname, split, layer, out_elements);
   guint64 f = mul (c, elements, per_elem);
 
-  fwd (c, &(TapeEntry) {
+  _bpw_decompose_fwd (c, &(TapeEntry) {
     .name = name, .prim = prim, .layer_type = lt, .split = split, .layer = layer,
     .in = { x, x2 }, .weight = NONE, .out = y, .saved = NONE,
     .flops = f, .semantic = f, .bwd_act = 2 * f, .bwd_act_semantic = 2 * f,
@@ -118,8 +118,8 @@ pointwise (Ctx *c, const char *name, BpwPrimitive prim, BpwLayerType lt, BpwSpli
   return y;
 }
 
-static gint32
-norm (Ctx *c, const char *name, BpwLayerType lt, gint layer, gint32 x)
+gint32
+_bpw_decompose_norm (Ctx *c, const char *name, BpwLayerType lt, gint layer, gint32 x)
 {
   gboolean ln = c->m->norm == BPW_NORM_LAYERNORM;
   g_autofree char *wname = g_strconcat (name, ".w", NULL);
@@ -129,7 +129,7 @@ norm (Ctx *c, const char *name, BpwLayerType lt, gint layer, gint32 x)
   gint32 y = activation (c, oname, BPW_SPLIT_SEQUENCE, layer, mul (c, c->T, h));
   guint64 f = mul3 (c, c->T, h, ln ? 8 : 4);
 
-  fwd (c, &(TapeEntry) {
+  _bpw_decompose_fwd (c, &(TapeEntry) {
     .name = name, .prim = BPW_PRIM_NORM, .layer_type = lt, .split = BPW_SPLIT_SEQUENCE,
     .layer = layer, .in = { x, NONE }, .weight = w, .out = y, .saved = NONE,
     .flops = f, .semantic = f, .bwd_act = 2 * f, .bwd_act_semantic = 2 * f,
@@ -139,9 +139,9 @@ norm (Ctx *c, const char *name, BpwLayerType lt, gint layer, gint32 x)
 }
 
 /* Dropout in training only; the one-byte mask is what backward keeps. */
-static gint32
-dropout (Ctx *c, const char *name, BpwLayerType lt, BpwSplit split, gint layer, gint32 x,
-         guint64 elements, gboolean selective)
+gint32
+_bpw_decompose_dropout (Ctx *c, const char *name, BpwLayerType lt, BpwSplit split, gint layer,
+                        gint32 x, guint64 elements, gboolean selective)
 {
   g_autofree char *oname = NULL;
   g_autofree char *mname = NULL;
@@ -156,7 +156,7 @@ dropout (Ctx *c, const char *name, BpwLayerType lt, BpwSplit split, gint layer, 
   y = activation (c, oname, split, layer, elements);
   mask = tensor (c, mname, BPW_TENSOR_ACTIVATION, split, BPW_DTYPE_U8, layer, elements);
   f = mul (c, elements, 2);
-  e = fwd (c, &(TapeEntry) {
+  e = _bpw_decompose_fwd (c, &(TapeEntry) {
     .name = name, .prim = BPW_PRIM_DROPOUT, .layer_type = lt, .split = split, .layer = layer,
     .in = { x, NONE }, .weight = NONE, .out = y, .saved = mask,
     .flops = f, .semantic = f, .bwd_act = f, .bwd_act_semantic = f,
@@ -179,15 +179,71 @@ mlp (Ctx *c, const char *prefix, BpwLayerType lt, gint layer, gint32 x, guint64 
   gint32 u, a, y;
   TapeEntry *e;
 
-  u = linear (c, fc1, lt, layer, x, rows, h, width, split, split, m->linear_bias, semantic_rows);
-  a = pointwise (c, act, swiglu ? BPW_PRIM_SWIGLU : BPW_PRIM_GELU, lt, split, layer, u, NONE,
-                 mul (c, rows, f), mul (c, rows, f), swiglu ? 5 : 8);
+  u = _bpw_decompose_linear (c, fc1, lt, layer, x, rows, h, width, split, split, m->linear_bias,
+                             semantic_rows);
+  a = _bpw_decompose_pointwise (c, act, swiglu ? BPW_PRIM_SWIGLU : BPW_PRIM_GELU, lt, split, layer,
+                                u, NONE, mul (c, rows, f), mul (c, rows, f), swiglu ? 5 : 8);
   /* Pointwise semantic work follows the routed rows, not the padded slots. */
   e = &g_array_index (c->tape, TapeEntry, c->tape->len - 1);
   e->semantic = mul3 (c, semantic_rows, f, swiglu ? 5 : 8);
   e->bwd_act_semantic = 2 * e->semantic;
-  y = linear (c, fc2, lt, layer, a, rows, f, h, split, osplit, FALSE, semantic_rows);
+  y = _bpw_decompose_linear (c, fc2, lt, layer, a, rows, f, h, split, osplit, FALSE, semantic_rows);
   return y;
+}
+
+/* The attention core as training and prefill run it: scores = q k^T, softmax, dropout and
+ * context = p v, per head; @qk and @vd are the query/key and value widths of a head, @tri
+ * the scores a causal mask leaves. Returns the context. */
+gint32
+_bpw_decompose_attention_core (Ctx     *c,
+                               gint     layer,
+                               gint32   q,
+                               gint32   k,
+                               gint32   v,
+                               guint64  qk,
+                               guint64  vd,
+                               guint64  keys,
+                               guint64  scores,
+                               guint64  tri)
+{
+  guint64 T = c->T, a = c->m->heads;
+  gint32 sc, p, pd, ctx;
+  TapeEntry *e;
+
+  sc = activation (c, "attn.scores", BPW_SPLIT_TP, layer, scores);
+  e = _bpw_decompose_fwd (c, &(TapeEntry) {
+    .name = "attn.qk", .prim = BPW_PRIM_BATCHED_MATMUL, .layer_type = BPW_LAYER_ATTENTION,
+    .split = BPW_SPLIT_TP, .layer = layer, .in = { q, k }, .weight = NONE, .out = sc,
+    .saved = NONE, .flops = mul (c, scores, 2 * qk), .semantic = mul (c, tri, 2 * qk),
+    .bwd_act = mul (c, scores, 4 * qk), .bwd_act_semantic = mul (c, tri, 4 * qk),
+    .batch = c->mb * a, .m = c->sq, .n = keys, .k = qk,
+  });
+  e->selective = TRUE;
+
+  p = activation (c, "attn.probs", BPW_SPLIT_TP, layer, scores);
+  e = _bpw_decompose_fwd (c, &(TapeEntry) {
+    .name = "attn.softmax", .prim = BPW_PRIM_SOFTMAX, .layer_type = BPW_LAYER_ATTENTION,
+    .split = BPW_SPLIT_TP, .layer = layer, .in = { sc, NONE }, .weight = NONE, .out = p,
+    .saved = p, .flops = mul (c, scores, 5), .semantic = mul (c, tri, 5),
+    .bwd_act = mul (c, scores, 10), .bwd_act_semantic = mul (c, tri, 10),
+  });
+  e->selective = TRUE;
+
+  pd = _bpw_decompose_dropout (c, "attn.dropout", BPW_LAYER_ATTENTION, BPW_SPLIT_TP, layer, p,
+                               scores, TRUE);
+
+  ctx = activation (c, "attn.context", BPW_SPLIT_TP, layer, mul3 (c, T, a, vd));
+  e = _bpw_decompose_fwd (c, &(TapeEntry) {
+    .name = "attn.av", .prim = BPW_PRIM_BATCHED_MATMUL, .layer_type = BPW_LAYER_ATTENTION,
+    .split = BPW_SPLIT_TP, .layer = layer, .in = { pd, v }, .weight = NONE, .out = ctx,
+    .saved = NONE, .flops = mul (c, scores, 2 * vd), .semantic = mul (c, tri, 2 * vd),
+    .bwd_act = mul (c, scores, 4 * vd), .bwd_act_semantic = mul (c, tri, 4 * vd),
+    .batch = c->mb * a, .m = c->sq, .n = vd, .k = keys,
+  });
+  /* Korthikanti et al.: selective recomputation redoes the whole attention core, both s^2
+   * matmuls included; its output, the projection's input, stays stored. */
+  e->selective = TRUE;
+  return ctx;
 }
 
 static gint32
@@ -209,11 +265,10 @@ attention (Ctx *c, gint layer, gint32 x)
   gboolean causal = !c->encoder && c->sq == c->skv && c->sq > 1;
   guint64 tri = causal ? mul (c, c->mb * a, bpw_model_spec_causal_keys (c->sq, window))
                        : scores;
-  gint32 qkv, q, k, v, kc = NONE, vc = NONE, sc, p, pd, ctx, y;
-  TapeEntry *e;
+  gint32 qkv, q, k, v, kc = NONE, vc = NONE, ctx, y;
 
-  qkv = linear (c, "attn.qkv", BPW_LAYER_ATTENTION, layer, x, T, h, (a + 2 * kv) * d,
-                BPW_SPLIT_TP, BPW_SPLIT_TP, FALSE, T);
+  qkv = _bpw_decompose_linear (c, "attn.qkv", BPW_LAYER_ATTENTION, layer, x, T, h, (a + 2 * kv) * d,
+                               BPW_SPLIT_TP, BPW_SPLIT_TP, FALSE, T);
   if (m->qkv_bias)
     {
       gint32 bw = weight (c, "attn.qkv.b", BPW_SPLIT_TP, layer, (a + 2 * kv) * d);
@@ -221,7 +276,7 @@ attention (Ctx *c, gint layer, gint32 x)
                               mul (c, T, (a + 2 * kv) * d));
       guint64 n = mul (c, T, (a + 2 * kv) * d);
 
-      fwd (c, &(TapeEntry) {
+      _bpw_decompose_fwd (c, &(TapeEntry) {
         .name = "attn.qkv.bias", .prim = BPW_PRIM_BIAS, .layer_type = BPW_LAYER_ATTENTION,
         .split = BPW_SPLIT_TP, .layer = layer, .in = { qkv, NONE }, .weight = bw, .out = yb,
         .saved = NONE, .flops = n, .semantic = n, .bwd_weight = n,
@@ -278,41 +333,11 @@ attention (Ctx *c, gint layer, gint32 x)
                                  mul3 (c, T, kv * d, bpw_dtype_bytes (s->kv_dtype)));
     }
 
-  sc = activation (c, "attn.scores", BPW_SPLIT_TP, layer, scores);
-  e = fwd (c, &(TapeEntry) {
-    .name = "attn.qk", .prim = BPW_PRIM_BATCHED_MATMUL, .layer_type = BPW_LAYER_ATTENTION,
-    .split = BPW_SPLIT_TP, .layer = layer, .in = { q, kc != NONE ? kc : k }, .weight = NONE,
-    .out = sc, .saved = NONE, .flops = mul (c, scores, 2 * d), .semantic = mul (c, tri, 2 * d),
-    .bwd_act = mul (c, scores, 4 * d), .bwd_act_semantic = mul (c, tri, 4 * d),
-    .batch = c->mb * a, .m = c->sq, .n = keys, .k = d,
-  });
-  e->selective = TRUE;
+  ctx = _bpw_decompose_attention_core (c, layer, q, kc != NONE ? kc : k, vc != NONE ? vc : v, d,
+                                       d, keys, scores, tri);
 
-  p = activation (c, "attn.probs", BPW_SPLIT_TP, layer, scores);
-  e = fwd (c, &(TapeEntry) {
-    .name = "attn.softmax", .prim = BPW_PRIM_SOFTMAX, .layer_type = BPW_LAYER_ATTENTION,
-    .split = BPW_SPLIT_TP, .layer = layer, .in = { sc, NONE }, .weight = NONE, .out = p,
-    .saved = p, .flops = mul (c, scores, 5), .semantic = mul (c, tri, 5),
-    .bwd_act = mul (c, scores, 10), .bwd_act_semantic = mul (c, tri, 10),
-  });
-  e->selective = TRUE;
-
-  pd = dropout (c, "attn.dropout", BPW_LAYER_ATTENTION, BPW_SPLIT_TP, layer, p, scores, TRUE);
-
-  ctx = activation (c, "attn.context", BPW_SPLIT_TP, layer, mul3 (c, T, a, d));
-  e = fwd (c, &(TapeEntry) {
-    .name = "attn.av", .prim = BPW_PRIM_BATCHED_MATMUL, .layer_type = BPW_LAYER_ATTENTION,
-    .split = BPW_SPLIT_TP, .layer = layer, .in = { pd, vc != NONE ? vc : v }, .weight = NONE,
-    .out = ctx, .saved = NONE, .flops = mul (c, scores, 2 * d), .semantic = mul (c, tri, 2 * d),
-    .bwd_act = mul (c, scores, 4 * d), .bwd_act_semantic = mul (c, tri, 4 * d),
-    .batch = c->mb * a, .m = c->sq, .n = d, .k = keys,
-  });
-  /* Korthikanti et al.: selective recomputation redoes the whole attention core, both s^2
-   * matmuls included; its output, the projection's input, stays stored. */
-  e->selective = TRUE;
-
-  y = linear (c, "attn.proj", BPW_LAYER_ATTENTION, layer, ctx, T, a * d, h, BPW_SPLIT_TP,
-              BPW_SPLIT_REPLICATED, FALSE, T);
+  y = _bpw_decompose_linear (c, "attn.proj", BPW_LAYER_ATTENTION, layer, ctx, T, a * d, h,
+                             BPW_SPLIT_TP, BPW_SPLIT_REPLICATED, FALSE, T);
   return _bpw_decompose_attention_out (c, layer, y);
 }
 
@@ -329,7 +354,7 @@ _bpw_decompose_attention_out (Ctx    *c,
       gint32 bw = weight (c, "attn.proj.b", BPW_SPLIT_REPLICATED, layer, h);
       gint32 yb = activation (c, "attn.proj.bias.out", BPW_SPLIT_SEQUENCE, layer, mul (c, T, h));
 
-      fwd (c, &(TapeEntry) {
+      _bpw_decompose_fwd (c, &(TapeEntry) {
         .name = "attn.proj.bias", .prim = BPW_PRIM_BIAS, .layer_type = BPW_LAYER_ATTENTION,
         .split = BPW_SPLIT_SEQUENCE, .layer = layer, .in = { y, NONE }, .weight = bw, .out = yb,
         .saved = NONE, .flops = mul (c, T, h), .semantic = mul (c, T, h),
@@ -337,44 +362,8 @@ _bpw_decompose_attention_out (Ctx    *c,
       });
       y = yb;
     }
-  return dropout (c, "attn.out_dropout", BPW_LAYER_ATTENTION, BPW_SPLIT_SEQUENCE, layer, y,
-                  mul (c, T, h), FALSE);
-}
-
-/* The building blocks other decomposition files share (bpw-decompose-private.h). */
-TapeEntry *
-_bpw_decompose_fwd (Ctx *c, const TapeEntry *tmpl)
-{
-  return fwd (c, tmpl);
-}
-
-gint32
-_bpw_decompose_linear (Ctx *c, const char *name, BpwLayerType lt, gint layer, gint32 x,
-                       guint64 rows, guint64 in, guint64 out, BpwSplit wsplit, BpwSplit osplit,
-                       gboolean bias, guint64 semantic_rows)
-{
-  return linear (c, name, lt, layer, x, rows, in, out, wsplit, osplit, bias, semantic_rows);
-}
-
-gint32
-_bpw_decompose_dropout (Ctx *c, const char *name, BpwLayerType lt, BpwSplit split, gint layer,
-                        gint32 x, guint64 elements, gboolean selective)
-{
-  return dropout (c, name, lt, split, layer, x, elements, selective);
-}
-
-gint32
-_bpw_decompose_pointwise (Ctx *c, const char *name, BpwPrimitive prim, BpwLayerType lt,
-                          BpwSplit split, gint layer, gint32 x, gint32 x2, guint64 elements,
-                          guint64 out_elements, guint64 per_elem)
-{
-  return pointwise (c, name, prim, lt, split, layer, x, x2, elements, out_elements, per_elem);
-}
-
-gint32
-_bpw_decompose_norm (Ctx *c, const char *name, BpwLayerType lt, gint layer, gint32 x)
-{
-  return norm (c, name, lt, layer, x);
+  return _bpw_decompose_dropout (c, "attn.out_dropout", BPW_LAYER_ATTENTION, BPW_SPLIT_SEQUENCE,
+                                 layer, y, mul (c, T, h), FALSE);
 }
 
 static gint32
@@ -389,7 +378,7 @@ dense_mlp (Ctx *c, gint layer, gint32 x)
       gint32 bw = weight (c, "mlp.fc2.b", BPW_SPLIT_REPLICATED, layer, h);
       gint32 yb = activation (c, "mlp.fc2.bias.out", BPW_SPLIT_SEQUENCE, layer, mul (c, T, h));
 
-      fwd (c, &(TapeEntry) {
+      _bpw_decompose_fwd (c, &(TapeEntry) {
         .name = "mlp.fc2.bias", .prim = BPW_PRIM_BIAS, .layer_type = BPW_LAYER_MLP,
         .split = BPW_SPLIT_SEQUENCE, .layer = layer, .in = { y, NONE }, .weight = bw, .out = yb,
         .saved = NONE, .flops = mul (c, T, h), .semantic = mul (c, T, h),
@@ -397,8 +386,8 @@ dense_mlp (Ctx *c, gint layer, gint32 x)
       });
       y = yb;
     }
-  return dropout (c, "mlp.dropout", BPW_LAYER_MLP, BPW_SPLIT_SEQUENCE, layer, y,
-                  mul (c, T, h), FALSE);
+  return _bpw_decompose_dropout (c, "mlp.dropout", BPW_LAYER_MLP, BPW_SPLIT_SEQUENCE, layer, y,
+                                 mul (c, T, h), FALSE);
 }
 
 /* Routed experts: the router picks top-k of E experts per token; with a capacity factor,
@@ -419,8 +408,8 @@ moe (Ctx *c, gint layer, gint32 x)
       slots = mul (c, E, (guint64) cap + ((double) (guint64) cap < cap ? 1 : 0));
     }
 
-  logits = linear (c, "moe.router", BPW_LAYER_MOE, layer, x, T, h, E, BPW_SPLIT_REPLICATED,
-                   BPW_SPLIT_SEQUENCE, FALSE, T);
+  logits = _bpw_decompose_linear (c, "moe.router", BPW_LAYER_MOE, layer, x, T, h, E,
+                                  BPW_SPLIT_REPLICATED, BPW_SPLIT_SEQUENCE, FALSE, T);
   if (m->router_bias)
     {
       /* Auxiliary-loss-free balancing: a per-expert bias added to every score before the
@@ -428,7 +417,7 @@ moe (Ctx *c, gint layer, gint32 x)
       gint32 bw = weight (c, "moe.router_bias.b", BPW_SPLIT_REPLICATED, layer, E);
       gint32 yb = activation (c, "moe.router_bias.out", BPW_SPLIT_SEQUENCE, layer, mul (c, T, E));
 
-      fwd (c, &(TapeEntry) {
+      _bpw_decompose_fwd (c, &(TapeEntry) {
         .name = "moe.router_bias", .prim = BPW_PRIM_BIAS, .layer_type = BPW_LAYER_MOE,
         .split = BPW_SPLIT_SEQUENCE, .layer = layer, .in = { logits, NONE }, .weight = bw,
         .out = yb, .saved = NONE, .flops = mul (c, T, E), .semantic = mul (c, T, E),
@@ -436,14 +425,14 @@ moe (Ctx *c, gint layer, gint32 x)
       logits = yb;
     }
   probs = activation (c, "moe.topk.out", BPW_SPLIT_SEQUENCE, layer, mul (c, T, E));
-  fwd (c, &(TapeEntry) {
+  _bpw_decompose_fwd (c, &(TapeEntry) {
     .name = "moe.topk", .prim = BPW_PRIM_ROUTER_TOPK, .layer_type = BPW_LAYER_MOE,
     .split = BPW_SPLIT_SEQUENCE, .layer = layer, .in = { logits, NONE }, .weight = NONE,
     .out = probs, .saved = probs, .flops = mul (c, T, 6 * E), .semantic = mul (c, T, 6 * E),
     .bwd_act = mul (c, T, 12 * E), .bwd_act_semantic = mul (c, T, 12 * E),
   });
   disp = activation (c, "moe.dispatch.out", BPW_SPLIT_EXPERT, layer, mul (c, slots, h));
-  fwd (c, &(TapeEntry) {
+  _bpw_decompose_fwd (c, &(TapeEntry) {
     .name = "moe.dispatch", .prim = BPW_PRIM_PERMUTE, .layer_type = BPW_LAYER_MOE,
     .split = BPW_SPLIT_SEQUENCE, .layer = layer, .in = { x, probs }, .weight = NONE,
     .out = disp, .saved = NONE,
@@ -453,7 +442,7 @@ moe (Ctx *c, gint layer, gint32 x)
   y = mlp (c, "moe.expert", BPW_LAYER_MOE, layer, disp, slots, routed, ef, BPW_SPLIT_EXPERT);
   c->weight_copies = 1;
   comb = activation (c, "moe.combine.out", BPW_SPLIT_SEQUENCE, layer, mul (c, T, h));
-  fwd (c, &(TapeEntry) {
+  _bpw_decompose_fwd (c, &(TapeEntry) {
     .name = "moe.combine", .prim = BPW_PRIM_PERMUTE, .layer_type = BPW_LAYER_MOE,
     .split = BPW_SPLIT_SEQUENCE, .layer = layer, .in = { y, probs }, .weight = NONE,
     .out = comb, .saved = NONE, .flops = mul (c, 2 * routed, h),
@@ -464,8 +453,9 @@ moe (Ctx *c, gint layer, gint32 x)
     {
       gint32 sh = mlp (c, "moe.shared", BPW_LAYER_MOE, layer, x, T, T, ef, BPW_SPLIT_TP);
 
-      comb = pointwise (c, "moe.shared.add", BPW_PRIM_ADD, BPW_LAYER_MOE, BPW_SPLIT_SEQUENCE,
-                        layer, comb, sh, mul (c, T, h), mul (c, T, h), 1);
+      comb = _bpw_decompose_pointwise (c, "moe.shared.add", BPW_PRIM_ADD, BPW_LAYER_MOE,
+                                       BPW_SPLIT_SEQUENCE, layer, comb, sh, mul (c, T, h),
+                                       mul (c, T, h), 1);
     }
   return comb;
 }
@@ -476,22 +466,22 @@ block (Ctx *c, gint layer, gint32 x)
   guint64 Th = mul (c, c->T, c->m->hidden);
   gint32 a, x1, b, x2;
 
-  a = norm (c, "attn.norm", BPW_LAYER_NORM, layer, x);
+  a = _bpw_decompose_norm (c, "attn.norm", BPW_LAYER_NORM, layer, x);
   a = bpw_model_spec_is_mla (c->m) ? _bpw_decompose_mla (c, layer, a) : attention (c, layer, a);
-  x1 = pointwise (c, "attn.residual", BPW_PRIM_ADD, BPW_LAYER_ATTENTION, BPW_SPLIT_SEQUENCE,
-                  layer, x, a, Th, Th, 1);
-  x = norm (c, "mlp.norm", BPW_LAYER_NORM, layer, x1);
+  x1 = _bpw_decompose_pointwise (c, "attn.residual", BPW_PRIM_ADD, BPW_LAYER_ATTENTION,
+                                 BPW_SPLIT_SEQUENCE, layer, x, a, Th, Th, 1);
+  x = _bpw_decompose_norm (c, "mlp.norm", BPW_LAYER_NORM, layer, x1);
   if (bpw_model_spec_is_moe_layer (c->m, layer))
     {
       b = moe (c, layer, x);
-      x2 = pointwise (c, "moe.residual", BPW_PRIM_ADD, BPW_LAYER_MOE, BPW_SPLIT_SEQUENCE,
-                      layer, x1, b, Th, Th, 1);
+      x2 = _bpw_decompose_pointwise (c, "moe.residual", BPW_PRIM_ADD, BPW_LAYER_MOE,
+                                     BPW_SPLIT_SEQUENCE, layer, x1, b, Th, Th, 1);
     }
   else
     {
       b = dense_mlp (c, layer, x);
-      x2 = pointwise (c, "mlp.residual", BPW_PRIM_ADD, BPW_LAYER_MLP, BPW_SPLIT_SEQUENCE,
-                      layer, x1, b, Th, Th, 1);
+      x2 = _bpw_decompose_pointwise (c, "mlp.residual", BPW_PRIM_ADD, BPW_LAYER_MLP,
+                                     BPW_SPLIT_SEQUENCE, layer, x1, b, Th, Th, 1);
     }
   return x2;
 }
@@ -515,7 +505,7 @@ embedding (Ctx *c, gint32 *table, guint64 image_rows)
                       -1, T);
   *table = weight (c, "embedding.w", BPW_SPLIT_TP, -1, mul (c, m->vocab, h));
   x = activation (c, "embedding.out", BPW_SPLIT_SEQUENCE, -1, mul (c, text, h));
-  fwd (c, &(TapeEntry) {
+  _bpw_decompose_fwd (c, &(TapeEntry) {
     .name = "embedding", .prim = BPW_PRIM_GATHER, .layer_type = BPW_LAYER_EMBEDDING,
     .split = BPW_SPLIT_SEQUENCE, .layer = -1, .in = { c->tokens, NONE }, .weight = *table,
     .out = x, .saved = NONE, .bwd_weight = mul (c, text, h),
@@ -524,7 +514,7 @@ embedding (Ctx *c, gint32 *table, guint64 image_rows)
     {
       gint32 merged = activation (c, "embedding.merged", BPW_SPLIT_SEQUENCE, -1, mul (c, T, h));
 
-      fwd (c, &(TapeEntry) {
+      _bpw_decompose_fwd (c, &(TapeEntry) {
         .name = "embedding.merge", .prim = BPW_PRIM_PERMUTE, .layer_type = BPW_LAYER_EMBEDDING,
         .split = BPW_SPLIT_SEQUENCE, .layer = -1, .in = { x, c->image_features },
         .weight = NONE, .out = merged, .saved = NONE, .concat = TRUE,
@@ -537,7 +527,7 @@ embedding (Ctx *c, gint32 *table, guint64 image_rows)
                            mul (c, m->max_positions, h));
       gint32 y = activation (c, "position.out", BPW_SPLIT_SEQUENCE, -1, mul (c, T, h));
 
-      fwd (c, &(TapeEntry) {
+      _bpw_decompose_fwd (c, &(TapeEntry) {
         .name = "position", .prim = BPW_PRIM_ADD, .layer_type = BPW_LAYER_EMBEDDING,
         .split = BPW_SPLIT_SEQUENCE, .layer = -1, .in = { x, NONE }, .weight = pos, .out = y,
         .saved = NONE, .flops = mul (c, T, h), .semantic = mul (c, T, h),
@@ -545,8 +535,8 @@ embedding (Ctx *c, gint32 *table, guint64 image_rows)
       });
       x = y;
     }
-  return dropout (c, "embedding.dropout", BPW_LAYER_EMBEDDING, BPW_SPLIT_SEQUENCE, -1, x,
-                  mul (c, T, h), FALSE);
+  return _bpw_decompose_dropout (c, "embedding.dropout", BPW_LAYER_EMBEDDING, BPW_SPLIT_SEQUENCE,
+                                 -1, x, mul (c, T, h), FALSE);
 }
 
 static void
@@ -558,11 +548,11 @@ head (Ctx *c, gint32 x, gint32 table)
   guint64 rows = c->train ? c->T : c->mb;
   gint32 w, logits, y;
 
-  y = norm (c, "final.norm", BPW_LAYER_NORM, BPW_LAYER_AFTER_BLOCKS, x);
+  y = _bpw_decompose_norm (c, "final.norm", BPW_LAYER_NORM, BPW_LAYER_AFTER_BLOCKS, x);
   w = m->tied_embeddings ? table : weight (c, "head.w", BPW_SPLIT_TP, BPW_LAYER_AFTER_BLOCKS,
                                               mul (c, V, h));
   logits = activation (c, "head.logits", BPW_SPLIT_TP, BPW_LAYER_AFTER_BLOCKS, mul (c, rows, V));
-  fwd (c, &(TapeEntry) {
+  _bpw_decompose_fwd (c, &(TapeEntry) {
     .name = "head", .prim = BPW_PRIM_MATMUL, .layer_type = BPW_LAYER_HEAD,
     .split = BPW_SPLIT_TP, .layer = BPW_LAYER_AFTER_BLOCKS, .in = { y, NONE }, .weight = w,
     .out = logits,
@@ -579,7 +569,7 @@ head (Ctx *c, gint32 x, gint32 table)
       gint32 loss = tensor (c, "loss.out", BPW_TENSOR_ACTIVATION, BPW_SPLIT_REPLICATED,
                             BPW_DTYPE_FP32, BPW_LAYER_AFTER_BLOCKS, rows);
 
-      fwd (c, &(TapeEntry) {
+      _bpw_decompose_fwd (c, &(TapeEntry) {
         .name = "loss", .prim = BPW_PRIM_CROSS_ENTROPY, .layer_type = BPW_LAYER_LOSS,
         .split = BPW_SPLIT_TP, .layer = BPW_LAYER_AFTER_BLOCKS, .in = { logits, c->tokens },
         .weight = NONE,

@@ -174,18 +174,14 @@ bpw_workload_read_moe (BpwJsonDoc   *doc,
                        GPtrArray    *warnings,
                        GError      **error)
 {
-  g_autoptr(GError) local_error = NULL;
-  g_autofree char *path = g_strdup_printf ("%s.moe", model_path);
-  JsonObject *moe = bpw_json_doc_get_object (doc, model, model_path, "moe", FALSE, &local_error);
+  g_autofree char *path = NULL;
+  JsonObject *moe = NULL;
 
+  if (!bpw_json_doc_get_section (doc, model, model_path, "moe", native_moe_keys, warnings,
+                                 &moe, &path, error))
+    return FALSE;
   if (moe == NULL)
-    {
-      if (local_error == NULL)
-        return TRUE;
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
-  _bpw_workload_check_unknown (doc, moe, path, native_moe_keys, warnings);
+    return TRUE;
   return bpw_json_doc_get_int (doc, moe, path, "experts", TRUE, 1, BPW_WORKLOAD_MAX_HEADS,
                                &spec->experts, error)
          && bpw_json_doc_get_int (doc, moe, path, "top_k", TRUE, 1, BPW_WORKLOAD_MAX_HEADS,
@@ -218,18 +214,14 @@ bpw_workload_read_mla (BpwJsonDoc   *doc,
                        GPtrArray    *warnings,
                        GError      **error)
 {
-  g_autoptr(GError) local_error = NULL;
-  g_autofree char *path = g_strdup_printf ("%s.mla", model_path);
-  JsonObject *mla = bpw_json_doc_get_object (doc, model, model_path, "mla", FALSE, &local_error);
+  g_autofree char *path = NULL;
+  JsonObject *mla = NULL;
 
+  if (!bpw_json_doc_get_section (doc, model, model_path, "mla", native_mla_keys, warnings,
+                                 &mla, &path, error))
+    return FALSE;
   if (mla == NULL)
-    {
-      if (local_error == NULL)
-        return TRUE;
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
-  _bpw_workload_check_unknown (doc, mla, path, native_mla_keys, warnings);
+    return TRUE;
   return bpw_json_doc_get_int (doc, mla, path, "q_lora_rank", FALSE, 0, BPW_WORKLOAD_MAX_WIDTH,
                                &spec->q_lora_rank, error)
          && bpw_json_doc_get_int (doc, mla, path, "kv_lora_rank", TRUE, 1,
@@ -251,21 +243,16 @@ bpw_workload_read_vision (BpwJsonDoc   *doc,
                           GPtrArray    *warnings,
                           GError      **error)
 {
-  g_autoptr(GError) local_error = NULL;
-  g_autofree char *path = g_strdup_printf ("%s.vision", model_path);
-  JsonObject *vision = bpw_json_doc_get_object (doc, model, model_path, "vision", FALSE,
-                                                &local_error);
+  g_autofree char *path = NULL;
+  JsonObject *vision = NULL;
   BpwVisionSpec *v = &spec->vision;
   int norm = BPW_NORM_LAYERNORM, activation = 0, select = 0, projector = BPW_PROJECTOR_MLP;
 
+  if (!bpw_json_doc_get_section (doc, model, model_path, "vision", native_vision_keys, warnings,
+                                 &vision, &path, error))
+    return FALSE;
   if (vision == NULL)
-    {
-      if (local_error == NULL)
-        return TRUE;
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
-  _bpw_workload_check_unknown (doc, vision, path, native_vision_keys, warnings);
+    return TRUE;
   /* CLIP's layout unless stated: class token, no patch bias, both norms. */
   *v = (BpwVisionSpec) {
     .channels = 3, .class_token = TRUE, .pre_norm = TRUE, .post_norm = TRUE,
@@ -316,19 +303,14 @@ bpw_workload_read_dtypes (BpwJsonDoc   *doc,
                           GPtrArray    *warnings,
                           GError      **error)
 {
-  g_autoptr(GError) local_error = NULL;
-  g_autofree char *path = g_strdup_printf ("%s.dtypes", model_path);
-  JsonObject *dtypes = bpw_json_doc_get_object (doc, model, model_path, "dtypes", FALSE,
-                                                &local_error);
+  g_autofree char *path = NULL;
+  JsonObject *dtypes = NULL;
 
+  if (!bpw_json_doc_get_section (doc, model, model_path, "dtypes", native_dtype_keys, warnings,
+                                 &dtypes, &path, error))
+    return FALSE;
   if (dtypes == NULL)
-    {
-      if (local_error == NULL)
-        return TRUE;
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
-  _bpw_workload_check_unknown (doc, dtypes, path, native_dtype_keys, warnings);
+    return TRUE;
   return bpw_workload_get_dtype (doc, dtypes, path, "param", &spec->param_dtype, error)
          && bpw_workload_get_dtype (doc, dtypes, path, "activation", &spec->activation_dtype,
                                     error)

@@ -68,17 +68,25 @@ _bpw_window_set_chooser_folder (BpwWindow      *self,
     gtk_file_chooser_set_current_folder (chooser, folder, NULL);
 }
 
-static void
-bpw_window_open_response_cb (BpwWindow            *self,
-                             int                   response,
-                             GtkFileChooserNative *native)
+GFile *
+_bpw_window_chooser_finish (GtkFileChooserNative *native,
+                            int                   response)
 {
-  g_autoptr(GFile) file = NULL;
+  GFile *file = NULL;
 
   if (response == GTK_RESPONSE_ACCEPT)
     file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
   gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (native));
   g_object_unref (native);
+  return file;
+}
+
+static void
+bpw_window_open_response_cb (BpwWindow            *self,
+                             int                   response,
+                             GtkFileChooserNative *native)
+{
+  g_autoptr(GFile) file = _bpw_window_chooser_finish (native, response);
 
   if (file != NULL)
     _bpw_window_open_interactive (self, file);
@@ -114,13 +122,8 @@ bpw_window_save_response_cb (GtkFileChooserNative *native,
                              int                   response,
                              BpwSaveOp            *op)
 {
-  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFile) file = _bpw_window_chooser_finish (native, response);
   gboolean saved = FALSE;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-  gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (native));
-  g_object_unref (native);
 
   if (file != NULL)
     {

@@ -85,12 +85,8 @@ bpw_window_packet_response_cb (BpwWindow            *self,
                                int                   response,
                                GtkFileChooserNative *native)
 {
-  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFile) file = _bpw_window_chooser_finish (native, response);
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-  gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (native));
-  g_object_unref (native);
   if (file != NULL)
     bpw_window_export_packet (self, file, NULL, NULL);
 }

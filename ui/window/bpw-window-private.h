@@ -172,6 +172,9 @@ void     _bpw_window_add_recent        (BpwWindow     *self,
 /* The study's folder, else the last folder used. */
 void     _bpw_window_set_chooser_folder (BpwWindow     *self,
                                         GtkFileChooser *chooser);
+/* The file a chooser's @response accepted (NULL otherwise); destroys and releases @native. */
+GFile   *_bpw_window_chooser_finish    (GtkFileChooserNative *native,
+                                        int                   response);
 /* Save, or Save As when there is no file; @done (nullable) runs with TRUE once saved. */
 void     _bpw_window_save_interactive  (BpwWindow     *self,
                                         gboolean       choose_file,
