@@ -65,6 +65,26 @@ for row in d['fit']:
     assert p['legal'] and q['legal'] and p['devices'] == 1 and q['devices'] == 1
     assert p['sla']['metric'] == 'ttft_s' and q['sla']['metric'] == 'tpot_s', (p['sla'], q['sla'])"
 
+# The candidates' own mappings reach the plan: the first and last of the 16 stages one
+# layer lighter per virtual stage (pp_lighter 1, two chunks each), 126 layers in all, as
+# Llama 3 was trained (an even split would put both short stages first; the balanced split
+# happens to agree with Meta's here).
+for scenario in llama3-405b-8k llama3-405b-128k; do
+  expect_rc "export long-context --view sheet of $scenario as CSV" 0 \
+    "$BPW" export long-context --view sheet --scenario "$scenario" --candidate "H200 SXM 141 GB" \
+    --format csv -o "$TMP/sheet.csv"
+  echo '{}' >"$TMP/out"
+  py "$scenario: layers per stage 7, 8 x 14, 7" "
+import csv
+from collections import defaultdict
+layers = defaultdict(set)
+for row in csv.DictReader(open('$TMP/sheet.csv')):
+    if row['layer'].isdigit():
+        layers[int(row['stage'])].add(int(row['layer']))
+counts = [len(layers[s]) for s in sorted(layers)]
+assert counts == [7] + [8] * 14 + [7], counts"
+done
+
 expect_rc "export multimodal-serving --view packet as JSON" 0 \
   "$BPW" export multimodal-serving --view packet -o "$TMP/packet.json"
 cp "$TMP/packet.json" "$TMP/out" 2>/dev/null || : >"$TMP/out"
