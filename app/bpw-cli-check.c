@@ -151,6 +151,17 @@ bpw_cli_check_file (const char  *path,
   gsize length = 0;
   JsonNode *root;
 
+  /* A bundled study by name, as compare and export take it; a file of that name wins. */
+  if (!g_file_test (path, G_FILE_TEST_EXISTS)
+      && g_strv_contains (bpw_study_bundled_names (), path))
+    {
+      g_autoptr(BpwStudy) study = bpw_study_new_bundled (path, error);
+
+      if (study == NULL || !bpw_study_check_references (study, NULL, error))
+        return FALSE;
+      *kind_out = "bundled study";
+      return TRUE;
+    }
   if (!bpw_file_read (path, BPW_FILE_MAX_INPUT_SIZE, &data, &length, error))
     return FALSE;
   doc = bpw_json_doc_new_from_data (path, data, (gssize) length, error);
@@ -278,6 +289,7 @@ bpw_cli_check (int    argc,
                                 "Calculon model),\nblueprint (native, Calculon system), mapping "
                                 "and Calculon execution files, profile traces\n(Chrome "
                                 "trace events, PyTorch profiler) and measurement packs.\n"
+                                "A bundled study can be named instead of a file.\n"
                                 "Prints \"FILE: ok (kind)\" for each valid file and the located "
                                 "error for each\ninvalid one; exits 0 only if every file is "
                                 "valid.");
