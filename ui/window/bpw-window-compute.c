@@ -90,14 +90,17 @@ bpw_compute_batch_clear (BpwComputeBatch *batch)
 
       g_free (candidate->name);
       g_free (candidate->blueprint_ref);
+      /* errors is sparse (a run without an error leaves a hole), so g_strfreev() would stop
+       * at the first hole: each slot is freed on its own. */
       for (guint i = 0; i < batch->n_jobs; i++)
         {
           bpw_candidate_run_clear (&candidate->runs[i]);
           g_clear_object (&candidate->reuse[i]);
+          g_free (candidate->errors[i]);
         }
       g_free (candidate->runs);
       g_free (candidate->reuse);
-      g_strfreev (candidate->errors);
+      g_free (candidate->errors);
     }
   g_free (batch->jobs);
   g_free (batch->candidates);
