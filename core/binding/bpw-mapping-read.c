@@ -13,6 +13,7 @@
 #include "bpw-i18n.h"
 #include "bpw-stage-split.h"
 #include "bpw-mapping-private.h"
+#include "bpw-mapping-reader-private.h"
 #include "bpw-error.h"
 
 static const char * const file_keys[] = {
@@ -33,31 +34,6 @@ static const char * const pp_split_names[] = { "auto", "even", "balanced", NULL 
 /* Index order = BpwRecompute; the last is -1. */
 static const char * const recompute_names[] = { "none", "selective", "full", "auto", NULL };
 static const char * const tp_overlap_names[] = { "none", "ring", "pipe", NULL };
-static const char * const class_precision_keys[] = {
-  "format", "scaling", "block", "keep_bf16", "sparsity", NULL
-};
-/* Index order = BpwNumberFormat (DEFAULT is "scenario"), BpwScaling. */
-static const char * const format_choices[] = {
-  "scenario", "bf16", "fp8-e4m3", "fp8-e5m2", "fp4", "int8", NULL
-};
-static const char * const scaling_choices[] = {
-  "none", "per-tensor", "per-channel", "per-block", NULL
-};
-static const char * const sparsity_choices[] = { "dense", "2:4", NULL };
-
-/* Largest tile edge accepted: far beyond any on-chip memory, small enough that products
- * of three edges stay inside 64 bits. */
-#define BPW_MAPPING_MAX_TILE (G_GINT64_CONSTANT (1) << 20)
-
-typedef struct
-{
-  BpwJsonDoc         *doc;
-  const BpwBlueprint *bp;        /* nullable */
-  GPtrArray          *warnings;  /* nullable */
-  /* Without a blueprint: names are left as they were, for a read against the blueprint
-   * once it is known (bpw_mapping_check_file_refs()), instead of refused. */
-  gboolean            names_later;
-} BpwMappingReader;
 
 typedef enum
 {
@@ -66,18 +42,18 @@ typedef enum
   BPW_REF_MEMORY,
 } BpwRefKind;
 
-static void
-warn_unknown (BpwMappingReader   *r,
-              JsonObject         *object,
-              const char         *path,
-              const char * const *known)
+void
+_bpw_mapping_warn_unknown (BpwMappingReader   *r,
+                           JsonObject         *object,
+                           const char         *path,
+                           const char * const *known)
 {
   if (r->warnings != NULL)
     bpw_json_doc_check_unknown (r->doc, object, path, known, r->warnings);
 }
 
-static gboolean
-node_is_string (JsonNode *node)
+gboolean
+_bpw_mapping_node_is_string (JsonNode *node)
 {
   return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING;
 }
@@ -90,12 +66,12 @@ node_is_number (JsonNode *node)
              || json_node_get_value_type (node) == G_TYPE_DOUBLE);
 }
 
-static gboolean
-fail_got (BpwMappingReader *r,
-          JsonNode         *node,
-          const char       *path,
-          const char       *expected,
-          GError          **error)
+gboolean
+_bpw_mapping_fail_got (BpwMappingReader *r,
+                       JsonNode         *node,
+                       const char       *path,
+                       const char       *expected,
+                       GError          **error)
 {
   g_autofree char *got = bpw_json_doc_describe_node (node);
 
@@ -200,7 +176,7 @@ read_ref (BpwMappingReader *r,
   if (node == NULL)
     return TRUE;
 
-  if (node_is_string (node))
+  if (_bpw_mapping_node_is_string (node))
     {
       const char *str = json_node_get_string (node);
       int idx;
@@ -237,7 +213,7 @@ read_ref (BpwMappingReader *r,
         }
     }
   expected = ref_expected (r, kind);
-  return fail_got (r, node, full, expected, error);
+  return _bpw_mapping_fail_got (r, node, full, expected, error);
 }
 
 /* "pp_split", "pp_lighter" and "pp_layers": at most one of them says how the layers are
@@ -334,7 +310,7 @@ read_parallel (BpwMappingReader *r,
     }
   if (o == NULL)
     return TRUE;
-  warn_unknown (r, o, ppath, parallel_keys);
+  _bpw_mapping_warn_unknown (r, o, ppath, parallel_keys);
   if (!bpw_json_doc_get_int (r->doc, o, ppath, "tp", FALSE, 1, G_MAXINT64, &p->tp, error)
       || !bpw_json_doc_get_int (r->doc, o, ppath, "pp", FALSE, 1, G_MAXINT64, &p->pp, error)
       || !bpw_json_doc_get_int (r->doc, o, ppath, "dp", FALSE, 1, G_MAXINT64, &p->dp, error)
@@ -376,13 +352,13 @@ read_micro_batch (BpwMappingReader *r,
     return FALSE;
   if (node == NULL)
     return TRUE;
-  if (node_is_string (node) && strcmp (json_node_get_string (node), "auto") == 0)
+  if (_bpw_mapping_node_is_string (node) && strcmp (json_node_get_string (node), "auto") == 0)
     {
       *out = 0;
       return TRUE;
     }
   if (!node_is_number (node))
-    return fail_got (r, node, full, _("a positive integer or \"auto\""), error);
+    return _bpw_mapping_fail_got (r, node, full, _("a positive integer or \"auto\""), error);
   return bpw_json_doc_get_int (r->doc, root, path, "micro_batch", FALSE, 1, G_MAXINT64, out,
                                error);
 }
@@ -409,7 +385,7 @@ read_tiers (BpwMappingReader *r,
   for (guint g = 0; g < BPW_N_GROUPS; g++)
     known[g] = bpw_group_to_string ((BpwGroupKind) g);
   known[BPW_N_GROUPS] = NULL;
-  warn_unknown (r, o, tpath, known);
+  _bpw_mapping_warn_unknown (r, o, tpath, known);
   for (guint g = 0; g < BPW_N_GROUPS; g++)
     if (!read_ref (r, o, tpath, known[g], BPW_REF_TIER, &tier[g], error))
       return FALSE;
@@ -445,11 +421,11 @@ read_algorithms (BpwMappingReader  *r,
       JsonNode *node = json_array_get_element (arr, i);
       g_autofree char *p = g_strdup_printf ("%s[%u]", apath, i);
 
-      if (node_is_string (node) && strcmp (json_node_get_string (node), "auto") == 0)
+      if (_bpw_mapping_node_is_string (node) && strcmp (json_node_get_string (node), "auto") == 0)
         continue;
-      if (!node_is_string (node)
+      if (!_bpw_mapping_node_is_string (node)
           || !bpw_collective_algo_from_string (json_node_get_string (node), &algorithm[i]))
-        return fail_got (r, node, p, _("one of \"auto\", \"ring\", \"tree\", \"in-network\", "
+        return _bpw_mapping_fail_got (r, node, p, _("one of \"auto\", \"ring\", \"tree\", \"in-network\", "
                          "\"direct\""), error);
     }
   return TRUE;
@@ -469,7 +445,7 @@ read_fusion (BpwMappingReader *r,
   guint flags = 0;
 
   /* "auto": left to the blueprint (its stack's list, or flash attention where it runs). */
-  if (member != NULL && node_is_string (member)
+  if (member != NULL && _bpw_mapping_node_is_string (member)
       && g_strcmp0 (json_node_get_string (member), "auto") == 0)
     {
       *fusion = BPW_FUSION_AUTOMATIC;
@@ -490,8 +466,8 @@ read_fusion (BpwMappingReader *r,
       g_autofree char *p = g_strdup_printf ("%s[%u]", fpath, i);
       BpwFusion f;
 
-      if (!node_is_string (node) || !bpw_fusion_from_string (json_node_get_string (node), &f))
-        return fail_got (r, node, p, _("one of \"attention\", \"bias_activation\", "
+      if (!_bpw_mapping_node_is_string (node) || !bpw_fusion_from_string (json_node_get_string (node), &f))
+        return _bpw_mapping_fail_got (r, node, p, _("one of \"attention\", \"bias_activation\", "
                          "\"norm_residual\", \"optimizer\""), error);
       if (flags & f)
         return bpw_json_doc_error (r->doc, node, p, error, _("\"%s\" is listed twice"),
@@ -518,15 +494,15 @@ read_tiling (BpwMappingReader *r,
     return FALSE;
   if (node == NULL)
     return TRUE;
-  if (node_is_string (node) && strcmp (json_node_get_string (node), "auto") == 0)
+  if (_bpw_mapping_node_is_string (node) && strcmp (json_node_get_string (node), "auto") == 0)
     {
       *tiling = (BpwTiling) { TRUE, 0, 0, 0 };
       return TRUE;
     }
   if (!JSON_NODE_HOLDS_OBJECT (node))
-    return fail_got (r, node, tpath, _("\"auto\" or a tile {\"m\": M, \"n\": N, \"k\": K}"), error);
+    return _bpw_mapping_fail_got (r, node, tpath, _("\"auto\" or a tile {\"m\": M, \"n\": N, \"k\": K}"), error);
   o = json_node_get_object (node);
-  warn_unknown (r, o, tpath, tiling_keys);
+  _bpw_mapping_warn_unknown (r, o, tpath, tiling_keys);
   if (!bpw_json_doc_get_int (r->doc, o, tpath, "m", TRUE, 1, BPW_MAPPING_MAX_TILE, &t.m, error)
       || !bpw_json_doc_get_int (r->doc, o, tpath, "n", TRUE, 1, BPW_MAPPING_MAX_TILE, &t.n, error)
       || !bpw_json_doc_get_int (r->doc, o, tpath, "k", TRUE, 1, BPW_MAPPING_MAX_TILE, &t.k, error))
@@ -536,126 +512,6 @@ read_tiling (BpwMappingReader *r,
 }
 
 /* One class of "precision": members absent keep their values. */
-static gboolean
-read_class_precision (BpwMappingReader  *r,
-                      JsonObject        *o,
-                      const char        *cpath,
-                      BpwMatmulClass         cls,
-                      BpwClassPrecision *c,
-                      GError           **error)
-{
-  int format = c->format, scaling = c->scaling, sparsity = c->sparse_2_4 ? 1 : 0;
-
-  warn_unknown (r, o, cpath, class_precision_keys);
-  if (!bpw_json_doc_get_enum (r->doc, o, cpath, "format", FALSE, format_choices, &format, error)
-      || !bpw_json_doc_get_enum (r->doc, o, cpath, "scaling", FALSE, scaling_choices, &scaling,
-                                 error)
-      || !bpw_json_doc_get_int (r->doc, o, cpath, "block", FALSE, 1, BPW_MAPPING_MAX_TILE,
-                                &c->block, error)
-      || !bpw_json_doc_get_bool (r->doc, o, cpath, "keep_bf16", FALSE, &c->keep_bf16, error)
-      || !bpw_json_doc_get_enum (r->doc, o, cpath, "sparsity", FALSE, sparsity_choices,
-                                 &sparsity, error))
-    return FALSE;
-  c->format = (BpwNumberFormat) format;
-  c->scaling = (BpwScaling) scaling;
-  c->sparse_2_4 = sparsity == 1;
-  if (c->scaling == BPW_SCALING_PER_BLOCK && c->block <= 0)
-    {
-      g_autofree char *spath = bpw_json_doc_member_path (cpath, "scaling");
-      JsonNode *at = json_object_get_member (o, "scaling");
-
-      return bpw_json_doc_error (r->doc, at != NULL ? at : json_object_get_member (o, "format"),
-                                 spath, error,
-                                 _("per-block scaling needs a \"block\" size in elements"));
-    }
-  if (c->sparse_2_4 && cls == BPW_MATMUL_CLASS_ATTENTION_CORE)
-    {
-      g_autofree char *spath = bpw_json_doc_member_path (cpath, "sparsity");
-
-      return bpw_json_doc_error (r->doc, json_object_get_member (o, "sparsity"), spath, error,
-                                 _("2:4 sparsity prunes weights, and the attention score and "
-                                 "context matmuls have none"));
-    }
-  return TRUE;
-}
-
-/* A precision policy's value at @ppath: "scenario" (no policy) or
- * { "<class>": { ... }, ... }, read over @policy. */
-static gboolean
-read_precision_node (BpwMappingReader   *r,
-                     JsonNode           *node,
-                     const char         *ppath,
-                     BpwPrecisionPolicy *policy,
-                     GError            **error)
-{
-  g_autoptr(GList) members = NULL;
-  BpwPrecisionPolicy p = *policy;
-  JsonObject *o;
-
-  if (node_is_string (node) && strcmp (json_node_get_string (node), "scenario") == 0)
-    {
-      bpw_precision_policy_init (policy);
-      return TRUE;
-    }
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    return fail_got (r, node, ppath, _("\"scenario\" or an object of operation classes"),
-                     error);
-  o = json_node_get_object (node);
-  p.set = TRUE;
-  members = json_object_get_members (o);
-  for (const GList *l = members; l != NULL; l = l->next)
-    {
-      g_autofree char *cpath = bpw_json_doc_member_path (ppath, l->data);
-      JsonNode *member = json_object_get_member (o, l->data);
-      BpwMatmulClass cls;
-
-      if (!bpw_matmul_class_from_string (l->data, &cls))
-        return bpw_json_doc_error (r->doc, member, cpath, error,
-                                   _("unknown operation class '%s'; expected one of "
-                                   "attention_projection, mlp, attention_core, lm_head"),
-                                   (const char *) l->data);
-      if (!JSON_NODE_HOLDS_OBJECT (member))
-        return fail_got (r, member, cpath, _("an object"), error);
-      if (!read_class_precision (r, json_node_get_object (member), cpath, cls,
-                                 &p.classes[cls], error))
-        return FALSE;
-    }
-  *policy = p;
-  return TRUE;
-}
-
-static gboolean
-read_precision (BpwMappingReader   *r,
-                JsonObject         *root,
-                const char         *path,
-                BpwPrecisionPolicy *policy,
-                GError            **error)
-{
-  g_autofree char *ppath = bpw_json_doc_member_path (path, "precision");
-  JsonNode *node;
-
-  if (!bpw_json_doc_get_member (r->doc, root, path, "precision", FALSE, &node, error))
-    return FALSE;
-  return node == NULL || read_precision_node (r, node, ppath, policy, error);
-}
-
-gboolean
-bpw_mapping_read_precision_data (const char         *filename,
-                                 const char         *data,
-                                 gssize              length,
-                                 BpwPrecisionPolicy *policy,
-                                 GPtrArray          *warnings,
-                                 GError            **error)
-{
-  g_autoptr(BpwJsonDoc) doc = bpw_json_doc_new_from_data (filename, data, length, error);
-  BpwMappingReader r = { .doc = doc, .warnings = warnings };
-
-  g_return_val_if_fail (policy != NULL, FALSE);
-
-  return doc != NULL &&
-         read_precision_node (&r, bpw_json_doc_get_root (doc), "precision", policy, error);
-}
-
 typedef const char *(*BpwNameFunc) (guint value);
 
 static const char *
@@ -738,7 +594,7 @@ read_overlap (BpwMappingReader *r,
     }
   if (o == NULL)
     return TRUE;
-  warn_unknown (r, o, opath, overlap_keys);
+  _bpw_mapping_warn_unknown (r, o, opath, overlap_keys);
   if (!bpw_json_doc_get_bool (r->doc, o, opath, "dp", FALSE, &m->dp_overlap, error)
       || !bpw_json_doc_get_enum (r->doc, o, opath, "tp", FALSE, tp_overlap_names, &tp, error))
     return FALSE;
@@ -758,7 +614,7 @@ read_body (BpwMappingReader   *r,
   const char *name = NULL, *description = NULL;
   int recompute = m->recompute < 0 ? 3 : m->recompute;
 
-  warn_unknown (r, object, path, known);
+  _bpw_mapping_warn_unknown (r, object, path, known);
   if (!bpw_json_doc_get_string (r->doc, object, path, "name", FALSE, &name, error)
       || !bpw_json_doc_get_string (r->doc, object, path, "description", FALSE, &description,
                                    error)
@@ -775,7 +631,7 @@ read_body (BpwMappingReader   *r,
       || !read_keyed (r, object, path, "placement", tensor_kind_name, BPW_N_TENSOR_KINDS,
                       BPW_REF_MEMORY, m->placement, error)
       || !read_overlap (r, object, path, m, error)
-      || !read_precision (r, object, path, &m->precision, error)
+      || !_bpw_mapping_read_precision (r, object, path, &m->precision, error)
       || !bpw_json_doc_get_bool (r->doc, object, path, "sp_gather_again", FALSE,
                                  &m->sp_gather_again, error))
     return FALSE;
