@@ -372,12 +372,13 @@ test_window_overview_pinned (void)
   g_assert_true (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (pinned)) == v);
   g_assert_true (gtk_column_view_get_model (pinned) == gtk_column_view_get_model (view));
 
-  /* Sideways: the numbers move, the candidates do not. */
-  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (pinned), GTK_WIDGET (window),
+  /* Sideways: the numbers move, the candidates do not.  Measured against the table, not
+   * the window: the window may still settle its sidebar by a pixel between two frames. */
+  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (pinned), GTK_WIDGET (table),
                                            &GRAPHENE_POINT_INIT (0, 0), &before));
   gtk_adjustment_set_value (h, gtk_adjustment_get_upper (h));
   bpw_test_wait_for_frame (GTK_WIDGET (window));
-  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (pinned), GTK_WIDGET (window),
+  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (pinned), GTK_WIDGET (table),
                                            &GRAPHENE_POINT_INIT (0, 0), &after));
   g_assert_cmpfloat (after.x, ==, before.x);
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (pinned)));
