@@ -163,9 +163,11 @@ def traced_runs(torch, device, args, configs, folder):
                 scenario = {"phase": "decode", "global_batch": args.decode_batch,
                             "micro_batch": args.decode_batch, "context": args.decode_context,
                             "dtype": args.dtype}
-            ms, trace = runs.run(name, step, device, folder, args.repeats)
+            ms, peak, trace = runs.run(name, step, device, folder, args.repeats)
             out.append({"name": name, "trace": trace, "model": model_file,
                         "scenario": scenario, "measured_ms": ms})
+            if peak is not None:
+                out[-1]["peak_memory_bytes"] = peak
             print(f"  {name}: {ms:.3f} ms", file=sys.stderr)
     return out
 

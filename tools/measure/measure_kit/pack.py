@@ -96,6 +96,8 @@ def validate(pack, folder):
                    s.get("context" if s["phase"] == "decode" else "seq"))
         if "measured_ms" in run:
             _check_number(f"{path}.measured_ms", run["measured_ms"])
+        if "peak_memory_bytes" in run:
+            _check_int(f"{path}.peak_memory_bytes", run["peak_memory_bytes"])
 
 
 def write_atomic(path, pack):

@@ -88,9 +88,24 @@ def decode_step(c, device, batch, context, dtype, graph=False):
     return cuda_graph.replay
 
 
+def peak_bytes(step, device):
+    """Device memory allocated at the peak of one call of @step, the model, its optimizer
+    state and caches already built (the warm-up calls made them): what the workbench's peak
+    memory predicts. None where the device keeps no such count (CPU)."""
+    if device.type != "cuda":
+        return None
+    torch.cuda.synchronize(device)
+    torch.cuda.reset_peak_memory_stats(device)
+    step()
+    torch.cuda.synchronize(device)
+    return int(torch.cuda.max_memory_allocated(device))
+
+
 def run(name, step, device, folder, repeats):
-    """Times @step (median), traces it once; returns (measured_ms, trace file name)."""
+    """Times @step (median), measures its peak memory, traces it once; returns
+    (measured_ms, peak bytes or None, trace file name)."""
     ms = time_ms(step, device, warmup=2, repeats=repeats)
+    peak = peak_bytes(step, device)
     trace = f"{name}.trace.json.gz"
     _trace(step, device, os.path.join(folder, trace))
-    return ms, trace
+    return ms, peak, trace

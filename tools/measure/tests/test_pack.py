@@ -67,6 +67,9 @@ class WriteTest(unittest.TestCase):
             ("microbenchmarks.matmul_int4", lambda p: p["microbenchmarks"].update(
                 matmul_int4=[])),
             ("runs[3].name", lambda p: p["runs"][3].update(name=p["runs"][2]["name"])),
+            ("runs[0].peak_memory_bytes", lambda p: p["runs"][0].update(peak_memory_bytes=0)),
+            ("runs[2].peak_memory_bytes", lambda p: p["runs"][2].update(
+                peak_memory_bytes=3.5e9)),
         ]
         for where, spoil in cases:
             bad = copy.deepcopy(self.pack)
@@ -78,6 +81,16 @@ class WriteTest(unittest.TestCase):
 
     def test_validate_accepts_the_shared_pack(self):
         validate(self.pack, self.folder)
+
+    def test_peak_memory_is_kept(self):
+        """A run's measured peak goes into the pack as whole bytes and conforms to the
+        schema that `bpw profile report` reads it by."""
+        path = os.path.join(self.folder, "pack.json")
+        pack = copy.deepcopy(self.pack)
+        pack["runs"][0]["peak_memory_bytes"] = 37362892288
+        write_atomic(path, pack)
+        self.assertEqual(load(path)["runs"][0]["peak_memory_bytes"], 37362892288)
+        self.assertEqual(schema_check.errors(load(path), load(SCHEMA)), [])
 
 
 class ArgumentsTest(unittest.TestCase):
@@ -136,6 +149,8 @@ class KitRunTest(unittest.TestCase):
             self.assertEqual({r["scenario"]["phase"] for r in pack["runs"]},
                              {"train", "prefill", "decode"})
             self.assertIn("matmul_bf16", pack["microbenchmarks"])
+            # The CPU keeps no allocator peak: absent means "not measured", never 0.
+            self.assertTrue(all("peak_memory_bytes" not in r for r in pack["runs"]))
             bpw = os.environ.get("BPW")
             if bpw:
                 done = subprocess.run([bpw, "check", os.path.join(out, "pack.json")],
