@@ -249,8 +249,16 @@ collect_memory (BpwTemplate *t, const BpwPlan *plan)
       t->gradients[p] = (double) mem[p].gradients * scale;
       t->optimizer[p] = (double) mem[p].optimizer_state * scale;
       t->stored[p] = ((double) stored[p] - fused) * scale;
-      t->live[p] = (double) live[p] * scale;
+      t->live[p] = 0;
       t->kv[p] = (double) kv[p] * scale;
+    }
+  /* One layer's live activations by the plan's rule (bpw-plan-memory.c: on-chip tensors
+   * left out, inference's forward swept in op order): a part holds its largest block's. */
+  for (gint32 layer = 0; layer < BPW_TEMPLATE_BLOCKS; layer++)
+    {
+      BpwPart part = part_of_layer (t, layer);
+
+      t->live[part] = MAX (t->live[part], _bpw_plan_layer_live_bytes (dist, groups, layer));
     }
   t->cp_kv_buffer = (double) _bpw_dist_work_cp_kv_buffer_bytes (dist);
 

@@ -210,7 +210,7 @@ stage_memory (const BpwEstimator *est, const BpwTemplate *t, const BpwMapping *m
     .optimizer = blocks_sum (sb, t->optimizer),
     .stored = blocks_sum (sb, t->stored),
     .kv = blocks_sum (sb, t->kv) * (double) micro_batches,
-    .temporaries = blocks_max (sb, t->temporaries),
+    .temporaries = t->train ? blocks_max (sb, t->temporaries) : 0,  /* bpw-plan-memory.c */
     .communication = blocks_max (sb, t->communication),
   };
   gint64 flight = _bpw_dist_work_in_flight (est->scenario.phase, m->parallel.schedule,
@@ -241,7 +241,7 @@ stage_memory (const BpwEstimator *est, const BpwTemplate *t, const BpwMapping *m
         acts += live;
     }
   else
-    acts = live * (double) flight;
+    acts = live;  /* one micro-batch at a time (bpw-plan-memory.c) */
   acts += t->cp_kv_buffer;
   if (last)
     acts += t->logits;

@@ -8,6 +8,27 @@
  * double buffer that streams them), and adds the largest task's working set and the
  * largest collective buffer. The result is a safe bound on the peak; the simulation
  * refines it with lifetimes.
+ *
+ * Activations live at a stage's peak, per rank (tensors already split by TP, SP and CP, and
+ * a stage's own layers under PP):
+ * - training, every micro-batch in flight under the schedule: the tensors backward reads
+ *   (checkpoints) of each layer; with selective or full recompute, one layer's recomputed
+ *   copies on top (backward's start of that layer holds them all); with neither, nothing
+ *   more (a forward tensor backward does not read is a task's working set);
+ * - inference, one micro-batch at a time (a stage runs its micro-batches one after the
+ *   other; the others in flight hold their KV cache and their pipeline buffers, tallied
+ *   apart): the most that one layer's forward holds at once, its tensors live from their
+ *   producer to their last reader in op order, plus what it hands to the next layer;
+ * - under fused (flash) attention the attention scores and probabilities (s × s per
+ *   head) are produced and consumed inside one kernel, forward, recompute and backward
+ *   alike: they are never counted, nor any other tensor a fusion keeps on chip;
+ * - a task's working set (its largest operands) adds to training's; in inference a
+ *   block's tasks work inside the live set above, and only the embedding's and the
+ *   head's are added;
+ * - context parallelism adds the other ranks' K/V blocks of one layer; the stack's fp32
+ *   logits sit on the last stage.
+ * The estimator's template counts its blocks by the same rule
+ * (_bpw_plan_layer_live_bytes()), so that both bounds agree.
  */
 #define G_LOG_DOMAIN "bpw-plan-memory"
 
@@ -39,6 +60,136 @@ fused_stored_bytes (const BpwPlan *plan, const guint32 *groups, gint64 stage)
         total += (double) _bpw_dist_work_tensor_rank_bytes (dist, t);
     }
   return total;
+}
+
+typedef struct
+{
+  gint32 at;
+  double bytes;    /* negative: released after op @at */
+} LiveEdge;
+
+static gint
+compare_edge (gconstpointer a, gconstpointer b)
+{
+  const LiveEdge *x = a, *y = b;
+
+  if (x->at != y->at)
+    return x->at < y->at ? -1 : 1;
+  return (x->bytes < 0) - (y->bytes < 0);  /* at one op, allocations before releases */
+}
+
+double
+_bpw_plan_layer_live_bytes (const BpwDistWork *dist,
+                            const guint32     *groups,
+                            gint32             layer)
+{
+  const BpwWorkGraph *g = dist->graph;
+  gboolean train = g->scenario.phase == BPW_WORKLOAD_TRAIN;
+  g_autoptr(GArray) edges = g_array_new (FALSE, FALSE, sizeof (LiveEdge));
+  double total = 0, carried = 0, now = 0, most = 0;
+  gint32 first_op = G_MAXINT32, input_read = -1;
+
+  for (guint i = 0; i < g->tensors->len; i++)
+    {
+      const BpwTensor *t = bpw_work_graph_tensor (g, i);
+      BpwRankMemory unused = { 0 };
+      guint64 stored = 0, kv = 0, live = 0;
+      LiveEdge e;
+
+      if (t->layer != layer)
+        continue;
+      _bpw_dist_work_account_tensor (dist, t, &unused, &stored, &kv, &live);
+      if (live == 0 || _bpw_plan_tensor_on_chip (g, groups, t))
+        continue;
+      total += (double) live;
+      if (train)
+        continue;
+      e = (LiveEdge) { t->producer, (double) live };
+      g_array_append_val (edges, e);
+      /* Read by a later layer: live to this layer's end, and into the next. */
+      if (t->last_consumer >= 0 &&
+          bpw_work_graph_op (g, (guint) t->last_consumer)->layer != layer)
+        carried += (double) live;
+      else
+        {
+          e = (LiveEdge) { MAX (t->last_consumer, t->producer), -(double) live };
+          g_array_append_val (edges, e);
+        }
+    }
+  if (train)
+    return total;
+  /* What the layer receives, as much as it hands on (the residual stream), is live from
+   * its start to its last read of another layer's activation. */
+  for (guint i = 0; i < g->ops->len; i++)
+    {
+      const BpwOp *op = bpw_work_graph_op (g, i);
+
+      if (op->layer != layer || op->phase != BPW_PHASE_FORWARD)
+        continue;
+      first_op = MIN (first_op, (gint32) i);
+      for (guint u = op->use_first; u < op->use_first + op->use_count; u++)
+        {
+          const BpwTensorUse *use = &g_array_index (g->uses, BpwTensorUse, u);
+          const BpwTensor *t = bpw_work_graph_tensor (g, use->tensor);
+
+          if (use->access == BPW_ACCESS_READ && t->kind == BPW_TENSOR_ACTIVATION &&
+              t->layer != layer)
+            input_read = (gint32) i;
+        }
+    }
+  if (carried > 0 && first_op != G_MAXINT32)
+    {
+      LiveEdge in = { first_op, carried }, out = { MAX (input_read, first_op), -carried };
+
+      g_array_append_val (edges, in);
+      g_array_append_val (edges, out);
+    }
+  g_array_sort (edges, compare_edge);
+  for (guint i = 0; i < edges->len; i++)
+    {
+      now += g_array_index (edges, LiveEdge, i).bytes;
+      most = MAX (most, now);
+    }
+  return most;
+}
+
+/* The live activations the distribution counts for stage @stage (bpw-dist-memory.c: one
+ * layer's recomputed copies, or in inference the sum of the largest layer's tensors for
+ * every micro-batch in flight), and what the rule above holds instead. */
+static void
+stage_live_bytes (const BpwPlan *plan, const guint32 *groups, gint64 stage,
+                  double *counted, double *held)
+{
+  const BpwDistWork *dist = plan->dist;
+  const BpwWorkGraph *g = dist->graph;
+  const BpwStage *st = &dist->stages[stage];
+  gboolean train = g->scenario.phase == BPW_WORKLOAD_TRAIN;
+  g_autofree double *sum = g_new0 (double, st->n_layers + 1);
+  double largest = 0;
+
+  *held = 0;
+  for (guint i = 0; i < g->tensors->len; i++)
+    {
+      const BpwTensor *t = bpw_work_graph_tensor (g, i);
+      BpwRankMemory unused = { 0 };
+      guint64 stored = 0, kv = 0, live = 0;
+      gint64 l = (gint64) t->layer - st->first_layer;
+
+      if (t->layer < 0 || l < 0 || l >= st->n_layers)
+        continue;
+      _bpw_dist_work_account_tensor (dist, t, &unused, &stored, &kv, &live);
+      sum[l] += (double) live;
+    }
+  for (gint64 l = 0; l < st->n_layers; l++)
+    {
+      largest = MAX (largest, sum[l]);
+      *held = MAX (*held, _bpw_plan_layer_live_bytes (dist, groups,
+                                                      (gint32) (st->first_layer + l)));
+    }
+  *counted = train ? (g->scenario.recompute != BPW_RECOMPUTE_NONE ? largest : 0)
+                   : largest * (double) st->memory.in_flight;
+  if (train && g->scenario.recompute == BPW_RECOMPUTE_NONE)
+    *held = 0;
 }
 
 /* Micro-batches' worth of stored activations a stage holds at its peak. */
@@ -154,6 +305,13 @@ _bpw_plan_place_memory (BpwPlan *plan)
                                                        dist->micro_batches_per_pipeline, s,
                                                        mem->in_flight));
 
+      {
+        double counted, held;
+
+        stage_live_bytes (plan, groups, s, &counted, &held);
+        acts = MAX (0.0, acts - counted) + held;
+      }
+
       *pm = (BpwPlanMemory) { 0 };
       stack_state (plan, st, &master, &gradients, &acts);
       pm->weights = place (plan, BPW_TENSOR_WEIGHT, (double) mem->weights, layers, &host);
@@ -167,7 +325,11 @@ _bpw_plan_place_memory (BpwPlan *plan)
         {
           const BpwPlanTask *t = &g_array_index (ps->tasks, BpwPlanTask, i);
 
-          pm->temporaries = MAX (pm->temporaries, t->bytes[BPW_TRAFFIC_DEVICE] - t->tiling_bytes);
+          /* In inference a block's tasks work on the activations its live set holds
+           * already; only the embedding's and the head's are beyond it. */
+          if (train || t->layer < 0)
+            pm->temporaries = MAX (pm->temporaries,
+                                   t->bytes[BPW_TRAFFIC_DEVICE] - t->tiling_bytes);
         }
       /* DP reduces the gradient buffer in place; the others need a receive buffer. */
       for (guint i = 0; i < ps->transfers->len; i++)

@@ -42,6 +42,12 @@ void       _bpw_plan_largest_kinds    (double              largest[BPW_N_TENSOR_
                                        double              kv_cache,
                                        double              temporaries,
                                        double              communication);
+/* Per-rank bytes of layer @layer's activations live at once for one micro-batch, beyond
+ * its checkpoints, with what fusion keeps on chip left out (bpw-plan-memory.c states the
+ * rule): its recomputed copies in training, its forward's most in inference. */
+double     _bpw_plan_layer_live_bytes (const BpwDistWork *dist,
+                                       const guint32     *groups,
+                                       gint32             layer);
 /* Micro-batches' worth of stored activations a stage holds (interleaving included). */
 /* What the blueprint's software stack holds beyond the model's own dtypes in training, per
  * rank: fp32 master bytes per byte of weights, the factor on gradient bytes (fp32 .grad),

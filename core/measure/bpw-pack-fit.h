@@ -164,6 +164,8 @@ typedef struct
   double  before_s, after_s, loo_s;   /* predictions; NAN when the run cannot be evaluated */
   double  measured_peak;        /* bytes, the pack's peak_memory_bytes; NAN when absent */
   double  before_peak, after_peak, loo_peak;  /* predicted peak device memory, bytes */
+  double  before_bound;         /* the static peak legality is judged on (before), bytes */
+  gboolean before_legal;
 } BpwPackReportRun;
 
 typedef struct

@@ -32,7 +32,7 @@ enum { BEFORE, AFTER, LOO, N_COLUMNS };
 static gboolean
 simulated_peak (const BpwModelSpec *spec, const BpwScenario *scenario,
                 const BpwMapping *mapping, const BpwBlueprint *bp, double *peak_bytes,
-                GError **error)
+                double *bound_bytes, gboolean *legal, GError **error)
 {
   BpwWorkGraph *graph = bpw_work_graph_new (spec, scenario, error);
   BpwDistWork *dist;
@@ -50,6 +50,10 @@ simulated_peak (const BpwModelSpec *spec, const BpwScenario *scenario,
   if (plan == NULL)
     return FALSE;
   bpw_evaluation_from_plan (plan, &bound);
+  if (bound_bytes != NULL)
+    *bound_bytes = bound.peak_bytes;
+  if (legal != NULL)
+    *legal = bound.legal;
   sim = bpw_simulation_new (plan, &options, error);
   if (sim == NULL)
     return FALSE;
@@ -60,13 +64,11 @@ simulated_peak (const BpwModelSpec *spec, const BpwScenario *scenario,
 
 #define GIB 1073741824.0
 
-gboolean
-bpw_pack_predict_run (const BpwMeasurementPack *pack,
-                      guint                     run,
-                      const BpwBlueprint       *bp,
-                      double                   *step_s,
-                      double                   *peak_bytes,
-                      GError                  **error)
+/* As bpw_pack_predict_run(), and the static peak legality is judged on (nullable). */
+static gboolean
+predict_run (const BpwMeasurementPack *pack, guint run, const BpwBlueprint *bp,
+             double *step_s, double *peak_bytes, double *bound_bytes, gboolean *legal,
+             GError **error)
 {
   const BpwPackRun *r = &pack->runs[run];
   g_autoptr(BpwEstimator) est = NULL;
@@ -91,7 +93,8 @@ bpw_pack_predict_run (const BpwMeasurementPack *pack,
   if (ok)
     *step_s = e.step_time_s;
   if (ok && peak_bytes != NULL)
-    ok = simulated_peak (&spec, &scenario, &mapping, bp, peak_bytes, error);
+    ok = simulated_peak (&spec, &scenario, &mapping, bp, peak_bytes, bound_bytes, legal,
+                         error);
   else
     g_prefix_error (error, _("run “%s”: "), r->name);
   g_clear_pointer (&est, bpw_estimator_free);
@@ -99,6 +102,17 @@ bpw_pack_predict_run (const BpwMeasurementPack *pack,
   bpw_scenario_clear (&scenario);
   bpw_model_spec_clear (&spec);
   return ok;
+}
+
+gboolean
+bpw_pack_predict_run (const BpwMeasurementPack *pack,
+                      guint                     run,
+                      const BpwBlueprint       *bp,
+                      double                   *step_s,
+                      double                   *peak_bytes,
+                      GError                  **error)
+{
+  return predict_run (pack, run, bp, step_s, peak_bytes, NULL, NULL, error);
 }
 
 static double
@@ -147,7 +161,8 @@ bpw_pack_report_new (const BpwPackData  *data,
       row->timed = !isnan (pack->runs[i].measured_s);
       row->measured_s = bpw_pack_run_step_s (pack, data->traces[i], i);
       row->measured_peak = pack->runs[i].peak_bytes;
-      if (!bpw_pack_predict_run (pack, i, before, &row->before_s, &row->before_peak, error) ||
+      if (!predict_run (pack, i, before, &row->before_s, &row->before_peak, &row->before_bound,
+                        &row->before_legal, error) ||
           !bpw_pack_predict_run (pack, i, after, &row->after_s, &row->after_peak, error) ||
           !bpw_pack_predict_run (pack, i, loo_bp, &row->loo_s, &row->loo_peak, error))
         return NULL;
@@ -241,9 +256,11 @@ bpw_pack_report_to_text (const BpwPackReport *report)
     }
   g_string_append (out, _("  (*: the trace's span, the pack gives no measured_ms)\n"));
   g_string_append (out, _("Peak device memory (GiB) as the blueprint's stack holds it, against the pack's "
-                          "peak_memory_bytes where it gives one\n"));
-  g_string_append_printf (out, "  %-18s %12s %11s %8s %11s %8s %11s %8s\n", "run", "measured",
-                          "before", "error", "after", "error", "l-o-o", "error");
+                          "peak_memory_bytes where it gives one; bound: the static peak the "
+                          "plan's legality is judged on (before)\n"));
+  g_string_append_printf (out, "  %-18s %12s %11s %8s %11s %8s %11s %8s %9s %8s\n", "run",
+                          "measured", "before", "error", "after", "error", "l-o-o", "error",
+                          "bound", "error");
   for (guint i = 0; i < report->n_runs; i++)
     {
       const BpwPackReportRun *r = &report->runs[i];
@@ -259,6 +276,16 @@ bpw_pack_report_to_text (const BpwPackReport *report)
         else
           g_string_append_printf (out, " %11.2f %+7.1f%%", p[c] / GIB,
                                   100 * error_of (p[c], r->measured_peak));
+      g_string_append_printf (out, " %9.2f", r->before_bound / GIB);
+      if (isnan (r->measured_peak))
+        g_string_append_printf (out, " %8s", "");
+      else
+        g_string_append_printf (out, " %+7.1f%%", 100 * error_of (r->before_bound,
+                                                                  r->measured_peak));
+      /* A run the device ran that the plan calls illegal is a wrong verdict. */
+      if (!r->before_legal)
+        g_string_append (out, isnan (r->measured_peak) ? _("  illegal")
+                                                       : _("  illegal, but it ran"));
       g_string_append_c (out, '\n');
     }
   if (report->n_peaks > 0)
@@ -321,6 +348,11 @@ bpw_pack_report_to_json (const BpwPackReport *report)
             if (!isnan (r->measured_peak))
               bpw_json_writer_double (&w, err, error_of (peaks[c], r->measured_peak));
           }
+        bpw_json_writer_double (&w, "before_bound_bytes", r->before_bound);
+        if (!isnan (r->measured_peak))
+          bpw_json_writer_double (&w, "before_bound_error",
+                                  error_of (r->before_bound, r->measured_peak));
+        bpw_json_writer_bool (&w, "before_legal", r->before_legal);
         bpw_json_writer_end_object (&w);
       }
       bpw_json_writer_end_object (&w);

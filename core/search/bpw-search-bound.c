@@ -88,7 +88,8 @@ stage_bytes (const BpwBlueprint *bp, const BpwMapping *m, const BpwTemplate *t, 
   double w = nl * t->weights[BPW_PART_BLOCK], g = nl * t->gradients[BPW_PART_BLOCK];
   double o = nl * t->optimizer[BPW_PART_BLOCK];
   double kv = nl * t->kv_block * (double) micro_batches;
-  double temporaries = t->temporaries[BPW_PART_BLOCK];
+  /* In inference a block's tasks work inside its live set (bpw-plan-memory.c). */
+  double temporaries = t->train ? t->temporaries[BPW_PART_BLOCK] : 0;
   double communication = t->communication[BPW_PART_BLOCK];
   double acts = 0;
   StageBytes b = { 0, 0 };
@@ -113,10 +114,8 @@ stage_bytes (const BpwBlueprint *bp, const BpwMapping *m, const BpwTemplate *t, 
     }
   else
     {
-      /* Inference holds min(m, p) micro-batches whatever the schedule: exact. */
-      acts = t->live_block * (double) _bpw_dist_work_in_flight (BPW_WORKLOAD_PREFILL,
-                                                                BPW_SCHEDULE_1F1B,
-                                                                micro_batches, pp, s);
+      /* Inference runs one micro-batch at a time on a stage: exact. */
+      acts = t->live_block;
     }
 
   n_layers = MAX (n_layers, 1);

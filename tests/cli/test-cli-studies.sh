@@ -38,7 +38,9 @@ done
 # Every scenario runs on its stated devices, mappings as given, with the reasons of each
 # refusal; what fits is the memory of the eager stack the bundled GPU blueprints carry.
 cp "$TMP/long-context-compare.json" "$TMP/out"
-py "long-context: 8 K fits everywhere on 16 384 GPUs, 128 K is too big for H100's 80 GB" "
+# 128 K fits H100's 80 GB too: with flash attention no s x s scores are held, and the
+# static peak (about 33 GiB) is the simulated one's (about 30 GiB) plus working sets.
+py "long-context: 8 K and 128 K fit everywhere on 16 384 GPUs" "
 cands = [c['blueprint'] for c in d['candidates']]
 scens = [s['name'] for s in d['scenarios']]
 assert cands == ['h100-sxm-80gb', 'h200-sxm-141gb', 'b200', 'mi300x'], cands
@@ -47,10 +49,9 @@ assert d['mappings'] == 'as given'
 for i, row in enumerate(d['fit']):
     for j, f in enumerate(row):
         assert f['devices'] == 16384 and not f['searched'], (i, j)
-        assert f['legal'] == (i != 0 or j != 1), (i, j, f['reasons'])
-        if f['legal']:
-            assert f['sla']['pass'] and f['step_time_s'] > 0, (i, j)
-assert any('h100-sxm-80gb' in r and 'short' in r for r in d['fit'][0][1]['reasons'])"
+        assert f['legal'], (i, j, f['reasons'])
+        assert f['sla']['pass'] and f['step_time_s'] > 0, (i, j)
+        assert f['peak_bytes'] < 40e9, (i, j, f['peak_bytes'])"
 cp "$TMP/moe-training-compare.json" "$TMP/out"
 py "moe-training: DeepSeek-V3 with EP 64 over 2048 devices fits every candidate" "
 assert [s['name'] for s in d['scenarios']] == ['deepseek-v3-train']

@@ -383,6 +383,18 @@ test_report (void)
   }
   /* The shared pack is not refused: calibration predicts its runs better out of sample. */
   g_assert_cmpfloat (report->mean_abs[2], <, report->mean_abs[0]);
+  /* Every run of the pack ran on the device: the static peak legality is judged on holds
+   * the simulated one and calls none of them illegal. */
+  for (guint i = 0; i < report->n_runs; i++)
+    {
+      g_assert_cmpfloat (report->runs[i].before_bound, >=, report->runs[i].before_peak);
+      g_assert_true (report->runs[i].before_legal);
+    }
+  {
+    g_autofree char *text = bpw_pack_report_to_text (report);
+
+    g_assert_nonnull (strstr (text, "bound"));
+  }
 }
 
 int
