@@ -26,6 +26,26 @@ small_spec (BpwModelSpec *spec)
   spec->max_positions = 1024;
 }
 
+/* The small model on 8 devices of 16 sequences of 512 tokens, one fusion set, the best
+ * of each search estimated only. */
+static void
+small_problem (BpwModelSpec     *spec,
+               BpwScenario      *s,
+               BpwMapping       *base,
+               BpwSearchLimits  *limits,
+               BpwSearchOptions *options)
+{
+  small_spec (spec);
+  bpw_scenario_init_defaults (s);
+  s->global_batch = 16;
+  s->seq = 512;
+  bpw_mapping_init_defaults (base);
+  bpw_search_limits_init (limits);
+  limits->fusion_sets = 1u << BPW_SEARCH_FUSION_DEFAULT;
+  bpw_search_options_init (options);
+  options->reevaluate = FALSE;
+}
+
 /* Values read with their units, in SI; every refusal names the value. */
 static void
 test_parse_values (void)
@@ -182,15 +202,7 @@ test_progress (void)
   guint64 decided = 0;
 
   g_assert_no_error (error);
-  small_spec (&spec);
-  bpw_scenario_init_defaults (&s);
-  s.global_batch = 16;
-  s.seq = 512;
-  bpw_mapping_init_defaults (&base);
-  bpw_search_limits_init (&limits);
-  limits.fusion_sets = 1u << BPW_SEARCH_FUSION_DEFAULT;
-  bpw_search_options_init (&options);
-  options.reevaluate = FALSE;
+  small_problem (&spec, &s, &base, &limits, &options);
   options.progress_ms = 1;
   plain = bpw_sweep_new (&spec, &s, bp, &base, 8, &limits, params, &error);
   watched = bpw_sweep_new (&spec, &s, bp, &base, 8, &limits, params, &error);
@@ -254,15 +266,7 @@ test_take_baseline (void)
   BpwMapping base;
 
   g_assert_no_error (error);
-  small_spec (&spec);
-  bpw_scenario_init_defaults (&s);
-  s.global_batch = 16;
-  s.seq = 512;
-  bpw_mapping_init_defaults (&base);
-  bpw_search_limits_init (&limits);
-  limits.fusion_sets = 1u << BPW_SEARCH_FUSION_DEFAULT;
-  bpw_search_options_init (&options);
-  options.reevaluate = FALSE;
+  small_problem (&spec, &s, &base, &limits, &options);
   options.threads = 1;
   searched = bpw_sweep_new (&spec, &s, bp, &base, 8, &limits, params, &error);
   handed = bpw_sweep_new (&spec, &s, bp, &base, 8, &limits, params, &error);
