@@ -14,6 +14,7 @@
 #include "bpw-stage-split.h"
 #include "bpw-mapping-private.h"
 #include "bpw-mapping-reader-private.h"
+#include "bpw-parallel-read.h"
 #include "bpw-error.h"
 
 static const char * const file_keys[] = {
@@ -218,13 +219,13 @@ read_ref (BpwMappingReader *r,
 
 /* "pp_split", "pp_lighter" and "pp_layers": at most one of them says how the layers are
  * split; the list's entries are checked here, its sum against the model where the model is
- * known (bpw_mapping_check_pp_layers_file()). */
-static gboolean
-read_pp_split (BpwMappingReader *r,
-               JsonObject       *o,
-               const char       *ppath,
-               BpwParallel      *p,
-               GError          **error)
+ * known (bpw_mapping_check_pp_layers_file(), bpw_scenario_validate()). */
+gboolean
+bpw_parallel_read_pp_split (BpwJsonDoc   *doc,
+                            JsonObject   *o,
+                            const char   *ppath,
+                            BpwParallel  *p,
+                            GError      **error)
 {
   g_autofree char *lpath = bpw_json_doc_member_path (ppath, "pp_layers");
   const char *given[] = { "pp_split", "pp_lighter", "pp_layers" };
@@ -239,11 +240,11 @@ read_pp_split (BpwMappingReader *r,
     if (json_object_has_member (o, given[i]) && n_given++ == 1)
       second = json_object_get_member (o, given[i]);
   if (second != NULL)
-    return bpw_json_doc_error (r->doc, second, ppath, error,
+    return bpw_json_doc_error (doc, second, ppath, error,
                                _("give one of pp_split, pp_lighter and pp_layers"));
   if (json_object_has_member (o, "pp_split"))
     {
-      if (!bpw_json_doc_get_enum (r->doc, o, ppath, "pp_split", FALSE, pp_split_names, &split,
+      if (!bpw_json_doc_get_enum (doc, o, ppath, "pp_split", FALSE, pp_split_names, &split,
                                   error))
         return FALSE;
       p->pp_split = (BpwPpSplit) split;
@@ -252,7 +253,7 @@ read_pp_split (BpwMappingReader *r,
     }
   if (json_object_has_member (o, "pp_lighter"))
     {
-      if (!bpw_json_doc_get_int (r->doc, o, ppath, "pp_lighter", FALSE, 1, 1 << 20, &lighter,
+      if (!bpw_json_doc_get_int (doc, o, ppath, "pp_lighter", FALSE, 1, 1 << 20, &lighter,
                                  error))
         return FALSE;
       p->pp_split = BPW_PP_SPLIT_LIGHTER;
@@ -260,7 +261,7 @@ read_pp_split (BpwMappingReader *r,
       p->n_stage_layers = 0;
       return TRUE;
     }
-  arr = bpw_json_doc_get_array (r->doc, o, ppath, "pp_layers", FALSE, &local);
+  arr = bpw_json_doc_get_array (doc, o, ppath, "pp_layers", FALSE, &local);
   if (local != NULL)
     {
       g_propagate_error (error, local);
@@ -269,7 +270,7 @@ read_pp_split (BpwMappingReader *r,
   if (arr == NULL)
     return TRUE;
   if (json_array_get_length (arr) < 1 || json_array_get_length (arr) > BPW_PARALLEL_MAX_STAGE_LAYERS)
-    return bpw_json_doc_error (r->doc, bpw_json_doc_get_array_node (r->doc, arr), lpath, error,
+    return bpw_json_doc_error (doc, bpw_json_doc_get_array_node (doc, arr), lpath, error,
                                _("expected 1 to %d stages, got %u"),
                                BPW_PARALLEL_MAX_STAGE_LAYERS, json_array_get_length (arr));
   for (guint i = 0; i < json_array_get_length (arr); i++)
@@ -279,7 +280,7 @@ read_pp_split (BpwMappingReader *r,
 
       if (JSON_NODE_TYPE (node) != JSON_NODE_VALUE || json_node_get_value_type (node) != G_TYPE_INT64
           || json_node_get_int (node) < 1 || json_node_get_int (node) > G_MAXINT32)
-        return bpw_json_doc_error (r->doc, node, epath, error,
+        return bpw_json_doc_error (doc, node, epath, error,
                                    _("expected a positive whole number of layers: every stage "
                                      "needs at least one"));
       p->stage_layers[i] = (guint32) json_node_get_int (node);
@@ -324,7 +325,7 @@ read_parallel (BpwMappingReader *r,
       || !bpw_json_doc_get_int (r->doc, o, ppath, "cp", FALSE, 1, G_MAXINT64, &p->cp, error)
       || !bpw_json_doc_get_enum (r->doc, o, ppath, "cp_algorithm", FALSE, cp_algorithm_names,
                                  &cp_algorithm, error)
-      || !read_pp_split (r, o, ppath, p, error))
+      || !bpw_parallel_read_pp_split (r->doc, o, ppath, p, error))
     return FALSE;
   p->cp_algorithm = (BpwCpAlgorithm) cp_algorithm;
   /* Stated together in the file, they contradict each other (as in a study's scenario);

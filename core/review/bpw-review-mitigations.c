@@ -6,12 +6,26 @@
  * Mapping changes: every candidate's mappings on every scenario are searched, bounded so
  * that a packet stays quick — no offload, the default collective algorithms, and the
  * choices that can only do better fixed (ring TP overlap, DP overlap on, FlashAttention-
- * style fusion); TP, PP, DP, EP, ZeRO, SP, recompute, micro-batch and schedule free. The best plan is proposed where it is
- * at least MIN_GAIN faster than the study's mapping, or legal where that one is not.
+ * style fusion); TP, PP, DP, EP, ZeRO, SP, recompute, micro-batch and schedule free. The
+ * best plan is proposed where it is at least MIN_GAIN faster than the study's mapping, or
+ * legal where that one is not.
+ *
+ * The micro-batch is capped (options->max_micro_batch, BPW_REVIEW_MAX_MICRO_BATCH = 8
+ * sequences by default, never below the scenario's own), the whole local batch (one
+ * micro-batch a step, no accumulation) always kept. Each micro-batch is an estimator
+ * template of its own for every TP, PP, DP, EP and ZeRO, and binding templates is most of
+ * a search's work: a local batch of 15 360 / 128 = 120 sequences has 16 divisors, of which
+ * 8 stay (1 to 8 and 120). Between a few sequences and the whole local batch, larger
+ * micro-batches rarely pay (the stored activations grow with them while the matmuls are
+ * already large), and an inference scenario's own micro-batch (a decode batch of 64,
+ * say) stays in the space. The bundled default study's recommendation and mitigations
+ * are the same with and without the cap (test-review-packet).
  *
  * Blueprint changes: for the recommended candidate, the resource its step is bound by
  * (device-memory bandwidth, link bandwidth or matrix peak) is swept one step of
- * SWEEP_STEP up, with the mapping searched again on the changed part (bpw-sweep.h).
+ * SWEEP_STEP up, with the mapping searched again on the changed part (bpw-sweep.h). The
+ * sweep's baseline is that candidate's mapping search of the same scenario, already run:
+ * it is handed over, not searched twice.
  *
  * Each proposal states what it costs: the change in peak memory per device and in
  * average power per device, as the estimator computes them for the new plan. Proposals
@@ -35,9 +49,13 @@
 #define SWEEP_STEP  1.25   /* the blueprint change: +25 % of the binding resource */
 
 static void
-bpw_review_bounded_limits (BpwSearchLimits *limits)
+bpw_review_bounded_limits (BpwReviewBuild    *b,
+                           const BpwScenario *scenario,
+                           BpwSearchLimits   *limits)
 {
   bpw_search_limits_init (limits);
+  if (b->options->max_micro_batch > 0)
+    limits->max_micro_batch = MAX (b->options->max_micro_batch, scenario->micro_batch);
   limits->algorithms = FALSE;
   limits->offloads = 1u << BPW_SEARCH_OFFLOAD_NONE;
   limits->act_offload = 0;
@@ -57,6 +75,16 @@ bpw_review_search_options (BpwReviewBuild   *b,
   options->threads = b->options->threads;
   options->reevaluate = FALSE;
   options->simulate = FALSE;
+}
+
+static void
+bpw_review_count_search (BpwReviewBuild        *b,
+                         const BpwSearchReport *report)
+{
+  b->work.searches++;
+  b->work.plans += report->space;
+  b->work.templates += report->templates;
+  b->work.estimated += report->estimated;
 }
 
 /* "TP 8 → 4, micro-batch 1 → 2": what differs between @from and @to, where a micro-batch
@@ -144,11 +172,13 @@ static gboolean bpw_review_propose_search (BpwReviewBuild        *b,
                                            const BpwSearchReport *report,
                                            const BpwScenario     *run_scenario);
 
+/* The mapping search of candidate @c on scenario @s; its report is left in @keep. */
 static gboolean
-bpw_review_search_cell (BpwReviewBuild  *b,
-                        guint            c,
-                        guint            s,
-                        GError         **error)
+bpw_review_search_cell (BpwReviewBuild   *b,
+                        guint             c,
+                        guint             s,
+                        BpwSearchReport **keep,
+                        GError          **error)
 {
   const BpwCompareCell *cell = bpw_comparison_get_cell (b->cmp, c, s);
   const char *candidate = bpw_study_get_candidate (b->study, c)->name;
@@ -171,7 +201,7 @@ bpw_review_search_cell (BpwReviewBuild  *b,
       _bpw_review_reject (b, "mapping", alternative, local_error->message);
       return TRUE;
     }
-  bpw_review_bounded_limits (&limits);
+  bpw_review_bounded_limits (b, &run.scenario, &limits);
   bpw_review_search_options (b, &options);
   space = bpw_search_space_new (&run.spec, &run.scenario, run.blueprint, &run.mapping,
                                 cell->devices, &limits, &local_error);
@@ -188,9 +218,11 @@ bpw_review_search_cell (BpwReviewBuild  *b,
       bpw_candidate_run_clear (&run);
       return FALSE;
     }
+  bpw_review_count_search (b, report);
   ok = bpw_review_propose_search (b, cell, candidate, scenario, alternative, report,
                                   &run.scenario);
   bpw_candidate_run_clear (&run);
+  *keep = g_steal_pointer (&report);
   return ok;
 }
 
@@ -261,11 +293,14 @@ bpw_review_sweep_param (BpwBottleneck bottleneck,
     }
 }
 
+/* The sweep of candidate @c on scenario @s, from @baseline (nullable, taken): the mapping
+ * search of that cell. */
 static gboolean
-bpw_review_sweep_cell (BpwReviewBuild  *b,
-                       guint            c,
-                       guint            s,
-                       GError         **error)
+bpw_review_sweep_cell (BpwReviewBuild   *b,
+                       guint             c,
+                       guint             s,
+                       BpwSearchReport **baseline,
+                       GError          **error)
 {
   const BpwCompareCell *cell = bpw_comparison_get_cell (b->cmp, c, s);
   const char *candidate = bpw_study_get_candidate (b->study, c)->name;
@@ -296,7 +331,7 @@ bpw_review_sweep_cell (BpwReviewBuild  *b,
     }
   param_text = g_strdup_printf ("%s=%.17g", name, value * SWEEP_STEP);
   params[0] = param_text;
-  bpw_review_bounded_limits (&limits);
+  bpw_review_bounded_limits (b, &run.scenario, &limits);
   bpw_review_search_options (b, &options);
   sweep = bpw_sweep_new (&run.spec, &run.scenario, run.blueprint, &run.mapping, cell->devices,
                          &limits, params, &local_error);
@@ -308,10 +343,16 @@ bpw_review_sweep_cell (BpwReviewBuild  *b,
       _bpw_review_reject (b, "blueprint", alternative, local_error->message);
       return TRUE;
     }
+  if (*baseline != NULL)
+    bpw_sweep_take_baseline (sweep, g_steal_pointer (baseline));
   if (!bpw_sweep_run (sweep, &options, b->cancellable, error))
     return FALSE;
   base = bpw_sweep_get_baseline (sweep);
   point = bpw_sweep_get_point (sweep, 0);
+  if (base != NULL && !bpw_sweep_get_baseline_reused (sweep))
+    bpw_review_count_search (b, base);
+  if (point->report != NULL)
+    bpw_review_count_search (b, point->report);
   bpw_sweep_get_gains (sweep, 0, &total, &arch, &map);
   if (base == NULL || base->best->len == 0 || point->report == NULL
       || point->report->best->len == 0 || !isfinite (total))
@@ -352,14 +393,23 @@ gboolean
 _bpw_review_mitigations (BpwReviewBuild  *b,
                          GError         **error)
 {
+  guint n_c = bpw_comparison_get_n_candidates (b->cmp);
+  guint n_s = bpw_comparison_get_n_scenarios (b->cmp);
+  g_autoptr(GPtrArray) reports = NULL;  /* BpwSearchReport, nullable: c · n_s + s */
+
   if (!b->options->mitigations)
     return TRUE;
-  for (guint c = 0; c < bpw_comparison_get_n_candidates (b->cmp); c++)
-    for (guint s = 0; s < bpw_comparison_get_n_scenarios (b->cmp); s++)
-      if (!bpw_review_search_cell (b, c, s, error))
+  reports = g_ptr_array_new_full (n_c * n_s, (GDestroyNotify) bpw_search_report_free);
+  g_ptr_array_set_size (reports, n_c * n_s);
+  for (guint c = 0; c < n_c; c++)
+    for (guint s = 0; s < n_s; s++)
+      if (!bpw_review_search_cell (b, c, s, (BpwSearchReport **) &reports->pdata[c * n_s + s],
+                                   error))
         return FALSE;
-  for (guint s = 0; b->best >= 0 && s < bpw_comparison_get_n_scenarios (b->cmp); s++)
-    if (!bpw_review_sweep_cell (b, (guint) b->best, s, error))
+  for (guint s = 0; b->best >= 0 && s < n_s; s++)
+    if (!bpw_review_sweep_cell (b, (guint) b->best, s,
+                                (BpwSearchReport **) &reports->pdata[(guint) b->best * n_s + s],
+                                error))
       return FALSE;
   return TRUE;
 }

@@ -19,12 +19,14 @@ struct _BpwReviewPacket
 {
   JsonNode          *root;
   BpwReviewDecision  decision;
+  BpwReviewWork      work;
 };
 
 void
 bpw_review_options_init (BpwReviewOptions *options)
 {
-  *options = (BpwReviewOptions) { .mitigations = TRUE, .validation = TRUE };
+  *options = (BpwReviewOptions) { .mitigations = TRUE, .validation = TRUE,
+                                  .max_micro_batch = BPW_REVIEW_MAX_MICRO_BATCH };
 }
 
 const char *
@@ -167,6 +169,7 @@ bpw_review_packet_new (BpwStudy               *study,
 
   packet = g_new0 (BpwReviewPacket, 1);
   packet->decision = decision;
+  packet->work = b.work;
   packet->root = json_node_new (JSON_NODE_OBJECT);
   root = json_object_new ();
   json_object_set_string_member (root, "format", "bpw-review-packet");
@@ -208,6 +211,14 @@ bpw_review_packet_get_decision (BpwReviewPacket *packet)
 {
   g_return_val_if_fail (packet != NULL, BPW_REVIEW_NO_GO);
   return packet->decision;
+}
+
+void
+bpw_review_packet_get_work (BpwReviewPacket *packet,
+                            BpwReviewWork   *work)
+{
+  g_return_if_fail (packet != NULL && work != NULL);
+  *work = packet->work;
 }
 
 char *

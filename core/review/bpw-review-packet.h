@@ -44,13 +44,29 @@ typedef enum
   BPW_REVIEW_NO_GO,
 } BpwReviewDecision;
 
+/* The mitigation searches' cap on the micro-batch: see bpw-review-mitigations.c. */
+#define BPW_REVIEW_MAX_MICRO_BATCH 8
+
 typedef struct
 {
   const char *baseline;     /* the candidate deltas are against; NULL: the first */
   gboolean    mitigations;  /* bounded searches and sweeps (default TRUE) */
   gboolean    validation;   /* the leave-one-out refits (default TRUE) */
   guint       threads;      /* search threads; 0: one per processor */
+  /* Mitigation searches try micro-batches of at most this many sequences, or of the
+   * scenario's own where that is more, and the whole local batch (default
+   * BPW_REVIEW_MAX_MICRO_BATCH); 0: every divisor of the local batch. */
+  gint64      max_micro_batch;
 } BpwReviewOptions;
+
+/* What the mitigation searches did, summed over every search the packet ran. */
+typedef struct
+{
+  guint    searches;   /* mapping searches run (a sweep's baseline reused counts none) */
+  guint64  plans;      /* plans in the spaces searched */
+  guint64  templates;  /* estimator templates bound */
+  guint64  estimated;  /* analytic evaluations run */
+} BpwReviewWork;
 
 typedef struct _BpwReviewPacket BpwReviewPacket;
 
@@ -62,6 +78,8 @@ BpwReviewPacket   *bpw_review_packet_new            (BpwStudy               *stu
                                                      GCancellable           *cancellable,
                                                      GError                **error);
 void               bpw_review_packet_free           (BpwReviewPacket        *packet);
+void               bpw_review_packet_get_work       (BpwReviewPacket        *packet,
+                                                     BpwReviewWork          *work);
 /* The document (borrowed). */
 JsonObject        *bpw_review_packet_get_root       (BpwReviewPacket        *packet);
 BpwReviewDecision  bpw_review_packet_get_decision   (BpwReviewPacket        *packet);

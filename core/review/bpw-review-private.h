@@ -29,6 +29,7 @@ typedef struct
   gint                    best;         /* the recommended candidate; -1: none feasible */
   double                  tolerance;    /* relative; NaN when not validated */
   char                   *tolerance_source;  /* owned, nullable */
+  BpwReviewWork           work;         /* of the mitigation searches */
   JsonArray              *mitigations;  /* owned by the packet once built */
   JsonArray              *rejected;
 } BpwReviewBuild;

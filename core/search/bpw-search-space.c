@@ -331,7 +331,10 @@ add_group_nodes (BpwSearchSpace *space, BpwSearchGroup *g)
                     .micro_batch = g_array_index (mbs, gint64, i),
                   };
 
-                  if (l->micro_batch > 0 && n.micro_batch != l->micro_batch)
+                  if (l->micro_batch > 0 ? n.micro_batch != l->micro_batch
+                                         : l->max_micro_batch > 0
+                                           && n.micro_batch > l->max_micro_batch
+                                           && n.micro_batch != sc->global_batch / g->dp)
                     continue;
                   if (!add_node (space, g, &n))
                     return FALSE;

@@ -71,6 +71,9 @@ typedef struct
   gint64    cp;               /* 0: free (every cp with seq a multiple of 2 cp, both
                                * algorithms); bpw_search_limits_init() fixes it to 1 */
   gint64    micro_batch;      /* 0: free */
+  gint64    max_micro_batch;  /* with micro_batch free: none above this many sequences
+                               * but the whole local batch (one micro-batch a step);
+                               * 0: no cap */
   gint64    interleave;       /* 0: free (interleaved schedule only) */
   gint      zero;             /* -1: free */
   gint      sp;               /* -1: free; 0 off, 1 on */

@@ -27,6 +27,8 @@ struct _BpwSweep
   GArray           *axes;        /* Axis */
   GArray           *points;      /* BpwSweepPoint */
   BpwSearchReport  *baseline;    /* owned, nullable */
+  gboolean          baseline_given;  /* bpw_sweep_take_baseline(), until the next run */
+  gboolean          baseline_reused; /* the last run's baseline was the one given */
 };
 
 /* Gains of @p over the baseline (NaN where unknown): total, architecture, mapping. */

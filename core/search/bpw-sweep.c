@@ -399,6 +399,36 @@ bpw_sweep_run (BpwSweep               *sweep,
   return bpw_sweep_run_with_progress (sweep, options, NULL, NULL, cancellable, error);
 }
 
+void
+bpw_sweep_take_baseline (BpwSweep        *sweep,
+                         BpwSearchReport *baseline)
+{
+  g_return_if_fail (sweep != NULL && baseline != NULL);
+
+  g_clear_pointer (&sweep->baseline, bpw_search_report_free);
+  sweep->baseline = baseline;
+  sweep->baseline_given = TRUE;
+}
+
+gboolean
+bpw_sweep_get_baseline_reused (BpwSweep *sweep)
+{
+  g_return_val_if_fail (sweep != NULL, FALSE);
+  return sweep->baseline_reused;
+}
+
+/* Whether @report is what searching @space with @options would give: the same space, the
+ * whole of it, to its end, keeping as many and the same kind of results. */
+static gboolean
+baseline_serves (const BpwSearchReport  *report,
+                 const BpwSearchSpace   *space,
+                 const BpwSearchOptions *options)
+{
+  return report != NULL && g_strcmp0 (report->fingerprint, space->fingerprint) == 0
+         && !report->cancelled && report->shard_count == 1 && options->shard_count == 1
+         && report->top_k == options->top_k && report->pareto_kept == options->pareto;
+}
+
 gboolean
 bpw_sweep_run_with_progress (BpwSweep               *sweep,
                              const BpwSearchOptions *options,
@@ -418,9 +448,14 @@ bpw_sweep_run_with_progress (BpwSweep               *sweep,
                                 sweep->devices, &sweep->limits, error);
   if (space == NULL)
     return FALSE;
-  g_clear_pointer (&sweep->baseline, bpw_search_report_free);
+  sweep->baseline_reused = sweep->baseline_given
+                           && baseline_serves (sweep->baseline, space, options);
+  if (!sweep->baseline_reused)
+    g_clear_pointer (&sweep->baseline, bpw_search_report_free);
+  sweep->baseline_given = FALSE;
   watch_begin (&w, 0);
-  sweep->baseline = bpw_search_run (space, options, search_cb, &w, cancellable, error);
+  if (sweep->baseline == NULL)
+    sweep->baseline = bpw_search_run (space, options, search_cb, &w, cancellable, error);
   if (sweep->baseline == NULL)
     return FALSE;
   watch_end (&w, sweep->baseline);

@@ -94,6 +94,16 @@ gboolean             bpw_sweep_run          (BpwSweep              *sweep,
                                              GCancellable          *cancellable,
                                              GError               **error);
 
+/* Hands @sweep its baseline already searched, and takes @baseline: a whole, uncancelled
+ * search of the sweep's own space (the same fingerprint) with the options the next run is
+ * given (a mapping search of the same cell, say). The next run searches the points only;
+ * a report of another space, of another top K or Pareto choice, of a shard or cancelled is
+ * dropped there, and the baseline searched again. */
+void                 bpw_sweep_take_baseline (BpwSweep             *sweep,
+                                              BpwSearchReport      *baseline);
+/* Whether the last run used the baseline it was handed instead of searching it. */
+gboolean             bpw_sweep_get_baseline_reused (BpwSweep       *sweep);
+
 /* The same, telling @progress (nullable) where it is. */
 gboolean             bpw_sweep_run_with_progress (BpwSweep               *sweep,
                                                   const BpwSearchOptions *options,

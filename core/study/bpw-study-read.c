@@ -10,6 +10,7 @@
 
 #include "bpw-error.h"
 #include "bpw-i18n.h"
+#include "bpw-parallel-read.h"
 #include "bpw-quantity.h"
 #include "bpw-study-private.h"
 #include "bpw-workload-io.h"
@@ -31,7 +32,8 @@ static const char * const serving_keys[] = {
 };
 static const char * const kv_layout_names[] = { "paged", "contiguous", NULL };
 static const char * const parallel_keys[] = {
-  "tp", "pp", "dp", "ep", "sp", "zero", "schedule", "interleave", "cp", "cp_algorithm", NULL
+  "tp", "pp", "dp", "ep", "sp", "zero", "schedule", "interleave", "cp", "cp_algorithm",
+  "pp_split", "pp_lighter", "pp_layers", NULL
 };
 static const char * const cp_algorithm_names[] = { "ring", "allgather", NULL };
 static const char * const suite_keys[] = { "name", "description", "kind", "scenarios", NULL };
@@ -222,7 +224,10 @@ bpw_study_read_parallel (BpwJsonDoc   *doc,
                                 &p->interleave, error)
       || !bpw_json_doc_get_int (doc, o, ppath, "cp", FALSE, 1, G_MAXINT64, &p->cp, error)
       || !bpw_json_doc_get_enum (doc, o, ppath, "cp_algorithm", FALSE, cp_algorithm_names,
-                                 &cp_algorithm, error))
+                                 &cp_algorithm, error)
+      /* An uneven pipeline, as a mapping states it; its sum is checked against the model
+       * with the rest of the scenario (bpw_scenario_validate()). */
+      || !bpw_parallel_read_pp_split (doc, o, ppath, p, error))
     return FALSE;
   p->cp_algorithm = (BpwCpAlgorithm) cp_algorithm;
   p->zero = (gint) zero;
@@ -282,7 +287,24 @@ bpw_study_locate_scenario_error (BpwJsonDoc  *doc,
           where = pnode != NULL && JSON_NODE_HOLDS_OBJECT (pnode) ? json_node_get_object (pnode)
                                                                   : NULL;
         }
-      if (where != NULL && json_object_has_member (where, key))
+      /* "parallel.pp_layers[2]": the entry of the list, where it has one. */
+      if (strchr (key, '[') != NULL)
+        {
+          g_autofree char *member = g_strndup (key, strchr (key, '[') - key);
+          guint64 index = g_ascii_strtoull (strchr (key, '[') + 1, NULL, 10);
+          JsonNode *list = where != NULL ? json_object_get_member (where, member) : NULL;
+
+          if (list != NULL && JSON_NODE_HOLDS_ARRAY (list)
+              && index < json_array_get_length (json_node_get_array (list)))
+            {
+              target = json_array_get_element (json_node_get_array (list), (guint) index);
+              g_free (target_path);
+              target_path = g_strdup_printf ("%s%s.%s", path,
+                                             where == item ? "" : ".parallel", key);
+              msg = colon + 2;
+            }
+        }
+      else if (where != NULL && json_object_has_member (where, key))
         {
           target = json_object_get_member (where, key);
           g_free (target_path);

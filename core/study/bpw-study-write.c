@@ -93,6 +93,36 @@ bpw_study_write_sla (JsonBuilder       *b,
   json_builder_end_object (b);
 }
 
+/* The pipeline split as a mapping file writes it; the automatic one is left out, so that
+ * studies of even pipelines read as before. */
+static void
+bpw_study_write_pp_split (JsonBuilder       *b,
+                          const BpwParallel *p)
+{
+  switch (p->pp_split)
+    {
+    case BPW_PP_SPLIT_EXPLICIT:
+      json_builder_set_member_name (b, "pp_layers");
+      json_builder_begin_array (b);
+      for (gint32 i = 0; i < p->n_stage_layers; i++)
+        json_builder_add_int_value (b, p->stage_layers[i]);
+      json_builder_end_array (b);
+      break;
+    case BPW_PP_SPLIT_LIGHTER:
+      INT ("pp_lighter", p->pp_lighter);
+      break;
+    case BPW_PP_SPLIT_EVEN:
+      STR ("pp_split", "even");
+      break;
+    case BPW_PP_SPLIT_BALANCED:
+      STR ("pp_split", "balanced");
+      break;
+    case BPW_PP_SPLIT_AUTO:
+    default:
+      break;
+    }
+}
+
 static void
 bpw_study_write_scenario (BpwStudy               *self,
                           JsonBuilder            *b,
@@ -138,6 +168,7 @@ bpw_study_write_scenario (BpwStudy               *self,
     INT ("cp", p->cp);
   if (p->cp_algorithm != BPW_CP_RING)
     STR ("cp_algorithm", bpw_cp_algorithm_to_string (p->cp_algorithm));
+  bpw_study_write_pp_split (b, p);
   json_builder_end_object (b);
   json_builder_end_object (b);
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bpw-core.h"
+#include "bpw-test-plan.h"
 
 /* ---- small models ---- */
 
@@ -480,10 +481,7 @@ test_estimator_and_simulation_agree (void)
       guint cp_events = 0;
 
       bpw_evaluation_from_plan (plan, &full);
-      est = bpw_estimator_new (&spec, &sc, bp, &error);
-      g_assert_no_error (error);
-      g_assert_true (bpw_estimator_evaluate (est, &m, &fast, NULL, &error));
-      g_assert_no_error (error);
+      est = bpw_test_estimate (&spec, &sc, bp, &m, &fast);
       g_test_message ("%s: plan %.6f s, estimator %.6f s", bpw_cp_algorithm_to_string (algo),
                       full.step_time_s, fast.step_time_s);
       assert_close (full.step_time_s, fast.step_time_s, 1e-9);
@@ -565,10 +563,7 @@ test_estimator_with_other_groups (void)
         plan = bpw_plan_new (d, bp, &m, &error);
         g_assert_no_error (error);
         bpw_evaluation_from_plan (plan, &full);
-        est = bpw_estimator_new (&spec, &sc, bp, &error);
-        g_assert_no_error (error);
-        g_assert_true (bpw_estimator_evaluate (est, &m, &fast, NULL, &error));
-        g_assert_no_error (error);
+        est = bpw_test_estimate (&spec, &sc, bp, &m, &fast);
         g_test_message ("tp %" G_GINT64_FORMAT " pp %" G_GINT64_FORMAT " dp %" G_GINT64_FORMAT
                         " cp %" G_GINT64_FORMAT " %s: plan %.6f s, estimator %.6f s",
                         cases[i].tp, cases[i].pp, cases[i].dp, cases[i].cp,
@@ -613,10 +608,7 @@ test_llama3_long_context (void)
   m.parallel.zero = 1;
   m.fusion = BPW_FUSION_ATTENTION;
   g_assert_cmpint (bpw_parallel_devices (&m.parallel), ==, 16384);
-  est = bpw_estimator_new (&spec, &sc, bp, &error);
-  g_assert_no_error (error);
-  g_assert_true (bpw_estimator_evaluate (est, &m, &e, NULL, &error));
-  g_assert_no_error (error);
+  est = bpw_test_estimate (&spec, &sc, bp, &m, &e);
   g_test_message ("llama3-70b, 131072 tokens, TP 8 CP 16 PP 16 DP 8 on 16384 H100: step "
                   "%.2f s, MFU %.1f %%, peak %.1f GiB, legal %d", e.step_time_s, 100 * e.mfu,
                   e.peak_bytes / (1024.0 * 1024 * 1024), e.legal);

@@ -9,34 +9,11 @@
 #include <string.h>
 
 #include "bpw-core.h"
+#include "bpw-test-plan.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
 
 /* ---- helpers ---- */
-
-static BpwPlan *
-bind (const BpwModelSpec *spec, const BpwScenario *scenario, const BpwBlueprint *bp,
-      const BpwMapping *mapping)
-{
-  g_autoptr(GError) error = NULL;
-  BpwWorkGraph *graph = bpw_work_graph_new (spec, scenario, &error);
-  BpwDistWork *dist;
-  BpwPlan *plan;
-
-  g_assert_no_error (error);
-  dist = bpw_dist_work_new (graph, &mapping->parallel, &error);
-  g_assert_no_error (error);
-  plan = bpw_plan_new (dist, bp, mapping, &error);
-  g_assert_no_error (error);
-  return plan;
-}
-
-static void
-assert_close (double a, double b, double rel)
-{
-  if (!(fabs (a - b) <= rel * MAX (fabs (a), fabs (b)) + 1e-12))
-    g_error ("%.12g and %.12g differ by more than %g relative", a, b, rel);
-}
 
 /* ---- Calculon's own inputs (CALCULON.md §6) ---- */
 
@@ -103,7 +80,7 @@ test_calculon_reference (void)
                                                           &error));
       g_assert_no_error (error);
 
-      plan = bind (&spec, &scenario, bp, &mapping);
+      plan = bpw_test_bind (&spec, &scenario, bp, &mapping);
       g_assert_true (plan->legal);
       bpw_evaluation_from_plan (plan, &e);
 
@@ -202,11 +179,11 @@ static const char * const variant_names[] = { "stack, eager", "stack, no launch 
 static void
 assert_time_agrees (const BpwEvaluation *full, const BpwEvaluation *fast)
 {
-  assert_close (full->step_time_s, fast->step_time_s, 1e-9);
+  bpw_test_assert_close (full->step_time_s, fast->step_time_s, 1e-9);
   for (guint b = 0; b < BPW_N_BREAKDOWNS; b++)
-    assert_close (full->breakdown_s[b], fast->breakdown_s[b], 1e-9);
-  assert_close (full->mfu, fast->mfu, 1e-9);
-  assert_close (full->hfu, fast->hfu, 1e-9);
+    bpw_test_assert_close (full->breakdown_s[b], fast->breakdown_s[b], 1e-9);
+  bpw_test_assert_close (full->mfu, fast->mfu, 1e-9);
+  bpw_test_assert_close (full->hfu, fast->hfu, 1e-9);
   g_assert_cmpint (full->bottleneck, ==, fast->bottleneck);
   g_assert_cmpint (full->slowest_stage, ==, fast->slowest_stage);
 }
@@ -235,12 +212,9 @@ test_analytic_agrees (void)
       if (variant == STACK_NO_GAPS)
         bp->stack.has_launch = FALSE;
       setup_case (&cases[i], &spec, &scenario, &mapping);
-      plan = bind (&spec, &scenario, bp, &mapping);
+      plan = bpw_test_bind (&spec, &scenario, bp, &mapping);
       bpw_evaluation_from_plan (plan, &full);
-      est = bpw_estimator_new (&spec, &scenario, bp, &error);
-      g_assert_no_error (error);
-      g_assert_true (bpw_estimator_evaluate (est, &mapping, &fast, NULL, &error));
-      g_assert_no_error (error);
+      est = bpw_test_estimate (&spec, &scenario, bp, &mapping, &fast);
 
       g_test_message ("%s on %s (%s): plan %.9f s, %.6f GB; analytic %.9f s, %.6f GB",
                       cases[i].model, cases[i].blueprint, variant_names[variant],
@@ -248,7 +222,7 @@ test_analytic_agrees (void)
                       fast.peak_bytes / 1e9);
       /* Integer byte shares round per tensor in the plan; the template scales sums. The
        * stack's fp32 master weights, fp32 gradients and fp32 logits included. */
-      assert_close (full.peak_bytes, fast.peak_bytes, 1e-6);
+      bpw_test_assert_close (full.peak_bytes, fast.peak_bytes, 1e-6);
       g_assert_cmpint (full.legal, ==, fast.legal);
       /* Launch gaps depend on a stage's whole kernel sequence (eager: a running maximum
        * over it; either mode: one launch per stage for a fused optimizer), which the
@@ -341,17 +315,14 @@ test_analytic_agrees_under_stacks (void)
               mapping.parallel.zero = sm->zero;
               mapping.parallel.sp = sm->sp;
 
-              plan = bind (&spec, &scenario, bp, &mapping);
+              plan = bpw_test_bind (&spec, &scenario, bp, &mapping);
               bpw_evaluation_from_plan (plan, &full);
-              est = bpw_estimator_new (&spec, &scenario, bp, &error);
-              g_assert_no_error (error);
-              g_assert_true (bpw_estimator_evaluate (est, &mapping, &fast, NULL, &error));
-              g_assert_no_error (error);
+              est = bpw_test_estimate (&spec, &scenario, bp, &mapping, &fast);
               g_test_message ("%s, phase %d, mapping %u, %s: plan %.9f s %.0f B, "
                               "analytic %.9f s %.0f B", names[b], phases[f], m,
                               gaps ? "launch gaps" : "no launch gaps", full.step_time_s,
                               full.peak_bytes, fast.step_time_s, fast.peak_bytes);
-              assert_close (full.peak_bytes, fast.peak_bytes, 1e-6);
+              bpw_test_assert_close (full.peak_bytes, fast.peak_bytes, 1e-6);
               g_assert_cmpint (full.legal, ==, fast.legal);
               if (gaps == 0)
                 assert_time_agrees (&full, &fast);
@@ -425,17 +396,14 @@ test_analytic_agrees_across_tiers (void)
         m.tier[BPW_GROUP_DP] = 1;
         m.placement[BPW_TENSOR_ACTIVATION] = BPW_PLACEMENT_HOST;
 
-        plan = bind (&spec, &scenario, bp, &m);
+        plan = bpw_test_bind (&spec, &scenario, bp, &m);
         bpw_evaluation_from_plan (plan, &full);
-        est = bpw_estimator_new (&spec, &scenario, bp, &error);
-        g_assert_no_error (error);
-        g_assert_true (bpw_estimator_evaluate (est, &m, &fast, NULL, &error));
-        g_assert_no_error (error);
+        est = bpw_test_estimate (&spec, &scenario, bp, &m, &fast);
         g_test_message ("v %" G_GINT64_FORMAT ", PP on tier %d: plan %.6f s, analytic %.6f s",
                         interleave[i], pp_tier, full.step_time_s, fast.step_time_s);
-        assert_close (full.step_time_s, fast.step_time_s, 1e-9);
+        bpw_test_assert_close (full.step_time_s, fast.step_time_s, 1e-9);
         for (guint b = 0; b < BPW_N_BREAKDOWNS; b++)
-          assert_close (full.breakdown_s[b], fast.breakdown_s[b], 1e-9);
+          bpw_test_assert_close (full.breakdown_s[b], fast.breakdown_s[b], 1e-9);
 
         bpw_mapping_clear (&m);
         bpw_scenario_clear (&scenario);
@@ -464,30 +432,30 @@ test_dp_overlap_windows (void)
   BpwEvaluation e;
 
   bpw_evaluation_combine (&ctx, &st, 1, &e);
-  assert_close (e.breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION], 8 - 3 - 2.25, 1e-12);
-  assert_close (e.step_time_s, 10 + 0.5 + 2.75, 1e-12);
+  bpw_test_assert_close (e.breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION], 8 - 3 - 2.25, 1e-12);
+  bpw_test_assert_close (e.step_time_s, 10 + 0.5 + 2.75, 1e-12);
 
   /* A usage of 0.1 on both: 10 % of the hidden 5.25 s comes back. */
   st.dp_usage = 0.8;
   st.dp_gather_usage = 0.4;
   bpw_evaluation_combine (&ctx, &st, 1, &e);
-  assert_close (e.breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION], 2.75 + 0.525, 1e-12);
+  bpw_test_assert_close (e.breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION], 2.75 + 0.525, 1e-12);
 
   /* A gather longer than the forward: all of it beyond 3·3/4 s is exposed. */
   st.dp_usage = st.dp_gather_usage = 0;
   st.dp_time = 4 + 6;
   st.dp_gather = 6;
   bpw_evaluation_combine (&ctx, &st, 1, &e);
-  assert_close (e.breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION], 10 - 3 - 2.25, 1e-12);
+  bpw_test_assert_close (e.breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION], 10 - 3 - 2.25, 1e-12);
 
   /* Without overlap, or in inference, every second of it is. */
   ctx.dp_overlap = FALSE;
   bpw_evaluation_combine (&ctx, &st, 1, &e);
-  assert_close (e.breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION], 10, 1e-12);
+  bpw_test_assert_close (e.breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION], 10, 1e-12);
   ctx.dp_overlap = TRUE;
   ctx.phase = BPW_WORKLOAD_PREFILL;
   bpw_evaluation_combine (&ctx, &st, 1, &e);
-  assert_close (e.breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION], 10, 1e-12);
+  bpw_test_assert_close (e.breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION], 10, 1e-12);
 }
 
 /* ZeRO 3, two micro-batches, a 5 s gather of the stage's weights before each forward and
@@ -510,16 +478,16 @@ test_zero3_prefetch_windows (void)
   double sum = 0;
 
   bpw_evaluation_combine (&ctx, &st, 1, &e);
-  assert_close (e.breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION], 2 * 2 + 1 + 5, 1e-12);
-  assert_close (e.step_time_s, 2 * (10 + 2) + 0.5 + 1 + 5, 1e-12);
+  bpw_test_assert_close (e.breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION], 2 * 2 + 1 + 5, 1e-12);
+  bpw_test_assert_close (e.step_time_s, 2 * (10 + 2) + 0.5 + 1 + 5, 1e-12);
   for (guint b = 0; b < BPW_N_BREAKDOWNS; b++)
     sum += e.breakdown_s[b];
-  assert_close (sum, e.step_time_s, 1e-12);
+  bpw_test_assert_close (sum, e.step_time_s, 1e-12);
 
   /* DP overlap does not change the prefetch: only the reduce-scatter becomes exposed. */
   ctx.dp_overlap = FALSE;
   bpw_evaluation_combine (&ctx, &st, 1, &e);
-  assert_close (e.step_time_s, 2 * (10 + 2) + 0.5 + 4 + 5, 1e-12);
+  bpw_test_assert_close (e.step_time_s, 2 * (10 + 2) + 0.5 + 4 + 5, 1e-12);
 
   /* In inference one gather precedes each forward, behind the forward before it. */
   st.dp_time = st.dp_mb_gather = 10;
@@ -527,7 +495,7 @@ test_zero3_prefetch_windows (void)
   st.compute = 3;
   ctx.phase = BPW_WORKLOAD_PREFILL;
   bpw_evaluation_combine (&ctx, &st, 1, &e);
-  assert_close (e.step_time_s, 2 * (3 + 5 - 3) + 3, 1e-12);
+  bpw_test_assert_close (e.step_time_s, 2 * (3 + 5 - 3) + 3, 1e-12);
 
   /* Two stages: the first stalls 2 per micro-batch on its gathers (12 a micro-batch), the
    * second has none but more work (11). The pipeline fills and drains through the work
@@ -551,14 +519,14 @@ test_zero3_prefetch_windows (void)
     ctx.pp = 2;
     bpw_evaluation_combine (&ctx, two, 2, &e);
     g_assert_cmpint (e.slowest_stage, ==, 0);
-    assert_close (e.breakdown_s[BPW_BREAKDOWN_BUBBLE], 10, 1e-12);
+    bpw_test_assert_close (e.breakdown_s[BPW_BREAKDOWN_BUBBLE], 10, 1e-12);
     /* 2 micro-batches of 12, the bubble, and the first stage's tail: its optimizer, the
      * reduce-scatter's last bucket and its first gather. */
-    assert_close (e.step_time_s, 2 * 12 + 10 + 0.5 + 1 + 5, 1e-12);
+    bpw_test_assert_close (e.step_time_s, 2 * 12 + 10 + 0.5 + 1 + 5, 1e-12);
     sum = 0;
     for (guint b = 0; b < BPW_N_BREAKDOWNS; b++)
       sum += e.breakdown_s[b];
-    assert_close (sum, e.step_time_s, 1e-12);
+    bpw_test_assert_close (sum, e.step_time_s, 1e-12);
   }
 }
 
@@ -579,7 +547,7 @@ test_identities (void)
       double sum = 0, peak;
 
       setup_case (&cases[i], &spec, &scenario, &mapping);
-      plan = bind (&spec, &scenario, bp, &mapping);
+      plan = bpw_test_bind (&spec, &scenario, bp, &mapping);
       bpw_evaluation_from_plan (plan, &e);
 
       /* The overlap windows are the time of the pass they name, from the plan's tasks. */
@@ -600,8 +568,8 @@ test_identities (void)
                 backward += t->cost.time_s * t->count;
             }
           bpw_stage_totals_from_plan (plan, st, &totals);
-          assert_close (totals.forward, forward, 1e-12);
-          assert_close (totals.backward, backward, 1e-12);
+          bpw_test_assert_close (totals.forward, forward, 1e-12);
+          bpw_test_assert_close (totals.backward, backward, 1e-12);
           g_assert_cmpfloat (forward, >, 0);
         }
 
@@ -611,13 +579,14 @@ test_identities (void)
           g_assert_cmpfloat (e.breakdown_s[b], >=, 0.0);
           sum += e.breakdown_s[b];
         }
-      assert_close (sum, e.step_time_s, 1e-12);
+      bpw_test_assert_close (sum, e.step_time_s, 1e-12);
 
       /* MFU is its definition, with the model FLOPs of the work graph. */
       peak = bpw_blueprint_peak_flops (bp, BPW_ENGINE_MATRIX,
                                        bpw_precision_from_dtype (scenario.dtype));
-      assert_close (e.mfu, bpw_u128_to_double (bpw_work_graph_model_flops (plan->dist->graph)) /
-                           (e.step_time_s * (double) plan->devices * peak), 1e-12);
+      bpw_test_assert_close (e.mfu,
+                             bpw_u128_to_double (bpw_work_graph_model_flops (plan->dist->graph))
+                             / (e.step_time_s * (double) plan->devices * peak), 1e-12);
       g_assert_cmpfloat (e.mfu, >, 0.0);
       g_assert_cmpfloat (e.mfu, <, 1.0);
       /* Recompute only adds executed FLOPs. */
@@ -665,7 +634,7 @@ test_illegal_capacity (void)
   bpw_mapping_init_defaults (&mapping);
   mapping.parallel.tp = 8;
 
-  plan = bind (&spec, &scenario, bp, &mapping);
+  plan = bpw_test_bind (&spec, &scenario, bp, &mapping);
   g_assert_false (plan->legal);
   reasons = bpw_plan_reasons_to_string (plan);
   g_assert_nonnull (strstr (reasons, "GiB short"));
@@ -725,7 +694,7 @@ test_binding_conserves (void)
   mapping.parallel.pp = 2;
   mapping.parallel.dp = 2;
   mapping.fusion = BPW_FUSION_ATTENTION;
-  plan = bind (&spec, &scenario, bp, &mapping);
+  plan = bpw_test_bind (&spec, &scenario, bp, &mapping);
 
   for (gint64 s = 0; s < plan->dist->n_stages; s++)
     {
@@ -763,9 +732,9 @@ test_binding_conserves (void)
   g_assert_cmpfloat (transformation (plan, "padding", FALSE), >, 0.0);
   g_assert_cmpfloat (transformation (plan, "fused-attention", FALSE), >, 0.0);
   g_assert_cmpfloat (transformation (plan, "fused-attention", TRUE), <, 0.0);
-  assert_close (executed, distributed + transformation (plan, "padding", FALSE) +
-                          transformation (plan, "fused-attention", FALSE), 1e-12);
-  assert_close (ring, transformation (plan, "ring-all-reduce", TRUE), 1e-12);
+  bpw_test_assert_close (executed, distributed + transformation (plan, "padding", FALSE) +
+                                   transformation (plan, "fused-attention", FALSE), 1e-12);
+  bpw_test_assert_close (ring, transformation (plan, "ring-all-reduce", TRUE), 1e-12);
 
   bpw_mapping_clear (&mapping);
   bpw_scenario_clear (&scenario);

@@ -12,6 +12,7 @@
 
 #include "bpw-core.h"
 #include "bpw-simulation.h"
+#include "bpw-test-plan.h"
 
 /* ---- helpers ---- */
 
@@ -90,19 +91,8 @@ setup_clear (Setup *s)
 static BpwPlan *
 bind (Setup *s)
 {
-  g_autoptr(GError) error = NULL;
-  BpwWorkGraph *graph;
-  BpwDistWork *dist;
-  BpwPlan *plan;
-
   bpw_mapping_apply_to_scenario (&s->mapping, &s->scenario);
-  graph = bpw_work_graph_new (&s->spec, &s->scenario, &error);
-  g_assert_no_error (error);
-  dist = bpw_dist_work_new (graph, &s->mapping.parallel, &error);
-  g_assert_no_error (error);
-  plan = bpw_plan_new (dist, s->bp, &s->mapping, &error);
-  g_assert_no_error (error);
-  return plan;
+  return bpw_test_bind (&s->spec, &s->scenario, s->bp, &s->mapping);
 }
 
 static BpwSimulation *
@@ -115,13 +105,6 @@ simulate (const BpwPlan *plan, gboolean all_ranks, gboolean concurrent)
   g_assert_no_error (error);
   g_assert_nonnull (sim);
   return sim;
-}
-
-static void
-assert_close (double a, double b, double rel)
-{
-  if (!(fabs (a - b) <= rel * MAX (fabs (a), fabs (b)) + 1e-12))
-    g_error ("%.12g and %.12g differ by more than %g relative", a, b, rel);
 }
 
 static double
@@ -196,7 +179,7 @@ assert_breakdowns_sum (const BpwSimulation *sim)
           g_assert_cmpfloat (sim->ranks[r].breakdown_s[b], >=, -1e-12);
           sum += sim->ranks[r].breakdown_s[b];
         }
-      assert_close (sum, sim->step_time_s, 1e-9);
+      bpw_test_assert_close (sum, sim->step_time_s, 1e-9);
     }
 }
 
@@ -312,7 +295,7 @@ test_no_overlap_exact (void)
   bpw_evaluation_from_plan (plan, &analytic);
   sim = simulate (plan, FALSE, FALSE);
   bpw_simulation_evaluation (sim, &analytic, &e);
-  assert_close (e.step_time_s, analytic.step_time_s, 1e-9);
+  bpw_test_assert_close (e.step_time_s, analytic.step_time_s, 1e-9);
   for (guint b = 0; b < BPW_N_BREAKDOWNS; b++)
     g_assert_cmpfloat (fabs (e.breakdown_s[b] - analytic.breakdown_s[b]), <=, 1e-9 * e.step_time_s);
   bpw_simulation_difference (sim, &analytic, &d);
@@ -338,10 +321,11 @@ assert_agrees_within (const BpwPlan *plan, const char *label, double tolerance)
                   d.work_s);
   g_assert_cmpfloat (fabs (rel), <, tolerance);
   /* Every part of the difference is a named effect. */
-  assert_close (d.bubble_s + d.overlap_s + d.contention_s + d.work_s, d.difference_s, 1e-6);
+  bpw_test_assert_close (d.bubble_s + d.overlap_s + d.contention_s + d.work_s, d.difference_s,
+                         1e-6);
   assert_breakdowns_sum (sim);
   /* The same numerators over the simulated step. */
-  assert_close (e.mfu * e.step_time_s, analytic.mfu * analytic.step_time_s, 1e-12);
+  bpw_test_assert_close (e.mfu * e.step_time_s, analytic.mfu * analytic.step_time_s, 1e-12);
   /* The plan's memory is a safe bound on the simulated peak. */
   for (gint64 st = 0; st < plan->dist->n_stages; st++)
     g_assert_cmpfloat (sim->memory[st].peak, <=, sim->memory[st].analytic * (1 + 1e-9));
@@ -458,14 +442,14 @@ test_gather_overlap (void)
           /* One bucket per layer, back to back from the start on an idle link: the first
            * is 1/L of the gather and the stage's first forward waits for it. */
           g_assert_cmpuint (buckets, ==, (guint) layers);
-          assert_close (first_end, gather / (double) layers, 1e-9);
-          assert_close (last_end, gather, 1e-9);
+          bpw_test_assert_close (first_end, gather / (double) layers, 1e-9);
+          bpw_test_assert_close (last_end, gather, 1e-9);
           g_assert_cmpfloat (first_forward, >=, first_end);
         }
       else
         {
           g_assert_cmpuint (buckets, ==, 1);
-          assert_close (last_end, sim->step_time_s, 1e-12);
+          bpw_test_assert_close (last_end, sim->step_time_s, 1e-12);
           g_assert_cmpfloat (first_forward, ==, 0);
         }
       step[overlap] = sim->step_time_s;
@@ -608,8 +592,9 @@ test_gpipe_memory (void)
         per_mb += (double) bpw_dist_work_layer_stored_bytes (ofob->dist, BPW_LAYER_BEFORE_BLOCKS);
       if (st == 7)
         per_mb += (double) bpw_dist_work_layer_stored_bytes (ofob->dist, BPW_LAYER_AFTER_BLOCKS);
-      assert_close (a->memory[st].category_peak[BPW_MEM_CHECKPOINTS], 32 * per_mb, 1e-9);
-      assert_close (b->memory[st].category_peak[BPW_MEM_CHECKPOINTS], (8 - st) * per_mb, 1e-9);
+      bpw_test_assert_close (a->memory[st].category_peak[BPW_MEM_CHECKPOINTS], 32 * per_mb, 1e-9);
+      bpw_test_assert_close (b->memory[st].category_peak[BPW_MEM_CHECKPOINTS], (8 - st) * per_mb,
+                             1e-9);
     }
   setup_clear (&s);
 }
@@ -633,7 +618,7 @@ test_korthikanti_eq5 (void)
   g_test_message ("stage 0 checkpoints at their peak %.6g B, Eq. 5 %.6g B (%+.3f %%)",
                   sim->memory[0].category_peak[BPW_MEM_CHECKPOINTS], eq5,
                   100 * (sim->memory[0].category_peak[BPW_MEM_CHECKPOINTS] / eq5 - 1));
-  assert_close (sim->memory[0].category_peak[BPW_MEM_CHECKPOINTS], eq5, 0.02);
+  bpw_test_assert_close (sim->memory[0].category_peak[BPW_MEM_CHECKPOINTS], eq5, 0.02);
   setup_clear (&s);
 }
 
@@ -671,13 +656,13 @@ test_peak_is_live_sum (void)
           if (c == BPW_MEM_WEIGHTS || c == BPW_MEM_GRADIENTS || c == BPW_MEM_OPTIMIZER ||
               c == BPW_MEM_KV_CACHE)
             by_cat[c] = m->at_peak[c];
-          assert_close (by_cat[c], m->at_peak[c], 1e-9);
+          bpw_test_assert_close (by_cat[c], m->at_peak[c], 1e-9);
           sum += by_cat[c];
         }
-      assert_close (sum, m->peak, 1e-9);
+      bpw_test_assert_close (sum, m->peak, 1e-9);
       for (guint i = 0; i < curve->len; i++)
         curve_max = MAX (curve_max, g_array_index (curve, BpwMemorySample, i).total);
-      assert_close (curve_max, m->peak, 1e-12);
+      bpw_test_assert_close (curve_max, m->peak, 1e-12);
     }
   setup_clear (&s);
 }
@@ -780,7 +765,7 @@ test_decode (void)
   sim = simulate (plan, FALSE, FALSE);
   bpw_evaluation_from_plan (plan, &analytic);
   bpw_simulation_evaluation (sim, &analytic, &e);
-  assert_close (e.step_time_s, analytic.step_time_s, 1e-9);
+  bpw_test_assert_close (e.step_time_s, analytic.step_time_s, 1e-9);
   g_assert_cmpfloat (e.tpot_s, ==, e.step_time_s);
   g_assert_true (isnan (e.ttft_s));
   g_assert_cmpuint (sim->events->len, ==, expected_events (plan));

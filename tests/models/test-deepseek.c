@@ -19,6 +19,7 @@
 
 #include "bpw-core.h"
 #include "bpw-estimator-private.h"
+#include "bpw-test-plan.h"
 
 static char *
 fixture (const char *relative)
@@ -36,19 +37,6 @@ load_ok (const char   *relative,
   bpw_model_spec_init_defaults (spec);
   g_assert_true (bpw_workload_load (path, spec, &error));
   g_assert_no_error (error);
-}
-
-static void
-scenario (BpwScenario *sc, BpwWorkloadPhase phase, gint64 batch, gint64 micro, gint64 seq,
-          gint64 context, BpwRecompute recompute)
-{
-  bpw_scenario_init_defaults (sc);
-  sc->phase = phase;
-  sc->global_batch = batch;
-  sc->micro_batch = micro;
-  sc->seq = seq;
-  sc->context = context;
-  sc->recompute = recompute;
 }
 
 static void
@@ -142,7 +130,7 @@ test_v3_parameters (void)
   g_assert_true (spec.router_bias);
 
   /* The facts agree, with the MTP module apart, and the cache is the latent at any TP. */
-  scenario (&sc, BPW_WORKLOAD_DECODE, 8, 8, 128, 4095, BPW_RECOMPUTE_NONE);
+  bpw_test_scenario (&sc, BPW_WORKLOAD_DECODE, 8, 8, 128, 4095, BPW_RECOMPUTE_NONE);
   parallel (&p, 8, 1, 1, 1, FALSE);
   g_assert_true (bpw_facts_compute_analytic (&spec, &sc, &p, &facts, &error));
   g_assert_no_error (error);
@@ -265,7 +253,7 @@ test_mla_flops (void)
   BpwU128 cache = 0;
 
   load_ok ("hf/deepseek-v3.json", &spec);
-  scenario (&sc, BPW_WORKLOAD_TRAIN, 2, mb, s, 0, BPW_RECOMPUTE_NONE);
+  bpw_test_scenario (&sc, BPW_WORKLOAD_TRAIN, 2, mb, s, 0, BPW_RECOMPUTE_NONE);
   train = bpw_work_graph_new (&spec, &sc, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (forward_flops (train, "attn.q_a", 0), ==, 2 * T * h * q);
@@ -279,7 +267,7 @@ test_mla_flops (void)
   g_assert_cmpuint (forward_flops (train, "moe.router_bias", 3), ==, T * 256);
   g_assert_false (has_op (train, "attn.q_absorb"));
 
-  scenario (&sc, BPW_WORKLOAD_DECODE, mb, mb, 1, ctx, BPW_RECOMPUTE_NONE);
+  bpw_test_scenario (&sc, BPW_WORKLOAD_DECODE, mb, mb, 1, ctx, BPW_RECOMPUTE_NONE);
   decode = bpw_work_graph_new (&spec, &sc, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (forward_flops (decode, "attn.q_absorb", 5), ==, 2 * mb * a * n * c);
@@ -312,7 +300,7 @@ test_v2_lite_query (void)
   g_autoptr(BpwWorkGraph) g = NULL;
 
   load_ok ("hf/deepseek-v2-lite.json", &spec);
-  scenario (&sc, BPW_WORKLOAD_PREFILL, 1, 1, 128, 0, BPW_RECOMPUTE_NONE);
+  bpw_test_scenario (&sc, BPW_WORKLOAD_PREFILL, 1, 1, 128, 0, BPW_RECOMPUTE_NONE);
   g = bpw_work_graph_new (&spec, &sc, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (forward_flops (g, "attn.q_proj", 0), ==, 2ull * 128 * 2048 * 16 * 192);
@@ -371,10 +359,10 @@ test_conservation (void)
             BpwParallel p;
             gboolean train = phases[ph] == BPW_WORKLOAD_TRAIN;
 
-            scenario (&sc, phases[ph], 16, 2, phases[ph] == BPW_WORKLOAD_DECODE ? 1 : 64,
-                      phases[ph] == BPW_WORKLOAD_DECODE ? 511 : 0,
-                      train && k == 1 ? BPW_RECOMPUTE_SELECTIVE
-                      : train && k == 2 ? BPW_RECOMPUTE_FULL : BPW_RECOMPUTE_NONE);
+            bpw_test_scenario (&sc, phases[ph], 16, 2, phases[ph] == BPW_WORKLOAD_DECODE ? 1 : 64,
+                               phases[ph] == BPW_WORKLOAD_DECODE ? 511 : 0,
+                               train && k == 1 ? BPW_RECOMPUTE_SELECTIVE
+                               : train && k == 2 ? BPW_RECOMPUTE_FULL : BPW_RECOMPUTE_NONE);
             parallel (&p, tps[i], pps[k], 4, eps[j], tps[i] > 1 && j == 1);
             check_conserved (&spec, &sc, &p);
             built++;
@@ -395,7 +383,7 @@ dispatch_bytes (const BpwModelSpec *spec, gint64 ep)
   g_autoptr(BpwDistWork) dist = NULL;
   guint64 bytes = 0;
 
-  scenario (&sc, BPW_WORKLOAD_TRAIN, 16, 1, 128, 0, BPW_RECOMPUTE_NONE);
+  bpw_test_scenario (&sc, BPW_WORKLOAD_TRAIN, 16, 1, 128, 0, BPW_RECOMPUTE_NONE);
   parallel (&p, 1, 1, 16, ep, FALSE);
   dist = bpw_dist_work_new (bpw_work_graph_new (spec, &sc, &error), &p, &error);
   g_assert_no_error (error);
@@ -420,7 +408,7 @@ tp_bytes (const BpwModelSpec *spec, gboolean sp, BpwPhase phase, const char *nam
   g_autoptr(BpwDistWork) dist = NULL;
   guint64 bytes = 0;
 
-  scenario (&sc, BPW_WORKLOAD_TRAIN, 2, 1, 128, 0, BPW_RECOMPUTE_NONE);
+  bpw_test_scenario (&sc, BPW_WORKLOAD_TRAIN, 2, 1, 128, 0, BPW_RECOMPUTE_NONE);
   parallel (&p, 8, 1, 2, 1, sp);
   dist = bpw_dist_work_new (bpw_work_graph_new (spec, &sc, &error), &p, &error);
   g_assert_no_error (error);
@@ -475,13 +463,6 @@ test_node_limited (void)
 
 /* ---- the estimator's per-kind template ---- */
 
-static void
-assert_close (double a, double b, double rel)
-{
-  if (!(fabs (a - b) <= rel * MAX (fabs (a), fabs (b)) + 1e-12))
-    g_error ("%.12g and %.12g differ by more than %g relative", a, b, rel);
-}
-
 /* A DeepSeek-shaped model small enough to bind whole: latent attention, three dense layers
  * then MoE (or MoE every other layer), grouped routing with the bias. */
 static void
@@ -517,23 +498,6 @@ small_deepseek (BpwModelSpec *s, gint64 layers, gint64 first, gint64 every)
   s->router_bias = TRUE;
 }
 
-static BpwPlan *
-bind (const BpwModelSpec *spec, const BpwScenario *sc, const BpwBlueprint *bp,
-      const BpwMapping *mapping)
-{
-  g_autoptr(GError) error = NULL;
-  BpwWorkGraph *graph = bpw_work_graph_new (spec, sc, &error);
-  BpwDistWork *dist;
-  BpwPlan *plan;
-
-  g_assert_no_error (error);
-  dist = bpw_dist_work_new (graph, &mapping->parallel, &error);
-  g_assert_no_error (error);
-  plan = bpw_plan_new (dist, bp, mapping, &error);
-  g_assert_no_error (error);
-  return plan;
-}
-
 /* Dense first layers (moe.first 3) and MoE every third layer: the two-block template
  * refused both; the per-kind template costs each stage by its blocks and agrees with the
  * plan of the whole model. */
@@ -565,19 +529,16 @@ test_estimator_kinds (void)
         BpwTemplate *t;
 
         small_deepseek (&spec, shapes[i].layers, shapes[i].first, shapes[i].every);
-        scenario (&sc, phases[ph], 16, 2, phases[ph] == BPW_WORKLOAD_DECODE ? 1 : 256,
-                  phases[ph] == BPW_WORKLOAD_DECODE ? 1023 : 0, BPW_RECOMPUTE_NONE);
+        bpw_test_scenario (&sc, phases[ph], 16, 2, phases[ph] == BPW_WORKLOAD_DECODE ? 1 : 256,
+                           phases[ph] == BPW_WORKLOAD_DECODE ? 1023 : 0, BPW_RECOMPUTE_NONE);
         bpw_mapping_init_defaults (&mapping);
         mapping.parallel.tp = 2;
         mapping.parallel.pp = shapes[i].pp;
         mapping.parallel.dp = 2;
         mapping.parallel.ep = 2;
-        plan = bind (&spec, &sc, bp, &mapping);
+        plan = bpw_test_bind (&spec, &sc, bp, &mapping);
         bpw_evaluation_from_plan (plan, &full);
-        est = bpw_estimator_new (&spec, &sc, bp, &error);
-        g_assert_no_error (error);
-        g_assert_true (bpw_estimator_evaluate (est, &mapping, &fast, NULL, &error));
-        g_assert_no_error (error);
+        est = bpw_test_estimate (&spec, &sc, bp, &mapping, &fast);
         t = _bpw_estimator_lookup_template (est, &mapping, &error);
         g_assert_no_error (error);
         g_assert_cmpint (t->by_kind, ==, shapes[i].first > 0);
@@ -586,10 +547,7 @@ test_estimator_kinds (void)
                         "estimate %.9f s", shapes[i].layers, shapes[i].first, shapes[i].every,
                         shapes[i].pp, bpw_workload_phase_to_string (phases[ph]),
                         full.step_time_s, fast.step_time_s);
-        assert_close (full.step_time_s, fast.step_time_s, 1e-9);
-        assert_close (full.mfu, fast.mfu, 1e-9);
-        assert_close (full.peak_bytes, fast.peak_bytes, 1e-6);
-        g_assert_cmpint (full.slowest_stage, ==, fast.slowest_stage);
+        bpw_test_assert_estimate_is_plan (&full, &fast);
         bpw_mapping_clear (&mapping);
         bpw_scenario_clear (&sc);
         bpw_model_spec_clear (&spec);
@@ -622,8 +580,8 @@ test_estimator_v3 (void)
       BpwEvaluation eval;
       BpwFacts facts;
 
-      scenario (&sc, phases[ph], 256, 1, phases[ph] == BPW_WORKLOAD_DECODE ? 1 : 4096,
-                phases[ph] == BPW_WORKLOAD_DECODE ? 4095 : 0, BPW_RECOMPUTE_NONE);
+      bpw_test_scenario (&sc, phases[ph], 256, 1, phases[ph] == BPW_WORKLOAD_DECODE ? 1 : 4096,
+                         phases[ph] == BPW_WORKLOAD_DECODE ? 4095 : 0, BPW_RECOMPUTE_NONE);
       parallel (&single, 1, 1, 1, 1, FALSE);
       g_assert_true (bpw_facts_compute_analytic (&spec, &sc, &single, &facts, &error));
       g_assert_no_error (error);
@@ -641,15 +599,15 @@ test_estimator_v3 (void)
       /* The estimate is the plan of the whole model: 61 layers over 8 stages of 7 and 8,
        * the first holding the 3 dense layers. */
       {
-        g_autoptr(BpwPlan) plan = bind (&spec, &sc, bp, &mapping);
+        g_autoptr(BpwPlan) plan = bpw_test_bind (&spec, &sc, bp, &mapping);
         BpwEvaluation full;
 
         bpw_evaluation_from_plan (plan, &full);
         g_test_message ("deepseek-v3 %s: plan %.9f s, estimate %.9f s",
                         bpw_workload_phase_to_string (phases[ph]), full.step_time_s,
                         eval.step_time_s);
-        assert_close (full.step_time_s, eval.step_time_s, 1e-9);
-        assert_close (full.peak_bytes, eval.peak_bytes, 1e-6);
+        bpw_test_assert_close (full.step_time_s, eval.step_time_s, 1e-9);
+        bpw_test_assert_close (full.peak_bytes, eval.peak_bytes, 1e-6);
       }
       bpw_facts_clear (&facts);
       bpw_mapping_clear (&mapping);
@@ -672,7 +630,7 @@ test_search_fingerprint (void)
 
   g_assert_no_error (error);
   bpw_search_limits_init (&limits);
-  scenario (&sc, BPW_WORKLOAD_TRAIN, 8, 1, 256, 0, BPW_RECOMPUTE_NONE);
+  bpw_test_scenario (&sc, BPW_WORKLOAD_TRAIN, 8, 1, 256, 0, BPW_RECOMPUTE_NONE);
   small_deepseek (&spec, 8, 3, 1);
   for (guint i = 0; i < 2; i++)
     {

@@ -17,13 +17,7 @@
 #include "bpw-core.h"
 #include "bpw-simulation.h"
 #include "bpw-stage-split.h"
-
-static void
-assert_close (double a, double b, double rel)
-{
-  if (!(fabs (a - b) <= rel * MAX (fabs (a), fabs (b)) + 1e-12))
-    g_error ("%.12g and %.12g differ by more than %g relative", a, b, rel);
-}
+#include "bpw-test-plan.h"
 
 static void
 load_model (const char *name, BpwModelSpec *spec)
@@ -346,37 +340,23 @@ setup_clear (Setup *s)
 static BpwPlan *
 bind (Setup *s)
 {
-  g_autoptr(GError) error = NULL;
-  BpwWorkGraph *graph;
-  BpwDistWork *dist;
-  BpwPlan *plan;
-
   bpw_mapping_apply_to_scenario (&s->mapping, &s->scenario);
-  graph = bpw_work_graph_new (&s->spec, &s->scenario, &error);
-  g_assert_no_error (error);
-  dist = bpw_dist_work_new (graph, &s->mapping.parallel, &error);
-  g_assert_no_error (error);
-  plan = bpw_plan_new (dist, s->bp, &s->mapping, &error);
-  g_assert_no_error (error);
-  return plan;
+  return bpw_test_bind (&s->spec, &s->scenario, s->bp, &s->mapping);
 }
 
 /* The estimator assembles the same stages as the bound plan, to rounding. */
 static void
 assert_estimator_is_plan (Setup *s, const BpwPlan *plan)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(BpwEstimator) est = bpw_estimator_new (&s->spec, &s->scenario, s->bp, &error);
   BpwEvaluation full, fast;
+  g_autoptr(BpwEstimator) est = bpw_test_estimate (&s->spec, &s->scenario, s->bp, &s->mapping,
+                                                   &fast);
 
-  g_assert_no_error (error);
   bpw_evaluation_from_plan (plan, &full);
-  g_assert_true (bpw_estimator_evaluate (est, &s->mapping, &fast, NULL, &error));
-  g_assert_no_error (error);
-  assert_close (full.step_time_s, fast.step_time_s, 1e-9);
+  bpw_test_assert_close (full.step_time_s, fast.step_time_s, 1e-9);
   for (guint b = 0; b < BPW_N_BREAKDOWNS; b++)
-    assert_close (full.breakdown_s[b], fast.breakdown_s[b], 1e-9);
-  assert_close (full.peak_bytes, fast.peak_bytes, 1e-6);
+    bpw_test_assert_close (full.breakdown_s[b], fast.breakdown_s[b], 1e-9);
+  bpw_test_assert_close (full.peak_bytes, fast.peak_bytes, 1e-6);
   g_assert_cmpint (full.slowest_stage, ==, fast.slowest_stage);
 }
 
@@ -520,7 +500,7 @@ test_zb_h1 (void)
                   sim_bubble[1]);
   g_assert_cmpfloat (w, >, 0.2 * fbw);
   /* Stages equal but for the embedding and head: the closed forms to their share. */
-  assert_close (bubble[0] - bubble[1], 2.0 * 7.0 * w, 0.05);
+  bpw_test_assert_close (bubble[0] - bubble[1], 2.0 * 7.0 * w, 0.05);
   g_assert_cmpfloat (bubble[1], <, bubble[0]);
   g_assert_cmpfloat (step[1], <, step[0]);
   g_assert_cmpfloat (fabs (sim_bubble[1] - bubble[1]), <, 0.15 * bubble[1]);

@@ -18,19 +18,7 @@
 
 #include "bpw-core.h"
 #include "bpw-estimator-private.h"
-
-static void
-scenario (BpwScenario *sc, BpwWorkloadPhase phase, gint64 batch, gint64 micro, gint64 seq,
-          gint64 context, BpwRecompute recompute)
-{
-  bpw_scenario_init_defaults (sc);
-  sc->phase = phase;
-  sc->global_batch = batch;
-  sc->micro_batch = micro;
-  sc->seq = seq;
-  sc->context = context;
-  sc->recompute = recompute;
-}
+#include "bpw-test-plan.h"
 
 static void
 llava (BpwModelSpec *spec)
@@ -135,8 +123,8 @@ test_resident (void)
         BpwScenario sc;
         guint64 weights = 0, tp = 0, updated = 0;
 
-        scenario (&sc, phases[ph], 2, 1, phases[ph] == BPW_WORKLOAD_DECODE ? 1 : 1024,
-                  phases[ph] == BPW_WORKLOAD_DECODE ? 1023 : 0, BPW_RECOMPUTE_NONE);
+        bpw_test_scenario (&sc, phases[ph], 2, 1, phases[ph] == BPW_WORKLOAD_DECODE ? 1 : 1024,
+                           phases[ph] == BPW_WORKLOAD_DECODE ? 1023 : 0, BPW_RECOMPUTE_NONE);
         sc.images_set = TRUE;
         sc.images = images;
         g = bpw_work_graph_new (&spec, &sc, &error);
@@ -271,7 +259,7 @@ test_encoder_flops (void)
         g_autoptr(BpwWorkGraph) g = NULL;
         VisionOps v;
 
-        scenario (&sc, BPW_WORKLOAD_TRAIN, 4, 2, 2048, 0, BPW_RECOMPUTE_NONE);
+        bpw_test_scenario (&sc, BPW_WORKLOAD_TRAIN, 4, 2, 2048, 0, BPW_RECOMPUTE_NONE);
         sc.images_set = TRUE;
         sc.images = images;
         sc.train_vision = trained;
@@ -301,7 +289,7 @@ test_encoder_flops (void)
   {
     g_autoptr(BpwWorkGraph) g = NULL;
 
-    scenario (&sc, BPW_WORKLOAD_PREFILL, 1, 1, 2048, 0, BPW_RECOMPUTE_NONE);
+    bpw_test_scenario (&sc, BPW_WORKLOAD_PREFILL, 1, 1, 2048, 0, BPW_RECOMPUTE_NONE);
     g = bpw_work_graph_new (&spec, &sc, &error);
     g_assert_no_error (error);
     g_assert_cmpuint (g->tokens_per_micro_batch, ==, 2048);
@@ -320,7 +308,7 @@ test_encoder_flops (void)
     BpwParallel p;
     BpwFacts exact, analytic;
 
-    scenario (&sc, BPW_WORKLOAD_TRAIN, 8, 1, 2048, 0, BPW_RECOMPUTE_NONE);
+    bpw_test_scenario (&sc, BPW_WORKLOAD_TRAIN, 8, 1, 2048, 0, BPW_RECOMPUTE_NONE);
     bpw_parallel_init_defaults (&p);
     p.dp = 2;
     p.pp = 2;
@@ -342,7 +330,7 @@ test_encoder_flops (void)
   {
     g_autoptr(BpwWorkGraph) g = NULL;
 
-    scenario (&sc, BPW_WORKLOAD_DECODE, 1, 1, 1, 1000, BPW_RECOMPUTE_NONE);
+    bpw_test_scenario (&sc, BPW_WORKLOAD_DECODE, 1, 1, 1, 1000, BPW_RECOMPUTE_NONE);
     g = bpw_work_graph_new (&spec, &sc, &error);
     g_assert_no_error (error);
     g_assert_cmpuint (vision_ops (g).forward_matmul, ==, 0);
@@ -362,7 +350,7 @@ test_bidirectional (void)
   guint seen = 0;
 
   small_llava (&spec, 2);
-  scenario (&sc, BPW_WORKLOAD_PREFILL, 1, 1, 256, 0, BPW_RECOMPUTE_NONE);
+  bpw_test_scenario (&sc, BPW_WORKLOAD_PREFILL, 1, 1, 256, 0, BPW_RECOMPUTE_NONE);
   g = bpw_work_graph_new (&spec, &sc, &error);
   g_assert_no_error (error);
   for (guint i = 0; i < g->ops->len; i++)
@@ -446,10 +434,10 @@ test_conservation (void)
 
             if (!train && trained)
               continue;
-            scenario (&sc, phases[ph], 16, 2, phases[ph] == BPW_WORKLOAD_DECODE ? 1 : 256,
-                      phases[ph] == BPW_WORKLOAD_DECODE ? 511 : 0,
-                      train && k == 1 ? BPW_RECOMPUTE_SELECTIVE
-                      : train && k == 2 ? BPW_RECOMPUTE_FULL : BPW_RECOMPUTE_NONE);
+            bpw_test_scenario (&sc, phases[ph], 16, 2, phases[ph] == BPW_WORKLOAD_DECODE ? 1 : 256,
+                               phases[ph] == BPW_WORKLOAD_DECODE ? 511 : 0,
+                               train && k == 1 ? BPW_RECOMPUTE_SELECTIVE
+                               : train && k == 2 ? BPW_RECOMPUTE_FULL : BPW_RECOMPUTE_NONE);
             sc.images_set = TRUE;
             sc.images = 1 + (gint64) (i % 2);
             sc.train_vision = trained;
@@ -466,30 +454,6 @@ test_conservation (void)
 }
 
 /* ---- the estimator ---- */
-
-static void
-assert_close (double a, double b, double rel)
-{
-  if (!(fabs (a - b) <= rel * MAX (fabs (a), fabs (b)) + 1e-12))
-    g_error ("%.12g and %.12g differ by more than %g relative", a, b, rel);
-}
-
-static BpwPlan *
-bind (const BpwModelSpec *spec, const BpwScenario *sc, const BpwBlueprint *bp,
-      const BpwMapping *mapping)
-{
-  g_autoptr(GError) error = NULL;
-  BpwWorkGraph *graph = bpw_work_graph_new (spec, sc, &error);
-  BpwDistWork *dist;
-  BpwPlan *plan;
-
-  g_assert_no_error (error);
-  dist = bpw_dist_work_new (graph, &mapping->parallel, &error);
-  g_assert_no_error (error);
-  plan = bpw_plan_new (dist, bp, mapping, &error);
-  g_assert_no_error (error);
-  return plan;
-}
 
 /* The encoder runs before the first block, on the first stage: the estimate from the
  * template equals the plan of the whole model, frozen or trained, over 1 to 4 stages. */
@@ -521,27 +485,21 @@ test_estimator (void)
           if (phases[ph] != BPW_WORKLOAD_TRAIN && trained)
             continue;
           small_llava (&spec, 8);
-          scenario (&sc, phases[ph], 16, 2, phases[ph] == BPW_WORKLOAD_DECODE ? 1 : 512,
-                    phases[ph] == BPW_WORKLOAD_DECODE ? 1023 : 0, BPW_RECOMPUTE_NONE);
+          bpw_test_scenario (&sc, phases[ph], 16, 2, phases[ph] == BPW_WORKLOAD_DECODE ? 1 : 512,
+                             phases[ph] == BPW_WORKLOAD_DECODE ? 1023 : 0, BPW_RECOMPUTE_NONE);
           sc.train_vision = trained;
           bpw_mapping_init_defaults (&mapping);
           mapping.parallel.tp = 2;
           mapping.parallel.pp = pps[k];
           mapping.parallel.dp = 2;
-          plan = bind (&spec, &sc, bp, &mapping);
+          plan = bpw_test_bind (&spec, &sc, bp, &mapping);
           bpw_evaluation_from_plan (plan, &full);
-          est = bpw_estimator_new (&spec, &sc, bp, &error);
-          g_assert_no_error (error);
-          g_assert_true (bpw_estimator_evaluate (est, &mapping, &fast, NULL, &error));
-          g_assert_no_error (error);
+          est = bpw_test_estimate (&spec, &sc, bp, &mapping, &fast);
           g_test_message ("pp %" G_GINT64_FORMAT ", %s%s: plan %.9f s, estimate %.9f s",
                           pps[k], bpw_workload_phase_to_string (phases[ph]),
                           trained ? " (encoder trained)" : "", full.step_time_s,
                           fast.step_time_s);
-          assert_close (full.step_time_s, fast.step_time_s, 1e-9);
-          assert_close (full.mfu, fast.mfu, 1e-9);
-          assert_close (full.peak_bytes, fast.peak_bytes, 1e-6);
-          g_assert_cmpint (full.slowest_stage, ==, fast.slowest_stage);
+          bpw_test_assert_estimate_is_plan (&full, &fast);
           bpw_mapping_clear (&mapping);
           bpw_scenario_clear (&sc);
           bpw_model_spec_clear (&spec);
@@ -574,8 +532,8 @@ test_estimator_llava (void)
       BpwEvaluation eval, full;
       BpwFacts facts;
 
-      scenario (&sc, phases[ph], 128, 1, phases[ph] == BPW_WORKLOAD_DECODE ? 1 : 2048,
-                phases[ph] == BPW_WORKLOAD_DECODE ? 2047 : 0, BPW_RECOMPUTE_NONE);
+      bpw_test_scenario (&sc, phases[ph], 128, 1, phases[ph] == BPW_WORKLOAD_DECODE ? 1 : 2048,
+                         phases[ph] == BPW_WORKLOAD_DECODE ? 2047 : 0, BPW_RECOMPUTE_NONE);
       bpw_parallel_init_defaults (&single);
       g_assert_true (bpw_facts_compute_analytic (&spec, &sc, &single, &facts, &error));
       g_assert_no_error (error);
@@ -588,13 +546,13 @@ test_estimator_llava (void)
       g_assert_true (bpw_estimator_evaluate (est, &mapping, &eval, NULL, &error));
       g_assert_no_error (error);
       g_assert_cmpfloat (eval.model_flops, ==, bpw_u128_to_double (facts.flops_model));
-      plan = bind (&spec, &sc, bp, &mapping);
+      plan = bpw_test_bind (&spec, &sc, bp, &mapping);
       bpw_evaluation_from_plan (plan, &full);
       g_test_message ("llava-1.5-7b %s: plan %.9f s, estimate %.9f s, MFU %.4f",
                       bpw_workload_phase_to_string (phases[ph]), full.step_time_s,
                       eval.step_time_s, eval.mfu);
-      assert_close (full.step_time_s, eval.step_time_s, 1e-9);
-      assert_close (full.peak_bytes, eval.peak_bytes, 1e-6);
+      bpw_test_assert_close (full.step_time_s, eval.step_time_s, 1e-9);
+      bpw_test_assert_close (full.peak_bytes, eval.peak_bytes, 1e-6);
       bpw_facts_clear (&facts);
       bpw_mapping_clear (&mapping);
       bpw_scenario_clear (&sc);
@@ -708,7 +666,7 @@ test_refused (void)
   llava (&spec);
   bpw_parallel_init_defaults (&p);
   /* Two images of 576 tokens do not fit in 1024 tokens. */
-  scenario (&sc, BPW_WORKLOAD_TRAIN, 1, 1, 1024, 0, BPW_RECOMPUTE_NONE);
+  bpw_test_scenario (&sc, BPW_WORKLOAD_TRAIN, 1, 1, 1024, 0, BPW_RECOMPUTE_NONE);
   sc.images_set = TRUE;
   sc.images = 2;
   g_assert_false (bpw_scenario_validate (&sc, &p, &spec, &error));
@@ -778,7 +736,7 @@ test_search_fingerprint (void)
 
   g_assert_no_error (error);
   bpw_search_limits_init (&limits);
-  scenario (&sc, BPW_WORKLOAD_TRAIN, 8, 1, 2048, 0, BPW_RECOMPUTE_NONE);
+  bpw_test_scenario (&sc, BPW_WORKLOAD_TRAIN, 8, 1, 2048, 0, BPW_RECOMPUTE_NONE);
   llava (&spec);
   for (guint i = 0; i < 3; i++)
     {

@@ -144,6 +144,60 @@ test_space_count (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* The micro-batch cap keeps exactly the nodes of the uncapped space whose micro-batch is
+ * at most the cap or the whole local batch, each with the same plans; a fixed micro-batch
+ * is not capped. */
+static void
+test_max_micro_batch (void)
+{
+  g_autoptr(BpwBlueprint) bp = a100 ();
+  g_autoptr(BpwSearchSpace) full = NULL;
+  g_autoptr(BpwSearchSpace) capped = NULL;
+  g_autoptr(BpwSearchSpace) fixed = NULL;
+  BpwSearchLimits l;
+  BpwModelSpec spec;
+  BpwScenario s;
+  guint64 plans = 0;
+  guint nodes = 0, k = 0;
+
+  small_spec (&spec);
+  train_scenario (&s, 64, 512);
+  modest_limits (&l);
+  full = new_space (&spec, &s, bp, 8, &l);
+  l.max_micro_batch = 4;
+  capped = new_space (&spec, &s, bp, 8, &l);
+  for (guint i = 0; i < full->nodes->len; i++)
+    {
+      const BpwSearchNode *n = &g_array_index (full->nodes, BpwSearchNode, i);
+      const BpwSearchNode *c;
+
+      gint64 local = s.global_batch / g_array_index (full->groups, BpwSearchGroup,
+                                                     n->group).dp;
+
+      if (n->micro_batch > 4 && n->micro_batch != local)
+        continue;
+      c = &g_array_index (capped->nodes, BpwSearchNode, k++);
+      g_assert_cmpint (c->micro_batch, ==, n->micro_batch);
+      g_assert_cmpint (c->recompute, ==, n->recompute);
+      g_assert_cmpuint (c->count, ==, n->count);
+      plans += n->count;
+      nodes++;
+    }
+  g_test_message ("%u of %u nodes, %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " plans",
+                  nodes, full->nodes->len, plans, bpw_search_space_size (full));
+  g_assert_cmpuint (capped->nodes->len, ==, nodes);
+  g_assert_cmpuint (nodes, <, full->nodes->len);
+  g_assert_cmpuint (bpw_search_space_size (capped), ==, plans);
+  g_assert_cmpstr (capped->fingerprint, !=, full->fingerprint);
+
+  l.micro_batch = 8;
+  fixed = new_space (&spec, &s, bp, 8, &l);
+  g_assert_cmpuint (fixed->nodes->len, >, 0);
+  for (guint i = 0; i < fixed->nodes->len; i++)
+    g_assert_cmpint (g_array_index (fixed->nodes, BpwSearchNode, i).micro_batch, ==, 8);
+  bpw_model_spec_clear (&spec);
+}
+
 static void
 test_shard_ranges (void)
 {
@@ -475,6 +529,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_test_add_func ("/bpw/core/Search/space-count", test_space_count);
+  g_test_add_func ("/bpw/core/Search/max-micro-batch", test_max_micro_batch);
   g_test_add_func ("/bpw/core/Search/shard-ranges", test_shard_ranges);
   g_test_add_func ("/bpw/core/Search/pruned-equals-brute-force", test_brute_force);
   g_test_add_func ("/bpw/core/Search/pareto-front", test_pareto);

@@ -491,11 +491,98 @@ test_packet_measured_runs (void)
   g_assert_cmpstr (json_object_get_string_member (run, "power_mode"), ==, "not recorded");
 }
 
+/* @a and @b alike in every member but @skip. */
+static void
+assert_same_but (JsonObject *a,
+                 JsonObject *b,
+                 const char *skip)
+{
+  g_autoptr(GList) members = json_object_get_members (a);
+
+  g_assert_cmpuint (json_object_get_size (a), ==, json_object_get_size (b));
+  for (GList *l = members; l != NULL; l = l->next)
+    if (g_strcmp0 (l->data, skip) != 0)
+      {
+        g_autofree char *in_a = NULL, *in_b = NULL;
+
+        g_assert_true (json_object_has_member (b, l->data));
+        in_a = json_to_string (json_object_get_member (a, l->data), FALSE);
+        in_b = json_to_string (json_object_get_member (b, l->data), FALSE);
+        g_test_message ("%s: %s", (const char *) l->data, in_a);
+        g_assert_cmpstr (in_a, ==, in_b);
+      }
+}
+
+/* The mitigation searches are bounded: the micro-batch cap leaves the default study's
+ * recommendation, its proposed mitigations and what is rejected as without the cap, with
+ * fewer templates bound; and each sweep reuses its candidate's mapping search as its
+ * baseline, so a packet runs at most one search per cell and one more per scenario. */
+static void
+test_packet_bounded_mitigations (void)
+{
+  g_autoptr(BpwStudy) study = bpw_test_default_study ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwReviewPacket) capped = NULL;
+  g_autoptr(BpwReviewPacket) uncapped = NULL;
+  guint n_cells = bpw_study_get_n_candidates (study) * bpw_study_get_n_scenarios (study);
+  BpwReviewOptions options;
+  BpwReviewWork cw, uw;
+  JsonObject *cr, *ur;
+  JsonArray *ca, *ua;
+
+  bpw_review_options_init (&options);
+  g_assert_cmpint (options.max_micro_batch, ==, BPW_REVIEW_MAX_MICRO_BATCH);
+  options.validation = FALSE;
+  options.threads = 1;
+  capped = bpw_review_packet_new (study, &options, NULL, &error);
+  g_assert_no_error (error);
+  options.max_micro_batch = 0;
+  uncapped = bpw_review_packet_new (study, &options, NULL, &error);
+  g_assert_no_error (error);
+
+  cr = bpw_review_packet_get_root (capped);
+  ur = bpw_review_packet_get_root (uncapped);
+  g_assert_cmpint (bpw_review_packet_get_decision (capped), ==,
+                   bpw_review_packet_get_decision (uncapped));
+  assert_same_but (json_object_get_object_member (cr, "recommendation"),
+                   json_object_get_object_member (ur, "recommendation"), NULL);
+  /* The same proposals, each with the same change, times, gain and costs; only the count
+   * of plans searched, in its source, may differ. */
+  ca = json_object_get_array_member (cr, "mitigations");
+  ua = json_object_get_array_member (ur, "mitigations");
+  g_assert_cmpuint (json_array_get_length (ca), >, 0);
+  g_assert_cmpuint (json_array_get_length (ca), ==, json_array_get_length (ua));
+  for (guint i = 0; i < json_array_get_length (ca); i++)
+    assert_same_but (json_array_get_object_element (ca, i),
+                     json_array_get_object_element (ua, i), "source");
+  ca = json_object_get_array_member (cr, "rejected_alternatives");
+  ua = json_object_get_array_member (ur, "rejected_alternatives");
+  g_assert_cmpuint (json_array_get_length (ca), ==, json_array_get_length (ua));
+  for (guint i = 0; i < json_array_get_length (ca); i++)
+    assert_same_but (json_array_get_object_element (ca, i),
+                     json_array_get_object_element (ua, i), "reason");
+
+  bpw_review_packet_get_work (capped, &cw);
+  bpw_review_packet_get_work (uncapped, &uw);
+  g_test_message ("capped: %u searches, %" G_GUINT64_FORMAT " plans, %" G_GUINT64_FORMAT
+                  " templates, %" G_GUINT64_FORMAT " estimates; uncapped: %u, %"
+                  G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT,
+                  cw.searches, cw.plans, cw.templates, cw.estimated, uw.searches, uw.plans,
+                  uw.templates, uw.estimated);
+  g_assert_cmpuint (cw.searches, ==, uw.searches);
+  g_assert_cmpuint (cw.searches, >, n_cells);
+  g_assert_cmpuint (cw.searches, <=, n_cells + bpw_study_get_n_scenarios (study));
+  g_assert_cmpuint (cw.plans, <, uw.plans);
+  g_assert_cmpuint (cw.templates, <, uw.templates);
+  g_assert_cmpuint (cw.templates, <=, cw.plans);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/review-packet/default-filled", test_packet_default_filled);
+  g_test_add_func ("/review-packet/bounded-mitigations", test_packet_bounded_mitigations);
   g_test_add_func ("/review-packet/fp8-without-evidence", test_packet_fp8_without_evidence);
   g_test_add_func ("/review-packet/fp8-validated", test_packet_fp8_validated);
   g_test_add_func ("/review-packet/fp8-failed", test_packet_fp8_failed);

@@ -26,6 +26,26 @@ small_spec (BpwModelSpec *spec)
   spec->max_positions = 1024;
 }
 
+/* The small model on 8 devices of 16 sequences of 512 tokens, one fusion set, the best
+ * of each search estimated only. */
+static void
+small_problem (BpwModelSpec     *spec,
+               BpwScenario      *s,
+               BpwMapping       *base,
+               BpwSearchLimits  *limits,
+               BpwSearchOptions *options)
+{
+  small_spec (spec);
+  bpw_scenario_init_defaults (s);
+  s->global_batch = 16;
+  s->seq = 512;
+  bpw_mapping_init_defaults (base);
+  bpw_search_limits_init (limits);
+  limits->fusion_sets = 1u << BPW_SEARCH_FUSION_DEFAULT;
+  bpw_search_options_init (options);
+  options->reevaluate = FALSE;
+}
+
 /* Values read with their units, in SI; every refusal names the value. */
 static void
 test_parse_values (void)
@@ -182,15 +202,7 @@ test_progress (void)
   guint64 decided = 0;
 
   g_assert_no_error (error);
-  small_spec (&spec);
-  bpw_scenario_init_defaults (&s);
-  s.global_batch = 16;
-  s.seq = 512;
-  bpw_mapping_init_defaults (&base);
-  bpw_search_limits_init (&limits);
-  limits.fusion_sets = 1u << BPW_SEARCH_FUSION_DEFAULT;
-  bpw_search_options_init (&options);
-  options.reevaluate = FALSE;
+  small_problem (&spec, &s, &base, &limits, &options);
   options.progress_ms = 1;
   plain = bpw_sweep_new (&spec, &s, bp, &base, 8, &limits, params, &error);
   watched = bpw_sweep_new (&spec, &s, bp, &base, 8, &limits, params, &error);
@@ -232,6 +244,82 @@ test_progress (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* A baseline handed to a sweep is the one it would have searched: the run searches the
+ * points only, and every result and gain is the same as a sweep that searched it itself.
+ * A report of another space is dropped and the baseline searched again. */
+static void
+test_take_baseline (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load ("a100-sxm-80gb", NULL, &error);
+  const char *params[] = { "hbm_bandwidth=1 TB/s,2 TB/s", NULL };
+  g_autoptr(BpwSweep) searched = NULL;
+  g_autoptr(BpwSweep) handed = NULL;
+  g_autoptr(BpwSweep) other = NULL;
+  g_autoptr(BpwSearchSpace) space = NULL;
+  g_autoptr(BpwSearchSpace) other_space = NULL;
+  BpwSearchReport *baseline;
+  BpwSearchLimits limits;
+  BpwSearchOptions options;
+  BpwModelSpec spec;
+  BpwScenario s;
+  BpwMapping base;
+
+  g_assert_no_error (error);
+  small_problem (&spec, &s, &base, &limits, &options);
+  options.threads = 1;
+  searched = bpw_sweep_new (&spec, &s, bp, &base, 8, &limits, params, &error);
+  handed = bpw_sweep_new (&spec, &s, bp, &base, 8, &limits, params, &error);
+  other = bpw_sweep_new (&spec, &s, bp, &base, 8, &limits, params, &error);
+  g_assert_no_error (error);
+  g_assert_true (bpw_sweep_run (searched, &options, NULL, &error));
+  g_assert_false (bpw_sweep_get_baseline_reused (searched));
+
+  space = bpw_search_space_new (&spec, &s, bp, &base, 8, &limits, &error);
+  g_assert_no_error (error);
+  baseline = bpw_search_run (space, &options, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  bpw_sweep_take_baseline (handed, baseline);
+  g_assert_true (bpw_sweep_run (handed, &options, NULL, &error));
+  g_assert_true (bpw_sweep_get_baseline_reused (handed));
+  g_assert_true (bpw_sweep_get_baseline (handed) == baseline);
+  g_assert_cmpuint (g_array_index (baseline->best, BpwSearchResult, 0).index, ==,
+                    g_array_index (bpw_sweep_get_baseline (searched)->best, BpwSearchResult,
+                                   0).index);
+  for (guint i = 0; i < bpw_sweep_get_n_points (searched); i++)
+    {
+      const BpwSweepPoint *p = bpw_sweep_get_point (searched, i);
+      const BpwSweepPoint *q = bpw_sweep_get_point (handed, i);
+      double gp[3], gq[3];
+
+      g_assert_cmpuint (g_array_index (q->report->best, BpwSearchResult, 0).index, ==,
+                        g_array_index (p->report->best, BpwSearchResult, 0).index);
+      g_assert_cmpuint (q->report->evaluated, ==, p->report->evaluated);
+      bpw_sweep_get_gains (searched, i, &gp[0], &gp[1], &gp[2]);
+      bpw_sweep_get_gains (handed, i, &gq[0], &gq[1], &gq[2]);
+      for (guint k = 0; k < 3; k++)
+        g_assert_true (gp[k] == gq[k] || (isnan (gp[k]) && isnan (gq[k])));
+    }
+
+  /* Another space (the micro-batch fixed): not this sweep's baseline. */
+  limits.micro_batch = 1;
+  other_space = bpw_search_space_new (&spec, &s, bp, &base, 8, &limits, &error);
+  g_assert_no_error (error);
+  bpw_sweep_take_baseline (other, bpw_search_run (other_space, &options, NULL, NULL, NULL,
+                                                  &error));
+  g_assert_no_error (error);
+  g_assert_true (bpw_sweep_run (other, &options, NULL, &error));
+  g_assert_false (bpw_sweep_get_baseline_reused (other));
+  g_assert_cmpstr (bpw_sweep_get_baseline (other)->fingerprint, ==,
+                   bpw_sweep_get_baseline (searched)->fingerprint);
+  g_assert_cmpuint (g_array_index (bpw_sweep_get_baseline (other)->best, BpwSearchResult,
+                                   0).index, ==,
+                    g_array_index (bpw_sweep_get_baseline (searched)->best, BpwSearchResult,
+                                   0).index);
+  bpw_mapping_clear (&base);
+  bpw_model_spec_clear (&spec);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -241,6 +329,7 @@ main (int   argc,
   g_test_add_func ("/bpw/core/Sweep/parse-values", test_parse_values);
   g_test_add_func ("/bpw/core/Sweep/param-value", test_param_value);
   g_test_add_func ("/bpw/core/Sweep/progress", test_progress);
+  g_test_add_func ("/bpw/core/Sweep/take-baseline", test_take_baseline);
 
   return g_test_run ();
 }

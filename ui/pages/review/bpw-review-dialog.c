@@ -10,39 +10,10 @@
 
 #include <glib/gi18n.h>
 
-#include "bpw-review-dialog.h"
+#include "bpw-review-dialog-private.h"
 #include "bpw-review-packet-job.h"
 #include "bpw-toast.h"
 
-struct _BpwReviewDialog
-{
-  AdwWindow           parent_instance;
-
-  BpwStudy           *study;        /* owned */
-  BpwReviewApplyFunc  apply;
-  gpointer            apply_data;
-
-  AdwToastOverlay    *toasts;
-  AdwPreferencesGroup *groups[3];   /* owners, thresholds, evidence */
-  GPtrArray          *item_rows[3]; /* the rows of the study's items, per group */
-  AdwPreferencesGroup *prices;
-  GPtrArray          *price_rows;   /* one expander per candidate */
-
-  /* The forms */
-  AdwEntryRow        *owner_role, *owner_name, *owner_contact;
-  AdwEntryRow        *threshold_metric, *threshold_max, *threshold_source;
-  AdwComboRow        *threshold_scale, *threshold_better;
-  AdwEntryRow        *evidence_mode, *evidence_metric, *evidence_value, *evidence_baseline;
-  AdwEntryRow        *evidence_max, *evidence_source;
-
-  /* The packet's preview */
-  AdwActionRow       *packet_row;
-  GtkSpinner         *packet_spinner;
-  GtkTextBuffer      *packet_text;
-  GCancellable       *cancellable;   /* nullable: while a packet is built */
-  char               *markdown;
-  const char         *decision;
-};
 
 G_DEFINE_FINAL_TYPE (BpwReviewDialog, bpw_review_dialog, ADW_TYPE_WINDOW)
 
@@ -50,13 +21,12 @@ enum { GROUP_OWNERS, GROUP_THRESHOLDS, GROUP_EVIDENCE };
 
 static const char * const list_names[] = { "owners", "quality_thresholds", "quality_evidence" };
 
-/* A number as typed, in the C locale's or the user's decimal notation. */
-static gboolean
-bpw_review_parse_number (const char  *text,
-                         const char  *field,
-                         gboolean     optional,
-                         double      *value,
-                         GError     **error)
+gboolean
+_bpw_review_parse_number (const char  *text,
+                          const char  *field,
+                          gboolean     optional,
+                          double      *value,
+                          GError     **error)
 {
   g_autofree char *copy = g_strstrip (g_strdelimit (g_strdup (text != NULL ? text : ""), ",",
                                                     '.'));
@@ -78,10 +48,10 @@ bpw_review_parse_number (const char  *text,
   return TRUE;
 }
 
-static gboolean
-bpw_review_dialog_apply (BpwReviewDialog  *self,
-                         BpwStudyEdit     *edit,
-                         GError          **error)
+gboolean
+_bpw_review_dialog_apply (BpwReviewDialog  *self,
+                          BpwStudyEdit     *edit,
+                          GError          **error)
 {
   gboolean ok;
 
@@ -90,9 +60,9 @@ bpw_review_dialog_apply (BpwReviewDialog  *self,
   return ok;
 }
 
-static void
-bpw_review_dialog_show_error (BpwReviewDialog *self,
-                              GError          *error)
+void
+_bpw_review_dialog_show_error (BpwReviewDialog *self,
+                               GError          *error)
 {
   g_autofree char *escaped = g_markup_escape_text (error->message, -1);
   AdwToast *toast = adw_toast_new (escaped);
@@ -112,7 +82,7 @@ bpw_review_dialog_remove_clicked_cb (GtkButton       *button,
   guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "bpw-index"));
 
   if (!bpw_review_dialog_remove (self, list_names[group], index, &error))
-    bpw_review_dialog_show_error (self, error);
+    _bpw_review_dialog_show_error (self, error);
 }
 
 static void
@@ -154,137 +124,6 @@ bpw_review_verdict_label (BpwQualityVerdict verdict)
     default:
       return _("no evidence");
     }
-}
-
-/* Prices: one form per candidate, filled with its price ------------------------------ */
-
-static const char *
-bpw_review_price_unit_label (BpwPriceUnit unit)
-{
-  /* Translators: what a price is for: one device bought, or one device for an hour */
-  return unit == BPW_PRICE_PER_DEVICE_HOUR ? _("per device-hour") : _("per device");
-}
-
-static void
-bpw_review_dialog_price_set_cb (GtkButton       *button,
-                                BpwReviewDialog *self)
-{
-  g_autoptr(GError) error = NULL;
-  GObject *row = g_object_get_data (G_OBJECT (button), "bpw-row");
-  guint index = GPOINTER_TO_UINT (g_object_get_data (row, "bpw-index"));
-
-  if (!bpw_review_dialog_set_price (self, index,
-                                    gtk_editable_get_text (g_object_get_data (row, "bpw-amount")),
-                                    adw_combo_row_get_selected (g_object_get_data (row,
-                                                                                   "bpw-unit")),
-                                    gtk_editable_get_text (g_object_get_data (row, "bpw-source")),
-                                    &error))
-    bpw_review_dialog_show_error (self, error);
-}
-
-static void
-bpw_review_dialog_price_clear_cb (GtkButton       *button,
-                                  BpwReviewDialog *self)
-{
-  g_autoptr(GError) error = NULL;
-  GObject *row = g_object_get_data (G_OBJECT (button), "bpw-row");
-
-  if (!bpw_review_dialog_clear_price (self,
-                                      GPOINTER_TO_UINT (g_object_get_data (row, "bpw-index")),
-                                      &error))
-    bpw_review_dialog_show_error (self, error);
-}
-
-static GtkWidget *
-bpw_review_price_button (GtkWidget       *row,
-                         const char      *label,
-                         GCallback        clicked,
-                         BpwReviewDialog *self)
-{
-  GtkWidget *button = gtk_button_new_with_mnemonic (label);
-
-  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-  g_object_set_data (G_OBJECT (button), "bpw-row", row);
-  g_signal_connect_object (button, "clicked", clicked, self, 0);
-  adw_expander_row_add_action (ADW_EXPANDER_ROW (row), button);
-  return button;
-}
-
-static void
-bpw_review_dialog_add_price_row (BpwReviewDialog *self,
-                                 guint            index,
-                                 gboolean         expanded)
-{
-  const BpwStudyCandidate *c = bpw_study_get_candidate (self->study, index);
-  const char * const units[] = { bpw_review_price_unit_label (BPW_PRICE_PER_DEVICE),
-                                 bpw_review_price_unit_label (BPW_PRICE_PER_DEVICE_HOUR),
-                                 NULL };
-  g_autoptr(GtkStringList) list = gtk_string_list_new (units);
-  GtkWidget *row = adw_expander_row_new ();
-  GtkWidget *amount = adw_entry_row_new ();
-  GtkWidget *unit = adw_combo_row_new ();
-  GtkWidget *source = adw_entry_row_new ();
-  GtkWidget *clear;
-  g_autofree char *subtitle = NULL;
-
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), c->name);
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-  if (c->price.set)
-    {
-      g_autofree char *value = g_strdup_printf ("%g", c->price.usd);
-
-      /* Translators: "$2.49 per device-hour · vendor quote" */
-      subtitle = g_strdup_printf (_("$%g %s · %s"), c->price.usd,
-                                  bpw_review_price_unit_label (c->price.unit), c->price.source);
-      gtk_editable_set_text (GTK_EDITABLE (amount), value);
-      gtk_editable_set_text (GTK_EDITABLE (source), c->price.source);
-    }
-  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row),
-                                 subtitle != NULL ? subtitle : _("No price given"));
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (amount), _("Amount (US dollars)"));
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (unit), _("Unit"));
-  adw_combo_row_set_model (ADW_COMBO_ROW (unit), G_LIST_MODEL (list));
-  adw_combo_row_set_selected (ADW_COMBO_ROW (unit), c->price.set ? c->price.unit
-                                                                  : BPW_PRICE_PER_DEVICE);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (source),
-                                 _("Source (quote, list price, cloud page)"));
-  for (GtkWidget *w = amount; w != NULL; w = w == amount ? unit : w == unit ? source : NULL)
-    adw_expander_row_add_row (ADW_EXPANDER_ROW (row), w);
-
-  clear = bpw_review_price_button (row, _("_Clear"),
-                                   G_CALLBACK (bpw_review_dialog_price_clear_cb), self);
-  gtk_widget_set_sensitive (clear, c->price.set);
-  gtk_widget_add_css_class (bpw_review_price_button (row, _("_Set"),
-                                                     G_CALLBACK (bpw_review_dialog_price_set_cb),
-                                                     self),
-                            "suggested-action");
-  g_object_set_data (G_OBJECT (row), "bpw-index", GUINT_TO_POINTER (index));
-  g_object_set_data (G_OBJECT (row), "bpw-amount", amount);
-  g_object_set_data (G_OBJECT (row), "bpw-unit", unit);
-  g_object_set_data (G_OBJECT (row), "bpw-source", source);
-  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (row), expanded);
-  adw_preferences_group_add (self->prices, row);
-  g_ptr_array_add (self->price_rows, row);
-}
-
-/* Rebuilt after every edit, keeping the forms the user had open. */
-static void
-bpw_review_dialog_refresh_prices (BpwReviewDialog *self)
-{
-  guint n = bpw_study_get_n_candidates (self->study);
-  g_autofree gboolean *expanded = g_new0 (gboolean, n + 1);
-
-  for (guint i = 0; i < self->price_rows->len; i++)
-    {
-      AdwExpanderRow *row = g_ptr_array_index (self->price_rows, i);
-
-      if (i < n)
-        expanded[i] = adw_expander_row_get_expanded (row);
-      adw_preferences_group_remove (self->prices, GTK_WIDGET (row));
-    }
-  g_ptr_array_set_size (self->price_rows, 0);
-  for (guint i = 0; i < n; i++)
-    bpw_review_dialog_add_price_row (self, i, expanded[i]);
 }
 
 void
@@ -343,7 +182,7 @@ bpw_review_dialog_refresh (BpwReviewDialog *self)
                                   e->source);
       bpw_review_dialog_add_item_row (self, GROUP_EVIDENCE, i, title, subtitle);
     }
-  bpw_review_dialog_refresh_prices (self);
+  _bpw_review_dialog_refresh_prices (self);
 }
 
 /* Changes: each replaces a list whole, as one edit ---------------------------------- */
@@ -369,8 +208,8 @@ bpw_review_dialog_add_owner (BpwReviewDialog  *self,
   };
   /* Translators: an undoable edit; %s is a person */
   label = g_strdup_printf (_("Add owner %s"), name);
-  return bpw_review_dialog_apply (self, bpw_study_edit_new_owners (self->study, owners, n + 1,
-                                                                   label), error);
+  return _bpw_review_dialog_apply (self, bpw_study_edit_new_owners (self->study, owners, n + 1,
+                                                                    label), error);
 }
 
 gboolean
@@ -389,7 +228,7 @@ bpw_review_dialog_add_threshold (BpwReviewDialog     *self,
 
   g_return_val_if_fail (BPW_IS_REVIEW_DIALOG (self), FALSE);
 
-  if (!bpw_review_parse_number (max_degradation, _("Maximum degradation"), FALSE, &max, error))
+  if (!_bpw_review_parse_number (max_degradation, _("Maximum degradation"), FALSE, &max, error))
     return FALSE;
   /* Typed as a percentage on a relative scale ("1" is 1 %), as the row shows it. */
   if (scale == BPW_QUALITY_SCALE_RELATIVE)
@@ -402,10 +241,10 @@ bpw_review_dialog_add_threshold (BpwReviewDialog     *self,
   };
   /* Translators: an undoable edit; %s is a quality metric */
   label = g_strdup_printf (_("Add quality threshold %s"), metric);
-  return bpw_review_dialog_apply (self,
-                                  bpw_study_edit_new_quality_thresholds (self->study, thresholds,
-                                                                         n + 1, label),
-                                  error);
+  return _bpw_review_dialog_apply (self,
+                                   bpw_study_edit_new_quality_thresholds (self->study, thresholds,
+                                                                          n + 1, label),
+                                   error);
 }
 
 gboolean
@@ -426,9 +265,9 @@ bpw_review_dialog_add_evidence (BpwReviewDialog  *self,
 
   g_return_val_if_fail (BPW_IS_REVIEW_DIALOG (self), FALSE);
 
-  if (!bpw_review_parse_number (value, _("Value"), FALSE, &v, error)
-      || !bpw_review_parse_number (baseline, _("Baseline"), FALSE, &b, error)
-      || !bpw_review_parse_number (max_degradation, _("Own limit"), TRUE, &max, error))
+  if (!_bpw_review_parse_number (value, _("Value"), FALSE, &v, error)
+      || !_bpw_review_parse_number (baseline, _("Baseline"), FALSE, &b, error)
+      || !_bpw_review_parse_number (max_degradation, _("Own limit"), TRUE, &max, error))
     return FALSE;
   threshold = bpw_study_lookup_quality_threshold (self->study, metric);
   if (!isnan (max) && threshold != NULL && threshold->scale == BPW_QUALITY_SCALE_RELATIVE)
@@ -441,10 +280,10 @@ bpw_review_dialog_add_evidence (BpwReviewDialog  *self,
   };
   /* Translators: an undoable edit; %s is a precision mode and a metric */
   label = g_strdup_printf (_("Add quality evidence %s · %s"), mode, metric);
-  return bpw_review_dialog_apply (self,
-                                  bpw_study_edit_new_quality_evidence (self->study, evidence,
-                                                                       n + 1, label),
-                                  error);
+  return _bpw_review_dialog_apply (self,
+                                   bpw_study_edit_new_quality_evidence (self->study, evidence,
+                                                                        n + 1, label),
+                                   error);
 }
 
 gboolean
@@ -498,49 +337,7 @@ bpw_review_dialog_remove (BpwReviewDialog  *self,
                    index, list);
       return FALSE;
     }
-  return bpw_review_dialog_apply (self, edit, error);
-}
-
-gboolean
-bpw_review_dialog_set_price (BpwReviewDialog  *self,
-                             guint             candidate,
-                             const char       *amount,
-                             BpwPriceUnit      unit,
-                             const char       *source,
-                             GError          **error)
-{
-  BpwStudyPrice price = { TRUE, 0, unit, (char *) source };
-  g_autofree char *label = NULL;
-  BpwStudyEdit *edit;
-
-  g_return_val_if_fail (BPW_IS_REVIEW_DIALOG (self), FALSE);
-  g_return_val_if_fail (candidate < bpw_study_get_n_candidates (self->study), FALSE);
-
-  if (!bpw_review_parse_number (amount, _("Amount"), FALSE, &price.usd, error))
-    return FALSE;
-  /* Translators: an undoable edit; %s is a candidate */
-  label = g_strdup_printf (_("Set the price of %s"),
-                           bpw_study_get_candidate (self->study, candidate)->name);
-  edit = bpw_study_edit_new_price (self->study, candidate, &price, label, error);
-  return edit != NULL && bpw_review_dialog_apply (self, edit, error);
-}
-
-gboolean
-bpw_review_dialog_clear_price (BpwReviewDialog  *self,
-                               guint             candidate,
-                               GError          **error)
-{
-  g_autofree char *label = NULL;
-
-  g_return_val_if_fail (BPW_IS_REVIEW_DIALOG (self), FALSE);
-  g_return_val_if_fail (candidate < bpw_study_get_n_candidates (self->study), FALSE);
-
-  /* Translators: an undoable edit; %s is a candidate */
-  label = g_strdup_printf (_("Clear the price of %s"),
-                           bpw_study_get_candidate (self->study, candidate)->name);
-  return bpw_review_dialog_apply (self, bpw_study_edit_new_price (self->study, candidate, NULL,
-                                                                  label, NULL),
-                                  error);
+  return _bpw_review_dialog_apply (self, edit, error);
 }
 
 /* The forms ------------------------------------------------------------------------ */
@@ -571,7 +368,7 @@ bpw_review_dialog_add_owner_cb (BpwReviewDialog *self)
   if (!bpw_review_dialog_add_owner (self, bpw_review_text (self->owner_role),
                                     bpw_review_text (self->owner_name),
                                     bpw_review_text (self->owner_contact), &error))
-    bpw_review_dialog_show_error (self, error);
+    _bpw_review_dialog_show_error (self, error);
   else
     bpw_review_clear (self->owner_role, self->owner_name, self->owner_contact, NULL);
 }
@@ -586,7 +383,7 @@ bpw_review_dialog_add_threshold_cb (BpwReviewDialog *self)
                                         adw_combo_row_get_selected (self->threshold_scale),
                                         adw_combo_row_get_selected (self->threshold_better),
                                         bpw_review_text (self->threshold_source), &error))
-    bpw_review_dialog_show_error (self, error);
+    _bpw_review_dialog_show_error (self, error);
   else
     bpw_review_clear (self->threshold_metric, self->threshold_max, self->threshold_source,
                       NULL);
@@ -603,7 +400,7 @@ bpw_review_dialog_add_evidence_cb (BpwReviewDialog *self)
                                        bpw_review_text (self->evidence_baseline),
                                        bpw_review_text (self->evidence_max),
                                        bpw_review_text (self->evidence_source), &error))
-    bpw_review_dialog_show_error (self, error);
+    _bpw_review_dialog_show_error (self, error);
   else
     bpw_review_clear (self->evidence_mode, self->evidence_metric, self->evidence_value,
                       self->evidence_baseline, self->evidence_max, self->evidence_source, NULL);
