@@ -8,7 +8,9 @@
 
 #include "bpw-study-pools.h"
 
+#include "bpw-error.h"
 #include "bpw-i18n.h"
+#include "bpw-study-private.h"
 
 static const char * const pools_keys[] = {
   "prefill_replicas", "prefill_tp", "prefill_pp", "decode_replicas", "decode_tp",
@@ -86,4 +88,30 @@ bpw_study_write_pools (JsonBuilder         *b,
   json_builder_set_member_name (b, "kv_tier");
   json_builder_add_string_value (b, p->kv_tier);
   json_builder_end_object (b);
+}
+
+gboolean
+bpw_study_set_scenario_serving (BpwStudy               *self,
+                                guint                   index,
+                                const BpwServeSettings *serving,
+                                GError                **error)
+{
+  BpwStudyScenario *sc;
+  const char *invalid;
+
+  g_return_val_if_fail (BPW_IS_STUDY (self), FALSE);
+  g_return_val_if_fail (serving != NULL, FALSE);
+  g_return_val_if_fail (index < self->scenarios->len, FALSE);
+
+  sc = &g_array_index (self->scenarios, BpwStudyScenario, index);
+  if (serving->pools.enabled && (invalid = bpw_serve_pools_invalid_field (&serving->pools)))
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("scenario “%s”: serving.pools.%s is out of range (replicas from 1 to "
+                   "%d, TP and PP from 1 to %d, a tier named)"), sc->name, invalid,
+                   BPW_SERVE_MAX_POOL_REPLICAS, BPW_SERVE_MAX_POOL_DEGREE);
+      return FALSE;
+    }
+  sc->serving = *serving;
+  return TRUE;
 }

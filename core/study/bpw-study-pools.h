@@ -14,6 +14,7 @@
 
 #include "bpw-json-doc.h"
 #include "bpw-serve-pools.h"
+#include "bpw-study.h"
 
 G_BEGIN_DECLS
 
@@ -28,5 +29,12 @@ gboolean  bpw_study_read_pools  (BpwJsonDoc     *doc,
 /* Writes the "pools" member when @pools is enabled (inside the serving object). */
 void      bpw_study_write_pools (JsonBuilder         *builder,
                                  const BpwServePools *pools);
+
+/* Scenario @index's serving settings become @serving; FALSE with an error naming the
+ * field when its pools are enabled with a count, degree or tier out of range. */
+gboolean  bpw_study_set_scenario_serving (BpwStudy               *study,
+                                          guint                   index,
+                                          const BpwServeSettings *serving,
+                                          GError                **error);
 
 G_END_DECLS

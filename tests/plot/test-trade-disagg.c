@@ -148,7 +148,20 @@ test_trade_series (void)
         g_assert_cmpfloat (p->arrival_rate, >, g_array_index (data->points, BpwTradePoint,
                                                               dis->first + i - 1).arrival_rate);
     }
-  plot = bpw_trade_plot_new (g_steal_pointer (&data));
+  {
+    guint first_colo = colo->first, first_dis = dis->first;
+    BpwPlotHit hit = { .kind = BPW_PLOT_HIT_ITEM, .index = (gint) (2 * first_dis) };
+    g_autofree char *tip = NULL;
+    g_autofree char *colo_tip = NULL;
+
+    plot = bpw_trade_plot_new (g_steal_pointer (&data));
+    /* A disaggregated point's tooltip says how busy each pool is; a colocated one not. */
+    tip = bpw_plot_describe (BPW_PLOT (plot), &hit);
+    g_assert_nonnull (strstr (tip, "Pools busy: prefill"));
+    hit.index = (gint) (2 * first_colo);
+    colo_tip = bpw_plot_describe (BPW_PLOT (plot), &hit);
+    g_assert_null (strstr (colo_tip, "Pools busy"));
+  }
   csv = bpw_plot_to_csv (BPW_PLOT (plot));
   g_assert_nonnull (strstr (csv, ",pareto,prefill_utilisation,decode_utilisation\n"));
 }
