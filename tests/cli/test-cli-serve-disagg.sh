@@ -54,4 +54,19 @@ expect_rc "a pool of no replicas is a usage error" 2 \
   "$BPW" serve $BASE --disaggregate --decode-replicas 0 --kv-tier nvlink --arrival-rate 2
 expect_stderr "naming the option" "--decode-replicas must be from 1"
 
+# The memo's trade-curve figure is drawn with the scenario's serving settings: the
+# disaggregated series and the pools in its note.
+expect_rc "export disaggregated-serving --view memo" 0 \
+  "$BPW" export disaggregated-serving --view memo --requests 50 -o "$TMP/memo.pdf"
+if command -v pdftotext >/dev/null; then
+  pdftotext "$TMP/memo.pdf" "$TMP/memo.txt"
+  if tr '\n' ' ' <"$TMP/memo.txt" | grep -q "disaggregated 2P + 1D.*KV caches over infiniband"; then
+    pass "the memo's trade curves have the disaggregated series and the pools"
+  else
+    fail "the memo's trade curves have the disaggregated series and the pools" "not in its text"
+  fi
+else
+  skip "memo text" "pdftotext (poppler-utils) not installed"
+fi
+
 tap_finish

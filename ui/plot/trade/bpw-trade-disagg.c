@@ -20,11 +20,21 @@ static const double rate_fractions[] = { 0.05, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0
 char *
 _bpw_trade_describe_pools (const BpwServePools *p)
 {
-  return g_strdup_printf (_("disaggregated: %" PRId64 " prefill replicas of TP %" PRId64
-                            " × PP %" PRId64 ", %" PRId64 " decode replicas of TP %" PRId64
-                            " × PP %" PRId64 ", KV caches over %s"),
-                          p->prefill_replicas, p->prefill_tp, p->prefill_pp,
-                          p->decode_replicas, p->decode_tp, p->decode_pp, p->kv_tier);
+  g_autofree char *prefill = g_strdup_printf (ngettext ("%" PRId64 " prefill replica",
+                                                        "%" PRId64 " prefill replicas",
+                                                        (gulong) MIN (p->prefill_replicas, 1000)),
+                                              p->prefill_replicas);
+  g_autofree char *decode = g_strdup_printf (ngettext ("%" PRId64 " decode replica",
+                                                       "%" PRId64 " decode replicas",
+                                                       (gulong) MIN (p->decode_replicas, 1000)),
+                                             p->decode_replicas);
+
+  /* Translators: "2 prefill replicas of TP 4 × PP 1, 1 decode replica of TP 8 × PP 1,
+   * KV caches over infiniband" */
+  return g_strdup_printf (_("disaggregated: %s of TP %" PRId64 " × PP %" PRId64 ", %s of TP %"
+                            PRId64 " × PP %" PRId64 ", KV caches over %s"),
+                          prefill, p->prefill_tp, p->prefill_pp, decode, p->decode_tp,
+                          p->decode_pp, p->kv_tier);
 }
 
 static BpwServeModel *
