@@ -425,6 +425,11 @@ bpw_cli_serve (int    argc,
                               g_str_has_suffix (invalid, "replicas")
                               ? BPW_SERVE_MAX_POOL_REPLICAS : BPW_SERVE_MAX_POOL_DEGREE);
     }
+  else if (args.pools.enabled && (options.tp != BPW_CLI_UNSET || options.pp != BPW_CLI_UNSET
+                                  || options.dp != BPW_CLI_UNSET))
+    status = bpw_cli_usage ("serve", "serve: --tp, --pp and --dp shape colocated replicas; with "
+                            "--disaggregate give --prefill-replicas, --prefill-tp, --prefill-pp, "
+                            "--decode-replicas, --decode-tp and --decode-pp");
   else if (args.pools.enabled && args.draft != NULL)
     status = bpw_cli_usage ("serve", "serve: --draft with --disaggregate is not modelled; "
                             "speculate with the MTP heads (no --draft)");

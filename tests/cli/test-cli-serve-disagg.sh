@@ -50,6 +50,9 @@ expect_rc "--disaggregate without --kv-tier is a usage error" 2 \
   "$BPW" serve $BASE $POOLS --arrival-rate 2
 expect_rc "--kv-tier without --disaggregate is a usage error" 2 \
   "$BPW" serve $BASE --kv-tier nvlink --arrival-rate 2
+expect_rc "--tp with --disaggregate is a usage error (the pools set their own)" 2 \
+  "$BPW" serve $BASE $POOLS --tp 8 --kv-tier nvlink --arrival-rate 2
+expect_stderr "naming the pools' options" "--prefill-tp"
 expect_rc "a pool of no replicas is a usage error" 2 \
   "$BPW" serve $BASE --disaggregate --decode-replicas 0 --kv-tier nvlink --arrival-rate 2
 expect_stderr "naming the option" "--decode-replicas must be from 1"
