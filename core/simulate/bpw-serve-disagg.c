@@ -82,6 +82,21 @@ bpw_serve_kv_parts (const BpwModelSpec *spec,
   return MAX (heads, 1) * MIN (MAX (p->pp, 1), MAX (spec->layers, 1));
 }
 
+/* The links that carry a cache at once: the narrower pool's TP shares times the narrower
+ * pool's PP stages (a rank of either pool sends or receives no more than its share). */
+static gint64
+link_parts (const BpwModelSpec *spec, const BpwParallel *a, const BpwParallel *b)
+{
+  BpwParallel a_tp = *a, b_tp = *b;
+  gint64 shares, stages;
+
+  a_tp.pp = b_tp.pp = 1;
+  shares = MIN (bpw_serve_kv_parts (spec, &a_tp), bpw_serve_kv_parts (spec, &b_tp));
+  stages = MIN (bpw_serve_kv_parts (spec, a) / bpw_serve_kv_parts (spec, &a_tp),
+                bpw_serve_kv_parts (spec, b) / bpw_serve_kv_parts (spec, &b_tp));
+  return shares * stages;
+}
+
 typedef struct
 {
   double   ready;
@@ -164,8 +179,8 @@ bpw_serve_disagg_run (BpwServeModel         *prefill,
   Run pr = { .model = prefill, .out = &pre_out };
   Run dr = { .model = decode, .out = w, .decode_only = TRUE };
   const BpwModelSpec *spec = bpw_serve_model_spec (prefill);
-  gint64 parts = MIN (bpw_serve_kv_parts (spec, bpw_serve_model_parallel (prefill)),
-                      bpw_serve_kv_parts (spec, bpw_serve_model_parallel (decode)));
+  gint64 parts = link_parts (spec, bpw_serve_model_parallel (prefill),
+                             bpw_serve_model_parallel (decode));
   BpwDType kv_dtype = bpw_serve_model_kv_dtype (prefill);
   gint64 images = bpw_serve_model_image_tokens (prefill);
   double link_free = 0, link_busy = 0, wait = 0, transfer = 0, link_bytes = 0;

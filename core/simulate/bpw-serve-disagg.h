@@ -13,6 +13,8 @@
  * bytes; the pools split it over their TP ranks (min(tp, kv_heads) ways; MLA's latent is
  * replicated over TP, so 1 way) and their PP stages, which all send at once, so one link
  * carries ⌈bytes / (parts × stages)⌉, parts and stages the smaller of the two pools'.
+ * A prefill replica frees a request's cache when its prefill ends (the transfer reads a
+ * staged copy), so a queue on the link does not hold back its admissions.
  * Request j in order of arrival at the decode pool goes to decode replica j mod D, which
  * holds its whole cache (prompt + output reserved, as colocated) and decodes it with no
  * prefill between its steps.

@@ -31,6 +31,15 @@ assert k['bytes'] == 400 * k['bytes_per_request']
 assert d['requests'] == 400 and d['serving']['disaggregated'] is True
 assert abs(d['throughput_tokens_per_s_per_device'] - d['throughput_tokens_per_s'] / 16) < 1e-9"
 
+# A prefill replica of TP 4 × PP 2 against a decode replica of TP 8: the narrower TP (4
+# shares) times the fewer stages (1) carry a cache at once.
+expect_rc "pools of different shapes" 0 \
+  "$BPW" serve $BASE --disaggregate --prefill-tp 4 --prefill-pp 2 --decode-tp 8 \
+  --kv-tier infiniband --arrival-rate 1 --requests 20 --json
+py "the links are the narrower pool's TP shares times the fewer stages" "
+k = d['kv_transfer']
+assert k['link_bytes_per_request'] * 4 == k['bytes_per_request'], k"
+
 expect_rc "a sweep over the pools" 0 \
   "$BPW" serve $BASE $POOLS --kv-tier infiniband --sweep 1,4 --json
 py "every point of the sweep has its pools" "
