@@ -369,7 +369,13 @@ bpw_cli_serve (int    argc,
                              "model, else 0). --prompt-len counts text tokens only: each "
                              "request adds\nN × the model's image tokens (576 for Llava-1.5), "
                              "which its prefill computes after\nrunning the vision encoder in "
-                             "the same step, and its KV cache holds.\n\n", bpw_cli_options_mapping_help (), NULL);
+                             "the same step, and its KV cache holds.\n--disaggregate: prefills "
+                             "on --prefill-replicas replicas of --prefill-tp × --prefill-pp "
+                             "devices,\ndecodes on --decode-replicas of --decode-tp × "
+                             "--decode-pp, each request's KV cache crossing\nthe blueprint's "
+                             "--kv-tier (latency + bytes / bandwidth, one link at a time);\n"
+                             "TTFT includes the transfer, TPOT is the decode pool's alone.\n\n",
+                             bpw_cli_options_mapping_help (), NULL);
   g_option_context_set_description (context, description);
   g_option_context_add_main_entries (context, entries, NULL);
   bpw_cli_options_add (&options, context);
