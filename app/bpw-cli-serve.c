@@ -2,7 +2,9 @@
  *                    --requests N [--prompt-len DIST] [--output-len DIST] [--seed S]
  *                    [--sweep R1,R2,...] [--max-batch N] [--kv-block N | --kv-contiguous]
  *                    [--prefix-hit H] [--kv-dtype DTYPE] [--chunked-prefill N]
- *                    [--spec-tokens K --spec-accept A [--draft MODEL]] [--json]`
+ *                    [--spec-tokens K --spec-accept A [--draft MODEL]]
+ *                    [--disaggregate --prefill-replicas N --prefill-tp T [--prefill-pp P]
+ *                     --decode-replicas M --decode-tp U [--decode-pp Q] --kv-tier NAME] [--json]`
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -17,6 +19,7 @@
 #include <stdio.h>
 
 #include "bpw-cli-options.h"
+#include "bpw-cli-serve-disagg.h"
 #include "bpw-cli-setup.h"
 #include "bpw-error.h"
 #include "bpw-serve.h"
@@ -43,6 +46,8 @@ typedef struct
   double   spec_accept;
   char    *draft;
   gboolean json;
+  BpwServePools pools;   /* --disaggregate and its pools */
+  char    *kv_tier;
 } ServeArgs;
 
 static void
@@ -220,6 +225,13 @@ serve_run (const char *model_name, const char *blueprint, const BpwCliOptions *o
       return bpw_cli_usage ("serve", "serve: --kv-dtype: expected bf16, fp16, fp8 or fp32, "
                             "got '%s'", args->kv_dtype);
     }
+  if (args->pools.enabled)
+    {
+      status = bpw_cli_serve_disagg (&setup, &o, rates, &args->pools, args->max_batch,
+                                     args->json);
+      bpw_cli_setup_clear (&setup);
+      return status;
+    }
   o.replicas = bpw_serve_replicas (&setup.parallel);
   o.arrival_rate = g_array_index (rates, double, 0);
   bpw_serve_stream_bounds (&o, &longest_prompt, &longest_request);
@@ -266,7 +278,10 @@ bpw_cli_serve (int    argc,
   g_autofree char *description = NULL;
   g_autofree char *blueprint = NULL;
   ServeArgs args = { .rate = NAN, .requests = 0, .seed = 1, .max_batch = DEFAULT_MAX_BATCH,
-                     .kv_block = BPW_SERVE_KV_BLOCK };
+                     .kv_block = BPW_SERVE_KV_BLOCK,
+                     .pools = { .prefill_replicas = 1, .prefill_tp = 1, .prefill_pp = 1,
+                                .decode_replicas = 1, .decode_tp = 1, .decode_pp = 1 } };
+  const char *invalid;
   BpwCliOptions options;
   int status;
   const GOptionEntry entries[] = {
@@ -307,6 +322,24 @@ bpw_cli_serve (int    argc,
     { "draft", 0, 0, G_OPTION_ARG_STRING, &args.draft,
       "The draft model, on the same devices (default: the target's MTP heads, costed as one "
       "of its layers)", "MODEL" },
+    { "disaggregate", 0, 0, G_OPTION_ARG_NONE, &args.pools.enabled,
+      "Serve prefills and decodes on separate pools of replicas, moving each request's KV "
+      "cache between them over --kv-tier", NULL },
+    { "prefill-replicas", 0, 0, G_OPTION_ARG_INT64, &args.pools.prefill_replicas,
+      "With --disaggregate: replicas of the prefill pool (default 1)", "N" },
+    { "prefill-tp", 0, 0, G_OPTION_ARG_INT64, &args.pools.prefill_tp,
+      "With --disaggregate: TP devices of a prefill replica (default 1)", "T" },
+    { "prefill-pp", 0, 0, G_OPTION_ARG_INT64, &args.pools.prefill_pp,
+      "With --disaggregate: PP stages of a prefill replica (default 1)", "P" },
+    { "decode-replicas", 0, 0, G_OPTION_ARG_INT64, &args.pools.decode_replicas,
+      "With --disaggregate: replicas of the decode pool (default 1)", "M" },
+    { "decode-tp", 0, 0, G_OPTION_ARG_INT64, &args.pools.decode_tp,
+      "With --disaggregate: TP devices of a decode replica (default 1)", "U" },
+    { "decode-pp", 0, 0, G_OPTION_ARG_INT64, &args.pools.decode_pp,
+      "With --disaggregate: PP stages of a decode replica (default 1)", "Q" },
+    { "kv-tier", 0, 0, G_OPTION_ARG_STRING, &args.kv_tier,
+      "With --disaggregate: the blueprint tier that carries KV caches from prefill to decode "
+      "(required)", "NAME" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &args.json,
       "Print the results as JSON (keys of the bpw serve contract)", NULL },
     G_OPTION_ENTRY_NULL
@@ -336,7 +369,13 @@ bpw_cli_serve (int    argc,
                              "model, else 0). --prompt-len counts text tokens only: each "
                              "request adds\nN × the model's image tokens (576 for Llava-1.5), "
                              "which its prefill computes after\nrunning the vision encoder in "
-                             "the same step, and its KV cache holds.\n\n", bpw_cli_options_mapping_help (), NULL);
+                             "the same step, and its KV cache holds.\n--disaggregate: prefills "
+                             "on --prefill-replicas replicas of --prefill-tp × --prefill-pp "
+                             "devices,\ndecodes on --decode-replicas of --decode-tp × "
+                             "--decode-pp, each request's KV cache crossing\nthe blueprint's "
+                             "--kv-tier (latency + bytes / bandwidth, one link at a time);\n"
+                             "TTFT includes the transfer, TPOT is the decode pool's alone.\n\n",
+                             bpw_cli_options_mapping_help (), NULL);
   g_option_context_set_description (context, description);
   g_option_context_add_main_entries (context, entries, NULL);
   bpw_cli_options_add (&options, context);
@@ -376,6 +415,30 @@ bpw_cli_serve (int    argc,
     status = bpw_cli_usage ("serve", "serve: --spec-accept A must be at least 0 and below 1");
   else if (args.spec_tokens == 0 && (args.draft != NULL || args.spec_accept > 0))
     status = bpw_cli_usage ("serve", "serve: --draft and --spec-accept need --spec-tokens K");
+  else if (!args.pools.enabled && args.kv_tier != NULL)
+    status = bpw_cli_usage ("serve", "serve: --kv-tier needs --disaggregate");
+  else if (args.pools.enabled && args.kv_tier == NULL)
+    status = bpw_cli_usage ("serve", "serve: --disaggregate needs --kv-tier NAME, the tier "
+                            "that carries KV caches from prefill to decode");
+  else if (args.pools.enabled && !bpw_serve_pools_set_tier (&args.pools, args.kv_tier))
+    status = bpw_cli_usage ("serve", "serve: --kv-tier: expected a tier name of 1 to %d "
+                            "bytes", BPW_SERVE_TIER_NAME_SIZE - 1);
+  else if (args.pools.enabled && (invalid = bpw_serve_pools_invalid_field (&args.pools)))
+    {
+      g_autofree char *flag = g_strdelimit (g_strdup (invalid), "_", '-');
+
+      status = bpw_cli_usage ("serve", "serve: --%s must be from 1 to %d", flag,
+                              g_str_has_suffix (invalid, "replicas")
+                              ? BPW_SERVE_MAX_POOL_REPLICAS : BPW_SERVE_MAX_POOL_DEGREE);
+    }
+  else if (args.pools.enabled && (options.tp != BPW_CLI_UNSET || options.pp != BPW_CLI_UNSET
+                                  || options.dp != BPW_CLI_UNSET))
+    status = bpw_cli_usage ("serve", "serve: --tp, --pp and --dp shape colocated replicas; with "
+                            "--disaggregate give --prefill-replicas, --prefill-tp, --prefill-pp, "
+                            "--decode-replicas, --decode-tp and --decode-pp");
+  else if (args.pools.enabled && args.draft != NULL)
+    status = bpw_cli_usage ("serve", "serve: --draft with --disaggregate is not modelled; "
+                            "speculate with the MTP heads (no --draft)");
   else
     status = serve_run (argv[1], blueprint, &options, &args);
 
@@ -384,6 +447,7 @@ bpw_cli_serve (int    argc,
   g_free (args.sweep);
   g_free (args.kv_dtype);
   g_free (args.draft);
+  g_free (args.kv_tier);
   bpw_cli_options_clear (&options);
   return status;
 }

@@ -41,6 +41,7 @@
 #include "bpw-measurement-pack.h"
 #include "bpw-pack-fit.h"
 #include "bpw-serve.h"
+#include "bpw-serve-disagg.h"
 #include "bpw-blueprint-field.h"
 #include "bpw-study-edit.h"
 #include "bpw-search-space.h"

@@ -442,3 +442,15 @@ bpw_serve_model_evaluations (const BpwServeModel *m)
 {
   return m->evaluations;
 }
+
+const BpwModelSpec *
+bpw_serve_model_spec (const BpwServeModel *m)
+{
+  return &m->spec;
+}
+
+const BpwParallel *
+bpw_serve_model_parallel (const BpwServeModel *m)
+{
+  return &m->mapping.parallel;
+}

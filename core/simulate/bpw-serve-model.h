@@ -111,6 +111,9 @@ double         bpw_serve_model_ep_bytes_per_sequence (const BpwServeModel *model
  * makes. */
 gint64         bpw_serve_replica_shards     (const BpwParallel   *parallel);
 gint64         bpw_serve_replicas           (const BpwParallel   *parallel);
+/* The model served and the replica's parallel layout (its DP as the replica's shards). */
+const BpwModelSpec *bpw_serve_model_spec     (const BpwServeModel *model);
+const BpwParallel  *bpw_serve_model_parallel (const BpwServeModel *model);
 /* Estimator evaluations so far (grid points computed). */
 guint          bpw_serve_model_evaluations  (const BpwServeModel *model);
 

@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include "bpw-json-writer.h"
 #include "bpw-serve.h"
 
 G_BEGIN_DECLS
@@ -39,6 +40,9 @@ typedef struct
   gint64          capacity;        /* KV units per replica */
   double          drafted;         /* speculative: tokens a verify step yielded, summed */
   double          verified;        /* speculative: sequences verified, summed */
+  double          busy;            /* seconds of steps, summed over the replicas */
+  gboolean        decode_only;     /* a disaggregated decode pool: every request arrives
+                                    * with its prompt's KV cache and first token */
 } Run;
 
 /* Serves the requests i with i mod @replicas == @replica, as bpw-serve.h describes. */
@@ -47,5 +51,22 @@ gboolean _bpw_serve_replica (Run                   *run,
                              gint64                 replica,
                              gint64                 replicas,
                              GError               **error);
+
+/* The whole stream of @options, in arrival order (bpw-serve.c). */
+GArray  *_bpw_serve_draw    (const BpwServeOptions *options);
+/* Each request's KV reservation and cached prefix for @run's model (bpw-serve.c). */
+void     _bpw_serve_reserve (Run                   *run,
+                             const BpwServeOptions *options);
+/* KV tokens @request reserved and never held (bpw-serve.c). */
+double   _bpw_serve_waste   (const Run             *run,
+                             const BpwServeOptions *options,
+                             const Request         *request);
+/* Mean and quantiles of @values (sorted in place; NAN when empty). */
+void     _bpw_serve_stats   (GArray                *values,
+                             BpwLatencyStats       *out);
+
+/* One result's keys of the `bpw serve --json` object (bpw-serve.c). */
+void     _bpw_serve_write_result (BpwJsonWriter        *writer,
+                                  const BpwServeResult *result);
 
 G_END_DECLS

@@ -112,11 +112,26 @@ admit (Replica *rp, GArray *waiting, guint *head)
         }
       if (rp->kv_used + r->reserve > run->capacity)
         break;
+      (*head)++;
+      if (run->decode_only)
+        {
+          /* Its prompt's cache and first token came from the prefill pool. */
+          s.prefilled = r->prompt;
+          s.generated = 1;
+          if (r->output <= 1)
+            {
+              r->done = rp->t;
+              run->out->output_tokens += r->output;
+              continue;
+            }
+          rp->kv_used += r->reserve;
+          g_array_append_val (rp->running, s);
+          continue;
+        }
       rp->kv_used += r->reserve;
       /* The prefill computes the uncached rest of the prompt. */
       run->out->prefill_tokens += r->prompt - r->cached;
       g_array_append_val (rp->running, s);
-      (*head)++;
     }
   run->out->peak_batch = MAX (run->out->peak_batch, (gint64) rp->running->len);
 }
@@ -172,6 +187,7 @@ step (Replica *rp, GError **error)
       run->decode_batches += (double) decoders;
     }
   rp->t += dt;
+  run->busy += dt;
 
   for (guint k = rp->running->len; k-- > 0;)
     {

@@ -67,7 +67,8 @@ bpw_serve_settings_equal (const BpwServeSettings *a,
 
   return block_a == block_b && !a->kv_contiguous == !b->kv_contiguous &&
          a->prefix_hit == b->prefix_hit && a->chunk_tokens == b->chunk_tokens &&
-         a->spec_tokens == b->spec_tokens && a->spec_accept == b->spec_accept;
+         a->spec_tokens == b->spec_tokens && a->spec_accept == b->spec_accept &&
+         bpw_serve_pools_equal (&a->pools, &b->pools);
 }
 
 gboolean
@@ -387,4 +388,39 @@ bpw_serve_to_json (const BpwServeResult  *results,
     }
   bpw_json_writer_end_object (&w);
   return bpw_json_writer_finish (&w);
+}
+
+GArray *
+_bpw_serve_draw (const BpwServeOptions *options)
+{
+  return draw (options);
+}
+
+void
+_bpw_serve_reserve (Run                   *run,
+                    const BpwServeOptions *options)
+{
+  reserve (run, options);
+}
+
+double
+_bpw_serve_waste (const Run             *run,
+                  const BpwServeOptions *options,
+                  const Request         *request)
+{
+  return waste_tokens (run, options, request);
+}
+
+void
+_bpw_serve_stats (GArray          *values,
+                  BpwLatencyStats *out)
+{
+  stats (values, out);
+}
+
+void
+_bpw_serve_write_result (BpwJsonWriter        *writer,
+                         const BpwServeResult *result)
+{
+  write_result (writer, result);
 }

@@ -54,6 +54,7 @@
 
 #include "bpw-serve-length.h"
 #include "bpw-serve-model.h"
+#include "bpw-serve-pools.h"
 
 G_BEGIN_DECLS
 
@@ -104,6 +105,7 @@ typedef struct
   gint64   chunk_tokens;
   gint64   spec_tokens;
   double   spec_accept;
+  BpwServePools pools;     /* prefill/decode disaggregation (bpw-serve-disagg.h) */
 } BpwServeSettings;
 
 typedef struct

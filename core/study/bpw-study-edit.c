@@ -8,6 +8,7 @@
 
 #include "bpw-i18n.h"
 #include "bpw-study-edit.h"
+#include "bpw-study-pools.h"
 
 #include "bpw-error.h"
 #include "bpw-study-private.h"
@@ -24,6 +25,7 @@ struct _BpwStudyEdit
   /* SCENARIO */
   BpwScenario       scenario[2];
   BpwParallel       parallel[2];
+  BpwServeSettings  serving[2];
   /* MAPPING: with @mapping_scenario, that scenario's (NULL: none) */
   JsonNode         *mapping[2];
   char             *mapping_scenario;
@@ -154,6 +156,26 @@ bpw_study_edit_new_scenario (BpwStudy          *study,
   edit->parallel[BEFORE] = s->parallel;
   bpw_scenario_copy (&edit->scenario[AFTER], scenario);
   edit->parallel[AFTER] = *parallel;
+  edit->serving[BEFORE] = edit->serving[AFTER] = s->serving;
+  return edit;
+}
+
+BpwStudyEdit *
+bpw_study_edit_new_scenario_serving (BpwStudy               *study,
+                                     guint                   index,
+                                     const BpwServeSettings *serving,
+                                     const char             *label)
+{
+  const BpwStudyScenario *s;
+  BpwStudyEdit *edit;
+
+  g_return_val_if_fail (BPW_IS_STUDY (study), NULL);
+  g_return_val_if_fail (index < bpw_study_get_n_scenarios (study), NULL);
+  g_return_val_if_fail (serving != NULL, NULL);
+
+  s = bpw_study_get_scenario (study, index);
+  edit = bpw_study_edit_new_scenario (study, index, &s->scenario, &s->parallel, label);
+  edit->serving[AFTER] = *serving;
   return edit;
 }
 
@@ -515,7 +537,9 @@ bpw_study_edit_set (const BpwStudyEdit *edit,
           || g_strcmp0 (bpw_study_get_scenario (study, edit->index)->name, edit->target) != 0)
         break;
       return bpw_study_set_scenario (study, edit->index, &edit->scenario[state],
-                                     &edit->parallel[state], error);
+                                     &edit->parallel[state], error)
+             && bpw_study_set_scenario_serving (study, edit->index, &edit->serving[state],
+                                                error);
     case BPW_STUDY_EDIT_MAPPING:
       if (!bpw_study_edit_finds_candidate (edit, study))
         break;

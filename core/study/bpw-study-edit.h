@@ -61,6 +61,12 @@ BpwStudyEdit     *bpw_study_edit_new_scenario  (BpwStudy           *study,
                                                 const BpwScenario  *scenario,
                                                 const BpwParallel  *parallel,
                                                 const char         *label);
+/* Scenario @index's serving settings become @serving (its other values stay); its kind
+ * is BPW_STUDY_EDIT_SCENARIO. */
+BpwStudyEdit     *bpw_study_edit_new_scenario_serving (BpwStudy               *study,
+                                                       guint                   index,
+                                                       const BpwServeSettings *serving,
+                                                       const char             *label);
 /* @mapping (an object) is copied. */
 BpwStudyEdit     *bpw_study_edit_new_mapping   (BpwStudy           *study,
                                                 guint               candidate,

@@ -12,6 +12,7 @@
 #include "bpw-i18n.h"
 #include "bpw-parallel-read.h"
 #include "bpw-quantity.h"
+#include "bpw-study-pools.h"
 #include "bpw-study-private.h"
 #include "bpw-workload-io.h"
 
@@ -28,7 +29,8 @@ static const char * const scenario_keys[] = {
 };
 static const char * const sla_keys[] = { "step_time", "ttft", "tpot", "p99", NULL };
 static const char * const serving_keys[] = {
-  "kv_layout", "kv_block", "prefix_hit", "chunk_tokens", "spec_tokens", "spec_accept", NULL
+  "kv_layout", "kv_block", "prefix_hit", "chunk_tokens", "spec_tokens", "spec_accept",
+  "pools", NULL
 };
 static const char * const kv_layout_names[] = { "paged", "contiguous", NULL };
 static const char * const parallel_keys[] = {
@@ -353,7 +355,8 @@ bpw_study_read_serving (BpwJsonDoc        *doc,
       || !bpw_json_doc_get_int (doc, o, spath, "spec_tokens", FALSE, 0,
                                 BPW_SERVE_MAX_SPEC_TOKENS, &s->spec_tokens, error)
       || !bpw_json_doc_get_double (doc, o, spath, "spec_accept", FALSE, 0.0, 0.999,
-                                   &s->spec_accept, error))
+                                   &s->spec_accept, error)
+      || !bpw_study_read_pools (doc, o, spath, &s->pools, warnings, error))
     return FALSE;
   s->kv_contiguous = layout == 1;
   return TRUE;

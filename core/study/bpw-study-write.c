@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "bpw-quantity.h"
+#include "bpw-study-pools.h"
 #include "bpw-study-private.h"
 #include "bpw-workload-io.h"
 
@@ -57,6 +58,7 @@ bpw_study_write_serving (JsonBuilder            *b,
   json_builder_add_int_value (b, s->spec_tokens);
   json_builder_set_member_name (b, "spec_accept");
   json_builder_add_double_value (b, s->spec_accept);
+  bpw_study_write_pools (b, &s->pools);
   json_builder_end_object (b);
 }
 

@@ -13,7 +13,7 @@ BPW=${1:?usage: test-cli-studies.sh PATH/TO/bpw}
 . "$(dirname "$0")/tap-lib.sh"
 
 expect_rc "list studies" 0 "$BPW" list studies
-for name in default long-context moe-training multimodal-serving; do
+for name in default disaggregated-serving long-context moe-training multimodal-serving; do
   expect_stdout "list studies names $name" "^$name\$"
 done
 
@@ -21,7 +21,7 @@ expect_rc "check: a name that is neither a file nor a bundled study is invalid i
   "$BPW" check no-such-study
 expect_stderr "saying there is no such file" "no-such-study: No such file"
 
-for name in long-context moe-training multimodal-serving; do
+for name in long-context moe-training multimodal-serving disaggregated-serving; do
   expect_rc "check $name by name" 0 "$BPW" check "$name"
   expect_stdout "check $name says ok" "^$name: ok \\(bundled study\\)$"
   expect_rc "export $name --view compare as SVG" 0 \
@@ -65,6 +65,40 @@ for row in d['fit']:
     p, q = row
     assert p['legal'] and q['legal'] and p['devices'] == 1 and q['devices'] == 1
     assert p['sla']['metric'] == 'ttft_s' and q['sla']['metric'] == 'tpot_s', (p['sla'], q['sla'])"
+cp "$TMP/disaggregated-serving-compare.json" "$TMP/out"
+py "disaggregated-serving: Llama 3 70B on 16 devices meets its SLA on every candidate" "
+assert [s['name'] for s in d['scenarios']] == ['llama3-70b-prefill', 'llama3-70b-decode']
+for row in d['fit']:
+    for f in row:
+        assert f['legal'] and f['devices'] == 16 and f['sla']['pass'], f['reasons']"
+
+# Its trade curves: every candidate colocated, then on its prefill and decode pools (the
+# same 16 devices), each pool's utilisation beside the disaggregated points only; the
+# disaggregated TPOT stays below the colocated one at the highest load (no prefill stalls).
+expect_rc "export disaggregated-serving --view trade as CSV" 0 \
+  "$BPW" export disaggregated-serving --view trade --scenario llama3-70b-decode \
+  --format csv -o "$TMP/disagg-trade.csv"
+echo '{}' >"$TMP/out"
+py "disaggregated-serving: colocated and disaggregated series per candidate" "
+import csv
+rows = list(csv.DictReader(open('$TMP/disagg-trade.csv')))
+names = []
+for r in rows:
+    if r['candidate'] not in names:
+        names.append(r['candidate'])
+assert names == ['H100 SXM 80 GB', 'H100 SXM 80 GB, disaggregated 2P + 1D',
+                 'H200 SXM 141 GB', 'H200 SXM 141 GB, disaggregated 2P + 1D',
+                 'B200', 'B200, disaggregated 2P + 1D'], names
+for r in rows:
+    assert r['devices'] == '16', r
+    disagg = 'disaggregated' in r['candidate']
+    assert (r['prefill_utilisation'] != '') == disagg, r
+    if disagg:
+        assert 0 < float(r['prefill_utilisation']) <= 1 and 0 < float(r['decode_utilisation']) <= 1
+for name in ('H100 SXM 80 GB', 'H200 SXM 141 GB', 'B200'):
+    colo = [r for r in rows if r['candidate'] == name][-1]
+    dis = [r for r in rows if r['candidate'] == name + ', disaggregated 2P + 1D'][-1]
+    assert float(dis['tpot_p50_s']) < float(colo['tpot_p50_s']), (colo, dis)"
 
 # The candidates' own mappings reach the plan: the first and last of the 16 stages one
 # layer lighter per virtual stage (pp_lighter 1, two chunks each), 126 layers in all, as

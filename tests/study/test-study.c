@@ -440,7 +440,8 @@ test_unknown_bundled (void)
   g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
   g_assert_cmpstr (error->message, ==,
                    "no-such-study: no such file and no bundled study of that name "
-                   "(bundled: default, long-context, moe-training, multimodal-serving)");
+                   "(bundled: default, disaggregated-serving, long-context, moe-training, "
+                   "multimodal-serving)");
 }
 
 int

@@ -16,6 +16,7 @@ typedef struct
   const char *name;          /* bundled study */
   const char *title;         /* its "name" */
   guint       n_scenarios;
+  guint       n_candidates;
   gint64      devices[2];    /* per scenario */
   /* Candidate × scenario (candidate-major) that does not fit: the eager stack's memory. */
   gint        illegal;       /* -1: none */
@@ -24,11 +25,13 @@ typedef struct
 static const BundledCase cases[] = {
   /* Llama 3 405B: TP 8 × PP 16 × DP 128 at 8 K, TP 8 × CP 16 × PP 16 × DP 8 at 128 K. H100's
    * 80 GB is too small at 128 K. */
-  { "long-context", "Llama 3 405B long-context training", 2, { 16384, 16384 }, 0 * 2 + 1 },
+  { "long-context", "Llama 3 405B long-context training", 2, 4, { 16384, 16384 }, 0 * 2 + 1 },
   /* DeepSeek-V3: PP 16 × DP 128 with EP 64. */
-  { "moe-training", "DeepSeek-V3 MoE training", 1, { 2048, 0 }, -1 },
+  { "moe-training", "DeepSeek-V3 MoE training", 1, 4, { 2048, 0 }, -1 },
   /* LLaVA-1.5 7B prefill and decode on one device. */
-  { "multimodal-serving", "LLaVA-1.5 7B multimodal serving", 2, { 1, 1 }, -1 },
+  { "multimodal-serving", "LLaVA-1.5 7B multimodal serving", 2, 4, { 1, 1 }, -1 },
+  /* Llama 3 70B colocated on TP 8 × DP 2 (the pools are serving's, for the trade curves). */
+  { "disaggregated-serving", "Llama 3 70B disaggregated serving", 2, 3, { 16, 16 }, -1 },
 };
 
 static gboolean
@@ -55,7 +58,7 @@ test_bundled_study (gconstpointer data)
   g_assert_cmpstr (bpw_study_get_name (study), ==, bc->title);
   g_assert_cmpuint (bpw_study_get_n_scenarios (study), ==, bc->n_scenarios);
   n_candidates = bpw_study_get_n_candidates (study);
-  g_assert_cmpuint (n_candidates, ==, 4);
+  g_assert_cmpuint (n_candidates, ==, bc->n_candidates);
 
   items = bpw_window_get_overview_items (window);
   g_assert_cmpuint (g_list_model_get_n_items (items), ==, n_candidates * bc->n_scenarios);

@@ -123,6 +123,12 @@ void        _bpw_inspector_add_parallel_rows (BpwInspector        *self,
                                               AdwPreferencesGroup *group,
                                               GCallback            commit);
 /* An integer the user typed ("16", " 2048 "), at least @min. */
+/* The serving rows (bpw-inspector-serving.c): built after the scenario's for an inference
+ * scenario; refresh_serving_row sets one of them from @s (FALSE: not one of them). */
+void        _bpw_inspector_build_serving     (BpwInspector *self);
+gboolean    _bpw_inspector_refresh_serving_row (BpwInspector           *self,
+                                                GtkWidget              *row,
+                                                const BpwStudyScenario *s);
 gboolean    _bpw_inspector_parse_count       (const char          *text,
                                               gint64               min,
                                               gint64              *value,

@@ -219,7 +219,9 @@ trade_figure (BpwMemo *m)
     return;
   bpw_memo_page_need (&m->page, 460);
   bpw_memo_page_heading (&m->page, 1, _("Serving: throughput against latency"));
-  bpw_trade_options_init (&options, &bpw_study_get_scenario (m->study, s)->scenario);
+  /* With the scenario's serving settings, as the Trade-offs page and `bpw export` draw it
+   * (disaggregated pools among them). */
+  bpw_trade_options_init_from_study (&options, m->study, s);
   options.requests = m->options->trade_requests > 0 ? m->options->trade_requests : 500;
   data = bpw_trade_data_new_from_study (m->study, s, &options, &error);
   if (data == NULL)

@@ -14,6 +14,7 @@
 #include "bpw-error.h"
 #include "bpw-estimator.h"
 #include "bpw-trade-data.h"
+#include "bpw-trade-disagg.h"
 
 /* Fractions of the estimated saturation rate: dense at light load, where latency is
  * flat, and around the knee. */
@@ -195,8 +196,8 @@ saturation (BpwServeModel *model, const BpwTradeOptions *o, double *rate, GError
 
 /* The candidate's name, and the serving choices of its own that move its curve: expert
  * parallelism and a KV cache in another precision than the compute. */
-static char *
-series_label (const char *name, const BpwCandidateRun *run)
+char *
+_bpw_trade_series_label (const char *name, const BpwCandidateRun *run)
 {
   g_autoptr(GString) extra = g_string_new (NULL);
 
@@ -231,6 +232,12 @@ describe_serving (const BpwServeSettings *o)
   if (o->spec_tokens > 0)
     g_string_append_printf (out, _(", speculative decoding of %" PRId64 " MTP tokens "
                                    "(acceptance %.2f)"), o->spec_tokens, o->spec_accept);
+  if (o->pools.enabled)
+    {
+      g_autofree char *pools = _bpw_trade_describe_pools (&o->pools);
+
+      g_string_append_printf (out, "; %s", pools);
+    }
   return g_string_free (out, FALSE);
 }
 
@@ -238,8 +245,8 @@ describe_serving (const BpwServeSettings *o)
  * step over its time (idle power plus the work at the blueprint's energy figures), not the
  * TDP, which no device draws all the time. NaN when the blueprint cannot price energy.
  * Serving at a lighter load draws less; this is the power of the scenario's full step. */
-static double
-modelled_power (const BpwCandidateRun *run)
+double
+_bpw_trade_modelled_power (const BpwCandidateRun *run)
 {
   g_autoptr(BpwEstimator) estimator = bpw_estimator_new (&run->spec, &run->scenario,
                                                          run->blueprint, NULL);
@@ -274,10 +281,10 @@ sweep_candidate (BpwTradeData *data, BpwStudy *study, guint c, guint s,
   so.replicas = bpw_serve_replicas (&run.mapping.parallel);
   devices = MAX (run.mapping.parallel.dp, 1) * MAX (run.mapping.parallel.tp, 1) *
             MAX (run.mapping.parallel.pp, 1);
-  label = series_label (cand->name, &run);
+  label = _bpw_trade_series_label (cand->name, &run);
   /* The study's price first: it is the user's, with its source. */
   bpw_trade_data_add_series (data, label, devices,
-                             modelled_power (&run),
+                             _bpw_trade_modelled_power (&run),
                              cand->price.set ? bpw_study_price_cost (&cand->price, devices)
                              : run.blueprint->cost.set ? devices * run.blueprint->cost.value
                              : NAN);
@@ -302,7 +309,7 @@ sweep_candidate (BpwTradeData *data, BpwStudy *study, guint c, guint s,
       p = (BpwTradePoint) {
         .arrival_rate = r.arrival_rate, .throughput = r.throughput_tokens_per_s,
         .latency = { r.ttft_s, r.tpot_s, r.e2e_s }, .requests = r.requests,
-        .rejected = r.rejected,
+        .rejected = r.rejected, .prefill_utilisation = NAN, .decode_utilisation = NAN,
       };
       bpw_trade_data_add_point (data, &p);
     }
@@ -370,7 +377,11 @@ bpw_trade_data_new_from_study (BpwStudy              *study,
                  : sc->scenario.phase == BPW_WORKLOAD_DECODE ? BPW_TRADE_LATENCY_TPOT
                  : BPW_TRADE_LATENCY_TTFT;
   for (guint c = 0; c < bpw_study_get_n_candidates (study); c++)
-    sweep_candidate (data, study, c, scenario, options);
+    {
+      sweep_candidate (data, study, c, scenario, options);
+      if (options->serving.pools.enabled)
+        _bpw_trade_sweep_disagg (data, study, c, scenario, options);
+    }
   data->calibration = bpw_study_calibration_new (study);
   return data;
 }

@@ -32,6 +32,8 @@ typedef struct
   double           throughput;      /* output tokens/s, all replicas */
   BpwLatencyStats  latency[BPW_TRADE_N_LATENCIES];  /* s */
   gint64           requests, rejected;
+  /* Disaggregated serving: each pool's busy fraction (NaN for a colocated point). */
+  double           prefill_utilisation, decode_utilisation;
 } BpwTradePoint;
 
 typedef struct
@@ -44,6 +46,7 @@ typedef struct
   BpwPriceUnit cost_unit;
   double   saturation;    /* requests/s the sweep was scaled to (estimate) */
   guint    first, n;      /* its points, by arrival rate */
+  gboolean disaggregated; /* the scenario's prefill and decode pools, not the mapping */
 } BpwTradeSeries;
 
 typedef struct
@@ -98,8 +101,9 @@ void          bpw_trade_data_add_point   (BpwTradeData          *data,
 /* Sweeps every candidate of @study on inference scenario @scenario: arrival rates from
  * 5 % to 110 % of each candidate's estimated saturation (a full decode batch's tokens per
  * second and its prefills). A candidate that cannot serve (illegal mapping, model too
- * large) gets an empty series with its error. NULL with @error when @scenario is a
- * training scenario. */
+ * large) gets an empty series with its error. When the serving settings have pools, each
+ * candidate's colocated series is followed by its disaggregated one (bpw-trade-disagg.h).
+ * NULL with @error when @scenario is a training scenario. */
 BpwTradeData *bpw_trade_data_new_from_study (BpwStudy              *study,
                                              guint                  scenario,
                                              const BpwTradeOptions *options,

@@ -218,6 +218,9 @@ describe_point (BpwTradePlot *self, guint i, gboolean p99)
   append_stats (out, _("Time to first token"), &p->latency[BPW_TRADE_LATENCY_TTFT]);
   append_stats (out, _("Time per output token"), &p->latency[BPW_TRADE_LATENCY_TPOT]);
   append_stats (out, _("End to end"), &p->latency[BPW_TRADE_LATENCY_E2E]);
+  if (s->disaggregated && isfinite (p->prefill_utilisation))
+    g_string_append_printf (out, _("\nPools busy: prefill %.1f %%, decode %.1f %%"),
+                            100 * p->prefill_utilisation, 100 * p->decode_utilisation);
   g_string_append_printf (out, _("\n%" PRId64 " requests served, %" PRId64
                           " rejected%s"), p->requests, p->rejected,
                           self->pareto != NULL && self->pareto[i] ? _("; on the Pareto front") : "");
@@ -245,7 +248,8 @@ bpw_trade_plot_to_csv (BpwPlot *plot)
   const BpwTradeData *data = self->data;
   GString *out = g_string_new ("candidate,devices,power_w,cost,arrival_rate,requests,rejected,"
                                "throughput_tokens_per_s,y,ttft_p50_s,ttft_p99_s,tpot_p50_s,"
-                               "tpot_p99_s,e2e_p50_s,e2e_p99_s,pareto\n");
+                               "tpot_p99_s,e2e_p50_s,e2e_p99_s,pareto,prefill_utilisation,"
+                               "decode_utilisation\n");
 
   if (self->pareto == NULL)
     _bpw_trade_plot_update_pareto (self);
@@ -268,7 +272,10 @@ bpw_trade_plot_to_csv (BpwPlot *plot)
           _bpw_csv_number (out, p->latency[m].p50);
           _bpw_csv_number (out, p->latency[m].p99);
         }
-      g_string_append (out, self->pareto[i] ? "true" : "false");
+      g_string_append (out, self->pareto[i] ? "true," : "false,");
+      /* Each pool's busy fraction; empty for a colocated point. */
+      _bpw_csv_number (out, s->disaggregated ? p->prefill_utilisation : NAN);
+      _bpw_csv_number (out, s->disaggregated ? p->decode_utilisation : NAN);
       _bpw_csv_end (out);
     }
   return g_string_free (out, FALSE);
