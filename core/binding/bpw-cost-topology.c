@@ -104,6 +104,14 @@ torus_link_bandwidth (const BpwTier *tier)
 }
 
 double
+bpw_cost_flat_bandwidth (const BpwTier *tier)
+{
+  if (tier->topology == BPW_TOPOLOGY_TORUS && bpw_tier_shape_devices (tier) > 0)
+    return 2.0 * torus_link_bandwidth (tier);
+  return bpw_cost_tier_bandwidth (tier);
+}
+
+double
 bpw_cost_torus_time (const BpwTier    *tier,
                      BpwCollectiveKind kind,
                      double            bytes,
@@ -189,7 +197,7 @@ oversubscription (const BpwTier *tier)
 static double
 flat_bandwidth (const BpwCollectiveSpan *span)
 {
-  double bw = bpw_cost_tier_bandwidth (span->tier);
+  double bw = bpw_cost_flat_bandwidth (span->tier);
 
   if (span->inner != NULL && span->tier->topology == BPW_TOPOLOGY_FAT_TREE)
     return bw / oversubscription (span->tier);
@@ -280,11 +288,12 @@ hierarchical_time (const BpwCollectiveSpan *span, BpwCollectiveKind kind, double
 /* All-to-all over @span when it leaves the inner tier of a fat-tree with an
  * oversubscription or of a rail-optimised tier; -1 otherwise (the flat formula holds). */
 static double
-all_to_all_time (const BpwCollectiveSpan *span, double bytes)
+all_to_all_time (const BpwCollectiveSpan *span, BpwCollectiveAlgo algo, double bytes)
 {
   const BpwTier *in = span->inner, *out = span->tier;
   double n = (double) span->ranks, r = (double) span->local, k = n / r;
-  double alpha = out->latency.set ? out->latency.value : 0.0;
+  double alpha = (out->latency.set ? out->latency.value : 0.0) *
+                 bpw_cost_latency_steps (BPW_COLLECTIVE_ALL_TO_ALL, algo, span->ranks);
   double alpha_in, bw_in, bw = bpw_cost_tier_bandwidth (out), o = oversubscription (out);
   double intra, same_rail, cross_rail, spine, pxn;
 
@@ -327,7 +336,7 @@ span_time (const BpwCollectiveSpan *span, BpwCollectiveAlgo algo, BpwCollectiveK
   if (algo == BPW_COLLECTIVE_ALGO_HIERARCHICAL || algo == BPW_COLLECTIVE_ALGO_TORUS)
     algo = BPW_COLLECTIVE_ALGO_RING;
   *wire = bpw_cost_wire_bytes (kind, algo, bytes, span->ranks);
-  if (kind == BPW_COLLECTIVE_ALL_TO_ALL && (t = all_to_all_time (span, bytes)) >= 0)
+  if (kind == BPW_COLLECTIVE_ALL_TO_ALL && (t = all_to_all_time (span, algo, bytes)) >= 0)
     return t;
   return bpw_cost_tier_time_at (span->tier, algo, kind, bytes, span->ranks,
                                 flat_bandwidth (span));

@@ -28,13 +28,17 @@
  *   all-reduce     = 2 · Σ_i (…)        (a 1-D torus is exactly the ring formula)
  *   all-to-all     = α·diameter + max (M(n−1)/n / B, (n·M/4) / (c·b)),
  * the second term the bisection bound: n·M/4 bytes cross a cut perpendicular to the
- * largest dimension a_max, over c = 2·n/a_max links (n/a_max for a line).
+ * largest dimension a_max, over c = 2·n/a_max links (n/a_max for a line). A flat ring on
+ * a torus follows a Hamiltonian cycle and so uses two links of each device (2b): its
+ * bandwidth term equals the dimension-ordered one (Σ (a_i−1)/a_i·M_i = (n−1)/n·M), its
+ * latency term is (n−1)·α against Σ (a_i−1)·α.
  *
  * Oversubscription o of a fat-tree (Leiserson 1985; the "2:1 tapered" trees of NVIDIA's
  * DGX SuperPOD reference architecture): traffic that leaves the inner tier gets B/o; traffic
  * inside it is untouched. All-to-all over r ranks per node and k nodes sends
  * M(r−1)/n inside the node (inner tier) while M(n−r)/n leaves it:
- *   fat-tree       = α + max (M(r−1)/n / B_inner, M(n−r)/n / (B/o))
+ *   fat-tree       = s·α + max (M(r−1)/n / B_inner, M(n−r)/n / (B/o)),
+ * s the algorithm's latency steps (n−1 pairwise rounds for ring, 1 for direct).
  * Rail-optimised (NVIDIA DGX SuperPOD; NCCL's PXN, "Doubling all2all performance with
  * NVIDIA Collective Communication Library 2.12"): of the remote bytes, M(k−1)/n go to the
  * same rail at B; the M(n−r−k+1)/n that cross rails take either the spine (B/o) or one
@@ -90,6 +94,11 @@ double            bpw_cost_span_wire_bytes (const BpwCollectiveSpan *span,
                                             BpwCollectiveAlgo  algo,
                                             BpwCollectiveKind  kind,
                                             double             bytes);
+
+/* Bandwidth a flat algorithm (ring, tree, direct, in-network) gets on @tier alone: on a
+ * torus with a shape, a ring laid along a Hamiltonian cycle uses two of each device's links,
+ * one each way (2·b); on every other tier, the tier's bandwidth times its efficiency. */
+double            bpw_cost_flat_bandwidth (const BpwTier     *tier);
 
 /* The torus parts alone (tier only: a torus tier's shape is all they need). A negative
  * time when @n ranks do not fill whole dimensions of @tier's shape in order. */
