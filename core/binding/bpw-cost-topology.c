@@ -49,12 +49,13 @@ bpw_cost_span_init (BpwCollectiveSpan  *span,
   g_return_if_fail (tier < bp->n_tiers);
   *span = (BpwCollectiveSpan) {
     .tier = &bp->tiers[tier], .ranks = MAX (ranks, 1), .local = MAX (ranks, 1),
+    .stride = MAX (stride, 1),
   };
   if (tier == 0 || !bp->tiers[tier - 1].size.set)
     return;
   span->inner = &bp->tiers[tier - 1];
   inner_size = MAX ((gint64) span->inner->size.value, 1);
-  stride = MAX (stride, 1);
+  stride = span->stride;
   if (stride >= inner_size)
     {
       /* One rank per inner instance; the same local rank in each when the stride is a
@@ -69,15 +70,26 @@ bpw_cost_span_init (BpwCollectiveSpan  *span,
 /* Ranks per dimension the group takes: whole dimensions in order, then at most a part of
  * the next. FALSE when @n does not fit so. */
 static gboolean
-torus_parts (const BpwTier *tier, gint64 n, gint64 parts[BPW_TIER_MAX_DIMENSIONS],
-             guint *n_parts)
+torus_parts (const BpwTier *tier, gint64 n, gint64 stride,
+             gint64 parts[BPW_TIER_MAX_DIMENSIONS], guint *n_parts)
 {
-  gint64 left = MAX (n, 1);
+  gint64 left = MAX (n, 1), first = 0;
 
   *n_parts = 0;
   if (bpw_tier_shape_devices (tier) <= 0)
     return FALSE;
-  for (gint64 d = 0; d < tier->dimensions && left > 1; d++)
+  /* Consecutive ranks @stride devices apart start at the first dimension the stride does
+   * not cover; a stride inside a dimension makes ranks that are not neighbours. */
+  for (stride = MAX (stride, 1); first < tier->dimensions && stride > 1; first++)
+    {
+      if (stride % tier->shape[first] != 0)
+        return FALSE;
+      parts[first] = 1;
+      stride /= tier->shape[first];
+    }
+  if (stride > 1)
+    return FALSE;
+  for (gint64 d = first; d < tier->dimensions && left > 1; d++)
     {
       gint64 size = tier->shape[d];
 
@@ -115,7 +127,8 @@ double
 bpw_cost_torus_time (const BpwTier    *tier,
                      BpwCollectiveKind kind,
                      double            bytes,
-                     gint64            n)
+                     gint64            n,
+                     gint64            stride)
 {
   gint64 parts[BPW_TIER_MAX_DIMENSIONS];
   double alpha = tier->latency.set ? tier->latency.value : 0.0;
@@ -124,7 +137,7 @@ bpw_cost_torus_time (const BpwTier    *tier,
   gboolean widest_wraps = TRUE;
   guint n_parts;
 
-  if (kind == BPW_COLLECTIVE_SEND_RECV || !torus_parts (tier, n, parts, &n_parts))
+  if (kind == BPW_COLLECTIVE_SEND_RECV || !torus_parts (tier, n, stride, parts, &n_parts))
     return -1;
   if (bytes <= 0 || n <= 1)
     return 0;
@@ -170,13 +183,14 @@ double
 bpw_cost_torus_wire_bytes (const BpwTier    *tier,
                            BpwCollectiveKind kind,
                            double            bytes,
-                           gint64            n)
+                           gint64            n,
+                           gint64            stride)
 {
   gint64 parts[BPW_TIER_MAX_DIMENSIONS];
   double data = bytes, wire = 0;
   guint n_parts;
 
-  if (kind == BPW_COLLECTIVE_ALL_TO_ALL || !torus_parts (tier, n, parts, &n_parts))
+  if (kind == BPW_COLLECTIVE_ALL_TO_ALL || !torus_parts (tier, n, stride, parts, &n_parts))
     return bpw_cost_wire_bytes (kind, BPW_COLLECTIVE_ALGO_RING, bytes, n);
   for (guint d = 0; d < n_parts; d++)
     {
@@ -224,7 +238,7 @@ bpw_cost_span_applies (const BpwCollectiveSpan *span,
   if (algo == BPW_COLLECTIVE_ALGO_HIERARCHICAL)
     return hierarchical_fits (span);
   if (algo == BPW_COLLECTIVE_ALGO_TORUS)
-    return torus_parts (span->tier, span->ranks, parts, &n_parts);
+    return torus_parts (span->tier, span->ranks, span->stride, parts, &n_parts);
   return TRUE;
 }
 
@@ -328,9 +342,9 @@ span_time (const BpwCollectiveSpan *span, BpwCollectiveAlgo algo, BpwCollectiveK
   if (algo == BPW_COLLECTIVE_ALGO_HIERARCHICAL && hierarchical_fits (span))
     return hierarchical_time (span, kind, bytes, wire);
   if (algo == BPW_COLLECTIVE_ALGO_TORUS && !span->tier->ops[kind].set
-      && (t = bpw_cost_torus_time (span->tier, kind, bytes, span->ranks)) >= 0)
+      && (t = bpw_cost_torus_time (span->tier, kind, bytes, span->ranks, span->stride)) >= 0)
     {
-      *wire = bpw_cost_torus_wire_bytes (span->tier, kind, bytes, span->ranks);
+      *wire = bpw_cost_torus_wire_bytes (span->tier, kind, bytes, span->ranks, span->stride);
       return t;
     }
   if (algo == BPW_COLLECTIVE_ALGO_HIERARCHICAL || algo == BPW_COLLECTIVE_ALGO_TORUS)

@@ -62,6 +62,7 @@ typedef struct
   gint64         ranks;      /* n */
   gint64         local;      /* the group's ranks in one instance of @inner, 1 ≤ local ≤ n */
   gboolean       same_rail;  /* every rank has the same local rank in @inner */
+  gint64         stride;     /* devices between consecutive ranks (1: neighbours) */
 } BpwCollectiveSpan;
 
 /* Device stride between consecutive ranks of @group: ranks are laid out TP innermost,
@@ -100,15 +101,19 @@ double            bpw_cost_span_wire_bytes (const BpwCollectiveSpan *span,
  * one each way (2·b); on every other tier, the tier's bandwidth times its efficiency. */
 double            bpw_cost_flat_bandwidth (const BpwTier     *tier);
 
-/* The torus parts alone (tier only: a torus tier's shape is all they need). A negative
- * time when @n ranks do not fill whole dimensions of @tier's shape in order. */
+/* The torus parts alone (a torus tier's shape is all they need), for @n ranks @stride
+ * devices apart: the stride skips the leading dimensions it covers (ranks 4 apart on a
+ * 4×4×4 torus run along the second and third). A negative time when the ranks do not fill
+ * whole dimensions of @tier's shape in order after those. */
 double            bpw_cost_torus_time     (const BpwTier     *tier,
                                            BpwCollectiveKind  kind,
                                            double             bytes,
-                                           gint64             n);
+                                           gint64             n,
+                                           gint64             stride);
 double            bpw_cost_torus_wire_bytes (const BpwTier   *tier,
                                              BpwCollectiveKind kind,
                                              double           bytes,
-                                             gint64           n);
+                                             gint64           n,
+                                             gint64           stride);
 
 G_END_DECLS

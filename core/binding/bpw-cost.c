@@ -296,7 +296,7 @@ tier_time (const BpwTier *tier, BpwCollectiveAlgo algo, BpwCollectiveKind kind,
            double bytes, gint64 n)
 {
   if (algo == BPW_COLLECTIVE_ALGO_TORUS && !tier->ops[kind].set)
-    return bpw_cost_torus_time (tier, kind, bytes, n);
+    return bpw_cost_torus_time (tier, kind, bytes, n, 1);
   return bpw_cost_tier_time_at (tier, algo, kind, bytes, n, bpw_cost_flat_bandwidth (tier));
 }
 

@@ -94,7 +94,7 @@ test_torus_1d_is_ring (void)
       assert_close (bpw_cost_collective (t, BPW_COLLECTIVE_ALGO_TORUS, k, M, 8), want);
       assert_close (bpw_cost_collective (t, BPW_COLLECTIVE_ALGO_RING, k, M, 8), want);
     }
-  assert_close (bpw_cost_torus_wire_bytes (t, BPW_COLLECTIVE_ALL_REDUCE, M, 8),
+  assert_close (bpw_cost_torus_wire_bytes (t, BPW_COLLECTIVE_ALL_REDUCE, M, 8, 1),
                 bpw_cost_wire_bytes (BPW_COLLECTIVE_ALL_REDUCE, BPW_COLLECTIVE_ALGO_RING, M, 8));
 }
 
@@ -135,6 +135,16 @@ test_torus_dimension_ordered (void)
   assert_close (bpw_cost_collective (t3, BPW_COLLECTIVE_ALGO_TORUS, BPW_COLLECTIVE_ALL_REDUCE,
                                      M, 24),
                 ring (BPW_COLLECTIVE_ALL_REDUCE, M, 24, ALPHA, beta3));
+  /* 16 ranks 4 apart run along the second and third dimensions: the time of 16
+   * neighbours on a 4×4 torus of the same links. */
+  bpw_cost_span_init (&span, bp3, 0, 16, 4);
+  assert_close (bpw_cost_span_time (&span, BPW_COLLECTIVE_ALGO_TORUS,
+                                    BPW_COLLECTIVE_REDUCE_SCATTER, M),
+                2 * 3 * ALPHA + 0.75 * (M + M / 4) / beta3);
+  /* Ranks 2 apart are not neighbours: no dimension-ordered schedule. */
+  bpw_cost_span_init (&span, bp3, 0, 16, 2);
+  g_assert_false (bpw_cost_span_applies (&span, BPW_COLLECTIVE_ALGO_TORUS,
+                                         BPW_COLLECTIVE_ALL_REDUCE));
   /* The automatic choice on a 3-D torus at this size: dimension-ordered. */
   bpw_cost_span_init (&span, bp3, 0, 64, 1);
   g_assert_cmpint (bpw_cost_span_best (&span, BPW_COLLECTIVE_ALL_REDUCE, M), ==,
