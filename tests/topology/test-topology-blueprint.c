@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bpw-core.h"
+#include "bpw-blueprint-field.h"
 
 #define HEAD \
   "{\n" \
@@ -161,6 +162,36 @@ test_count_only (void)
   g_assert_nonnull (strstr (json, "\"dimensions\": 3"));
 }
 
+/* The window edits a tier's oversubscription as a field; a torus tier's size stays the
+ * product of its dimensions. */
+static void
+test_fields (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load_data ("good.json", good, -1, NULL, &error);
+  BpwBlueprintField over = { BPW_BLUEPRINT_FIELD_TIER_OVERSUBSCRIPTION, 1, 0 };
+  BpwBlueprintField size = { BPW_BLUEPRINT_FIELD_TIER_SIZE, 0, 0 };
+  double value = 0;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (bpw_blueprint_field_unit (&over), ==, BPW_UNIT_NONE);
+  g_assert_true (bpw_blueprint_field_parse (&over, "3", &value, &error));
+  g_assert_true (bpw_blueprint_field_set (bp, &over, value, BPW_PROVENANCE_ESTIMATE, "3:1",
+                                          &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (bp->tiers[1].oversubscription.value, ==, 3);
+  g_assert_false (bpw_blueprint_field_set (bp, &over, 0.5, BPW_PROVENANCE_ESTIMATE, NULL,
+                                           &error));
+  g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+  g_clear_error (&error);
+  g_assert_cmpfloat (bp->tiers[1].oversubscription.value, ==, 3);
+  /* 4 × 4 × 4 is 64 devices: 128 would leave the shape behind. */
+  g_assert_false (bpw_blueprint_field_set (bp, &size, 128, BPW_PROVENANCE_ESTIMATE, NULL,
+                                           &error));
+  g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+  g_assert_cmpfloat (bp->tiers[0].size.value, ==, 64);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -168,5 +199,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/topology/blueprint/hostile-values", test_hostile_values);
   g_test_add_func ("/topology/blueprint/round-trip", test_round_trip);
   g_test_add_func ("/topology/blueprint/count-only", test_count_only);
+  g_test_add_func ("/topology/blueprint/fields", test_fields);
   return g_test_run ();
 }
