@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "bpw-cost.h"
+#include "bpw-cost-topology.h"
 #include "bpw-error.h"
 #include "bpw-i18n.h"
 
@@ -233,7 +234,12 @@ bpw_cost_latency_steps (BpwCollectiveKind kind,
 guint
 bpw_cost_tier_algorithms (const BpwTier *tier)
 {
-  return tier->collectives != 0 ? tier->collectives : BPW_COLLECTIVE_ALGO_RING;
+  guint offered = tier->collectives != 0 ? tier->collectives : BPW_COLLECTIVE_ALGO_RING;
+
+  /* A torus whose shape is known runs dimension-ordered collectives without saying so. */
+  if (tier->topology == BPW_TOPOLOGY_TORUS && bpw_tier_shape_devices (tier) > 0)
+    offered |= BPW_COLLECTIVE_ALGO_TORUS;
+  return offered;
 }
 
 gboolean
@@ -244,17 +250,24 @@ bpw_cost_algorithm_applies (const BpwTier    *tier,
   if (!(bpw_cost_tier_algorithms (tier) & algo))
     return FALSE;
   /* Tree and in-network algorithms combine or replicate one buffer; all-to-all sends
-   * every peer a different piece and a point-to-point send has one peer. */
-  if (algo == BPW_COLLECTIVE_ALGO_IN_NETWORK || algo == BPW_COLLECTIVE_ALGO_TREE)
+   * every peer a different piece and a point-to-point send has one peer. The hierarchical
+   * split is a reduce-scatter and an all-gather, so it carries what they make up. */
+  if (algo == BPW_COLLECTIVE_ALGO_IN_NETWORK || algo == BPW_COLLECTIVE_ALGO_TREE
+      || algo == BPW_COLLECTIVE_ALGO_HIERARCHICAL)
     return kind != BPW_COLLECTIVE_ALL_TO_ALL && kind != BPW_COLLECTIVE_SEND_RECV;
+  if (algo == BPW_COLLECTIVE_ALGO_TORUS)
+    return kind != BPW_COLLECTIVE_SEND_RECV;
   return TRUE;
 }
 
-static double
-tier_time (const BpwTier *tier, BpwCollectiveAlgo algo, BpwCollectiveKind kind,
-           double bytes, gint64 n)
+double
+bpw_cost_tier_time_at (const BpwTier    *tier,
+                       BpwCollectiveAlgo algo,
+                       BpwCollectiveKind kind,
+                       double            bytes,
+                       gint64            n,
+                       double            bandwidth)
 {
-  double bw = tier->bandwidth.value * (tier->efficiency.set ? tier->efficiency.value : 1.0);
   double alpha = tier->latency.set ? tier->latency.value : 0.0;
   const BpwOpFactor *f = &tier->ops[kind];
 
@@ -262,9 +275,29 @@ tier_time (const BpwTier *tier, BpwCollectiveAlgo algo, BpwCollectiveKind kind,
     return 0;
   /* Calculon's own per-collective factor, as its systems state it. */
   if (f->set)
-    return alpha + bytes * f->scalar * (1.0 + (f->has_offset ? f->offset / (double) n : 0.0)) / bw;
+    return alpha + bytes * f->scalar * (1.0 + (f->has_offset ? f->offset / (double) n : 0.0))
+                   / bandwidth;
+  /* Without the span, a hierarchical collective has no inner tier to split over: it is
+   * the ring over this tier (bpw-cost-topology.h prices it on its span). */
+  if (algo == BPW_COLLECTIVE_ALGO_HIERARCHICAL)
+    algo = BPW_COLLECTIVE_ALGO_RING;
   return alpha * bpw_cost_latency_steps (kind, algo, n) +
-         bpw_cost_wire_bytes (kind, algo, bytes, n) / bw;
+         bpw_cost_wire_bytes (kind, algo, bytes, n) / bandwidth;
+}
+
+double
+bpw_cost_tier_bandwidth (const BpwTier *tier)
+{
+  return tier->bandwidth.value * (tier->efficiency.set ? tier->efficiency.value : 1.0);
+}
+
+static double
+tier_time (const BpwTier *tier, BpwCollectiveAlgo algo, BpwCollectiveKind kind,
+           double bytes, gint64 n)
+{
+  if (algo == BPW_COLLECTIVE_ALGO_TORUS && !tier->ops[kind].set)
+    return bpw_cost_torus_time (tier, kind, bytes, n, 1);
+  return bpw_cost_tier_time_at (tier, algo, kind, bytes, n, bpw_cost_flat_bandwidth (tier));
 }
 
 BpwCollectiveAlgo
@@ -284,7 +317,7 @@ bpw_cost_best_algorithm (const BpwTier    *tier,
       if (!bpw_cost_algorithm_applies (tier, algo, kind))
         continue;
       t = tier_time (tier, algo, kind, bytes, n);
-      if (t < best_t)
+      if (t >= 0 && t < best_t)
         {
           best_t = t;
           best = algo;
@@ -300,9 +333,13 @@ bpw_cost_collective (const BpwTier     *tier,
                      double             bytes,
                      gint64             n)
 {
+  double t;
+
   if (algo == 0)
     algo = bpw_cost_best_algorithm (tier, kind, bytes, n);
-  return tier_time (tier, algo, kind, bytes, n);
+  t = tier_time (tier, algo, kind, bytes, n);
+  /* A torus collective over ranks that fill no whole dimensions runs as a ring. */
+  return t >= 0 ? t : tier_time (tier, BPW_COLLECTIVE_ALGO_RING, kind, bytes, n);
 }
 
 double

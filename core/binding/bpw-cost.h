@@ -19,6 +19,8 @@
  *              direct (one shot over a switch or full mesh) 1 latency and (n−1)/n·M;
  *              all-to-all (n−1)/n·M; send/recv M. A tier imported from Calculon keeps its own
  *              per-collective factor t = α + M·scalar·(1 + offset/n) / (B·eff).
+ *              Torus (dimension-ordered) and hierarchical collectives, oversubscription and
+ *              rail-optimised layouts: bpw-cost-topology.h.
  * Efficiencies never exceed 1, so a cost is never below the physical bound
  * max (FLOPs/peak, bytes/bandwidth) — the property the tests check.
  */
@@ -128,6 +130,18 @@ double        bpw_cost_collective  (const BpwTier      *tier,
                                     BpwCollectiveKind   kind,
                                     double              bytes,
                                     gint64              n);
+
+/* The flat α–β time of @algo on @tier at an achieved @bandwidth (B/s, efficiency
+ * included): what bpw_cost_collective() gives at the tier's own, and what the topology
+ * costs (bpw-cost-topology.h) use at an oversubscribed or rail bandwidth. */
+double        bpw_cost_tier_time_at (const BpwTier      *tier,
+                                     BpwCollectiveAlgo   algo,
+                                     BpwCollectiveKind   kind,
+                                     double              bytes,
+                                     gint64              n,
+                                     double              bandwidth);
+/* The tier's bandwidth times its efficiency, B/s per direction per device. */
+double        bpw_cost_tier_bandwidth (const BpwTier    *tier);
 
 /* HBM traffic of a (m×k)·(k×n) matmul, @batch times, with output-stationary tiles that fit
  * @onchip bytes: A is read once per column panel of tiles, B once per row panel, C written

@@ -162,9 +162,7 @@ cost_transfer (const BpwBlueprint *bp, const BpwMapping *m, const BpwPlanTransfe
   if (tr.tier < 0 || (guint) tr.tier >= bp->n_tiers)
     return;
   tier = &bp->tiers[tr.tier];
-  tr.algorithm = _bpw_plan_algorithm (bp, m, tr.tier, tr.kind, tr.bytes, tr.ranks);
-  tr.time_s = bpw_cost_collective (tier, tr.algorithm, tr.kind, tr.bytes, tr.ranks);
-  tr.wire_bytes = bpw_cost_wire_bytes (tr.kind, tr.algorithm, tr.bytes, tr.ranks);
+  _bpw_plan_price_transfer (bp, m, tr.tier, &tr);
   tr.exposed_s = bpw_plan_transfer_exposed (&tr, tier, m->tp_overlap);
   bpw_stage_totals_add_transfer (tier, &tr, scale, out);
 }

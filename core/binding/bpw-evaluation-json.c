@@ -11,6 +11,7 @@
 #include "bpw-evaluation.h"
 #include "bpw-evaluation-precision.h"
 #include "bpw-json-writer.h"
+#include "bpw-plan-collectives.h"
 
 static void
 number_or_null (BpwJsonWriter *w, const char *key, double value)
@@ -50,6 +51,7 @@ write_plan (BpwJsonWriter *w, const BpwPlan *plan)
         && (g != BPW_GROUP_CP || m->parallel.cp > 1))
       bpw_json_writer_string (w, groups[g], plan->blueprint->tiers[m->tier[g]].name);
   bpw_json_writer_end_object (w);
+  bpw_plan_write_collectives (w, plan);
   bpw_json_writer_begin_array (w, "transformations");
   for (guint i = 0; i < plan->transformations->len; i++)
     {

@@ -427,7 +427,7 @@ read_algorithms (BpwMappingReader  *r,
       if (!_bpw_mapping_node_is_string (node)
           || !bpw_collective_algo_from_string (json_node_get_string (node), &algorithm[i]))
         return _bpw_mapping_fail_got (r, node, p, _("one of \"auto\", \"ring\", \"tree\", \"in-network\", "
-                         "\"direct\""), error);
+                         "\"direct\", \"hierarchical\", \"dimension-ordered\""), error);
     }
   return TRUE;
 }

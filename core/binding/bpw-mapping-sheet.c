@@ -53,7 +53,7 @@ add_task_rows (const BpwPlan *plan, gint64 s, gint64 first_layer, gboolean first
                      ? bpw_number_format_to_string (t->format)
                      : bpw_precision_to_string (t->precision),
         .sparse = t->sparse != 0,
-        .fallback = bpw_fallback_to_string (t->fallback),
+        .fallback = bpw_fallback_to_string (t->fallback), .algorithm = "",
       };
       g_array_append_val (rows, row);
     }
@@ -84,6 +84,7 @@ add_transfer_rows (const BpwPlan *plan, gint64 s, gint64 first_layer, gboolean f
         .precision = "", .fallback = "",
         .device_bytes = tr->wire_bytes, .count = count, .time_s = tr->time_s,
         .total_s = count * tr->exposed_s, .bottleneck = BPW_BOTTLENECK_COMMUNICATION,
+        .algorithm = tr->algorithm != 0 ? bpw_collective_algo_to_string (tr->algorithm) : "",
       };
       g_array_append_val (rows, row);
     }

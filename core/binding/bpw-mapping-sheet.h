@@ -46,6 +46,9 @@ typedef struct
   const char    *precision;
   gboolean       sparse;
   const char    *fallback;
+  /* Transfers: the collective algorithm binding chose ("ring", "hierarchical",
+   * "dimension-ordered"); "" for tasks. */
+  const char    *algorithm;
 } BpwSheetRow;
 
 /* Rows of every stage; with @first_block_only, only each stage's first transformer block

@@ -356,12 +356,15 @@ static const char *
 algorithm_transformation (BpwCollectiveKind kind, BpwCollectiveAlgo algo, const char **what)
 {
   static const char * const names[BPW_N_COLLECTIVES][BPW_N_COLLECTIVE_ALGOS] = {
-    { "ring-all-reduce", "tree-all-reduce", "in-network-all-reduce", "direct-all-reduce" },
+    { "ring-all-reduce", "tree-all-reduce", "in-network-all-reduce", "direct-all-reduce",
+      "hierarchical-all-reduce", "torus-all-reduce" },
     { "ring-reduce-scatter", "tree-reduce-scatter", "in-network-reduce-scatter",
-      "direct-reduce-scatter" },
-    { "ring-all-gather", "tree-all-gather", "in-network-all-gather", "direct-all-gather" },
-    { "ring-all-to-all", "tree-all-to-all", "in-network-all-to-all", "direct-all-to-all" },
-    { "send-recv", "send-recv", "send-recv", "send-recv" },
+      "direct-reduce-scatter", "hierarchical-reduce-scatter", "torus-reduce-scatter" },
+    { "ring-all-gather", "tree-all-gather", "in-network-all-gather", "direct-all-gather",
+      "hierarchical-all-gather", "torus-all-gather" },
+    { "ring-all-to-all", "tree-all-to-all", "in-network-all-to-all", "direct-all-to-all",
+      "hierarchical-all-to-all", "torus-all-to-all" },
+    { "send-recv", "send-recv", "send-recv", "send-recv", "send-recv", "send-recv" },
   };
   static const char * const descriptions[BPW_N_COLLECTIVES] = {
     "each logical all-reduce of M bytes over n ranks becomes the algorithm's transfers "
@@ -484,10 +487,7 @@ _bpw_plan_bind_transfers (BpwPlan *plan)
           if (tier < 0 || (guint) tier >= bp->n_tiers)
             continue;
           t = &bp->tiers[tier];
-          tr.algorithm = _bpw_plan_algorithm (bp, &plan->mapping, tier, c->kind, tr.bytes,
-                                              tr.ranks);
-          tr.time_s = bpw_cost_collective (t, tr.algorithm, c->kind, tr.bytes, tr.ranks);
-          tr.wire_bytes = bpw_cost_wire_bytes (c->kind, tr.algorithm, tr.bytes, tr.ranks);
+          _bpw_plan_price_transfer (bp, &plan->mapping, tier, &tr);
           if (c->group == BPW_GROUP_CP && core != NULL && c->layer >= 0)
             served = bpw_plan_cp_step_window (&dist->parallel, c->phase,
                                               core[(gsize) c->layer * BPW_N_PHASES + c->phase]);

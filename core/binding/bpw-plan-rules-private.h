@@ -45,13 +45,14 @@ void       _bpw_plan_rank_shape       (const BpwOp *op,
                                        double      *n,
                                        double      *k);
 
-/* Collective algorithm chosen for @kind on @tier under @mapping (0 = best). */
-BpwCollectiveAlgo _bpw_plan_algorithm (const BpwBlueprint *bp,
+/* Prices @tr (its kind, group, bytes and ranks set) on tier @tier, on the span its group
+ * has under @mapping's layout (bpw-cost-topology.h): the mapping's algorithm for the tier
+ * where it carries the collective there, else the cheapest; fills algorithm, time_s and
+ * wire_bytes. */
+void       _bpw_plan_price_transfer   (const BpwBlueprint *bp,
                                        const BpwMapping   *mapping,
                                        gint                tier,
-                                       BpwCollectiveKind   kind,
-                                       double              bytes,
-                                       gint64              ranks);
+                                       BpwPlanTransfer    *tr);
 
 /* An implementation transformation of the software stack: as above, with its time. */
 void       _bpw_plan_add_implementation (BpwPlan    *plan,

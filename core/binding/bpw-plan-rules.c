@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bpw-plan-rules-private.h"
+#include "bpw-cost-topology.h"
 
 static gboolean
 name_has_prefix (const BpwWorkGraph *g, const BpwOp *op, const char *prefix)
@@ -127,21 +128,24 @@ _bpw_plan_rank_shape (const BpwOp *op,
     *k /= (double) tp_parts;
 }
 
-BpwCollectiveAlgo
-_bpw_plan_algorithm (const BpwBlueprint *bp,
-                     const BpwMapping   *mapping,
-                     gint                tier,
-                     BpwCollectiveKind   kind,
-                     double              bytes,
-                     gint64              ranks)
+void
+_bpw_plan_price_transfer (const BpwBlueprint *bp,
+                          const BpwMapping   *mapping,
+                          gint                tier,
+                          BpwPlanTransfer    *tr)
 {
   BpwCollectiveAlgo algo = tier < BPW_MAPPING_MAX_TIERS ? mapping->algorithm[tier] : 0;
+  BpwCollectiveSpan span;
 
+  bpw_cost_span_init (&span, bp, (guint) tier, tr->ranks,
+                      bpw_cost_group_stride (&mapping->parallel, tr->group));
   /* The tier's choice holds for the collectives it can carry; an all-to-all on a tier set
    * to tree or in-network still runs as ring or direct, whichever is cheaper. */
-  if (algo != 0 && bpw_cost_algorithm_applies (&bp->tiers[tier], algo, kind))
-    return algo;
-  return bpw_cost_best_algorithm (&bp->tiers[tier], kind, bytes, ranks);
+  if (algo == 0 || !bpw_cost_span_applies (&span, algo, tr->kind))
+    algo = bpw_cost_span_best (&span, tr->kind, tr->bytes);
+  tr->algorithm = algo;
+  tr->time_s = bpw_cost_span_time (&span, algo, tr->kind, tr->bytes);
+  tr->wire_bytes = bpw_cost_span_wire_bytes (&span, algo, tr->kind, tr->bytes);
 }
 
 void

@@ -24,6 +24,7 @@ static const char * const bundled_names[] = {
   "mi300x",
   "tpu-v4",
   "tpu-v5p",
+  "tpu-v5p-4x4x4",
   "gaudi3",
   NULL
 };

@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "bpw-blueprint.h"
 
 /* Sources and names live in the blueprint's string pool, so a copy re-pools every one. */
@@ -82,6 +84,7 @@ bpw_blueprint_copy (const BpwBlueprint *bp)
       bpw_blueprint_copy_sourced (c, &t->efficiency);
       bpw_blueprint_copy_sourced (c, &t->energy_per_byte);
       bpw_blueprint_copy_sourced (c, &t->processor_usage);
+      bpw_blueprint_copy_sourced (c, &t->oversubscription);
     }
   bpw_blueprint_copy_sourced (c, &c->tdp);
   bpw_blueprint_copy_sourced (c, &c->power_cap);
@@ -177,7 +180,9 @@ bpw_tier_equal (const BpwTier *a,
       || !bpw_sourced_equal (&a->latency, &b->latency)
       || !bpw_sourced_equal (&a->efficiency, &b->efficiency)
       || !bpw_sourced_equal (&a->energy_per_byte, &b->energy_per_byte)
-      || !bpw_sourced_equal (&a->processor_usage, &b->processor_usage))
+      || !bpw_sourced_equal (&a->processor_usage, &b->processor_usage)
+      || !bpw_sourced_equal (&a->oversubscription, &b->oversubscription)
+      || memcmp (a->shape, b->shape, sizeof a->shape) != 0)
     return FALSE;
   for (guint i = 0; i < BPW_N_COLLECTIVES; i++)
     {

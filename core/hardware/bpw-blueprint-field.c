@@ -40,6 +40,8 @@ bpw_blueprint_field_peek (const BpwBlueprint      *bp,
       return field->index < bp->n_tiers ? &bp->tiers[field->index].bandwidth : NULL;
     case BPW_BLUEPRINT_FIELD_TIER_LATENCY:
       return field->index < bp->n_tiers ? &bp->tiers[field->index].latency : NULL;
+    case BPW_BLUEPRINT_FIELD_TIER_OVERSUBSCRIPTION:
+      return field->index < bp->n_tiers ? &bp->tiers[field->index].oversubscription : NULL;
     case BPW_BLUEPRINT_FIELD_TDP:
       return &bp->tdp;
     case BPW_BLUEPRINT_FIELD_IDLE_POWER:
@@ -81,6 +83,7 @@ bpw_blueprint_field_unit (const BpwBlueprintField *field)
     case BPW_BLUEPRINT_FIELD_POWER_CAP:
       return BPW_UNIT_WATTS;
     case BPW_BLUEPRINT_FIELD_TIER_SIZE:
+    case BPW_BLUEPRINT_FIELD_TIER_OVERSUBSCRIPTION:
     case BPW_N_BLUEPRINT_FIELDS:
     default:
       return BPW_UNIT_NONE;
@@ -133,6 +136,8 @@ bpw_blueprint_field_what (const BpwBlueprintField *field)
       return _("a tier size");
     case BPW_BLUEPRINT_FIELD_TIER_LATENCY:
       return _("a latency");
+    case BPW_BLUEPRINT_FIELD_TIER_OVERSUBSCRIPTION:
+      return _("an oversubscription");
     case BPW_BLUEPRINT_FIELD_TDP:
     case BPW_BLUEPRINT_FIELD_IDLE_POWER:
     case BPW_BLUEPRINT_FIELD_POWER_CAP:

@@ -26,6 +26,7 @@ typedef enum
   BPW_BLUEPRINT_FIELD_TDP,
   BPW_BLUEPRINT_FIELD_IDLE_POWER,
   BPW_BLUEPRINT_FIELD_POWER_CAP,         /* power_cap, W */
+  BPW_BLUEPRINT_FIELD_TIER_OVERSUBSCRIPTION, /* tiers[index].oversubscription, a ratio ≥ 1 */
   BPW_N_BLUEPRINT_FIELDS
 } BpwBlueprintFieldKind;
 

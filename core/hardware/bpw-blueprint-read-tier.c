@@ -12,7 +12,7 @@
 #include "bpw-i18n.h"
 
 static const char * const topology_choices[] = {
-  "switch", "full-mesh", "ring", "torus", "fat-tree", NULL
+  "switch", "full-mesh", "ring", "torus", "fat-tree", "rail-optimized", NULL
 };
 
 #define INF G_MAXDOUBLE
@@ -74,6 +74,61 @@ bpw_blueprint_read_op_factors (BpwBlueprintReader *r,
   return TRUE;
 }
 
+/* "dimensions": a count (3), or a torus's size along each dimension ([4, 4, 4]), whose
+ * product must be the tier's size (read before it). */
+static gboolean
+bpw_blueprint_read_dimensions (BpwBlueprintReader *r,
+                               JsonObject         *obj,
+                               const char         *path,
+                               BpwTier            *t,
+                               GError            **error)
+{
+  g_autofree char *dpath = bpw_json_doc_member_path (path, "dimensions");
+  JsonNode *node = json_object_get_member (obj, "dimensions");
+  JsonArray *sizes;
+  guint n;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return bpw_json_doc_get_int (r->doc, obj, path, "dimensions", FALSE, 1,
+                                 BPW_TIER_MAX_DIMENSIONS, &t->dimensions, error);
+  if (t->topology != BPW_TOPOLOGY_TORUS)
+    return bpw_json_doc_error (r->doc, node, dpath, error, _("sizes per dimension describe a "
+                               "torus; give this %s tier a count of dimensions, or none"),
+                               bpw_topology_to_string (t->topology));
+  sizes = json_node_get_array (node);
+  n = json_array_get_length (sizes);
+  if (n < 1 || n > BPW_TIER_MAX_DIMENSIONS)
+    return bpw_json_doc_error (r->doc, node, dpath, error, _("expected 1 to %d sizes, one per "
+                               "dimension, got %u"), BPW_TIER_MAX_DIMENSIONS, n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *p = g_strdup_printf ("%s[%u]", dpath, i);
+      double v;
+
+      if (!_bpw_blueprint_read_number_element (r, json_array_get_element (sizes, i), p,
+                                              _("a whole number of devices from 1 to 16777216"),
+                                              1, BPW_BLUEPRINT_MAX_TIER_SIZE, FALSE, &v, error))
+        return FALSE;
+      if (v != (double) (gint64) v)
+        return bpw_json_doc_error (r->doc, json_array_get_element (sizes, i), p, error,
+                                   _("expected a whole number of devices, got %.17g"), v);
+      t->shape[i] = (gint64) v;
+    }
+  t->dimensions = n;
+  if (!bpw_tier_shape_valid (t))
+    {
+      gint64 product = bpw_tier_shape_devices (t);
+
+      if (product == 0)
+        return bpw_json_doc_error (r->doc, node, dpath, error, _("the sizes multiply to more "
+                                   "than 16777216 devices"));
+      return bpw_json_doc_error (r->doc, node, dpath, error, _("the sizes multiply to %"
+                                 G_GINT64_FORMAT " devices, but the tier's size is %.0f"),
+                                 product, t->size.value);
+    }
+  return TRUE;
+}
+
 gboolean
 _bpw_blueprint_read_tier (BpwBlueprintReader *r,
                          JsonNode           *node,
@@ -83,7 +138,7 @@ _bpw_blueprint_read_tier (BpwBlueprintReader *r,
   static const char * const known[] = {
     "name", "topology", "dimensions", "size", "bandwidth", "links", "latency", "efficiency",
     "energy_per_byte", "processor_usage", "collectives", "op_factors", "must_be_filled",
-    "notes", NULL
+    "oversubscription", "notes", NULL
   };
   g_autofree char *cpath = bpw_json_doc_member_path (path, "collectives");
   const char *name = NULL;
@@ -108,9 +163,7 @@ _bpw_blueprint_read_tier (BpwBlueprintReader *r,
 
   idx = bpw_blueprint_add_tier (r->bp, name, topology);
   t = &r->bp->tiers[idx];  /* index first: add may move the array */
-  if (!bpw_json_doc_get_int (r->doc, obj, path, "dimensions", FALSE, 1, 16, &t->dimensions,
-                             error)
-      || !_bpw_blueprint_read_value (r, obj, path, "size", TRUE, BPW_UNIT_NONE, 1,
+  if (!_bpw_blueprint_read_value (r, obj, path, "size", TRUE, BPW_UNIT_NONE, 1,
                                      BPW_BLUEPRINT_MAX_TIER_SIZE, TRUE,
                                      &t->size, error)
       || !_bpw_blueprint_read_value (r, obj, path, "bandwidth", TRUE, BPW_UNIT_BYTES_PER_S,
@@ -128,6 +181,10 @@ _bpw_blueprint_read_tier (BpwBlueprintReader *r,
                                      &t->energy_per_byte, error)
       || !_bpw_blueprint_read_value (r, obj, path, "processor_usage", FALSE, BPW_UNIT_NONE, 0,
                                      0.999999, FALSE, &t->processor_usage, error)
+      || !_bpw_blueprint_read_value (r, obj, path, "oversubscription", FALSE, BPW_UNIT_NONE, 1,
+                                     BPW_TIER_MAX_OVERSUBSCRIPTION, FALSE, &t->oversubscription,
+                                     error)
+      || !bpw_blueprint_read_dimensions (r, obj, path, t, error)
       || !bpw_json_doc_get_bool (r->doc, obj, path, "must_be_filled", FALSE, &t->must_be_filled,
                                  error)
       || !bpw_blueprint_read_op_factors (r, obj, path, t, error))

@@ -128,7 +128,14 @@ bpw_blueprint_write_tier (BpwJsonWriter *w,
   bpw_json_writer_begin_object (w, NULL);
   bpw_json_writer_string (w, "name", t->name);
   bpw_json_writer_string (w, "topology", bpw_topology_to_string (t->topology));
-  if (t->dimensions > 0)
+  if (t->dimensions > 0 && t->shape[0] > 0)
+    {
+      bpw_json_writer_begin_array (w, "dimensions");
+      for (gint64 d = 0; d < t->dimensions; d++)
+        bpw_json_writer_int (w, NULL, t->shape[d]);
+      bpw_json_writer_end_array (w);
+    }
+  else if (t->dimensions > 0)
     bpw_json_writer_int (w, "dimensions", t->dimensions);
   bpw_blueprint_write_value (w, "size", &t->size);
   bpw_blueprint_write_value (w, "bandwidth", &t->bandwidth);
@@ -137,6 +144,7 @@ bpw_blueprint_write_tier (BpwJsonWriter *w,
   bpw_blueprint_write_value (w, "efficiency", &t->efficiency);
   bpw_blueprint_write_value (w, "energy_per_byte", &t->energy_per_byte);
   bpw_blueprint_write_value (w, "processor_usage", &t->processor_usage);
+  bpw_blueprint_write_value (w, "oversubscription", &t->oversubscription);
   bpw_json_writer_begin_array (w, "collectives");
   for (guint i = 0; i < BPW_N_COLLECTIVE_ALGOS; i++)
     if (t->collectives & (1u << i))

@@ -24,10 +24,10 @@ static const char * const memory_kind_names[] = {
   "registers", "sram", "cache", "device", "host", NULL
 };
 static const char * const topology_names[] = {
-  "switch", "full-mesh", "ring", "torus", "fat-tree", NULL
+  "switch", "full-mesh", "ring", "torus", "fat-tree", "rail-optimized", NULL
 };
 static const char * const algo_names[] = {
-  "ring", "tree", "in-network", "direct", NULL
+  "ring", "tree", "in-network", "direct", "hierarchical", "dimension-ordered", NULL
 };
 static const char * const interpolation_names[] = {
   "step", "log-linear", NULL
@@ -484,6 +484,12 @@ bpw_blueprint_validate (const BpwBlueprint *bp,
       if (!WITHIN (t->latency, 0, BPW_BLUEPRINT_MAX_LATENCY))
         return bpw_blueprint_invalid (error, n, _("tier %s: the latency must lie between 0 and "
                                       "1 s"), t->name);
+      if (!WITHIN (t->oversubscription, 1, BPW_TIER_MAX_OVERSUBSCRIPTION))
+        return bpw_blueprint_invalid (error, n, _("tier %s: the oversubscription must lie "
+                                      "between 1 and 1000"), t->name);
+      if (!bpw_tier_shape_valid (t))
+        return bpw_blueprint_invalid (error, n, _("tier %s: the torus dimensions must be "
+                                      "positive and multiply to the tier's size"), t->name);
       if (i > 0 && t->size.value < bp->tiers[i - 1].size.value)
         return bpw_blueprint_invalid (error, n, _("tier %s has fewer devices (%.0f) than the "
                                       "tier inside it (%.0f); list tiers innermost first"),

@@ -54,8 +54,12 @@ typedef enum
   BPW_TOPOLOGY_SWITCH,     /* every device one hop from every other through a switch */
   BPW_TOPOLOGY_FULL_MESH,  /* direct links between all pairs */
   BPW_TOPOLOGY_RING,
-  BPW_TOPOLOGY_TORUS,      /* dims > 0 */
-  BPW_TOPOLOGY_FAT_TREE,
+  BPW_TOPOLOGY_TORUS,      /* dims > 0; per-dimension sizes in BpwTier.shape when known */
+  BPW_TOPOLOGY_FAT_TREE,   /* switches in levels; "oversubscription" thins the uplinks */
+  /* A fat-tree whose leaf switches are rails: the devices with the same local rank in the
+   * inner tier (node) share one rail switch. Same-rail traffic runs at full bandwidth;
+   * traffic between rails takes one extra hop over the inner tier first (PXN). */
+  BPW_TOPOLOGY_RAIL_OPTIMIZED,
   BPW_N_TOPOLOGIES
 } BpwTopology;
 
@@ -66,8 +70,14 @@ typedef enum
   BPW_COLLECTIVE_ALGO_TREE       = 1 << 1,
   BPW_COLLECTIVE_ALGO_IN_NETWORK = 1 << 2,  /* switch reduction: NVLS, SHARP */
   BPW_COLLECTIVE_ALGO_DIRECT     = 1 << 3,  /* one-shot over a full mesh or switch */
+  /* Two levels: reduce-scatter inside the inner tier, the collective across this tier on
+   * 1/n of the data, all-gather inside (bpw-cost-topology.h). */
+  BPW_COLLECTIVE_ALGO_HIERARCHICAL = 1 << 4,
+  /* Dimension-ordered over a torus's per-dimension sizes, bidirectional rings per dimension;
+   * a torus tier with a shape offers it without listing it. */
+  BPW_COLLECTIVE_ALGO_TORUS      = 1 << 5,
 } BpwCollectiveAlgo;
-#define BPW_N_COLLECTIVE_ALGOS 4
+#define BPW_N_COLLECTIVE_ALGOS 6
 
 /* Calculon's processing_mode: op time = compute + memory, or max of the two. */
 typedef enum
@@ -165,6 +175,10 @@ typedef struct
 #define BPW_BLUEPRINT_MAX_ENERGY     1e-6                   /* 1 µJ per FLOP or byte */
 #define BPW_BLUEPRINT_MAX_COST       1e9                    /* $1 billion per device */
 #define BPW_BLUEPRINT_MAX_COUNT      1e9                    /* units, instances, links */
+/* Dimensions a torus may have, and the largest uplink oversubscription (a ratio ≥ 1): far
+ * beyond any built network, so that a larger figure is a typo. */
+#define BPW_TIER_MAX_DIMENSIONS      16
+#define BPW_TIER_MAX_OVERSUBSCRIPTION 1e3
 
 typedef struct
 {
@@ -193,6 +207,12 @@ typedef struct
   const char  *name;             /* pooled */
   BpwTopology  topology;
   gint64       dimensions;       /* torus or ring dimensions; 0 otherwise */
+  /* Torus: devices along each of the first @dimensions dimensions (wraparound links), their
+   * product the tier's size; all 0 when the file gives only the count. */
+  gint64       shape[BPW_TIER_MAX_DIMENSIONS];
+  /* Ratio ≥ 1 of downlink to uplink capacity where traffic leaves the inner tier (2 for a
+   * 2:1 fat-tree): such traffic gets bandwidth / oversubscription. Unset: 1. */
+  BpwSourced   oversubscription;
   BpwSourced   size;             /* devices in one instance of the tier, inner tiers included */
   BpwSourced   bandwidth;        /* B/s per direction per device */
   BpwSourced   links;            /* ports per device */
@@ -368,6 +388,12 @@ gboolean      bpw_blueprint_runs_flash_attention (const BpwBlueprint *bp);
  * set and positive, tier sizes non-decreasing and nested. */
 gboolean      bpw_blueprint_validate      (const BpwBlueprint *bp,
                                            GError            **error);
+/* Whether @tier's torus shape, when it has one, has 1 to BPW_TIER_MAX_DIMENSIONS positive
+ * sizes whose product is the tier's size (a tier without a shape passes). */
+gboolean      bpw_tier_shape_valid        (const BpwTier      *tier);
+/* Product of the torus shape's sizes; 0 without a shape or when it passes the tier size
+ * bound (no overflow). */
+gint64        bpw_tier_shape_devices      (const BpwTier      *tier);
 
 const char   *bpw_precision_to_string    (BpwPrecision precision);
 gboolean      bpw_precision_from_string  (const char *str, BpwPrecision *out);

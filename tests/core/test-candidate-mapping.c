@@ -264,6 +264,18 @@ test_edit (void)
 /* A tier set to tree (or in-network) runs its reductions that way, but an all-to-all has
  * neither: it runs as ring, the only other algorithm the H100's NVLink offers, and costs
  * the ring's α-β time, (n−1)·α + (n−1)/n · S / (β·η). */
+
+/* The algorithm binding chooses for one collective of the tensor-parallel group. */
+static BpwCollectiveAlgo
+plan_algorithm (const BpwBlueprint *bp, const BpwMapping *mapping, gint tier,
+                BpwCollectiveKind kind, double bytes, gint64 ranks)
+{
+  BpwPlanTransfer tr = { .kind = kind, .group = BPW_GROUP_TP, .bytes = bytes, .ranks = ranks };
+
+  _bpw_plan_price_transfer (bp, mapping, tier, &tr);
+  return tr.algorithm;
+}
+
 static void
 test_all_to_all_algorithm (void)
 {
@@ -323,13 +335,13 @@ test_all_to_all_algorithm (void)
       g_assert_cmpuint (reductions, >, 0);
 
       /* The choice itself, for every kind. */
-      g_assert_cmpint (_bpw_plan_algorithm (run.blueprint, &run.mapping, 0,
+      g_assert_cmpint (plan_algorithm (run.blueprint, &run.mapping, 0,
                                             BPW_COLLECTIVE_ALL_TO_ALL, 1e6, 8), ==,
                        BPW_COLLECTIVE_ALGO_RING);
-      g_assert_cmpint (_bpw_plan_algorithm (run.blueprint, &run.mapping, 0,
+      g_assert_cmpint (plan_algorithm (run.blueprint, &run.mapping, 0,
                                             BPW_COLLECTIVE_SEND_RECV, 1e6, 2), ==,
                        BPW_COLLECTIVE_ALGO_RING);
-      g_assert_cmpint (_bpw_plan_algorithm (run.blueprint, &run.mapping, 0,
+      g_assert_cmpint (plan_algorithm (run.blueprint, &run.mapping, 0,
                                             BPW_COLLECTIVE_ALL_GATHER, 1e6, 8), ==, chosen[i]);
       g_assert_false (bpw_cost_algorithm_applies (tier, chosen[i], BPW_COLLECTIVE_ALL_TO_ALL));
       g_assert_true (bpw_cost_algorithm_applies (tier, chosen[i], BPW_COLLECTIVE_ALL_REDUCE));
@@ -337,7 +349,7 @@ test_all_to_all_algorithm (void)
   /* Direct, where a tier offers it, is an all-to-all's own. */
   run.blueprint->tiers[0].collectives |= BPW_COLLECTIVE_ALGO_DIRECT;
   run.mapping.algorithm[0] = BPW_COLLECTIVE_ALGO_DIRECT;
-  g_assert_cmpint (_bpw_plan_algorithm (run.blueprint, &run.mapping, 0,
+  g_assert_cmpint (plan_algorithm (run.blueprint, &run.mapping, 0,
                                         BPW_COLLECTIVE_ALL_TO_ALL, 1e6, 8), ==,
                    BPW_COLLECTIVE_ALGO_DIRECT);
   bpw_candidate_run_clear (&run);

@@ -220,6 +220,12 @@ test_edit_refused (void)
   g_assert_nonnull (size);
   bpw_value_row_commit_text (BPW_VALUE_ROW (size), "2.5");
   g_assert_nonnull (bpw_value_row_get_error (BPW_VALUE_ROW (size)));
+  /* The H100's rail-optimised InfiniBand shows its oversubscription, a ratio of at least 1. */
+  size = bpw_inspector_lookup_row (inspector, "blueprint/tiers[1].oversubscription");
+  g_assert_nonnull (size);
+  g_assert_cmpstr (bpw_value_row_get_value (BPW_VALUE_ROW (size)), ==, "1");
+  bpw_value_row_commit_text (BPW_VALUE_ROW (size), "0.5");
+  g_assert_nonnull (bpw_value_row_get_error (BPW_VALUE_ROW (size)));
 
   g_assert_null (bpw_study_lookup_inline_blueprint (study, H100));
   g_assert_false (bpw_window_get_can_undo (window));

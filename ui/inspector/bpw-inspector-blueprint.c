@@ -70,6 +70,9 @@ bpw_inspector_topology_label (BpwTopology topology)
       return _("torus");
     case BPW_TOPOLOGY_FAT_TREE:
       return _("fat tree");
+    /* Translators: a fat tree whose leaf switches each join one local rank of every node */
+    case BPW_TOPOLOGY_RAIL_OPTIMIZED:
+      return _("rail-optimised fat tree");
     case BPW_N_TOPOLOGIES:
     default:
       return "";
@@ -259,6 +262,29 @@ bpw_inspector_add_memory (BpwInspector       *self,
     }
 }
 
+/* "Interconnect tier 1, torus 4 × 4 × 4", "… fat tree, 2:1 oversubscribed". */
+static char *
+bpw_inspector_tier_description (const BpwTier *t,
+                                guint          i)
+{
+  GString *s = g_string_new (NULL);
+
+  /* Translators: "Interconnect tier 1, switched" */
+  g_string_printf (s, _("Interconnect tier %u, %s"), i + 1,
+                   bpw_inspector_topology_label (t->topology));
+  if (bpw_tier_shape_devices (t) > 0)
+    for (gint64 d = 0; d < t->dimensions; d++)
+      g_string_append_printf (s, d == 0 ? " %" G_GINT64_FORMAT : " × %" G_GINT64_FORMAT,
+                              t->shape[d]);
+  else if (t->dimensions > 0)
+    /* Translators: a torus or ring with this many dimensions, after its topology */
+    g_string_append_printf (s, _(" (%d-D)"), (int) t->dimensions);
+  if (t->oversubscription.set && t->oversubscription.value > 1)
+    /* Translators: "2:1 oversubscribed": downlink to uplink capacity, after the topology */
+    g_string_append_printf (s, _(", %.3g:1 oversubscribed"), t->oversubscription.value);
+  return g_string_free (s, FALSE);
+}
+
 static void
 bpw_inspector_add_tiers (BpwInspector       *self,
                          const BpwBlueprint *bp)
@@ -271,9 +297,8 @@ bpw_inspector_add_tiers (BpwInspector       *self,
       g_autofree char *size = g_strdup_printf ("tiers[%u].size", i);
       g_autofree char *bandwidth = g_strdup_printf ("tiers[%u].bandwidth", i);
       g_autofree char *latency = g_strdup_printf ("tiers[%u].latency", i);
-      /* Translators: "Interconnect tier 1, switched" */
-      g_autofree char *description = g_strdup_printf (_("Interconnect tier %u, %s"), i + 1,
-                                                      bpw_inspector_topology_label (t->topology));
+      g_autofree char *oversubscription = g_strdup_printf ("tiers[%u].oversubscription", i);
+      g_autofree char *description = bpw_inspector_tier_description (t, i);
 
       group = bpw_inspector_group (self, t->name, description);
       bpw_inspector_add_value (self, group, _("Devices"), size,
@@ -282,6 +307,10 @@ bpw_inspector_add_tiers (BpwInspector       *self,
                                BPW_BLUEPRINT_FIELD_TIER_BANDWIDTH, i, 0);
       bpw_inspector_add_value (self, group, _("Latency"), latency,
                                BPW_BLUEPRINT_FIELD_TIER_LATENCY, i, 0);
+      /* Uplinks can be thinner than downlinks only where traffic leaves an inner tier. */
+      if (t->topology == BPW_TOPOLOGY_FAT_TREE || t->topology == BPW_TOPOLOGY_RAIL_OPTIMIZED)
+        bpw_inspector_add_value (self, group, _("Oversubscription"), oversubscription,
+                                 BPW_BLUEPRINT_FIELD_TIER_OVERSUBSCRIPTION, i, 0);
     }
 }
 

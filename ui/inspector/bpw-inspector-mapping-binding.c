@@ -142,6 +142,11 @@ bpw_inspector_algorithm_label (BpwCollectiveAlgo algo)
     case BPW_COLLECTIVE_ALGO_IN_NETWORK: return _("In-network");
     /* Translators: every rank sends to every other in one step */
     case BPW_COLLECTIVE_ALGO_DIRECT: return _("Direct");
+    /* Translators: reduce-scatter inside the node, the collective across nodes, all-gather
+     * inside the node */
+    case BPW_COLLECTIVE_ALGO_HIERARCHICAL: return _("Hierarchical");
+    /* Translators: a torus collective run one dimension after the other */
+    case BPW_COLLECTIVE_ALGO_TORUS: return _("Dimension-ordered");
     default: g_return_val_if_reached (NULL);
     }
 }

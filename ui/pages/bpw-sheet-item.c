@@ -164,7 +164,10 @@ bpw_sheet_item_new (const BpwSheetRow *row)
   g_autofree char *joined = NULL;
 
   self->operation = g_strdup (row->name);
-  self->kind = g_strdup (row->kind);
+  /* A transfer's kind says how it runs: "all_reduce (hierarchical)". */
+  self->kind = row->transfer && row->algorithm != NULL && row->algorithm[0] != '\0'
+               ? g_strdup_printf ("%s (%s)", row->kind, row->algorithm)
+               : g_strdup (row->kind);
   self->engine = g_strdup (row->engine);
   self->fusion = g_strdup (row->fusion != NULL ? row->fusion : "");
   self->stage = row->stage;
