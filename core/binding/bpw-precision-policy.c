@@ -302,9 +302,8 @@ bpw_weight_only_describe (BpwWeightFormat weights,
 {
   if (weights == BPW_WEIGHT_FORMAT_NATIVE || weights >= BPW_N_WEIGHT_FORMATS)
     return g_strdup (compute);
-  /* TRANSLATORS: a matmul's precision under weight-only quantisation: "int4 w/ g128 (bf16
-   * compute)" — weights in int4 with one scale per 128 elements, computed in bf16. */
-  return g_strdup_printf (_("%s w/ g%" G_GINT64_FORMAT " (%s compute)"), weight_names[weights],
+  /* A notation like the format names, kept untranslated: the sheet's CSV carries it. */
+  return g_strdup_printf ("%s w/ g%" G_GINT64_FORMAT " (%s compute)", weight_names[weights],
                           group, compute);
 }
 
