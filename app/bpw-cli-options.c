@@ -53,7 +53,12 @@ static const char bpw_cli_mapping_help[] =
   "    mapping's \"precision\" member, inline or in a file: per class (attention_projection,\n"
   "    mlp, attention_core, lm_head) a format (bf16, fp8-e4m3, fp8-e5m2, fp4, int8),\n"
   "    scaling (none, per-tensor, per-channel, per-block with block), keep_bf16 and\n"
-  "    sparsity (dense, 2:4), e.g. '{\"mlp\": {\"format\": \"fp8-e4m3\"}}'.\n"
+  "    sparsity (dense, 2:4), weights (native, int8, int4) with group, e.g.\n"
+  "    '{\"mlp\": {\"format\": \"fp8-e4m3\"}}'.\n"
+  "  --weights native: weights as the matmuls compute. int8 or int4: weight-only\n"
+  "    quantisation of the attention projections and the MLP (the LM head keeps its\n"
+  "    weights), one fp16 scale per --group-size elements along k (default 128), over\n"
+  "    --precision-policy; computed at the activation precision (not with --dtype fp8).\n"
   "  --mapping FILE: a bpw-mapping file; its parallel, micro_batch and recompute also\n"
   "    replace those of --execution.\n";
 
@@ -74,6 +79,7 @@ bpw_cli_options_init (BpwCliOptions *options)
     .zero = BPW_CLI_UNSET,
     .interleave = BPW_CLI_UNSET,
     .images = BPW_CLI_UNSET,
+    .group_size = BPW_CLI_UNSET,
   };
   for (guint g = 0; g < BPW_N_GROUPS; g++)
     options->tier[g] = BPW_CLI_UNSET;
@@ -96,6 +102,7 @@ bpw_cli_options_clear (BpwCliOptions *options)
   g_clear_pointer (&options->tp_overlap, g_free);
   g_clear_pointer (&options->tiling, g_free);
   g_clear_pointer (&options->precision_policy, g_free);
+  g_clear_pointer (&options->weights, g_free);
 }
 
 void
@@ -187,6 +194,11 @@ bpw_cli_options_add_mapping (BpwCliOptions  *o,
     { "precision-policy", 0, 0, G_OPTION_ARG_STRING, &o->precision_policy,
       "Precision and 2:4 sparsity per matmul class: inline JSON, a file, or scenario",
       "POLICY" },
+    { "weights", 0, 0, G_OPTION_ARG_STRING, &o->weights,
+      "Weight-only quantisation of the attention projections and MLP: native, int8 or int4",
+      "FORMAT" },
+    { "group-size", 0, 0, G_OPTION_ARG_INT64, &o->group_size,
+      "Weight-only: weight elements along k per fp16 scale (default 128)", "N" },
     G_OPTION_ENTRY_NULL
   };
 
@@ -639,6 +651,55 @@ bpw_cli_options_parse_precision (const char         *value,
   return bpw_mapping_read_precision_data (value, contents, (gssize) length, policy, NULL, error);
 }
 
+/* --weights and --group-size over the policy of @m: weight-only on the attention
+ * projections and the MLP, which must then compute at the activation precision. */
+static gboolean
+bpw_cli_options_apply_weights (const BpwCliOptions *o,
+                               const BpwScenario   *scenario,
+                               BpwMapping          *m,
+                               GError             **error)
+{
+  BpwWeightFormat weights;
+  BpwPrecision precision = bpw_precision_from_dtype (scenario->dtype);
+
+  if (!bpw_cli_options_check_int ("group-size", o->group_size, 1, BPW_WEIGHT_GROUP_MAX, error))
+    return FALSE;
+  if (o->weights == NULL)
+    {
+      if (o->group_size == BPW_CLI_UNSET)
+        return TRUE;
+      g_set_error (error, BPW_CLI_USAGE_ERROR, 0,
+                   "--group-size applies to weight-only quantisation: give --weights int8 "
+                   "or int4 with it");
+      return FALSE;
+    }
+  if (!bpw_weight_format_from_string (o->weights, &weights))
+    return bpw_cli_options_bad_choice ("weights", o->weights, "native, int8 or int4", error);
+  bpw_precision_policy_set_weights (&m->precision, weights,
+                                    o->group_size != BPW_CLI_UNSET ? o->group_size
+                                                                   : BPW_WEIGHT_GROUP_DEFAULT);
+  if (weights == BPW_WEIGHT_FORMAT_NATIVE)
+    return TRUE;
+  for (guint c = 0; c < BPW_N_POLICY_CLASSES; c++)
+    {
+      const BpwClassPrecision *cp = &m->precision.classes[c];
+      BpwNumberFormat format = cp->format != BPW_NUMBER_FORMAT_DEFAULT
+                               ? cp->format : bpw_number_format_of_precision (precision);
+
+      if (cp->weights != BPW_WEIGHT_FORMAT_NATIVE && bpw_number_format_is_reduced (format))
+        {
+          g_set_error (error, BPW_CLI_USAGE_ERROR, 0,
+                       "--weights %s: weight-only quantisation computes at the activation "
+                       "precision, but %s runs in %s; use --dtype bf16 or a policy with "
+                       "\"format\": \"bf16\" for it", o->weights,
+                       bpw_matmul_class_to_string ((BpwMatmulClass) c),
+                       bpw_number_format_to_string (format));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* The explicit mapping options over @m; usage errors for bad values. */
 static gboolean
 bpw_cli_options_apply_mapping_options (const BpwCliOptions *o,
@@ -716,7 +777,8 @@ bpw_cli_options_resolve_mapping (const BpwCliOptions        *o,
            || bpw_mapping_from_calculon_execution (exec, scenario, parallel, &m, error))
        && (o->mapping == NULL
            || bpw_mapping_load_over_for (o->mapping, blueprint, &m, warnings, error))
-       && bpw_cli_options_apply_mapping_options (o, &m, error);
+       && bpw_cli_options_apply_mapping_options (o, &m, error)
+       && bpw_cli_options_apply_weights (o, scenario, &m, error);
   if (!ok)
     {
       bpw_mapping_clear (&m);
@@ -750,6 +812,10 @@ bpw_cli_options_unused_by_calculon (const BpwCliOptions *o)
     return "--tiling";
   if (o->precision_policy != NULL)
     return "--precision-policy";
+  if (o->weights != NULL)
+    return "--weights";
+  if (o->group_size != BPW_CLI_UNSET)
+    return "--group-size";
   for (guint g = 0; g < BPW_N_GROUPS; g++)
     if (o->tier[g] != BPW_CLI_UNSET)
       return tier_options[g];

@@ -47,6 +47,8 @@ typedef struct
   char     *tp_overlap;
   char     *tiling;
   char     *precision_policy;     /* --precision-policy: inline JSON, "scenario" or a file */
+  char     *weights;              /* --weights: native, int8 or int4 (over the policy) */
+  gint64    group_size;           /* --group-size, BPW_CLI_UNSET until given */
   gboolean  dp_overlap;
   gboolean  no_dp_overlap;
   gint64    tier[BPW_N_GROUPS];   /* --tp-tier ... --cp-tier, BPW_CLI_UNSET until given */
@@ -61,8 +63,8 @@ void      bpw_cli_options_add       (BpwCliOptions  *options,
                                      GOptionContext *context);
 
 /* Adds the mapping options of the subcommands that bind work to a blueprint: --mapping,
- * --fusion, --tp-overlap, --dp-overlap / --no-dp-overlap, --tp-tier ... --ep-tier and
- * --tiling. */
+ * --fusion, --tp-overlap, --dp-overlap / --no-dp-overlap, --tp-tier ... --ep-tier,
+ * --tiling, --precision-policy and --weights / --group-size. */
 void      bpw_cli_options_add_mapping (BpwCliOptions  *options,
                                        GOptionContext *context);
 

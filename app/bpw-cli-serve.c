@@ -17,6 +17,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "bpw-cli-options.h"
 #include "bpw-cli-serve-disagg.h"
@@ -79,8 +80,12 @@ serve_to_text (const BpwServeResult *results, guint n, const BpwServeOptions *o,
   else
     g_string_append_printf (out, "KV cache paged in blocks of %" G_GINT64_FORMAT " tokens",
                             o->kv_block > 0 ? o->kv_block : BPW_SERVE_KV_BLOCK);
-  g_string_append_printf (out, " (%s), prefix-cache hit rate %.3g\n",
-                          bpw_dtype_to_string (setup->scenario.kv_dtype), o->prefix_hit);
+  g_string_append_printf (out, " (%s), prefix-cache hit rate %.3g; weights %s\n",
+                          bpw_dtype_to_string (setup->scenario.kv_dtype), o->prefix_hit,
+                          bpw_serve_model_weights (model) +
+                          (g_str_has_prefix (bpw_serve_model_weights (model),
+                                             BPW_MODE_WEIGHTS_PREFIX)
+                           ? strlen (BPW_MODE_WEIGHTS_PREFIX) : 0));
   if (o->chunk_tokens > 0)
     g_string_append_printf (out, "Chunked prefill: %" G_GINT64_FORMAT " prompt tokens per step\n",
                             o->chunk_tokens);

@@ -43,11 +43,14 @@ typedef struct
   gint32  engine[BPW_N_PRIMITIVES];
   gint32  placement[BPW_N_TENSOR_KINDS];
   /* The precision policy, field by field (the policy struct has padding): per class its
-   * format, scaling, block, bf16 hold and 2:4 sparsity; policy_set 0 when there is none. */
+   * format, scaling, block, bf16 hold, 2:4 sparsity and weight-only format and group;
+   * policy_set 0 when there is none. */
   gint32  policy_set;
   gint32  policy_format[BPW_N_POLICY_CLASSES], policy_scaling[BPW_N_POLICY_CLASSES];
   gint32  policy_keep[BPW_N_POLICY_CLASSES], policy_sparse[BPW_N_POLICY_CLASSES];
   gint64  policy_block[BPW_N_POLICY_CLASSES];
+  gint32  policy_weights[BPW_N_POLICY_CLASSES];
+  gint64  policy_group[BPW_N_POLICY_CLASSES];
 } BpwTemplateKey;
 
 typedef struct

@@ -61,6 +61,8 @@ bpw_template_key_init (BpwTemplateKey    *key,
       key->policy_keep[i] = cp->keep_bf16;
       key->policy_sparse[i] = cp->sparse_2_4;
       key->policy_block[i] = cp->block;
+      key->policy_weights[i] = cp->weights;
+      key->policy_group[i] = cp->weights != BPW_WEIGHT_FORMAT_NATIVE ? cp->group : 0;
     }
 }
 
@@ -230,6 +232,8 @@ collect_memory (BpwTemplate *t, const BpwPlan *plan)
 
       _bpw_dist_work_account_tensor (dist, tensor, &mem[part], &stored[part], &kv[part],
                                      &live[part]);
+      /* Weights stored weight-only hold less (bpw-plan-weight-only.c). */
+      mem[part].weights -= (guint64) _bpw_plan_weight_only_saving (plan, i);
       if (tensor->stored == BPW_STORED_CHECKPOINT && tensor->kind == BPW_TENSOR_ACTIVATION &&
           _bpw_plan_tensor_on_chip (g, groups, tensor))
         on_chip[part] += _bpw_dist_work_tensor_rank_bytes (dist, tensor);

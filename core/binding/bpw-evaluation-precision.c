@@ -24,9 +24,27 @@ executions (const BpwPlan *plan, const BpwPlanTask *task)
 static const char *
 task_precision_name (const BpwPlan *plan, const BpwPlanTask *task)
 {
-  if (task->format != BPW_NUMBER_FORMAT_DEFAULT)
-    return bpw_number_format_to_string (task->format);
-  return bpw_precision_to_string (plan->precision);
+  const char *compute = task->format != BPW_NUMBER_FORMAT_DEFAULT
+                        ? bpw_number_format_to_string (task->format)
+                        : bpw_precision_to_string (plan->precision);
+
+  if (task->weights != BPW_WEIGHT_FORMAT_NATIVE)
+    {
+      g_autofree char *name =
+        bpw_weight_only_describe (task->weights,
+                                  plan->mapping.precision.classes[task->op_class].group,
+                                  compute);
+
+      return g_intern_string (name);
+    }
+  return compute;
+}
+
+const char *
+bpw_plan_task_precision_name (const BpwPlan     *plan,
+                              const BpwPlanTask *task)
+{
+  return task_precision_name (plan, task);
 }
 
 GArray *
@@ -173,6 +191,9 @@ bpw_evaluation_precision_modes (const BpwPlan *plan,
             add_mode (modes, bpw_number_format_to_string (t->format));
           if (t->sparse)
             add_mode (modes, BPW_MODE_SPARSITY_2_4);
+          if (t->weights != BPW_WEIGHT_FORMAT_NATIVE)
+            add_mode (modes, bpw_weight_only_mode (t->weights, plan->mapping.precision
+                                                                 .classes[t->op_class].group));
         }
     }
   if (modes->len == 0)
@@ -183,6 +204,7 @@ bpw_evaluation_precision_modes (const BpwPlan *plan,
     {
       const char *mode = modes->pdata[i];
       gboolean sparsity = strcmp (mode, BPW_MODE_SPARSITY_2_4) == 0;
+      gboolean weights = g_str_has_prefix (mode, BPW_MODE_WEIGHTS_PREFIX);
       BpwDType dtype = plan->dist->graph->scenario.dtype;
       BpwMapping without;
       BpwPrecisionMode m = { .mode = mode };
@@ -196,10 +218,15 @@ bpw_evaluation_precision_modes (const BpwPlan *plan,
 
           if (sparsity)
             cp->sparse_2_4 = FALSE;
+          else if (weights)
+            {
+              if (strcmp (bpw_weight_only_mode (cp->weights, cp->group), mode) == 0)
+                cp->weights = BPW_WEIGHT_FORMAT_NATIVE;
+            }
           else if (strcmp (bpw_number_format_to_string (cp->format), mode) == 0)
             cp->format = BPW_NUMBER_FORMAT_BF16;
         }
-      if (!sparsity && strcmp (bpw_number_format_to_string (implied), mode) == 0)
+      if (!sparsity && !weights && strcmp (bpw_number_format_to_string (implied), mode) == 0)
         dtype = BPW_DTYPE_BF16;
       ok = step_time_with (plan, &without, dtype, &base, error);
       bpw_mapping_clear (&without);

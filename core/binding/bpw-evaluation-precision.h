@@ -7,7 +7,7 @@
  * by task (communication is not in any precision). A mode is a reduced number format a
  * matrix task runs in ("fp8-e4m3", "fp8-e5m2", "fp4", "int8") or "sparsity-2:4"; its
  * predicted gain is the analytic step time of the same plan with that mode taken out
- * (its classes in bf16, or dense) over the plan's own. A gain is a prediction of the
+ * (its classes in bf16, dense, or with native weights) over the plan's own. A gain is a prediction of the
  * model, not a measurement: whether the mode keeps quality is evidence a study records.
  */
 #pragma once
@@ -41,6 +41,10 @@ typedef struct
   double      time_ratio;  /* step time without the mode ÷ with it (> 1: a gain) */
 } BpwPrecisionMode;
 
+/* What @task runs in: its format ("fp8-e4m3"), the scenario's precision, or with
+ * weight-only weights "int4 w/ g128 (bf16 compute)" (interned). */
+const char *bpw_plan_task_precision_name (const BpwPlan     *plan,
+                                          const BpwPlanTask *task);
 /* BpwPrecisionShare by name and sparsity, in the order first met. */
 GArray     *bpw_plan_precision_shares    (const BpwPlan *plan);
 /* BpwPrecisionFallback by class, wanted format and reason. */

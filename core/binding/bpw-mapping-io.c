@@ -224,6 +224,11 @@ write_precision (BpwJsonWriter            *w,
         bpw_json_writer_int (w, "block", p->block);
       bpw_json_writer_bool (w, "keep_bf16", p->keep_bf16);
       bpw_json_writer_string (w, "sparsity", p->sparse_2_4 ? "2:4" : "dense");
+      if (p->weights != BPW_WEIGHT_FORMAT_NATIVE)
+        {
+          bpw_json_writer_string (w, "weights", bpw_weight_format_to_string (p->weights));
+          bpw_json_writer_int (w, "group", p->group);
+        }
       bpw_json_writer_end_object (w);
     }
   bpw_json_writer_end_object (w);

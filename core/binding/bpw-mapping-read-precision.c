@@ -17,8 +17,9 @@
 #include "bpw-error.h"
 
 static const char * const class_precision_keys[] = {
-  "format", "scaling", "block", "keep_bf16", "sparsity", NULL
+  "format", "scaling", "block", "keep_bf16", "sparsity", "weights", "group", NULL
 };
+static const char * const weights_choices[] = { "native", "int8", "int4", NULL };
 static const char * const sparsity_choices[] = { "dense", "2:4", NULL };
 static const char * const scaling_choices[] = {
   "none", "per-tensor", "per-channel", "per-block", NULL
@@ -26,6 +27,45 @@ static const char * const scaling_choices[] = {
 static const char * const format_choices[] = {
   "scenario", "bf16", "fp8-e4m3", "fp8-e5m2", "fp4", "int8", NULL
 };
+/* Weight-only quantisation's rules: a class with weights (not the attention core), at
+ * the activation precision, not also 2:4 sparse; a group only with it. */
+static gboolean
+read_weight_only (BpwMappingReader        *r,
+                  JsonObject              *o,
+                  const char              *cpath,
+                  BpwMatmulClass           cls,
+                  const BpwClassPrecision *c,
+                  gboolean                 group_given,
+                  GError                 **error)
+{
+  const char *member = NULL, *message = NULL;
+  g_autofree char *mpath = NULL;
+  JsonNode *at;
+
+  if (c->weights == BPW_WEIGHT_FORMAT_NATIVE)
+    {
+      if (group_given)
+        member = "group", message = _("a group size applies to weight-only quantisation: "
+                                      "set \"weights\" to \"int8\" or \"int4\"");
+    }
+  else if (cls == BPW_MATMUL_CLASS_ATTENTION_CORE)
+    member = "weights", message = _("weight-only quantisation stores weights, and the "
+                                    "attention score and context matmuls have none");
+  else if (bpw_number_format_is_reduced (c->format))
+    member = "weights", message = _("weight-only quantisation computes at the activation "
+                                    "precision: the class's \"format\" must be \"scenario\" "
+                                    "or \"bf16\"");
+  else if (c->sparse_2_4)
+    member = "weights", message = _("weight-only quantisation of 2:4 sparse weights is not "
+                                    "modelled: use one or the other");
+  if (member == NULL)
+    return TRUE;
+  mpath = bpw_json_doc_member_path (cpath, member);
+  at = json_object_get_member (o, member);
+  return bpw_json_doc_error (r->doc, at != NULL ? at : json_object_get_member (o, "format"),
+                             mpath, error, "%s", message);
+}
+
 static gboolean
 read_class_precision (BpwMappingReader  *r,
                       JsonObject        *o,
@@ -35,6 +75,8 @@ read_class_precision (BpwMappingReader  *r,
                       GError           **error)
 {
   int format = c->format, scaling = c->scaling, sparsity = c->sparse_2_4 ? 1 : 0;
+  int weights = c->weights;
+  gint64 group = 0;
 
   _bpw_mapping_warn_unknown (r, o, cpath, class_precision_keys);
   if (!bpw_json_doc_get_enum (r->doc, o, cpath, "format", FALSE, format_choices, &format, error)
@@ -44,11 +86,22 @@ read_class_precision (BpwMappingReader  *r,
                                 &c->block, error)
       || !bpw_json_doc_get_bool (r->doc, o, cpath, "keep_bf16", FALSE, &c->keep_bf16, error)
       || !bpw_json_doc_get_enum (r->doc, o, cpath, "sparsity", FALSE, sparsity_choices,
-                                 &sparsity, error))
+                                 &sparsity, error)
+      || !bpw_json_doc_get_enum (r->doc, o, cpath, "weights", FALSE, weights_choices,
+                                 &weights, error)
+      || !bpw_json_doc_get_int (r->doc, o, cpath, "group", FALSE, 1, BPW_WEIGHT_GROUP_MAX,
+                                &group, error))
     return FALSE;
   c->format = (BpwNumberFormat) format;
   c->scaling = (BpwScaling) scaling;
   c->sparse_2_4 = sparsity == 1;
+  c->weights = (BpwWeightFormat) weights;
+  if (group > 0)
+    c->group = group;
+  else if (c->weights != BPW_WEIGHT_FORMAT_NATIVE && c->group <= 0)
+    c->group = BPW_WEIGHT_GROUP_DEFAULT;
+  if (!read_weight_only (r, o, cpath, cls, c, group > 0, error))
+    return FALSE;
   if (c->scaling == BPW_SCALING_PER_BLOCK && c->block <= 0)
     {
       g_autofree char *spath = bpw_json_doc_member_path (cpath, "scaling");

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "bpw-evaluation-precision.h"
 #include "bpw-mapping-sheet.h"
 #include "bpw-work-graph.h"
 
@@ -49,9 +50,8 @@ add_task_rows (const BpwPlan *plan, gint64 s, gint64 first_layer, gboolean first
         .fusion = t->fusion != 0 ? bpw_fusion_to_string (t->fusion) : "",
         .count = per_step, .time_s = t->cost.time_s, .total_s = per_step * t->cost.time_s,
         .bottleneck = t->cost.bottleneck, .stack_s = t->impl_s,
-        .precision = t->format != BPW_NUMBER_FORMAT_DEFAULT
-                     ? bpw_number_format_to_string (t->format)
-                     : bpw_precision_to_string (t->precision),
+        .precision = bpw_plan_task_precision_name (plan, t),
+        .dequant_s = t->dequant_s,
         .sparse = t->sparse != 0,
         .fallback = bpw_fallback_to_string (t->fallback), .algorithm = "",
       };
@@ -143,7 +143,7 @@ bpw_mapping_sheet_to_csv (const GArray *rows)
   GString *out = g_string_new ("stage,lineage_id,name,layer,layer_type,phase,kind,engine,dtype,"
                                "flops,device_bytes,host_bytes,arithmetic_intensity_flop_per_byte,"
                                "tile_m,tile_n,fusion,fusion_group,count_per_step,time_s,"
-                               "total_s,bottleneck,stack_s,precision,sparsity,fallback\n");
+                               "total_s,bottleneck,stack_s,dequant_s,precision,sparsity,fallback\n");
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -157,12 +157,14 @@ bpw_mapping_sheet_to_csv (const GArray *rows)
                               bpw_phase_to_string (r->phase), r->kind);
       csv_field (out, r->engine, FALSE);
       g_string_append_printf (out, "%s,%.17g,%.17g,%.17g,%.6g,%.0f,%.0f,%s,%u,%.17g,%.9g,%.9g,%s,"
-                              "%.9g,%s,%s,%s\n",
+                              "%.9g,%.9g,",
                               r->dtype, r->flops, r->device_bytes, r->host_bytes, r->intensity,
                               r->tile_m, r->tile_n, r->fusion, r->fusion_group, r->count,
                               r->time_s, r->total_s, bpw_bottleneck_to_string (r->bottleneck),
-                              r->stack_s, r->precision,
-                              r->transfer ? "" : r->sparse ? "2:4" : "dense", r->fallback);
+                              r->stack_s, r->dequant_s);
+      csv_field (out, r->precision, FALSE);
+      g_string_append_printf (out, "%s,%s\n", r->transfer ? "" : r->sparse ? "2:4" : "dense",
+                              r->fallback);
     }
   return g_string_free (out, FALSE);
 }
@@ -191,7 +193,8 @@ bpw_mapping_sheet_to_markdown (const GArray *rows,
                           "overhead: casts, unfused element-wise kernels, launch gaps ...), apart "
                           "from its semantic work. *precision* is what a matmul runs in under the "
                           "mapping's precision policy, with the reason when it fell back to bf16 "
-                          "(engine, quality, shape); a 2:4 sparse matmul runs at twice the "
+                          "(engine, quality, shape, group), and with weight-only weights the dequantisation's "
+                          "exposed time; a 2:4 sparse matmul runs at twice the "
                           "engine's dense rate but keeps the dense model's FLOPs, the work being "
                           "the same.\n\n", title);
   g_string_append (out, "| stage | lineage | operation | layer | type | phase | engine | dtype | "
@@ -209,7 +212,10 @@ bpw_mapping_sheet_to_markdown (const GArray *rows,
       g_autofree char *stack = r->stack_s != 0 ? si (r->stack_s * 1e6, "µs") : g_strdup ("");
       g_autofree char *tile = r->tile_m > 0 ? g_strdup_printf ("%.0f×%.0f", r->tile_m, r->tile_n)
                                             : g_strdup ("");
-      g_autofree char *precision = g_strdup_printf ("%s%s%s%s%s", r->precision,
+      g_autofree char *dequant = r->dequant_s != 0 ? si (r->dequant_s * 1e6, "µs") : NULL;
+      g_autofree char *precision = g_strdup_printf ("%s%s%s%s%s%s%s", r->precision,
+                                                    dequant != NULL ? ", dequant " : "",
+                                                    dequant != NULL ? dequant : "",
                                                     r->sparse ? " 2:4" : "",
                                                     r->fallback[0] ? " (fallback: " : "",
                                                     r->fallback,

@@ -40,11 +40,15 @@ typedef struct
   /* Of time_s: the implementation overhead the blueprint's software stack adds beside the
    * op (casts, element-wise kernels, launch gaps ...), apart from its semantic work. */
   double         stack_s;
-  /* The precision it runs in ("fp8-e4m3", "bf16"; "" for transfers), whether its weights
+  /* The precision it runs in ("fp8-e4m3", "bf16", "int4 w/ g128 (bf16 compute)"; "" for
+   * transfers), whether its weights
    * are 2:4 sparse, and why the policy's format fell back to bf16 ("engine", "quality",
    * "shape"; "" when it did not). */
   const char    *precision;
   gboolean       sparse;
+  /* Of time_s: weight-only dequantisation that the weight loads and matrix work do not
+   * hide (the weight_dequant implementation transformation); 0 otherwise. */
+  double         dequant_s;
   const char    *fallback;
   /* Transfers: the collective algorithm binding chose ("ring", "hierarchical",
    * "dimension-ordered"); "" for tasks. */

@@ -236,6 +236,14 @@ bpw_plan_task_cost (const BpwCostRates *rates,
       bytes[BPW_TRAFFIC_HOST] = 0;
     }
   bpw_cost_task (rates, rate, task->flops, bytes, cost);
+  /* Weight-only dequantisation runs beside the matmul: what it does not hide. */
+  if (task->dequant_ops > 0)
+    {
+      double dequant = _bpw_plan_dequant_exposed (rates, task, cost);
+
+      cost->time_s += dequant;
+      cost->overhead_s += dequant;
+    }
   /* One multi-tensor optimizer kernel pays the launch once per stage, not per tensor. */
   if (task->fusion == BPW_FUSION_OPTIMIZER)
     {
@@ -256,7 +264,7 @@ bind_task (BpwPlan *plan, const guint32 *groups, gint64 ranks, const BpwTask *ta
   const BpwWorkGraph *g = dist->graph;
   const BpwOp *op = bpw_work_graph_op (g, task->op);
   gboolean optimizer = op->phase == BPW_PHASE_OPTIMIZER;
-  double per_step, extra = 0;
+  double per_step, extra = 0, weight_elements = 0, weight_saved = 0;
 
   *pt = (BpwPlanTask) {
     .op = task->op,
@@ -272,6 +280,7 @@ bind_task (BpwPlan *plan, const guint32 *groups, gint64 ranks, const BpwTask *ta
     .flops = (double) task->flops,
   };
   resolve_precision (plan, op, task, pt);
+  _bpw_plan_resolve_weights (plan, op, task, pt);
 
   for (guint u = op->use_first; u < op->use_first + op->use_count; u++)
     {
@@ -283,6 +292,14 @@ bind_task (BpwPlan *plan, const guint32 *groups, gint64 ranks, const BpwTask *ta
 
       if (policy_format (plan, pt) || pt->sparse)
         bytes = operand_bytes (plan, pt, t, use, bytes);
+      if (plan->weight_only != NULL && use->access == BPW_ACCESS_READ)
+        {
+          double stored = _bpw_plan_weight_only_read (plan, pt, use->tensor, bytes,
+                                                      &weight_elements);
+
+          weight_saved += bytes - stored;
+          bytes = stored;
+        }
       if (_bpw_plan_tensor_on_chip (g, groups, t))
         pt->fused_bytes += bytes;
       /* Offloaded activations are worked on in the device double buffer; only the stash
@@ -294,6 +311,7 @@ bind_task (BpwPlan *plan, const guint32 *groups, gint64 ranks, const BpwTask *ta
     }
   if (is_matmul (op))
     bind_matmul (plan, op, task, pt);
+  _bpw_plan_weight_only_dequant (plan, op, task, pt, weight_elements);
   if (pt->fusion == BPW_FUSION_ATTENTION)
     {
       extra = fused_attention_extra_flops (plan, op, task);
@@ -301,8 +319,10 @@ bind_task (BpwPlan *plan, const guint32 *groups, gint64 ranks, const BpwTask *ta
     }
 
   bpw_plan_task_cost (&plan->rates, pt, &pt->cost);
+  pt->dequant_s = _bpw_plan_dequant_exposed (&plan->rates, pt, &pt->cost);
 
   per_step = (optimizer ? 1.0 : (double) plan->micro_batches) * pt->count * (double) ranks;
+  _bpw_plan_weight_only_tally (plan, pt, weight_saved, per_step);
   if (pt->padding_flops > 0)
     _bpw_plan_add_transformation (plan, "padding", "operands padded to the matrix engine's "
                                   "native tile: extra FLOPs", pt->padding_flops * per_step,
@@ -339,6 +359,7 @@ _bpw_plan_bind_tasks (BpwPlan *plan)
 
   if (!plan->mapping.tiling.automatic)
     check_explicit_tile (plan, bpw_dtype_bytes (dist->graph->scenario.dtype));
+  _bpw_plan_weight_only_init (plan);
 
   for (gint64 s = 0; s < dist->n_stages; s++)
     {
@@ -350,6 +371,7 @@ _bpw_plan_bind_tasks (BpwPlan *plan)
         bind_task (plan, groups, ranks, &g_array_index (tasks, BpwTask, i),
                    &g_array_index (out, BpwPlanTask, i));
     }
+  _bpw_plan_weight_only_record (plan);
 }
 
 static const char *

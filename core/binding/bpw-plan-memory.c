@@ -314,7 +314,10 @@ _bpw_plan_place_memory (BpwPlan *plan)
 
       *pm = (BpwPlanMemory) { 0 };
       stack_state (plan, st, &master, &gradients, &acts);
-      pm->weights = place (plan, BPW_TENSOR_WEIGHT, (double) mem->weights, layers, &host);
+      pm->weights = place (plan, BPW_TENSOR_WEIGHT,
+                           MAX (0.0, (double) mem->weights -
+                                     _bpw_plan_weight_only_stage_saving (plan, s)),
+                           layers, &host);
       pm->gradients = place (plan, BPW_TENSOR_GRADIENT, gradients, layers, &host);
       pm->optimizer_state = place (plan, BPW_TENSOR_OPTIMIZER_STATE,
                                      (double) mem->optimizer_state + master, layers, &host);

@@ -22,6 +22,44 @@ void       _bpw_plan_bind_host_streams (BpwPlan *plan);
  * charged to the tasks they accompany. After the host streams: launch gaps compare the
  * eager issue time with each kernel's whole time. */
 void       _bpw_plan_bind_stack       (BpwPlan *plan);
+/* bpw-plan-weight-only.c: weight-only INT8 / INT4 weights, read and stored quantised and
+ * dequantised in the kernel. init allocates the per-tensor record when a class asks for
+ * it (plan->weight_only stays NULL otherwise); resolve sets a task's weights (or the GROUP
+ * fallback); read gives a weight use's bytes and adds the weight elements it read;
+ * dequant sets the task's dequant_ops once its tile is known; tally and record sum the
+ * tasks into the "weight-only" and "weight_dequant" transformations. */
+typedef struct _BpwPlanWeightOnly BpwPlanWeightOnly;
+void       _bpw_plan_weight_only_init (BpwPlan           *plan);
+void       _bpw_plan_weight_only_free (BpwPlanWeightOnly *wo);
+void       _bpw_plan_resolve_weights  (const BpwPlan     *plan,
+                                       const BpwOp       *op,
+                                       const BpwTask     *task,
+                                       BpwPlanTask       *pt);
+double     _bpw_plan_weight_only_read (BpwPlan           *plan,
+                                       const BpwPlanTask *pt,
+                                       guint32            tensor,
+                                       double             bytes,
+                                       double            *elements);
+void       _bpw_plan_weight_only_dequant (const BpwPlan  *plan,
+                                          const BpwOp    *op,
+                                          const BpwTask  *task,
+                                          BpwPlanTask    *pt,
+                                          double          elements);
+/* Seconds of @task's dequantisation its @cost (without it) does not hide. */
+double     _bpw_plan_dequant_exposed  (const BpwCostRates *rates,
+                                       const BpwPlanTask  *task,
+                                       const BpwTaskCost  *cost);
+void       _bpw_plan_weight_only_tally (BpwPlan           *plan,
+                                        const BpwPlanTask *pt,
+                                        double             saved_bytes,
+                                        double             per_step);
+void       _bpw_plan_weight_only_record (BpwPlan         *plan);
+/* Bytes per rank that graph tensor @tensor, or all of stage @stage's, holds less stored
+ * weight-only (0 when it is also read otherwise). */
+double     _bpw_plan_weight_only_saving (const BpwPlan   *plan,
+                                         guint            tensor);
+double     _bpw_plan_weight_only_stage_saving (const BpwPlan *plan,
+                                               gint64         stage);
 /* bpw-plan-memory.c */
 void       _bpw_plan_place_memory     (BpwPlan *plan);
 /* Device bytes left of a category after placement; host bytes added to @host. Offloaded

@@ -382,6 +382,7 @@ bpw_plan_free (BpwPlan *plan)
     }
   g_free (plan->stages);
   g_clear_pointer (&plan->transformations, g_array_unref);
+  g_clear_pointer (&plan->weight_only, _bpw_plan_weight_only_free);
   g_clear_pointer (&plan->reasons, g_ptr_array_unref);
   bpw_mapping_clear (&plan->mapping);
   g_clear_pointer (&plan->blueprint, bpw_blueprint_free);

@@ -32,6 +32,8 @@ typedef struct
   guint8         precision;     /* BpwPrecision whose engine rate it runs at */
   guint8         fallback;      /* BpwFallback: why it runs bf16 against the policy */
   guint8         sparse;        /* 2:4 sparse weights: twice the engine's dense rate */
+  guint8         weights;       /* BpwWeightFormat its weights are read in: weight-only
+                                 * INT8 / INT4 (of the class's group), computed in @format */
   gint32         layer;
   guint32        fusion_group;  /* 0 none; tasks of one group share the id */
   double         count;         /* executions per micro-batch (per step: optimizer) */
@@ -48,6 +50,11 @@ typedef struct
   double         impl_s;        /* of cost.time_s and cost.overhead_s: what the blueprint's
                                  * software stack adds beside this task's kernel (casts,
                                  * element-wise kernels, launch gaps ...; bpw-plan-stack.c) */
+  double         dequant_ops;   /* weight-only: vector operations dequantising its weights,
+                                 * per execution (bpw-plan-weight-only.c) */
+  double         dequant_s;     /* of cost.time_s and cost.overhead_s: the part of the
+                                 * dequantisation that the weight loads and the matrix work
+                                 * do not hide */
   BpwTaskCost    cost;          /* per execution */
 } BpwPlanTask;
 
@@ -116,6 +123,9 @@ struct _BpwPlan
   double         capacity;    /* device memory per device, bytes */
   BpwPlanStage  *stages;      /* dist->n_stages */
   GArray        *transformations;  /* BpwTransformation */
+  /* Per graph tensor, how the plan stores a weight read weight-only (NULL: no weight-only
+   * class): bpw-plan-weight-only.c. */
+  struct _BpwPlanWeightOnly *weight_only;  /* owned, nullable */
   gboolean       legal;
   GPtrArray     *reasons;     /* owned sentences; empty when legal */
 };

@@ -21,12 +21,14 @@ static const char * const format_names[] = {
 static const char * const scaling_names[] = {
   "none", "per-tensor", "per-channel", "per-block"
 };
-static const char * const fallback_names[] = { "", "engine", "quality", "shape" };
+static const char * const fallback_names[] = { "", "engine", "quality", "shape", "group" };
+static const char * const weight_names[] = { "native", "int8", "int4" };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (class_names) == BPW_N_MATMUL_CLASSES);
 G_STATIC_ASSERT (G_N_ELEMENTS (format_names) == BPW_N_NUMBER_FORMATS);
 G_STATIC_ASSERT (G_N_ELEMENTS (scaling_names) == BPW_N_SCALINGS);
 G_STATIC_ASSERT (G_N_ELEMENTS (fallback_names) == BPW_N_FALLBACKS);
+G_STATIC_ASSERT (G_N_ELEMENTS (weight_names) == BPW_N_WEIGHT_FORMATS);
 
 /* Low-precision GEMMs need k and n in multiples of 16 elements (Transformer Engine's
  * assert_dim_for_fp8_exec: the last dimension divisible by 16; cuBLASLt's FP8 kernels). */
@@ -66,7 +68,9 @@ bpw_precision_policy_equal (const BpwPrecisionPolicy *a,
 
       if (x->format != y->format || x->scaling != y->scaling || !x->keep_bf16 != !y->keep_bf16
           || !x->sparse_2_4 != !y->sparse_2_4
-          || (x->scaling == BPW_SCALING_PER_BLOCK && x->block != y->block))
+          || (x->scaling == BPW_SCALING_PER_BLOCK && x->block != y->block)
+          || x->weights != y->weights
+          || (x->weights != BPW_WEIGHT_FORMAT_NATIVE && x->group != y->group))
         return FALSE;
     }
   return TRUE;
@@ -79,6 +83,25 @@ bpw_precision_policy_sparse (const BpwPrecisionPolicy *policy)
     if (policy->classes[c].sparse_2_4)
       return TRUE;
   return FALSE;
+}
+
+void
+bpw_precision_policy_set_weights (BpwPrecisionPolicy *policy,
+                                  BpwWeightFormat     weights,
+                                  gint64              group)
+{
+  static const BpwMatmulClass weighted[] = {
+    BPW_MATMUL_CLASS_ATTENTION_PROJECTION, BPW_MATMUL_CLASS_MLP
+  };
+
+  g_return_if_fail (policy != NULL && weights < BPW_N_WEIGHT_FORMATS);
+
+  policy->set = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (weighted); i++)
+    {
+      policy->classes[weighted[i]].weights = weights;
+      policy->classes[weighted[i]].group = weights != BPW_WEIGHT_FORMAT_NATIVE ? group : 0;
+    }
 }
 
 BpwMatmulClass
@@ -204,6 +227,86 @@ bpw_precision_shape_fallback (BpwNumberFormat format,
   return BPW_FALLBACK_NONE;
 }
 
+gint64
+bpw_weight_format_bits (BpwWeightFormat weights)
+{
+  switch (weights)
+    {
+    case BPW_WEIGHT_FORMAT_INT8:
+      return 8;
+    case BPW_WEIGHT_FORMAT_INT4:
+      return 4;
+    default:
+      return 0;
+    }
+}
+
+gint64
+bpw_weight_only_bytes (BpwWeightFormat weights,
+                       gint64          group,
+                       gint64          elements)
+{
+  gint64 bits = bpw_weight_format_bits (weights);
+
+  if (bits == 0 || group <= 0 || elements < 0)
+    return -1;
+  return (elements * bits + 7) / 8 + (elements + group - 1) / group * BPW_WEIGHT_SCALE_BYTES;
+}
+
+BpwFallback
+bpw_weight_only_fallback (BpwWeightFormat weights,
+                          gint64          group,
+                          double          k)
+{
+  if (weights == BPW_WEIGHT_FORMAT_NATIVE)
+    return BPW_FALLBACK_NONE;
+  if (group <= 0 || k < (double) group || fmod (k, (double) group) != 0)
+    return BPW_FALLBACK_GROUP;
+  return BPW_FALLBACK_NONE;
+}
+
+const char *
+bpw_weight_format_to_string (BpwWeightFormat weights)
+{
+  return weights < BPW_N_WEIGHT_FORMATS ? weight_names[weights] : "";
+}
+
+gboolean
+bpw_weight_format_from_string (const char      *str,
+                               BpwWeightFormat *out)
+{
+  guint v;
+
+  if (!lookup (weight_names, BPW_N_WEIGHT_FORMATS, str, &v))
+    return FALSE;
+  *out = (BpwWeightFormat) v;
+  return TRUE;
+}
+
+const char *
+bpw_weight_only_mode (BpwWeightFormat weights,
+                      gint64          group)
+{
+  g_autofree char *mode = NULL;
+
+  if (weights == BPW_WEIGHT_FORMAT_NATIVE || weights >= BPW_N_WEIGHT_FORMATS)
+    return "";
+  mode = g_strdup_printf ("weights-%s-g%" G_GINT64_FORMAT, weight_names[weights], group);
+  return g_intern_string (mode);
+}
+
+char *
+bpw_weight_only_describe (BpwWeightFormat weights,
+                          gint64          group,
+                          const char     *compute)
+{
+  if (weights == BPW_WEIGHT_FORMAT_NATIVE || weights >= BPW_N_WEIGHT_FORMATS)
+    return g_strdup (compute);
+  /* A notation like the format names, kept untranslated: the sheet's CSV carries it. */
+  return g_strdup_printf ("%s w/ g%" G_GINT64_FORMAT " (%s compute)", weight_names[weights],
+                          group, compute);
+}
+
 const char *
 bpw_matmul_class_to_string (BpwMatmulClass cls)
 {
@@ -275,6 +378,8 @@ bpw_fallback_explanation (BpwFallback fallback)
       return _("the policy keeps this class in bf16 for quality");
     case BPW_FALLBACK_SHAPE:
       return _("k or n is not a multiple of 16 elements or of the scaling block");
+    case BPW_FALLBACK_GROUP:
+      return _("the weight-only group size does not divide k: the weights stay unquantised");
     default:
       return "";
     }

@@ -10,7 +10,17 @@
  *   quality: the policy keeps the class in bf16 (a quality threshold it misses);
  *   shape:   the operation's per-rank k or n is not a multiple of 16 elements (the
  *            alignment low-precision GEMMs require, Transformer Engine's FP8 check), or, with
- *            per-block scaling, k is not a multiple of the block.
+ *            per-block scaling, k is not a multiple of the block;
+ *   group:   weight-only quantisation whose group size does not divide the per-rank k.
+ *
+ * Weight-only quantisation (GPTQ, AWQ; Marlin-style kernels) stores a class's weights as
+ * INT8 or INT4 with one fp16 scale per group of @group elements along k, and computes the
+ * matmul at the activation precision after dequantising them in the kernel: a weight of
+ * n × k elements holds n·k·bits/8 + (n·k/group)·2 bytes, in memory and as it is read. The
+ * dequantisation is its own work, BPW_WEIGHT_DEQUANT_OPS vector operations per weight
+ * element per pass over the weights (one per row tile of the activations): it runs beside
+ * the matrix engine and the weight loads, so it is exposed only where it outlasts them
+ * (prefill; not a small-batch decode, which waits on the weight bytes).
  * Without a policy every matmul runs in the scenario's dtype, as before: `--dtype fp8`
  * stands for the policy "every matmul class fp8-e4m3, unscaled".
  *
@@ -65,8 +75,26 @@ typedef enum
   BPW_FALLBACK_ENGINE,
   BPW_FALLBACK_QUALITY,
   BPW_FALLBACK_SHAPE,
+  BPW_FALLBACK_GROUP,
   BPW_N_FALLBACKS
 } BpwFallback;
+
+/* How a class's weights are stored: as the matmul computes (native), or weight-only INT8 /
+ * INT4 with per-group fp16 scales. */
+typedef enum
+{
+  BPW_WEIGHT_FORMAT_NATIVE,
+  BPW_WEIGHT_FORMAT_INT8,
+  BPW_WEIGHT_FORMAT_INT4,
+  BPW_N_WEIGHT_FORMATS
+} BpwWeightFormat;
+
+#define BPW_WEIGHT_SCALE_BYTES    2     /* one fp16 scale per group */
+#define BPW_WEIGHT_GROUP_DEFAULT  128   /* GPTQ's and AWQ's usual group */
+#define BPW_WEIGHT_GROUP_MAX      65536
+/* Vector operations to dequantise one weight element: the integer-to-float conversion and
+ * the multiply by its group's scale. */
+#define BPW_WEIGHT_DEQUANT_OPS    2
 
 typedef struct
 {
@@ -75,6 +103,8 @@ typedef struct
   gint64           block;        /* elements per scale, per-block only */
   gboolean         keep_bf16;    /* quality: held in bf16 although @format is asked */
   gboolean         sparse_2_4;   /* weights 2:4 structured sparse (weight matmuls only) */
+  BpwWeightFormat  weights;      /* weight-only quantisation (weight matmuls only) */
+  gint64           group;        /* weight elements along k per scale; weight-only only */
 } BpwClassPrecision;
 
 typedef struct
@@ -92,6 +122,12 @@ gboolean     bpw_precision_policy_equal  (const BpwPrecisionPolicy *a,
                                           const BpwPrecisionPolicy *b);
 /* Whether any class asks for 2:4 sparsity. */
 gboolean     bpw_precision_policy_sparse (const BpwPrecisionPolicy *policy);
+/* Sets weight-only @weights with @group on the weight classes (attention projections, MLP)
+ * of @policy, keeping its other settings; a policy not yet set is set, its formats the
+ * scenario's. The `--weights` shortcut; the LM head keeps its weights. */
+void         bpw_precision_policy_set_weights (BpwPrecisionPolicy *policy,
+                                               BpwWeightFormat     weights,
+                                               gint64              group);
 
 /* The class of @op (OTHER for anything but a matmul). */
 BpwMatmulClass   bpw_matmul_class_of             (const BpwOp *op);
@@ -116,6 +152,29 @@ double       bpw_scaling_bytes           (BpwScaling scaling,
                                           double     n,
                                           double     k);
 
+/* Bits per stored weight element: 8, 4; 0 for NATIVE. */
+gint64       bpw_weight_format_bits      (BpwWeightFormat weights);
+/* Bytes a weight of @elements elements (n·k, k a multiple of @group) holds weight-only:
+ * ⌈elements·bits/8⌉ + ⌈elements/group⌉·BPW_WEIGHT_SCALE_BYTES. -1 for NATIVE. */
+gint64       bpw_weight_only_bytes       (BpwWeightFormat weights,
+                                          gint64          group,
+                                          gint64          elements);
+/* GROUP when @group does not divide the per-rank reduction depth @k; else NONE. */
+BpwFallback  bpw_weight_only_fallback    (BpwWeightFormat weights,
+                                          gint64          group,
+                                          double          k);
+/* "int4", "int8"; "native". */
+const char  *bpw_weight_format_to_string (BpwWeightFormat weights);
+gboolean     bpw_weight_format_from_string (const char      *str,
+                                            BpwWeightFormat *out);
+/* The mode string of weight-only quantisation, "weights-int4-g128" (interned). */
+const char  *bpw_weight_only_mode        (BpwWeightFormat weights,
+                                          gint64          group);
+/* What a task's precision column says: "int4 w/ g128 (bf16 compute)" (newly allocated). */
+char        *bpw_weight_only_describe    (BpwWeightFormat weights,
+                                          gint64          group,
+                                          const char     *compute);
+
 /* Why a matmul of per-rank reduction depth @k and width @n cannot run in @format with
  * @scaling: SHAPE or NONE. */
 BpwFallback  bpw_precision_shape_fallback (BpwNumberFormat format,
@@ -139,5 +198,7 @@ const char  *bpw_fallback_explanation    (BpwFallback     fallback);
 
 /* The mode string of a reduced format or of sparsity ("fp8-e4m3", "sparsity-2:4"). */
 #define BPW_MODE_SPARSITY_2_4 "sparsity-2:4"
+/* Weight-only modes start so: "weights-int4-g128" (bpw_weight_only_mode). */
+#define BPW_MODE_WEIGHTS_PREFIX "weights-"
 
 G_END_DECLS

@@ -4,10 +4,11 @@
  *
  * The modes are those the study's scenarios run (a compute or KV-cache precision below 16
  * bits: "fp8", "fp8-kv"), those its candidates' mappings ask for in their precision
- * policies (a class's format, "fp8-e4m3", "fp4", ...; 2:4 sparsity, "sparsity-2:4"), and
- * 2:4 sparsity where a blueprint offers it and no mapping uses it (listed, not credited).
- * What is not validated is counted without: a scenario at bf16, a policy class's format at
- * bf16, its weights dense. The comparison the recommendation reads runs that copy of the
+ * policies (a class's format, "fp8-e4m3", "fp4", ...; 2:4 sparsity, "sparsity-2:4";
+ * weight-only quantisation, "weights-int4-g128"), and 2:4 sparsity where a blueprint
+ * offers it and no mapping uses it (listed, not credited). What is not validated is
+ * counted without: a scenario at bf16, a policy class's format at bf16, its weights dense
+ * and native. The comparison the recommendation reads runs that copy of the
  * study, and the difference to the study as given is reported as the gain not counted.
  */
 #define G_LOG_DOMAIN "bpw-review"
@@ -125,6 +126,9 @@ bpw_review_policy_modes (BpwReviewBuild *b,
           bpw_review_add_use (modes, users, bpw_number_format_to_string (cp->format), scenario);
         if (cp->sparse_2_4)
           bpw_review_add_use (modes, users, SPARSITY_MODE, scenario);
+        if (cp->weights != BPW_WEIGHT_FORMAT_NATIVE)
+          bpw_review_add_use (modes, users, bpw_weight_only_mode (cp->weights, cp->group),
+                              scenario);
       }
   bpw_candidate_run_clear (&run);
 }
@@ -144,9 +148,26 @@ deep_copy (JsonNode *node)
   return json_node_copy (json_parser_get_root (parser));
 }
 
+/* The weight-only mode policy class @cls asks for ("weights-int4-g128"), or NULL. */
+static const char *
+bpw_review_weights_mode (JsonObject *cls)
+{
+  BpwWeightFormat weights;
+  JsonNode *group = json_object_get_member (cls, "group");
+
+  if (!bpw_weight_format_from_string (json_object_get_string_member_with_default (cls,
+                                                                                  "weights",
+                                                                                  "native"),
+                                      &weights) || weights == BPW_WEIGHT_FORMAT_NATIVE)
+    return NULL;
+  return bpw_weight_only_mode (weights, group != NULL && JSON_NODE_HOLDS_VALUE (group)
+                                        ? json_node_get_int (group)
+                                        : BPW_WEIGHT_GROUP_DEFAULT);
+}
+
 /* A copy of the mapping object @mapping whose precision policy asks only for what is
- * counted: an unvalidated format becomes bf16, unvalidated 2:4 sparsity dense; NULL when
- * nothing changes. */
+ * counted: an unvalidated format becomes bf16, unvalidated 2:4 sparsity dense, unvalidated
+ * weight-only weights native; NULL when nothing changes. */
 static JsonNode *
 bpw_review_counted_mapping (BpwReviewBuild *b,
                             JsonNode       *mapping)
@@ -168,7 +189,7 @@ bpw_review_counted_mapping (BpwReviewBuild *b,
     {
       JsonNode *node = json_object_get_member (policy, l->data);
       JsonObject *cls;
-      const char *format, *sparsity;
+      const char *format, *sparsity, *weights;
 
       if (!JSON_NODE_HOLDS_OBJECT (node))
         continue;
@@ -185,6 +206,14 @@ bpw_review_counted_mapping (BpwReviewBuild *b,
       if (strcmp (sparsity, "2:4") == 0 && !bpw_review_mode_counted (b, SPARSITY_MODE))
         {
           json_object_set_string_member (cls, "sparsity", "dense");
+          changed = TRUE;
+        }
+      weights = bpw_review_weights_mode (cls);
+      if (weights != NULL && !bpw_review_mode_counted (b, weights))
+        {
+          json_object_set_string_member (cls, "weights", "native");
+          if (json_object_has_member (cls, "group"))
+            json_object_remove_member (cls, "group");
           changed = TRUE;
         }
     }

@@ -437,6 +437,20 @@ bpw_serve_model_kv_dtype (const BpwServeModel *m)
   return m->base.kv_dtype;
 }
 
+const char *
+bpw_serve_model_weights (const BpwServeModel *m)
+{
+  static const BpwMatmulClass order[] = {
+    BPW_MATMUL_CLASS_MLP, BPW_MATMUL_CLASS_ATTENTION_PROJECTION
+  };
+  const BpwPrecisionPolicy *p = &m->mapping.precision;
+
+  for (guint i = 0; p->set && i < G_N_ELEMENTS (order); i++)
+    if (p->classes[order[i]].weights != BPW_WEIGHT_FORMAT_NATIVE)
+      return bpw_weight_only_mode (p->classes[order[i]].weights, p->classes[order[i]].group);
+  return bpw_weight_format_to_string (BPW_WEIGHT_FORMAT_NATIVE);
+}
+
 guint
 bpw_serve_model_evaluations (const BpwServeModel *m)
 {

@@ -98,6 +98,9 @@ gint64         bpw_serve_model_devices      (const BpwServeModel *model);  /* pe
 gint64         bpw_serve_model_ep           (const BpwServeModel *model);  /* EP ranks */
 gint64         bpw_serve_model_layers       (const BpwServeModel *model);  /* the model's */
 BpwDType       bpw_serve_model_kv_dtype     (const BpwServeModel *model);
+/* How the replica stores its weights: "native", or the weight-only mode of its MLP (else
+ * of its attention projections), "weights-int4-g128". */
+const char    *bpw_serve_model_weights      (const BpwServeModel *model);
 /* The KV-cache tokens (as counted by the capacity) one sequence of @length positions
  * holds: ⌈cache slots / layers⌉, where a windowed layer keeps at most its window. */
 gint64         bpw_serve_model_kv_tokens    (const BpwServeModel *model,

@@ -368,6 +368,7 @@ bpw_serve_to_json (const BpwServeResult  *results,
     {
       bpw_json_writer_string (&w, "kv_dtype",
                               bpw_dtype_to_string (bpw_serve_model_kv_dtype (model)));
+      bpw_json_writer_string (&w, "weights", bpw_serve_model_weights (model));
       bpw_json_writer_int (&w, "devices_per_replica", bpw_serve_model_devices (model));
       bpw_json_writer_int (&w, "ep", bpw_serve_model_ep (model));
       bpw_json_writer_int (&w, "images_per_request", bpw_serve_model_images (model));

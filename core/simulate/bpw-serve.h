@@ -162,7 +162,8 @@ gboolean  bpw_serve_run           (BpwServeModel         *model,
 
 /* The `bpw serve --json` object: one result's keys at the top level, and with @n > 1 the
  * list "sweep" of all of them (one per arrival rate); "stream" and "serving" (the KV
- * layout, prefix hit rate and, with @model, the replica's devices, EP and KV dtype). */
+ * layout, prefix hit rate and, with @model, the replica's devices, EP, KV dtype and
+ * weights). */
 char     *bpw_serve_to_json       (const BpwServeResult  *results,
                                    guint                  n,
                                    const BpwServeOptions *options,

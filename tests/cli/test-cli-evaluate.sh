@@ -398,4 +398,54 @@ py "the estimate prices the policy's step as the plan does" "
 a = json.load(open('$TMP/policy-analytic.json'))
 assert abs(a['step_time_s'] / d['step_time_s'] - 1) < 1e-9, (a['step_time_s'], d['step_time_s'])"
 
+# ---- weight-only quantisation ----
+expect_rc "evaluate --weights int4: a batch-1 decode with weight-only MLP and projections" 0 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --phase decode --global-batch 1 \
+  --micro-batch 1 --context 1024 --weights int4 --json
+py "its precision, mode, dequantisation and bytes" "
+p = d['precision']
+names = {x['precision'] for x in p['by_precision']}
+assert 'int4 w/ g128 (bf16 compute)' in names and 'bf16' in names, names
+assert [m['mode'] for m in p['modes']] == ['weights-int4-g128'], p['modes']
+assert p['modes'][0]['time_ratio'] > 1.5, p['modes']
+t = {x['name']: x for x in d['plan']['transformations']}
+assert t['weight_dequant']['kind'] == 'implementation' and t['weight_dequant']['flops'] > 0
+assert t['weight-only']['bytes'] < 0"
+cp "$TMP/out" "$TMP/woq-plan.json"
+expect_rc "--analytic with --weights int4" 0 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --phase decode --global-batch 1 \
+  --micro-batch 1 --context 1024 --weights int4 --analytic --json
+py "the estimate prices weight-only as the plan does" "
+a = json.load(open('$TMP/woq-plan.json'))
+assert abs(a['step_time_s'] / d['step_time_s'] - 1) < 1e-9, (a['step_time_s'], d['step_time_s'])"
+cp "$TMP/out" "$TMP/woq-analytic.json"
+for how in plan analytic; do
+  expect_rc "the same decode with native weights ($how)" 0 \
+    "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --phase decode --global-batch 1 \
+    --micro-batch 1 --context 1024 $([ $how = analytic ] && echo --analytic) --json
+  cp "$TMP/out" "$TMP/native-$how.json"
+done
+py "the weights free the same bytes in the estimate as in the plan" "
+peak = lambda f: json.load(open('$TMP/' + f + '.json'))['memory']['peak_bytes']
+plan = peak('native-plan') - peak('woq-plan')
+analytic = peak('native-analytic') - peak('woq-analytic')
+assert plan > 0 and plan == analytic, (plan, analytic)"
+expect_rc "--weights int8 --group-size 96: k not a multiple of the group" 0 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --phase decode --global-batch 1 \
+  --micro-batch 1 --context 1024 --weights int8 --group-size 96 --json
+py "every weight matmul falls back with the reason group" "
+f = d['precision']['fallbacks']
+assert {x['reason'] for x in f} == {'group'} and len(f) == 2, f
+assert d['precision']['modes'] == []"
+expect_rc "--weights int3 is a usage error" 2 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --weights int3
+expect_stderr "naming the choices" "--weights: expected native, int8 or int4, got 'int3'"
+expect_rc "--group-size without --weights is a usage error" 2 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --group-size 64
+expect_rc "--group-size 0 is a usage error" 2 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --weights int4 --group-size 0
+expect_rc "--weights int4 with --dtype fp8 is a usage error" 2 \
+  "$BPW" evaluate llama3-8b --blueprint h100-sxm-80gb --weights int4 --dtype fp8
+expect_stderr "saying why" "computes at the activation precision"
+
 tap_finish

@@ -302,6 +302,43 @@ test_serving_features (void)
     }
 }
 
+/* A candidate whose decode mapping stores its weights int4: its curve's label says so,
+ * and it serves. */
+static void
+test_weight_only_series (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwStudy) study = bpw_study_new_bundled ("default", &error);
+  g_autoptr(BpwTradeData) data = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) node = NULL;
+  BpwTradeOptions options;
+  gboolean found = FALSE;
+  guint s;
+
+  g_assert_no_error (error);
+  g_assert_true (bpw_study_lookup_scenario (study, "llama3-70b-decode", &s));
+  g_assert_true (json_parser_load_from_data (parser, "{\"precision\": {\"mlp\": {\"weights\": "
+                                             "\"int4\"}}}", -1, &error));
+  node = json_node_copy (json_parser_get_root (parser));
+  g_assert_true (bpw_study_set_candidate_scenario_mapping (study, 2, "llama3-70b-decode", node,
+                                                           &error));
+  g_assert_no_error (error);
+  bpw_trade_options_init (&options, &bpw_study_get_scenario (study, s)->scenario);
+  options.requests = 40;
+  options.n_rates = 1;
+  data = bpw_trade_data_new_from_study (study, s, &options, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < data->series->len; i++)
+    {
+      const BpwTradeSeries *ser = &g_array_index (data->series, BpwTradeSeries, i);
+
+      g_assert_null (ser->error);
+      found |= strstr (ser->name, "int4 weights, groups of 128") != NULL;
+    }
+  g_assert_true (found);
+}
+
 /* The default study with @serving (a JSON object) on its decode scenario. */
 static BpwStudy *
 study_with_serving (const char *serving, GError **error)
@@ -435,6 +472,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bpw/plot/TradePlot/series-palette", test_series_palette);
   g_test_add_func ("/bpw/plot/TradePlot/from-study", test_from_study);
   g_test_add_func ("/bpw/plot/TradePlot/serving-features", test_serving_features);
+  g_test_add_func ("/bpw/plot/TradePlot/weight-only-series", test_weight_only_series);
   g_test_add_func ("/bpw/plot/TradePlot/study-serving", test_study_serving);
   g_test_add_func ("/bpw/plot/TradePlot/study-images", test_study_images);
   return g_test_run ();

@@ -321,7 +321,8 @@ test_packet_fp8_without_evidence (void)
  * neither is counted (the counted step is the study's without the policy); with evidence
  * inside the threshold for both, the counted step is the faster one. */
 static BpwStudy *
-default_with_policy (void)
+study_with_policy (const char *scenario,
+                   const char *policy)
 {
   BpwStudy *study = bpw_test_default_study ();
   g_autoptr(GError) error = NULL;
@@ -336,18 +337,24 @@ default_with_policy (void)
       break;
   g_assert_cmpuint (c, <, bpw_study_get_n_candidates (study));
   cand = bpw_study_get_candidate (study, c);
-  existing = bpw_study_candidate_get_scenario_mapping (cand, FP8_SCENARIO);
+  existing = bpw_study_candidate_get_scenario_mapping (cand, scenario);
   mapping = existing != NULL ? json_node_get_object (json_node_copy (
                                  json_object_get_member (json_node_get_object (cand->mappings),
-                                                         FP8_SCENARIO)))
+                                                         scenario)))
                              : json_object_new ();
-  g_assert_true (json_parser_load_from_data (parser, "{\"mlp\": {\"format\": \"fp8-e4m3\", "
-                                             "\"sparsity\": \"2:4\"}}", -1, &error));
+  g_assert_true (json_parser_load_from_data (parser, policy, -1, &error));
   json_object_set_member (mapping, "precision", json_node_copy (json_parser_get_root (parser)));
   json_node_take_object (node, mapping);
-  g_assert_true (bpw_study_set_candidate_scenario_mapping (study, c, FP8_SCENARIO, node, &error));
+  g_assert_true (bpw_study_set_candidate_scenario_mapping (study, c, scenario, node, &error));
   g_assert_no_error (error);
   return study;
+}
+
+static BpwStudy *
+default_with_policy (void)
+{
+  return study_with_policy (FP8_SCENARIO, "{\"mlp\": {\"format\": \"fp8-e4m3\", "
+                                          "\"sparsity\": \"2:4\"}}");
 }
 
 static void
@@ -393,6 +400,54 @@ test_packet_policy (void)
   validated = quick_packet (policy);
   g_assert_cmpfloat (counted_step (validated, h200, FP8_SCENARIO), <,
                      counted_step (reference, h200, FP8_SCENARIO));
+}
+
+/* Weight-only INT4 with groups of 128 on the attention projections and the MLP of the
+ * decode scenario: a precision mode of the packet ("weights-int4-g128"), credited by the
+ * estimator with a gain (decode reads a quarter of the weight bytes); without evidence
+ * the counted step is the study's with native weights, with evidence inside the threshold
+ * it is the faster one. */
+static void
+test_packet_weight_only (void)
+{
+  const char *h200 = "H200 SXM 141 GB", *decode = "llama3-70b-decode";
+  g_autoptr(BpwStudy) plain = bpw_test_default_study ();
+  g_autoptr(BpwStudy) woq = study_with_policy (decode, "{\"mlp\": {\"weights\": \"int4\"}, "
+                                               "\"attention_projection\": {\"weights\": "
+                                               "\"int4\", \"group\": 128}}");
+  g_autoptr(BpwReviewPacket) reference = quick_packet (plain);
+  g_autoptr(BpwReviewPacket) packet = quick_packet (woq);
+  g_autoptr(BpwReviewPacket) validated = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *mode = find_by (json_object_get_array_member (bpw_review_packet_get_root (packet),
+                                                            "precision_modes"),
+                              "mode", "weights-int4-g128");
+  BpwQualityThreshold t = { (char *) "mmlu", 0.01, BPW_QUALITY_SCALE_RELATIVE,
+                            BPW_QUALITY_HIGHER_IS_BETTER, (char *) "release policy" };
+  BpwQualityEvidence e = { (char *) "weights-int4-g128", (char *) "mmlu", 0.797, 0.80, NAN,
+                           (char *) "evaluation run" };
+  JsonObject *gain;
+
+  g_assert_nonnull (mode);
+  g_assert_cmpstr (json_object_get_string_member (mode, "verdict"), ==, "missing");
+  g_assert_true (json_object_get_boolean_member (mode, "credited_by_estimator"));
+  g_assert_false (json_object_get_boolean_member (mode, "counted"));
+  gain = find_by (json_object_get_array_member (mode, "gains_not_counted"), "candidate", h200);
+  g_assert_nonnull (gain);
+  g_assert_cmpfloat (json_object_get_double_member (gain, "speedup_not_counted"), >, 1.0);
+  g_assert_cmpfloat (counted_step (packet, h200, decode), ==,
+                     counted_step (reference, h200, decode));
+
+  g_assert_true (bpw_study_set_quality_thresholds (woq, &t, 1, &error));
+  g_assert_true (bpw_study_set_quality_evidence (woq, &e, 1, &error));
+  g_assert_no_error (error);
+  validated = quick_packet (woq);
+  g_assert_true (json_object_get_boolean_member (
+    find_by (json_object_get_array_member (bpw_review_packet_get_root (validated),
+                                           "precision_modes"), "mode", "weights-int4-g128"),
+    "counted"));
+  g_assert_cmpfloat (counted_step (validated, h200, decode), <,
+                     counted_step (reference, h200, decode));
 }
 
 static void
@@ -587,6 +642,7 @@ main (int argc, char **argv)
   g_test_add_func ("/review-packet/fp8-validated", test_packet_fp8_validated);
   g_test_add_func ("/review-packet/fp8-failed", test_packet_fp8_failed);
   g_test_add_func ("/review-packet/policy", test_packet_policy);
+  g_test_add_func ("/review-packet/weight-only", test_packet_weight_only);
   g_test_add_func ("/review-packet/owners-and-go", test_packet_owners_and_go);
   g_test_add_func ("/review-packet/measured-runs", test_packet_measured_runs);
   return g_test_run ();

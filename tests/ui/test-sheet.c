@@ -264,6 +264,63 @@ test_sheet_decode (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A decode plan with weight-only INT4 (groups of 128) on the attention projections and
+ * the MLP: their rows' Precision says so, with the compute precision; the LM head, which
+ * keeps its weights, says bf16. */
+static void
+test_sheet_weight_only_precision (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load ("h100-sxm-80gb", NULL, &error);
+  g_autoptr(BpwPlan) plan = NULL;
+  g_autoptr(GArray) rows = NULL;
+  g_autoptr(GPtrArray) items = NULL;
+  BpwModelSpec spec;
+  BpwScenario scenario;
+  BpwMapping mapping;
+  BpwWorkGraph *graph;
+  BpwDistWork *dist;
+  guint int4 = 0, bf16 = 0;
+
+  g_assert_no_error (error);
+  bpw_model_spec_init_defaults (&spec);
+  g_assert_true (bpw_workload_load ("llama3-8b", &spec, &error));
+  bpw_scenario_init_defaults (&scenario);
+  scenario.phase = BPW_WORKLOAD_DECODE;
+  scenario.global_batch = scenario.micro_batch = 1;
+  scenario.context = 64;
+  bpw_mapping_init_defaults (&mapping);
+  mapping.micro_batch = 1;
+  bpw_precision_policy_set_weights (&mapping.precision, BPW_WEIGHT_FORMAT_INT4, 128);
+  graph = bpw_work_graph_new (&spec, &scenario, &error);
+  g_assert_no_error (error);
+  dist = bpw_dist_work_new (graph, &mapping.parallel, &error);
+  g_assert_no_error (error);
+  plan = bpw_plan_new (dist, bp, &mapping, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpstr (bpw_sheet_column_get_title (BPW_SHEET_COLUMN_PRECISION), ==, "Precision");
+  rows = bpw_mapping_sheet_new (plan, TRUE);
+  items = bpw_sheet_item_list_from_sheet (rows);
+  for (guint i = 0; i < items->len; i++)
+    {
+      g_autofree char *text = bpw_sheet_item_format (items->pdata[i], BPW_SHEET_COLUMN_PRECISION,
+                                                     BPW_BYTE_UNITS_BINARY);
+      g_autofree char *tip = bpw_sheet_item_dup_tooltip (items->pdata[i],
+                                                         BPW_SHEET_COLUMN_PRECISION);
+
+      int4 += strcmp (text, "int4 w/ g128 (bf16 compute)") == 0;
+      bf16 += strcmp (text, "bf16") == 0 && bpw_sheet_item_get_flops (items->pdata[i]) > 0;
+      if (tip != NULL)
+        g_assert_nonnull (strstr (tip, "dequantised"));
+    }
+  g_assert_cmpuint (int4, >=, 3);
+  g_assert_cmpuint (bf16, >, 0);
+  bpw_mapping_clear (&mapping);
+  bpw_scenario_clear (&scenario);
+  bpw_model_spec_clear (&spec);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -278,6 +335,7 @@ main (int   argc,
   g_test_add_func ("/bpw/ui/Sheet/training", test_sheet_training);
   g_test_add_func ("/bpw/ui/Sheet/filter-and-sort", test_sheet_filter_and_sort);
   g_test_add_func ("/bpw/ui/Sheet/decode", test_sheet_decode);
+  g_test_add_func ("/bpw/ui/Sheet/weight-only-precision", test_sheet_weight_only_precision);
 
   result = g_test_run ();
   bpw_test_remove_tree (scratch);

@@ -22,6 +22,9 @@ struct _BpwSheetItem
   char          *kind;         /* primitive, or collective kind */
   char          *engine;
   char          *fusion;       /* "" when not fused */
+  char          *precision;    /* what a matmul runs in ("int4 w/ g128 (bf16 compute)");
+                                * "" for transfers */
+  char          *fallback;     /* why the policy's format fell back; "" when it did not */
   char          *search_text;  /* casefolded */
 
   gint64         stage;
@@ -40,6 +43,7 @@ struct _BpwSheetItem
   double         time_s;
   double         total_s;
   BpwBottleneck  bottleneck;
+  double         dequant_s;    /* weight-only dequantisation exposed, per execution */
 };
 
 enum {
@@ -138,6 +142,8 @@ bpw_sheet_item_finalize (GObject *object)
   g_free (self->kind);
   g_free (self->engine);
   g_free (self->fusion);
+  g_free (self->precision);
+  g_free (self->fallback);
   g_free (self->search_text);
 
   G_OBJECT_CLASS (bpw_sheet_item_parent_class)->finalize (object);
@@ -170,6 +176,9 @@ bpw_sheet_item_new (const BpwSheetRow *row)
                : g_strdup (row->kind);
   self->engine = g_strdup (row->engine);
   self->fusion = g_strdup (row->fusion != NULL ? row->fusion : "");
+  self->precision = g_strdup (row->precision != NULL ? row->precision : "");
+  self->fallback = g_strdup (row->fallback != NULL ? row->fallback : "");
+  self->dequant_s = row->dequant_s;
   self->stage = row->stage;
   self->lineage = row->lineage;
   self->transfer = row->transfer;
@@ -190,7 +199,7 @@ bpw_sheet_item_new (const BpwSheetRow *row)
 
   joined = g_strjoin (" ", self->operation, bpw_sheet_item_layer_type_label (self->layer_type),
                       bpw_sheet_item_phase_label (self->phase), self->kind, self->engine,
-                      bpw_sheet_item_fusion_label (self->fusion),
+                      bpw_sheet_item_fusion_label (self->fusion), self->precision,
                       bpw_bottleneck_display_name (self->bottleneck),
                       bpw_bottleneck_to_string (self->bottleneck), NULL);
   self->search_text = g_utf8_casefold (joined, -1);
@@ -226,6 +235,11 @@ bpw_sheet_item_update (BpwSheetItem *self,
   self->engine = g_strdup (other->engine);
   g_free (self->fusion);
   self->fusion = g_strdup (other->fusion);
+  g_free (self->precision);
+  self->precision = g_strdup (other->precision);
+  g_free (self->fallback);
+  self->fallback = g_strdup (other->fallback);
+  self->dequant_s = other->dequant_s;
   g_free (self->search_text);
   self->search_text = g_strdup (other->search_text);
   self->layer_type = other->layer_type;
@@ -376,6 +390,12 @@ bpw_sheet_item_format (BpwSheetItem   *self,
       return g_strdup_printf ("%.0f × %.0f", self->tile_m, self->tile_n);
     case BPW_SHEET_COLUMN_FUSION:
       return g_strdup (bpw_sheet_item_fusion_label (self->fusion));
+    case BPW_SHEET_COLUMN_PRECISION:
+      if (self->fallback[0] != '\0')
+        /* Translators: a matmul's precision and why the policy's format fell back
+         * ("engine", "quality", "shape", "group") */
+        return g_strdup_printf (_("%s (fallback: %s)"), self->precision, self->fallback);
+      return g_strdup (self->precision);
     case BPW_SHEET_COLUMN_TIME:
       return bpw_format_seconds (self->time_s);
     case BPW_SHEET_COLUMN_PER_STEP:
@@ -423,6 +443,16 @@ bpw_sheet_item_dup_tooltip (BpwSheetItem   *self,
     case BPW_SHEET_COLUMN_FUSION:
       return self->fusion_group > 0 ? g_strdup_printf (_("Fusion group %u"), self->fusion_group)
                                     : NULL;
+    case BPW_SHEET_COLUMN_PRECISION:
+      if (self->dequant_s > 0.0)
+        {
+          g_autofree char *dequant = bpw_format_seconds (self->dequant_s);
+
+          return g_strdup_printf (_("Weight-only weights, dequantised in the kernel: %s per "
+                                    "execution that the weight loads and matrix work do not "
+                                    "hide"), dequant);
+        }
+      return NULL;
     case BPW_SHEET_COLUMN_TIME:
       return g_strdup_printf (_("Per execution; %.0f executions per step on one rank"),
                               self->count);
@@ -480,6 +510,8 @@ bpw_sheet_item_compare (BpwSheetItem   *a,
       return bpw_sheet_item_cmp_double (a->tile_m * a->tile_n, b->tile_m * b->tile_n);
     case BPW_SHEET_COLUMN_FUSION:
       return g_strcmp0 (a->fusion, b->fusion);
+    case BPW_SHEET_COLUMN_PRECISION:
+      return g_strcmp0 (a->precision, b->precision);
     case BPW_SHEET_COLUMN_TIME:
       return bpw_sheet_item_cmp_double (a->time_s, b->time_s);
     case BPW_SHEET_COLUMN_PER_STEP:
@@ -520,6 +552,8 @@ bpw_sheet_column_get_title (BpwSheetColumn column)
       return _("Tile");
     case BPW_SHEET_COLUMN_FUSION:
       return _("Fusion");
+    case BPW_SHEET_COLUMN_PRECISION:
+      return _("Precision");
     case BPW_SHEET_COLUMN_TIME:
       /* Translators: time of one execution */
       return _("Time");
@@ -554,6 +588,7 @@ bpw_sheet_column_is_numeric (BpwSheetColumn column)
     case BPW_SHEET_COLUMN_PHASE:
     case BPW_SHEET_COLUMN_ENGINE:
     case BPW_SHEET_COLUMN_FUSION:
+    case BPW_SHEET_COLUMN_PRECISION:
     case BPW_SHEET_COLUMN_BOTTLENECK:
     case BPW_N_SHEET_COLUMNS:
     default:

@@ -209,6 +209,20 @@ _bpw_trade_series_label (const char *name, const BpwCandidateRun *run)
         g_string_append (extra, ", ");
       g_string_append_printf (extra, _("%s KV cache"), bpw_dtype_to_string (run->scenario.kv_dtype));
     }
+  /* Weight-only quantisation, as the MLP (else the projections) stores its weights. */
+  for (guint c = 0; run->mapping.precision.set && c < BPW_N_POLICY_CLASSES; c++)
+    {
+      const BpwClassPrecision *cp = &run->mapping.precision.classes[c];
+
+      if (cp->weights == BPW_WEIGHT_FORMAT_NATIVE || c == BPW_MATMUL_CLASS_LM_HEAD)
+        continue;
+      if (extra->len > 0)
+        g_string_append (extra, ", ");
+      /* Translators: weight-only quantisation, e.g. "int4 weights, groups of 128" */
+      g_string_append_printf (extra, _("%s weights, groups of %" PRId64),
+                              bpw_weight_format_to_string (cp->weights), cp->group);
+      break;
+    }
   if (extra->len == 0)
     return g_strdup (name);
   return g_strdup_printf ("%s (%s)", name, extra->str);
