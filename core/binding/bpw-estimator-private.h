@@ -53,6 +53,18 @@ typedef struct
   gint64  policy_group[BPW_N_POLICY_CLASSES];
 } BpwTemplateKey;
 
+/* One task of a template stage as the eager issue stream sees it, in issue order: the
+ * kernels it issues and their device time per micro-batch (BpwPlanTask.issue_*), and
+ * where its idle is booked
+ * (per execution idle × weight, weight = count / max (count, 1)). */
+typedef struct
+{
+  gint32  layer;
+  guint8  part, phase, layer_type, bottleneck;
+  double  kernels, alone, busy, weight;  /* alone: kernels with no fused kernel shared
+                                         * with the task before it of another block */
+} BpwIssueItem;
+
 typedef struct
 {
   BpwTemplateKey   key;
@@ -81,6 +93,13 @@ typedef struct
                                             * held while one layer's attention runs */
   double           temporaries[BPW_N_PARTS], communication[BPW_N_PARTS];
   GPtrArray       *reasons;                /* mapping-invariant legality reasons */
+  /* Launch gaps: eager launch's issue stream is a running maximum over a stage's kernels,
+   * not a sum over its parts, and a block next to the head may issue a kernel fewer than
+   * the others; so the tasks above leave launch gaps out and each evaluation replays them
+   * over the stage's own layers (bpw-estimator-launch.c). 0: nothing to replay. */
+  double           launch_gap;
+  gboolean         eager;
+  GArray          *issue[2];               /* BpwIssueItem per template stage */
 } BpwTemplate;
 
 void          bpw_template_key_init (BpwTemplateKey     *key,
@@ -113,5 +132,18 @@ void          bpw_template_count_kinds (const BpwTemplate  *t,
 BpwTemplate  *_bpw_estimator_lookup_template (BpwEstimator      *estimator,
                                               const BpwMapping  *mapping,
                                               GError           **error);
+
+/* bpw-estimator-launch.c: the template's issue items from its bound @plan, and their
+ * replay over a stage of @n_layers layers from @first_layer (@first, @last: whether it
+ * holds the embedding, the head), its idle booked into @out as the plan books it. */
+void          _bpw_template_collect_issue (BpwTemplate        *t,
+                                           const BpwPlan      *plan);
+void          _bpw_template_replay_issue  (const BpwTemplate  *t,
+                                           const BpwModelSpec *spec,
+                                           gint64              first_layer,
+                                           gint64              n_layers,
+                                           gboolean            first,
+                                           gboolean            last,
+                                           BpwStageTotals     *out);
 
 G_END_DECLS

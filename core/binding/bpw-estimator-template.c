@@ -166,12 +166,18 @@ collect_tasks_and_transfers (BpwTemplate *t, const BpwPlan *plan)
 
       for (guint i = 0; i < ps->tasks->len; i++)
         {
-          const BpwPlanTask *task = &g_array_index (ps->tasks, BpwPlanTask, i);
-          BpwPart part = part_of_layer (t, task->layer);
+          BpwPlanTask task = g_array_index (ps->tasks, BpwPlanTask, i);
+          BpwPart part = part_of_layer (t, task.layer);
 
-          bpw_stage_totals_add_task (plan, task, part_scale (part), &t->tasks[part]);
+          /* Launch gaps are replayed per evaluation (bpw-estimator-launch.c). */
+          if (t->launch_gap > 0)
+            {
+              task.cost.time_s -= task.launch_s;
+              task.cost.overhead_s -= task.launch_s;
+            }
+          bpw_stage_totals_add_task (plan, &task, part_scale (part), &t->tasks[part]);
           t->temporaries[part] = MAX (t->temporaries[part],
-                                      task->bytes[BPW_TRAFFIC_DEVICE] - task->tiling_bytes);
+                                      task.bytes[BPW_TRAFFIC_DEVICE] - task.tiling_bytes);
         }
       for (guint i = 0; i < ps->transfers->len; i++)
         {
@@ -390,6 +396,7 @@ bpw_template_new (const BpwTemplateKey *key,
           !g_str_has_prefix (r, "The mapping puts"))
         g_ptr_array_add (t->reasons, g_strdup (r));
     }
+  _bpw_template_collect_issue (t, plan);
   collect_tasks_and_transfers (t, plan);
   collect_memory (t, plan);
   return t;
@@ -404,6 +411,8 @@ bpw_template_free (BpwTemplate *t)
     g_clear_pointer (&t->transfers[p], g_array_unref);
   g_clear_pointer (&t->dp_shapes, g_array_unref);
   g_clear_pointer (&t->dp_expert, g_array_unref);
+  for (guint s = 0; s < G_N_ELEMENTS (t->issue); s++)
+    g_clear_pointer (&t->issue[s], g_array_unref);
   g_clear_pointer (&t->reasons, g_ptr_array_unref);
   g_free (t);
 }

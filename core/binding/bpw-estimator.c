@@ -407,6 +407,7 @@ bpw_estimator_evaluate (BpwEstimator     *est,
           totals_add (g, 1.0, &t->tasks[BPW_PART_AFTER]);
           totals_add (g, 1.0, &xfer[BPW_PART_AFTER]);
         }
+      _bpw_template_replay_issue (t, &est->spec, layer0 - n_layers, n_layers, first, last, g);
       cost_dp (bp, &m, t, &sb, first, last, micro_batches, g);
       if (!last)
         totals_add (g, 1.0, &pp_fwd);

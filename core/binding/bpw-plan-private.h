@@ -60,6 +60,25 @@ double     _bpw_plan_weight_only_saving (const BpwPlan   *plan,
                                          guint            tensor);
 double     _bpw_plan_weight_only_stage_saving (const BpwPlan *plan,
                                                gint64         stage);
+/* The stack's time per kernel launch as @plan launches (*@eager: from the eager issue
+ * stream, a running maximum over the kernels; else a graph replay gap per kernel); 0 when
+ * the stack states none. */
+double     _bpw_plan_launch_gap       (const BpwPlan *plan,
+                                       gboolean      *eager);
+/* One step of the eager issue stream: the host issues a kernel every @h, the device runs
+ * them in order; @kernels kernels of @busy seconds together (equal shares) added, returns
+ * the device idle they add. */
+typedef struct
+{
+  double issued;  /* kernels issued so far (on one rank, one micro-batch) */
+  double busy;    /* device time of those kernels */
+  double idle;    /* device idle so far */
+} BpwIssueStream;
+
+double     _bpw_issue_stream_add      (BpwIssueStream *q,
+                                       double          h,
+                                       double          kernels,
+                                       double          busy);
 /* bpw-plan-memory.c */
 void       _bpw_plan_place_memory     (BpwPlan *plan);
 /* Device bytes left of a category after placement; host bytes added to @host. Offloaded

@@ -323,18 +323,12 @@ stack_phase (const BpwPlan *plan)
  * at max (its end of kernel j−1, j·h). By the start of kernel j it has idled
  * max over i ≤ j of (i·h − busy before i): a running maximum over the kernel sequence.
  * Charging each kernel max (0, h − its time) instead ignores the queue: the host's lead
- * during a long matmul hides the issue time of the short kernels after it. */
-typedef struct
-{
-  double issued;  /* kernels issued so far (on one rank, one micro-batch) */
-  double busy;    /* device time of those kernels */
-  double idle;    /* device idle so far */
-} HostStream;
-
-/* Adds @kernels kernels taking @time_s together, of equal share (then the running maximum
+ * during a long matmul hides the issue time of the short kernels after it.
+ *
+ * Adds @kernels kernels taking @time_s together, of equal share (then the running maximum
  * over them is reached at the first or the last); returns the idle they add. */
-static double
-host_stream_add (HostStream *q, double h, double kernels, double time_s)
+double
+_bpw_issue_stream_add (BpwIssueStream *q, double h, double kernels, double time_s)
 {
   double before = q->idle, d;
 
@@ -366,6 +360,19 @@ launch_mode (const BpwPlan *plan)
     }
 }
 
+double
+_bpw_plan_launch_gap (const BpwPlan *plan, gboolean *eager)
+{
+  const BpwStack *st = &plan->blueprint->stack;
+
+  *eager = launch_mode (plan) == BPW_STACK_LAUNCH_EAGER;
+  if (!st->set || !st->has_launch)
+    return 0;
+  if (*eager)
+    return st->eager_gap.set ? st->eager_gap.value : 0;
+  return st->graph_gap.set ? st->graph_gap.value : 0;
+}
+
 void
 _bpw_plan_bind_stack (BpwPlan *plan)
 {
@@ -384,8 +391,10 @@ _bpw_plan_bind_stack (BpwPlan *plan)
     {
       GArray *tasks = plan->stages[s].tasks;
       guint32 last_group = 0;
+      gint32 last_layer = BPW_LAYER_BEFORE_BLOCKS;
+      guint last_phase = BPW_PHASE_FORWARD;
       gboolean optimizer_launched = FALSE;
-      HostStream queue = { 0 };
+      BpwIssueStream queue = { 0 };
 
       for (guint i = 0; i < tasks->len; i++)
         {
@@ -397,6 +406,7 @@ _bpw_plan_bind_stack (BpwPlan *plan)
                             * (double) ranks;
           BpwImpl impl[N_IMPLS] = { { 0 } };
           double kernels, added = 0, added_kernels = 0;
+          gboolean shared_across;
 
           /* Master weights are the optimizer's: inference loads weights in the compute
            * dtype and casts none. */
@@ -427,9 +437,20 @@ _bpw_plan_bind_stack (BpwPlan *plan)
             kernels = optimizer_launched ? 0 : 1;
           else
             kernels = pt->fusion_group != 0 && pt->fusion_group == last_group ? 0 : 1;
+          /* A kernel shared with an earlier task of its group of another layer or pass (the
+           * head's norm fused with the last block's residual add, a recomputed op with its
+           * forward) is one the block issues when it follows a block of its own pass. */
+          shared_across = kernels == 0 && pt->fusion != BPW_FUSION_OPTIMIZER
+                          && impl[IMPL_OPTIMIZER].kernels <= 0
+                          && (pt->layer != last_layer || (pt->phase == BPW_PHASE_FORWARD)
+                                                         != (last_phase == BPW_PHASE_FORWARD));
           optimizer_launched |= optimizer;
           if (pt->fusion_group != 0)
-            last_group = pt->fusion_group;
+            {
+              last_group = pt->fusion_group;
+              last_layer = pt->layer;
+              last_phase = pt->phase;
+            }
           if (st->has_launch)
             {
               /* The task's executions per micro-batch run back to back. */
@@ -444,7 +465,12 @@ _bpw_plan_bind_stack (BpwPlan *plan)
                                                 : 0;
               else if (st->eager_gap.set)
                 impl[IMPL_LAUNCH_GAPS].time_s =
-                  host_stream_add (&queue, st->eager_gap.value, n, busy) / MAX (pt->count, 1.0);
+                  _bpw_issue_stream_add (&queue, st->eager_gap.value, n, busy)
+                  / MAX (pt->count, 1.0);
+              pt->issue_kernels = n;
+              pt->issue_alone = n + (shared_across ? MAX (pt->count, 1.0) : 0);
+              pt->issue_busy = busy;
+              pt->launch_s = impl[IMPL_LAUNCH_GAPS].time_s;
             }
 
           for (guint k = 0; k < N_IMPLS; k++)

@@ -55,6 +55,13 @@ typedef struct
   double         dequant_s;     /* of cost.time_s and cost.overhead_s: the part of the
                                  * dequantisation that the weight loads and the matrix work
                                  * do not hide */
+  double         launch_s;      /* of impl_s: device idle waiting for eager launches (or
+                                 * graph replay gaps) charged here, per execution */
+  double         issue_kernels; /* per micro-batch: kernels the host issues for this task,
+                                 * and their device time without launch_s (the eager */
+  double         issue_busy;    /* issue stream's input, which the estimator replays) */
+  double         issue_alone;   /* issue_kernels were the task's fused kernel not shared with
+                                 * the task before it of another layer or pass */
   BpwTaskCost    cost;          /* per execution */
 } BpwPlanTask;
 
