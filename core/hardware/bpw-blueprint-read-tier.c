@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <string.h>
 
 #include "bpw-blueprint-private.h"
@@ -123,7 +125,7 @@ bpw_blueprint_read_dimensions (BpwBlueprintReader *r,
         return bpw_json_doc_error (r->doc, node, dpath, error, _("the sizes multiply to more "
                                    "than 16777216 devices"));
       return bpw_json_doc_error (r->doc, node, dpath, error, _("the sizes multiply to %"
-                                 G_GINT64_FORMAT " devices, but the tier's size is %.0f"),
+                                 PRId64 " devices, but the tier's size is %.0f"),
                                  product, t->size.value);
     }
   return TRUE;

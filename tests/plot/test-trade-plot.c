@@ -294,9 +294,13 @@ test_serving_features (void)
       c = &g_array_index (speculative->points, BpwTradePoint, i);
       g_assert_cmpfloat (a->arrival_rate, ==, b->arrival_rate);
       /* Half the prompt cached halves the prefill's work but not the fixed launch cost of
-       * the bundled eager stack's prefill step, so TTFT falls by less than half. */
+       * the bundled eager stack's prefill step (replayed kernel by kernel over every layer
+       * since the estimator charges the issue stream as the simulation does), so TTFT
+       * falls, by less than half. */
       g_assert_cmpfloat (b->latency[BPW_TRADE_LATENCY_TTFT].p50, <,
-                         0.9 * a->latency[BPW_TRADE_LATENCY_TTFT].p50);
+                         0.95 * a->latency[BPW_TRADE_LATENCY_TTFT].p50);
+      g_assert_cmpfloat (b->latency[BPW_TRADE_LATENCY_TTFT].p50, >,
+                         0.5 * a->latency[BPW_TRADE_LATENCY_TTFT].p50);
       g_assert_cmpfloat (c->latency[BPW_TRADE_LATENCY_TPOT].p50, <,
                          0.75 * a->latency[BPW_TRADE_LATENCY_TPOT].p50);
     }
