@@ -223,6 +223,9 @@ bpw_cli_facts_to_text (const BpwFacts     *facts,
   bpw_cli_facts_row_bytes (out, "activations per layer", facts->activation_per_layer);
   bpw_cli_facts_row_bytes (out, "KV cache per token", facts->kv_bytes_per_token);
   bpw_cli_facts_row_bytes (out, "KV cache per sequence", facts->kv_bytes_per_sequence);
+  if (facts->image_kv_bytes_per_sequence > 0)
+    bpw_cli_facts_row_bytes (out, "  of it, the images' cross-attention K/V",
+                             facts->image_kv_bytes_per_sequence);
   g_string_append_c (out, '\n');
 
   bpw_cli_facts_describe_conservation (out, &facts->conservation);

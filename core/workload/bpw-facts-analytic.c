@@ -119,9 +119,13 @@ bpw_facts_compute_analytic (const BpwModelSpec *spec,
   facts->projector_parameters = bpw_model_spec_projector_parameters (spec);
   facts->micro_batches = bpw_scenario_micro_batches (scenario, parallel);
   kv_rank = bpw_facts_kv_rank_bytes (spec, parallel, scenario->kv_dtype);
-  facts->kv_bytes_per_token = (guint64) spec->layers * kv_rank;
+  facts->kv_bytes_per_token = (guint64) bpw_model_spec_self_layers (spec) * kv_rank;
+  /* A cross-attention model's images: their keys and values in every cross layer. */
+  facts->image_kv_bytes_per_sequence = (guint64) MAX (bpw_scenario_images (scenario, spec), 0)
+                                       * bpw_model_spec_image_kv_elements (spec)
+                                       / bpw_model_spec_kv_elements (spec) * kv_rank;
   facts->kv_bytes_per_sequence = bpw_model_spec_kv_slots (spec, bpw_facts_kv_context (scenario))
-                                 * kv_rank;
+                                 * kv_rank + facts->image_kv_bytes_per_sequence;
   facts->conservation.ok = TRUE;
   return TRUE;
 }

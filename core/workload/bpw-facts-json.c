@@ -297,6 +297,8 @@ bpw_facts_to_json (const BpwFacts     *facts,
   bpw_json_writer_u128 (&w, "kv_elements_per_layer_token", bpw_model_spec_kv_elements (spec));
   bpw_json_writer_u128 (&w, "kv_bytes_per_token", facts->kv_bytes_per_token);
   bpw_json_writer_u128 (&w, "kv_bytes_per_sequence", facts->kv_bytes_per_sequence);
+  if (bpw_model_spec_has_cross_attention (spec))
+    bpw_json_writer_u128 (&w, "image_kv_bytes_per_sequence", facts->image_kv_bytes_per_sequence);
   bpw_facts_json_conservation (&w, &facts->conservation);
 
   bpw_json_writer_end_object (&w);
