@@ -22,6 +22,9 @@
  * per image); decode reads them from the cache and runs no encoder. Without images Hugging
  * Face skips the layer altogether: its weights stay resident and no op runs.
  *
+ * Its attention ops (the projections, head norms, cache store, scores, softmax, context and
+ * attention gate) are of layer type cross_attention; its norms and MLP are the decoder's.
+ *
  * Element-wise conventions as bpw-decompose.c's; a gated table add costs 2 per element
  * (scale, add) and the position add 4 (the two tables scaled by tanh(g) and 1 - tanh(g)).
  */
@@ -266,6 +269,7 @@ _bpw_decompose_cross_block (Ctx *c, gint layer, gint32 x)
     }
   R = mul (c, c->mb, keys);
   scores = mul3 (c, c->mb * A, c->sq, keys);
+  c->cross = TRUE;
 
   a = _bpw_decompose_norm (c, "cross.norm", BPW_LAYER_NORM, layer, x);
   q = _bpw_decompose_linear (c, "cross.q", BPW_LAYER_ATTENTION, layer, a, T, h, A * d,
@@ -319,6 +323,7 @@ _bpw_decompose_cross_block (Ctx *c, gint layer, gint32 x)
                              BPW_SPLIT_TP, BPW_SPLIT_REPLICATED, FALSE, T);
   y = _bpw_decompose_attention_out (c, layer, y);
   x1 = _bpw_decompose_gated_add (c, "cross.attn_gate", BPW_LAYER_ATTENTION, layer, x, y);
+  c->cross = FALSE;
   b = _bpw_decompose_norm (c, "cross.mlp_norm", BPW_LAYER_NORM, layer, x1);
   b = _bpw_decompose_dense_mlp (c, layer, b);
   return _bpw_decompose_gated_add (c, "cross.mlp_gate", BPW_LAYER_MLP, layer, x1, b);

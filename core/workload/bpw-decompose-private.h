@@ -66,6 +66,8 @@ typedef struct
    * read the projected image tokens (NONE in decode, which reads their cache), cross_keys
    * of them per sequence. */
   gboolean            no_attn_bias;
+  gboolean            cross;   /* building a cross-attention layer: its attention ops are
+                                * of layer type cross_attention */
   gboolean            gated;
   gint32              cross_states;
   guint64             cross_keys;

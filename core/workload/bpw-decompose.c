@@ -33,6 +33,8 @@ _bpw_decompose_fwd (Ctx *c, const TapeEntry *tmpl)
 
   if (c->vision)
     e.layer_type = BPW_LAYER_VISION;
+  else if (c->cross && e.layer_type == BPW_LAYER_ATTENTION)
+    e.layer_type = BPW_LAYER_CROSS_ATTENTION;
   e.frozen = c->frozen;
   e.op = _bpw_work_graph_add_op (c->b, e.name, e.prim, BPW_PHASE_FORWARD, e.layer_type,
                                  e.split, e.layer, c->count, e.flops, e.semantic);

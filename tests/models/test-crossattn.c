@@ -186,6 +186,12 @@ test_cross_flops (void)
   g_assert_true (bpw_facts_compute (&spec, &without, &p, &b, NULL));
   g_assert_cmpuint (a.flops_model - b.flops_model, ==,
                     mb * C * (4 * h * A * d + 4 * A * keys * d + 6 * h * f));
+  /* The attention to the images is its own layer type; the MLP stays the MLP's. */
+  g_assert_true (a.flops_model_by_layer_type[BPW_LAYER_CROSS_ATTENTION]
+                 == (BpwU128) (mb * C * (4 * h * A * d + 4 * A * keys * d)));
+  g_assert_true (b.flops_model_by_layer_type[BPW_LAYER_CROSS_ATTENTION] == 0);
+  g_assert_true (a.flops_model_by_layer_type[BPW_LAYER_MLP]
+                 - b.flops_model_by_layer_type[BPW_LAYER_MLP] == (BpwU128) (mb * C * 6 * h * f));
   /* The cache: 4 self-attention layers x 100 positions, and the images' K and V in each
    * cross-attention layer; the plan holds the micro-batch's. */
   g_assert_cmpuint (a.image_kv_bytes_per_sequence, ==, C * keys * kv_token);
