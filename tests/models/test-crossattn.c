@@ -247,6 +247,38 @@ test_conservation (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* Moving a cross-attention layer changes the search space's fingerprint: two models that
+ * differ there must not share cached search results. */
+static void
+test_search_fingerprint (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load ("h100-sxm-80gb", NULL, &error);
+  char *prints[2] = { NULL, NULL };
+  BpwSearchLimits limits;
+  BpwModelSpec spec;
+  BpwScenario sc;
+
+  g_assert_no_error (error);
+  bpw_search_limits_init (&limits);
+  scenario (&sc, BPW_WORKLOAD_PREFILL, 8, 1, 256, 0, 1);
+  toy (&spec);
+  for (guint i = 0; i < 2; i++)
+    {
+      BpwSearchSpace *space = bpw_search_space_new (&spec, &sc, bp, NULL, 8, &limits, &error);
+
+      g_assert_no_error (error);
+      prints[i] = g_strdup (space->fingerprint);
+      bpw_search_space_free (space);
+      spec.cross_layers[1] = 5;
+    }
+  g_assert_cmpstr (prints[0], !=, prints[1]);
+  for (guint i = 0; i < 2; i++)
+    g_free (prints[i]);
+  bpw_model_spec_clear (&spec);
+  bpw_scenario_clear (&sc);
+}
+
 static void
 test_refused (void)
 {
@@ -285,5 +317,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/crossattn/cross-flops", test_cross_flops);
   g_test_add_func ("/crossattn/conservation", test_conservation);
   g_test_add_func ("/crossattn/refused", test_refused);
+  g_test_add_func ("/crossattn/search-fingerprint", test_search_fingerprint);
   return g_test_run ();
 }
