@@ -219,6 +219,11 @@ _bpw_decompose_tiled_vision (Ctx *c)
       .bwd_weight = mul (&e, R, H),
     });
     c->cross_states = yb;
+    /* Training keeps the image states for the cross layers' backward: stored once, with
+     * the encoder before the first block (not as an activation of whichever cross layer
+     * reads it last, which would count it once per cross layer of a template). */
+    if (c->train)
+      g_array_index (c->b->graph->tensors, BpwTensor, yb).stored = BPW_STORED_CHECKPOINT;
   }
 }
 

@@ -9,7 +9,10 @@
 
 #include <glib/gstdio.h>
 
+#include <math.h>
+
 #include "bpw-core.h"
+#include "bpw-estimator-private.h"
 
 static void
 scenario (BpwScenario *sc, BpwWorkloadPhase phase, gint64 batch, gint64 micro, gint64 seq,
@@ -247,6 +250,69 @@ test_conservation (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* The estimator's template (a self-attention and a cross-attention block, counted per
+ * stage) gives the plan of the whole model, over 1 to 3 stages in three phases. */
+static void
+test_estimator (void)
+{
+  static const gint64 pps[] = { 1, 2, 3 };
+  static const BpwWorkloadPhase phases[] = {
+    BPW_WORKLOAD_TRAIN, BPW_WORKLOAD_PREFILL, BPW_WORKLOAD_DECODE,
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load ("h100-sxm-80gb", NULL, &error);
+
+  g_assert_no_error (error);
+  /* Launch gaps depend on a stage's whole kernel sequence, which the template does not
+   * replay (as in test-vision). */
+  bp->stack.has_launch = FALSE;
+  for (guint k = 0; k < G_N_ELEMENTS (pps); k++)
+    for (guint ph = 0; ph < G_N_ELEMENTS (phases); ph++)
+      {
+        g_autoptr(BpwPlan) plan = NULL;
+        g_autoptr(BpwEstimator) est = NULL;
+        g_autoptr(BpwWorkGraph) graph = NULL;
+        BpwDistWork *dist;
+        BpwModelSpec spec;
+        BpwScenario sc;
+        BpwMapping mapping;
+        BpwEvaluation full, fast;
+        gboolean decode = phases[ph] == BPW_WORKLOAD_DECODE;
+
+        toy (&spec);
+        scenario (&sc, phases[ph], 16, 2, decode ? 1 : 256, decode ? 511 : 0, 1);
+        bpw_mapping_init_defaults (&mapping);
+        mapping.parallel.tp = 2;
+        mapping.parallel.pp = pps[k];
+        mapping.parallel.dp = 2;
+        graph = bpw_work_graph_new (&spec, &sc, &error);
+        g_assert_no_error (error);
+        dist = bpw_dist_work_new (g_steal_pointer (&graph), &mapping.parallel, &error);
+        g_assert_no_error (error);
+        plan = bpw_plan_new (dist, bp, &mapping, &error);
+        g_assert_no_error (error);
+        bpw_evaluation_from_plan (plan, &full);
+        est = bpw_estimator_new (&spec, &sc, bp, &error);
+        g_assert_no_error (error);
+        g_assert_true (bpw_estimator_evaluate (est, &mapping, &fast, NULL, &error));
+        g_assert_no_error (error);
+        g_test_message ("pp %" G_GINT64_FORMAT ", %s: plan %.9f s, estimate %.9f s", pps[k],
+                        bpw_workload_phase_to_string (phases[ph]), full.step_time_s,
+                        fast.step_time_s);
+        if (fabs (full.step_time_s - fast.step_time_s) > 1e-9 * full.step_time_s ||
+            fabs (full.mfu - fast.mfu) > 1e-9 * full.mfu ||
+            fabs (full.peak_bytes - fast.peak_bytes) > 1e-6 * full.peak_bytes)
+          g_error ("pp %" G_GINT64_FORMAT " %s: plan %.12g s, %.12g MFU, %.12g B; estimate "
+                   "%.12g s, %.12g MFU, %.12g B", pps[k],
+                   bpw_workload_phase_to_string (phases[ph]), full.step_time_s, full.mfu,
+                   full.peak_bytes, fast.step_time_s, fast.mfu, fast.peak_bytes);
+        g_assert_cmpint (full.slowest_stage, ==, fast.slowest_stage);
+        bpw_mapping_clear (&mapping);
+        bpw_scenario_clear (&sc);
+        bpw_model_spec_clear (&spec);
+      }
+}
+
 /* Moving a cross-attention layer changes the search space's fingerprint: two models that
  * differ there must not share cached search results. */
 static void
@@ -318,5 +384,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/crossattn/conservation", test_conservation);
   g_test_add_func ("/crossattn/refused", test_refused);
   g_test_add_func ("/crossattn/search-fingerprint", test_search_fingerprint);
+  g_test_add_func ("/crossattn/estimator", test_estimator);
   return g_test_run ();
 }
