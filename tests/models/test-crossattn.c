@@ -148,6 +148,11 @@ test_hf_refused (void)
       ":10:58: text_config.cross_attention_layers[7]: index 40 is out of range (0 to 39)" },
     { "hf-mllama-negative.json",
       ":43:20: vision_config.hidden_size: expected a positive integer, got -1280" },
+    { "hf-mllama-intermediate-order.json",
+      ":46:47: vision_config.intermediate_layers_indices[3]: index 15 does not follow 15" },
+    { "hf-mllama-output-dim.json",
+      ":58:26: vision_config.vision_output_dim: 6400, but hidden_size x (1 + 5 intermediate "
+      "layers) is 7680" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
