@@ -318,6 +318,64 @@ test_estimator (void)
       }
 }
 
+/* The pipeline's forward send carries the image states to a stage with cross-attention
+ * layers in training and prefill, and its backward send their gradients: mb x images x
+ * tiles x (patches + 1) x h elements more than the text's activations. Decode sends none. */
+static guint64
+pp_send_bytes (const BpwModelSpec *spec, const BpwScenario *sc, guint8 phase)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwDistWork) dist = NULL;
+  BpwWorkGraph *graph = bpw_work_graph_new (spec, sc, &error);
+  BpwParallel p;
+
+  g_assert_no_error (error);
+  bpw_parallel_init_defaults (&p);
+  p.pp = 2;
+  dist = bpw_dist_work_new (graph, &p, &error);
+  g_assert_no_error (error);
+  for (gint64 s = 0; s < dist->n_stages; s++)
+    for (guint i = 0; i < dist->stages[s].collectives->len; i++)
+      {
+        const BpwCollective *c = &g_array_index (dist->stages[s].collectives, BpwCollective, i);
+
+        if (c->group == BPW_GROUP_PP && c->phase == phase)
+          return c->bytes;
+      }
+  return 0;
+}
+
+static void
+test_pipeline_images (void)
+{
+  static const BpwWorkloadPhase phases[] = {
+    BPW_WORKLOAD_TRAIN, BPW_WORKLOAD_PREFILL, BPW_WORKLOAD_DECODE,
+  };
+  const guint64 mb = 2, h = 512, per_image = 2 * (4 * 4 + 1);
+  BpwModelSpec spec;
+
+  toy (&spec);
+  for (guint ph = 0; ph < G_N_ELEMENTS (phases); ph++)
+    {
+      gboolean decode = phases[ph] == BPW_WORKLOAD_DECODE;
+      guint8 dirs[] = { BPW_PHASE_FORWARD, BPW_PHASE_BACKWARD_ACTIVATION };
+
+      for (guint d = 0; d < (phases[ph] == BPW_WORKLOAD_TRAIN ? 2 : 1); d++)
+        {
+          BpwScenario with, without;
+          guint64 a, b;
+
+          scenario (&with, phases[ph], 4, mb, decode ? 1 : 64, decode ? 63 : 0, 2);
+          scenario (&without, phases[ph], 4, mb, decode ? 1 : 64, decode ? 63 : 0, 0);
+          a = pp_send_bytes (&spec, &with, dirs[d]);
+          b = pp_send_bytes (&spec, &without, dirs[d]);
+          g_assert_cmpuint (b, >, 0);
+          g_assert_cmpuint (a - b, ==, decode ? 0 : mb * 2 * per_image * h * 2);
+        }
+    }
+  bpw_model_spec_clear (&spec);
+}
+
 /* Moving a cross-attention layer changes the search space's fingerprint: two models that
  * differ there must not share cached search results. */
 static void
@@ -390,5 +448,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/crossattn/refused", test_refused);
   g_test_add_func ("/crossattn/search-fingerprint", test_search_fingerprint);
   g_test_add_func ("/crossattn/estimator", test_estimator);
+  g_test_add_func ("/crossattn/pipeline-images", test_pipeline_images);
   return g_test_run ();
 }
