@@ -196,6 +196,18 @@ bpw_cli_facts_to_text (const BpwFacts     *facts,
         bpw_cli_facts_row_si (out, 0, "Vision FLOPs per image (forward)",
                               facts->vision_flops_per_image, "FLOP");
     }
+  if (bpw_model_spec_has_cross_attention (spec))
+    {
+      g_autoptr(GString) layers = g_string_new (NULL);
+
+      for (gint64 i = 0; i < spec->n_cross_layers; i++)
+        g_string_append_printf (layers, "%s%d", i > 0 ? ", " : "", spec->cross_layers[i]);
+      g_string_append_printf (layers, " (%" G_GINT64_FORMAT " of %" G_GINT64_FORMAT ")",
+                              spec->n_cross_layers, spec->layers);
+      bpw_cli_format_row (out, 0, "Cross-attention layers", layers->str, NULL);
+      bpw_cli_facts_row_si (out, 0, "Cross-attended image tokens",
+                            (BpwU128) bpw_model_spec_cross_tokens (spec), "");
+    }
   bpw_cli_facts_row_si (out, 0, "Tokens per step", facts->tokens_per_step, "");
   bpw_cli_format_row (out, 0, "Micro-batches per pipeline", micro, NULL);
   g_string_append_c (out, '\n');
@@ -223,6 +235,9 @@ bpw_cli_facts_to_text (const BpwFacts     *facts,
   bpw_cli_facts_row_bytes (out, "activations per layer", facts->activation_per_layer);
   bpw_cli_facts_row_bytes (out, "KV cache per token", facts->kv_bytes_per_token);
   bpw_cli_facts_row_bytes (out, "KV cache per sequence", facts->kv_bytes_per_sequence);
+  if (facts->image_kv_bytes_per_sequence > 0)
+    bpw_cli_facts_row_bytes (out, "  of it, the images' cross-attention K/V",
+                             facts->image_kv_bytes_per_sequence);
   g_string_append_c (out, '\n');
 
   bpw_cli_facts_describe_conservation (out, &facts->conservation);

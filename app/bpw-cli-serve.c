@@ -202,8 +202,12 @@ serve_run (const char *model_name, const char *blueprint, const BpwCliOptions *o
     }
   if (options->images != BPW_CLI_UNSET)
     {
-      gint64 tokens = bpw_model_spec_has_vision (&setup.spec)
-                      ? bpw_model_spec_image_tokens (&setup.spec) : 0;
+      /* A cross-attention model's images take no prompt positions: bound by the image
+       * tokens its cross-attention layers attend. */
+      gint64 tokens = !bpw_model_spec_has_vision (&setup.spec) ? 0
+                      : bpw_model_spec_has_cross_attention (&setup.spec)
+                      ? bpw_model_spec_cross_tokens (&setup.spec)
+                      : bpw_model_spec_image_tokens (&setup.spec);
 
       if (options->images > 0 && tokens == 0)
         g_set_error (&error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,

@@ -17,7 +17,7 @@ static const char * const phase_names[] = {
 };
 static const char * const layer_type_names[] = {
   "embedding", "attention", "mlp", "moe", "norm", "head", "loss", "optimizer",
-  "vision",
+  "vision", "cross_attention",
 };
 static const char * const primitive_names[] = {
   "matmul", "batched_matmul", "softmax", "norm", "gelu", "swiglu", "dropout", "add", "bias",

@@ -74,6 +74,7 @@ typedef enum
   BPW_LAYER_LOSS,
   BPW_LAYER_OPTIMIZER,
   BPW_LAYER_VISION,      /* vision encoder and projector of a multimodal model */
+  BPW_LAYER_CROSS_ATTENTION, /* a decoder's attention to the images (Llama 3.2 Vision) */
   BPW_N_LAYER_TYPES
 } BpwLayerType;
 

@@ -71,6 +71,7 @@ typedef struct
   gboolean         train;
   gboolean         by_kind;                /* BLOCK_A and BLOCK_B bound apart */
   gboolean         kind_is_window;         /* B is windowed attention, not MoE */
+  gboolean         kind_is_cross;          /* B is a cross-attention layer (Llama 3.2 Vision) */
   gboolean         on_chip;                /* a kind is placed on an on-chip level */
   BpwStageTotals   tasks[BPW_N_PARTS];     /* BLOCK: one block */
   GArray          *transfers[BPW_N_PARTS]; /* BpwPlanTransfer; BLOCK counts per block */

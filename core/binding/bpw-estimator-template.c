@@ -105,14 +105,17 @@ part_scale (BpwPart part)
   return part == BPW_PART_BLOCK ? 1.0 / BPW_TEMPLATE_BLOCKS : 1.0;
 }
 
-/* Layers of kind B in [first, first + n): MoE, or windowed. */
+/* Layers of kind B in [first, first + n): MoE, windowed, or cross-attention. */
 static gint64
-kind_b_layers_in (const BpwModelSpec *spec, gboolean window, gint64 first, gint64 n)
+kind_b_layers_in (const BpwModelSpec *spec, gboolean window, gboolean cross, gint64 first,
+                  gint64 n)
 {
   gint64 b = 0;
 
   for (gint64 l = first; l < first + n; l++)
-    b += window ? bpw_model_spec_layer_window (spec, l) > 0 : bpw_model_spec_is_moe_layer (spec, l);
+    b += cross ? bpw_model_spec_is_cross_layer (spec, l)
+         : window ? bpw_model_spec_layer_window (spec, l) > 0
+         : bpw_model_spec_is_moe_layer (spec, l);
   return b;
 }
 
@@ -124,7 +127,8 @@ bpw_template_count_kinds (const BpwTemplate  *t,
                           gint64             *n_a,
                           gint64             *n_b)
 {
-  *n_b = t->by_kind ? kind_b_layers_in (spec, t->kind_is_window, first, n) : 0;
+  *n_b = t->by_kind ? kind_b_layers_in (spec, t->kind_is_window, t->kind_is_cross, first, n)
+                    : 0;
   *n_a = n - *n_b;
 }
 
@@ -310,13 +314,22 @@ bpw_template_new (const BpwTemplateKey *key,
   BpwDistWork *dist;
   gboolean on_chip = FALSE;
 
-  gint64 moe_layers = kind_b_layers_in (spec, FALSE, 0, spec->layers);
+  gint64 moe_layers = kind_b_layers_in (spec, FALSE, FALSE, 0, spec->layers);
   gint64 window_layers = bpw_model_spec_window_layers (spec);
   gboolean moe_kinds = moe_layers > 0 && moe_layers < spec->layers;
   gboolean window_kinds = !moe_kinds && window_layers > 0 && window_layers < spec->layers;
-  gboolean by_kind = moe_kinds || window_kinds;
+  /* A cross-attention model is dense without a window (bpw_model_spec_validate). */
+  gboolean cross_kinds = spec->n_cross_layers > 0 && spec->n_cross_layers < spec->layers;
+  gboolean by_kind = moe_kinds || window_kinds || cross_kinds;
 
   small.layers = BPW_TEMPLATE_BLOCKS;
+  /* Self-attention block 0 and cross-attention block 1, or two cross-attention blocks. */
+  if (spec->n_cross_layers > 0)
+    {
+      small.n_cross_layers = cross_kinds ? 1 : 2;
+      small.cross_layers[0] = cross_kinds ? 1 : 0;
+      small.cross_layers[1] = 1;
+    }
   /* Dense and MoE blocks in one model (any moe.first and moe.every): block 0 dense, block 1
    * MoE, each costed by kind per stage. All MoE: two alike. */
   if (spec->experts > 0)
@@ -378,6 +391,7 @@ bpw_template_new (const BpwTemplateKey *key,
   t->key = *key;
   t->by_kind = by_kind;
   t->kind_is_window = window_kinds;
+  t->kind_is_cross = cross_kinds;
   t->train = scenario->phase == BPW_WORKLOAD_TRAIN;
   t->on_chip = on_chip;
   t->reasons = g_ptr_array_new_with_free_func (g_free);

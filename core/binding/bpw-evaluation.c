@@ -47,6 +47,8 @@ bpw_layer_bucket_display_name (guint bucket)
     [BPW_LAYER_OPTIMIZER] = N_("Optimizer"),
     /* Translators: the image encoder and projector of a multimodal model */
     [BPW_LAYER_VISION] = N_("Vision"),
+    /* Translators: a decoder layer's attention to the image tokens (Llama 3.2 Vision) */
+    [BPW_LAYER_CROSS_ATTENTION] = N_("Cross-attention"),
     /* Translators: the part of a step no layer's operations take: pipeline bubble,
      * pipeline sends, data-parallel traffic */
     [BPW_LAYER_OTHER] = N_("Other"),

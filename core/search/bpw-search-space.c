@@ -474,6 +474,19 @@ space_fingerprint (const BpwSearchSpace *space)
       HASH (h, v->feature_layer); HASH (h, (gint) v->keep_class); HASH (h, (gint) v->projector);
       HASH (h, bpw_scenario_images (s, m)); HASH (h, (gint) s->train_vision);
     }
+  /* Llama 3.2 Vision: the tiled encoder and which layers attend the images. */
+  if (m->n_cross_layers > 0)
+    {
+      const BpwVisionSpec *v = &m->vision;
+
+      HASH (h, v->tiles); HASH (h, v->aspect_ratios); HASH (h, v->global_layers);
+      HASH (h, v->n_intermediate);
+      for (gint64 i = 0; i < v->n_intermediate && i < BPW_VISION_MAX_INTERMEDIATE; i++)
+        HASH (h, v->intermediate[i]);
+      HASH (h, m->n_cross_layers); HASH (h, m->embedding_extra);
+      for (gint64 i = 0; i < m->n_cross_layers && i < BPW_MODEL_MAX_CROSS_LAYERS; i++)
+        HASH (h, m->cross_layers[i]);
+    }
   HASH (h, (gint) s->phase); HASH (h, s->global_batch); HASH (h, s->seq);
   HASH (h, s->context); HASH (h, (gint) s->dtype); HASH (h, (gint) s->optimizer);
   h = fnv (h, bp->name, strlen (bp->name));

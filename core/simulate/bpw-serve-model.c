@@ -31,6 +31,8 @@ struct _BpwServeModel
   gint64         max_batch;
   gint64         images;      /* per request; base keeps 0 for the text-only points */
   gint64         image_tokens; /* decoder tokens of a request's images */
+  gint64         image_kv_tokens; /* the cache its images hold, in text tokens: the image
+                                   * tokens, or a cross-attention model's image K/V */
   gint64         kv_capacity;
   double         ep_bytes_per_sequence;  /* all-to-all bytes per rank per decode step, per
                                           * sequence the rank runs */
@@ -120,7 +122,12 @@ evaluate_point (BpwServeModel *m, guint phase, gint64 batch, gint64 length,
   else if (phase == BPW_WORKLOAD_PREFILL)
     s.seq = align (m, BPW_WORKLOAD_PREFILL, length);
   else
-    s.context = length;
+    {
+      s.context = length;
+      /* A cross-attention model's decode reads the images' cached keys and values. */
+      if (bpw_model_spec_has_cross_attention (&m->spec))
+        s.images = m->images;
+    }
   est = bpw_estimator_new (&m->spec, &s, m->blueprint, error);
   if (est == NULL || !bpw_estimator_evaluate (est, &map, &e, NULL, error))
     return FALSE;
@@ -337,6 +344,16 @@ bpw_serve_model_new (const BpwModelSpec *spec,
   m->max_batch = max_batch;
   m->images = bpw_scenario_images (scenario, spec);
   m->image_tokens = m->images * (m->images > 0 ? bpw_model_spec_image_tokens (spec) : 0);
+  m->image_kv_tokens = m->image_tokens;
+  if (m->images > 0 && bpw_model_spec_has_cross_attention (spec))
+    {
+      /* The images' K/V in the cross layers as text tokens of the self layers' cache. */
+      guint64 slots = (guint64) m->images * bpw_model_spec_image_kv_elements (spec)
+                      / bpw_model_spec_kv_elements (spec);
+      guint64 layers = (guint64) MAX (bpw_model_spec_self_layers (spec), 1);
+
+      m->image_kv_tokens = (gint64) ((slots + layers - 1) / layers);
+    }
   m->base.images_set = TRUE;
   m->base.images = 0;
   m->cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
@@ -378,6 +395,12 @@ bpw_serve_model_image_tokens (const BpwServeModel *m)
 }
 
 gint64
+bpw_serve_model_image_kv_tokens (const BpwServeModel *m)
+{
+  return m->image_kv_tokens;
+}
+
+gint64
 bpw_serve_model_max_batch (const BpwServeModel *m)
 {
   return m->max_batch;
@@ -402,7 +425,7 @@ bpw_serve_model_kv_tokens (const BpwServeModel *m,
                            gint64               length)
 {
   guint64 slots = bpw_model_spec_kv_slots (&m->spec, (guint64) MAX (length, 0));
-  guint64 layers = (guint64) MAX (m->spec.layers, 1);
+  guint64 layers = (guint64) MAX (bpw_model_spec_self_layers (&m->spec), 1);
 
   return (gint64) ((slots + layers - 1) / layers);
 }

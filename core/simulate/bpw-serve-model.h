@@ -94,6 +94,9 @@ gint64         bpw_serve_model_max_batch    (const BpwServeModel *model);
  * its text tokens. */
 gint64         bpw_serve_model_images       (const BpwServeModel *model);
 gint64         bpw_serve_model_image_tokens (const BpwServeModel *model);
+/* The KV cache a request's images hold, in tokens of the text's cache: its image tokens,
+ * or a cross-attention model's image keys and values in every cross layer. */
+gint64         bpw_serve_model_image_kv_tokens (const BpwServeModel *model);
 gint64         bpw_serve_model_devices      (const BpwServeModel *model);  /* per replica */
 gint64         bpw_serve_model_ep           (const BpwServeModel *model);  /* EP ranks */
 gint64         bpw_serve_model_layers       (const BpwServeModel *model);  /* the model's */

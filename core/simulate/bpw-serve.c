@@ -103,7 +103,7 @@ static void
 reserve (Run *run, const BpwServeOptions *o)
 {
   gint64 block = o->kv_block > 0 ? o->kv_block : BPW_SERVE_KV_BLOCK, longest = 0;
-  gint64 contiguous = 0, images = bpw_serve_model_image_tokens (run->model);
+  gint64 contiguous = 0, images = bpw_serve_model_image_kv_tokens (run->model);
 
   for (guint i = 0; i < run->reqs->len; i++)
     {
@@ -135,7 +135,8 @@ waste_tokens (const Run *run, const BpwServeOptions *o, const Request *r)
   gint64 block = o->kv_contiguous ? 1 : o->kv_block > 0 ? o->kv_block : BPW_SERVE_KV_BLOCK;
 
   return (double) (r->reserve * block -
-                   bpw_serve_model_kv_tokens (run->model, bpw_serve_model_image_tokens (run->model)
+                   bpw_serve_model_kv_tokens (run->model,
+                                              bpw_serve_model_image_kv_tokens (run->model)
                                                           + r->prompt + r->output));
 }
 

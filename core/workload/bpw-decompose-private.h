@@ -61,6 +61,16 @@ typedef struct
   gboolean            encoder;
   gboolean            frozen;
   gint32              image_features; /* the projector's output the embedding merges, or NONE */
+  /* Llama 3.2 Vision (bpw-decompose-cross.c): the encoder's layers have no attention
+   * biases and its global layers gated residuals; the decoder's cross-attention layers
+   * read the projected image tokens (NONE in decode, which reads their cache), cross_keys
+   * of them per sequence. */
+  gboolean            no_attn_bias;
+  gboolean            cross;   /* building a cross-attention layer: its attention ops are
+                                * of layer type cross_attention */
+  gboolean            gated;
+  gint32              cross_states;
+  guint64             cross_keys;
 } Ctx;
 
 static inline guint64
@@ -174,6 +184,24 @@ gint32     _bpw_decompose_norm          (Ctx             *c,
                                          gint32           x);
 /* One pre-norm Transformer block of c->m, as the decoder's; the vision encoder's layers. */
 gint32     _bpw_decompose_block         (Ctx             *c,
+                                         gint             layer,
+                                         gint32           x);
+
+gint32     _bpw_decompose_dense_mlp     (Ctx             *c,
+                                         gint             layer,
+                                         gint32           x);
+/* x + tanh(gate) y, the gate a one-element weight of @layer. */
+gint32     _bpw_decompose_gated_add     (Ctx             *c,
+                                         const char      *name,
+                                         BpwLayerType     lt,
+                                         gint             layer,
+                                         gint32           x,
+                                         gint32           y);
+
+/* bpw-decompose-cross.c: Llama 3.2 Vision's tiled encoder and projector (sets
+ * c->cross_states and c->cross_keys), and a cross-attention layer of the decoder. */
+void       _bpw_decompose_tiled_vision  (Ctx             *c);
+gint32     _bpw_decompose_cross_block   (Ctx             *c,
                                          gint             layer,
                                          gint32           x);
 

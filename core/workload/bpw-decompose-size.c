@@ -76,7 +76,14 @@ forward_counts (const BpwModelSpec *m, gboolean train)
     {
       add_forward (&f, (guint64) m->vision.layers, 11 + 6, 21 + 12 + 2);
       add_forward (&f, 1, 12, 24 + 2);
+      /* Llama 3.2 Vision: the global layers (two gates each), the tile tables, padding and
+       * the concatenation. */
+      add_forward (&f, (guint64) m->vision.global_layers, 11 + 6, 21 + 12 + 4);
+      add_forward (&f, 1, 8, 16);
     }
+  /* A cross-attention layer on top of a block's counts: q_norm, k, k_norm, v, the cache
+   * store, two gates; their tensors and the two caches. */
+  add_forward (&f, (guint64) MAX (m->n_cross_layers, 0), 8, 16);
   return f;
 }
 

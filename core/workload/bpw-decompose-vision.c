@@ -169,6 +169,12 @@ _bpw_decompose_vision (Ctx     *c,
   *rows = 0;
   if (!bpw_model_spec_has_vision (m))
     return NONE;
+  if (bpw_model_spec_has_cross_attention (m))
+    {
+      /* The images reach the decoder through cross-attention, not as tokens. */
+      _bpw_decompose_tiled_vision (c);
+      return NONE;
+    }
   if (images <= 0 || c->s->phase == BPW_WORKLOAD_DECODE)
     {
       resident_weights (c, v->layers, TRUE);

@@ -33,6 +33,8 @@ _bpw_decompose_fwd (Ctx *c, const TapeEntry *tmpl)
 
   if (c->vision)
     e.layer_type = BPW_LAYER_VISION;
+  else if (c->cross && e.layer_type == BPW_LAYER_ATTENTION)
+    e.layer_type = BPW_LAYER_CROSS_ATTENTION;
   e.frozen = c->frozen;
   e.op = _bpw_work_graph_add_op (c->b, e.name, e.prim, BPW_PHASE_FORWARD, e.layer_type,
                                  e.split, e.layer, c->count, e.flops, e.semantic);
@@ -349,7 +351,7 @@ _bpw_decompose_attention_out (Ctx    *c,
 {
   guint64 T = c->T, h = c->m->hidden;
 
-  if (c->m->linear_bias)
+  if (c->m->linear_bias && !c->no_attn_bias)
     {
       gint32 bw = weight (c, "attn.proj.b", BPW_SPLIT_REPLICATED, layer, h);
       gint32 yb = activation (c, "attn.proj.bias.out", BPW_SPLIT_SEQUENCE, layer, mul (c, T, h));
@@ -364,6 +366,27 @@ _bpw_decompose_attention_out (Ctx    *c,
     }
   return _bpw_decompose_dropout (c, "attn.out_dropout", BPW_LAYER_ATTENTION, BPW_SPLIT_SEQUENCE,
                                  layer, y, mul (c, T, h), FALSE);
+}
+
+/* A tanh gate scales @y before the residual add: 2 per element (scale, add); the gate's
+ * gradient sums y dx over the elements. */
+gint32
+_bpw_decompose_gated_add (Ctx *c, const char *name, BpwLayerType lt, gint layer, gint32 x,
+                          gint32 y)
+{
+  g_autofree char *wname = g_strconcat (name, ".w", NULL);
+  g_autofree char *oname = g_strconcat (name, ".out", NULL);
+  guint64 Th = mul (c, c->T, c->m->hidden);
+  gint32 g = weight (c, wname, BPW_SPLIT_REPLICATED, layer, 1);
+  gint32 out = activation (c, oname, BPW_SPLIT_SEQUENCE, layer, Th);
+
+  _bpw_decompose_fwd (c, &(TapeEntry) {
+    .name = name, .prim = BPW_PRIM_ADD, .layer_type = lt, .split = BPW_SPLIT_SEQUENCE,
+    .layer = layer, .in = { x, y }, .weight = g, .out = out, .saved = NONE,
+    .flops = 2 * Th, .semantic = 2 * Th, .bwd_act = 2 * Th, .bwd_act_semantic = 2 * Th,
+    .bwd_weight = 2 * Th,
+  });
+  return out;
 }
 
 static gint32
@@ -460,14 +483,30 @@ moe (Ctx *c, gint layer, gint32 x)
   return comb;
 }
 
+gint32
+_bpw_decompose_dense_mlp (Ctx *c, gint layer, gint32 x)
+{
+  return dense_mlp (c, layer, x);
+}
+
 static gint32
 block (Ctx *c, gint layer, gint32 x)
 {
   guint64 Th = mul (c, c->T, c->m->hidden);
   gint32 a, x1, b, x2;
 
+  if (!c->encoder && bpw_model_spec_is_cross_layer (c->m, layer))
+    return _bpw_decompose_cross_block (c, layer, x);
   a = _bpw_decompose_norm (c, "attn.norm", BPW_LAYER_NORM, layer, x);
   a = bpw_model_spec_is_mla (c->m) ? _bpw_decompose_mla (c, layer, a) : attention (c, layer, a);
+  if (c->gated)
+    {
+      /* Llama 3.2 Vision's global encoder layers gate both residual branches. */
+      x1 = _bpw_decompose_gated_add (c, "attn.gate", BPW_LAYER_ATTENTION, layer, x, a);
+      x = _bpw_decompose_norm (c, "mlp.norm", BPW_LAYER_NORM, layer, x1);
+      b = dense_mlp (c, layer, x);
+      return _bpw_decompose_gated_add (c, "mlp.gate", BPW_LAYER_MLP, layer, x1, b);
+    }
   x1 = _bpw_decompose_pointwise (c, "attn.residual", BPW_PRIM_ADD, BPW_LAYER_ATTENTION,
                                  BPW_SPLIT_SEQUENCE, layer, x, a, Th, Th, 1);
   x = _bpw_decompose_norm (c, "mlp.norm", BPW_LAYER_NORM, layer, x1);
@@ -503,7 +542,8 @@ embedding (Ctx *c, gint32 *table, guint64 image_rows)
 
   c->tokens = tensor (c, "tokens", BPW_TENSOR_ACTIVATION, BPW_SPLIT_REPLICATED, BPW_DTYPE_FP32,
                       -1, T);
-  *table = weight (c, "embedding.w", BPW_SPLIT_TP, -1, mul (c, m->vocab, h));
+  *table = weight (c, "embedding.w", BPW_SPLIT_TP, -1,
+                  mul (c, m->vocab + m->embedding_extra, h));
   x = activation (c, "embedding.out", BPW_SPLIT_SEQUENCE, -1, mul (c, text, h));
   _bpw_decompose_fwd (c, &(TapeEntry) {
     .name = "embedding", .prim = BPW_PRIM_GATHER, .layer_type = BPW_LAYER_EMBEDDING,
@@ -597,6 +637,7 @@ decompose (BpwGraphBuilder *b,
     .count = s->global_batch / s->micro_batch,
     .weight_copies = 1,
     .image_features = NONE,
+    .cross_states = NONE,
   };
   gint32 x, table = NONE;
   guint64 image_rows = 0;

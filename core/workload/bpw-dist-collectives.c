@@ -239,6 +239,31 @@ context_parallel (BpwDistWork *dist, gint64 stage, const BpwOp *op, const char *
           block * cp, count, "cp.dkv_reduce_scatter");
 }
 
+/* Llama 3.2 Vision: the projected image states go with the activations to a stage from
+ * @to on that holds a cross-attention layer (interleaved chunks: every boundary), and their
+ * gradients come back in training; decode reads the layers' caches instead. Bytes per
+ * micro-batch and rank. */
+static guint64
+image_states_bytes (const BpwDistWork *dist, gint64 to)
+{
+  const BpwWorkGraph *g = dist->graph;
+  const BpwModelSpec *m = &g->spec;
+  const BpwParallel *p = &dist->parallel;
+  gint64 images = bpw_scenario_images (&g->scenario, m);
+  gboolean later = p->interleave > 1;
+
+  if (!bpw_model_spec_has_cross_attention (m) || images <= 0 ||
+      g->scenario.phase == BPW_WORKLOAD_DECODE)
+    return 0;
+  for (gint64 i = 0; i < m->n_cross_layers && !later; i++)
+    later = m->cross_layers[i] >= dist->stages[to].first_layer;
+  if (!later)
+    return 0;
+  return (guint64) g->scenario.micro_batch * (guint64) images
+         * (guint64) bpw_model_spec_cross_tokens (m) * (guint64) m->hidden
+         * bpw_dtype_bytes (g->scenario.dtype) / (p->sp ? p->tp : 1);
+}
+
 static void
 pipeline (BpwDistWork *dist)
 {
@@ -268,10 +293,11 @@ pipeline (BpwDistWork *dist)
         }
       if (s + 1 < dist->n_stages && last != NULL)
         emit (dist, s, last, BPW_COLLECTIVE_SEND_RECV, BPW_GROUP_PP, 2, BPW_PHASE_FORWARD,
-              bytes, count, "pp.activation");
+              bytes + image_states_bytes (dist, s + 1), count, "pp.activation");
       if (s > 0 && train && first != NULL)
         emit (dist, s, first, BPW_COLLECTIVE_SEND_RECV, BPW_GROUP_PP, 2,
-              BPW_PHASE_BACKWARD_ACTIVATION, bytes, count, "pp.gradient");
+              BPW_PHASE_BACKWARD_ACTIVATION, bytes + image_states_bytes (dist, s), count,
+              "pp.gradient");
     }
 }
 

@@ -65,8 +65,11 @@ bpw_facts_compute_analytic (const BpwModelSpec *spec,
                             BpwFacts           *facts,
                             GError            **error)
 {
-  /* Four kinds of block: dense or MoE, attending fully or through the window. */
+  /* Four kinds of block: dense or MoE, attending fully or through the window; a
+   * cross-attention model's (dense, no window) are self- or cross-attention, in the
+   * windowed slot's place. */
   gint64 n_kind[2][2] = { { 0, 0 }, { 0, 0 } };
+  gboolean cross = bpw_model_spec_has_cross_attention (spec);
   gboolean outer_done = FALSE;
   guint64 kv_rank;
 
@@ -75,7 +78,8 @@ bpw_facts_compute_analytic (const BpwModelSpec *spec,
       !bpw_scenario_validate (scenario, parallel, spec, error))
     return FALSE;
   for (gint64 l = 0; l < spec->layers; l++)
-    n_kind[bpw_model_spec_is_moe_layer (spec, l)][bpw_model_spec_layer_window (spec, l) > 0]++;
+    n_kind[bpw_model_spec_is_moe_layer (spec, l)][cross ? bpw_model_spec_is_cross_layer (spec, l)
+                                                  : bpw_model_spec_layer_window (spec, l) > 0]++;
 
   for (guint moe = 0; moe < 2; moe++)
     for (guint windowed = 0; windowed < 2; windowed++)
@@ -86,7 +90,9 @@ bpw_facts_compute_analytic (const BpwModelSpec *spec,
         if (n_kind[moe][windowed] == 0)
           continue;
         t.layers = 1;
-        t.window = windowed ? spec->window : 0;
+        t.n_cross_layers = cross && windowed ? 1 : 0;
+        t.cross_layers[0] = 0;
+        t.window = windowed && !cross ? spec->window : 0;
         t.window_first = 0;
         if (moe)
           {
@@ -99,13 +105,26 @@ bpw_facts_compute_analytic (const BpwModelSpec *spec,
             t.expert_groups = t.topk_groups = 0;
             t.router_bias = FALSE;
           }
+        /* A self-attention template of a cross-attention model has no encoder (which
+         * feeds cross-attention only); the outer parts come from the cross template. */
+        if (cross && !windowed)
+          memset (&t.vision, 0, sizeof t.vision);
         g = bpw_work_graph_new (&t, scenario, error);
         if (g == NULL)
           return FALSE;
         /* Embedding, head and loss come from the first template only. */
-        bpw_facts_add_template (facts, g, parallel, n_kind[moe][windowed], !outer_done);
-        if (!outer_done)
-          facts->vision_flops_per_image = bpw_facts_vision_flops_per_image (g);
+        if (cross)
+          {
+            bpw_facts_add_template (facts, g, parallel, n_kind[moe][windowed], windowed);
+            if (windowed)
+              facts->vision_flops_per_image = bpw_facts_vision_flops_per_image (g);
+          }
+        else
+          {
+            bpw_facts_add_template (facts, g, parallel, n_kind[moe][windowed], !outer_done);
+            if (!outer_done)
+              facts->vision_flops_per_image = bpw_facts_vision_flops_per_image (g);
+          }
         outer_done = TRUE;
         facts->tokens_per_step = (BpwU128) g->tokens_per_micro_batch * g->micro_batches;
       }
@@ -119,9 +138,13 @@ bpw_facts_compute_analytic (const BpwModelSpec *spec,
   facts->projector_parameters = bpw_model_spec_projector_parameters (spec);
   facts->micro_batches = bpw_scenario_micro_batches (scenario, parallel);
   kv_rank = bpw_facts_kv_rank_bytes (spec, parallel, scenario->kv_dtype);
-  facts->kv_bytes_per_token = (guint64) spec->layers * kv_rank;
+  facts->kv_bytes_per_token = (guint64) bpw_model_spec_self_layers (spec) * kv_rank;
+  /* A cross-attention model's images: their keys and values in every cross layer. */
+  facts->image_kv_bytes_per_sequence = (guint64) MAX (bpw_scenario_images (scenario, spec), 0)
+                                       * bpw_model_spec_image_kv_elements (spec)
+                                       / bpw_model_spec_kv_elements (spec) * kv_rank;
   facts->kv_bytes_per_sequence = bpw_model_spec_kv_slots (spec, bpw_facts_kv_context (scenario))
-                                 * kv_rank;
+                                 * kv_rank + facts->image_kv_bytes_per_sequence;
   facts->conservation.ok = TRUE;
   return TRUE;
 }

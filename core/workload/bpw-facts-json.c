@@ -289,6 +289,15 @@ bpw_facts_to_json (const BpwFacts     *facts,
       bpw_json_writer_int (&w, "image_tokens", bpw_model_spec_image_tokens (spec));
       bpw_json_writer_u128 (&w, "vision_flops_per_image", facts->vision_flops_per_image);
     }
+  if (bpw_model_spec_has_cross_attention (spec))
+    {
+      bpw_json_writer_begin_array (&w, "cross_attention_layers");
+      for (gint64 i = 0; i < spec->n_cross_layers; i++)
+        bpw_json_writer_int (&w, NULL, spec->cross_layers[i]);
+      bpw_json_writer_end_array (&w);
+      bpw_json_writer_int (&w, "cross_attention_tokens_per_image",
+                           bpw_model_spec_cross_tokens (spec));
+    }
   bpw_json_writer_u128 (&w, "tokens_per_step", facts->tokens_per_step);
   bpw_json_writer_int (&w, "micro_batches", facts->micro_batches);
 
@@ -297,6 +306,8 @@ bpw_facts_to_json (const BpwFacts     *facts,
   bpw_json_writer_u128 (&w, "kv_elements_per_layer_token", bpw_model_spec_kv_elements (spec));
   bpw_json_writer_u128 (&w, "kv_bytes_per_token", facts->kv_bytes_per_token);
   bpw_json_writer_u128 (&w, "kv_bytes_per_sequence", facts->kv_bytes_per_sequence);
+  if (bpw_model_spec_has_cross_attention (spec))
+    bpw_json_writer_u128 (&w, "image_kv_bytes_per_sequence", facts->image_kv_bytes_per_sequence);
   bpw_facts_json_conservation (&w, &facts->conservation);
 
   bpw_json_writer_end_object (&w);

@@ -115,9 +115,13 @@ bpw_facts_fill (BpwFacts          *facts,
   facts->memory = heavy->memory;
   facts->memory_stage = dist->heaviest_stage;
   facts->activation_per_layer = bpw_dist_work_layer_stored_bytes (dist, 0);
-  facts->kv_bytes_per_token = (guint64) m->layers * kv_rank;
+  facts->kv_bytes_per_token = (guint64) bpw_model_spec_self_layers (m) * kv_rank;
+  /* A cross-attention model's images: their keys and values in every cross layer. */
+  facts->image_kv_bytes_per_sequence = (guint64) MAX (bpw_scenario_images (&g->scenario, m), 0)
+                                       * bpw_model_spec_image_kv_elements (m)
+                                       / bpw_model_spec_kv_elements (m) * kv_rank;
   facts->kv_bytes_per_sequence = bpw_model_spec_kv_slots (m, bpw_facts_kv_context (&g->scenario))
-                                 * kv_rank;
+                                 * kv_rank + facts->image_kv_bytes_per_sequence;
   bpw_dist_work_check_conservation (dist, &facts->conservation);
 }
 

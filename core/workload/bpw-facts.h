@@ -32,7 +32,8 @@ struct _BpwFacts
   guint64          kv_bytes_per_token;   /* per rank, every layer attending fully */
   /* Per rank, one sequence at the scenario's context (seq, or context + 1 in decode): a
    * windowed layer's rolling buffer holds min(context, window) positions. */
-  guint64          kv_bytes_per_sequence;
+  guint64          kv_bytes_per_sequence;       /* the images' cross-attention cache included */
+  guint64          image_kv_bytes_per_sequence; /* of it, the images' (cross-attention models) */
   BpwConservation  conservation;        /* owned */
 };
 

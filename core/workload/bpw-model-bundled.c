@@ -26,7 +26,24 @@ typedef struct
   gint64 q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim;
   gint64 mtp_modules;
   const BpwVisionSpec *vision;  /* NULL: text only */
+  /* Cross-attention layers (Llama 3.2 Vision), with the token table's extra rows. */
+  gint64 n_cross_layers;
+  const gint32 *cross_layers;
+  gint64 embedding_extra;
 } BundledModel;
+
+/* Llama 3.2 Vision's encoder (meta-llama/Llama-3.2-11B-Vision config.json): 560-pixel
+ * tiles of 14-pixel patches, up to 4 per image, 32 local and 8 gated global layers of
+ * width 1280; hidden states 3, 7, 15, 23 and 30 concatenated to the last (7680 wide) and
+ * projected by one linear to the text width. */
+static const BpwVisionSpec mllama_vit_h14_560 = {
+  .image_size = 560, .patch_size = 14, .channels = 3, .hidden = 1280, .layers = 32,
+  .heads = 16, .ffn = 5120, .norm = BPW_NORM_LAYERNORM, .class_token = TRUE,
+  .patch_bias = FALSE, .pre_norm = TRUE, .post_norm = TRUE, .feature_layer = -1,
+  .keep_class = TRUE, .projector = BPW_PROJECTOR_LINEAR, .tiles = 4, .aspect_ratios = 8,
+  .global_layers = 8, .n_intermediate = 5, .intermediate = { 3, 7, 15, 23, 30 },
+};
+static const gint32 llama32_11b_cross_layers[] = { 3, 8, 13, 18, 23, 28, 33, 38 };
 
 /* CLIP ViT-L/14 at 336 pixels (openai/clip-vit-large-patch14-336) as Llava-1.5 uses it:
  * features of the penultimate layer without the class token, a two-layer GELU projector. */
@@ -79,11 +96,20 @@ static const BundledModel bundled[] = {
     32000, 4096, 32, 32, 32, 128, 11008, 4096,
     BPW_FFN_SWIGLU, BPW_NORM_RMSNORM, BPW_POSITION_ROTARY, FALSE, FALSE, FALSE, FALSE, 0, 0,
     0, 0, 0, 0, 0, FALSE, 0, 0, 0, 0, 0, 0, &clip_vit_l14_336 },
+  /* Llama 3.1 8B's text layers with 8 gated cross-attention layers among its 40 (so 32
+   * self-attention ones), a token table of 128256 + 8 rows and the tiled encoder above:
+   * 10 670 220 835 parameters, as Hugging Face reports for the checkpoint. */
+  { "llama3.2-11b-vision", "meta-llama/Llama-3.2-11B-Vision config.json",
+    128256, 4096, 40, 32, 8, 128, 14336, 131072,
+    BPW_FFN_SWIGLU, BPW_NORM_RMSNORM, BPW_POSITION_ROTARY, FALSE, FALSE, FALSE, FALSE, 0, 0,
+    0, 0, 0, 0, 0, FALSE, 0, 0, 0, 0, 0, 0, &mllama_vit_h14_560,
+    G_N_ELEMENTS (llama32_11b_cross_layers), llama32_11b_cross_layers, 8 },
 };
 
 static const char * const bundled_names[] = {
   "gpt3-175b", "gpt3-13b", "gpt2", "llama3-8b", "llama3-70b", "llama3-405b", "mixtral-8x7b",
-  "mistral-7b", "qwen2-7b", "deepseek-v3", "llava-1.5-7b", NULL,
+  "mistral-7b", "qwen2-7b", "deepseek-v3", "llava-1.5-7b",
+  "llama3.2-11b-vision", NULL,
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (bundled_names) == G_N_ELEMENTS (bundled) + 1);
@@ -139,6 +165,10 @@ bpw_model_spec_lookup_bundled (const char   *name,
       spec->mtp_modules = m->mtp_modules;
       if (m->vision != NULL)
         spec->vision = *m->vision;
+      spec->n_cross_layers = m->n_cross_layers;
+      for (gint64 l = 0; l < m->n_cross_layers; l++)
+        spec->cross_layers[l] = m->cross_layers[l];
+      spec->embedding_extra = m->embedding_extra;
       return TRUE;
     }
   return FALSE;

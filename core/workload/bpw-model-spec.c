@@ -10,6 +10,8 @@
 #include "bpw-model-spec.h"
 #include "bpw-error.h"
 
+#include <string.h>
+
 /* Sizes beyond these are not models but typing mistakes; they also keep every derived
  * per-layer count far from 64-bit overflow before the checked arithmetic even starts. */
 #define MAX_WIDTH    (G_GINT64_CONSTANT (1) << 24)
@@ -67,7 +69,12 @@ bpw_vision_spec_equal (const BpwVisionSpec *a,
          && !a->quick_gelu == !b->quick_gelu && !a->class_token == !b->class_token
          && !a->patch_bias == !b->patch_bias && !a->pre_norm == !b->pre_norm
          && !a->post_norm == !b->post_norm && a->feature_layer == b->feature_layer
-         && !a->keep_class == !b->keep_class && a->projector == b->projector;
+         && !a->keep_class == !b->keep_class && a->projector == b->projector
+         && a->tiles == b->tiles && a->aspect_ratios == b->aspect_ratios
+         && a->global_layers == b->global_layers && a->n_intermediate == b->n_intermediate
+         && (a->n_intermediate <= 0 || a->n_intermediate > BPW_VISION_MAX_INTERMEDIATE
+             || memcmp (a->intermediate, b->intermediate,
+                        sizeof a->intermediate[0] * (gsize) a->n_intermediate) == 0);
 }
 
 gboolean
@@ -94,7 +101,11 @@ bpw_model_spec_equal (const BpwModelSpec *a,
          && a->activation_dtype == b->activation_dtype
          && a->gradient_dtype == b->gradient_dtype && a->optimizer_dtype == b->optimizer_dtype
          && a->master_dtype == b->master_dtype && a->optimizer == b->optimizer
-         && bpw_vision_spec_equal (&a->vision, &b->vision);
+         && bpw_vision_spec_equal (&a->vision, &b->vision)
+         && a->embedding_extra == b->embedding_extra && a->n_cross_layers == b->n_cross_layers
+         && (a->n_cross_layers <= 0 || a->n_cross_layers > BPW_MODEL_MAX_CROSS_LAYERS
+             || memcmp (a->cross_layers, b->cross_layers,
+                        sizeof a->cross_layers[0] * (gsize) a->n_cross_layers) == 0);
 }
 
 gint64
@@ -133,7 +144,10 @@ bpw_model_spec_kv_slots (const BpwModelSpec *spec,
   gint64 windowed = bpw_model_spec_window_layers (spec);
   guint64 rolling = windowed > 0 ? MIN (context, (guint64) spec->window) : context;
 
-  return (guint64) (spec->layers - windowed) * context + (guint64) windowed * rolling;
+  /* Cross-attention layers cache the images' keys and values, not the text's
+   * (bpw_model_spec_image_kv_elements). */
+  return (guint64) (bpw_model_spec_self_layers (spec) - windowed) * context
+         + (guint64) windowed * rolling;
 }
 
 char *
@@ -273,6 +287,11 @@ bpw_model_spec_layer_parameters (const BpwModelSpec *spec,
 {
   guint64 n = attention_parameters (spec) + 2 * norm_parameters (spec);
 
+  /* A cross-attention layer: the same Q, K, V and output projections (no biases), a norm
+   * over head_dim on the queries and one on the keys, and the attention and MLP gates. */
+  if (bpw_model_spec_is_cross_layer (spec, layer))
+    return n + 2 * norm_width_parameters (spec, (guint64) spec->head_dim) + 2
+           + mlp_parameters (spec, spec->ffn);
   if (bpw_model_spec_is_moe_layer (spec, layer))
     {
       guint64 ef = bpw_model_spec_expert_ffn (spec);
@@ -290,7 +309,7 @@ bpw_model_spec_layer_parameters (const BpwModelSpec *spec,
 guint64
 bpw_model_spec_embedding_parameters (const BpwModelSpec *spec)
 {
-  guint64 n = (guint64) spec->vocab * spec->hidden;
+  guint64 n = (guint64) (spec->vocab + spec->embedding_extra) * spec->hidden;
 
   if (spec->positions == BPW_POSITION_LEARNED)
     n += (guint64) spec->max_positions * spec->hidden;
@@ -313,7 +332,10 @@ bpw_model_spec_parameters (const BpwModelSpec *spec)
 
   for (gint64 l = 0; l < spec->layers; l++)
     moe_layers += bpw_model_spec_is_moe_layer (spec, l);
-  n += dense * (guint64) (spec->layers - moe_layers);
+  n += dense * (guint64) (bpw_model_spec_self_layers (spec) - moe_layers);
+  if (spec->n_cross_layers > 0)
+    n += bpw_model_spec_layer_parameters (spec, spec->cross_layers[0])
+         * (guint64) spec->n_cross_layers;
   if (moe_layers > 0)
     n += bpw_model_spec_layer_parameters (spec, spec->moe_first) * (guint64) moe_layers;
   return n + bpw_model_spec_vision_parameters (spec) + bpw_model_spec_projector_parameters (spec);
@@ -376,6 +398,12 @@ bpw_model_spec_check_size (const BpwModelSpec *spec,
       total += spec->vision.layers * (4.0 * vh * vh + 2.0 * vh * spec->vision.ffn + 16.0 * vh)
                + (side * side * spec->vision.channels + side * side + 8.0) * vh
                + 2.0 * vh * h + h * h + 4.0 * h;
+      /* Llama 3.2 Vision: the tile tables, global layers and the wider projector input. */
+      total += (spec->vision.aspect_ratios + 1.0) * spec->vision.tiles
+               * (side * side + 2.0) * vh
+               + spec->vision.global_layers * (4.0 * vh * vh + 2.0 * vh * spec->vision.ffn
+                                               + 16.0 * vh)
+               + (double) spec->vision.n_intermediate * vh * h;
     }
 
   if (total >= 9.0e18)
@@ -418,10 +446,69 @@ bpw_model_spec_vision_seq (const BpwModelSpec *spec)
 gint64
 bpw_model_spec_image_tokens (const BpwModelSpec *spec)
 {
-  if (!bpw_model_spec_has_vision (spec))
+  /* A cross-attention model's images take no decoder positions: the layers attend them. */
+  if (!bpw_model_spec_has_vision (spec) || bpw_model_spec_has_cross_attention (spec))
     return 0;
   return bpw_model_spec_vision_seq (spec)
          - (spec->vision.class_token && !spec->vision.keep_class ? 1 : 0);
+}
+
+gboolean
+bpw_model_spec_has_cross_attention (const BpwModelSpec *spec)
+{
+  return spec->n_cross_layers > 0;
+}
+
+gboolean
+bpw_model_spec_is_cross_layer (const BpwModelSpec *spec,
+                               gint64              layer)
+{
+  gint64 n = MIN (spec->n_cross_layers, BPW_MODEL_MAX_CROSS_LAYERS);
+
+  for (gint64 i = 0; i < n; i++)
+    if (spec->cross_layers[i] == layer)
+      return TRUE;
+  return FALSE;
+}
+
+gint64
+bpw_model_spec_self_layers (const BpwModelSpec *spec)
+{
+  return spec->layers - MAX (spec->n_cross_layers, 0);
+}
+
+gint64
+bpw_model_spec_cross_tokens (const BpwModelSpec *spec)
+{
+  if (!bpw_model_spec_has_vision (spec))
+    return 0;
+  return MAX (spec->vision.tiles, 1) * bpw_model_spec_vision_seq (spec);
+}
+
+gint64
+bpw_model_spec_vision_encoder_tokens (const BpwModelSpec *spec)
+{
+  gint64 seq = bpw_model_spec_vision_seq (spec);
+
+  if (spec->vision.tiles <= 0)
+    return seq;
+  /* Hugging Face's MllamaVisionModel pads each tile to a multiple of 8 tokens. */
+  return spec->vision.tiles * ((seq + 7) / 8 * 8);
+}
+
+gint64
+bpw_model_spec_vision_output_width (const BpwModelSpec *spec)
+{
+  return spec->vision.hidden * (1 + MAX (spec->vision.n_intermediate, 0));
+}
+
+guint64
+bpw_model_spec_image_kv_elements (const BpwModelSpec *spec)
+{
+  if (!bpw_model_spec_has_cross_attention (spec))
+    return 0;
+  return (guint64) spec->n_cross_layers * (guint64) bpw_model_spec_cross_tokens (spec)
+         * bpw_model_spec_kv_elements (spec);
 }
 
 static guint64
@@ -430,7 +517,8 @@ vision_norm_parameters (const BpwVisionSpec *v)
   return v->norm == BPW_NORM_LAYERNORM ? 2 * (guint64) v->hidden : (guint64) v->hidden;
 }
 
-/* Two norms, Q, K, V and the output projection with biases, fc1 and fc2 with biases. */
+/* Two norms, Q, K, V and the output projection with biases (none in a tiled encoder),
+ * fc1 and fc2 with biases. */
 guint64
 bpw_model_spec_vision_layer_parameters (const BpwModelSpec *spec)
 {
@@ -439,7 +527,8 @@ bpw_model_spec_vision_layer_parameters (const BpwModelSpec *spec)
 
   if (!bpw_model_spec_has_vision (spec))
     return 0;
-  return 2 * vision_norm_parameters (v) + 4 * (h * h + h) + (h * f + f) + (f * h + h);
+  return 2 * vision_norm_parameters (v) + 4 * (h * h + (v->tiles > 0 ? 0 : h))
+         + (h * f + f) + (f * h + h);
 }
 
 guint64
@@ -447,26 +536,114 @@ bpw_model_spec_vision_parameters (const BpwModelSpec *spec)
 {
   const BpwVisionSpec *v = &spec->vision;
   guint64 h = v->hidden, patch = (guint64) v->channels * v->patch_size * v->patch_size;
+  guint64 seq = (guint64) bpw_model_spec_vision_seq (spec), n;
 
   if (!bpw_model_spec_has_vision (spec))
     return 0;
-  return patch * h + (v->patch_bias ? h : 0) + (v->class_token ? h : 0)
-         + (guint64) bpw_model_spec_vision_seq (spec) * h
-         + (v->pre_norm ? vision_norm_parameters (v) : 0)
-         + (guint64) v->layers * bpw_model_spec_vision_layer_parameters (spec)
-         + (v->post_norm ? vision_norm_parameters (v) : 0);
+  n = patch * h + (v->patch_bias ? h : 0) + (v->class_token ? h : 0) + seq * h
+      + (v->pre_norm ? vision_norm_parameters (v) : 0)
+      + (guint64) v->layers * bpw_model_spec_vision_layer_parameters (spec)
+      + (v->post_norm ? vision_norm_parameters (v) : 0);
+  if (v->tiles > 0)
+    {
+      guint64 ratios = (guint64) v->aspect_ratios + 1, tiles = (guint64) v->tiles;
+
+      /* The position gate and its tile table (a row of tiles x seq x h per aspect ratio),
+       * the pre- and post-tile tables (tiles x h per ratio) with their gates, and two
+       * gates in each global layer. */
+      n += 1 + ratios * tiles * seq * h + 2 * (ratios * tiles * h + 1)
+           + (guint64) v->global_layers * (bpw_model_spec_vision_layer_parameters (spec) + 2);
+    }
+  return n;
 }
 
 guint64
 bpw_model_spec_projector_parameters (const BpwModelSpec *spec)
 {
-  guint64 vh = spec->vision.hidden, h = spec->hidden;
+  guint64 vh = (guint64) bpw_model_spec_vision_output_width (spec), h = spec->hidden;
 
   if (!bpw_model_spec_has_vision (spec))
     return 0;
   if (spec->vision.projector == BPW_PROJECTOR_LINEAR)
     return vh * h + h;
   return vh * h + h + h * h + h;
+}
+
+/* The tiled encoder's fields and the cross-attention layers; each needs the other. */
+static gboolean
+bpw_model_spec_validate_cross (const BpwModelSpec *spec,
+                               GError            **error)
+{
+  const BpwVisionSpec *v = &spec->vision;
+
+  if (!bpw_model_spec_check_range ("cross_attention_layers", spec->n_cross_layers, 0,
+                                   MIN (spec->layers, BPW_MODEL_MAX_CROSS_LAYERS), error) ||
+      !bpw_model_spec_check_range ("embedding_extra", spec->embedding_extra, 0, MAX_VOCAB,
+                                   error) ||
+      !bpw_model_spec_check_range ("vision.tiles", v->tiles, 0, 64, error) ||
+      !bpw_model_spec_check_range ("vision.aspect_ratios", v->aspect_ratios, 0,
+                                   v->tiles * v->tiles, error) ||
+      !bpw_model_spec_check_range ("vision.global_layers", v->global_layers, 0,
+                                   BPW_MODEL_MAX_LAYERS, error) ||
+      !bpw_model_spec_check_range ("vision.intermediate_layers", v->n_intermediate, 0,
+                                   BPW_VISION_MAX_INTERMEDIATE, error))
+    return FALSE;
+  for (gint64 i = 0; i < spec->n_cross_layers; i++)
+    if (spec->cross_layers[i] < 0 || spec->cross_layers[i] >= spec->layers ||
+        (i > 0 && spec->cross_layers[i] <= spec->cross_layers[i - 1]))
+      {
+        g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                     _("model.cross_attention_layers[%" PRId64 "]: %d is not a layer index "
+                       "after the previous one and below layers (%" PRId64 ")"),
+                     i, spec->cross_layers[i], spec->layers);
+        return FALSE;
+      }
+  for (gint64 i = 0; i < v->n_intermediate; i++)
+    if (v->intermediate[i] < 0 || v->intermediate[i] > v->layers)
+      {
+        g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                     _("model.vision.intermediate_layers[%" PRId64 "]: %d is not a hidden "
+                       "state of the %" PRId64 " encoder layers (0 to %" PRId64 ")"),
+                     i, v->intermediate[i], v->layers, v->layers);
+        return FALSE;
+      }
+  if ((spec->n_cross_layers > 0) != (v->layers > 0 && v->tiles > 0))
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("model.cross_attention_layers: cross-attention layers attend a tiled "
+                     "vision encoder (vision.tiles > 0), and a tiled encoder feeds "
+                     "cross-attention layers; give both or neither"));
+      return FALSE;
+    }
+  if (v->tiles == 0 && (v->aspect_ratios != 0 || v->global_layers != 0 || v->n_intermediate != 0))
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("model.vision: aspect_ratios, global_layers and intermediate_layers "
+                     "belong to a tiled encoder (tiles > 0)"));
+      return FALSE;
+    }
+  if (spec->n_cross_layers > 0)
+    {
+      if (spec->experts > 0 || bpw_model_spec_is_mla (spec) || spec->qkv_bias ||
+          spec->linear_bias || spec->window > 0 || v->feature_layer != -1 ||
+          v->projector != BPW_PROJECTOR_LINEAR || !v->keep_class)
+        {
+          g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                       _("model.cross_attention_layers: a cross-attention decoder is "
+                         "modelled as Llama 3.2 Vision's: dense, standard attention without "
+                         "biases or a window, and an encoder whose every layer runs "
+                         "(feature_layer -1, keep_class) into a linear projector"));
+          return FALSE;
+        }
+      if (v->aspect_ratios < 1)
+        {
+          g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                       _("model.vision.aspect_ratios: a tiled encoder needs at least one "
+                         "aspect ratio, got %" PRId64), v->aspect_ratios);
+          return FALSE;
+        }
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -622,6 +799,7 @@ bpw_model_spec_validate (const BpwModelSpec *spec,
 
   if (!bpw_model_spec_validate_mla (spec, error) ||
       !bpw_model_spec_validate_vision (spec, error) ||
+      !bpw_model_spec_validate_cross (spec, error) ||
       !bpw_model_spec_check_range ("mtp_modules", spec->mtp_modules, 0, MAX_MTP, error))
     return FALSE;
 

@@ -12,6 +12,10 @@ G_BEGIN_DECLS
  * inside what the work graph's budget holds under every option (bpw-decompose-size.h). The
  * deepest published models have about 128. */
 #define BPW_MODEL_MAX_LAYERS 4096
+/* The most cross-attention layers (Llama 3.2 Vision 90B has 20 of its 100) and the most
+ * intermediate encoder layers whose outputs feed the projector (Llama 3.2 Vision: 5). */
+#define BPW_MODEL_MAX_CROSS_LAYERS 256
+#define BPW_VISION_MAX_INTERMEDIATE 16
 
 /* How a vision encoder's features reach the decoder. */
 typedef enum
@@ -46,6 +50,21 @@ typedef struct
   gint64           feature_layer;
   gboolean         keep_class;    /* feature select "full"; "default" drops the CLS token */
   BpwProjectorKind projector;
+  /* Llama 3.2 Vision (Hugging Face mllama), the encoder of a cross-attention decoder:
+   * tiles > 0 cuts an image into up to that many tiles of image_size pixels, each of its
+   * patches and a class token, padded to a multiple of 8 tokens, and the encoder attends
+   * over all tiles of an image together. Tile position tables hold a row per aspect ratio
+   * id (0 .. aspect_ratios); the pre-tile, position and post-tile embeddings are gated.
+   * The layers run without Q, K, V and output biases (the MLP keeps its biases), then
+   * global_layers gated layers (tanh gates on the attention and the MLP); the projector
+   * (linear with bias) reads the last hidden state concatenated with the encoder's
+   * hidden states at the intermediate indices (Hugging Face's hidden_states: 0 is the
+   * embeddings, i the output of layer i - 1). tiles == 0: a Llava encoder, none of these. */
+  gint64           tiles;
+  gint64           aspect_ratios;
+  gint64           global_layers;
+  gint64           n_intermediate;
+  gint32           intermediate[BPW_VISION_MAX_INTERMEDIATE];
 } BpwVisionSpec;
 
 /* A plain struct: specs are small, copied freely and compared by value. All sizes are
@@ -112,6 +131,16 @@ struct _BpwModelSpec
   gint64           mtp_modules;
 
   BpwVisionSpec    vision;        /* layers == 0: text only */
+  /* Cross-attention layers (Llama 3.2 Vision): the decoder layers at these indices, in
+   * increasing order, attend the projected image tokens instead of the text (queries from
+   * the text, keys and values from the images, a tanh gate on the attention and one on the
+   * MLP); the images take no decoder positions. Their keys and values are computed once
+   * per image and cached in inference. The layers run only when the sequence has images
+   * (Hugging Face skips them otherwise). n_cross_layers == 0: none. */
+  gint64           n_cross_layers;
+  gint32           cross_layers[BPW_MODEL_MAX_CROSS_LAYERS];
+  /* Rows of the token table beyond the head's vocabulary (mllama's 8 image tokens). */
+  gint64           embedding_extra;
 
   BpwDType         param_dtype;
   BpwDType         activation_dtype;
@@ -190,6 +219,23 @@ guint64   bpw_model_spec_vision_parameters   (const BpwModelSpec *spec);
 guint64   bpw_model_spec_projector_parameters (const BpwModelSpec *spec);
 /* Parameters of one encoder layer. */
 guint64   bpw_model_spec_vision_layer_parameters (const BpwModelSpec *spec);
+
+/* Cross-attention (bpw-model-spec.c): whether the model has cross-attention layers, and
+ * whether @layer is one. */
+gboolean  bpw_model_spec_has_cross_attention (const BpwModelSpec *spec);
+gboolean  bpw_model_spec_is_cross_layer      (const BpwModelSpec *spec,
+                                              gint64              layer);
+/* Layers with self-attention and a text KV cache: layers less the cross-attention ones. */
+gint64    bpw_model_spec_self_layers         (const BpwModelSpec *spec);
+/* Tokens of one image a cross-attention layer attends (tiles x (patches + class)), and
+ * the encoder's tokens of one image (each tile padded to a multiple of 8). */
+gint64    bpw_model_spec_cross_tokens        (const BpwModelSpec *spec);
+gint64    bpw_model_spec_vision_encoder_tokens (const BpwModelSpec *spec);
+/* Width of the encoder output the projector reads: hidden x (1 + intermediate layers). */
+gint64    bpw_model_spec_vision_output_width (const BpwModelSpec *spec);
+/* Cache elements of one image: its keys and values in every cross-attention layer,
+ * n_cross_layers x cross tokens x 2 kv_heads head_dim. */
+guint64   bpw_model_spec_image_kv_elements   (const BpwModelSpec *spec);
 
 /* Bundled models by name: "gpt3-175b", "llama3-8b", ... */
 const char * const *bpw_model_spec_bundled_names (void);

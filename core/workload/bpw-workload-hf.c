@@ -1,5 +1,5 @@
 /* bpw-workload-hf.c — Hugging Face config.json importer (gpt2, llama, mistral, mixtral, qwen2,
- * deepseek_v2, deepseek_v3, llava)
+ * deepseek_v2, deepseek_v3, llava, mllama)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -23,16 +23,18 @@ typedef enum
   HF_DEEPSEEK_V2,
   HF_DEEPSEEK_V3,
   HF_LLAVA,
+  HF_MLLAMA,
   HF_N_FAMILIES
 } HfFamily;
 
 static const char * const family_names[] = {
-  "gpt2", "llama", "mistral", "mixtral", "qwen2", "deepseek_v2", "deepseek_v3", "llava"
+  "gpt2", "llama", "mistral", "mixtral", "qwen2", "deepseek_v2", "deepseek_v3", "llava",
+  "mllama"
 };
 static const char * const family_architectures[] = {
   "GPT2LMHeadModel", "LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM",
   "Qwen2ForCausalLM", "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM",
-  "LlavaForConditionalGeneration",
+  "LlavaForConditionalGeneration", "MllamaForConditionalGeneration",
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (family_names) == HF_N_FAMILIES);
 G_STATIC_ASSERT (G_N_ELEMENTS (family_architectures) == HF_N_FAMILIES);
@@ -92,7 +94,18 @@ static const char * const hf_ignored_keys[] = {
   /* Llava: the sub-configs and the image keys are read; token ids are not. */
   "text_config", "vision_config", "projector_hidden_act", "vision_feature_layer",
   "vision_feature_select_strategy", "image_seq_length", "image_token_index", "ignore_index",
-  "multimodal_projector_bias", NULL
+  "multimodal_projector_bias",
+  /* Mllama: the text sub-config's cross-attention layers are read; dropout is none. */
+  "cross_attention_layers", "dropout", NULL
+};
+
+/* MllamaVisionConfig's keys: the sizes are read, the rest is numerics or preprocessing. */
+static const char * const hf_mllama_vision_keys[] = {
+  "model_type", "hidden_size", "intermediate_size", "num_hidden_layers", "num_global_layers",
+  "attention_heads", "num_channels", "image_size", "patch_size", "max_num_tiles",
+  "intermediate_layers_indices", "supported_aspect_ratios", "vision_output_dim",
+  "hidden_act", "norm_eps", "initializer_range", "torch_dtype", "dtype", "_name_or_path",
+  "architectures", "max_length", NULL
 };
 
 /* CLIPVisionConfig's keys: the sizes are read, the rest is numerics or for CLIP's text
@@ -156,7 +169,7 @@ hf_detect_family (BpwJsonDoc  *doc,
           }
       bpw_json_doc_error (doc, json_object_get_member (root, "model_type"), "model_type", error,
                           _("model type \"%s\" is not supported; supported are gpt2, llama, "
-                          "mistral, mixtral, qwen2, deepseek_v2, deepseek_v3 and llava"), model_type);
+                          "mistral, mixtral, qwen2, deepseek_v2, deepseek_v3, llava and mllama"), model_type);
       if (error != NULL && *error != NULL)
         (*error)->code = BPW_ERROR_UNSUPPORTED;
       return FALSE;
@@ -532,7 +545,7 @@ hf_read_llava (BpwJsonDoc   *doc,
                                    error))
     return FALSE;
   for (guint i = 0; i < HF_N_FAMILIES; i++)
-    if (i != HF_GPT2 && i != HF_LLAVA && g_strcmp0 (text_type, family_names[i]) == 0)
+    if (i != HF_GPT2 && i != HF_LLAVA && i != HF_MLLAMA && g_strcmp0 (text_type, family_names[i]) == 0)
       text_family = i;
   if (text_family == HF_N_FAMILIES)
     {
@@ -701,6 +714,151 @@ hf_read_llama_like (BpwJsonDoc   *doc,
   return TRUE;
 }
 
+/* The vision tower of an mllama config (transformers' MllamaVisionConfig, whose defaults
+ * are Llama 3.2 Vision's): a tiled ViT with local and gated global layers, the hidden
+ * states at intermediate_layers_indices concatenated to the last (vision_output_dim, when
+ * given, must be that width), a tile table per supported aspect ratio. */
+static gboolean
+hf_read_mllama_vision (BpwJsonDoc   *doc,
+                       JsonObject   *vision,
+                       BpwModelSpec *spec,
+                       GPtrArray    *warnings,
+                       GError      **error)
+{
+  BpwVisionSpec *v = &spec->vision;
+  const char *type = NULL;
+  JsonNode *ratios = json_object_get_member (vision, "supported_aspect_ratios");
+  gint64 output_dim = 0;
+
+  if (!bpw_json_doc_get_string (doc, vision, "vision_config", "model_type", FALSE, &type,
+                                error))
+    return FALSE;
+  if (type != NULL && g_strcmp0 (type, "mllama_vision_model") != 0)
+    {
+      bpw_json_doc_error (doc, json_object_get_member (vision, "model_type"),
+                          "vision_config.model_type", error,
+                          _("vision model type \"%s\" is not supported under mllama; "
+                            "supported is mllama_vision_model"), type);
+      if (error != NULL && *error != NULL)
+        (*error)->code = BPW_ERROR_UNSUPPORTED;
+      return FALSE;
+    }
+  _bpw_workload_check_unknown (doc, vision, "vision_config", hf_mllama_vision_keys, warnings);
+  *v = (BpwVisionSpec) {
+    .hidden = 1280, .ffn = 5120, .layers = 32, .global_layers = 8, .heads = 16,
+    .channels = 3, .image_size = 448, .patch_size = 14, .tiles = 4, .aspect_ratios = 8,
+    .norm = BPW_NORM_LAYERNORM, .class_token = TRUE, .patch_bias = FALSE, .pre_norm = TRUE,
+    .post_norm = TRUE, .feature_layer = -1, .keep_class = TRUE,
+    .projector = BPW_PROJECTOR_LINEAR, .n_intermediate = 5,
+    .intermediate = { 3, 7, 15, 23, 30 },
+  };
+  if (!bpw_json_doc_get_int (doc, vision, "vision_config", "hidden_size", FALSE, 1,
+                             BPW_WORKLOAD_MAX_WIDTH, &v->hidden, error)
+      || !bpw_json_doc_get_int (doc, vision, "vision_config", "intermediate_size", FALSE, 1,
+                                BPW_WORKLOAD_MAX_WIDTH, &v->ffn, error)
+      || !bpw_json_doc_get_int (doc, vision, "vision_config", "num_hidden_layers", FALSE, 1,
+                                BPW_WORKLOAD_MAX_LAYERS, &v->layers, error)
+      || !bpw_json_doc_get_int (doc, vision, "vision_config", "num_global_layers", FALSE, 0,
+                                BPW_WORKLOAD_MAX_LAYERS, &v->global_layers, error)
+      || !bpw_json_doc_get_int (doc, vision, "vision_config", "attention_heads", FALSE, 1,
+                                BPW_WORKLOAD_MAX_HEADS, &v->heads, error)
+      || !bpw_json_doc_get_int (doc, vision, "vision_config", "num_channels", FALSE, 1, 64,
+                                &v->channels, error)
+      || !bpw_json_doc_get_int (doc, vision, "vision_config", "image_size", FALSE, 1, 1 << 16,
+                                &v->image_size, error)
+      || !bpw_json_doc_get_int (doc, vision, "vision_config", "patch_size", FALSE, 1, 1 << 16,
+                                &v->patch_size, error)
+      || !bpw_json_doc_get_int (doc, vision, "vision_config", "max_num_tiles", FALSE, 1, 64,
+                                &v->tiles, error)
+      || !_bpw_workload_read_index_list (doc, vision, "vision_config",
+                                         "intermediate_layers_indices", 0, v->layers,
+                                         BPW_VISION_MAX_INTERMEDIATE, v->intermediate,
+                                         &v->n_intermediate, error)
+      || !bpw_json_doc_get_int (doc, vision, "vision_config", "vision_output_dim", FALSE, 1,
+                                BPW_WORKLOAD_MAX_WIDTH, &output_dim, error))
+    return FALSE;
+  if (ratios != NULL)
+    {
+      if (!JSON_NODE_HOLDS_ARRAY (ratios) || json_array_get_length (json_node_get_array (ratios)) == 0)
+        return bpw_json_doc_error (doc, ratios, "vision_config.supported_aspect_ratios", error,
+                                   _("expected a non-empty array of [width, height] tile "
+                                     "counts"));
+      /* Hugging Face's max_aspect_ratio_id: the tile tables have a row per ratio and one
+       * for id 0 (padding). */
+      v->aspect_ratios = json_array_get_length (json_node_get_array (ratios));
+    }
+  if (output_dim != 0 && output_dim != bpw_model_spec_vision_output_width (spec))
+    return bpw_json_doc_error (doc, json_object_get_member (vision, "vision_output_dim"),
+                               "vision_config.vision_output_dim", error,
+                               _("%" PRId64 ", but hidden_size x (1 + %" PRId64 " intermediate "
+                                 "layers) is %" PRId64), output_dim, v->n_intermediate,
+                               bpw_model_spec_vision_output_width (spec));
+  return TRUE;
+}
+
+/* Mllama (transformers' MllamaConfig, Llama 3.2 Vision): a Llama text_config whose
+ * num_hidden_layers counts the cross-attention layers at cross_attention_layers, a token
+ * table of vocab_size + 8 rows (the image tokens; the head has vocab_size), and a tiled
+ * vision_config with a linear projector to the text width. Defaults are MllamaTextConfig's
+ * and MllamaVisionConfig's. */
+static gboolean
+hf_read_mllama (BpwJsonDoc   *doc,
+                JsonObject   *root,
+                BpwModelSpec *spec,
+                GPtrArray    *warnings,
+                GError      **error)
+{
+  JsonObject *text, *vision;
+  const char *text_type = NULL;
+  gboolean has_cross;
+
+  if ((text = hf_get_object (doc, root, "text_config", error)) == NULL
+      || (vision = hf_get_object (doc, root, "vision_config", error)) == NULL
+      || !bpw_json_doc_get_string (doc, text, "text_config", "model_type", FALSE, &text_type,
+                                   error))
+    return FALSE;
+  if (text_type != NULL && g_strcmp0 (text_type, "mllama_text_model") != 0)
+    {
+      bpw_json_doc_error (doc, json_object_get_member (text, "model_type"),
+                          "text_config.model_type", error,
+                          _("language model type \"%s\" is not supported under mllama; "
+                            "supported is mllama_text_model"), text_type);
+      if (error != NULL && *error != NULL)
+        (*error)->code = BPW_ERROR_UNSUPPORTED;
+      return FALSE;
+    }
+  hf_default_int (text, "vocab_size", 128256);
+  hf_default_int (text, "hidden_size", 4096);
+  hf_default_int (text, "intermediate_size", 14336);
+  hf_default_int (text, "num_hidden_layers", 40);
+  hf_default_int (text, "num_attention_heads", 32);
+  hf_default_int (text, "num_key_value_heads", 8);
+  has_cross = json_object_has_member (text, "cross_attention_layers");
+  _bpw_workload_check_unknown (doc, text, "text_config", hf_ignored_keys, warnings);
+  if (!hf_read_llama_like (doc, text, HF_LLAMA, spec, warnings, error)
+      || !hf_read_mllama_vision (doc, vision, spec, warnings, error)
+      || !_bpw_workload_read_index_list (doc, text, "text_config", "cross_attention_layers",
+                                         0, spec->layers - 1, BPW_MODEL_MAX_CROSS_LAYERS,
+                                         spec->cross_layers, &spec->n_cross_layers, error))
+    return FALSE;
+  if (!has_cross)
+    {
+      static const gint32 defaults[] = { 3, 8, 13, 18, 23, 28, 33, 38 };
+
+      for (guint i = 0; i < G_N_ELEMENTS (defaults) && defaults[i] < spec->layers; i++)
+        spec->cross_layers[spec->n_cross_layers++] = defaults[i];
+    }
+  if (spec->n_cross_layers == 0)
+    return bpw_json_doc_error (doc, json_object_get_member (text, "cross_attention_layers"),
+                               "text_config.cross_attention_layers", error,
+                               _("an mllama decoder needs at least one cross-attention "
+                                 "layer"));
+  spec->embedding_extra = 8;
+  spec->tied_embeddings = FALSE;
+  return bpw_json_doc_get_bool (doc, text, "text_config", "tie_word_embeddings", FALSE,
+                                &spec->tied_embeddings, error);
+}
+
 gboolean
 _bpw_workload_read_hf (BpwJsonDoc          *doc,
                        JsonObject          *root,
@@ -738,6 +896,12 @@ _bpw_workload_read_hf (BpwJsonDoc          *doc,
     {
       *key_map = llama_key_map;
       if (!hf_read_llava (doc, root, spec, warnings, error))
+        return FALSE;
+    }
+  else if (family == HF_MLLAMA)
+    {
+      *key_map = llama_key_map;
+      if (!hf_read_mllama (doc, root, spec, warnings, error))
         return FALSE;
     }
   else

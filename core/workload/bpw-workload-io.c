@@ -23,12 +23,13 @@ static const char * const native_model_keys[] = {
   "name", "description", "vocab", "hidden", "layers", "heads", "kv_heads", "head_dim", "ffn",
   "max_positions", "ffn_kind", "norm", "positions", "tied_embeddings", "qkv_bias",
   "linear_bias", "dropout", "sliding_window", "window_first_layer", "mla", "mtp_modules",
-  "moe", "vision", "dtypes", "optimizer", NULL
+  "moe", "vision", "cross_attention_layers", "embedding_extra", "dtypes", "optimizer", NULL
 };
 static const char * const native_vision_keys[] = {
   "image_size", "patch_size", "channels", "hidden", "layers", "heads", "ffn", "norm",
   "activation", "class_token", "patch_bias", "pre_norm", "post_norm", "feature_layer",
-  "feature_select", "projector", NULL
+  "feature_select", "projector", "tiles", "aspect_ratios", "global_layers",
+  "intermediate_layers", NULL
 };
 static const char * const native_mla_keys[] = {
   "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim", NULL
@@ -286,7 +287,15 @@ bpw_workload_read_vision (BpwJsonDoc   *doc,
       || !bpw_json_doc_get_enum (doc, vision, path, "feature_select", FALSE,
                                  feature_select_names, &select, error)
       || !bpw_json_doc_get_enum (doc, vision, path, "projector", FALSE, projector_names,
-                                 &projector, error))
+                                 &projector, error)
+      || !bpw_json_doc_get_int (doc, vision, path, "tiles", FALSE, 0, 64, &v->tiles, error)
+      || !bpw_json_doc_get_int (doc, vision, path, "aspect_ratios", FALSE, 0, 64 * 64,
+                                &v->aspect_ratios, error)
+      || !bpw_json_doc_get_int (doc, vision, path, "global_layers", FALSE, 0,
+                                BPW_WORKLOAD_MAX_LAYERS, &v->global_layers, error)
+      || !_bpw_workload_read_index_list (doc, vision, path, "intermediate_layers", 0,
+                                         v->layers, BPW_VISION_MAX_INTERMEDIATE,
+                                         v->intermediate, &v->n_intermediate, error))
     return FALSE;
   v->norm = (BpwNormKind) norm;
   v->quick_gelu = activation == 1;
@@ -366,6 +375,10 @@ bpw_workload_read_model_object (BpwJsonDoc   *doc,
       || !bpw_workload_read_mla (doc, object, path, spec, warnings, error)
       || !bpw_workload_read_moe (doc, object, path, spec, warnings, error)
       || !bpw_workload_read_vision (doc, object, path, spec, warnings, error)
+      || !GET_INT ("embedding_extra", FALSE, 0, BPW_WORKLOAD_MAX_WIDTH, embedding_extra)
+      || !_bpw_workload_read_index_list (doc, object, path, "cross_attention_layers", 0,
+                                         spec->layers - 1, BPW_MODEL_MAX_CROSS_LAYERS,
+                                         spec->cross_layers, &spec->n_cross_layers, error)
       || !bpw_workload_read_dtypes (doc, object, path, spec, warnings, error)
       || !bpw_json_doc_get_enum (doc, object, path, "optimizer", FALSE, optimizer_names,
                                  &optimizer, error))

@@ -38,4 +38,18 @@ gboolean _bpw_workload_derive_head_dim (BpwJsonDoc   *doc,
                                         BpwModelSpec *spec,
                                         GError      **error);
 
+/* An array of increasing integers in [@min, @max] (layer indices), at most @max_count; a
+ * located error names the element ("text_config.cross_attention_layers[8]"). Absent:
+ * *n untouched, TRUE. */
+gboolean _bpw_workload_read_index_list (BpwJsonDoc   *doc,
+                                        JsonObject   *object,
+                                        const char   *path,
+                                        const char   *member,
+                                        gint64        min,
+                                        gint64        max,
+                                        gint64        max_count,
+                                        gint32       *out,
+                                        gint64       *n,
+                                        GError      **error);
+
 G_END_DECLS

@@ -112,8 +112,29 @@ bpw_workload_model_to_node (const BpwModelSpec *spec)
       INT ("feature_layer", v->feature_layer);
       STR ("feature_select", v->keep_class ? "full" : "default");
       STR ("projector", v->projector == BPW_PROJECTOR_LINEAR ? "linear" : "mlp");
+      if (v->tiles > 0)
+        {
+          INT ("tiles", v->tiles);
+          INT ("aspect_ratios", v->aspect_ratios);
+          INT ("global_layers", v->global_layers);
+          json_builder_set_member_name (b, "intermediate_layers");
+          json_builder_begin_array (b);
+          for (gint64 i = 0; i < v->n_intermediate; i++)
+            json_builder_add_int_value (b, v->intermediate[i]);
+          json_builder_end_array (b);
+        }
       json_builder_end_object (b);
     }
+  if (spec->n_cross_layers > 0)
+    {
+      json_builder_set_member_name (b, "cross_attention_layers");
+      json_builder_begin_array (b);
+      for (gint64 i = 0; i < spec->n_cross_layers; i++)
+        json_builder_add_int_value (b, spec->cross_layers[i]);
+      json_builder_end_array (b);
+    }
+  if (spec->embedding_extra > 0)
+    INT ("embedding_extra", spec->embedding_extra);
   json_builder_set_member_name (b, "dtypes");
   json_builder_begin_object (b);
   STR ("param", bpw_dtype_to_string (spec->param_dtype));

@@ -59,12 +59,12 @@ for row in d['fit']:
     f = row[0]
     assert f['legal'] and f['devices'] == 2048 and f['sla']['pass'], f['reasons']"
 cp "$TMP/multimodal-serving-compare.json" "$TMP/out"
-py "multimodal-serving: prefill by TTFT and decode by TPOT on one device, every candidate" "
-assert [s['name'] for s in d['scenarios']] == ['llava-prefill', 'llava-decode']
+py "multimodal-serving: Llava and Llama 3.2 Vision, prefill by TTFT and decode by TPOT on one device, every candidate" "
+assert [s['name'] for s in d['scenarios']] == ['llava-prefill', 'llava-decode', 'llama-vision-prefill', 'llama-vision-decode']
 for row in d['fit']:
-    p, q = row
-    assert p['legal'] and q['legal'] and p['devices'] == 1 and q['devices'] == 1
-    assert p['sla']['metric'] == 'ttft_s' and q['sla']['metric'] == 'tpot_s', (p['sla'], q['sla'])"
+    for p, q in (row[0:2], row[2:4]):
+        assert p['legal'] and q['legal'] and p['devices'] == 1 and q['devices'] == 1
+        assert p['sla']['metric'] == 'ttft_s' and q['sla']['metric'] == 'tpot_s', (p['sla'], q['sla'])"
 cp "$TMP/disaggregated-serving-compare.json" "$TMP/out"
 py "disaggregated-serving: Llama 3 70B on 16 devices meets its SLA on every candidate" "
 assert [s['name'] for s in d['scenarios']] == ['llama3-70b-prefill', 'llama3-70b-decode']
@@ -125,7 +125,7 @@ expect_rc "export multimodal-serving --view packet as JSON" 0 \
 cp "$TMP/packet.json" "$TMP/out" 2>/dev/null || : >"$TMP/out"
 py "the packet names the study and its four candidates" "
 s = json.dumps(d)
-assert 'LLaVA-1.5 7B multimodal serving' in s
+assert 'Multimodal serving: LLaVA-1.5 7B and Llama 3.2 11B Vision' in s
 for c in ('H100 SXM 80 GB', 'H200 SXM 141 GB', 'B200', 'MI300X'):
     assert c in s, c"
 expect_rc "export multimodal-serving --view trade as SVG" 0 \

@@ -123,6 +123,19 @@ for key in "vision_parameters:Vision tower parameters" "projector_parameters:Pro
           "$TMP/llava.json")
   expect_stdout "human output shows ${key%%:*} ($value)" "^${key#*:} +[0-9.]+ [kMGTPEZ]?[A-Z]* *$value$"
 done
+# A cross-attention model: Hugging Face's count of Llama-3.2-11B-Vision, its cross-attention
+# layers and the images' K/V in the decode cache, in the text and the JSON alike.
+expect_rc "facts llama3.2-11b-vision --json succeeds" 0 "$BPW" facts llama3.2-11b-vision --json \
+  --phase decode --context 1023
+py "llama3.2-11b-vision: 10 670 220 835 parameters, 8 cross-attention layers, image K/V cached" "
+assert d['parameters'] == 10670220835, d['parameters']
+assert d['cross_attention_layers'] == [3, 8, 13, 18, 23, 28, 33, 38]
+assert d['cross_attention_tokens_per_image'] == 4 * 1601
+assert d['image_kv_bytes_per_sequence'] == 8 * 6404 * 2 * 8 * 128 * 2
+assert d['kv_bytes_per_sequence'] == 32 * 1024 * 2 * 8 * 128 * 2 + d['image_kv_bytes_per_sequence']"
+expect_rc "facts llama3.2-11b-vision succeeds" 0 "$BPW" facts llama3.2-11b-vision
+expect_stdout "human output lists the cross-attention layers" \
+  '^Cross-attention layers +3, 8, 13, 18, 23, 28, 33, 38 \(8 of 40\)$'
 expect_rc "facts gpt3-175b again" 0 "$BPW" facts gpt3-175b
 if grep -q "Vision" "$TMP/out"; then fail "a text model shows no vision lines"
 else pass "a text model shows no vision lines"; fi

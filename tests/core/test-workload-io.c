@@ -310,7 +310,7 @@ static const Broken broken[] = {
     "Calculon model file" },
   { "hf-unsupported.json", BPW_ERROR_UNSUPPORTED,
     ":3:17: model_type: model type \"falcon\" is not supported; supported are gpt2, llama, "
-    "mistral, mixtral, qwen2, deepseek_v2, deepseek_v3 and llava" },
+    "mistral, mixtral, qwen2, deepseek_v2, deepseek_v3, llava and mllama" },
   { "hf-missing-hidden.json", BPW_ERROR_INVALID_INPUT,
     ":1:1: missing required field 'hidden_size'" },
   { "hf-deepseek-odd-rope.json", BPW_ERROR_INVALID_INPUT,

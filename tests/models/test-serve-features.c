@@ -536,6 +536,45 @@ test_images_kv (void)
   setup_clear (&s);
 }
 
+/* Llama 3.2 Vision: an image takes no prompt position (prompt tokens and image tokens are
+ * the text's), its prefill runs the encoder, and its keys and values stay cached in the 8
+ * cross-attention layers: 4 tiles x 1601 tokens x 8 layers, in tokens of the 32
+ * self-attention layers' cache 1601 per image. Decode reads them, so a decode step is
+ * dearer with images than without; without images the cross layers are skipped. */
+static void
+test_images_cross_attention (void)
+{
+  g_autoptr(BpwServeModel) text = NULL;
+  g_autoptr(BpwServeModel) one = NULL;
+  g_autoptr(GError) error = NULL;
+  BpwServeOptions o = stream (0.01, 10, "fixed:512", "fixed:4");
+  BpwServeResult r0, r1;
+  double d0, d1;
+  Setup s;
+
+  setup_load (&s, "llama3.2-11b-vision", 1);
+  g_assert_cmpint (bpw_model_spec_image_tokens (&s.spec), ==, 0);
+  s.scenario.images_set = TRUE;
+  s.scenario.images = 0;
+  text = model_new (&s, 16, 512, 516);
+  s.scenario.images = 1;
+  one = model_new (&s, 16, 512, 516);
+  g_assert_cmpint (bpw_serve_model_image_tokens (one), ==, 0);
+  g_assert_cmpint (bpw_serve_model_image_kv_tokens (text), ==, 0);
+  g_assert_cmpint (bpw_serve_model_image_kv_tokens (one), ==, 4 * 1601 * 8 / 32);
+  serve (text, &o, &r0);
+  serve (one, &o, &r1);
+  g_assert_cmpint (r1.prompt_tokens, ==, r0.prompt_tokens);
+  g_assert_cmpfloat (r1.encoder_s, >, 0);
+  g_assert_cmpfloat (r1.ttft_s.mean, >, r0.ttft_s.mean + r1.encoder_s * 0.9);
+  g_assert_true (bpw_serve_model_decode_time (text, 1, 600, &d0, &error));
+  g_assert_true (bpw_serve_model_decode_time (one, 1, 600, &d1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (d1, >, d0);
+  g_assert_cmpfloat (r1.tpot_s.mean, >, r0.tpot_s.mean);
+  setup_clear (&s);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -549,5 +588,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/ServeFeatures/speculative", test_speculative);
   g_test_add_func ("/bpw/core/ServeFeatures/images-ttft", test_images_ttft);
   g_test_add_func ("/bpw/core/ServeFeatures/images-kv", test_images_kv);
+  g_test_add_func ("/bpw/core/ServeFeatures/images-cross-attention",
+                   test_images_cross_attention);
   return g_test_run ();
 }

@@ -17,7 +17,7 @@ typedef struct
   const char *title;         /* its "name" */
   guint       n_scenarios;
   guint       n_candidates;
-  gint64      devices[2];    /* per scenario */
+  gint64      devices[4];    /* per scenario */
   /* Candidate × scenario (candidate-major) that does not fit: the eager stack's memory. */
   gint        illegal;       /* -1: none */
 } BundledCase;
@@ -29,8 +29,9 @@ static const BundledCase cases[] = {
   { "long-context", "Llama 3 405B long-context training", 2, 4, { 16384, 16384 }, -1 },
   /* DeepSeek-V3: PP 16 × DP 128 with EP 64. */
   { "moe-training", "DeepSeek-V3 MoE training", 1, 4, { 2048, 0 }, -1 },
-  /* LLaVA-1.5 7B prefill and decode on one device. */
-  { "multimodal-serving", "LLaVA-1.5 7B multimodal serving", 2, 4, { 1, 1 }, -1 },
+  /* LLaVA-1.5 7B and Llama 3.2 11B Vision, prefill and decode on one device. */
+  { "multimodal-serving", "Multimodal serving: LLaVA-1.5 7B and Llama 3.2 11B Vision", 4, 4,
+    { 1, 1, 1, 1 }, -1 },
   /* Llama 3 70B colocated on TP 8 × DP 2 (the pools are serving's, for the trade curves). */
   { "disaggregated-serving", "Llama 3 70B disaggregated serving", 2, 3, { 16, 16 }, -1 },
 };

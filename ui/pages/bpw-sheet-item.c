@@ -102,6 +102,9 @@ bpw_sheet_item_layer_type_label (BpwLayerType type)
     case BPW_LAYER_VISION:
       /* Translators: the image encoder and projector of a multimodal model */
       return _("Vision");
+    case BPW_LAYER_CROSS_ATTENTION:
+      /* Translators: a decoder layer's attention to the image tokens (Llama 3.2 Vision) */
+      return _("Cross-attention");
     default:
       return bpw_layer_type_to_string (type);
     }

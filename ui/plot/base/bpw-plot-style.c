@@ -25,6 +25,7 @@ static const char * const layer_type_colors[BPW_N_LAYER_TYPES] = {
   [BPW_LAYER_LOSS] = "#e15759",
   [BPW_LAYER_OPTIMIZER] = "#c9a227",
   [BPW_LAYER_VISION] = "#ff9da7",
+  [BPW_LAYER_CROSS_ATTENTION] = "#bab0ac",
 };
 
 /* After Okabe and Ito's colour-blind-safe palette: compute blue (the engine is doing its

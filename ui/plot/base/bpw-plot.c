@@ -664,6 +664,8 @@ _bpw_plot_layer_type_name (guint layer_type)
     [BPW_LAYER_HEAD] = N_("Head"), [BPW_LAYER_LOSS] = N_("Loss"), [BPW_LAYER_OPTIMIZER] = N_("Optimizer"),
     /* Translators: the image encoder and projector of a multimodal model */
     [BPW_LAYER_VISION] = N_("Vision"),
+    /* Translators: a decoder layer's attention to the image tokens (Llama 3.2 Vision) */
+    [BPW_LAYER_CROSS_ATTENTION] = N_("Cross-attention"),
   };
 
   return layer_type < BPW_N_LAYER_TYPES ? _(names[layer_type]) : "?";
