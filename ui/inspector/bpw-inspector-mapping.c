@@ -72,6 +72,15 @@ bpw_inspector_mapping_commit_cb (BpwValueRow  *row,
       bpw_value_row_set_error (row, message);
       return;
     }
+  if (_bpw_inspector_mapping_field (GTK_WIDGET (row)) == BPW_MAPPING_FIELD_WEIGHT_GROUP
+      && value > BPW_WEIGHT_GROUP_MAX)
+    {
+      g_autofree char *message = g_strdup_printf (_("A quantisation group is at most %d "
+                                                    "elements"), BPW_WEIGHT_GROUP_MAX);
+
+      bpw_value_row_set_error (row, message);
+      return;
+    }
   _bpw_inspector_mapping_apply (self, GTK_WIDGET (row), value);
 }
 
@@ -327,6 +336,7 @@ _bpw_inspector_build_mapping (BpwInspector *self)
   bpw_inspector_build_scope (self);
   bpw_inspector_build_decomposition (self);
   bpw_inspector_build_execution (self);
+  _bpw_inspector_build_mapping_precision (self);
 
   bp = bpw_study_load_blueprint (self->study, c->blueprint, &error);
   if (bp == NULL)
@@ -406,7 +416,8 @@ bpw_inspector_refresh_source (BpwInspector         *self,
     {
       gboolean here = self->scenario_only ? by_scenario : by_candidate;
       const char *back = self->scenario_only ? _("Use the candidate’s choice")
-                                             : _("Use the scenario’s value");
+                         : from_scenario ? _("Use the scenario’s value")
+                         : _("Use the default");
 
       bpw_value_row_set_can_reset (BPW_VALUE_ROW (row), here, back);
     }
@@ -461,6 +472,10 @@ bpw_inspector_refresh_mapping_row (BpwInspector         *self,
       return;
     case BPW_MAPPING_FIELD_DP_OVERLAP: _bpw_inspector_switch_set (row, m->dp_overlap); return;
     case BPW_MAPPING_FIELD_TP_OVERLAP: _bpw_inspector_combo_set (row, m->tp_overlap); return;
+    case BPW_MAPPING_FIELD_WEIGHTS:
+    case BPW_MAPPING_FIELD_WEIGHT_GROUP:
+      _bpw_inspector_refresh_precision_row (row, m);
+      return;
     default:
       return;
     }
