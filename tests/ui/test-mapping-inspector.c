@@ -484,8 +484,8 @@ assert_weights (BpwWindow  *window,
 /* Llama-3-70B decode on H100s with INT4 weights, as `--weights int4` writes them: both
  * weight classes say int4 in groups of 128, the Sheet's MLP matmuls say so, and each
  * token reads fewer weight bytes (a shorter TPOT). The group is written to both classes,
- * Native takes the two members out and leaves the rest of the policy as written; undo
- * restores each step. */
+ * Native takes the two members out and leaves the rest of the policy as written, and for
+ * one scenario overrides the candidate's INT4; undo restores each step. */
 static void
 test_weight_only (void)
 {
@@ -570,6 +570,37 @@ test_weight_only (void)
   g_assert_cmpuint (json_object_get_size (candidate_mapping (window, h100)), ==, 0);
   assert_same (numbers (window, h100, DECODE), before);
   g_assert_false (bpw_window_get_can_undo (window));
+
+  /* For decode only, Native over the candidate's INT4 says "native" and runs as before. */
+  choose (weights, "INT4");
+  wait_edit (window);
+  bpw_inspector_set_mapping_scope (bpw_window_get_inspector (window), TRUE);
+  choose (weights, "Native");
+  wait_edit (window);
+  {
+    const BpwStudyCandidate *c = bpw_study_get_candidate (bpw_window_get_study (window), h100);
+    JsonObject *own = bpw_study_candidate_get_scenario_mapping (c, DECODE);
+    JsonObject *scenario_mlp;
+
+    g_assert_nonnull (own);
+    scenario_mlp = json_object_get_object_member (
+      json_object_get_object_member (own, "precision"), "mlp");
+    g_assert_cmpstr (json_object_get_string_member (scenario_mlp, "weights"), ==, "native");
+    g_assert_false (json_object_has_member (scenario_mlp, "group"));
+  }
+  assert_weights (window, h100, "int4", 128);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (weights)), ==,
+                   "Set for this scenario");
+  g_assert_false (gtk_widget_get_sensitive (group));
+  g_assert_cmpfloat (numbers (window, h100, DECODE).step_s, ==, before.step_s);
+  g_assert_true (bpw_window_undo (window));
+  g_assert_true (bpw_window_undo (window));
+  wait_edit (window);
+  bpw_inspector_set_mapping_scope (bpw_window_get_inspector (window), FALSE);
+  g_assert_null (bpw_study_candidate_get_scenario_mapping (
+    bpw_study_get_candidate (bpw_window_get_study (window), h100), DECODE));
+  g_assert_cmpuint (json_object_get_size (candidate_mapping (window, h100)), ==, 0);
+  assert_same (numbers (window, h100, DECODE), before);
 }
 
 static gboolean
