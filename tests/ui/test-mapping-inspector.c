@@ -456,10 +456,11 @@ policy_class (BpwWindow  *window,
               guint       candidate,
               const char *cls)
 {
-  JsonObject *policy = json_object_get_object_member (candidate_mapping (window, candidate),
-                                                      "precision");
+  JsonObject *mapping = candidate_mapping (window, candidate);
+  JsonObject *policy;
 
-  g_assert_nonnull (policy);
+  g_assert_true (json_object_has_member (mapping, "precision"));
+  policy = json_object_get_object_member (mapping, "precision");
   g_assert_true (json_object_has_member (policy, cls));
   return json_object_get_object_member (policy, cls);
 }
@@ -593,10 +594,22 @@ test_weight_only (void)
                    "Set for this scenario");
   g_assert_false (gtk_widget_get_sensitive (group));
   g_assert_cmpfloat (numbers (window, h100, DECODE).step_s, ==, before.step_s);
+
+  /* INT8 for the candidate under decode's own Native is one edit: decode still shows and
+   * runs Native, and the list showing so again is not taken for a second choice. */
+  bpw_inspector_set_mapping_scope (bpw_window_get_inspector (window), FALSE);
+  choose (weights, "INT8");
+  wait_edit (window);
+  assert_weights (window, h100, "int8", 128);
+  g_assert_cmpstr (selected_label (weights), ==, "Native");
+  g_assert_cmpfloat (numbers (window, h100, DECODE).step_s, ==, before.step_s);
+  g_assert_true (bpw_window_undo (window));
+  wait_edit (window);
+  assert_weights (window, h100, "int4", 128);
+
   g_assert_true (bpw_window_undo (window));
   g_assert_true (bpw_window_undo (window));
   wait_edit (window);
-  bpw_inspector_set_mapping_scope (bpw_window_get_inspector (window), FALSE);
   g_assert_null (bpw_study_candidate_get_scenario_mapping (
     bpw_study_get_candidate (bpw_window_get_study (window), h100), DECODE));
   g_assert_cmpuint (json_object_get_size (candidate_mapping (window, h100)), ==, 0);

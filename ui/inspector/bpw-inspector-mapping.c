@@ -101,6 +101,11 @@ bpw_inspector_mapping_combo_cb (AdwComboRow  *row,
 
   if (!bpw_inspector_mapping_editing (self))
     return;
+  /* A list notifies of a selection the refresh made only once that refresh is over, when
+   * an edit's value did not take (another layer overrides it): that is not a choice. */
+  if (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "bpw-shown"))
+      == adw_combo_row_get_selected (row) + 1)
+    return;
   /* Rows of blueprint choices carry their values; the others are enums in order. */
   if (g_object_get_data (G_OBJECT (row), "bpw-choices") != NULL)
     _bpw_inspector_mapping_apply (self, widget, _bpw_inspector_choice_value (widget));
@@ -510,8 +515,17 @@ _bpw_inspector_refresh_mapping (BpwInspector *self)
   bpw_inspector_refresh_banner (self);
   bpw_inspector_refresh_scope (self, &view);
   for (guint i = 0; i < rows->len; i++)
-    if (g_object_get_data (G_OBJECT (g_ptr_array_index (rows, i)), "bpw-scope") == NULL)
-      bpw_inspector_refresh_mapping_row (self, g_ptr_array_index (rows, i), &view);
+    {
+      GtkWidget *row = g_ptr_array_index (rows, i);
+
+      if (g_object_get_data (G_OBJECT (row), "bpw-scope") != NULL)
+        continue;
+      bpw_inspector_refresh_mapping_row (self, row, &view);
+      if (ADW_IS_COMBO_ROW (row))
+        g_object_set_data (G_OBJECT (row), "bpw-shown",
+                           GUINT_TO_POINTER (adw_combo_row_get_selected (ADW_COMBO_ROW (row))
+                                             + 1));
+    }
   if (view.run.blueprint != NULL)
     _bpw_inspector_refresh_binding_summary (self, &view);
   _bpw_inspector_mapping_view_clear (&view);
