@@ -1,7 +1,7 @@
 /* test-mapping-inspector.c — every mapping decision in the inspector: the tier a group
- * rides on, a tier's collective algorithm, engines, buffer placement, tiling and a mapping
- * for one scenario only; each edit changes the Overview and the Sheet and undo restores
- * them exactly
+ * rides on, a tier's collective algorithm, engines, buffer placement, tiling, weight-only
+ * quantisation and a mapping for one scenario only; each edit changes the Overview and
+ * the Sheet and undo restores them exactly
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -428,6 +428,194 @@ test_context_parallel (void)
   assert_same (numbers (window, h100, TRAIN), before);
 }
 
+/* How many of the Sheet's MLP rows with arithmetic say @precision in their Precision column. */
+static guint
+mlp_rows_in (BpwWindow  *window,
+             const char *precision)
+{
+  GListModel *rows = bpw_sheet_page_get_rows (bpw_window_get_sheet_page (window));
+  guint n = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(BpwSheetItem) item = g_list_model_get_item (rows, i);
+      g_autofree char *text = NULL;
+
+      if (bpw_sheet_item_get_layer_type (item) != BPW_LAYER_MLP
+          || bpw_sheet_item_get_flops (item) <= 0)
+        continue;
+      text = bpw_sheet_item_format (item, BPW_SHEET_COLUMN_PRECISION, BPW_BYTE_UNITS_BINARY);
+      n += strcmp (text, precision) == 0;
+    }
+  return n;
+}
+
+/* Class @cls of the candidate's precision policy; it must be there. */
+static JsonObject *
+policy_class (BpwWindow  *window,
+              guint       candidate,
+              const char *cls)
+{
+  JsonObject *mapping = candidate_mapping (window, candidate);
+  JsonObject *policy;
+
+  g_assert_true (json_object_has_member (mapping, "precision"));
+  policy = json_object_get_object_member (mapping, "precision");
+  g_assert_true (json_object_has_member (policy, cls));
+  return json_object_get_object_member (policy, cls);
+}
+
+static void
+assert_weights (BpwWindow  *window,
+                guint       candidate,
+                const char *weights,
+                gint64      group)
+{
+  const char * const classes[] = { "attention_projection", "mlp" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
+    {
+      JsonObject *object = policy_class (window, candidate, classes[i]);
+
+      g_assert_cmpstr (json_object_get_string_member (object, "weights"), ==, weights);
+      g_assert_cmpint (json_object_get_int_member (object, "group"), ==, group);
+    }
+}
+
+/* Llama-3-70B decode on H100s with INT4 weights, as `--weights int4` writes them: both
+ * weight classes say int4 in groups of 128, the Sheet's MLP matmuls say so, and each
+ * token reads fewer weight bytes (a shorter TPOT). The group is written to both classes,
+ * Native takes the two members out and leaves the rest of the policy as written, and for
+ * one scenario overrides the candidate's INT4; undo restores each step. */
+static void
+test_weight_only (void)
+{
+  static const char *const policy_json =
+    "{\"precision\": {\"mlp\": {\"format\": \"bf16\"}, \"lm_head\": {\"format\": \"bf16\"}}}";
+  guint h100;
+  BpwWindow *window = open_on (H100, DECODE, &h100);
+  GtkWidget *weights = row (window, "mapping/precision.weights");
+  GtkWidget *group = row (window, "mapping/precision.group");
+  Numbers before = numbers (window, h100, DECODE), after;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) preset = json_from_string (policy_json, &error);
+  JsonObject *mlp;
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (selected_label (weights), ==, "Native");
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (weights)), ==, "Default");
+  g_assert_false (gtk_widget_get_sensitive (group));
+  g_assert_cmpuint (mlp_rows_in (window, "int4 w/ g128 (bf16 compute)"), ==, 0);
+
+  choose (weights, "INT4");
+  wait_edit (window);
+  assert_weights (window, h100, "int4", 128);
+  g_assert_cmpuint (json_object_get_size (policy_class (window, h100, "mlp")), ==, 2);
+  g_assert_false (json_object_has_member (json_object_get_object_member (
+                                            candidate_mapping (window, h100), "precision"),
+                                          "lm_head"));
+  g_assert_cmpstr (selected_label (weights), ==, "INT4");
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (weights)), ==,
+                   "Set by this candidate");
+  g_assert_true (gtk_widget_get_sensitive (group));
+  g_assert_cmpstr (bpw_value_row_get_value (BPW_VALUE_ROW (group)), ==, "128");
+  g_assert_cmpuint (mlp_rows_in (window, "int4 w/ g128 (bf16 compute)"), >, 0);
+  after = numbers (window, h100, DECODE);
+  g_test_message ("TPOT native %.3f ms, int4 %.3f ms", before.step_s * 1e3, after.step_s * 1e3);
+  g_assert_true (after.legal);
+  g_assert_cmpfloat (after.step_s, <, before.step_s);
+  g_assert_cmpfloat (after.sheet_s, <, before.sheet_s);
+
+  bpw_value_row_commit_text (BPW_VALUE_ROW (group), "70000");
+  g_assert_cmpstr (bpw_value_row_get_error (BPW_VALUE_ROW (group)), ==,
+                   "A quantisation group is at most 65536 elements");
+  g_assert_false (bpw_window_get_edit_pending (window));
+  bpw_value_row_commit_text (BPW_VALUE_ROW (group), "64");
+  wait_edit (window);
+  assert_weights (window, h100, "int4", 64);
+  g_assert_cmpuint (mlp_rows_in (window, "int4 w/ g64 (bf16 compute)"), >, 0);
+
+  g_assert_true (bpw_window_undo (window));
+  wait_edit (window);
+  assert_weights (window, h100, "int4", 128);
+  g_assert_true (bpw_window_undo (window));
+  wait_edit (window);
+  g_assert_cmpuint (json_object_get_size (candidate_mapping (window, h100)), ==, 0);
+  assert_same (numbers (window, h100, DECODE), before);
+  g_assert_cmpstr (selected_label (weights), ==, "Native");
+  g_assert_false (gtk_widget_get_sensitive (group));
+  g_assert_cmpuint (mlp_rows_in (window, "int4 w/ g128 (bf16 compute)"), ==, 0);
+
+  /* Over a policy of its own, the other members stay; INT8 then Native gives it back. */
+  g_assert_true (bpw_window_apply_edit (window,
+                                        bpw_study_edit_new_mapping (bpw_window_get_study (window),
+                                                                    h100, preset, "policy"),
+                                        &error));
+  g_assert_no_error (error);
+  wait_edit (window);
+  choose (weights, "INT8");
+  wait_edit (window);
+  assert_weights (window, h100, "int8", 128);
+  mlp = policy_class (window, h100, "mlp");
+  g_assert_cmpstr (json_object_get_string_member (mlp, "format"), ==, "bf16");
+  g_assert_cmpuint (json_object_get_size (policy_class (window, h100, "lm_head")), ==, 1);
+  g_assert_cmpuint (mlp_rows_in (window, "int8 w/ g128 (bf16 compute)"), >, 0);
+  choose (weights, "Native");
+  wait_edit (window);
+  g_assert_true (json_node_equal (bpw_study_get_candidate (bpw_window_get_study (window),
+                                                           h100)->mapping, preset));
+  g_assert_cmpuint (mlp_rows_in (window, "int8 w/ g128 (bf16 compute)"), ==, 0);
+  for (guint i = 0; i < 3; i++)
+    g_assert_true (bpw_window_undo (window));
+  wait_edit (window);
+  g_assert_cmpuint (json_object_get_size (candidate_mapping (window, h100)), ==, 0);
+  assert_same (numbers (window, h100, DECODE), before);
+  g_assert_false (bpw_window_get_can_undo (window));
+
+  /* For decode only, Native over the candidate's INT4 says "native" and runs as before. */
+  choose (weights, "INT4");
+  wait_edit (window);
+  bpw_inspector_set_mapping_scope (bpw_window_get_inspector (window), TRUE);
+  choose (weights, "Native");
+  wait_edit (window);
+  {
+    const BpwStudyCandidate *c = bpw_study_get_candidate (bpw_window_get_study (window), h100);
+    JsonObject *own = bpw_study_candidate_get_scenario_mapping (c, DECODE);
+    JsonObject *scenario_mlp;
+
+    g_assert_nonnull (own);
+    scenario_mlp = json_object_get_object_member (
+      json_object_get_object_member (own, "precision"), "mlp");
+    g_assert_cmpstr (json_object_get_string_member (scenario_mlp, "weights"), ==, "native");
+    g_assert_false (json_object_has_member (scenario_mlp, "group"));
+  }
+  assert_weights (window, h100, "int4", 128);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (weights)), ==,
+                   "Set for this scenario");
+  g_assert_false (gtk_widget_get_sensitive (group));
+  g_assert_cmpfloat (numbers (window, h100, DECODE).step_s, ==, before.step_s);
+
+  /* INT8 for the candidate under decode's own Native is one edit: decode still shows and
+   * runs Native, and the list showing so again is not taken for a second choice. */
+  bpw_inspector_set_mapping_scope (bpw_window_get_inspector (window), FALSE);
+  choose (weights, "INT8");
+  wait_edit (window);
+  assert_weights (window, h100, "int8", 128);
+  g_assert_cmpstr (selected_label (weights), ==, "Native");
+  g_assert_cmpfloat (numbers (window, h100, DECODE).step_s, ==, before.step_s);
+  g_assert_true (bpw_window_undo (window));
+  wait_edit (window);
+  assert_weights (window, h100, "int4", 128);
+
+  g_assert_true (bpw_window_undo (window));
+  g_assert_true (bpw_window_undo (window));
+  wait_edit (window);
+  g_assert_null (bpw_study_candidate_get_scenario_mapping (
+    bpw_study_get_candidate (bpw_window_get_study (window), h100), DECODE));
+  g_assert_cmpuint (json_object_get_size (candidate_mapping (window, h100)), ==, 0);
+  assert_same (numbers (window, h100, DECODE), before);
+}
+
 static gboolean
 bpw_test_tick (gpointer data)
 {
@@ -610,6 +798,7 @@ main (int   argc,
   g_test_add_func ("/bpw/ui/MappingInspector/engine-and-tiling", test_engine_and_tiling);
   g_test_add_func ("/bpw/ui/MappingInspector/scenario-only", test_scenario_only);
   g_test_add_func ("/bpw/ui/MappingInspector/context-parallel", test_context_parallel);
+  g_test_add_func ("/bpw/ui/MappingInspector/weight-only", test_weight_only);
   g_test_add_func ("/bpw/ui/MappingInspector/scenario-window", test_scenario_window);
   g_test_add_func ("/bpw/ui/MappingInspector/screenshot", test_screenshot);
 

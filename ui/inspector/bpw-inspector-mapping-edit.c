@@ -90,6 +90,8 @@ _bpw_inspector_mapping_is_set (GtkWidget  *row,
 
   if (object == NULL)
     return FALSE;
+  if (_bpw_inspector_mapping_field (row) >= BPW_MAPPING_FIELD_WEIGHTS)
+    return _bpw_inspector_precision_is_set (row, object);
   bpw_inspector_mapping_member (row, &outer, &inner);
   node = json_object_get_member (object, outer);
   /* A tier's algorithm is set where its entry of the list names one. */
@@ -264,6 +266,12 @@ bpw_inspector_mapping_write (GtkWidget          *row,
   guint index = _bpw_inspector_mapping_index (row);
   const char *outer, *inner;
 
+  /* Weight-only quantisation writes two classes of the precision policy. */
+  if (_bpw_inspector_mapping_field (row) >= BPW_MAPPING_FIELD_WEIGHTS)
+    {
+      _bpw_inspector_precision_write (row, root, value, scenario_only, m);
+      return;
+    }
   bpw_inspector_mapping_member (row, &outer, &inner);
   switch (_bpw_inspector_mapping_field (row))
     {
@@ -370,6 +378,12 @@ _bpw_inspector_mapping_unset (BpwInspector *self,
   const char *outer, *inner;
   JsonNode *member;
 
+  if (_bpw_inspector_mapping_field (row) >= BPW_MAPPING_FIELD_WEIGHTS)
+    {
+      if (_bpw_inspector_precision_unset (row, root))
+        bpw_inspector_mapping_commit (self, row, node);
+      return;
+    }
   bpw_inspector_mapping_member (row, &outer, &inner);
   member = json_object_get_member (root, outer);
   if (member == NULL)

@@ -6,7 +6,8 @@
  * refreshes it, bpw-inspector-mapping-edit.c turns a row's change into a member of the
  * candidate's mapping object (or of its mapping for the selected scenario), and
  * bpw-inspector-mapping-binding.c builds and refreshes the rows whose choices come from the
- * blueprint: interconnect tiers, collective algorithms, tiling, engines, placement.
+ * blueprint: interconnect tiers, collective algorithms, tiling, engines, placement;
+ * bpw-inspector-mapping-precision.c the weight-only quantisation rows.
  */
 #pragma once
 
@@ -36,6 +37,8 @@ typedef enum
   BPW_MAPPING_FIELD_TILE,
   BPW_MAPPING_FIELD_ENGINE,
   BPW_MAPPING_FIELD_PLACEMENT,
+  BPW_MAPPING_FIELD_WEIGHTS,       /* weight-only quantisation, a BpwWeightFormat */
+  BPW_MAPPING_FIELD_WEIGHT_GROUP,  /* its group size */
 } BpwMappingField;
 
 /* The explicit tile a switch from automatic tiling starts with, for the user to edit: a
@@ -90,6 +93,24 @@ void          _bpw_inspector_mapping_unset     (BpwInspector     *self,
 /* Drops the candidate's mapping for the selected scenario. */
 void          _bpw_inspector_mapping_drop_scenario (BpwInspector *self,
                                                     GtkWidget    *row);
+
+/* bpw-inspector-mapping-precision.c */
+/* The Weights group: weight-only quantisation of the attention projections and MLP. */
+void          _bpw_inspector_build_mapping_precision (BpwInspector     *self);
+gboolean      _bpw_inspector_precision_is_set  (GtkWidget         *row,
+                                                JsonObject        *object);
+/* Writes @value as @row's members of @root's precision policy; @m is the mapping the
+ * scenario runs with now. */
+void          _bpw_inspector_precision_write   (GtkWidget         *row,
+                                                JsonObject        *root,
+                                                gint64             value,
+                                                gboolean           scenario_only,
+                                                const BpwMapping  *m);
+/* Removes @row's members from @root; FALSE when it had none. */
+gboolean      _bpw_inspector_precision_unset   (GtkWidget         *row,
+                                                JsonObject        *root);
+void          _bpw_inspector_refresh_precision_row (GtkWidget        *row,
+                                                    const BpwMapping *m);
 
 /* bpw-inspector-mapping-binding.c */
 /* A combo row of labelled values; the values ride on the row. */

@@ -72,6 +72,15 @@ bpw_inspector_mapping_commit_cb (BpwValueRow  *row,
       bpw_value_row_set_error (row, message);
       return;
     }
+  if (_bpw_inspector_mapping_field (GTK_WIDGET (row)) == BPW_MAPPING_FIELD_WEIGHT_GROUP
+      && value > BPW_WEIGHT_GROUP_MAX)
+    {
+      g_autofree char *message = g_strdup_printf (_("A quantisation group is at most %d "
+                                                    "elements"), BPW_WEIGHT_GROUP_MAX);
+
+      bpw_value_row_set_error (row, message);
+      return;
+    }
   _bpw_inspector_mapping_apply (self, GTK_WIDGET (row), value);
 }
 
@@ -91,6 +100,11 @@ bpw_inspector_mapping_combo_cb (AdwComboRow  *row,
   GtkWidget *widget = GTK_WIDGET (row);
 
   if (!bpw_inspector_mapping_editing (self))
+    return;
+  /* A list notifies of a selection the refresh made only once that refresh is over, when
+   * an edit's value did not take (another layer overrides it): that is not a choice. */
+  if (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "bpw-shown"))
+      == adw_combo_row_get_selected (row) + 1)
     return;
   /* Rows of blueprint choices carry their values; the others are enums in order. */
   if (g_object_get_data (G_OBJECT (row), "bpw-choices") != NULL)
@@ -327,6 +341,7 @@ _bpw_inspector_build_mapping (BpwInspector *self)
   bpw_inspector_build_scope (self);
   bpw_inspector_build_decomposition (self);
   bpw_inspector_build_execution (self);
+  _bpw_inspector_build_mapping_precision (self);
 
   bp = bpw_study_load_blueprint (self->study, c->blueprint, &error);
   if (bp == NULL)
@@ -406,7 +421,8 @@ bpw_inspector_refresh_source (BpwInspector         *self,
     {
       gboolean here = self->scenario_only ? by_scenario : by_candidate;
       const char *back = self->scenario_only ? _("Use the candidate’s choice")
-                                             : _("Use the scenario’s value");
+                         : from_scenario ? _("Use the scenario’s value")
+                         : _("Use the default");
 
       bpw_value_row_set_can_reset (BPW_VALUE_ROW (row), here, back);
     }
@@ -461,6 +477,10 @@ bpw_inspector_refresh_mapping_row (BpwInspector         *self,
       return;
     case BPW_MAPPING_FIELD_DP_OVERLAP: _bpw_inspector_switch_set (row, m->dp_overlap); return;
     case BPW_MAPPING_FIELD_TP_OVERLAP: _bpw_inspector_combo_set (row, m->tp_overlap); return;
+    case BPW_MAPPING_FIELD_WEIGHTS:
+    case BPW_MAPPING_FIELD_WEIGHT_GROUP:
+      _bpw_inspector_refresh_precision_row (row, m);
+      return;
     default:
       return;
     }
@@ -495,8 +515,17 @@ _bpw_inspector_refresh_mapping (BpwInspector *self)
   bpw_inspector_refresh_banner (self);
   bpw_inspector_refresh_scope (self, &view);
   for (guint i = 0; i < rows->len; i++)
-    if (g_object_get_data (G_OBJECT (g_ptr_array_index (rows, i)), "bpw-scope") == NULL)
-      bpw_inspector_refresh_mapping_row (self, g_ptr_array_index (rows, i), &view);
+    {
+      GtkWidget *row = g_ptr_array_index (rows, i);
+
+      if (g_object_get_data (G_OBJECT (row), "bpw-scope") != NULL)
+        continue;
+      bpw_inspector_refresh_mapping_row (self, row, &view);
+      if (ADW_IS_COMBO_ROW (row))
+        g_object_set_data (G_OBJECT (row), "bpw-shown",
+                           GUINT_TO_POINTER (adw_combo_row_get_selected (ADW_COMBO_ROW (row))
+                                             + 1));
+    }
   if (view.run.blueprint != NULL)
     _bpw_inspector_refresh_binding_summary (self, &view);
   _bpw_inspector_mapping_view_clear (&view);
