@@ -342,22 +342,14 @@ bpw_serve_disagg_to_json (const BpwServeDisaggResult *results,
                           const BpwServeLink         *link,
                           const BpwServeModel        *decode)
 {
-  g_autofree char *prompt = bpw_length_dist_to_string (&o->prompt);
-  g_autofree char *output = bpw_length_dist_to_string (&o->output);
   BpwJsonWriter w;
 
   bpw_json_writer_init (&w, TRUE);
   bpw_json_writer_begin_object (&w, NULL);
   _bpw_serve_write_result (&w, &results[0].whole);
   write_pools (&w, &results[0], link);
-  bpw_json_writer_begin_object (&w, "stream");
-  bpw_json_writer_int (&w, "seed", (gint64) o->seed);
-  bpw_json_writer_int (&w, "requests", o->requests);
-  bpw_json_writer_string (&w, "prompt_len", prompt);
-  bpw_json_writer_string (&w, "prompt_counts", "text tokens");
-  bpw_json_writer_string (&w, "output_len", output);
-  bpw_json_writer_string (&w, "arrivals", "poisson");
-  bpw_json_writer_end_object (&w);
+  /* One stream over both pools: no replica count of its own. */
+  _bpw_serve_write_stream (&w, o, FALSE);
   bpw_json_writer_begin_object (&w, "serving");
   bpw_json_writer_bool (&w, "disaggregated", TRUE);
   bpw_json_writer_int (&w, "prefill_tp", pools->prefill_tp);

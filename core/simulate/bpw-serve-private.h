@@ -81,6 +81,11 @@ void     _bpw_serve_tally_served (Tally                 *tally,
 /* Fills @run's result from @tally and @run's sums, and frees @tally's samples. */
 void     _bpw_serve_tally_finish (Tally                 *tally,
                                   const Run             *run);
+/* The "stream" object: seed, request count, length distributions, arrivals, and the
+ * replica count where @replicas. */
+void     _bpw_serve_write_stream     (BpwJsonWriter         *writer,
+                                      const BpwServeOptions *options,
+                                      gboolean               replicas);
 /* The KV layout, prefix cache, chunking and speculation keys of the "serving" object. */
 void     _bpw_serve_write_kv_serving (BpwJsonWriter         *writer,
                                       const BpwServeOptions *options);

@@ -274,6 +274,24 @@ write_stats (BpwJsonWriter *w, const char *key, const BpwLatencyStats *s)
 }
 
 static void
+write_stream (BpwJsonWriter *w, const BpwServeOptions *o, gboolean replicas)
+{
+  g_autofree char *prompt = bpw_length_dist_to_string (&o->prompt);
+  g_autofree char *output = bpw_length_dist_to_string (&o->output);
+
+  bpw_json_writer_begin_object (w, "stream");
+  bpw_json_writer_int (w, "seed", (gint64) o->seed);
+  bpw_json_writer_int (w, "requests", o->requests);
+  bpw_json_writer_string (w, "prompt_len", prompt);
+  bpw_json_writer_string (w, "prompt_counts", "text tokens");
+  bpw_json_writer_string (w, "output_len", output);
+  if (replicas)
+    bpw_json_writer_int (w, "replicas", o->replicas);
+  bpw_json_writer_string (w, "arrivals", "poisson");
+  bpw_json_writer_end_object (w);
+}
+
+static void
 write_kv_serving (BpwJsonWriter *w, const BpwServeOptions *o)
 {
   bpw_json_writer_string (w, "kv_layout", o->kv_contiguous ? "contiguous" : "paged");
@@ -318,22 +336,12 @@ bpw_serve_to_json (const BpwServeResult  *results,
                    const BpwServeOptions *o,
                    const BpwServeModel   *model)
 {
-  g_autofree char *prompt = bpw_length_dist_to_string (&o->prompt);
-  g_autofree char *output = bpw_length_dist_to_string (&o->output);
   BpwJsonWriter w;
 
   bpw_json_writer_init (&w, TRUE);
   bpw_json_writer_begin_object (&w, NULL);
   write_result (&w, &results[0]);
-  bpw_json_writer_begin_object (&w, "stream");
-  bpw_json_writer_int (&w, "seed", (gint64) o->seed);
-  bpw_json_writer_int (&w, "requests", o->requests);
-  bpw_json_writer_string (&w, "prompt_len", prompt);
-  bpw_json_writer_string (&w, "prompt_counts", "text tokens");
-  bpw_json_writer_string (&w, "output_len", output);
-  bpw_json_writer_int (&w, "replicas", o->replicas);
-  bpw_json_writer_string (&w, "arrivals", "poisson");
-  bpw_json_writer_end_object (&w);
+  write_stream (&w, o, TRUE);
   bpw_json_writer_begin_object (&w, "serving");
   write_kv_serving (&w, o);
   if (o->spec_tokens > 0)
@@ -386,6 +394,14 @@ _bpw_serve_write_result (BpwJsonWriter        *writer,
                          const BpwServeResult *result)
 {
   write_result (writer, result);
+}
+
+void
+_bpw_serve_write_stream (BpwJsonWriter         *writer,
+                         const BpwServeOptions *options,
+                         gboolean               replicas)
+{
+  write_stream (writer, options, replicas);
 }
 
 void
