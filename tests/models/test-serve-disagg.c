@@ -95,7 +95,6 @@ test_light_load_ttft (void)
   g_autoptr(BpwServeModel) colo = NULL;
   g_autoptr(BpwServeModel) pre = NULL;
   g_autoptr(BpwServeModel) dec = NULL;
-  g_autoptr(GError) error = NULL;
   BpwServeOptions o = bpw_test_stream (0.01, 20, 5, "fixed:2048", "fixed:16");
   BpwServeResult c;
   BpwServeDisaggResult d;
@@ -109,8 +108,7 @@ test_light_load_ttft (void)
   dec = pool_new (&s, 1, 64, 2048, 2064);
   link_of (&s, "infiniband", &link);
   transfer = link.latency + bytes / link.bandwidth;
-  g_assert_true (bpw_serve_run (colo, &o, &c, &error));
-  g_assert_no_error (error);
+  bpw_test_serve (colo, &o, &c);
   serve_disagg (pre, 1, dec, 1, &link, &o, &d);
   g_test_message ("TTFT colocated %.4f ms, disaggregated %.4f ms; transfer %.4f ms of "
                   "%.0f bytes", c.ttft_s.mean * 1e3, d.whole.ttft_s.mean * 1e3,
@@ -140,7 +138,6 @@ test_load_tpot (void)
   g_autoptr(BpwServeModel) colo = NULL;
   g_autoptr(BpwServeModel) pre = NULL;
   g_autoptr(BpwServeModel) dec = NULL;
-  g_autoptr(GError) error = NULL;
   BpwServeOptions o = bpw_test_stream (6, 600, 5, "fixed:4096", "fixed:128");
   BpwServeResult c;
   BpwServeDisaggResult d;
@@ -153,8 +150,7 @@ test_load_tpot (void)
   dec = pool_new (&s, 1, 256, 4096, 4224);
   link_of (&s, "nvlink", &link);
   o.replicas = 2;
-  g_assert_true (bpw_serve_run (colo, &o, &c, &error));
-  g_assert_no_error (error);
+  bpw_test_serve (colo, &o, &c);
   serve_disagg (pre, 1, dec, 1, &link, &o, &d);
   g_test_message ("TPOT p50 %.3f ms colocated on 2 replicas, %.3f ms on 1 + 1 pools "
                   "(prefill %.1f %% busy, decode %.1f %%); TTFT p50 %.3f ms, %.3f ms",
