@@ -19,12 +19,7 @@ static void
 scenario (BpwScenario *sc, BpwWorkloadPhase phase, gint64 batch, gint64 micro, gint64 seq,
           gint64 context, gint64 images)
 {
-  bpw_scenario_init_defaults (sc);
-  sc->phase = phase;
-  sc->global_batch = batch;
-  sc->micro_batch = micro;
-  sc->seq = seq;
-  sc->context = context;
+  bpw_test_scenario (sc, phase, batch, micro, seq, context, BPW_RECOMPUTE_NONE);
   sc->images_set = TRUE;
   sc->images = images;
 }
