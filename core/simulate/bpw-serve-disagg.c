@@ -170,9 +170,6 @@ bpw_serve_disagg_run (BpwServeModel         *prefill,
   g_autoptr(GArray) pre = NULL;
   g_autoptr(GArray) dec = NULL;
   g_autoptr(GArray) order = NULL;
-  g_autoptr(GArray) ttft = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) tpot = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) e2e = g_array_new (FALSE, FALSE, sizeof (double));
   BpwServeResult pre_out = { 0 };
   BpwServeResult *w = &out->whole;
   BpwServeOptions po = *o;
@@ -184,7 +181,8 @@ bpw_serve_disagg_run (BpwServeModel         *prefill,
   BpwDType kv_dtype = bpw_serve_model_kv_dtype (prefill);
   gint64 images = bpw_serve_model_image_tokens (prefill);
   double link_free = 0, link_busy = 0, wait = 0, transfer = 0, link_bytes = 0;
-  double first = G_MAXDOUBLE, last = 0, in_system = 0, encoder = 0, span;
+  Tally tally;
+  double span;
 
   g_return_val_if_fail (o->arrival_rate >= BPW_SERVE_MIN_ARRIVAL_RATE, FALSE);
   memset (out, 0, sizeof *out);
@@ -242,11 +240,12 @@ bpw_serve_disagg_run (BpwServeModel         *prefill,
   w->arrival_rate = o->arrival_rate;
   w->rejected += pre_out.rejected;
   w->output_tokens = 0;
+  _bpw_serve_tally_init (&tally);
   for (guint i = 0; i < reqs->len; i++)
     {
       const Request *r = &g_array_index (reqs, Request, i);
 
-      first = MIN (first, r->arrival);
+      tally.first = MIN (tally.first, r->arrival);
     }
   for (guint i = 0; i < pre->len; i++)
     {
@@ -254,8 +253,8 @@ bpw_serve_disagg_run (BpwServeModel         *prefill,
 
       if (r->rejected)
         {
-          last = MAX (last, r->done);
-          in_system += r->done - r->arrival;
+          tally.last = MAX (tally.last, r->done);
+          tally.in_system += r->done - r->arrival;
         }
     }
   for (guint j = 0; j < dec->len; j++)
@@ -263,56 +262,30 @@ bpw_serve_disagg_run (BpwServeModel         *prefill,
       const Request *d = &g_array_index (dec, Request, j);
       const Request *r = &g_array_index (reqs, Request,
                                          g_array_index (order, Ready, j).request);
-      double v;
 
-      last = MAX (last, d->done);
-      in_system += d->done - r->arrival;
+      tally.last = MAX (tally.last, d->done);
+      tally.in_system += d->done - r->arrival;
       if (d->rejected)
         continue;
-      w->requests++;
-      w->prompt_tokens += d->prompt;
       w->output_tokens += d->output;
-      encoder += d->encoder;
-      dr.waste += _bpw_serve_waste (&dr, o, d);
-      v = d->first - r->arrival;
-      g_array_append_val (ttft, v);
-      v = d->done - r->arrival;
-      g_array_append_val (e2e, v);
-      if (d->output > 1)
-        {
-          v = (d->done - d->first) / (double) (d->output - 1);
-          g_array_append_val (tpot, v);
-        }
+      _bpw_serve_tally_served (&tally, &dr, o, r->arrival, d);
     }
-  _bpw_serve_stats (ttft, &w->ttft_s);
-  _bpw_serve_stats (tpot, &w->tpot_s);
-  _bpw_serve_stats (e2e, &w->e2e_s);
-  w->duration_s = last - first;
-  if (w->duration_s > 0)
-    {
-      w->throughput_tokens_per_s = (double) w->output_tokens / w->duration_s;
-      w->mean_in_system = in_system / w->duration_s;
-    }
-  w->mean_decode_batch = w->decodes > 0 ? dr.decode_batches / (double) w->decodes : 0;
+  _bpw_serve_tally_finish (&tally, &dr);
   w->prefills = pre_out.prefills;
   w->prefill_tokens = pre_out.prefill_tokens;
   w->kv_capacity_tokens = bpw_serve_model_kv_capacity (decode);
-  w->kv_waste_tokens = w->requests > 0 ? dr.waste / (double) w->requests : 0;
   w->ep_bytes_per_token = bpw_serve_model_ep_bytes_per_sequence (decode);
-  w->tokens_per_verify = dr.verified > 0 ? dr.drafted / dr.verified : 1;
   w->images = bpw_serve_model_images (prefill);
   w->image_tokens = images;
-  w->encoder_s = w->requests > 0 ? encoder / (double) w->requests : 0;
-  w->encoder_ttft_share = w->ttft_s.mean > 0 ? w->encoder_s / w->ttft_s.mean : 0;
 
   out->prefill_replicas = prefill_replicas;
   out->decode_replicas = decode_replicas;
   out->prefill_devices = bpw_serve_model_devices (prefill);
   out->decode_devices = bpw_serve_model_devices (decode);
   out->prefill_kv_capacity_tokens = bpw_serve_model_kv_capacity (prefill);
-  span = pool_end (pre) - first;
+  span = pool_end (pre) - tally.first;
   out->prefill_utilisation = span > 0 ? pr.busy / ((double) prefill_replicas * span) : 0;
-  span = pool_end (dec) - first;
+  span = pool_end (dec) - tally.first;
   out->decode_utilisation = span > 0 ? dr.busy / ((double) decode_replicas * span) : 0;
   out->link_utilisation = w->duration_s > 0 ? link_busy / w->duration_s : 0;
   if (order->len > 0)
@@ -369,34 +342,21 @@ bpw_serve_disagg_to_json (const BpwServeDisaggResult *results,
                           const BpwServeLink         *link,
                           const BpwServeModel        *decode)
 {
-  g_autofree char *prompt = bpw_length_dist_to_string (&o->prompt);
-  g_autofree char *output = bpw_length_dist_to_string (&o->output);
   BpwJsonWriter w;
 
   bpw_json_writer_init (&w, TRUE);
   bpw_json_writer_begin_object (&w, NULL);
   _bpw_serve_write_result (&w, &results[0].whole);
   write_pools (&w, &results[0], link);
-  bpw_json_writer_begin_object (&w, "stream");
-  bpw_json_writer_int (&w, "seed", (gint64) o->seed);
-  bpw_json_writer_int (&w, "requests", o->requests);
-  bpw_json_writer_string (&w, "prompt_len", prompt);
-  bpw_json_writer_string (&w, "prompt_counts", "text tokens");
-  bpw_json_writer_string (&w, "output_len", output);
-  bpw_json_writer_string (&w, "arrivals", "poisson");
-  bpw_json_writer_end_object (&w);
+  /* One stream over both pools: no replica count of its own. */
+  _bpw_serve_write_stream (&w, o, FALSE);
   bpw_json_writer_begin_object (&w, "serving");
   bpw_json_writer_bool (&w, "disaggregated", TRUE);
   bpw_json_writer_int (&w, "prefill_tp", pools->prefill_tp);
   bpw_json_writer_int (&w, "prefill_pp", pools->prefill_pp);
   bpw_json_writer_int (&w, "decode_tp", pools->decode_tp);
   bpw_json_writer_int (&w, "decode_pp", pools->decode_pp);
-  bpw_json_writer_string (&w, "kv_layout", o->kv_contiguous ? "contiguous" : "paged");
-  if (!o->kv_contiguous)
-    bpw_json_writer_int (&w, "kv_block", o->kv_block > 0 ? o->kv_block : BPW_SERVE_KV_BLOCK);
-  bpw_json_writer_double (&w, "prefix_hit", o->prefix_hit);
-  bpw_json_writer_int (&w, "chunk_tokens", o->chunk_tokens);
-  bpw_json_writer_int (&w, "spec_tokens", o->spec_tokens);
+  _bpw_serve_write_kv_serving (&w, o);
   bpw_json_writer_string (&w, "kv_dtype",
                           bpw_dtype_to_string (bpw_serve_model_kv_dtype (decode)));
   bpw_json_writer_int (&w, "ep", bpw_serve_model_ep (decode));

@@ -57,13 +57,38 @@ GArray  *_bpw_serve_draw    (const BpwServeOptions *options);
 /* Each request's KV reservation and cached prefix for @run's model (bpw-serve.c). */
 void     _bpw_serve_reserve (Run                   *run,
                              const BpwServeOptions *options);
-/* KV tokens @request reserved and never held (bpw-serve.c). */
-double   _bpw_serve_waste   (const Run             *run,
-                             const BpwServeOptions *options,
-                             const Request         *request);
-/* Mean and quantiles of @values (sorted in place; NAN when empty). */
-void     _bpw_serve_stats   (GArray                *values,
-                             BpwLatencyStats       *out);
+
+/* What the requests of a run add up to, gathered request by request (bpw-serve.c). */
+typedef struct
+{
+  GArray *ttft;       /* seconds, per served request */
+  GArray *tpot;       /* seconds, per served request of more than one output token */
+  GArray *e2e;        /* seconds, per served request */
+  double  first;      /* the first arrival */
+  double  last;       /* the last completion or rejection */
+  double  in_system;  /* ∫ N(t) dt: each request counts from its arrival until it leaves */
+  double  encoder;    /* seconds of vision encoder, summed over the served requests */
+} Tally;
+
+void     _bpw_serve_tally_init   (Tally                 *tally);
+/* Counts @served, a request that arrived at @arrival and was not rejected, into @tally
+ * and @run's result (requests, prompt tokens, KV waste). */
+void     _bpw_serve_tally_served (Tally                 *tally,
+                                  Run                   *run,
+                                  const BpwServeOptions *options,
+                                  double                 arrival,
+                                  const Request         *served);
+/* Fills @run's result from @tally and @run's sums, and frees @tally's samples. */
+void     _bpw_serve_tally_finish (Tally                 *tally,
+                                  const Run             *run);
+/* The "stream" object: seed, request count, length distributions, arrivals, and the
+ * replica count where @replicas. */
+void     _bpw_serve_write_stream     (BpwJsonWriter         *writer,
+                                      const BpwServeOptions *options,
+                                      gboolean               replicas);
+/* The KV layout, prefix cache, chunking and speculation keys of the "serving" object. */
+void     _bpw_serve_write_kv_serving (BpwJsonWriter         *writer,
+                                      const BpwServeOptions *options);
 
 /* One result's keys of the `bpw serve --json` object (bpw-serve.c). */
 void     _bpw_serve_write_result (BpwJsonWriter        *writer,

@@ -181,11 +181,8 @@ bpw_serve_run (BpwServeModel         *model,
                BpwServeResult        *out,
                GError               **error)
 {
-  g_autoptr(GArray) ttft = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) tpot = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) e2e = g_array_new (FALSE, FALSE, sizeof (double));
   Run run = { .model = model, .out = out };
-  double first = G_MAXDOUBLE, last = 0, in_system = 0, encoder = 0;
+  Tally tally;
 
   g_return_val_if_fail (options->arrival_rate >= BPW_SERVE_MIN_ARRIVAL_RATE, FALSE);
   memset (out, 0, sizeof *out);
@@ -240,46 +237,19 @@ bpw_serve_run (BpwServeModel         *model,
         return FALSE;
       }
 
+  _bpw_serve_tally_init (&tally);
   for (guint i = 0; i < run.reqs->len; i++)
     {
       const Request *r = &g_array_index (run.reqs, Request, i);
-      double v;
 
-      first = MIN (first, r->arrival);
-      last = MAX (last, r->done);
-      /* ∫ N(t) dt: each request is in the system from its arrival until it leaves. */
-      in_system += r->done - r->arrival;
-      if (r->rejected)
-        continue;
-      out->requests++;
-      out->prompt_tokens += r->prompt;
-      encoder += r->encoder;
-      run.waste += waste_tokens (&run, options, r);
-      v = r->first - r->arrival;
-      g_array_append_val (ttft, v);
-      v = r->done - r->arrival;
-      g_array_append_val (e2e, v);
-      if (r->output > 1)
-        {
-          v = (r->done - r->first) / (double) (r->output - 1);
-          g_array_append_val (tpot, v);
-        }
+      tally.first = MIN (tally.first, r->arrival);
+      tally.last = MAX (tally.last, r->done);
+      tally.in_system += r->done - r->arrival;
+      if (!r->rejected)
+        _bpw_serve_tally_served (&tally, &run, options, r->arrival, r);
     }
   g_array_unref (run.reqs);
-  stats (ttft, &out->ttft_s);
-  stats (tpot, &out->tpot_s);
-  stats (e2e, &out->e2e_s);
-  out->duration_s = last - first;
-  if (out->duration_s > 0)
-    {
-      out->throughput_tokens_per_s = (double) out->output_tokens / out->duration_s;
-      out->mean_in_system = in_system / out->duration_s;
-    }
-  out->mean_decode_batch = out->decodes > 0 ? run.decode_batches / (double) out->decodes : 0;
-  out->kv_waste_tokens = out->requests > 0 ? run.waste / (double) out->requests : 0;
-  out->encoder_s = out->requests > 0 ? encoder / (double) out->requests : 0;
-  out->encoder_ttft_share = out->ttft_s.mean > 0 ? out->encoder_s / out->ttft_s.mean : 0;
-  out->tokens_per_verify = run.verified > 0 ? run.drafted / run.verified : 1;
+  _bpw_serve_tally_finish (&tally, &run);
   return TRUE;
 }
 
@@ -301,6 +271,35 @@ write_stats (BpwJsonWriter *w, const char *key, const BpwLatencyStats *s)
   number_or_null (w, "p95", s->p95);
   number_or_null (w, "p99", s->p99);
   bpw_json_writer_end_object (w);
+}
+
+static void
+write_stream (BpwJsonWriter *w, const BpwServeOptions *o, gboolean replicas)
+{
+  g_autofree char *prompt = bpw_length_dist_to_string (&o->prompt);
+  g_autofree char *output = bpw_length_dist_to_string (&o->output);
+
+  bpw_json_writer_begin_object (w, "stream");
+  bpw_json_writer_int (w, "seed", (gint64) o->seed);
+  bpw_json_writer_int (w, "requests", o->requests);
+  bpw_json_writer_string (w, "prompt_len", prompt);
+  bpw_json_writer_string (w, "prompt_counts", "text tokens");
+  bpw_json_writer_string (w, "output_len", output);
+  if (replicas)
+    bpw_json_writer_int (w, "replicas", o->replicas);
+  bpw_json_writer_string (w, "arrivals", "poisson");
+  bpw_json_writer_end_object (w);
+}
+
+static void
+write_kv_serving (BpwJsonWriter *w, const BpwServeOptions *o)
+{
+  bpw_json_writer_string (w, "kv_layout", o->kv_contiguous ? "contiguous" : "paged");
+  if (!o->kv_contiguous)
+    bpw_json_writer_int (w, "kv_block", o->kv_block > 0 ? o->kv_block : BPW_SERVE_KV_BLOCK);
+  bpw_json_writer_double (w, "prefix_hit", o->prefix_hit);
+  bpw_json_writer_int (w, "chunk_tokens", o->chunk_tokens);
+  bpw_json_writer_int (w, "spec_tokens", o->spec_tokens);
 }
 
 static void
@@ -337,29 +336,14 @@ bpw_serve_to_json (const BpwServeResult  *results,
                    const BpwServeOptions *o,
                    const BpwServeModel   *model)
 {
-  g_autofree char *prompt = bpw_length_dist_to_string (&o->prompt);
-  g_autofree char *output = bpw_length_dist_to_string (&o->output);
   BpwJsonWriter w;
 
   bpw_json_writer_init (&w, TRUE);
   bpw_json_writer_begin_object (&w, NULL);
   write_result (&w, &results[0]);
-  bpw_json_writer_begin_object (&w, "stream");
-  bpw_json_writer_int (&w, "seed", (gint64) o->seed);
-  bpw_json_writer_int (&w, "requests", o->requests);
-  bpw_json_writer_string (&w, "prompt_len", prompt);
-  bpw_json_writer_string (&w, "prompt_counts", "text tokens");
-  bpw_json_writer_string (&w, "output_len", output);
-  bpw_json_writer_int (&w, "replicas", o->replicas);
-  bpw_json_writer_string (&w, "arrivals", "poisson");
-  bpw_json_writer_end_object (&w);
+  write_stream (&w, o, TRUE);
   bpw_json_writer_begin_object (&w, "serving");
-  bpw_json_writer_string (&w, "kv_layout", o->kv_contiguous ? "contiguous" : "paged");
-  if (!o->kv_contiguous)
-    bpw_json_writer_int (&w, "kv_block", o->kv_block > 0 ? o->kv_block : BPW_SERVE_KV_BLOCK);
-  bpw_json_writer_double (&w, "prefix_hit", o->prefix_hit);
-  bpw_json_writer_int (&w, "chunk_tokens", o->chunk_tokens);
-  bpw_json_writer_int (&w, "spec_tokens", o->spec_tokens);
+  write_kv_serving (&w, o);
   if (o->spec_tokens > 0)
     {
       bpw_json_writer_double (&w, "spec_accept", o->spec_accept);
@@ -405,24 +389,84 @@ _bpw_serve_reserve (Run                   *run,
   reserve (run, options);
 }
 
-double
-_bpw_serve_waste (const Run             *run,
-                  const BpwServeOptions *options,
-                  const Request         *request)
-{
-  return waste_tokens (run, options, request);
-}
-
-void
-_bpw_serve_stats (GArray          *values,
-                  BpwLatencyStats *out)
-{
-  stats (values, out);
-}
-
 void
 _bpw_serve_write_result (BpwJsonWriter        *writer,
                          const BpwServeResult *result)
 {
   write_result (writer, result);
+}
+
+void
+_bpw_serve_write_stream (BpwJsonWriter         *writer,
+                         const BpwServeOptions *options,
+                         gboolean               replicas)
+{
+  write_stream (writer, options, replicas);
+}
+
+void
+_bpw_serve_write_kv_serving (BpwJsonWriter         *writer,
+                             const BpwServeOptions *options)
+{
+  write_kv_serving (writer, options);
+}
+
+void
+_bpw_serve_tally_init (Tally *tally)
+{
+  *tally = (Tally) {
+    .ttft = g_array_new (FALSE, FALSE, sizeof (double)),
+    .tpot = g_array_new (FALSE, FALSE, sizeof (double)),
+    .e2e = g_array_new (FALSE, FALSE, sizeof (double)),
+    .first = G_MAXDOUBLE,
+  };
+}
+
+void
+_bpw_serve_tally_served (Tally                 *tally,
+                         Run                   *run,
+                         const BpwServeOptions *options,
+                         double                 arrival,
+                         const Request         *served)
+{
+  double v;
+
+  run->out->requests++;
+  run->out->prompt_tokens += served->prompt;
+  tally->encoder += served->encoder;
+  run->waste += waste_tokens (run, options, served);
+  v = served->first - arrival;
+  g_array_append_val (tally->ttft, v);
+  v = served->done - arrival;
+  g_array_append_val (tally->e2e, v);
+  if (served->output > 1)
+    {
+      v = (served->done - served->first) / (double) (served->output - 1);
+      g_array_append_val (tally->tpot, v);
+    }
+}
+
+void
+_bpw_serve_tally_finish (Tally     *tally,
+                         const Run *run)
+{
+  BpwServeResult *out = run->out;
+
+  stats (tally->ttft, &out->ttft_s);
+  stats (tally->tpot, &out->tpot_s);
+  stats (tally->e2e, &out->e2e_s);
+  g_clear_pointer (&tally->ttft, g_array_unref);
+  g_clear_pointer (&tally->tpot, g_array_unref);
+  g_clear_pointer (&tally->e2e, g_array_unref);
+  out->duration_s = tally->last - tally->first;
+  if (out->duration_s > 0)
+    {
+      out->throughput_tokens_per_s = (double) out->output_tokens / out->duration_s;
+      out->mean_in_system = tally->in_system / out->duration_s;
+    }
+  out->mean_decode_batch = out->decodes > 0 ? run->decode_batches / (double) out->decodes : 0;
+  out->kv_waste_tokens = out->requests > 0 ? run->waste / (double) out->requests : 0;
+  out->encoder_s = out->requests > 0 ? tally->encoder / (double) out->requests : 0;
+  out->encoder_ttft_share = out->ttft_s.mean > 0 ? out->encoder_s / out->ttft_s.mean : 0;
+  out->tokens_per_verify = run->verified > 0 ? run->drafted / run->verified : 1;
 }

@@ -148,6 +148,16 @@ hf_get_int (BpwJsonDoc  *doc,
   return bpw_json_doc_get_int (doc, object, "", member, required, min, max, out, error);
 }
 
+/* Turns the error just set into BPW_ERROR_UNSUPPORTED: the input is well formed but names
+ * something the models do not cover. Returns FALSE for the caller to return. */
+static gboolean
+hf_mark_unsupported (GError **error)
+{
+  if (error != NULL && *error != NULL)
+    (*error)->code = BPW_ERROR_UNSUPPORTED;
+  return FALSE;
+}
+
 static gboolean
 hf_detect_family (BpwJsonDoc  *doc,
                   JsonObject  *root,
@@ -170,9 +180,7 @@ hf_detect_family (BpwJsonDoc  *doc,
       bpw_json_doc_error (doc, json_object_get_member (root, "model_type"), "model_type", error,
                           _("model type \"%s\" is not supported; supported are gpt2, llama, "
                           "mistral, mixtral, qwen2, deepseek_v2, deepseek_v3, llava and mllama"), model_type);
-      if (error != NULL && *error != NULL)
-        (*error)->code = BPW_ERROR_UNSUPPORTED;
-      return FALSE;
+      return hf_mark_unsupported (error);
     }
 
   node = json_object_get_member (root, "architectures");
@@ -195,9 +203,7 @@ hf_detect_family (BpwJsonDoc  *doc,
                           "supported are gpt2, llama, mistral, mixtral and qwen2"),
                           arch != NULL ? "\"" : "", arch != NULL ? arch : _("(not a string)"),
                           arch != NULL ? "\"" : "");
-      if (error != NULL && *error != NULL)
-        (*error)->code = BPW_ERROR_UNSUPPORTED;
-      return FALSE;
+      return hf_mark_unsupported (error);
     }
   return bpw_json_doc_error (doc, node, "architectures", error,
                              _("expected a non-empty list of architecture names"));
@@ -443,6 +449,52 @@ hf_default_int (JsonObject *object,
     json_object_set_int_member (object, member, value);
 }
 
+/* The text_config and vision_config objects of a multimodal config, and the text model's
+ * model_type (@text_type is left alone where there is none). */
+static gboolean
+hf_get_sub_configs (BpwJsonDoc   *doc,
+                    JsonObject   *root,
+                    JsonObject  **text,
+                    JsonObject  **vision,
+                    const char  **text_type,
+                    GError      **error)
+{
+  return (*text = hf_get_object (doc, root, "text_config", error)) != NULL
+         && (*vision = hf_get_object (doc, root, "vision_config", error)) != NULL
+         && bpw_json_doc_get_string (doc, *text, "text_config", "model_type", FALSE, text_type,
+                                     error);
+}
+
+/* The ViT shape both vision towers name alike: widths, depth, heads (under @heads_key),
+ * channels, image and patch sizes, each defaulting to what @v holds. @global_layers, where
+ * the tower has gated global layers, is read after the depth. */
+static gboolean
+hf_read_vision_shape (BpwJsonDoc    *doc,
+                      JsonObject    *vision,
+                      const char    *heads_key,
+                      gint64        *global_layers,
+                      BpwVisionSpec *v,
+                      GError       **error)
+{
+  return bpw_json_doc_get_int (doc, vision, "vision_config", "hidden_size", FALSE, 1,
+                               BPW_WORKLOAD_MAX_WIDTH, &v->hidden, error)
+         && bpw_json_doc_get_int (doc, vision, "vision_config", "intermediate_size", FALSE, 1,
+                                  BPW_WORKLOAD_MAX_WIDTH, &v->ffn, error)
+         && bpw_json_doc_get_int (doc, vision, "vision_config", "num_hidden_layers", FALSE, 1,
+                                  BPW_WORKLOAD_MAX_LAYERS, &v->layers, error)
+         && (global_layers == NULL
+             || bpw_json_doc_get_int (doc, vision, "vision_config", "num_global_layers", FALSE,
+                                      0, BPW_WORKLOAD_MAX_LAYERS, global_layers, error))
+         && bpw_json_doc_get_int (doc, vision, "vision_config", heads_key, FALSE, 1,
+                                  BPW_WORKLOAD_MAX_HEADS, &v->heads, error)
+         && bpw_json_doc_get_int (doc, vision, "vision_config", "num_channels", FALSE, 1, 64,
+                                  &v->channels, error)
+         && bpw_json_doc_get_int (doc, vision, "vision_config", "image_size", FALSE, 1, 1 << 16,
+                                  &v->image_size, error)
+         && bpw_json_doc_get_int (doc, vision, "vision_config", "patch_size", FALSE, 1, 1 << 16,
+                                  &v->patch_size, error);
+}
+
 /* The vision tower of a Llava config: CLIPVisionConfig (defaults: ViT-B/32 at 224 pixels,
  * quick-GELU) with a class token, a bias-free patch convolution, pre- and post-norms. */
 static gboolean
@@ -464,9 +516,7 @@ hf_read_clip_vision (BpwJsonDoc   *doc,
                           "vision_config.model_type", error,
                           _("vision model type \"%s\" is not supported; supported is "
                             "clip_vision_model"), type);
-      if (error != NULL && *error != NULL)
-        (*error)->code = BPW_ERROR_UNSUPPORTED;
-      return FALSE;
+      return hf_mark_unsupported (error);
     }
   _bpw_workload_check_unknown (doc, vision, "vision_config", hf_clip_keys, warnings);
   v->hidden = 768;
@@ -476,20 +526,7 @@ hf_read_clip_vision (BpwJsonDoc   *doc,
   v->channels = 3;
   v->image_size = 224;
   v->patch_size = 32;
-  if (!bpw_json_doc_get_int (doc, vision, "vision_config", "hidden_size", FALSE, 1,
-                             BPW_WORKLOAD_MAX_WIDTH, &v->hidden, error)
-      || !bpw_json_doc_get_int (doc, vision, "vision_config", "intermediate_size", FALSE, 1,
-                                BPW_WORKLOAD_MAX_WIDTH, &v->ffn, error)
-      || !bpw_json_doc_get_int (doc, vision, "vision_config", "num_hidden_layers", FALSE, 1,
-                                BPW_WORKLOAD_MAX_LAYERS, &v->layers, error)
-      || !bpw_json_doc_get_int (doc, vision, "vision_config", "num_attention_heads", FALSE, 1,
-                                BPW_WORKLOAD_MAX_HEADS, &v->heads, error)
-      || !bpw_json_doc_get_int (doc, vision, "vision_config", "num_channels", FALSE, 1, 64,
-                                &v->channels, error)
-      || !bpw_json_doc_get_int (doc, vision, "vision_config", "image_size", FALSE, 1, 1 << 16,
-                                &v->image_size, error)
-      || !bpw_json_doc_get_int (doc, vision, "vision_config", "patch_size", FALSE, 1, 1 << 16,
-                                &v->patch_size, error)
+  if (!hf_read_vision_shape (doc, vision, "num_attention_heads", NULL, v, error)
       || !bpw_json_doc_get_string (doc, vision, "vision_config", "hidden_act", FALSE, &act,
                                    error))
     return FALSE;
@@ -539,10 +576,7 @@ hf_read_llava (BpwJsonDoc   *doc,
   gint64 image_seq = 0, feature_layer = -2;
   JsonNode *layer_node = json_object_get_member (root, "vision_feature_layer");
 
-  if ((text = hf_get_object (doc, root, "text_config", error)) == NULL
-      || (vision = hf_get_object (doc, root, "vision_config", error)) == NULL
-      || !bpw_json_doc_get_string (doc, text, "text_config", "model_type", FALSE, &text_type,
-                                   error))
+  if (!hf_get_sub_configs (doc, root, &text, &vision, &text_type, error))
     return FALSE;
   for (guint i = 0; i < HF_N_FAMILIES; i++)
     if (i != HF_GPT2 && i != HF_LLAVA && i != HF_MLLAMA && g_strcmp0 (text_type, family_names[i]) == 0)
@@ -553,9 +587,7 @@ hf_read_llava (BpwJsonDoc   *doc,
                           "text_config.model_type", error,
                           _("language model type \"%s\" is not supported under llava; "
                             "supported are llama, mistral, mixtral and qwen2"), text_type);
-      if (error != NULL && *error != NULL)
-        (*error)->code = BPW_ERROR_UNSUPPORTED;
-      return FALSE;
+      return hf_mark_unsupported (error);
     }
   if (text_family == HF_LLAMA)
     {
@@ -576,9 +608,7 @@ hf_read_llava (BpwJsonDoc   *doc,
       bpw_json_doc_error (doc, layer_node, "vision_feature_layer", error,
                           _("features concatenated from several layers are not supported; "
                             "give one layer"));
-      if (error != NULL && *error != NULL)
-        (*error)->code = BPW_ERROR_UNSUPPORTED;
-      return FALSE;
+      return hf_mark_unsupported (error);
     }
   if (!bpw_json_doc_get_int (doc, root, "", "vision_feature_layer", FALSE,
                              -spec->vision.layers, spec->vision.layers, &feature_layer, error)
@@ -739,9 +769,7 @@ hf_read_mllama_vision (BpwJsonDoc   *doc,
                           "vision_config.model_type", error,
                           _("vision model type \"%s\" is not supported under mllama; "
                             "supported is mllama_vision_model"), type);
-      if (error != NULL && *error != NULL)
-        (*error)->code = BPW_ERROR_UNSUPPORTED;
-      return FALSE;
+      return hf_mark_unsupported (error);
     }
   _bpw_workload_check_unknown (doc, vision, "vision_config", hf_mllama_vision_keys, warnings);
   *v = (BpwVisionSpec) {
@@ -752,22 +780,7 @@ hf_read_mllama_vision (BpwJsonDoc   *doc,
     .projector = BPW_PROJECTOR_LINEAR, .n_intermediate = 5,
     .intermediate = { 3, 7, 15, 23, 30 },
   };
-  if (!bpw_json_doc_get_int (doc, vision, "vision_config", "hidden_size", FALSE, 1,
-                             BPW_WORKLOAD_MAX_WIDTH, &v->hidden, error)
-      || !bpw_json_doc_get_int (doc, vision, "vision_config", "intermediate_size", FALSE, 1,
-                                BPW_WORKLOAD_MAX_WIDTH, &v->ffn, error)
-      || !bpw_json_doc_get_int (doc, vision, "vision_config", "num_hidden_layers", FALSE, 1,
-                                BPW_WORKLOAD_MAX_LAYERS, &v->layers, error)
-      || !bpw_json_doc_get_int (doc, vision, "vision_config", "num_global_layers", FALSE, 0,
-                                BPW_WORKLOAD_MAX_LAYERS, &v->global_layers, error)
-      || !bpw_json_doc_get_int (doc, vision, "vision_config", "attention_heads", FALSE, 1,
-                                BPW_WORKLOAD_MAX_HEADS, &v->heads, error)
-      || !bpw_json_doc_get_int (doc, vision, "vision_config", "num_channels", FALSE, 1, 64,
-                                &v->channels, error)
-      || !bpw_json_doc_get_int (doc, vision, "vision_config", "image_size", FALSE, 1, 1 << 16,
-                                &v->image_size, error)
-      || !bpw_json_doc_get_int (doc, vision, "vision_config", "patch_size", FALSE, 1, 1 << 16,
-                                &v->patch_size, error)
+  if (!hf_read_vision_shape (doc, vision, "attention_heads", &v->global_layers, v, error)
       || !bpw_json_doc_get_int (doc, vision, "vision_config", "max_num_tiles", FALSE, 1, 64,
                                 &v->tiles, error)
       || !_bpw_workload_read_index_list (doc, vision, "vision_config",
@@ -812,10 +825,7 @@ hf_read_mllama (BpwJsonDoc   *doc,
   const char *text_type = NULL;
   gboolean has_cross;
 
-  if ((text = hf_get_object (doc, root, "text_config", error)) == NULL
-      || (vision = hf_get_object (doc, root, "vision_config", error)) == NULL
-      || !bpw_json_doc_get_string (doc, text, "text_config", "model_type", FALSE, &text_type,
-                                   error))
+  if (!hf_get_sub_configs (doc, root, &text, &vision, &text_type, error))
     return FALSE;
   if (text_type != NULL && g_strcmp0 (text_type, "mllama_text_model") != 0)
     {
@@ -823,9 +833,7 @@ hf_read_mllama (BpwJsonDoc   *doc,
                           "text_config.model_type", error,
                           _("language model type \"%s\" is not supported under mllama; "
                             "supported is mllama_text_model"), text_type);
-      if (error != NULL && *error != NULL)
-        (*error)->code = BPW_ERROR_UNSUPPORTED;
-      return FALSE;
+      return hf_mark_unsupported (error);
     }
   hf_default_int (text, "vocab_size", 128256);
   hf_default_int (text, "hidden_size", 4096);

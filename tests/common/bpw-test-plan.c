@@ -35,6 +35,17 @@ bpw_test_scenario (BpwScenario      *scenario,
   scenario->recompute = recompute;
 }
 
+BpwBlueprint *
+bpw_test_blueprint_without_launch (const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  BpwBlueprint *bp = bpw_blueprint_load (name, NULL, &error);
+
+  g_assert_no_error (error);
+  bp->stack.has_launch = FALSE;
+  return bp;
+}
+
 BpwPlan *
 bpw_test_bind (const BpwModelSpec *spec,
                const BpwScenario  *scenario,

@@ -22,6 +22,9 @@ void          bpw_test_scenario                (BpwScenario         *scenario,
                                                 gint64               seq,
                                                 gint64               context,
                                                 BpwRecompute         recompute);
+/* The bundled blueprint @name less its stack's launch gaps: they depend on a stage's whole
+ * kernel sequence, which the estimator's templates do not replay. It must load. */
+BpwBlueprint *bpw_test_blueprint_without_launch (const char          *name);
 /* The plan of @mapping (its parallel decomposition) for @spec under @scenario on @bp;
  * every step must succeed. */
 BpwPlan      *bpw_test_bind                    (const BpwModelSpec  *spec,

@@ -11,6 +11,7 @@
 #include "bpw-blueprint.h"
 #include "bpw-blueprint-io.h"
 #include "bpw-error.h"
+#include "bpw-test-blueprint.h"
 
 /* REFERENCES.md §4, typed in here from the document (dense BF16 peak, HBM capacity and
  * bandwidth, the ridge-point table, per-direction node link, TDP; 0 = not claimed), and
@@ -442,36 +443,7 @@ static void
 test_broken_files (void)
 {
   for (guint i = 0; i < G_N_ELEMENTS (broken); i++)
-    {
-      const BrokenCase *c = &broken[i];
-      const char *at = strstr (c->json, c->needle);
-      g_autoptr(GError) error = NULL;
-      g_autoptr(BpwBlueprint) bp = NULL;
-      g_autofree char *prefix = NULL;
-      guint line = 1, column = 1;
-
-      g_assert_nonnull (at);
-      for (const char *p = c->json; p < at; p++)
-        {
-          if (*p == '\n')
-            {
-              line++;
-              column = 1;
-            }
-          else
-            column++;
-        }
-      prefix = g_strdup_printf ("bad.json:%u:%u: %s: ", line, column, c->path);
-
-      bp = bpw_blueprint_load_data ("bad.json", c->json, -1, NULL, &error);
-      g_assert_null (bp);
-      g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
-      g_test_message ("%s", error->message);
-      if (!g_str_has_prefix (error->message, prefix))
-        g_error ("case %u: expected a message starting with \"%s\", got \"%s\"", i, prefix,
-                 error->message);
-      g_assert_null (strchr (error->message, '\n'));
-    }
+    bpw_test_assert_blueprint_refused (i, broken[i].json, broken[i].needle, broken[i].path);
 }
 
 static void

@@ -13,17 +13,13 @@
 
 #include "bpw-core.h"
 #include "bpw-estimator-private.h"
+#include "bpw-test-plan.h"
 
 static void
 scenario (BpwScenario *sc, BpwWorkloadPhase phase, gint64 batch, gint64 micro, gint64 seq,
           gint64 context, gint64 images)
 {
-  bpw_scenario_init_defaults (sc);
-  sc->phase = phase;
-  sc->global_batch = batch;
-  sc->micro_batch = micro;
-  sc->seq = seq;
-  sc->context = context;
+  bpw_test_scenario (sc, phase, batch, micro, seq, context, BPW_RECOMPUTE_NONE);
   sc->images_set = TRUE;
   sc->images = images;
 }
@@ -264,20 +260,13 @@ test_estimator (void)
   static const BpwWorkloadPhase phases[] = {
     BPW_WORKLOAD_TRAIN, BPW_WORKLOAD_PREFILL, BPW_WORKLOAD_DECODE,
   };
-  g_autoptr(GError) error = NULL;
-  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load ("h100-sxm-80gb", NULL, &error);
+  g_autoptr(BpwBlueprint) bp = bpw_test_blueprint_without_launch ("h100-sxm-80gb");
 
-  g_assert_no_error (error);
-  /* Launch gaps depend on a stage's whole kernel sequence, which the template does not
-   * replay (as in test-vision). */
-  bp->stack.has_launch = FALSE;
   for (guint k = 0; k < G_N_ELEMENTS (pps); k++)
     for (guint ph = 0; ph < G_N_ELEMENTS (phases); ph++)
       {
         g_autoptr(BpwPlan) plan = NULL;
         g_autoptr(BpwEstimator) est = NULL;
-        g_autoptr(BpwWorkGraph) graph = NULL;
-        BpwDistWork *dist;
         BpwModelSpec spec;
         BpwScenario sc;
         BpwMapping mapping;
@@ -290,17 +279,9 @@ test_estimator (void)
         mapping.parallel.tp = 2;
         mapping.parallel.pp = pps[k];
         mapping.parallel.dp = 2;
-        graph = bpw_work_graph_new (&spec, &sc, &error);
-        g_assert_no_error (error);
-        dist = bpw_dist_work_new (g_steal_pointer (&graph), &mapping.parallel, &error);
-        g_assert_no_error (error);
-        plan = bpw_plan_new (dist, bp, &mapping, &error);
-        g_assert_no_error (error);
+        plan = bpw_test_bind (&spec, &sc, bp, &mapping);
         bpw_evaluation_from_plan (plan, &full);
-        est = bpw_estimator_new (&spec, &sc, bp, &error);
-        g_assert_no_error (error);
-        g_assert_true (bpw_estimator_evaluate (est, &mapping, &fast, NULL, &error));
-        g_assert_no_error (error);
+        est = bpw_test_estimate (&spec, &sc, bp, &mapping, &fast);
         g_test_message ("pp %" G_GINT64_FORMAT ", %s: plan %.9f s, estimate %.9f s", pps[k],
                         bpw_workload_phase_to_string (phases[ph]), full.step_time_s,
                         fast.step_time_s);

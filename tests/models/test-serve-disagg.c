@@ -14,68 +14,23 @@
 
 #include "bpw-core.h"
 #include "bpw-serve-disagg.h"
-
-typedef struct
-{
-  BpwModelSpec   spec;
-  BpwScenario    scenario;
-  BpwMapping     mapping;
-  BpwBlueprint  *bp;
-} Setup;
-
-static void
-setup_load (Setup *s, const char *model)
-{
-  g_autoptr(GError) error = NULL;
-
-  bpw_model_spec_init_defaults (&s->spec);
-  g_assert_true (bpw_workload_load (model, &s->spec, &error));
-  g_assert_no_error (error);
-  bpw_scenario_init_defaults (&s->scenario);
-  bpw_mapping_init_defaults (&s->mapping);
-  s->bp = bpw_blueprint_load ("h100-sxm-80gb", NULL, &error);
-  g_assert_no_error (error);
-  /* The closed forms are of the device's work: no eager launch cost per step. */
-  memset (&s->bp->stack, 0, sizeof s->bp->stack);
-}
-
-static void
-setup_clear (Setup *s)
-{
-  bpw_model_spec_clear (&s->spec);
-  bpw_scenario_clear (&s->scenario);
-  bpw_mapping_clear (&s->mapping);
-  g_clear_pointer (&s->bp, bpw_blueprint_free);
-}
+#include "bpw-test-serve.h"
 
 static BpwServeModel *
-pool_new (Setup *s, gint64 tp, gint64 max_batch, gint64 longest_prompt, gint64 longest_request)
+pool_new (BpwTestSetup *s, gint64 tp, gint64 max_batch, gint64 longest_prompt,
+          gint64 longest_request)
 {
-  g_autoptr(GError) error = NULL;
   BpwMapping map;
   BpwServeModel *m;
 
   bpw_serve_pool_mapping (&s->mapping, tp, 1, &map);
-  m = bpw_serve_model_new (&s->spec, &s->scenario, s->bp, &map, max_batch, longest_prompt,
-                           longest_request, &error);
+  m = bpw_test_serve_model_new (s, &map, max_batch, longest_prompt, longest_request);
   bpw_mapping_clear (&map);
-  g_assert_no_error (error);
-  g_assert_nonnull (m);
   return m;
 }
 
-static BpwServeOptions
-stream (double rate, gint64 requests, const char *prompt, const char *output)
-{
-  BpwServeOptions o = { .arrival_rate = rate, .requests = requests, .seed = 5, .replicas = 1 };
-
-  g_assert_true (bpw_length_dist_parse (prompt, "--prompt-len", &o.prompt, NULL));
-  g_assert_true (bpw_length_dist_parse (output, "--output-len", &o.output, NULL));
-  return o;
-}
-
 static void
-link_of (Setup *s, const char *tier, BpwServeLink *link)
+link_of (BpwTestSetup *s, const char *tier, BpwServeLink *link)
 {
   g_autoptr(GError) error = NULL;
 
@@ -102,10 +57,10 @@ serve_disagg (BpwServeModel *p, gint64 np, BpwServeModel *d, gint64 nd,
 static void
 test_kv_bytes (void)
 {
-  Setup s;
+  BpwTestSetup s;
   BpwParallel p = { .tp = 8, .pp = 1, .dp = 1 };
 
-  setup_load (&s, "llama3-70b");
+  bpw_test_setup_load (&s, "llama3-70b", "h100-sxm-80gb");
   g_assert_cmpuint (bpw_serve_kv_bytes (&s.spec, BPW_DTYPE_BF16, 4096), ==,
                     G_GUINT64_CONSTANT (327680) * 4096);
   g_assert_cmpuint (bpw_serve_kv_bytes (&s.spec, BPW_DTYPE_FP8, 1000), ==,
@@ -116,9 +71,9 @@ test_kv_bytes (void)
   p.tp = 2;
   p.pp = 2;
   g_assert_cmpint (bpw_serve_kv_parts (&s.spec, &p), ==, 4);
-  setup_clear (&s);
+  bpw_test_setup_clear (&s);
 
-  setup_load (&s, "deepseek-v3");
+  bpw_test_setup_load (&s, "deepseek-v3", "h100-sxm-80gb");
   g_assert_cmpuint (bpw_serve_kv_bytes (&s.spec, BPW_DTYPE_BF16, 4096), ==,
                     G_GUINT64_CONSTANT (61) * 576 * 2 * 4096);
   p.tp = 8;
@@ -126,7 +81,7 @@ test_kv_bytes (void)
   g_assert_cmpint (bpw_serve_kv_parts (&s.spec, &p), ==, 1);
   p.pp = 2;
   g_assert_cmpint (bpw_serve_kv_parts (&s.spec, &p), ==, 2);
-  setup_clear (&s);
+  bpw_test_setup_clear (&s);
 }
 
 /* ---- TTFT at light load ---- */
@@ -140,22 +95,20 @@ test_light_load_ttft (void)
   g_autoptr(BpwServeModel) colo = NULL;
   g_autoptr(BpwServeModel) pre = NULL;
   g_autoptr(BpwServeModel) dec = NULL;
-  g_autoptr(GError) error = NULL;
-  BpwServeOptions o = stream (0.01, 20, "fixed:2048", "fixed:16");
+  BpwServeOptions o = bpw_test_stream (0.01, 20, 5, "fixed:2048", "fixed:16");
   BpwServeResult c;
   BpwServeDisaggResult d;
   BpwServeLink link;
-  Setup s;
+  BpwTestSetup s;
   double bytes = 32.0 * 2 * 8 * 128 * 2 * 2048, transfer;
 
-  setup_load (&s, "llama3-8b");
+  bpw_test_setup_load (&s, "llama3-8b", "h100-sxm-80gb");
   colo = pool_new (&s, 1, 64, 2048, 2064);
   pre = pool_new (&s, 1, 64, 2048, 2064);
   dec = pool_new (&s, 1, 64, 2048, 2064);
   link_of (&s, "infiniband", &link);
   transfer = link.latency + bytes / link.bandwidth;
-  g_assert_true (bpw_serve_run (colo, &o, &c, &error));
-  g_assert_no_error (error);
+  bpw_test_serve (colo, &o, &c);
   serve_disagg (pre, 1, dec, 1, &link, &o, &d);
   g_test_message ("TTFT colocated %.4f ms, disaggregated %.4f ms; transfer %.4f ms of "
                   "%.0f bytes", c.ttft_s.mean * 1e3, d.whole.ttft_s.mean * 1e3,
@@ -170,7 +123,7 @@ test_light_load_ttft (void)
   /* Alone, a decode step is the same on either side. */
   g_assert_cmpfloat (fabs (d.whole.tpot_s.mean - c.tpot_s.mean), <=, 1e-9);
   g_assert_cmpint (d.whole.output_tokens, ==, c.output_tokens);
-  setup_clear (&s);
+  bpw_test_setup_clear (&s);
 }
 
 /* ---- TPOT under load ---- */
@@ -185,21 +138,19 @@ test_load_tpot (void)
   g_autoptr(BpwServeModel) colo = NULL;
   g_autoptr(BpwServeModel) pre = NULL;
   g_autoptr(BpwServeModel) dec = NULL;
-  g_autoptr(GError) error = NULL;
-  BpwServeOptions o = stream (6, 600, "fixed:4096", "fixed:128");
+  BpwServeOptions o = bpw_test_stream (6, 600, 5, "fixed:4096", "fixed:128");
   BpwServeResult c;
   BpwServeDisaggResult d;
   BpwServeLink link;
-  Setup s;
+  BpwTestSetup s;
 
-  setup_load (&s, "llama3-8b");
+  bpw_test_setup_load (&s, "llama3-8b", "h100-sxm-80gb");
   colo = pool_new (&s, 1, 256, 4096, 4224);
   pre = pool_new (&s, 1, 256, 4096, 4224);
   dec = pool_new (&s, 1, 256, 4096, 4224);
   link_of (&s, "nvlink", &link);
   o.replicas = 2;
-  g_assert_true (bpw_serve_run (colo, &o, &c, &error));
-  g_assert_no_error (error);
+  bpw_test_serve (colo, &o, &c);
   serve_disagg (pre, 1, dec, 1, &link, &o, &d);
   g_test_message ("TPOT p50 %.3f ms colocated on 2 replicas, %.3f ms on 1 + 1 pools "
                   "(prefill %.1f %% busy, decode %.1f %%); TTFT p50 %.3f ms, %.3f ms",
@@ -210,7 +161,7 @@ test_load_tpot (void)
   g_assert_cmpint (d.whole.prefills, >, 0);
   g_assert_cmpfloat (d.whole.tpot_s.p50, <, c.tpot_s.p50);
   g_assert_cmpfloat (d.throughput_per_device, >, 0);
-  setup_clear (&s);
+  bpw_test_setup_clear (&s);
 }
 
 /* ---- utilisation ---- */
@@ -224,13 +175,13 @@ test_utilisation (void)
   g_autoptr(BpwServeModel) pre = NULL;
   g_autoptr(BpwServeModel) dec = NULL;
   g_autoptr(GError) error = NULL;
-  BpwServeOptions o = stream (0.5, 3000, "fixed:1024", "fixed:16");
+  BpwServeOptions o = bpw_test_stream (0.5, 3000, 5, "fixed:1024", "fixed:16");
   BpwServeDisaggResult d;
   BpwServeLink link;
-  Setup s;
+  BpwTestSetup s;
   double sp, sd = 0, t, up, ud;
 
-  setup_load (&s, "llama3-8b");
+  bpw_test_setup_load (&s, "llama3-8b", "h100-sxm-80gb");
   pre = pool_new (&s, 1, 64, 1024, 1040);
   dec = pool_new (&s, 1, 64, 1024, 1040);
   link_of (&s, "nvlink", &link);
@@ -252,7 +203,7 @@ test_utilisation (void)
   serve_disagg (pre, 4, dec, 4, &link, &o, &d);
   g_assert_cmpfloat (fabs (d.prefill_utilisation / (up / 2) - 1), <, 0.05);
   g_assert_cmpfloat (fabs (d.decode_utilisation / (ud / 2) - 1), <, 0.05);
-  setup_clear (&s);
+  bpw_test_setup_clear (&s);
 }
 
 /* ---- the tier ---- */
@@ -262,14 +213,14 @@ test_unknown_tier (void)
 {
   g_autoptr(GError) error = NULL;
   BpwServeLink link;
-  Setup s;
+  BpwTestSetup s;
 
-  setup_load (&s, "llama3-8b");
+  bpw_test_setup_load (&s, "llama3-8b", "h100-sxm-80gb");
   g_assert_false (bpw_serve_link_lookup (s.bp, "ethernet", &link, &error));
   g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
   g_assert_nonnull (strstr (error->message, "ethernet"));
   g_assert_nonnull (strstr (error->message, "nvlink, infiniband"));
-  setup_clear (&s);
+  bpw_test_setup_clear (&s);
 }
 
 int

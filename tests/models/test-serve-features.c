@@ -9,78 +9,11 @@
  */
 #include "config.h"
 
-#include <string.h>
-
 #include <math.h>
 
 #include "bpw-core.h"
 #include "bpw-serve.h"
-
-typedef struct
-{
-  BpwModelSpec   spec;
-  BpwScenario    scenario;
-  BpwMapping     mapping;
-  BpwBlueprint  *bp;
-} Setup;
-
-static void
-setup_load (Setup *s, const char *model, gint64 tp)
-{
-  g_autoptr(GError) error = NULL;
-
-  bpw_model_spec_init_defaults (&s->spec);
-  g_assert_true (bpw_workload_load (model, &s->spec, &error));
-  g_assert_no_error (error);
-  bpw_scenario_init_defaults (&s->scenario);
-  bpw_mapping_init_defaults (&s->mapping);
-  s->mapping.parallel.tp = tp;
-  s->bp = bpw_blueprint_load ("h100-sxm-80gb", NULL, &error);
-  g_assert_no_error (error);
-  /* The closed forms below are of the device's work; the bundled eager software stack adds
-   * a fixed launch cost to every step (tested in test-stack), which would blur them. */
-  memset (&s->bp->stack, 0, sizeof s->bp->stack);
-}
-
-static void
-setup_clear (Setup *s)
-{
-  bpw_model_spec_clear (&s->spec);
-  bpw_scenario_clear (&s->scenario);
-  bpw_mapping_clear (&s->mapping);
-  g_clear_pointer (&s->bp, bpw_blueprint_free);
-}
-
-static BpwServeModel *
-model_new (Setup *s, gint64 max_batch, gint64 longest_prompt, gint64 longest_request)
-{
-  g_autoptr(GError) error = NULL;
-  BpwServeModel *m = bpw_serve_model_new (&s->spec, &s->scenario, s->bp, &s->mapping,
-                                          max_batch, longest_prompt, longest_request, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (m);
-  return m;
-}
-
-static BpwServeOptions
-stream (double rate, gint64 requests, const char *prompt, const char *output)
-{
-  BpwServeOptions o = { .arrival_rate = rate, .requests = requests, .seed = 3, .replicas = 1 };
-
-  g_assert_true (bpw_length_dist_parse (prompt, "--prompt-len", &o.prompt, NULL));
-  g_assert_true (bpw_length_dist_parse (output, "--output-len", &o.output, NULL));
-  return o;
-}
-
-static void
-serve (BpwServeModel *m, const BpwServeOptions *o, BpwServeResult *r)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (bpw_serve_run (m, o, r, &error));
-  g_assert_no_error (error);
-}
+#include "bpw-test-serve.h"
 
 static double
 hbm_bandwidth (const BpwBlueprint *bp)
@@ -112,11 +45,12 @@ test_expert_parallel (void)
   g_autoptr(BpwServeModel) one = NULL;
   g_autoptr(BpwServeModel) ep = NULL;
   g_autoptr(GError) error = NULL;
-  Setup s;
+  BpwTestSetup s;
   double act, kv_token, expert_bytes, gain, moe_layers = 0, bytes_token, t;
   const gint64 tp = 2, batch = 64;
 
-  setup_load (&s, "mixtral-8x7b", tp);
+  bpw_test_setup_load (&s, "mixtral-8x7b", "h100-sxm-80gb");
+  s.mapping.parallel.tp = tp;
   act = bpw_dtype_bytes (s.scenario.dtype);
   kv_token = 2.0 * (double) s.spec.layers * (double) s.spec.kv_heads *
              (double) s.spec.head_dim * bpw_dtype_bytes (s.scenario.kv_dtype) / (double) tp;
@@ -127,14 +61,14 @@ test_expert_parallel (void)
   for (gint64 l = 0; l < s.spec.layers; l++)
     moe_layers += bpw_model_spec_is_moe_layer (&s.spec, l);
 
-  one = model_new (&s, batch, 1024, 2048);
+  one = bpw_test_serve_model_new (&s, &s.mapping, batch, 1024, 2048);
   g_assert_cmpfloat (bpw_serve_model_ep_bytes_per_sequence (one), ==, 0);
 
   s.mapping.parallel.dp = 2;
   s.mapping.parallel.ep = 2;
   g_assert_cmpint (bpw_serve_replicas (&s.mapping.parallel), ==, 1);
   g_assert_cmpint (bpw_serve_replica_shards (&s.mapping.parallel), ==, 2);
-  ep = model_new (&s, batch, 1024, 2048);
+  ep = bpw_test_serve_model_new (&s, &s.mapping, batch, 1024, 2048);
   g_assert_cmpint (bpw_serve_model_devices (ep), ==, 4);
 
   gain = expert_bytes / 2.0 / (double) tp / kv_token;
@@ -157,7 +91,7 @@ test_expert_parallel (void)
   g_assert_true (bpw_serve_model_decode_time (ep, batch, batch * 1024.0, &t, &error));
   g_assert_no_error (error);
   g_assert_cmpfloat (t, >=, bytes_token * (double) batch / 2.0 / fastest_link (s.bp));
-  setup_clear (&s);
+  bpw_test_setup_clear (&s);
 }
 
 /* ---- paged and contiguous KV cache ---- */
@@ -171,34 +105,34 @@ static void
 test_paged_kv (void)
 {
   g_autoptr(BpwServeModel) m = NULL;
-  BpwServeOptions o = stream (1e6, 3000, "fixed:500", "fixed:100");
+  BpwServeOptions o = bpw_test_stream (1e6, 3000, 3, "fixed:500", "fixed:100");
   BpwServeResult paged, exact, contiguous, varied;
-  Setup s;
+  BpwTestSetup s;
   gint64 c, longest = 0, prompt;
 
-  setup_load (&s, "llama3-8b", 1);
-  m = model_new (&s, 8192, 500, 800);
+  bpw_test_setup_load (&s, "llama3-8b", "h100-sxm-80gb");
+  m = bpw_test_serve_model_new (&s, &s.mapping, 8192, 500, 800);
   c = bpw_serve_model_kv_capacity (m);
   g_assert_cmpint (c / 600, <, o.requests);
 
-  serve (m, &o, &paged);
+  bpw_test_serve (m, &o, &paged);
   g_assert_cmpint (paged.peak_batch, ==, c / 16 / 38);
   g_assert_cmpfloat (paged.kv_waste_tokens, ==, 38 * 16 - 600);
   o.kv_block = 1;
-  serve (m, &o, &exact);
+  bpw_test_serve (m, &o, &exact);
   g_assert_cmpint (exact.peak_batch, ==, c / 600);
   g_assert_cmpfloat (exact.kv_waste_tokens, ==, 0);
   g_assert_cmpint (exact.peak_batch, >=, paged.peak_batch);
 
-  o = stream (1e6, 3000, "fixed:500", "uniform:1:300");
+  o = bpw_test_stream (1e6, 3000, 3, "fixed:500", "uniform:1:300");
   bpw_serve_stream_bounds (&o, &prompt, &longest);
   o.kv_contiguous = TRUE;
-  serve (m, &o, &contiguous);
+  bpw_test_serve (m, &o, &contiguous);
   g_assert_cmpint (contiguous.kv_reserve_tokens, ==, longest);
   g_assert_cmpint (contiguous.peak_batch, ==, c / longest);
   o.kv_contiguous = FALSE;
   o.kv_block = 0;   /* the default, 16 */
-  serve (m, &o, &varied);
+  bpw_test_serve (m, &o, &varied);
   g_test_message ("peak batch: contiguous %" G_GINT64_FORMAT " (reserving %" G_GINT64_FORMAT
                   " tokens each, %.1f unused), paged %" G_GINT64_FORMAT " (%.1f unused)",
                   contiguous.peak_batch, longest, contiguous.kv_waste_tokens,
@@ -208,7 +142,7 @@ test_paged_kv (void)
   g_assert_cmpfloat (varied.kv_waste_tokens, <=, 15);
   g_assert_cmpfloat (contiguous.kv_waste_tokens, >, 100);
   g_assert_cmpfloat (varied.throughput_tokens_per_s, >, contiguous.throughput_tokens_per_s);
-  setup_clear (&s);
+  bpw_test_setup_clear (&s);
 }
 
 /* ---- prefix caching ---- */
@@ -221,17 +155,17 @@ static void
 test_prefix_cache (void)
 {
   g_autoptr(BpwServeModel) m = NULL;
-  BpwServeOptions o = stream (0.01, 20, "fixed:2048", "fixed:2");
+  BpwServeOptions o = bpw_test_stream (0.01, 20, 3, "fixed:2048", "fixed:2");
   BpwServeResult cold, warm;
-  Setup s;
+  BpwTestSetup s;
   double ratio;
 
-  setup_load (&s, "llama3-8b", 1);
-  m = model_new (&s, 64, 2048, 2050);
-  serve (m, &o, &cold);
+  bpw_test_setup_load (&s, "llama3-8b", "h100-sxm-80gb");
+  m = bpw_test_serve_model_new (&s, &s.mapping, 64, 2048, 2050);
+  bpw_test_serve (m, &o, &cold);
   g_assert_cmpint (cold.prefill_tokens, ==, cold.prompt_tokens);
   o.prefix_hit = 0.5;
-  serve (m, &o, &warm);
+  bpw_test_serve (m, &o, &warm);
   g_assert_cmpint (warm.prompt_tokens, ==, 20 * 2048);
   g_assert_cmpint (warm.prefill_tokens, ==, 20 * (2048 - 1024));
   ratio = warm.ttft_s.mean / cold.ttft_s.mean;
@@ -246,7 +180,7 @@ test_prefix_cache (void)
     g_assert_false (bpw_serve_run (m, &o, &warm, &error));
     g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
   }
-  setup_clear (&s);
+  bpw_test_setup_clear (&s);
 }
 
 /* ---- FP8 KV cache ---- */
@@ -261,13 +195,13 @@ test_fp8_kv (void)
   g_autoptr(BpwServeModel) bf16 = NULL;
   g_autoptr(BpwServeModel) fp8 = NULL;
   g_autoptr(GError) error = NULL;
-  Setup s;
+  BpwTestSetup s;
   double t16, t8, saved_bytes, ratio;
 
-  setup_load (&s, "llama3-8b", 1);
-  bf16 = model_new (&s, 64, 2048, 4096);
+  bpw_test_setup_load (&s, "llama3-8b", "h100-sxm-80gb");
+  bf16 = bpw_test_serve_model_new (&s, &s.mapping, 64, 2048, 4096);
   s.scenario.kv_dtype = BPW_DTYPE_FP8;
-  fp8 = model_new (&s, 64, 2048, 4096);
+  fp8 = bpw_test_serve_model_new (&s, &s.mapping, 64, 2048, 4096);
   ratio = (double) bpw_serve_model_kv_capacity (fp8) / (double) bpw_serve_model_kv_capacity (bf16);
   g_test_message ("KV cache %" G_GINT64_FORMAT " tokens in bf16, %" G_GINT64_FORMAT " in fp8",
                   bpw_serve_model_kv_capacity (bf16), bpw_serve_model_kv_capacity (fp8));
@@ -283,7 +217,7 @@ test_fp8_kv (void)
                   saved_bytes / hbm_bandwidth (s.bp) * 1e3);
   g_assert_cmpfloat (t16 - t8, >=, saved_bytes / hbm_bandwidth (s.bp));
   g_assert_cmpfloat (t16 - t8, <=, 2.0 * saved_bytes / hbm_bandwidth (s.bp));
-  setup_clear (&s);
+  bpw_test_setup_clear (&s);
 }
 
 /* ---- sliding window ---- */
@@ -295,25 +229,25 @@ static void
 test_sliding_window (void)
 {
   g_autoptr(BpwServeModel) m = NULL;
-  BpwServeOptions o = stream (1e6, 2000, "fixed:3000", "fixed:100");
+  BpwServeOptions o = bpw_test_stream (1e6, 2000, 3, "fixed:3000", "fixed:100");
   BpwServeResult r;
-  Setup s;
+  BpwTestSetup s;
   gint64 c;
 
-  setup_load (&s, "llama3-8b", 1);
+  bpw_test_setup_load (&s, "llama3-8b", "h100-sxm-80gb");
   s.spec.window = 1024;
   s.spec.window_first = 0;
   g_assert_true (bpw_model_spec_validate (&s.spec, NULL));
-  m = model_new (&s, 8192, 3000, 3100);
+  m = bpw_test_serve_model_new (&s, &s.mapping, 8192, 3000, 3100);
   g_assert_cmpint (bpw_serve_model_kv_tokens (m, 3100), ==, 1024);
   g_assert_cmpint (bpw_serve_model_kv_tokens (m, 700), ==, 700);
   c = bpw_serve_model_kv_capacity (m);
   g_assert_cmpint (c / 16 / 64, <, o.requests);
-  serve (m, &o, &r);
+  bpw_test_serve (m, &o, &r);
   g_test_message ("KV cache %" G_GINT64_FORMAT " tokens: %" G_GINT64_FORMAT " sequences of "
                   "3100 tokens at once through a 1024-token window", c, r.peak_batch);
   g_assert_cmpint (r.peak_batch, ==, c / 16 / 64);
-  setup_clear (&s);
+  bpw_test_setup_clear (&s);
 }
 
 /* ---- chunked prefill ---- */
@@ -326,16 +260,16 @@ test_chunked_prefill (void)
 {
   g_autoptr(BpwServeModel) m = NULL;
   g_autoptr(GError) error = NULL;
-  BpwServeOptions o = stream (0.01, 20, "fixed:2048", "fixed:4");
+  BpwServeOptions o = bpw_test_stream (0.01, 20, 3, "fixed:2048", "fixed:4");
   BpwServeResult whole, chunked;
-  Setup s;
+  BpwTestSetup s;
   double t512;
 
-  setup_load (&s, "llama3-8b", 1);
-  m = model_new (&s, 256, 2048, 2304);
-  serve (m, &o, &whole);
+  bpw_test_setup_load (&s, "llama3-8b", "h100-sxm-80gb");
+  m = bpw_test_serve_model_new (&s, &s.mapping, 256, 2048, 2304);
+  bpw_test_serve (m, &o, &whole);
   o.chunk_tokens = 512;
-  serve (m, &o, &chunked);
+  bpw_test_serve (m, &o, &chunked);
   g_assert_cmpint (whole.prefills, ==, 20);
   g_assert_cmpint (chunked.prefills, ==, 20 * 4);
   g_assert_true (bpw_serve_model_prefill_time (m, 1, 512.0 * 512.0, &t512, &error));
@@ -345,15 +279,15 @@ test_chunked_prefill (void)
   g_assert_cmpfloat (fabs (chunked.ttft_s.mean - 4.0 * t512), <=, 1e-9 * chunked.ttft_s.mean);
   g_assert_cmpfloat (chunked.ttft_s.mean, >, whole.ttft_s.mean);
 
-  o = stream (6, 600, "fixed:4096", "fixed:128");
-  serve (m, &o, &whole);
+  o = bpw_test_stream (6, 600, 3, "fixed:4096", "fixed:128");
+  bpw_test_serve (m, &o, &whole);
   o.chunk_tokens = 512;
-  serve (m, &o, &chunked);
+  bpw_test_serve (m, &o, &chunked);
   g_test_message ("under load: TPOT p99 %.3f ms whole, %.3f ms chunked; TTFT p50 %.3f ms, "
                   "%.3f ms", whole.tpot_s.p99 * 1e3, chunked.tpot_s.p99 * 1e3,
                   whole.ttft_s.p50 * 1e3, chunked.ttft_s.p50 * 1e3);
   g_assert_cmpfloat (chunked.tpot_s.p99, <, whole.tpot_s.p99);
-  setup_clear (&s);
+  bpw_test_setup_clear (&s);
 }
 
 /* ---- speculative decoding ---- */
@@ -367,18 +301,18 @@ test_speculative (void)
 {
   g_autoptr(BpwServeModel) m = NULL;
   g_autoptr(GError) error = NULL;
-  BpwServeOptions o = stream (0.01, 200, "fixed:512", "fixed:256");
+  BpwServeOptions o = bpw_test_stream (0.01, 200, 3, "fixed:512", "fixed:256");
   BpwServeResult plain, spec, rejected;
-  Setup s;
+  BpwTestSetup s;
   double expected = (1 - pow (0.7, 5)) / (1 - 0.7), t_dec, t_empty, t_extra, cost;
 
-  setup_load (&s, "llama3-8b", 1);
-  m = model_new (&s, 64, 512, 768);
-  serve (m, &o, &plain);
+  bpw_test_setup_load (&s, "llama3-8b", "h100-sxm-80gb");
+  m = bpw_test_serve_model_new (&s, &s.mapping, 64, 512, 768);
+  bpw_test_serve (m, &o, &plain);
   g_assert_cmpfloat (plain.tokens_per_verify, ==, 1);
   o.spec_tokens = 4;
   o.spec_accept = 0.7;
-  serve (m, &o, &spec);
+  bpw_test_serve (m, &o, &spec);
   g_test_message ("tokens per verify step %.4f, closed form %.4f; TPOT %.3f ms plain, %.3f ms "
                   "speculative", spec.tokens_per_verify, expected, plain.tpot_s.mean * 1e3,
                   spec.tpot_s.mean * 1e3);
@@ -396,10 +330,10 @@ test_speculative (void)
                      <, 0.05);
 
   o.spec_accept = 0;
-  serve (m, &o, &rejected);
+  bpw_test_serve (m, &o, &rejected);
   g_assert_cmpfloat (rejected.tokens_per_verify, ==, 1);
   g_assert_cmpfloat (rejected.tpot_s.mean, >, plain.tpot_s.mean);
-  setup_clear (&s);
+  bpw_test_setup_clear (&s);
 }
 
 /* ---- images per request ---- */
@@ -415,21 +349,21 @@ test_images_ttft (void)
 {
   g_autoptr(BpwServeModel) text = NULL;
   g_autoptr(GError) error = NULL;
-  BpwServeOptions o = stream (0.01, 20, "fixed:1024", "fixed:2");
+  BpwServeOptions o = bpw_test_stream (0.01, 20, 3, "fixed:1024", "fixed:2");
   BpwServeResult r0, r[3];
   BpwFacts facts = { 0 };
-  Setup s;
+  BpwTestSetup s;
   gint64 tokens;
   double t0, tn, peak;
 
-  setup_load (&s, "llava-1.5-7b", 1);
+  bpw_test_setup_load (&s, "llava-1.5-7b", "h100-sxm-80gb");
   tokens = bpw_model_spec_image_tokens (&s.spec);
   g_assert_cmpint (tokens, ==, 576);
   s.scenario.images_set = TRUE;
   s.scenario.images = 0;
-  text = model_new (&s, 64, 1024, 1026);
+  text = bpw_test_serve_model_new (&s, &s.mapping, 64, 1024, 1026);
   g_assert_cmpint (bpw_serve_model_image_tokens (text), ==, 0);
-  serve (text, &o, &r0);
+  bpw_test_serve (text, &o, &r0);
   g_assert_true (bpw_serve_model_prefill_time (text, 1, 1024.0 * 1024.0, &t0, &error));
   g_assert_no_error (error);
   /* One prefill exactly (up to the rounding of its end minus its arrival). */
@@ -449,10 +383,10 @@ test_images_ttft (void)
       double grow;
 
       s.scenario.images = n;
-      m = model_new (&s, 64, 1024, 1026);
+      m = bpw_test_serve_model_new (&s, &s.mapping, 64, 1024, 1026);
       g_assert_cmpint (bpw_serve_model_images (m), ==, n);
       g_assert_cmpint (bpw_serve_model_image_tokens (m), ==, n * tokens);
-      serve (m, &o, &r[n]);
+      bpw_test_serve (m, &o, &r[n]);
       g_assert_true (bpw_serve_model_prefill_time (text, 1, pow (1024.0 + n * tokens, 2), &tn,
                                                    &error));
       g_assert_no_error (error);
@@ -481,8 +415,8 @@ test_images_ttft (void)
 
     s.scenario.images = 1;
     s.mapping.parallel.pp = 2;
-    m = model_new (&s, 64, 1024, 1026);
-    serve (m, &o, &piped);
+    m = bpw_test_serve_model_new (&s, &s.mapping, 64, 1024, 1026);
+    bpw_test_serve (m, &o, &piped);
     s.mapping.parallel.pp = 1;
     g_test_message ("encoder %.3f ms over PP 2, %.3f ms alone", piped.encoder_s * 1e3,
                     r[1].encoder_s * 1e3);
@@ -491,14 +425,14 @@ test_images_ttft (void)
 
   /* A chunk would split the image tokens from their encoder step: refused. */
   {
-    g_autoptr(BpwServeModel) m = model_new (&s, 64, 1024, 1026);
+    g_autoptr(BpwServeModel) m = bpw_test_serve_model_new (&s, &s.mapping, 64, 1024, 1026);
 
     o.chunk_tokens = 512;
     g_assert_false (bpw_serve_run (m, &o, &r[0], &error));
     g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
   }
   bpw_facts_clear (&facts);
-  setup_clear (&s);
+  bpw_test_setup_clear (&s);
 }
 
 /* All requests at once: the paged cache admits ⌊blocks / blocks per request⌋ of them,
@@ -510,19 +444,19 @@ test_images_kv (void)
 {
   g_autoptr(BpwServeModel) text = NULL;
   g_autoptr(BpwServeModel) img = NULL;
-  BpwServeOptions o = stream (1e6, 300, "fixed:1024", "fixed:64");
+  BpwServeOptions o = bpw_test_stream (1e6, 300, 3, "fixed:1024", "fixed:64");
   BpwServeResult r0, r1;
-  Setup s;
+  BpwTestSetup s;
   double share, fell;
 
-  setup_load (&s, "llava-1.5-7b", 1);
+  bpw_test_setup_load (&s, "llava-1.5-7b", "h100-sxm-80gb");
   s.scenario.images_set = TRUE;
   s.scenario.images = 0;
-  text = model_new (&s, 256, 1024, 1088);
+  text = bpw_test_serve_model_new (&s, &s.mapping, 256, 1024, 1088);
   s.scenario.images = 1;
-  img = model_new (&s, 256, 1024, 1088);
-  serve (text, &o, &r0);
-  serve (img, &o, &r1);
+  img = bpw_test_serve_model_new (&s, &s.mapping, 256, 1024, 1088);
+  bpw_test_serve (text, &o, &r0);
+  bpw_test_serve (img, &o, &r1);
   g_assert_cmpint (r0.peak_batch, ==, r0.kv_capacity_tokens / 16 / (1088 / 16));
   g_assert_cmpint (r1.peak_batch, ==, r1.kv_capacity_tokens / 16 / ((576 + 1088) / 16));
   share = 576.0 / (576.0 + 1088.0);
@@ -533,7 +467,7 @@ test_images_kv (void)
                   r1.kv_capacity_tokens, r0.peak_batch, r1.peak_batch, fell, share);
   g_assert_cmpint (r1.kv_capacity_tokens, <=, r0.kv_capacity_tokens);
   g_assert_cmpfloat (fabs (fell - share), <, 0.03);
-  setup_clear (&s);
+  bpw_test_setup_clear (&s);
 }
 
 /* Llama 3.2 Vision: an image takes no prompt position (prompt tokens and image tokens are
@@ -547,23 +481,23 @@ test_images_cross_attention (void)
   g_autoptr(BpwServeModel) text = NULL;
   g_autoptr(BpwServeModel) one = NULL;
   g_autoptr(GError) error = NULL;
-  BpwServeOptions o = stream (0.01, 10, "fixed:512", "fixed:4");
+  BpwServeOptions o = bpw_test_stream (0.01, 10, 3, "fixed:512", "fixed:4");
   BpwServeResult r0, r1;
   double d0, d1;
-  Setup s;
+  BpwTestSetup s;
 
-  setup_load (&s, "llama3.2-11b-vision", 1);
+  bpw_test_setup_load (&s, "llama3.2-11b-vision", "h100-sxm-80gb");
   g_assert_cmpint (bpw_model_spec_image_tokens (&s.spec), ==, 0);
   s.scenario.images_set = TRUE;
   s.scenario.images = 0;
-  text = model_new (&s, 16, 512, 516);
+  text = bpw_test_serve_model_new (&s, &s.mapping, 16, 512, 516);
   s.scenario.images = 1;
-  one = model_new (&s, 16, 512, 516);
+  one = bpw_test_serve_model_new (&s, &s.mapping, 16, 512, 516);
   g_assert_cmpint (bpw_serve_model_image_tokens (one), ==, 0);
   g_assert_cmpint (bpw_serve_model_image_kv_tokens (text), ==, 0);
   g_assert_cmpint (bpw_serve_model_image_kv_tokens (one), ==, 4 * 1601 * 8 / 32);
-  serve (text, &o, &r0);
-  serve (one, &o, &r1);
+  bpw_test_serve (text, &o, &r0);
+  bpw_test_serve (one, &o, &r1);
   g_assert_cmpint (r1.prompt_tokens, ==, r0.prompt_tokens);
   g_assert_cmpfloat (r1.encoder_s, >, 0);
   g_assert_cmpfloat (r1.ttft_s.mean, >, r0.ttft_s.mean + r1.encoder_s * 0.9);
@@ -572,7 +506,7 @@ test_images_cross_attention (void)
   g_assert_no_error (error);
   g_assert_cmpfloat (d1, >, d0);
   g_assert_cmpfloat (r1.tpot_s.mean, >, r0.tpot_s.mean);
-  setup_clear (&s);
+  bpw_test_setup_clear (&s);
 }
 
 int

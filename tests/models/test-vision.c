@@ -464,13 +464,8 @@ test_estimator (void)
   static const BpwWorkloadPhase phases[] = {
     BPW_WORKLOAD_TRAIN, BPW_WORKLOAD_PREFILL, BPW_WORKLOAD_DECODE,
   };
-  g_autoptr(GError) error = NULL;
-  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load ("h100-sxm-80gb", NULL, &error);
+  g_autoptr(BpwBlueprint) bp = bpw_test_blueprint_without_launch ("h100-sxm-80gb");
 
-  g_assert_no_error (error);
-  /* The bundled stack less its launch gaps: they depend on a stage's whole kernel
-   * sequence, which the estimator's two-block template does not replay. */
-  bp->stack.has_launch = FALSE;
   for (guint k = 0; k < G_N_ELEMENTS (pps); k++)
     for (guint ph = 0; ph < G_N_ELEMENTS (phases); ph++)
       for (guint trained = 0; trained < 2; trained++)
@@ -514,13 +509,9 @@ test_estimator_llava (void)
     BPW_WORKLOAD_TRAIN, BPW_WORKLOAD_PREFILL, BPW_WORKLOAD_DECODE,
   };
   g_autoptr(GError) error = NULL;
-  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load ("h100-sxm-80gb", NULL, &error);
+  g_autoptr(BpwBlueprint) bp = bpw_test_blueprint_without_launch ("h100-sxm-80gb");
   BpwModelSpec spec;
 
-  g_assert_no_error (error);
-  /* The bundled stack less its launch gaps: they depend on a stage's whole kernel
-   * sequence, which the estimator's two-block template does not replay. */
-  bp->stack.has_launch = FALSE;
   llava (&spec);
   for (guint ph = 0; ph < G_N_ELEMENTS (phases); ph++)
     {

@@ -16,45 +16,12 @@
 
 #include "bpw-core.h"
 #include "bpw-serve.h"
-
-typedef struct
-{
-  BpwModelSpec   spec;
-  BpwScenario    scenario;
-  BpwMapping     mapping;
-  BpwBlueprint  *bp;
-} Setup;
-
-static void
-setup_load (Setup *s, const char *model)
-{
-  g_autoptr(GError) error = NULL;
-
-  bpw_model_spec_init_defaults (&s->spec);
-  g_assert_true (bpw_workload_load (model, &s->spec, &error));
-  g_assert_no_error (error);
-  bpw_scenario_init_defaults (&s->scenario);
-  bpw_mapping_init_defaults (&s->mapping);
-  s->bp = bpw_blueprint_load ("h100-sxm-80gb", NULL, &error);
-  g_assert_no_error (error);
-  /* The closed forms are of the device's work; the bundled eager stack adds launch gaps
-   * and unfused kernels to every step (tested in test-stack), which would blur them. */
-  memset (&s->bp->stack, 0, sizeof s->bp->stack);
-}
-
-static void
-setup_clear (Setup *s)
-{
-  bpw_model_spec_clear (&s->spec);
-  bpw_scenario_clear (&s->scenario);
-  bpw_mapping_clear (&s->mapping);
-  g_clear_pointer (&s->bp, bpw_blueprint_free);
-}
+#include "bpw-test-serve.h"
 
 /* A plan of one decode step (batch @batch, @context cached tokens) or one prefill of
  * @batch prompts of @context tokens, with @weights on the attention projections and MLP. */
 static BpwPlan *
-plan_new (Setup *s, BpwWorkloadPhase phase, gint64 batch, gint64 context,
+plan_new (BpwTestSetup *s, BpwWorkloadPhase phase, gint64 batch, gint64 context,
           BpwWeightFormat weights, gint64 group)
 {
   g_autoptr(GError) error = NULL;
@@ -160,10 +127,10 @@ test_plan_weight_memory (void)
 {
   static const BpwWeightFormat formats[] = { BPW_WEIGHT_FORMAT_INT8, BPW_WEIGHT_FORMAT_INT4 };
   g_autoptr(BpwPlan) native = NULL;
-  Setup s;
+  BpwTestSetup s;
   gint64 e;
 
-  setup_load (&s, "llama3-8b");
+  bpw_test_setup_load (&s, "llama3-8b", "h100-sxm-80gb");
   e = block_weight_elements (&s.spec) * s.spec.layers;
   native = plan_new (&s, BPW_WORKLOAD_DECODE, 1, 16, BPW_WEIGHT_FORMAT_NATIVE, 0);
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
@@ -185,7 +152,7 @@ test_plan_weight_memory (void)
       step_bytes (woq, &allq, &wq);
       g_assert_cmpfloat (fabs ((all16 - allq) - expected), <=, (double) s.spec.layers * 7.0);
     }
-  setup_clear (&s);
+  bpw_test_setup_clear (&s);
 }
 
 /* ---- legality ---- */
@@ -202,10 +169,10 @@ test_group_not_dividing_k (void)
   g_autoptr(GArray) fallbacks = NULL;
   g_autoptr(GArray) rows = NULL;
   g_autofree char *csv = NULL;
-  Setup s;
+  BpwTestSetup s;
   guint quantised = 0, group = 0;
 
-  setup_load (&s, "llama3-8b");
+  bpw_test_setup_load (&s, "llama3-8b", "h100-sxm-80gb");
   native = plan_new (&s, BPW_WORKLOAD_DECODE, 1, 16, BPW_WEIGHT_FORMAT_NATIVE, 0);
   g96 = plan_new (&s, BPW_WORKLOAD_DECODE, 1, 16, BPW_WEIGHT_FORMAT_INT4, 96);
   g_assert_cmpfloat (g96->stages[0].memory.weights, ==, native->stages[0].memory.weights);
@@ -233,7 +200,7 @@ test_group_not_dividing_k (void)
   csv = bpw_mapping_sheet_to_csv (rows);
   g_assert_nonnull (strstr (csv, ",int4 w/ g4096 (bf16 compute),dense,\n"));
   g_assert_nonnull (strstr (csv, ",bf16,dense,group\n"));
-  setup_clear (&s);
+  bpw_test_setup_clear (&s);
 }
 
 /* ---- effects ---- */
@@ -249,10 +216,10 @@ test_decode_speedup (void)
 {
   static const BpwWeightFormat formats[] = { BPW_WEIGHT_FORMAT_INT8, BPW_WEIGHT_FORMAT_INT4 };
   g_autoptr(BpwPlan) native = NULL;
-  Setup s;
+  BpwTestSetup s;
   double t16, all16, w16;
 
-  setup_load (&s, "llama3-8b");
+  bpw_test_setup_load (&s, "llama3-8b", "h100-sxm-80gb");
   native = plan_new (&s, BPW_WORKLOAD_DECODE, 1, 16, BPW_WEIGHT_FORMAT_NATIVE, 0);
   t16 = step_time (native);
   step_bytes (native, &all16, &w16);
@@ -290,7 +257,7 @@ test_decode_speedup (void)
       g_assert_cmpfloat (ratio, <=, bound + (1.0 - memory / t16) + 1e-9);
       g_assert_cmpfloat (ratio, <, 1.0);
     }
-  setup_clear (&s);
+  bpw_test_setup_clear (&s);
 }
 
 /* A prefill of 8 prompts of 2048 tokens is bound by its matmuls: weight-only changes no
@@ -301,10 +268,10 @@ test_prefill_no_gain (void)
 {
   g_autoptr(BpwPlan) native = NULL;
   g_autoptr(BpwPlan) int4 = NULL;
-  Setup s;
+  BpwTestSetup s;
   double t16, t4, all16, w16, all4, w4;
 
-  setup_load (&s, "llama3-8b");
+  bpw_test_setup_load (&s, "llama3-8b", "h100-sxm-80gb");
   native = plan_new (&s, BPW_WORKLOAD_PREFILL, 8, 2048, BPW_WEIGHT_FORMAT_NATIVE, 0);
   int4 = plan_new (&s, BPW_WORKLOAD_PREFILL, 8, 2048, BPW_WEIGHT_FORMAT_INT4, 128);
   t16 = step_time (native);
@@ -318,7 +285,7 @@ test_prefill_no_gain (void)
                        .bandwidth.value);
   /* ...which is a small share of a compute-bound step. */
   g_assert_cmpfloat (t4, >=, 0.97 * t16);
-  setup_clear (&s);
+  bpw_test_setup_clear (&s);
 }
 
 /* Serving Llama 3 8B on one H100: the weights free W − Wq bytes, which the KV cache takes:
@@ -330,11 +297,11 @@ test_max_batch_growth (void)
   g_autoptr(BpwServeModel) bf16 = NULL;
   g_autoptr(BpwServeModel) int4 = NULL;
   g_autoptr(GError) error = NULL;
-  Setup s;
+  BpwTestSetup s;
   gint64 e, per_token, grown, expected;
   double freed;
 
-  setup_load (&s, "llama3-8b");
+  bpw_test_setup_load (&s, "llama3-8b", "h100-sxm-80gb");
   bf16 = bpw_serve_model_new (&s.spec, &s.scenario, s.bp, &s.mapping, 64, 2048, 4096, &error);
   g_assert_no_error (error);
   bpw_precision_policy_set_weights (&s.mapping.precision, BPW_WEIGHT_FORMAT_INT4, 128);
@@ -356,7 +323,7 @@ test_max_batch_growth (void)
   g_assert_cmpint (grown, <=, expected + 1);
   g_assert_cmpint (bpw_serve_model_kv_capacity (int4) / 4096 -
                    bpw_serve_model_kv_capacity (bf16) / 4096, >=, expected / 4096 - 1);
-  setup_clear (&s);
+  bpw_test_setup_clear (&s);
 }
 
 /* ---- hostile policies ---- */
