@@ -56,7 +56,8 @@ fit_text (GString *out, const BpwPackFit *fit, const char *output)
                           fit->launch[BPW_WORKLOAD_PREFILL], fit->launch[BPW_WORKLOAD_DECODE],
                           fit->moe_implementation != NULL ? ", MoE dispatch " : "",
                           fit->moe_implementation != NULL ? fit->moe_implementation : "");
-  value_text (out, "eager launch gap", &fit->eager_gap, 1e6, "µs");
+  value_text (out, "eager launch gap (inference)", &fit->eager_gap, 1e6, "µs");
+  value_text (out, "eager launch gap (training)", &fit->train_eager_gap, 1e6, "µs");
   value_text (out, "graph replay gap", &fit->graph_gap, 1e6, "µs");
   value_text (out, "optimizer bytes / parameter", &fit->optimizer_bytes, 1, "B");
   /* A foreach optimizer's launches follow its parameters, a loop's its tensors. */

@@ -131,9 +131,11 @@ amp_cast (const BpwPlan *plan, const BpwOp *op)
  *     traced decode step has pow, mean, add, rsqrt and the casts once per norm each)
  *     moving (e+4) + 8 + 4 + 8 + (4+e) + 2e = 4e + 28; the graph counts 2e: 2e + 28 more,
  *     7 kernels;
- *   rotate-half RoPE (q·cos; neg of a half; cat; ·sin; add), per element of q and k: five
- *     kernels moving 2e + e + 2e + 2e + 3e = 10e; the graph counts 2e: 8e more, 4 kernels
- *     more for each of q and k;
+ *   RoPE on halves (x1·cos, x2·sin, x2·cos, x1·sin; the difference and the sum; the two
+ *     halves concatenated, and once more: a traced eager decode step runs mul, mul, sub,
+ *     mul, mul, add, cat, cat for each of q and k), per element of q and k: eight kernels
+ *     moving 4 × e + 2 × 1.5e + 2 × 2e = 11e; the graph counts 2e: 9e more, and 15
+ *     kernels more than the graph's one rotary kernel;
  *   SiLU gate (silu(gate); · up), per output element: 2e + 3e = 5e; the graph counts 3e: 2e
  *     more, 1 kernel.
  * LayerNorm, GeLU and residual adds are single kernels already. Autograd runs one backward
@@ -165,12 +167,56 @@ unfused_elementwise (const BpwPlan *plan, const BpwOp *op)
       if (spec->kv_heads > 0)
         elements = elements * (double) (spec->heads + spec->kv_heads)
                    / (double) (spec->heads + 2 * spec->kv_heads);
-      return kernels_of (plan, elements * 8 * e, 2 * 4);
+      return kernels_of (plan, elements * 9 * e, 2 * 8 - 1);
     case BPW_PRIM_SWIGLU:
       return kernels_of (plan, elements * 2 * e, 1);
     default:
       return none;
     }
+}
+
+/* The KV cache as an eager stack fills a preallocated one: the step's keys and values
+ * copied in by a kernel each (cache[:, pos] = k; a traced decode step runs two copy_ kernels
+ * per layer), where the graph counts the cache written by the op that makes them: each copy
+ * reads its K or V once more. */
+static BpwImpl
+kv_cache_copy (const BpwPlan *plan, const BpwOp *op)
+{
+  guint uses = 0;
+  double bytes = use_bytes (plan, op, BPW_TENSOR_KV_CACHE, BPW_ACCESS_WRITE, &uses);
+
+  return kernels_of (plan, bytes, uses);
+}
+
+/* A matmul of few rows (decode) whose reduction is at least as long as its output is wide
+ * splits the reduction over blocks and sums their fp32 partials in a kernel of its own
+ * (cuBLAS's split-K: a traced decode step at 16 tokens reduces the output projection,
+ * 4096 → 4096, and the down projection, 14336 → 4096, so, and not the QKV, gate+up or head
+ * products, whose outputs are wider than their reductions). Its rows M, reduction K and
+ * width N come from the op's input (M·K), weight (K·N) and output (M·N) elements; the
+ * reduction reads two fp32 partials and writes the output. */
+#define SPLIT_K_MAX_ROWS 64
+
+static BpwImpl
+splitk_reduce (const BpwPlan *plan, const BpwOp *op)
+{
+  double e = bpw_dtype_bytes (op->dtype);
+  double in, weight, out, rows, width, depth;
+  BpwImpl none = { 0 };
+
+  if (op->primitive != BPW_PRIM_MATMUL)
+    return none;
+  in = use_bytes_of (plan, op, BPW_TENSOR_ACTIVATION, BPW_ACCESS_READ, TRUE, NULL);
+  weight = use_bytes_of (plan, op, BPW_TENSOR_WEIGHT, BPW_ACCESS_READ, TRUE, NULL);
+  out = use_bytes_of (plan, op, BPW_TENSOR_ACTIVATION, BPW_ACCESS_WRITE, TRUE, NULL);
+  if (in <= 0 || weight <= 0 || out <= 0)
+    return none;
+  rows = sqrt (in * out / weight / e);
+  width = out / e / rows;
+  depth = in / e / rows;
+  if (rows > SPLIT_K_MAX_ROWS || depth < width)
+    return none;
+  return kernels_of (plan, rows * width * (2 * FP32_BYTES + e), 1);
 }
 
 /* fp32 logits: forward up-casts the logits (e+4 per logit) and the loss reads them in fp32
@@ -284,13 +330,15 @@ typedef enum
   IMPL_OPTIMIZER,
   IMPL_FP32_LOGITS,
   IMPL_MOE_LOOP,
+  IMPL_KV_CACHE_COPY,
+  IMPL_SPLITK_REDUCE,
   IMPL_LAUNCH_GAPS,
   N_IMPLS
 } BpwImplKind;
 
 static const char * const impl_names[N_IMPLS] = {
   "amp_cast", "unfused_elementwise", "optimizer_implementation", "fp32_logits",
-  "moe_dispatch_loop", "launch_gaps",
+  "moe_dispatch_loop", "kv_cache_copy", "splitk_reduce", "launch_gaps",
 };
 static const char * const impl_what[N_IMPLS] = {
   "fp32 master weights cast to the compute dtype per use in forward, and weight gradients "
@@ -302,6 +350,9 @@ static const char * const impl_what[N_IMPLS] = {
   "logits up-cast to fp32 and the loss and its gradient in fp32",
   "a host loop over the experts: time per expert per layer and pass, and the zero-filled "
   "gradients of the stacked expert weights that each expert's slice leaves in backward",
+  "the step's keys and values copied into a preallocated KV cache by a kernel each",
+  "matmuls of few rows with a long reduction split it over blocks and sum the fp32 partials "
+  "in a kernel of their own (split-K)",
   "device idle between kernels: host issue time of eager launches beyond the kernel, or "
   "graph replay gaps",
 };
@@ -360,6 +411,16 @@ launch_mode (const BpwPlan *plan)
     }
 }
 
+/* Training issues through autograd's backward engine, which adds host work per kernel;
+ * inference issues forward only. */
+static const BpwSourced *
+eager_gap (const BpwPlan *plan)
+{
+  const BpwStack *st = &plan->blueprint->stack;
+
+  return stack_phase (plan) == BPW_STACK_PHASE_TRAIN ? &st->train_eager_gap : &st->eager_gap;
+}
+
 double
 _bpw_plan_launch_gap (const BpwPlan *plan, gboolean *eager)
 {
@@ -369,7 +430,7 @@ _bpw_plan_launch_gap (const BpwPlan *plan, gboolean *eager)
   if (!st->set || !st->has_launch)
     return 0;
   if (*eager)
-    return st->eager_gap.set ? st->eager_gap.value : 0;
+    return eager_gap (plan)->set ? eager_gap (plan)->value : 0;
   return st->graph_gap.set ? st->graph_gap.value : 0;
 }
 
@@ -419,6 +480,14 @@ _bpw_plan_bind_stack (BpwPlan *plan)
             impl[IMPL_OPTIMIZER] = optimizer_implementation (plan, op, pt, task);
           if (st->fp32_logits && plan->dist->graph->scenario.dtype != BPW_DTYPE_FP32)
             impl[IMPL_FP32_LOGITS] = fp32_logits (plan, op);
+          /* An eager unfused stack's kernels beside the graph's: cache copies, split-K
+           * reductions (a fused or compiled stack writes the cache in its attention
+           * kernel, and its matmuls are its own). */
+          if (st->unfused_elementwise)
+            {
+              impl[IMPL_KV_CACHE_COPY] = kv_cache_copy (plan, op);
+              impl[IMPL_SPLITK_REDUCE] = splitk_reduce (plan, op);
+            }
           impl[IMPL_MOE_LOOP] = moe_dispatch_loop (plan, op,
                                                    st->fp32_master ? BPW_DTYPE_FP32
                                                                    : g->scenario.dtype);
@@ -437,20 +506,20 @@ _bpw_plan_bind_stack (BpwPlan *plan)
             kernels = optimizer_launched ? 0 : 1;
           else
             kernels = pt->fusion_group != 0 && pt->fusion_group == last_group ? 0 : 1;
-          /* A kernel shared with an earlier task of its group of another layer or pass (the
-           * head's norm fused with the last block's residual add, a recomputed op with its
+          /* A kernel shared with the task before it of another layer or pass (the head's
+           * norm fused with the last block's residual add, a recomputed op with its
            * forward) is one the block issues when it follows a block of its own pass. */
           shared_across = kernels == 0 && pt->fusion != BPW_FUSION_OPTIMIZER
                           && impl[IMPL_OPTIMIZER].kernels <= 0
                           && (pt->layer != last_layer || (pt->phase == BPW_PHASE_FORWARD)
                                                          != (last_phase == BPW_PHASE_FORWARD));
           optimizer_launched |= optimizer;
-          if (pt->fusion_group != 0)
-            {
-              last_group = pt->fusion_group;
-              last_layer = pt->layer;
-              last_phase = pt->phase;
-            }
+          /* A task outside the group between two of its tasks (the rotary op between the
+           * QKV product and the attention core) is a kernel of its own: the group launches
+           * again after it. */
+          last_group = pt->fusion_group;
+          last_layer = pt->layer;
+          last_phase = pt->phase;
           if (st->has_launch)
             {
               /* The task's executions per micro-batch run back to back. */
@@ -463,9 +532,9 @@ _bpw_plan_bind_stack (BpwPlan *plan)
                 impl[IMPL_LAUNCH_GAPS].time_s = st->graph_gap.set
                                                 ? (kernels + added_kernels) * st->graph_gap.value
                                                 : 0;
-              else if (st->eager_gap.set)
+              else if (eager_gap (plan)->set)
                 impl[IMPL_LAUNCH_GAPS].time_s =
-                  _bpw_issue_stream_add (&queue, st->eager_gap.value, n, busy)
+                  _bpw_issue_stream_add (&queue, eager_gap (plan)->value, n, busy)
                   / MAX (pt->count, 1.0);
               pt->issue_kernels = n;
               pt->issue_alone = n + (shared_across ? MAX (pt->count, 1.0) : 0);

@@ -98,6 +98,7 @@ bpw_blueprint_copy (const BpwBlueprint *bp)
   bpw_blueprint_copy_sourced (c, &c->stack.optimizer_kernels_per_tensor);
   bpw_blueprint_copy_sourced (c, &c->stack.optimizer_kernels_per_parameter);
   bpw_blueprint_copy_sourced (c, &c->stack.eager_gap);
+  bpw_blueprint_copy_sourced (c, &c->stack.train_eager_gap);
   bpw_blueprint_copy_sourced (c, &c->stack.graph_gap);
   bpw_blueprint_copy_sourced (c, &c->stack.moe_per_expert);
   return c;
@@ -218,6 +219,7 @@ bpw_stack_equal (const BpwStack *a,
       || a->unfused_elementwise != b->unfused_elementwise
       || a->has_launch != b->has_launch
       || !bpw_sourced_equal (&a->eager_gap, &b->eager_gap)
+      || !bpw_sourced_equal (&a->train_eager_gap, &b->train_eager_gap)
       || !bpw_sourced_equal (&a->graph_gap, &b->graph_gap)
       || a->has_moe_dispatch != b->has_moe_dispatch || a->moe_loop != b->moe_loop
       || !bpw_sourced_equal (&a->moe_per_expert, &b->moe_per_expert))

@@ -176,10 +176,10 @@ static gboolean
 read_launch (BpwBlueprintReader *r, JsonObject *stack, BpwStack *st, GError **error)
 {
   static const char * const known[] = {
-    "train", "prefill", "decode", "eager_gap", "graph_gap", NULL
+    "train", "prefill", "decode", "eager_gap", "train_eager_gap", "graph_gap", NULL
   };
   const char *path = "stack.launch";
-  gboolean eager = FALSE, graph = FALSE;
+  gboolean eager = FALSE, train_eager = FALSE, graph = FALSE;
   JsonObject *obj;
 
   if (!get_object (r, stack, "stack", "launch", &obj, error))
@@ -195,17 +195,27 @@ read_launch (BpwBlueprintReader *r, JsonObject *stack, BpwStack *st, GError **er
                                   &mode, error))
         return FALSE;
       st->launch[p] = mode;
-      eager |= mode == BPW_STACK_LAUNCH_EAGER;
+      if (p == BPW_STACK_PHASE_TRAIN)
+        train_eager = mode == BPW_STACK_LAUNCH_EAGER;
+      else
+        eager |= mode == BPW_STACK_LAUNCH_EAGER;
       graph |= mode == BPW_STACK_LAUNCH_GRAPH;
     }
-  /* A phase not stated runs eagerly; each mode in use needs its gap. */
-  if (!_bpw_blueprint_read_value (r, obj, path, "eager_gap", eager, BPW_UNIT_SECONDS,
-                                  G_MINDOUBLE, BPW_BLUEPRINT_MAX_LATENCY, FALSE,
-                                  &st->eager_gap, error)
+  /* A phase not stated runs eagerly; each mode in use needs its gap. A file with one
+   * eager_gap (written before training had its own) states it for every phase. */
+  train_eager &= !json_object_has_member (obj, "train_eager_gap");
+  if (!_bpw_blueprint_read_value (r, obj, path, "eager_gap", eager || train_eager,
+                                  BPW_UNIT_SECONDS, G_MINDOUBLE, BPW_BLUEPRINT_MAX_LATENCY,
+                                  FALSE, &st->eager_gap, error)
+      || !_bpw_blueprint_read_value (r, obj, path, "train_eager_gap", FALSE, BPW_UNIT_SECONDS,
+                                     G_MINDOUBLE, BPW_BLUEPRINT_MAX_LATENCY, FALSE,
+                                     &st->train_eager_gap, error)
       || !_bpw_blueprint_read_value (r, obj, path, "graph_gap", graph, BPW_UNIT_SECONDS,
                                      G_MINDOUBLE, BPW_BLUEPRINT_MAX_LATENCY, FALSE,
                                      &st->graph_gap, error))
     return FALSE;
+  if (!st->train_eager_gap.set && st->eager_gap.set)
+    st->train_eager_gap = st->eager_gap;
   st->has_launch = TRUE;
   return TRUE;
 }

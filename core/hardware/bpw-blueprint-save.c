@@ -215,6 +215,7 @@ bpw_blueprint_write_stack (BpwJsonWriter  *w,
         bpw_json_writer_string (w, bpw_stack_phase_to_string (p),
                                 bpw_stack_launch_to_string (st->launch[p]));
       bpw_blueprint_write_value (w, "eager_gap", &st->eager_gap);
+      bpw_blueprint_write_value (w, "train_eager_gap", &st->train_eager_gap);
       bpw_blueprint_write_value (w, "graph_gap", &st->graph_gap);
       bpw_json_writer_end_object (w);
     }

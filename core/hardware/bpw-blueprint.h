@@ -288,7 +288,10 @@ typedef struct
   gboolean           unfused_elementwise; /* "elementwise": "unfused" */
   gboolean           has_launch;
   BpwStackLaunch     launch[BPW_STACK_N_PHASES];
-  BpwSourced         eager_gap;           /* s of host issue time per eager kernel */
+  BpwSourced         eager_gap;           /* s of host issue time per eager kernel in
+                                           * inference (prefill, decode) */
+  BpwSourced         train_eager_gap;     /* the same in training: autograd's backward
+                                           * engine adds host work per kernel */
   BpwSourced         graph_gap;           /* s of device idle between replayed kernels */
   gboolean           moe_loop;            /* moe_dispatch.implementation "loop" */
   gboolean           has_moe_dispatch;

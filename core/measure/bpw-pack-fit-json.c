@@ -22,6 +22,13 @@ set_value (BpwBlueprint *bp, BpwSourced *v, const BpwPackFitValue *fitted)
     bpw_blueprint_set_value (bp, v, fitted->value, BPW_PROVENANCE_CALIBRATED, fitted->source);
 }
 
+static void
+keep_value (BpwBlueprint *bp, BpwSourced *v, const BpwSourced *own)
+{
+  *v = *own;
+  v->source = bpw_blueprint_intern (bp, own->source);
+}
+
 static BpwStackLaunch
 launch_of (const char *mode)
 {
@@ -57,6 +64,12 @@ bpw_pack_fit_blueprint (const BpwPackFit *fit)
   for (guint p = 0; p < BPW_STACK_N_PHASES; p++)
     st->launch[p] = launch_of (fit->launch[p]);
   set_value (bp, &st->eager_gap, &fit->eager_gap);
+  set_value (bp, &st->train_eager_gap, &fit->train_eager_gap);
+  /* No eager run at all: the blueprint's own issue times (an estimate) stay. */
+  if (!st->eager_gap.set)
+    keep_value (bp, &st->eager_gap, &fit->blueprint->stack.eager_gap);
+  if (!st->train_eager_gap.set)
+    keep_value (bp, &st->train_eager_gap, &fit->blueprint->stack.train_eager_gap);
   set_value (bp, &st->graph_gap, &fit->graph_gap);
   if (fit->moe_implementation != NULL)
     {

@@ -295,18 +295,41 @@ fit_value (BpwPackFitValue *v, double value, char *source)
   v->source = source;
 }
 
-/* Every eager run's trace bounds the host issue time from above: its idle time is what the
- * issue queue leaves plus whatever else idles the device (host synchronisations, a host loop
- * over experts). The tightest bound, the least h of the eager runs left in, is the issue
- * time. */
+/* The two kinds of host issue: inference (forward only) and training (autograd's backward
+ * engine and the optimizer add host work per kernel). */
+enum { ISSUE_INFERENCE, ISSUE_TRAINING, N_ISSUE };
+
+static const char * const issue_names[N_ISSUE] = { "inference", "training" };
+
+/* A phase without an eager run left in takes the other's issue time, saying so. */
+static void
+fit_issue_fallback (BpwPackFit *fit, BpwPackFitValue *v, const BpwPackFitValue *other,
+                    guint kind)
+{
+  if (!isnan (v->value) || isnan (other->value))
+    return;
+  fit_value (v, other->value,
+             g_strdup_printf ("%s: no eager %s run left in, so the %s runs' issue time: %s",
+                              fit->source, issue_names[kind], issue_names[1 - kind],
+                              other->source));
+}
+
+/* Every eager run's trace times the host's kernel launch calls: their mean interval bounds
+ * the host issue time from above (a host synchronisation, a host loop over experts lengthen
+ * it). The tightest bound, the least of the eager runs left in, is the issue time;
+ * inference and training runs each give their own. The host's own record serves where the
+ * device's idle does not: a run of long kernels (prefill) keeps the queue ahead, and its
+ * idle says little of the issue rate. */
 static void
 fit_launch (BpwPackFit *fit, const BpwPackData *data)
 {
   const BpwMeasurementPack *pack = data->pack;
-  double idle = 0, boundaries = 0, h = INFINITY;
-  gint eager = -1;
+  double idle = 0, boundaries = 0, h[N_ISSUE] = { INFINITY, INFINITY };
+  gint eager[N_ISSUE] = { -1, -1 };
+  BpwPackFitValue *gap[N_ISSUE] = { &fit->eager_gap, &fit->train_eager_gap };
   g_autoptr(GArray) graph = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr(GArray) eager_runs = g_array_new (FALSE, FALSE, sizeof (guint));
+  GArray *eager_runs[N_ISSUE] = { g_array_new (FALSE, FALSE, sizeof (guint)),
+                                  g_array_new (FALSE, FALSE, sizeof (guint)) };
 
   for (guint r = 0; r < pack->n_runs; r++)
     {
@@ -325,34 +348,41 @@ fit_launch (BpwPackFit *fit, const BpwPackData *data)
           boundaries += t->n_kernels > 1 ? t->n_kernels - 1 : 0;
           g_array_append_val (graph, r);
         }
-      else if (t->idle_s > 0)
+      else if (bpw_pack_trace_launch_interval (t) > 0)
         {
-          double run_h = bpw_pack_trace_issue_time (t);
+          guint kind = phase == BPW_WORKLOAD_TRAIN ? ISSUE_TRAINING : ISSUE_INFERENCE;
+          double run_h = bpw_pack_trace_launch_interval (t);
 
-          g_array_append_val (eager_runs, r);
-          if (run_h < h)
+          g_array_append_val (eager_runs[kind], r);
+          if (run_h < h[kind])
             {
-              h = run_h;
-              eager = (gint) r;
+              h[kind] = run_h;
+              eager[kind] = (gint) r;
             }
         }
     }
   for (guint p = 0; p <= BPW_WORKLOAD_DECODE; p++)
     if (fit->launch[p] == NULL)
       fit->launch[p] = "eager";
-  if (eager >= 0)
+  for (guint k = 0; k < N_ISSUE; k++)
     {
-      const BpwPackTrace *t = data->traces[eager];
-      g_autofree char *names = run_list (pack, (const guint *) eager_runs->data,
-                                         eager_runs->len);
+      if (eager[k] >= 0)
+        {
+          const BpwPackTrace *t = data->traces[eager[k]];
+          g_autofree char *names = run_list (pack, (const guint *) eager_runs[k]->data,
+                                             eager_runs[k]->len);
 
-      fit_value (&fit->eager_gap, h,
-                 g_strdup_printf ("%s: the host issue time h per kernel whose queue (kernel i "
-                                  "issued at i·h, started when the device is free) leaves a "
-                                  "trace's idle time, least over the eager runs %s: run %s, "
-                                  "idle %.3f ms over %u kernels", fit->source, names,
-                                  pack->runs[eager].name, t->idle_s * 1e3, t->n_kernels));
+          fit_value (gap[k], h[k],
+                     g_strdup_printf ("%s: the host issue time per kernel, the host's "
+                                      "mean interval between kernel launch calls, least over the eager %s runs %s: run "
+                                      "%s, %.3f ms over %u launches", fit->source,
+                                      issue_names[k], names, pack->runs[eager[k]].name,
+                                      t->launch_span_s * 1e3, t->n_launches));
+        }
+      g_array_unref (eager_runs[k]);
     }
+  fit_issue_fallback (fit, &fit->eager_gap, &fit->train_eager_gap, ISSUE_INFERENCE);
+  fit_issue_fallback (fit, &fit->train_eager_gap, &fit->eager_gap, ISSUE_TRAINING);
   if (graph->len > 0 && boundaries > 0)
     {
       g_autofree char *names = run_list (pack, (const guint *) graph->data, graph->len);
@@ -412,7 +442,7 @@ fit_training (BpwPackFit *fit, const BpwPackData *data, double copy_rate, GError
            * the kernels, so a trace's own idle overstates it (the shared pack's MoE run:
            * 38.2 ms idle in a 135.3 ms trace span, for a 110.3 ms step of 97.1 ms of
            * kernels). */
-          double h = isnan (fit->eager_gap.value) ? 0 : fit->eager_gap.value;
+          double h = isnan (fit->train_eager_gap.value) ? 0 : fit->train_eager_gap.value;
           double idle = isnan (pack->runs[r].measured_s) ? t->idle_s
                                                           : MAX (0, MIN (t->idle_s,
                                                                          pack->runs[r].measured_s
@@ -508,7 +538,7 @@ bpw_pack_fit (const BpwBlueprint *blueprint,
   fit->warnings = g_ptr_array_new_with_free_func (g_free);
   fit->optimizer_bytes.value = fit->optimizer_kernels.value = NAN;
   fit->optimizer_launches.value = NAN;
-  fit->eager_gap.value = fit->graph_gap.value = fit->moe_per_expert.value = NAN;
+  fit->eager_gap.value = fit->train_eager_gap.value = fit->graph_gap.value = fit->moe_per_expert.value = NAN;
   fit->source = g_strdup_printf ("measurement pack %s (%s, driver %s, CUDA %s, %s)", base,
                                  pack->device_name, pack->driver != NULL ? pack->driver : "?",
                                  pack->cuda != NULL ? pack->cuda : "?", pack->framework);
@@ -559,6 +589,7 @@ bpw_pack_fit_free (BpwPackFit *fit)
   g_free (fit->optimizer_kernels.source);
   g_free (fit->optimizer_launches.source);
   g_free (fit->eager_gap.source);
+  g_free (fit->train_eager_gap.source);
   g_free (fit->graph_gap.source);
   g_free (fit->moe_per_expert.source);
   g_clear_pointer (&fit->warnings, g_ptr_array_unref);

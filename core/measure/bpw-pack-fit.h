@@ -18,9 +18,11 @@
  * - the fixed cost per kernel of every engine: the lower quartile of the durations of the
  *   traces' element-wise and cast kernels (kernels that move next to nothing take it);
  * - the stack (the blueprint's "stack" member): eager launch as a host issue stream, the
- *   host issue time h per kernel whose queue leaves a trace's idle time
- *   (bpw_pack_trace_issue_time), least over the eager runs (each one's is an upper bound:
- *   host synchronisations idle the device too),
+ *   host issue time h per kernel the host's mean interval between kernel launch calls
+ *   (bpw_pack_trace_launch_interval), least over the eager runs (each one's is an upper
+ *   bound: host synchronisations lengthen it), one for inference (prefill, decode) and one
+ *   for training (autograd's backward engine adds host work per kernel), each falling back
+ *   to the other where no eager run of its kind is left in,
  *   graph replay gap as idle time per kernel boundary of graph-replayed runs, optimizer
  *   bytes per parameter (optimizer kernel time × copy bandwidth / parameters) and kernels
  *   per parameter tensor of the training runs, MoE per-expert time (idle time the issue
@@ -52,6 +54,8 @@ typedef struct
   double  *ordered;         /* every kernel's duration, in start order; owned */
   double  *short_durations; /* element-wise and cast kernels' durations, ascending; owned */
   guint    n_short;
+  guint    n_launches;      /* the host's kernel launch calls */
+  double   launch_span_s;   /* first launch call's start to the last's */
 } BpwPackTrace;
 
 /* Reads a run's trace; errors name the file. */
@@ -65,6 +69,9 @@ double        bpw_pack_trace_queue_idle (const BpwPackTrace *trace,
                                          double              h);
 /* The issue time h whose queue leaves the trace's own idle time (0: none). */
 double        bpw_pack_trace_issue_time (const BpwPackTrace *trace);
+/* The host's own time between kernel launch calls, first to last over their count
+ * (0: fewer than two launches recorded). */
+double        bpw_pack_trace_launch_interval (const BpwPackTrace *trace);
 
 /* A run's launch mode as the pack's "launch" string says: TRUE when the clause that names
  * the run's trace file says "graph", or, with no clause naming it, when the run's name
@@ -118,7 +125,8 @@ typedef struct
   BpwPackFitValue  optimizer_bytes;   /* per parameter; value NAN: no training run */
   BpwPackFitValue  optimizer_kernels; /* per parameter tensor; NAN for foreach */
   BpwPackFitValue  optimizer_launches;/* per parameter (foreach); NAN otherwise */
-  BpwPackFitValue  eager_gap;         /* s; NAN: no eager run */
+  BpwPackFitValue  eager_gap;         /* s, inference (prefill, decode); NAN: no eager run */
+  BpwPackFitValue  train_eager_gap;   /* s, training; NAN: no eager run */
   BpwPackFitValue  graph_gap;         /* s; NAN: no graph-replayed run */
   BpwPackFitValue  moe_per_expert;    /* s; NAN: no MoE training run */
   GPtrArray       *warnings;          /* sentences */

@@ -51,8 +51,8 @@ bpw_pack_trace_load (const char  *path,
   g_autoptr(BpwProfile) profile = bpw_profile_load_file (path, error);
   g_autoptr(GArray) kernels = NULL;
   BpwPackTrace *t;
-  double end = 0;
-  guint n_short = 0;
+  double end = 0, first_launch = INFINITY, last_launch = -INFINITY;
+  guint n_short = 0, n_launches = 0;
 
   if (profile == NULL)
     return NULL;
@@ -62,6 +62,16 @@ bpw_pack_trace_load (const char  *path,
       const BpwProfileEvent *e = &g_array_index (profile->events, BpwProfileEvent, i);
       Kernel k = { e->start, e->duration, 0 };
 
+      /* The host's kernel launches (cudaLaunchKernel, cuLaunchKernelEx): how fast the
+       * host issues, measured on the host's side. */
+      if (e->type == BPW_PROFILE_EVENT_RUNTIME
+          && strstr (bpw_profile_event_name (profile, e), "Launch") != NULL
+          && strstr (bpw_profile_event_name (profile, e), "Graph") == NULL)
+        {
+          first_launch = MIN (first_launch, e->start);
+          last_launch = MAX (last_launch, e->start);
+          n_launches++;
+        }
       if (!is_device_work (e))
         continue;
       k.klass = bpw_stack_kernel_class_from_name (bpw_profile_event_name (profile, e));
@@ -99,6 +109,8 @@ bpw_pack_trace_load (const char  *path,
     }
   t->span_s = end - g_array_index (kernels, Kernel, 0).start;
   t->n_short = n_short;
+  t->n_launches = n_launches;
+  t->launch_span_s = n_launches > 1 ? last_launch - first_launch : 0;
   qsort (t->durations, t->n_kernels, sizeof (double), compare_double);
   qsort (t->short_durations, t->n_short, sizeof (double), compare_double);
   return t;
@@ -150,6 +162,12 @@ bpw_pack_trace_issue_time (const BpwPackTrace *trace)
         hi = mid;
     }
   return 0.5 * (lo + hi);
+}
+
+double
+bpw_pack_trace_launch_interval (const BpwPackTrace *trace)
+{
+  return trace->n_launches > 1 ? trace->launch_span_s / (trace->n_launches - 1) : 0;
 }
 
 gboolean

@@ -92,11 +92,14 @@ assert s["attention"] == "flash" and s["fusion"] == ["attention"]
 assert s["precision"] == {"master_weights": "fp32", "logits": "fp32"}
 assert s["optimizer"]["implementation"] == "foreach"
 assert s["launch"]["decode"] == "graph" and s["launch"]["train"] == "eager"
-for v in (s["launch"]["eager_gap"], s["launch"]["graph_gap"], s["optimizer"]["bytes_per_parameter"]):
+for v in (s["launch"]["eager_gap"], s["launch"]["train_eager_gap"], s["launch"]["graph_gap"], s["optimizer"]["bytes_per_parameter"]):
     assert v["kind"] == "calibrated" and "pack.json" in v["source"]
 assert s["moe_dispatch"]["implementation"] == "loop"
 assert "attention_rates" not in s
 assert "host issue time" in s["launch"]["eager_gap"]["source"]
+assert "inference" in s["launch"]["eager_gap"]["source"]
+assert "training" in s["launch"]["train_eager_gap"]["source"]
+assert s["launch"]["train_eager_gap"]["value"] > s["launch"]["eager_gap"]["value"]
 assert open(path).read().count(chr(34) + "stack" + chr(34)) == 1
 '
 expect_rc "calibrate --pack again" 0 "$BPW" profile calibrate --pack "$PACK" --blueprint h200-sxm-141gb \

@@ -80,6 +80,8 @@ test_round_trip (void)
   g_assert_cmpint (st->launch[BPW_STACK_PHASE_TRAIN], ==, BPW_STACK_LAUNCH_EAGER);
   g_assert_cmpint (st->launch[BPW_STACK_PHASE_DECODE], ==, BPW_STACK_LAUNCH_GRAPH);
   g_assert_cmpfloat (fabs (st->eager_gap.value - 32e-6), <, 1e-18);
+  /* The fixture states one issue time: training takes it too. */
+  g_assert_cmpfloat (st->train_eager_gap.value, ==, st->eager_gap.value);
   g_assert_cmpfloat (fabs (st->graph_gap.value - 0.5e-6), <, 1e-18);
   g_assert_true (st->moe_loop);
   g_assert_cmpfloat (fabs (st->moe_per_expert.value - 2.4e-3), <, 1e-15);
@@ -350,15 +352,18 @@ test_transformation_bytes (void)
   g_assert_nonnull (t);
   g_assert_cmpfloat (t->bytes, ==, 2 * 8 * T * V);
 
-  /* Per element written: RMSNorm 2e+28 (2L+1 norms of T×h), rotary 8e (q and k), SiLU gate
+  /* Per element written: RMSNorm 2e+28 (2L+1 norms of T×h), rotary 9e (q and k), SiLU gate
    * 2e (forward writes T×f, backward the gradients of gate and up, 2·T×f). */
   t = get (plan, "unfused_elementwise");
   g_assert_cmpfloat (t->bytes, ==, 2 * (2 * L + 1) * T * H * (2 * e + 28)
-                                   + 2 * L * T * (A + KV) * D * 8 * e
+                                   + 2 * L * T * (A + KV) * D * 9 * e
                                    + L * (T * F + 2 * T * F) * 2 * e);
   /* Kernels: 7 more per RMSNorm (eight in all: the eps add and the rsqrt are launches of
-   * their own), 4 more for each of q and k per RoPE, 1 per SiLU gate; backward as many. */
-  g_assert_cmpfloat (t->count, ==, 2 * ((2 * L + 1) * 7 + L * 8 + L * 1));
+   * their own), 15 more per RoPE (eight for each of q and k), 1 per SiLU gate; backward as
+   * many. Training keeps no KV cache, and its matmuls have T rows: no split-K. */
+  g_assert_cmpfloat (t->count, ==, 2 * ((2 * L + 1) * 7 + L * 15 + L * 1));
+  g_assert_null (find (plan, "kv_cache_copy"));
+  g_assert_null (find (plan, "splitk_reduce"));
 
   /* bytes_per_parameter × parameters, of which the fused ideal was already priced. */
   t = get (plan, "optimizer_implementation");
@@ -528,6 +533,51 @@ test_launch_queue (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* Training issues at its own host rate (train_eager_gap), inference at eager_gap; a stack
+ * that states one eager_gap (written before training had its own) states it for both. */
+static void
+test_train_issue (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) one = h200_with_stack (
+    "{\"launch\": {\"train\": \"eager\", \"prefill\": \"eager\", \"decode\": \"eager\", "
+    "\"eager_gap\": \"10 us\"}}", &error);
+  g_autoptr(BpwBlueprint) two = NULL, back = NULL;
+  g_autoptr(BpwPlan) train_one = NULL, train_two = NULL, prefill_one = NULL, prefill_two = NULL;
+  g_autofree char *json = NULL;
+  BpwModelSpec spec;
+
+  g_assert_no_error (error);
+  two = h200_with_stack (
+    "{\"launch\": {\"train\": \"eager\", \"prefill\": \"eager\", \"decode\": \"eager\", "
+    "\"eager_gap\": \"10 us\", \"train_eager_gap\": \"1 s\"}}", &error);
+  g_assert_no_error (error);
+  g_assert_true (one->stack.train_eager_gap.set);
+  g_assert_cmpfloat (one->stack.train_eager_gap.value, ==, one->stack.eager_gap.value);
+  g_assert_cmpfloat (two->stack.train_eager_gap.value, ==, 1);
+  g_assert_cmpfloat (fabs (two->stack.eager_gap.value - 10e-6), <, 1e-18);
+  /* Both written, both read back. */
+  json = bpw_blueprint_to_json (two);
+  g_assert_nonnull (strstr (json, "\"train_eager_gap\""));
+  back = bpw_blueprint_load_data ("saved.json", json, -1, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (bpw_blueprint_equal (two, back));
+  g_assert_false (bpw_blueprint_equal (one, two));
+
+  small_llama (&spec);
+  train_one = bind (&spec, BPW_WORKLOAD_TRAIN, one, BPW_FUSION_AUTOMATIC);
+  train_two = bind (&spec, BPW_WORKLOAD_TRAIN, two, BPW_FUSION_AUTOMATIC);
+  prefill_one = bind (&spec, BPW_WORKLOAD_PREFILL, one, BPW_FUSION_AUTOMATIC);
+  prefill_two = bind (&spec, BPW_WORKLOAD_PREFILL, two, BPW_FUSION_AUTOMATIC);
+  /* Training waits ~1 s per launch on the second, inference as on the first. */
+  g_assert_cmpfloat (get (train_two, "launch_gaps")->time_s, >,
+                     1000 * get (train_one, "launch_gaps")->time_s);
+  g_assert_cmpfloat (get (train_two, "launch_gaps")->time_s, >, 1.0);
+  g_assert_cmpfloat (get (prefill_two, "launch_gaps")->time_s, ==,
+                     get (prefill_one, "launch_gaps")->time_s);
+  bpw_model_spec_clear (&spec);
+}
+
 /* A foreach optimizer launches per chunk of elements: kernels_per_parameter × parameters
  * launches in all, whatever the tensors; kernels_per_tensor adds per tensor. */
 static void
@@ -554,6 +604,30 @@ test_optimizer_launches (void)
   t = get (plan, "optimizer_implementation");
   g_assert_cmpfloat (fabs (t->count - 1e-3 * (double) bpw_model_spec_parameters (&spec)), <,
                      1e-9 * t->count);
+  bpw_model_spec_clear (&spec);
+}
+
+/* An eager decode step launches what the shared pack's traced one does (Llama 3 8B cut to 4
+ * layers, 191 kernels: 45 per layer, the embedding's gather, the final norm's 8, the head
+ * and one memset the model leaves out): per layer two RMSNorms of 8 kernels, the QKV
+ * product, RoPE on halves in 8 kernels for each of q and k, the two KV-cache copies, the
+ * attention kernel (the rotary kernels between it and the QKV product break their fusion
+ * group), the output projection and its split-K reduction, the residual add, gate+up,
+ * SiLU and the gate product, down and its split-K reduction, the residual add. */
+static void
+test_decode_kernels (void)
+{
+  g_autoptr(BpwBlueprint) h200 = bpw_blueprint_load_bundled ("h200-sxm-141gb", NULL);
+  g_autoptr(BpwPlan) plan = NULL;
+  BpwModelSpec spec;
+
+  small_llama (&spec);
+  plan = bind (&spec, BPW_WORKLOAD_DECODE, h200, BPW_FUSION_AUTOMATIC);
+  g_assert_cmpfloat (get (plan, "launch_gaps")->count, ==, L * 45 + 1 + 8 + 1);
+  g_assert_cmpfloat (get (plan, "kv_cache_copy")->count, ==, L * 2);
+  /* The output projection (256 → 256) and down (512 → 256) reduce at least as long as
+   * they are wide; QKV (256 → 384), gate+up (256 → 1024) and the head do not. */
+  g_assert_cmpfloat (get (plan, "splitk_reduce")->count, ==, L * 2);
   bpw_model_spec_clear (&spec);
 }
 
@@ -601,6 +675,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/Stack/memory", test_stack_memory);
   g_test_add_func ("/bpw/core/Stack/no-stack", test_no_stack);
   g_test_add_func ("/bpw/core/Stack/launch-queue", test_launch_queue);
+  g_test_add_func ("/bpw/core/Stack/train-issue", test_train_issue);
   g_test_add_func ("/bpw/core/Stack/optimizer-launches", test_optimizer_launches);
+  g_test_add_func ("/bpw/core/Stack/decode-kernels", test_decode_kernels);
   return g_test_run ();
 }
