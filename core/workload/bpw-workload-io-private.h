@@ -25,6 +25,54 @@ gboolean _bpw_workload_validate_located (BpwJsonDoc         *doc,
 /* "a/b/config.json" -> "b"; "a/gpt.json" -> "gpt". Transfer full. */
 char    *_bpw_workload_name_from_filename (const char *filename);
 
+/* The Hugging Face reader's shared parts: the text reader (bpw-workload-hf.c) and the
+ * multimodal one (bpw-workload-hf-vision.c) read a decoder the same way. */
+typedef enum
+{
+  HF_GPT2,
+  HF_LLAMA,
+  HF_MISTRAL,
+  HF_MIXTRAL,
+  HF_QWEN2,
+  HF_DEEPSEEK_V2,
+  HF_DEEPSEEK_V3,
+  HF_LLAVA,
+  HF_MLLAMA,
+  HF_N_FAMILIES
+} BpwHfFamily;
+
+extern const char * const _bpw_hf_family_names[HF_N_FAMILIES];
+/* Keys of a config that carry nothing the models use (checked for unknown keys). */
+extern const char * const _bpw_hf_ignored_keys[];
+/* HF writes null for "use the default": an integer member in [@min, @max], or a located
+ * error; absent and not @required leaves *@out alone. */
+gboolean _bpw_hf_get_int             (BpwJsonDoc          *doc,
+                                      JsonObject          *object,
+                                      const char          *member,
+                                      gboolean             required,
+                                      gint64               min,
+                                      gint64               max,
+                                      gint64              *out,
+                                      GError             **error);
+/* Marks the error set by the caller as BPW_ERROR_UNSUPPORTED; returns FALSE. */
+gboolean _bpw_hf_mark_unsupported    (GError             **error);
+gboolean _bpw_hf_read_llama_like     (BpwJsonDoc          *doc,
+                                      JsonObject          *root,
+                                      BpwHfFamily          family,
+                                      BpwModelSpec        *spec,
+                                      GPtrArray           *warnings,
+                                      GError             **error);
+gboolean _bpw_hf_read_llava          (BpwJsonDoc          *doc,
+                                      JsonObject          *root,
+                                      BpwModelSpec        *spec,
+                                      GPtrArray           *warnings,
+                                      GError             **error);
+gboolean _bpw_hf_read_mllama         (BpwJsonDoc          *doc,
+                                      JsonObject          *root,
+                                      BpwModelSpec        *spec,
+                                      GPtrArray           *warnings,
+                                      GError             **error);
+
 /* The readers fill @spec (already defaulted) without validating it; the caller applies
  * a vocabulary override and validates with the returned @key_map. */
 gboolean _bpw_workload_read_hf       (BpwJsonDoc          *doc,
