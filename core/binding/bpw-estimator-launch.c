@@ -58,33 +58,9 @@ _bpw_template_collect_issue (BpwTemplate *t, const BpwPlan *plan)
 static void
 book (BpwStageTotals *st, const BpwIssueItem *item, double time)
 {
-  st->busy += time;
-  switch ((BpwPhase) item->phase)
-    {
-    case BPW_PHASE_OPTIMIZER:
-      st->optimizer += time;
-      st->optimizer_class[item->bottleneck] += time;
-      st->layer_time[BPW_LAYER_OPTIMIZER] += time;
-      return;
-    case BPW_PHASE_RECOMPUTE:
-      st->recompute += time;
-      break;
-    case BPW_PHASE_BACKWARD_ACTIVATION:
-    case BPW_PHASE_BACKWARD_WEIGHT:
-      st->backward += time;
-      if (item->phase == BPW_PHASE_BACKWARD_WEIGHT)
-        st->backward_weight += time;
-      G_GNUC_FALLTHROUGH;
-    case BPW_PHASE_FORWARD:
-    case BPW_N_PHASES:
-    default:
-      if (item->phase == BPW_PHASE_FORWARD)
-        st->forward += time;
-      st->overhead += time;
-      break;
-    }
-  st->layer_time[item->layer_type] += time;
-  st->layer_class[item->layer_type][item->bottleneck] += time;
+  if (bpw_stage_totals_book_time (st, item->phase, item->layer_type, item->bottleneck, time)
+      == BPW_BOOKED_WORK)
+    st->overhead += time;
 }
 
 /* Replays @n items, booking @times × their idle: eager, the issue stream's; from a graph,

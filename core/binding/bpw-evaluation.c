@@ -177,40 +177,61 @@ bpw_stage_totals_add_task (const BpwPlan      *plan,
   if (t->engine == BPW_ENGINE_MATRIX &&
       (t->primitive == BPW_PRIM_MATMUL || t->primitive == BPW_PRIM_BATCHED_MATMUL))
     st->matmul_flops += (t->flops - t->padding_flops) * count;
-  st->busy += time;
-
-  switch ((BpwPhase) t->phase)
+  switch (bpw_stage_totals_book_time (st, t->phase, t->layer_type, c->bottleneck, time))
     {
-    case BPW_PHASE_OPTIMIZER:
-      st->optimizer += time;
+    case BPW_BOOKED_OPTIMIZER:
       st->energy_step += energy;
-      st->optimizer_class[c->bottleneck] += time;
-      st->layer_time[BPW_LAYER_OPTIMIZER] += time;
       st->layer_stall[BPW_LAYER_OPTIMIZER] += c->stall_s * count;
       return;
-    case BPW_PHASE_RECOMPUTE:
-      st->recompute += time;
-      break;
-    case BPW_PHASE_BACKWARD_ACTIVATION:
-    case BPW_PHASE_BACKWARD_WEIGHT:
-      st->backward += time;
-      if (t->phase == BPW_PHASE_BACKWARD_WEIGHT)
-        st->backward_weight += time;
-      G_GNUC_FALLTHROUGH;
-    case BPW_PHASE_FORWARD:
-    case BPW_N_PHASES:
-    default:
-      if (t->phase == BPW_PHASE_FORWARD)
-        st->forward += time;
+    case BPW_BOOKED_WORK:
       st->compute += c->compute_s * count;
       st->stall += c->stall_s * count;
       st->overhead += c->overhead_s * count;
       break;
+    case BPW_BOOKED_RECOMPUTE:
+    default:
+      break;
     }
   st->energy += energy;
-  st->layer_time[t->layer_type] += time;
   st->layer_stall[t->layer_type] += c->stall_s * count;
-  st->layer_class[t->layer_type][c->bottleneck] += time;
+}
+
+BpwBookedAs
+bpw_stage_totals_book_time (BpwStageTotals *st,
+                            BpwPhase        phase,
+                            BpwLayerType    layer_type,
+                            BpwBottleneck   bottleneck,
+                            double          time)
+{
+  st->busy += time;
+  switch (phase)
+    {
+    case BPW_PHASE_OPTIMIZER:
+      st->optimizer += time;
+      st->optimizer_class[bottleneck] += time;
+      st->layer_time[BPW_LAYER_OPTIMIZER] += time;
+      return BPW_BOOKED_OPTIMIZER;
+    case BPW_PHASE_RECOMPUTE:
+      st->recompute += time;
+      st->layer_time[layer_type] += time;
+      st->layer_class[layer_type][bottleneck] += time;
+      return BPW_BOOKED_RECOMPUTE;
+    case BPW_PHASE_BACKWARD_ACTIVATION:
+    case BPW_PHASE_BACKWARD_WEIGHT:
+      st->backward += time;
+      if (phase == BPW_PHASE_BACKWARD_WEIGHT)
+        st->backward_weight += time;
+      break;
+    case BPW_PHASE_FORWARD:
+      st->forward += time;
+      break;
+    case BPW_N_PHASES:
+    default:
+      break;
+    }
+  st->layer_time[layer_type] += time;
+  st->layer_class[layer_type][bottleneck] += time;
+  return BPW_BOOKED_WORK;
 }
 
 void

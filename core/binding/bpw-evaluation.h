@@ -136,6 +136,24 @@ typedef struct
   double         tokens_per_joule;
 } BpwEvaluation;
 
+/* Which sum bpw_stage_totals_book_time() put a task's time in: the optimizer's, the
+ * recomputation's (which books no compute, stall or overhead of its own), or the work of
+ * forward and backward. */
+typedef enum
+{
+  BPW_BOOKED_OPTIMIZER,
+  BPW_BOOKED_RECOMPUTE,
+  BPW_BOOKED_WORK,
+} BpwBookedAs;
+
+/* Books @time of a task of @phase, @layer_type and @bottleneck into the busy time, its
+ * phase's sum and the time by layer type and bottleneck class (the optimizer's as a layer
+ * type of its own); the caller adds what its kind of time brings besides. */
+BpwBookedAs bpw_stage_totals_book_time (BpwStageTotals *totals,
+                                        BpwPhase        phase,
+                                        BpwLayerType    layer_type,
+                                        BpwBottleneck   bottleneck,
+                                        double          time);
 /* Adds @scale times a task's or a transfer's per-micro-batch (or per-step) figures. */
 void     bpw_stage_totals_add_task     (const BpwPlan         *plan,
                                         const BpwPlanTask     *task,
