@@ -247,9 +247,11 @@ collect_memory (BpwTemplate *t, const BpwPlan *plan)
       if (tensor->stored == BPW_STORED_CHECKPOINT && tensor->kind == BPW_TENSOR_ACTIVATION &&
           _bpw_plan_tensor_on_chip (g, groups, tensor))
         on_chip[part] += _bpw_dist_work_tensor_rank_bytes (dist, tensor);
+      /* The DP gathers move weight-only weights as they are stored. */
       if (tensor->kind == BPW_TENSOR_GRADIENT || tensor->kind == BPW_TENSOR_WEIGHT)
         t->dp_bytes[tensor->kind == BPW_TENSOR_WEIGHT][tensor->split == BPW_SPLIT_EXPERT][part] +=
-          (double) _bpw_dist_work_tensor_rank_bytes (dist, tensor) * part_scale (part);
+          ((double) _bpw_dist_work_tensor_rank_bytes (dist, tensor) -
+           _bpw_plan_weight_only_gather_saving (plan, i)) * part_scale (part);
       if (_bpw_dist_work_stage_of_layer (dist, tensor->layer) == last_stage)
         _bpw_dist_work_account_tensor (dist, tensor, &last, &dummy_s, &dummy_k, &dummy_l);
     }

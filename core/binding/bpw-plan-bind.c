@@ -505,7 +505,10 @@ _bpw_plan_bind_transfers (BpwPlan *plan)
           const char *name, *what;
           double served = 0, occurrences;
 
-
+          /* ZeRO gathers the weights as their shards hold them: weight-only ones stored. */
+          if (c->group == BPW_GROUP_DP && c->kind == BPW_COLLECTIVE_ALL_GATHER)
+            tr.bytes -= _bpw_plan_weight_only_stage_gather_saving (
+              plan, s, g_str_has_suffix (bpw_work_graph_name (dist->graph, c->name), "expert"));
           if (tier < 0 || (guint) tier >= bp->n_tiers)
             continue;
           t = &bp->tiers[tier];

@@ -55,11 +55,19 @@ void       _bpw_plan_weight_only_tally (BpwPlan           *plan,
                                         double             per_step);
 void       _bpw_plan_weight_only_record (BpwPlan         *plan);
 /* Bytes per rank that graph tensor @tensor, or all of stage @stage's, holds less stored
- * weight-only (0 when it is also read otherwise). */
+ * weight-only (0 when it is also read otherwise); under ZeRO-3, of the rank's shard. */
 double     _bpw_plan_weight_only_saving (const BpwPlan   *plan,
                                          guint            tensor);
 double     _bpw_plan_weight_only_stage_saving (const BpwPlan *plan,
                                                gint64         stage);
+/* Bytes that a data-parallel all-gather of @tensor's whole rank share, or of stage
+ * @stage's dense (or, with @experts, expert) weights, moves less: ZeRO gathers the
+ * weights as the shards hold them. */
+double     _bpw_plan_weight_only_gather_saving (const BpwPlan *plan,
+                                                guint          tensor);
+double     _bpw_plan_weight_only_stage_gather_saving (const BpwPlan *plan,
+                                                      gint64         stage,
+                                                      gboolean       experts);
 /* The stack's time per kernel launch as @plan launches (*@eager: from the eager issue
  * stream, a running maximum over the kernels; else a graph replay gap per kernel); 0 when
  * the stack states none. */

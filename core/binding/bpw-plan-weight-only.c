@@ -9,9 +9,9 @@
  * are). The matmul still computes at the activation precision: its FLOPs and rate do not
  * change. Dequantising the weights in the kernel is an implementation transformation of
  * its own, "weight_dequant": BPW_WEIGHT_DEQUANT_OPS vector operations per weight element
- * for every row tile of the activations, on the vector engine beside the matrix engine and
- * the weight loads; the task's time grows by what of it they do not hide,
- * max (0, compute + dequant − max (compute, memory)).
+ * for every row tile of the activations (for an expert, of the rows routed to it), on the
+ * vector engine beside the matrix engine and the weight loads; the task's time grows by
+ * what of it they do not hide, max (0, compute + dequant − max (compute, memory)).
  */
 #define G_LOG_DOMAIN "bpw-plan-weight-only"
 
@@ -134,6 +134,15 @@ _bpw_plan_weight_only_read (BpwPlan           *plan,
   return (double) stored;
 }
 
+/* The routed experts a rank holds: expert parallelism deals them out over its group. */
+static double
+local_experts (const BpwPlan *plan)
+{
+  const BpwDistWork *dist = plan->dist;
+
+  return MAX (1.0, (double) dist->graph->spec.experts / (double) MAX (dist->parallel.ep, 1));
+}
+
 void
 _bpw_plan_weight_only_dequant (const BpwPlan *plan,
                                const BpwOp   *op,
@@ -147,10 +156,14 @@ _bpw_plan_weight_only_dequant (const BpwPlan *plan,
     return;
   _bpw_plan_rank_shape (op, task->tp_parts, &batch, &m, &n, &k);
   m /= (double) MAX (task->cp_parts, 1);
+  /* A grouped expert GEMM is one matmul of the rank's routed rows over all its experts'
+   * weights, but each expert multiplies only the rows routed to it: its weights are
+   * dequantised once per row tile of those, m / (E / ep) rows when the router balances. */
+  if (op->split == BPW_SPLIT_EXPERT)
+    m = ceil (m / local_experts (plan));
   /* The kernel dequantises a weight tile for every row tile of the activations. */
   passes = pt->tile_m > 0 ? ceil (m / pt->tile_m) : 1.0;
   pt->dequant_ops = BPW_WEIGHT_DEQUANT_OPS * elements * MAX (passes, 1.0);
-  (void) plan;
 }
 
 double
@@ -203,13 +216,17 @@ _bpw_plan_weight_only_record (BpwPlan *plan)
                                 0, 0, wo->dequant_s);
 }
 
-double
-_bpw_plan_weight_only_saving (const BpwPlan *plan,
-                              guint          tensor)
+/* Bytes that tensor @tensor's rank share (its TP and EP part, @shards ways sharded
+ * beyond) is less stored weight-only than as it is; 0 when it is also read otherwise. */
+static double
+tensor_saving (const BpwPlan *plan,
+               guint          tensor,
+               guint64        shards)
 {
   const WeightOnlyTensor *wo;
   const BpwTensor *t;
-  double rank, e;
+  double e;
+  gint64 rank, stored;
 
   if (plan->weight_only == NULL || tensor >= plan->weight_only->n_tensors)
     return 0;
@@ -218,11 +235,39 @@ _bpw_plan_weight_only_saving (const BpwPlan *plan,
     return 0;
   t = bpw_work_graph_tensor (plan->dist->graph, tensor);
   e = bpw_dtype_bytes (t->dtype);
-  rank = (double) _bpw_dist_work_tensor_rank_bytes (plan->dist, t);
   if (e <= 0)
     return 0;
-  return MAX (0.0, rank - (double) bpw_weight_only_bytes (wo->weights, wo->group,
-                                                          (gint64) round (rank / e)));
+  rank = (gint64) _bpw_dist_work_tensor_rank_bytes (plan->dist, t);
+  stored = bpw_weight_only_bytes (wo->weights, wo->group, (gint64) round ((double) rank / e));
+  /* Sharded as bpw-dist-memory.c shards the weights: each shard rounded up. */
+  rank = (rank + (gint64) shards - 1) / (gint64) shards;
+  stored = (stored + (gint64) shards - 1) / (gint64) shards;
+  return (double) MAX (0, rank - stored);
+}
+
+double
+_bpw_plan_weight_only_saving (const BpwPlan *plan,
+                              guint          tensor)
+{
+  const BpwParallel *p = &plan->dist->parallel;
+  const BpwTensor *t;
+  guint64 shards = 1;
+
+  if (plan->weight_only == NULL || tensor >= plan->weight_only->n_tensors)
+    return 0;
+  t = bpw_work_graph_tensor (plan->dist->graph, tensor);
+  /* ZeRO-3 holds a 1/(dp × cp) shard of the weights (of dp / ep × cp for the experts). */
+  if (p->zero >= 3)
+    shards = (guint64) (t->split == BPW_SPLIT_EXPERT ? p->dp / MAX (p->ep, 1) : p->dp) *
+             (guint64) MAX (p->cp, 1);
+  return tensor_saving (plan, tensor, MAX (shards, 1));
+}
+
+double
+_bpw_plan_weight_only_gather_saving (const BpwPlan *plan,
+                                     guint          tensor)
+{
+  return tensor_saving (plan, tensor, 1);
 }
 
 double
@@ -237,5 +282,25 @@ _bpw_plan_weight_only_stage_saving (const BpwPlan *plan,
         _bpw_dist_work_stage_of_layer (dist, bpw_work_graph_tensor (dist->graph, i)->layer)
           == stage)
       saved += _bpw_plan_weight_only_saving (plan, i);
+  return saved;
+}
+
+double
+_bpw_plan_weight_only_stage_gather_saving (const BpwPlan *plan,
+                                           gint64         stage,
+                                           gboolean       experts)
+{
+  const BpwDistWork *dist = plan->dist;
+  double saved = 0;
+
+  for (guint i = 0; plan->weight_only != NULL && i < plan->weight_only->n_tensors; i++)
+    {
+      const BpwTensor *t = bpw_work_graph_tensor (dist->graph, i);
+
+      if (plan->weight_only->tensors[i].weights != BPW_WEIGHT_FORMAT_NATIVE &&
+          (t->split == BPW_SPLIT_EXPERT) == !!experts &&
+          _bpw_dist_work_stage_of_layer (dist, t->layer) == stage)
+        saved += _bpw_plan_weight_only_gather_saving (plan, i);
+    }
   return saved;
 }

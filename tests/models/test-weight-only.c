@@ -16,6 +16,7 @@
 
 #include "bpw-core.h"
 #include "bpw-serve.h"
+#include "bpw-test-plan.h"
 #include "bpw-test-serve.h"
 
 /* A plan of one decode step (batch @batch, @context cached tokens) or one prefill of
@@ -326,6 +327,215 @@ test_max_batch_growth (void)
   bpw_test_setup_clear (&s);
 }
 
+/* ---- ZeRO-3 ---- */
+
+/* @plan's data-parallel weight all-gathers per micro-batch: dense ([0]) and experts ([1]),
+ * summed over the stages. */
+static void
+gathered_bytes (const BpwPlan *plan, double gathered[2])
+{
+  const BpwWorkGraph *g = plan->dist->graph;
+
+  gathered[0] = gathered[1] = 0;
+  for (gint64 s = 0; s < plan->dist->n_stages; s++)
+    for (guint i = 0; i < plan->stages[s].transfers->len; i++)
+      {
+        const BpwPlanTransfer *tr = &g_array_index (plan->stages[s].transfers,
+                                                    BpwPlanTransfer, i);
+
+        if (tr->group == BPW_GROUP_DP && tr->kind == BPW_COLLECTIVE_ALL_GATHER)
+          gathered[g_str_has_suffix (bpw_work_graph_name (g, tr->name), "expert")] += tr->bytes;
+      }
+}
+
+/* @s's plan of @phase (batch @batch per replica, @context tokens) over DP @dp with ZeRO
+ * stage @zero and EP @ep, with @weights in groups of 128; the estimator's evaluation is
+ * held against it. */
+static BpwPlan *
+dp_plan_new (BpwTestSetup *s, BpwWorkloadPhase phase, gint64 batch, gint64 context,
+             gint64 dp, gint64 ep, gint zero, BpwWeightFormat weights)
+{
+  g_autoptr(BpwEstimator) est = NULL;
+  BpwScenario sc = s->scenario;
+  BpwMapping m = s->mapping;
+  BpwEvaluation planned, estimated;
+  BpwPlan *plan;
+
+  sc.name = NULL;
+  sc.phase = phase;
+  sc.micro_batch = batch;
+  sc.global_batch = batch * dp;
+  sc.recompute = BPW_RECOMPUTE_NONE;
+  if (phase == BPW_WORKLOAD_DECODE)
+    sc.context = context;
+  else
+    sc.seq = context;
+  m.micro_batch = batch;
+  m.recompute = BPW_RECOMPUTE_NONE;
+  m.parallel.dp = dp;
+  m.parallel.ep = ep;
+  m.parallel.zero = zero;
+  bpw_precision_policy_init (&m.precision);
+  if (weights != BPW_WEIGHT_FORMAT_NATIVE)
+    bpw_precision_policy_set_weights (&m.precision, weights, 128);
+  plan = bpw_test_bind (&s->spec, &sc, s->bp, &m);
+  bpw_evaluation_from_plan (plan, &planned);
+  est = bpw_test_estimate (&s->spec, &sc, s->bp, &m, &estimated);
+  bpw_test_assert_estimate_is_plan (&planned, &estimated);
+  return plan;
+}
+
+/* Llama 3 8B decoding over 2 ZeRO-3 shards: the weights each rank gathers every
+ * micro-batch are the blocks' e quantised elements at b/8 bytes and 2 per 128 of them,
+ * the rest (embedding, head, norms) at 2 bytes: the gather moves exactly
+ * e · (2 − b/8 − 2/128) bytes less than at bf16, and each rank holds half of that less.
+ * Training reads its weights at bf16 in the backward pass and updates them: they are held,
+ * and gathered, as they are. */
+static void
+test_zero3_gather (void)
+{
+  static const BpwWeightFormat formats[] = { BPW_WEIGHT_FORMAT_INT8, BPW_WEIGHT_FORMAT_INT4 };
+  static const BpwWorkloadPhase phases[] = { BPW_WORKLOAD_DECODE, BPW_WORKLOAD_PREFILL };
+  BpwTestSetup s;
+  gint64 e;
+
+  bpw_test_setup_load (&s, "llama3-8b", "h100-sxm-80gb");
+  e = block_weight_elements (&s.spec) * s.spec.layers;
+  for (guint p = 0; p < G_N_ELEMENTS (phases); p++)
+    {
+      g_autoptr(BpwPlan) native = dp_plan_new (&s, phases[p], 1, 512, 2, 1, 3,
+                                                  BPW_WEIGHT_FORMAT_NATIVE);
+      double native_gather[2];
+
+      gathered_bytes (native, native_gather);
+      /* Every weight at bf16. */
+      g_assert_cmpfloat (native_gather[0], ==,
+                         (double) bpw_model_spec_parameters (&s.spec) * 2.0);
+      for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+        {
+          g_autoptr(BpwPlan) woq = dp_plan_new (&s, phases[p], 1, 512, 2, 1, 3, formats[i]);
+          double bits = (double) bpw_weight_format_bits (formats[i]);
+          double saved = (double) e * (2.0 - bits / 8.0 - 2.0 / 128.0), gathered[2];
+
+          gathered_bytes (woq, gathered);
+          g_test_message ("%s %s, ZeRO-3 over 2: gathers %.0f B at bf16, %.0f B weight-only "
+                          "(closed form %.0f less); holds %.0f B → %.0f B",
+                          bpw_workload_phase_to_string (phases[p]),
+                          bpw_weight_format_to_string (formats[i]), native_gather[0],
+                          gathered[0], saved, native->stages[0].memory.weights,
+                          woq->stages[0].memory.weights);
+          g_assert_cmpfloat (native_gather[0] - gathered[0], ==, saved);
+          g_assert_cmpfloat (gathered[1], ==, 0);
+          g_assert_cmpfloat (native->stages[0].memory.weights -
+                             woq->stages[0].memory.weights, ==, saved / 2.0);
+        }
+    }
+  {
+    g_autoptr(BpwPlan) native = dp_plan_new (&s, BPW_WORKLOAD_TRAIN, 1, 512, 2, 1, 3,
+                                                BPW_WEIGHT_FORMAT_NATIVE);
+    g_autoptr(BpwPlan) int4 = dp_plan_new (&s, BPW_WORKLOAD_TRAIN, 1, 512, 2, 1, 3,
+                                              BPW_WEIGHT_FORMAT_INT4);
+    double native_gather[2], gathered[2];
+
+    gathered_bytes (native, native_gather);
+    gathered_bytes (int4, gathered);
+    g_assert_cmpfloat (native_gather[0], >, 0);
+    g_assert_cmpfloat (gathered[0], ==, native_gather[0]);
+    g_assert_cmpfloat (int4->stages[0].memory.weights, ==, native->stages[0].memory.weights);
+  }
+  bpw_test_setup_clear (&s);
+}
+
+/* Mixtral 8x7B decoding over 4 ZeRO-3 shards with EP 2: each rank's experts, 8 / 2 of
+ * them with 3 · h · f elements per block, are gathered over dp / ep = 2 ranks in INT4 as
+ * (1/2 + 2/128) bytes an element; the dense gather saves the attention projections' and
+ * the router's elements at 2 − 1/2 − 2/128 bytes each. */
+static void
+test_zero3_expert_gather (void)
+{
+  g_autoptr(BpwPlan) native = NULL;
+  g_autoptr(BpwPlan) int4 = NULL;
+  BpwTestSetup s;
+  gint64 h, kv, experts, dense;
+  double native_gather[2], gathered[2];
+
+  bpw_test_setup_load (&s, "mixtral-8x7b", "h100-sxm-80gb");
+  h = s.spec.hidden;
+  kv = s.spec.kv_heads * s.spec.head_dim;
+  experts = s.spec.layers * s.spec.experts / 2 * 3 * h * s.spec.ffn;
+  dense = s.spec.layers * (2 * h * h + 2 * h * kv + h * s.spec.experts);
+  native = dp_plan_new (&s, BPW_WORKLOAD_DECODE, 1, 512, 4, 2, 3, BPW_WEIGHT_FORMAT_NATIVE);
+  int4 = dp_plan_new (&s, BPW_WORKLOAD_DECODE, 1, 512, 4, 2, 3, BPW_WEIGHT_FORMAT_INT4);
+  gathered_bytes (native, native_gather);
+  gathered_bytes (int4, gathered);
+  g_test_message ("Mixtral ZeRO-3 over 4, EP 2: experts gather %.0f B → %.0f B (closed form "
+                  "%.0f → %.0f), dense %.0f B → %.0f B", native_gather[1], gathered[1],
+                  (double) experts * 2.0, (double) experts * (0.5 + 2.0 / 128.0),
+                  native_gather[0], gathered[0]);
+  g_assert_cmpfloat (native_gather[1], ==, (double) experts * 2.0);
+  g_assert_cmpfloat (gathered[1], ==, (double) experts * (0.5 + 2.0 / 128.0));
+  g_assert_cmpfloat (native_gather[0] - gathered[0], ==,
+                     (double) dense * (2.0 - 0.5 - 2.0 / 128.0));
+  bpw_test_setup_clear (&s);
+}
+
+/* ---- experts ---- */
+
+/* A prefill of Mixtral 8x7B (8 prompts of 2048 tokens, top-2 of 8 experts) with INT4
+ * weights: the experts' grouped GEMM multiplies the rank's T·k routed rows, but each
+ * expert only the T·k / (E / ep) routed to it, so its weights are dequantised
+ * ⌈(T·k / (E / ep)) / tile_m⌉ times, not ⌈T·k / tile_m⌉: the dequantisation of the
+ * gate-up and down projections is 2 · (the rank's expert weight elements) · that. */
+static void
+test_expert_dequant (void)
+{
+  BpwTestSetup s;
+
+  bpw_test_setup_load (&s, "mixtral-8x7b", "h100-sxm-80gb");
+  g_assert_cmpint (s.spec.experts, ==, 8);
+  for (gint64 ep = 1; ep <= 2; ep *= 2)
+    {
+      g_autoptr(BpwPlan) plan = NULL;
+      const BpwWorkGraph *g;
+      gint64 T = 8 * 2048, routed = T * s.spec.top_k, per_expert = routed / (8 / ep);
+      guint experts = 0;
+
+      plan = dp_plan_new (&s, BPW_WORKLOAD_PREFILL, 8, 2048, ep, ep, 0, BPW_WEIGHT_FORMAT_INT4);
+      g = plan->dist->graph;
+      for (guint i = 0; i < plan->stages[0].tasks->len; i++)
+        {
+          const BpwPlanTask *t = &g_array_index (plan->stages[0].tasks, BpwPlanTask, i);
+          const BpwOp *op = bpw_work_graph_op (g, t->op);
+          gint64 elements, passes;
+
+          if (op->split != BPW_SPLIT_EXPERT || op->primitive != BPW_PRIM_MATMUL ||
+              t->phase != BPW_PHASE_FORWARD)
+            continue;
+          g_assert_cmpint (t->weights, ==, BPW_WEIGHT_FORMAT_INT4);
+          g_assert_cmpint (op->m, ==, routed);
+          g_assert_cmpfloat (t->tile_m, >, 0);
+          /* The rank's experts: E / ep of them, h × n each. */
+          elements = 8 / ep * (gint64) op->n * (gint64) op->k;
+          passes = (gint64) ceil ((double) per_expert / t->tile_m);
+          if (op->layer == 0)
+            g_test_message ("ep %" G_GINT64_FORMAT " %s: %" G_GINT64_FORMAT " rows per expert, "
+                            "tile %.0f: %" G_GINT64_FORMAT " passes over %" G_GINT64_FORMAT
+                            " elements = %.6g ops (plan %.6g; all %" G_GINT64_FORMAT
+                            " rows would give %.6g)", ep, bpw_work_graph_name (g, op->name),
+                            per_expert, t->tile_m, passes, elements,
+                            (double) (BPW_WEIGHT_DEQUANT_OPS * elements * passes), t->dequant_ops,
+                            routed, BPW_WEIGHT_DEQUANT_OPS * (double) elements *
+                                    ceil ((double) routed / t->tile_m));
+          g_assert_cmpfloat (t->dequant_ops, ==,
+                             (double) (BPW_WEIGHT_DEQUANT_OPS * elements * passes));
+          experts++;
+        }
+      /* Gate-up and down in each of the 32 blocks. */
+      g_assert_cmpuint (experts, ==, 2 * (guint) s.spec.layers);
+    }
+  bpw_test_setup_clear (&s);
+}
+
 /* ---- hostile policies ---- */
 
 static void
@@ -409,6 +619,9 @@ main (int argc, char **argv)
   g_test_add_func ("/bpw/core/WeightOnly/decode-speedup", test_decode_speedup);
   g_test_add_func ("/bpw/core/WeightOnly/prefill-no-gain", test_prefill_no_gain);
   g_test_add_func ("/bpw/core/WeightOnly/max-batch-growth", test_max_batch_growth);
+  g_test_add_func ("/bpw/core/WeightOnly/zero3-gather", test_zero3_gather);
+  g_test_add_func ("/bpw/core/WeightOnly/zero3-expert-gather", test_zero3_expert_gather);
+  g_test_add_func ("/bpw/core/WeightOnly/expert-dequant", test_expert_dequant);
   g_test_add_func ("/bpw/core/WeightOnly/hostile-policies", test_hostile_policies);
   g_test_add_func ("/bpw/core/WeightOnly/mapping-round-trip", test_mapping_round_trip);
   return g_test_run ();
