@@ -660,7 +660,8 @@ bpw_cli_options_apply_weights (const BpwCliOptions *o,
                                GError             **error)
 {
   BpwWeightFormat weights;
-  BpwPrecision precision = bpw_precision_from_dtype (scenario->dtype);
+  BpwMatmulClass cls;
+  BpwNumberFormat format;
 
   if (!bpw_cli_options_check_int ("group-size", o->group_size, 1, BPW_WEIGHT_GROUP_MAX, error))
     return FALSE;
@@ -678,26 +679,15 @@ bpw_cli_options_apply_weights (const BpwCliOptions *o,
   bpw_precision_policy_set_weights (&m->precision, weights,
                                     o->group_size != BPW_CLI_UNSET ? o->group_size
                                                                    : BPW_WEIGHT_GROUP_DEFAULT);
-  if (weights == BPW_WEIGHT_FORMAT_NATIVE)
+  if (weights == BPW_WEIGHT_FORMAT_NATIVE ||
+      !bpw_precision_policy_weight_only_blocked (&m->precision, scenario->dtype, &cls, &format))
     return TRUE;
-  for (guint c = 0; c < BPW_N_POLICY_CLASSES; c++)
-    {
-      const BpwClassPrecision *cp = &m->precision.classes[c];
-      BpwNumberFormat format = cp->format != BPW_NUMBER_FORMAT_DEFAULT
-                               ? cp->format : bpw_number_format_of_precision (precision);
-
-      if (cp->weights != BPW_WEIGHT_FORMAT_NATIVE && bpw_number_format_is_reduced (format))
-        {
-          g_set_error (error, BPW_CLI_USAGE_ERROR, 0,
-                       "--weights %s: weight-only quantisation computes at the activation "
-                       "precision, but %s runs in %s; use --dtype bf16 or a policy with "
-                       "\"format\": \"bf16\" for it", o->weights,
-                       bpw_matmul_class_to_string ((BpwMatmulClass) c),
-                       bpw_number_format_to_string (format));
-          return FALSE;
-        }
-    }
-  return TRUE;
+  g_set_error (error, BPW_CLI_USAGE_ERROR, 0,
+               "--weights %s: weight-only quantisation computes at the activation "
+               "precision, but %s runs in %s; use --dtype bf16 or a policy with "
+               "\"format\": \"bf16\" for it", o->weights, bpw_matmul_class_to_string (cls),
+               bpw_number_format_to_string (format));
+  return FALSE;
 }
 
 /* The explicit mapping options over @m; usage errors for bad values. */

@@ -104,6 +104,38 @@ bpw_precision_policy_set_weights (BpwPrecisionPolicy *policy,
     }
 }
 
+gboolean
+bpw_precision_policy_weight_only_blocked (const BpwPrecisionPolicy *policy,
+                                          BpwDType                  dtype,
+                                          BpwMatmulClass           *cls,
+                                          BpwNumberFormat          *format)
+{
+  static const BpwMatmulClass weighted[] = {
+    BPW_MATMUL_CLASS_ATTENTION_PROJECTION, BPW_MATMUL_CLASS_MLP
+  };
+  BpwNumberFormat scenario = bpw_number_format_of_precision (bpw_precision_from_dtype (dtype));
+
+  g_return_val_if_fail (policy != NULL, FALSE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (weighted); i++)
+    {
+      const BpwClassPrecision *c = &policy->classes[weighted[i]];
+      BpwNumberFormat f = policy->set && c->format != BPW_NUMBER_FORMAT_DEFAULT ? c->format
+                                                                                : scenario;
+
+      /* A class the policy keeps in bf16 for quality computes in bf16. */
+      if (bpw_number_format_is_reduced (f) && !(policy->set && c->keep_bf16))
+        {
+          if (cls != NULL)
+            *cls = weighted[i];
+          if (format != NULL)
+            *format = f;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 BpwMatmulClass
 bpw_matmul_class_of (const BpwOp *op)
 {

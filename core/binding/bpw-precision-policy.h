@@ -129,6 +129,15 @@ void         bpw_precision_policy_set_weights (BpwPrecisionPolicy *policy,
                                                BpwWeightFormat     weights,
                                                gint64              group);
 
+/* Whether a weight class (attention projections, then MLP) computes in a reduced format
+ * under @policy and a scenario of @dtype, and which (@cls, @format; either may be NULL):
+ * weight-only quantisation computes at the activation precision, so a plan leaves such a
+ * class's weights as they are, and `--weights` refuses it. */
+gboolean     bpw_precision_policy_weight_only_blocked (const BpwPrecisionPolicy *policy,
+                                                       BpwDType                  dtype,
+                                                       BpwMatmulClass           *cls,
+                                                       BpwNumberFormat          *format);
+
 /* The class of @op (OTHER for anything but a matmul). */
 BpwMatmulClass   bpw_matmul_class_of             (const BpwOp *op);
 

@@ -642,7 +642,7 @@ pause_for_animation (void)
 /* The screen as it is, into @name under $BPW_TEST_SHOT_DIR, with ImageMagick's import
  * (the X server's pixels: exactly what a person would see). */
 static void
-save_screen (BpwWindow  *window,
+save_screen (GtkWidget  *window,
              const char *name)
 {
   g_autofree char *path = g_build_filename (g_getenv ("BPW_TEST_SHOT_DIR"), name, NULL);
@@ -651,7 +651,7 @@ save_screen (BpwWindow  *window,
   int status = 0;
 
   pause_for_animation ();
-  bpw_test_wait_for_frame (GTK_WIDGET (window));
+  bpw_test_wait_for_frame (window);
   g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
                                NULL, NULL, &status, &error));
   g_assert_no_error (error);
@@ -684,7 +684,7 @@ test_screenshot (void)
   gtk_switch_set_active (g_object_get_data (G_OBJECT (row (window, "mapping/tiling")),
                                             "bpw-switch"), FALSE);
   wait_edit (window);
-  save_screen (window, "mapping-inspector.png");
+  save_screen (GTK_WIDGET (window), "mapping-inspector.png");
 
   weights = row (window, "mapping/placement.weight");
   adw_expander_row_set_expanded (ADW_EXPANDER_ROW (gtk_widget_get_ancestor (
@@ -695,9 +695,9 @@ test_screenshot (void)
   /* Scroll once the expander has its height. */
   pause_for_animation ();
   gtk_adjustment_set_value (adjustment, 0.45 * gtk_adjustment_get_upper (adjustment));
-  save_screen (window, "mapping-inspector-middle.png");
+  save_screen (GTK_WIDGET (window), "mapping-inspector-middle.png");
   gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
-  save_screen (window, "mapping-inspector-end.png");
+  save_screen (GTK_WIDGET (window), "mapping-inspector-end.png");
 
   /* The engines, with one matmul kind on the vector engine. */
   choose (row (window, "mapping/engines.batched_matmul"), "cuda-cores (vector)");
@@ -708,8 +708,148 @@ test_screenshot (void)
     row (window, "mapping/engines.matmul"), ADW_TYPE_EXPANDER_ROW)), TRUE);
   pause_for_animation ();
   gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
-  save_screen (window, "mapping-inspector-engines.png");
+  save_screen (GTK_WIDGET (window), "mapping-inspector-engines.png");
 
+}
+
+/* @window's picture into @name, scrolled to the Weights rows of @inspector. */
+static void
+shoot_weights (GtkWidget  *window,
+               GtkWidget  *inspector,
+               const char *name)
+{
+  GtkWidget *weights, *page;
+  GtkScrolledWindow *scrolled;
+  GtkAdjustment *adjustment;
+  double x, y;
+
+  /* A new selection rebuilds the page: its rows have their places after a frame. */
+  pause_for_animation ();
+  bpw_test_wait_for_frame (window);
+  weights = bpw_inspector_lookup_row (BPW_INSPECTOR (inspector), "mapping/precision.weights");
+  page = gtk_widget_get_ancestor (weights, ADW_TYPE_PREFERENCES_PAGE);
+  scrolled = GTK_SCROLLED_WINDOW (bpw_test_find_widget (page, GTK_TYPE_SCROLLED_WINDOW));
+  adjustment = gtk_scrolled_window_get_vadjustment (scrolled);
+  g_assert_true (gtk_widget_translate_coordinates (weights,
+                                                   gtk_scrolled_window_get_child (scrolled),
+                                                   0, 0, &x, &y));
+  /* @y is where the row shows now: put it 200 pixels below the top. */
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) + y - 200);
+  save_screen (window, name);
+}
+
+/* The study of Llama 3 8B decode in bf16 and in fp8 on one H100, with candidates whose
+ * mappings are empty, INT4, and INT4 over a policy computing in bf16. */
+static BpwStudy *
+fp8_study_new (void)
+{
+  static const char *const study_json =
+    "{\"format\": \"bpw-study\", \"version\": 1, \"name\": \"fp8\",\n"
+    " \"workloads\": [{\"name\": \"llama\", \"model\": \"llama3-8b\"}],\n"
+    " \"scenarios\": [\n"
+    "  {\"name\": \"bf16\", \"workload\": \"llama\", \"phase\": \"decode\",\n"
+    "   \"global_batch\": 1, \"micro_batch\": 1, \"context\": 1024, \"dtype\": \"bf16\"},\n"
+    "  {\"name\": \"fp8\", \"workload\": \"llama\", \"phase\": \"decode\",\n"
+    "   \"global_batch\": 1, \"micro_batch\": 1, \"context\": 1024, \"dtype\": \"fp8\"}],\n"
+    " \"blueprints\": [\"" H100 "\"],\n"
+    " \"candidates\": [\n"
+    "  {\"name\": \"plain\", \"blueprint\": \"" H100 "\", \"mapping\": {}},\n"
+    "  {\"name\": \"int4\", \"blueprint\": \"" H100 "\", \"mapping\": {\"precision\": {\n"
+    "   \"attention_projection\": {\"weights\": \"int4\", \"group\": 128},\n"
+    "   \"mlp\": {\"weights\": \"int4\", \"group\": 128}}}},\n"
+    "  {\"name\": \"bf16 int4\", \"blueprint\": \"" H100 "\", \"mapping\": {\"precision\": {\n"
+    "   \"attention_projection\": {\"format\": \"bf16\", \"weights\": \"int4\"},\n"
+    "   \"mlp\": {\"format\": \"bf16\", \"weights\": \"int4\"}}}}]}";
+  g_autoptr(GError) error = NULL;
+  BpwStudy *study = bpw_study_new_from_data ("fp8.bpw-study.json", study_json, -1, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (study);
+  return study;
+}
+
+/* Weight-only quantisation computes at the activation precision, so an fp8 scenario
+ * cannot take it, as `bpw --weights int4 --dtype fp8` refuses: its Weights rows cannot be
+ * set and say why, naming the class and format as the command line does. A choice the
+ * plan ignores there stays on show, marked ignored, and can still go back to Native. A
+ * policy computing both classes in bf16 takes it on fp8 too; bf16 always does. */
+static void
+test_weight_only_fp8 (void)
+{
+  g_autoptr(BpwStudy) study = fp8_study_new ();
+  GtkWidget *inspector = g_object_ref_sink (bpw_inspector_new ());
+  GtkWidget *weights, *group, *shot = NULL;
+  const char *subtitle;
+
+  /* With BPW_TEST_SHOT_DIR set (under Xvfb), a picture of the fp8 scenario's rows. */
+  if (g_getenv ("BPW_TEST_SHOT_DIR") != NULL && g_getenv ("DISPLAY") != NULL)
+    {
+      shot = gtk_window_new ();
+      gtk_window_set_default_size (GTK_WINDOW (shot), 520, 900);
+      gtk_window_set_child (GTK_WINDOW (shot), inspector);
+      gtk_window_present (GTK_WINDOW (shot));
+    }
+  bpw_inspector_set_study (BPW_INSPECTOR (inspector), study);
+  bpw_inspector_set_selection (BPW_INSPECTOR (inspector), 0, 0, NULL);
+  bpw_inspector_show_page (BPW_INSPECTOR (inspector), "mapping");
+  weights = bpw_inspector_lookup_row (BPW_INSPECTOR (inspector), "mapping/precision.weights");
+  group = bpw_inspector_lookup_row (BPW_INSPECTOR (inspector), "mapping/precision.group");
+  g_assert_nonnull (weights);
+  g_assert_nonnull (group);
+  g_assert_true (gtk_widget_get_sensitive (weights));
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (weights)), ==, "Default");
+
+  /* fp8, nothing chosen: not available, and why. */
+  bpw_inspector_set_selection (BPW_INSPECTOR (inspector), 0, 1, NULL);
+  weights = bpw_inspector_lookup_row (BPW_INSPECTOR (inspector), "mapping/precision.weights");
+  group = bpw_inspector_lookup_row (BPW_INSPECTOR (inspector), "mapping/precision.group");
+  subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (weights));
+  g_test_message ("fp8, native: %s", subtitle);
+  g_assert_false (gtk_widget_get_sensitive (weights));
+  g_assert_false (gtk_widget_get_sensitive (group));
+  g_assert_cmpstr (selected_label (weights), ==, "Native");
+  g_assert_cmpstr (subtitle, ==, "Not available: weight-only quantisation computes at the "
+                   "activation precision, but attention_projection runs in fp8-e4m3");
+  g_assert_cmpstr (bpw_tooltip_get (weights), ==, subtitle);
+  if (shot != NULL)
+    shoot_weights (shot, inspector, "mapping-inspector-fp8.png");
+
+  /* fp8 under a candidate's INT4: ignored, and Native can still be chosen. */
+  bpw_inspector_set_selection (BPW_INSPECTOR (inspector), 1, 1, NULL);
+  weights = bpw_inspector_lookup_row (BPW_INSPECTOR (inspector), "mapping/precision.weights");
+  group = bpw_inspector_lookup_row (BPW_INSPECTOR (inspector), "mapping/precision.group");
+  subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (weights));
+  g_test_message ("fp8, int4: %s", subtitle);
+  g_assert_cmpstr (selected_label (weights), ==, "INT4");
+  g_assert_true (gtk_widget_get_sensitive (weights));
+  g_assert_false (gtk_widget_get_sensitive (group));
+  g_assert_true (g_str_has_prefix (subtitle, "Ignored: weight-only quantisation computes at "
+                                   "the activation precision, but attention_projection "
+                                   "runs in fp8-e4m3"));
+  if (shot != NULL)
+    shoot_weights (shot, inspector, "mapping-inspector-fp8-ignored.png");
+  /* The same candidate on bf16 quantises as asked. */
+  bpw_inspector_set_selection (BPW_INSPECTOR (inspector), 1, 0, NULL);
+  weights = bpw_inspector_lookup_row (BPW_INSPECTOR (inspector), "mapping/precision.weights");
+  group = bpw_inspector_lookup_row (BPW_INSPECTOR (inspector), "mapping/precision.group");
+  g_assert_true (gtk_widget_get_sensitive (weights));
+  g_assert_true (gtk_widget_get_sensitive (group));
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (weights)), ==,
+                   "Set by this candidate");
+  g_assert_null (bpw_tooltip_get (weights));
+
+  /* fp8 with both weight classes computing in bf16 by policy: INT4 applies. */
+  bpw_inspector_set_selection (BPW_INSPECTOR (inspector), 2, 1, NULL);
+  weights = bpw_inspector_lookup_row (BPW_INSPECTOR (inspector), "mapping/precision.weights");
+  group = bpw_inspector_lookup_row (BPW_INSPECTOR (inspector), "mapping/precision.group");
+  g_assert_true (gtk_widget_get_sensitive (weights));
+  g_assert_true (gtk_widget_get_sensitive (group));
+  g_assert_cmpstr (selected_label (weights), ==, "INT4");
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (weights)), ==,
+                   "Set by this candidate");
+  if (shot != NULL)
+    gtk_window_destroy (GTK_WINDOW (shot));
+  g_object_unref (inspector);
 }
 
 /* The description of the first preferences group below @root that contains @needle. */
@@ -799,6 +939,7 @@ main (int   argc,
   g_test_add_func ("/bpw/ui/MappingInspector/scenario-only", test_scenario_only);
   g_test_add_func ("/bpw/ui/MappingInspector/context-parallel", test_context_parallel);
   g_test_add_func ("/bpw/ui/MappingInspector/weight-only", test_weight_only);
+  g_test_add_func ("/bpw/ui/MappingInspector/weight-only-fp8", test_weight_only_fp8);
   g_test_add_func ("/bpw/ui/MappingInspector/scenario-window", test_scenario_window);
   g_test_add_func ("/bpw/ui/MappingInspector/screenshot", test_screenshot);
 

@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "bpw-inspector-mapping-private.h"
+#include "bpw-tooltip.h"
 
 /* The classes whose weights the rows quantise, as bpw_precision_policy_set_weights(). */
 static const BpwMatmulClass weighted_classes[] = {
@@ -190,16 +191,49 @@ _bpw_inspector_precision_unset (GtkWidget  *row,
   return TRUE;
 }
 
-/* The MLP's weights where the two classes differ: most of a model's weight bytes. */
+/* Why weight-only quantisation cannot apply to @m under a scenario of @dtype, as
+ * `--weights` refuses it (bpw_precision_policy_weight_only_blocked()); NULL when it can. */
+static char *
+bpw_inspector_precision_blocked (const BpwMapping *m,
+                                 BpwDType          dtype)
+{
+  BpwMatmulClass cls;
+  BpwNumberFormat format;
+
+  if (!bpw_precision_policy_weight_only_blocked (&m->precision, dtype, &cls, &format))
+    return NULL;
+  if (m->precision.classes[BPW_MATMUL_CLASS_MLP].weights != BPW_WEIGHT_FORMAT_NATIVE)
+    /* Translators: the first %s is a matmul class ("mlp"), the second a number format
+     * ("fp8-e4m3") */
+    return g_strdup_printf (_("Ignored: weight-only quantisation computes at the activation "
+                              "precision, but %s runs in %s; set Native, or a bf16 scenario"),
+                            bpw_matmul_class_to_string (cls),
+                            bpw_number_format_to_string (format));
+  /* Translators: the first %s is a matmul class ("mlp"), the second a number format
+   * ("fp8-e4m3") */
+  return g_strdup_printf (_("Not available: weight-only quantisation computes at the "
+                            "activation precision, but %s runs in %s"),
+                          bpw_matmul_class_to_string (cls), bpw_number_format_to_string (format));
+}
+
+/* The MLP's weights where the two classes differ: most of a model's weight bytes. A
+ * scenario whose weight classes compute in fp8 cannot take them: the rows say why and
+ * cannot be set, but for going back to Native from a choice the plan ignores. */
 void
 _bpw_inspector_refresh_precision_row (GtkWidget        *row,
-                                      const BpwMapping *m)
+                                      const BpwMapping *m,
+                                      BpwDType          dtype)
 {
   const BpwClassPrecision *mlp = &m->precision.classes[BPW_MATMUL_CLASS_MLP];
+  g_autofree char *blocked = bpw_inspector_precision_blocked (m, dtype);
 
   if (_bpw_inspector_mapping_field (row) == BPW_MAPPING_FIELD_WEIGHTS)
     {
+      if (blocked != NULL)
+        adw_action_row_set_subtitle (ADW_ACTION_ROW (row), blocked);
+      bpw_tooltip_set (row, blocked);
       _bpw_inspector_combo_set (row, mlp->weights);
+      gtk_widget_set_sensitive (row, blocked == NULL || mlp->weights != BPW_WEIGHT_FORMAT_NATIVE);
       return;
     }
   {
@@ -209,6 +243,6 @@ _bpw_inspector_refresh_precision_row (GtkWidget        *row,
 
     bpw_value_row_set_value (BPW_VALUE_ROW (row), text);
     /* Only quantised weights have groups. */
-    gtk_widget_set_sensitive (row, mlp->weights != BPW_WEIGHT_FORMAT_NATIVE);
+    gtk_widget_set_sensitive (row, mlp->weights != BPW_WEIGHT_FORMAT_NATIVE && blocked == NULL);
   }
 }

@@ -109,8 +109,11 @@ void          _bpw_inspector_precision_write   (GtkWidget         *row,
 /* Removes @row's members from @root; FALSE when it had none. */
 gboolean      _bpw_inspector_precision_unset   (GtkWidget         *row,
                                                 JsonObject        *root);
+/* Sets @row from @m; a scenario of @dtype whose weight classes compute in fp8 leaves it
+ * insensitive (unless there is a choice to take back) and says why. */
 void          _bpw_inspector_refresh_precision_row (GtkWidget        *row,
-                                                    const BpwMapping *m);
+                                                    const BpwMapping *m,
+                                                    BpwDType          dtype);
 
 /* bpw-inspector-mapping-binding.c */
 /* A combo row of labelled values; the values ride on the row. */

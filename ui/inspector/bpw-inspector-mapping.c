@@ -479,7 +479,7 @@ bpw_inspector_refresh_mapping_row (BpwInspector         *self,
     case BPW_MAPPING_FIELD_TP_OVERLAP: _bpw_inspector_combo_set (row, m->tp_overlap); return;
     case BPW_MAPPING_FIELD_WEIGHTS:
     case BPW_MAPPING_FIELD_WEIGHT_GROUP:
-      _bpw_inspector_refresh_precision_row (row, m);
+      _bpw_inspector_refresh_precision_row (row, m, view->run.scenario.dtype);
       return;
     default:
       return;
