@@ -327,6 +327,72 @@ test_max_batch_growth (void)
   bpw_test_setup_clear (&s);
 }
 
+/* ---- with an FP8 KV cache ---- */
+
+/* Serving Llama 3 8B on one H100 with an FP8 KV cache (one byte an element) and INT4
+ * weights: the two savings add up and do not touch each other. The weights free
+ * W − Wq bytes, which hold ⌊(W − Wq) / (2 · layers · kv_heads · head_dim · 1)⌋ more
+ * tokens of FP8 KV (± 1 for the floors): twice what they hold at bf16. A decode step of 8
+ * sequences with 1024 cached tokens reads exactly W − Wq weight bytes less than with bf16
+ * weights and the same FP8 cache, and exactly as many KV bytes less as an FP8 cache saves
+ * with bf16 weights. */
+static void
+test_fp8_kv_cache (void)
+{
+  g_autoptr(BpwServeModel) kv8 = NULL;
+  g_autoptr(BpwServeModel) kv8_int4 = NULL;
+  g_autoptr(BpwPlan) bf16_kv16 = NULL;
+  g_autoptr(BpwPlan) bf16_kv8 = NULL;
+  g_autoptr(BpwPlan) int4_kv16 = NULL;
+  g_autoptr(BpwPlan) int4_kv8 = NULL;
+  g_autoptr(GError) error = NULL;
+  BpwTestSetup s;
+  gint64 e, per_token, grown, expected;
+  double freed, a16_16, a16_8, a4_16, a4_8, w;
+
+  bpw_test_setup_load (&s, "llama3-8b", "h100-sxm-80gb");
+  e = block_weight_elements (&s.spec) * s.spec.layers;
+  freed = (double) e * 2.0 - ((double) e / 2.0 + (double) e / 128.0 * 2.0);
+  bf16_kv16 = plan_new (&s, BPW_WORKLOAD_DECODE, 8, 1024, BPW_WEIGHT_FORMAT_NATIVE, 0);
+  int4_kv16 = plan_new (&s, BPW_WORKLOAD_DECODE, 8, 1024, BPW_WEIGHT_FORMAT_INT4, 128);
+
+  s.scenario.kv_dtype = BPW_DTYPE_FP8;
+  per_token = 2 * s.spec.layers * s.spec.kv_heads * s.spec.head_dim;
+  kv8 = bpw_serve_model_new (&s.spec, &s.scenario, s.bp, &s.mapping, 64, 2048, 4096, &error);
+  g_assert_no_error (error);
+  bpw_precision_policy_set_weights (&s.mapping.precision, BPW_WEIGHT_FORMAT_INT4, 128);
+  kv8_int4 = bpw_serve_model_new (&s.spec, &s.scenario, s.bp, &s.mapping, 64, 2048, 4096,
+                                  &error);
+  g_assert_no_error (error);
+  bpw_precision_policy_init (&s.mapping.precision);
+  grown = bpw_serve_model_kv_capacity (kv8_int4) - bpw_serve_model_kv_capacity (kv8);
+  expected = (gint64) floor (freed / (double) per_token);
+  g_test_message ("FP8 KV cache %" G_GINT64_FORMAT " tokens with bf16 weights, %"
+                  G_GINT64_FORMAT " with int4: %" G_GINT64_FORMAT " more (closed form %"
+                  G_GINT64_FORMAT ")", bpw_serve_model_kv_capacity (kv8),
+                  bpw_serve_model_kv_capacity (kv8_int4), grown, expected);
+  g_assert_cmpint (grown, >=, expected - 1);
+  g_assert_cmpint (grown, <=, expected + 1);
+
+  bf16_kv8 = plan_new (&s, BPW_WORKLOAD_DECODE, 8, 1024, BPW_WEIGHT_FORMAT_NATIVE, 0);
+  int4_kv8 = plan_new (&s, BPW_WORKLOAD_DECODE, 8, 1024, BPW_WEIGHT_FORMAT_INT4, 128);
+  step_bytes (bf16_kv16, &a16_16, &w);
+  step_bytes (bf16_kv8, &a16_8, &w);
+  step_bytes (int4_kv16, &a4_16, &w);
+  step_bytes (int4_kv8, &a4_8, &w);
+  g_test_message ("decode step bytes: bf16 weights %.0f (KV bf16) %.0f (KV fp8); int4 "
+                  "weights %.0f, %.0f; weights save %.0f (closed form %.0f), FP8 KV %.0f",
+                  a16_16, a16_8, a4_16, a4_8, a16_8 - a4_8, freed, a4_16 - a4_8);
+  g_assert_cmpfloat (a16_8 - a4_8, ==, a16_16 - a4_16);
+  g_assert_cmpfloat (a4_16 - a4_8, ==, a16_16 - a16_8);
+  g_assert_cmpfloat (fabs ((a16_8 - a4_8) - freed), <=, (double) s.spec.layers * 7.0);
+  /* The cache read, at least: 8 sequences × 1024 tokens × a byte less an element. */
+  g_assert_cmpfloat (a16_16 - a16_8, >=, 8.0 * 1024.0 * (double) per_token);
+  g_assert_cmpfloat (int4_kv8->stages[0].memory.weights, ==,
+                     int4_kv16->stages[0].memory.weights);
+  bpw_test_setup_clear (&s);
+}
+
 /* ---- ZeRO-3 ---- */
 
 /* @plan's data-parallel weight all-gathers per micro-batch: dense ([0]) and experts ([1]),
@@ -619,6 +685,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bpw/core/WeightOnly/decode-speedup", test_decode_speedup);
   g_test_add_func ("/bpw/core/WeightOnly/prefill-no-gain", test_prefill_no_gain);
   g_test_add_func ("/bpw/core/WeightOnly/max-batch-growth", test_max_batch_growth);
+  g_test_add_func ("/bpw/core/WeightOnly/fp8-kv-cache", test_fp8_kv_cache);
   g_test_add_func ("/bpw/core/WeightOnly/zero3-gather", test_zero3_gather);
   g_test_add_func ("/bpw/core/WeightOnly/zero3-expert-gather", test_zero3_expert_gather);
   g_test_add_func ("/bpw/core/WeightOnly/expert-dequant", test_expert_dequant);
