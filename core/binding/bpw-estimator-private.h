@@ -6,6 +6,7 @@
 
 #include "bpw-estimator.h"
 #include "bpw-mapping.h"
+#include "bpw-plan-private.h"
 
 G_BEGIN_DECLS
 
@@ -90,6 +91,7 @@ typedef struct
   double           kv_block;
   double           live[BPW_N_PARTS], kv[BPW_N_PARTS];  /* of each block part */
   double           logits;                 /* the stack's fp32 logits, on the last stage */
+  BpwStackMemory   stack_memory;           /* the optimizer step's scratch and working copies */
   double           cp_kv_buffer;           /* context parallelism's K/V blocks of other ranks
                                             * held while one layer's attention runs */
   double           temporaries[BPW_N_PARTS], communication[BPW_N_PARTS];

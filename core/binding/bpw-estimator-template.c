@@ -180,7 +180,9 @@ collect_tasks_and_transfers (BpwTemplate *t, const BpwPlan *plan)
               task.cost.overhead_s -= task.launch_s;
             }
           bpw_stage_totals_add_task (plan, &task, part_scale (part), &t->tasks[part]);
-          t->temporaries[part] = MAX (t->temporaries[part],
+          /* The optimizer updates state in place: no working set (bpw-plan-memory.c). */
+          if (task.phase != BPW_PHASE_OPTIMIZER)
+            t->temporaries[part] = MAX (t->temporaries[part],
                                       task.bytes[BPW_TRAFFIC_DEVICE] - task.tiling_bytes);
         }
       for (guint i = 0; i < ps->transfers->len; i++)
@@ -292,6 +294,7 @@ collect_memory (BpwTemplate *t, const BpwPlan *plan)
       t->gradients[p] *= sm.gradient_scale;
     }
   t->logits = sm.logits_bytes;
+  t->stack_memory = sm;
 
   if (t->by_kind)
     lesser_block (t);

@@ -248,12 +248,25 @@ stage_memory (const BpwEstimator *est, const BpwTemplate *t, const BpwMapping *m
   if (t->on_chip)
     _bpw_plan_largest_kinds (largest, st.weights, st.gradients, st.optimizer, acts, st.kv,
                              st.temporaries, st.communication);
-  return _bpw_plan_offload (bp, m, BPW_TENSOR_WEIGHT, st.weights, n_layers, host) +
-         _bpw_plan_offload (bp, m, BPW_TENSOR_GRADIENT, st.gradients, n_layers, host) +
-         _bpw_plan_offload (bp, m, BPW_TENSOR_OPTIMIZER_STATE, st.optimizer, n_layers, host) +
-         _bpw_plan_offload (bp, m, BPW_TENSOR_ACTIVATION, acts, n_layers, host) +
-         _bpw_plan_offload (bp, m, BPW_TENSOR_KV_CACHE, st.kv, n_layers, host) +
-         st.temporaries + st.communication;
+  {
+    double w = _bpw_plan_offload (bp, m, BPW_TENSOR_WEIGHT, st.weights, n_layers, host);
+    double g = _bpw_plan_offload (bp, m, BPW_TENSOR_GRADIENT, st.gradients, n_layers, host);
+    double o = _bpw_plan_offload (bp, m, BPW_TENSOR_OPTIMIZER_STATE, st.optimizer, n_layers,
+                                  host);
+    double a = _bpw_plan_offload (bp, m, BPW_TENSOR_ACTIVATION, acts, n_layers, host);
+    double kv = _bpw_plan_offload (bp, m, BPW_TENSOR_KV_CACHE, st.kv, n_layers, host);
+    double forward_backward = w + g + o + a + kv + st.temporaries + st.communication;
+    double scratch = 0;
+
+    /* The optimizer step, as the plan bounds it (bpw-plan-memory.c). */
+    if (!t->train)
+      return forward_backward;
+    if (_bpw_plan_traffic_level (bp, m, BPW_TENSOR_OPTIMIZER_STATE) != BPW_TRAFFIC_HOST)
+      scratch = st.weights * t->stack_memory.scratch_per_weight_byte;
+    return MAX (forward_backward,
+                _bpw_plan_optimizer_step_bytes (&t->stack_memory, w, g, o, kv, scratch,
+                                                st.communication));
+  }
 }
 
 BpwTemplate *

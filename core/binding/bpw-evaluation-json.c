@@ -84,6 +84,7 @@ write_plan (BpwJsonWriter *w, const BpwPlan *plan)
       bpw_json_writer_double (w, "kv_cache", pm->kv_cache);
       bpw_json_writer_double (w, "temporaries", pm->temporaries);
       bpw_json_writer_double (w, "communication", pm->communication);
+      bpw_json_writer_double (w, "optimizer_step", pm->optimizer_step);
       bpw_json_writer_double (w, "device_total", pm->device_total);
       bpw_json_writer_double (w, "host_total", pm->host_total);
       bpw_json_writer_end_object (w);

@@ -116,14 +116,29 @@ double     _bpw_plan_layer_live_bytes (const BpwDistWork *dist,
 /* Micro-batches' worth of stored activations a stage holds (interleaving included). */
 /* What the blueprint's software stack holds beyond the model's own dtypes in training, per
  * rank: fp32 master bytes per byte of weights, the factor on gradient bytes (fp32 .grad),
- * and the fp32 logits the last stage keeps per micro-batch. No stack: 0, 1, 0. */
+ * the fp32 logits the last stage keeps per micro-batch, the optimizer step's scratch bytes
+ * per byte of weights, and whether the weights in the compute dtype are autocast's
+ * working copies (freed before the optimizer step). No stack: 0, 1, 0, 0, FALSE. */
 typedef struct
 {
-  double master_per_weight_byte;
-  double gradient_scale;
-  double logits_bytes;
+  double   master_per_weight_byte;
+  double   gradient_scale;
+  double   logits_bytes;
+  double   scratch_per_weight_byte;
+  gboolean working_copies;
 } BpwStackMemory;
 
+/* Device bytes live during the optimizer step of a rank whose state lies on device as
+ * @weights, @gradients, @optimizer_state (master included) and @kv_cache, the step
+ * allocating @scratch beside it while a collective buffer of up to @communication bytes
+ * may still be in flight (bpw-plan-memory.c states the rule). */
+double     _bpw_plan_optimizer_step_bytes (const BpwStackMemory *sm,
+                                           double               weights,
+                                           double               gradients,
+                                           double               optimizer_state,
+                                           double               kv_cache,
+                                           double               scratch,
+                                           double               communication);
 void       _bpw_plan_stack_memory     (const BpwBlueprint *bp,
                                        const BpwWorkGraph *g,
                                        const BpwParallel  *p,

@@ -89,9 +89,13 @@ typedef struct
 typedef struct
 {
   double  weights, gradients, optimizer_state, activations, kv_cache;
-  double  temporaries;     /* the largest task working set */
+  double  temporaries;     /* the largest working set of a forward or backward task */
   double  communication;   /* the largest collective buffer */
-  double  device_total;
+  double  optimizer_step;  /* training: what lives during the optimizer step, which
+                            * updates the state in place (bpw-plan-memory.c) */
+  double  optimizer_scratch;   /* of which allocated by the step (Adam's foreach sqrt) */
+  double  optimizer_released;  /* weights (autocast's working copies) not live then */
+  double  device_total;    /* the larger of the forward-backward sum and optimizer_step */
   double  host_total;
 } BpwPlanMemory;
 

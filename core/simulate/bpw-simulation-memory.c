@@ -7,6 +7,8 @@
  * buffers it produces when it starts and frees those it reads last when it ends; a
  * transfer holds its receive buffer while it runs; a pipeline send frees the send buffer
  * when it ends. At one instant frees come before allocations, so intervals are half-open.
+ * The optimizer step, from its first task's start to its last task's end, holds its
+ * scratch and not the weights that are autocast's working copies (bpw-plan-memory.c).
  */
 #define G_LOG_DOMAIN "bpw-simulation-memory"
 
@@ -91,8 +93,14 @@ send_list (const SimProgram *p, guint32 rank, const BpwSimEvent *e)
 }
 
 /* The allocations and frees of one event of column rank @rank. */
+typedef struct
+{
+  double start, end;   /* start > end: no optimizer task seen */
+} Window;
+
 static void
-collect (const BpwSimulation *sim, guint32 rank, const BpwSimEvent *e, Deltas *d)
+collect (const BpwSimulation *sim, guint32 rank, const BpwSimEvent *e, Deltas *d,
+         Window *optimizer)
 {
   const SimProgram *p = sim->program;
   const SimStage *st = &p->stages[rank];
@@ -101,6 +109,11 @@ collect (const BpwSimulation *sim, guint32 rank, const BpwSimEvent *e, Deltas *d
     {
       const SimTask *t = &g_array_index (st->tasks, SimTask, e->item);
 
+      if (t->seg == SIM_SEG_OPTIMIZER)
+        {
+          optimizer->start = MIN (optimizer->start, e->start);
+          optimizer->end = MAX (optimizer->end, e->end);
+        }
       for (guint k = t->mem_first; k < t->mem_first + t->mem_count; k++)
         {
           const SimMem *m = &g_array_index (st->mem, SimMem, k);
@@ -129,6 +142,20 @@ collect (const BpwSimulation *sim, guint32 rank, const BpwSimEvent *e, Deltas *d
       push (d->other, e->start, x->bytes, BPW_MEM_COMMUNICATION);
       push (d->other, e->end, -x->bytes, BPW_MEM_COMMUNICATION);
     }
+}
+
+/* The optimizer step's scratch and the working copies it does without, over @window. */
+static void
+push_optimizer (const BpwSimulation *sim, guint32 rank, const Window *window, Deltas *d)
+{
+  const BpwPlanMemory *pm = &sim->plan->stages[rank].memory;
+
+  if (!(window->start < window->end))
+    return;
+  push (d->other, window->start, pm->optimizer_scratch, BPW_MEM_TEMPORARIES);
+  push (d->other, window->end, -pm->optimizer_scratch, BPW_MEM_TEMPORARIES);
+  push (d->other, window->start, -pm->optimizer_released, BPW_MEM_WEIGHTS);
+  push (d->other, window->end, pm->optimizer_released, BPW_MEM_WEIGHTS);
 }
 
 /* The next delta of the three sorted streams, or NULL. */
@@ -239,20 +266,25 @@ _bpw_simulation_compute_memory (BpwSimulation *sim)
 {
   const SimProgram *p = sim->program;
   g_autofree Deltas *deltas = g_new (Deltas, p->n_stages);
+  g_autofree Window *optimizer = g_new (Window, p->n_stages);
 
   sim->memory = g_new0 (BpwSimMemory, p->n_stages);
   for (gint64 s = 0; s < p->n_stages; s++)
-    deltas_init (&deltas[s]);
+    {
+      deltas_init (&deltas[s]);
+      optimizer[s] = (Window) { G_MAXDOUBLE, -G_MAXDOUBLE };
+    }
   /* One pass over the events for every rank. */
   for (guint64 i = 0; i < sim->column_events; i++)
     {
       const BpwSimEvent *e = bpw_simulation_event (sim, (guint32) i);
       guint32 rank = _bpw_sim_column_rank (sim, e);
 
-      collect (sim, rank, e, &deltas[rank]);
+      collect (sim, rank, e, &deltas[rank], &optimizer[rank]);
     }
   for (gint64 s = 0; s < p->n_stages; s++)
     {
+      push_optimizer (sim, (guint32) s, &optimizer[s], &deltas[s]);
       replay (sim, (guint32) s, &deltas[s], &sim->memory[s], NULL);
       deltas_clear (&deltas[s]);
     }
@@ -264,6 +296,7 @@ bpw_simulation_memory_curve (const BpwSimulation *sim,
 {
   GArray *curve = g_array_new (FALSE, FALSE, sizeof (BpwMemorySample));
   BpwSimMemory scratch;
+  Window optimizer = { G_MAXDOUBLE, -G_MAXDOUBLE };
   guint32 rank;
   Deltas deltas;
 
@@ -275,8 +308,9 @@ bpw_simulation_memory_curve (const BpwSimulation *sim,
       const BpwSimEvent *e = bpw_simulation_event (sim, (guint32) i);
 
       if (_bpw_sim_column_rank (sim, e) == rank)
-        collect (sim, rank, e, &deltas);
+        collect (sim, rank, e, &deltas, &optimizer);
     }
+  push_optimizer (sim, rank, &optimizer, &deltas);
   replay (sim, rank, &deltas, &scratch, curve);
   deltas_clear (&deltas);
   return curve;
