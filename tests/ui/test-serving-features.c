@@ -124,16 +124,27 @@ trade_note (BpwWindow *window, guint s)
   return g_strdup (data->stream);
 }
 
+/* A window on bundled study @name (one study opened, not the default first). */
+static BpwWindow *
+open_bundled (const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  BpwWindow *window = bpw_window_new (NULL, NULL);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (bpw_window_open_bundled (window, name, &error));
+  g_assert_no_error (error);
+  bpw_test_wait_window (window);
+  return window;
+}
+
 static BpwWindow *
 open_on (const char *bundled, const char *scenario, guint *candidate, guint *index)
 {
-  g_autoptr(GError) error = NULL;
-  BpwWindow *window = bpw_test_open_default ();
+  BpwWindow *window = open_bundled (bundled);
   BpwStudy *study;
 
-  g_assert_true (bpw_window_open_bundled (window, bundled, &error));
-  g_assert_no_error (error);
-  bpw_test_wait_window (window);
   study = bpw_window_get_study (window);
   g_assert_true (bpw_study_lookup_scenario (study, scenario, index));
   *candidate = G_MAXUINT;
@@ -277,14 +288,11 @@ static void
 test_speculation (void)
 {
   g_autoptr(GError) error = NULL;
-  BpwWindow *window = bpw_test_open_default ();
+  BpwWindow *window = open_bundled ("moe-training");
   g_autofree char *note = NULL;
   GtkWidget *speculative, *tokens;
   guint s;
 
-  g_assert_true (bpw_window_open_bundled (window, "moe-training", &error));
-  g_assert_no_error (error);
-  bpw_test_wait_window (window);
   s = bpw_window_add_scenario_for_phase (window, "deepseek-v3", BPW_WORKLOAD_DECODE, &error);
   g_assert_no_error (error);
   wait_edit (window);

@@ -292,8 +292,8 @@ _bpw_inspector_build_serving_features (BpwInspector *self)
                                         "Each image takes %lld token of the sequence length",
                                         "Each image takes %lld tokens of the sequence length",
                                         (gulong) MIN (tokens, 1000000)), (long long) tokens)
-        : g_strdup (_("Each image is seen through cross-attention, outside the sequence "
-                      "length"));
+        : g_strdup (_("The decoder attends each image through cross-attention; the "
+                      "sequence length is text only"));
 
       add_value (self, group, _("Images per request"), subtitle, NULL, "images",
                  FEATURE_IMAGES);
