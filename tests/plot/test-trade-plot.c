@@ -450,6 +450,9 @@ test_study_images (void)
   g_assert_no_error (error);
   g_assert_cmpuint (one->points->len, ==, 1);
   g_assert_cmpuint (none->points->len, ==, 1);
+  /* The note names the images the prompts' lengths leave out. */
+  g_assert_nonnull (strstr (one->stream, "prompts fixed:1024 with 1 image of 576 tokens,"));
+  g_assert_nonnull (strstr (none->stream, "prompts fixed:1600,"));
   a = &g_array_index (one->points, BpwTradePoint, 0);
   b = &g_array_index (none->points, BpwTradePoint, 0);
   /* The same decoder tokens, plus the encoder's work for the image: the sweep's scale

@@ -129,6 +129,12 @@ void        _bpw_inspector_build_serving     (BpwInspector *self);
 gboolean    _bpw_inspector_refresh_serving_row (BpwInspector           *self,
                                                 GtkWidget              *row,
                                                 const BpwStudyScenario *s);
+/* The serving features' rows (bpw-inspector-serving-features.c): KV layout, prefix cache,
+ * chunked prefill, speculation and images per request, built before the pools. */
+void        _bpw_inspector_build_serving_features   (BpwInspector *self);
+gboolean    _bpw_inspector_refresh_serving_feature  (BpwInspector           *self,
+                                                     GtkWidget              *row,
+                                                     const BpwStudyScenario *s);
 gboolean    _bpw_inspector_parse_count       (const char          *text,
                                               gint64               min,
                                               gint64              *value,

@@ -254,7 +254,10 @@ _bpw_inspector_build_scenario (BpwInspector *self)
   _bpw_inspector_add_parallel_rows (self, BPW_INSPECTOR_SCENARIO, group,
                                     G_CALLBACK (bpw_inspector_parallel_commit_cb));
   if (!train)
-    _bpw_inspector_build_serving (self);
+    {
+      _bpw_inspector_build_serving_features (self);
+      _bpw_inspector_build_serving (self);
+    }
 }
 
 void
@@ -296,7 +299,8 @@ _bpw_inspector_refresh_scenario (BpwInspector *self)
                                                                    "bpw-field"));
       gint64 number = 0;
 
-      if (_bpw_inspector_refresh_serving_row (self, row, s))
+      if (_bpw_inspector_refresh_serving_row (self, row, s)
+          || _bpw_inspector_refresh_serving_feature (self, row, s))
         continue;
       switch (field)
         {

@@ -255,6 +255,31 @@ describe_serving (const BpwServeSettings *o)
   return g_string_free (out, FALSE);
 }
 
+/* The prompts of the stream: their text lengths, and the images each request adds
+ * ("fixed:448 with 1 image of 576 tokens"), which the lengths do not count. */
+static char *
+describe_prompts (const BpwLengthDist *prompt,
+                  const BpwScenario   *scenario,
+                  const BpwModelSpec  *spec)
+{
+  g_autofree char *text = bpw_length_dist_to_string (prompt);
+  gint64 images = bpw_scenario_images (scenario, spec);
+  gint64 tokens = bpw_model_spec_image_tokens (spec);
+  gulong plural = (gulong) MIN (images, 1000000);
+
+  if (images == 0)
+    return g_steal_pointer (&text);
+  /* A cross-attention model's images take no decoder tokens. */
+  if (tokens == 0)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s with %" PRId64 " image",
+                                         "%s with %" PRId64 " images", plural),
+                            text, images);
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s with %" PRId64 " image of %"
+                                       PRId64 " tokens", "%s with %" PRId64 " images of %"
+                                       PRId64 " tokens each", plural),
+                          text, images, tokens);
+}
+
 /* The candidate's modelled power on the scenario, all devices: the estimator's energy of a
  * step over its time (idle power plus the work at the blueprint's energy figures), not the
  * TDP, which no device draws all the time. NaN when the blueprint cannot price energy.
@@ -373,7 +398,8 @@ bpw_trade_data_new_from_study (BpwStudy              *study,
     }
   title = g_strdup_printf (_("Trade curves: %s, throughput against latency"), sc->name);
   data = bpw_trade_data_new (title, sc->name);
-  prompt = bpw_length_dist_to_string (&options->prompt);
+  prompt = describe_prompts (&options->prompt, &sc->scenario,
+                              &bpw_study_get_workload (study, sc->workload)->spec);
   output = bpw_length_dist_to_string (&options->output);
   serving = describe_serving (&options->serving);
   g_free (data->stream);
