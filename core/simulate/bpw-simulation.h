@@ -15,8 +15,9 @@
  *
  * Queues per rank: the matrix and the vector engine, and per interconnect tier one queue
  * for each parallel group that uses it (NCCL runs one communicator's collectives in
- * order; different communicators share the link, so a transfer that starts while another
- * group's traffic is on the same tier is stretched by the overlap: half the bandwidth).
+ * order; different communicators share the link fairly: while n groups' transfers are
+ * active on a tier each gets 1/n of its bandwidth, so an arrival slows the transfers
+ * already running as well as itself, and a departure speeds up the rest).
  * Tasks issue in program order (the pipeline schedule's order of micro-batches, then the
  * plan's op order, which is topological); by default a rank has one issue stream, as a
  * GPU stream serialises kernels, and with concurrent_engines matrix and vector tasks
