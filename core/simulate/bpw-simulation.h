@@ -236,6 +236,11 @@ void           bpw_simulation_event_work (const BpwSimulation *sim,
                                           const BpwSimEvent   *event,
                                           double              *flops,
                                           double              *bytes);
+/* How long the event takes alone: a task's cost, a transfer's time on an idle link (one
+ * bucket's share for a bucketed reduction or gather). A transfer's span beyond it is
+ * contention: time, not bytes. */
+double         bpw_simulation_event_alone_s (const BpwSimulation *sim,
+                                             const BpwSimEvent   *event);
 /* Bottleneck class of an event: its task's cost class, communication for transfers. */
 BpwBottleneck  bpw_simulation_event_bottleneck (const BpwSimulation *sim,
                                                 const BpwSimEvent   *event);
