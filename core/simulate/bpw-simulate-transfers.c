@@ -180,7 +180,7 @@ post_tied (Sim *s, guint side, double ready, guint32 pred)
   guint32 rank[2] = { 0, (guint32) (p->n_stages - 1) };
   const SimXfer *x[2] = { NULL, NULL };
   double start = 0, end = 0;
-  guint32 spred = BPW_SIM_NONE;
+  guint32 spred = BPW_SIM_NONE, idx[2];
 
   s->tied_ready[side] = ready;
   s->tied_pred[side] = pred;
@@ -214,16 +214,21 @@ post_tied (Sim *s, guint side, double ready, guint32 pred)
       BpwSimEvent e = transfer_event (s, (guint) p->stages[rank[i]].index, x[i]->item, rank[i],
                                       -1, x[i]->tier, x[i]->group, 0,
                                       BPW_SIM_FLAG_STEP | BPW_SIM_FLAG_SYNC);
-      guint32 idx;
 
       e.start = start;
       e.end = end;
       e.pred = spred;
-      idx = _bpw_sim_add_event (s, &e);
-      /* Synchronised: neither side ends before the other's share is done (a share slowed
-       * on one side after this is not carried to the other). */
-      _bpw_sim_link_add (s, rank[i], x[i]->tier, x[i]->group, idx, x[i]->duration, end);
-      dp_arrived (s, rank[i], idx);
+      idx[i] = _bpw_sim_add_event (s, &e);
+      _bpw_sim_link_add (s, rank[i], x[i]->tier, x[i]->group, idx[i], x[i]->duration, end);
+    }
+  /* Synchronised: neither side ends before the other, its link shared or not (a share
+   * slowed on one side after this is not carried to the other). */
+  end = MAX (_bpw_sim_ev (s, idx[0])->end, _bpw_sim_ev (s, idx[1])->end);
+  for (guint i = 0; i < 2; i++)
+    {
+      if (_bpw_sim_ev (s, idx[i])->end < end)
+        _bpw_sim_link_pin (s, rank[i], x[i]->tier, idx[i], start, end);
+      dp_arrived (s, rank[i], idx[i]);
     }
 }
 
