@@ -163,7 +163,8 @@ typedef struct
 {
   double  breakdown_s[BPW_N_BREAKDOWNS];
   double  busy_s;          /* task time (contention included) */
-  double  contention_s;    /* of exposed communication: processor-usage slowdowns, link queueing */
+  double  contention_s;    /* of exposed communication: processor-usage slowdowns, link
+                            * sharing and queueing (time: the bytes do not change) */
   double  pipeline_wait_s; /* of exposed communication: waiting on pipeline transfers in flight */
   double  link_busy_s[BPW_MAPPING_MAX_TIERS];  /* per tier: time its link carries traffic */
   double  layer_s[BPW_N_LAYER_BUCKETS][BPW_N_BOTTLENECKS];  /* the step by layer type and
@@ -178,7 +179,7 @@ typedef struct
   double  bubble_s;        /* pipeline fill/drain: unequal stages, first/last stage work */
   double  overlap_s;       /* exposed communication other than contention (DP and TP overlap,
                             * pipeline sends on or off the critical cycle) */
-  double  contention_s;    /* processor usage of overlapped traffic, link queueing */
+  double  contention_s;    /* processor usage of overlapped traffic, link sharing, queueing */
   double  work_s;          /* task time on the reference rank (optimizer and DP tail of
                             * another stage in the analytic step) */
 } BpwSimDifference;

@@ -172,7 +172,8 @@ test_alone_exact (void)
           const BpwSimEvent *e = bpw_simulation_event (sim, g_array_index (link, guint32, i));
 
           /* One group per port: nothing to share. */
-          g_assert_true (prev_group == G_MAXUINT || prev_group == (guint) BPW_SIM_QUEUE_GROUP (e->queue));
+          g_assert_true (prev_group == G_MAXUINT ||
+                         prev_group == (guint) BPW_SIM_QUEUE_GROUP (e->queue));
           prev_group = BPW_SIM_QUEUE_GROUP (e->queue);
           g_assert_cmpfloat (e->start, >=, prev_end);
           g_assert_cmpfloat (e->end, ==, e->start + bpw_simulation_event_alone_s (sim, e));
