@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include "bpw-link-share.h"
 #include "bpw-simulation-private.h"
 
 G_BEGIN_DECLS
@@ -28,6 +29,8 @@ typedef struct
   guint32  item;
   gint32   micro_batch;
   guint32  target;
+  guint32  source_seg; /* 1 + the rank's segment whose end sets @ready, 0 none */
+  guint32  epoch;      /* Sim.epoch when @ready was read */
   guint8   target_kind;
   guint8   tier, group, chunk, flags;
 } SimPending;
@@ -38,11 +41,13 @@ typedef struct
   gboolean  open, blocked, done;
   double    gate;
   guint32   gate_pred;
+  guint32   gate_epoch;     /* Sim.epoch when @gate was read */
   double    free[2];        /* matrix, vector engine (equal in serial mode) */
   guint32   last[2];
   guint32   dp_pending;     /* DP reductions and tied all-reduce the optimizer waits for */
   double    dp_ready;
   guint32   dp_last;
+  GArray   *dp_events;      /* guint32: the DP reductions and tied all-reduce created */
   guint32   last_backward;  /* index of the rank's last backward segment, or NONE */
   guint32  *forward_of;     /* [mb·chunks + chunk] → forward segment index */
   guint32  *gather_events;  /* [layer offset]: the overlapped weight gather's bucket */
@@ -57,14 +62,33 @@ typedef struct
   guint32  kind;
 } SimHeapEntry;
 
+/* One rank's port on one tier: the transfers not yet finished on it, in arrival order,
+ * and what its groups' finished transfers leave behind (bpw-link-share.h). */
+typedef struct
+{
+  BpwLinkFlow  *flows;
+  guint32      *events;      /* each flow's event */
+  guint32      *preds;       /* the event that made each flow ready */
+  guint         n, cap;
+  double        clock;       /* the flows are served up to here */
+  double        group_free[BPW_LINK_MAX_GROUPS];
+  guint32       group_last[BPW_LINK_MAX_GROUPS];
+} SimLink;
+
+G_STATIC_ASSERT (BPW_N_GROUPS <= BPW_LINK_MAX_GROUPS);
+
 typedef struct
 {
   BpwSimulation *sim;
   const BpwPlan *plan;
   SimProgram    *p;
   SimRankState  *ranks;
-  double        *link_free;   /* [(rank·tiers + tier)·groups + group] */
-  guint32       *link_last;
+  SimLink       *links;       /* [rank·tiers + tier] */
+  BpwLinkFlow   *scratch;     /* a link's flows, planned to their ends */
+  guint          scratch_cap;
+  double         now;         /* the heap's time */
+  guint32        epoch;       /* counts moves of a created transfer's end: sharing with a
+                               * later arrival slowed it; what was read before re-reads */
   double        *nb_busy;     /* [rank·tiers + tier]: end of the latest overlapped transfer */
   double        *usage;       /* per tier: processor usage */
   guint32       *pp_events;   /* [backward][boundary][mb] */
@@ -108,13 +132,23 @@ SimHeapEntry _bpw_sim_heap_pop (Sim *s);
 guint32  _bpw_sim_add_event   (Sim *s, const BpwSimEvent *e);
 void     _bpw_sim_wake        (Sim *s, guint32 rank, double time);
 void     _bpw_sim_post        (Sim *s, const SimPending *pending);
-/* Start of a transfer of @group on @tier of @rank ready at @ready (@pred is set when the
- * group's queue was the binding constraint), and in @stretch the time sharing the tier
- * with other groups' traffic adds to @duration. */
-double   _bpw_sim_reserve     (Sim *s, guint32 rank, guint tier, guint group, double ready,
-                               double duration, guint32 *pred, double *stretch);
-void     _bpw_sim_occupy      (Sim *s, guint32 rank, guint tier, guint group, guint32 idx,
-                               gboolean overlapped);
+/* Puts the transfer event @idx (ready at its start, made ready by its pred) on its link
+ * of @tier of @rank with @work s of service, ending no earlier than @floor (0 none), and
+ * plans the link again: the event's start, end and pred are its share's, and the ends of
+ * the transfers it shares with move (Sim.epoch counts it). */
+void     _bpw_sim_link_add    (Sim *s, guint32 rank, guint tier, guint group, guint32 idx,
+                               double work, double floor);
+/* Moves the transfer @idx on its link to be ready at @ready and end no earlier than
+ * @floor (pipe overlap: its last tile follows the task's). */
+void     _bpw_sim_link_pin    (Sim *s, guint32 rank, guint tier, guint32 idx, double ready,
+                               double floor);
+/* When @group's transfers on the link end (the last one's event in @pred). */
+double   _bpw_sim_link_group_free (Sim *s, guint32 rank, guint tier, guint group,
+                                   guint32 *pred);
+/* The end of segment @seg of @rank: @done, or the end of one of its events if later
+ * (@pred set to it). */
+double   _bpw_sim_segment_done (Sim *s, guint32 rank, guint32 seg, double done,
+                                guint32 *pred);
 
 /* bpw-simulate-transfers.c */
 void     _bpw_sim_create_pending (Sim *s, guint32 id, double now);

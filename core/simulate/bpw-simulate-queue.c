@@ -3,13 +3,16 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The binary heap of happenings, the event log, posted transfers, waking a blocked rank
- * and the per-tier link queues: what both the rank side (bpw-simulate.c) and the transfer
- * side (bpw-simulate-transfers.c) of the loop act on. Kept out of bpw-simulate.c, which
+ * and the links (each rank's port on each tier, shared fairly by the transfers on it:
+ * bpw-link-share.h): what both the rank side (bpw-simulate.c) and the transfer side
+ * (bpw-simulate-transfers.c) of the loop act on. Kept out of bpw-simulate.c, which
  * calls the transfer side, so that the transfer side does not call back into it.
  */
 #define G_LOG_DOMAIN "bpw-simulate"
 
 #include "config.h"
+
+#include <string.h>
 
 #include "bpw-simulate-private.h"
 
@@ -104,46 +107,192 @@ _bpw_sim_post (Sim              *s,
 
 /* ---- links ---- */
 
-/* Transfers of one group run in order on its queue; another group's traffic on the same
- * tier halves the bandwidth while they overlap, which stretches the later one. */
-double
-_bpw_sim_reserve (Sim     *s,
-                  guint32  rank,
-                  guint    tier,
-                  guint    group,
-                  double   ready,
-                  double   duration,
-                  guint32 *pred,
-                  double  *stretch)
+static SimLink *
+link_of (Sim *s, guint32 rank, guint tier)
 {
-  guint base = (rank * s->p->n_tiers + tier) * BPW_N_GROUPS;
-  double start = ready;
+  return &s->links[rank * s->p->n_tiers + tier];
+}
 
-  if (s->link_free[base + group] > ready)
+/* Serves the link's flows up to the heap's time and drops the finished ones: what
+ * happened before now is final. */
+static void
+link_advance (Sim *s, SimLink *l)
+{
+  guint k = 0;
+
+  if (s->now > l->clock)
     {
-      start = s->link_free[base + group];
-      *pred = s->link_last[base + group];
+      bpw_link_share_sweep (l->flows, l->n, l->clock, s->now, l->group_free);
+      l->clock = s->now;
     }
-  *stretch = 0;
-  for (guint g = 0; g < BPW_N_GROUPS; g++)
-    if (g != group)
-      *stretch += CLAMP (s->link_free[base + g] - start, 0.0, duration);
-  return start;
+  for (guint i = 0; i < l->n; i++)
+    {
+      BpwLinkFlow *f = &l->flows[i];
+      const BpwSimEvent *e = _bpw_sim_ev (s, l->events[i]);
+
+      if (f->done || (f->started && e->end <= l->clock))
+        {
+          l->group_free[f->group] = MAX (l->group_free[f->group], e->end);
+          l->group_last[f->group] = l->events[i];
+          continue;
+        }
+      l->flows[k] = *f;
+      l->events[k] = l->events[i];
+      l->preds[k] = l->preds[i];
+      k++;
+    }
+  l->n = k;
+}
+
+/* Plans the link's flows to their ends and writes their events: a flow's end only moves
+ * later (another's arrival slows it), and each move is counted. @fresh: the last flow's
+ * event is new, its times are the plan's whatever they were. */
+static void
+link_plan (Sim *s, SimLink *l, guint32 rank, guint tier, gboolean fresh)
+{
+  double group_free[BPW_LINK_MAX_GROUPS];
+  double *busy = &s->nb_busy[rank * s->p->n_tiers + tier];
+
+  if (l->n > s->scratch_cap)
+    {
+      s->scratch_cap = MAX (l->n, 2 * s->scratch_cap);
+      s->scratch = g_renew (BpwLinkFlow, s->scratch, s->scratch_cap);
+    }
+  memcpy (s->scratch, l->flows, l->n * sizeof (BpwLinkFlow));
+  memcpy (group_free, l->group_free, sizeof group_free);
+  bpw_link_share_sweep (s->scratch, l->n, l->clock, G_MAXDOUBLE, group_free);
+
+  for (guint i = 0; i < l->n; i++)
+    {
+      const BpwLinkFlow *f = &s->scratch[i];
+      BpwSimEvent *e = _bpw_sim_ev (s, l->events[i]);
+      guint32 pred = f->behind == BPW_LINK_READY ? l->preds[i]
+                   : f->behind == BPW_LINK_EARLIER ? l->group_last[f->group]
+                   : l->events[f->behind];
+
+      if (fresh && i + 1 == l->n)
+        {
+          e->start = f->start;
+          e->end = f->end;
+          e->pred = pred;
+        }
+      else
+        {
+          if (f->start > e->start)
+            e->start = f->start, e->pred = pred;
+          if (f->end > e->end)
+            {
+              e->end = f->end;
+              s->epoch++;
+            }
+        }
+      if (!(e->flags & BPW_SIM_FLAG_BLOCKING))
+        *busy = MAX (*busy, e->end);
+    }
 }
 
 void
-_bpw_sim_occupy (Sim     *s,
-                 guint32  rank,
-                 guint    tier,
-                 guint    group,
-                 guint32  idx,
-                 gboolean overlapped)
+_bpw_sim_link_add (Sim     *s,
+                   guint32  rank,
+                   guint    tier,
+                   guint    group,
+                   guint32  idx,
+                   double   work,
+                   double   floor)
 {
-  guint l = (rank * s->p->n_tiers + tier) * BPW_N_GROUPS + group;
-  double end = _bpw_sim_ev (s, idx)->end;
+  SimLink *l = link_of (s, rank, tier);
+  const BpwSimEvent *e = _bpw_sim_ev (s, idx);
 
-  s->link_free[l] = MAX (s->link_free[l], end);
-  s->link_last[l] = idx;
-  if (overlapped)
-    s->nb_busy[rank * s->p->n_tiers + tier] = MAX (s->nb_busy[rank * s->p->n_tiers + tier], end);
+  link_advance (s, l);
+  if (l->n == l->cap)
+    {
+      l->cap = MAX (8, 2 * l->cap);
+      l->flows = g_renew (BpwLinkFlow, l->flows, l->cap);
+      l->events = g_renew (guint32, l->events, l->cap);
+      l->preds = g_renew (guint32, l->preds, l->cap);
+    }
+  l->flows[l->n] = bpw_link_flow (e->start, work, group);
+  l->flows[l->n].floor = floor;
+  l->events[l->n] = idx;
+  l->preds[l->n] = e->pred;
+  l->n++;
+  link_plan (s, l, rank, tier, TRUE);
+}
+
+void
+_bpw_sim_link_pin (Sim     *s,
+                   guint32  rank,
+                   guint    tier,
+                   guint32  idx,
+                   double   ready,
+                   double   floor)
+{
+  SimLink *l = link_of (s, rank, tier);
+  BpwSimEvent *e = _bpw_sim_ev (s, idx);
+
+  for (guint i = l->n; i-- > 0;)
+    if (l->events[i] == idx)
+      {
+        BpwLinkFlow *f = &l->flows[i];
+
+        f->ready = ready;
+        f->floor = floor;
+        if (f->started && f->left == f->work)
+          f->started = FALSE;
+        /* The move is the pipe's own, not another transfer's: no re-read. */
+        e->start = MAX (e->start, ready);
+        e->end = MAX (e->end, floor);
+        link_plan (s, l, rank, tier, FALSE);
+        return;
+      }
+}
+
+double
+_bpw_sim_link_group_free (Sim     *s,
+                          guint32  rank,
+                          guint    tier,
+                          guint    group,
+                          guint32 *pred)
+{
+  SimLink *l = link_of (s, rank, tier);
+
+  for (guint i = l->n; i-- > 0;)
+    if (l->flows[i].group == group)
+      {
+        *pred = l->events[i];
+        return _bpw_sim_ev (s, l->events[i])->end;
+      }
+  *pred = l->group_last[group];
+  return l->group_free[group];
+}
+
+double
+_bpw_sim_segment_done (Sim     *s,
+                       guint32  rank,
+                       guint32  seg,
+                       double   done,
+                       guint32 *pred)
+{
+  const SimProgram *p = s->p;
+  const SimRun *run = &p->runs[rank];
+  const SimSegment *sg = &run->segments[seg];
+  const SimList *list = _bpw_sim_list (p, &p->stages[rank], sg->seg, sg->chunk);
+
+  if (s->epoch == 0)
+    return done;
+  for (guint i = 0; i < list->tasks->len; i++)
+    {
+      guint32 e = run->task_events[sg->task_base + i];
+
+      if (e != BPW_SIM_NONE && _bpw_sim_ev (s, e)->end > done)
+        done = _bpw_sim_ev (s, e)->end, *pred = e;
+    }
+  for (guint i = 0; i < list->n_xfers; i++)
+    {
+      guint32 e = run->xfer_events[sg->xfer_base + i];
+
+      if (e != BPW_SIM_NONE && _bpw_sim_ev (s, e)->end > done)
+        done = _bpw_sim_ev (s, e)->end, *pred = e;
+    }
+  return done;
 }

@@ -32,6 +32,7 @@ dp_arrived (Sim *s, guint32 rank, guint32 idx)
   SimRankState *rs = &s->ranks[rank];
   double end = _bpw_sim_ev (s, idx)->end;
 
+  g_array_append_val (rs->dp_events, idx);
   rs->dp_pending--;
   if (end >= rs->dp_ready)
     rs->dp_ready = end, rs->dp_last = idx;
@@ -47,15 +48,32 @@ _bpw_sim_create_pending (Sim    *s,
   SimPending pd = g_array_index (s->pending, SimPending, id);
   BpwSimEvent e = transfer_event (s, pd.stage, pd.item, pd.rank, pd.micro_batch, pd.tier,
                                   pd.group, pd.chunk, pd.flags);
-  double stretch;
   guint32 idx;
 
+  /* The segment whose end made it ready ended later than read then: a transfer of it
+   * was slowed by sharing its link since. */
+  if (pd.source_seg > 0 && pd.epoch != s->epoch)
+    {
+      SimPending *stored = &g_array_index (s->pending, SimPending, id);
+      double ready = _bpw_sim_segment_done (s, pd.rank, pd.source_seg - 1, pd.ready,
+                                            &stored->pred);
+
+      stored->epoch = s->epoch;
+      if (ready > now)
+        {
+          stored->ready = ready;
+          _bpw_sim_heap_push (s, ready, SIM_HEAP_XFER, id);
+          return;
+        }
+      pd.pred = stored->pred;
+    }
+
   e.pred = pd.pred;
-  e.start = _bpw_sim_reserve (s, pd.rank, pd.tier, pd.group, now, pd.duration, &e.pred,
-                              &stretch);
-  e.end = e.start + pd.duration + stretch;
+  e.start = now;
+  e.end = now + pd.duration;
   idx = _bpw_sim_add_event (s, &e);
-  _bpw_sim_occupy (s, pd.rank, pd.tier, pd.group, idx, TRUE);
+  _bpw_sim_link_add (s, pd.rank, pd.tier, pd.group, idx, pd.duration, 0.0);
+  e = *_bpw_sim_ev (s, idx);
 
   switch ((SimTarget) pd.target_kind)
     {
@@ -161,8 +179,8 @@ post_tied (Sim *s, guint side, double ready, guint32 pred)
   const SimProgram *p = s->p;
   guint32 rank[2] = { 0, (guint32) (p->n_stages - 1) };
   const SimXfer *x[2] = { NULL, NULL };
-  double start = 0, end = 0, stretch[2] = { 0, 0 };
-  guint32 spred = BPW_SIM_NONE;
+  double start = 0, end = 0;
+  guint32 spred = BPW_SIM_NONE, idx[2];
 
   s->tied_ready[side] = ready;
   s->tied_pred[side] = pred;
@@ -181,23 +199,36 @@ post_tied (Sim *s, guint side, double ready, guint32 pred)
   if (x[0] == NULL || x[1] == NULL)
     return;
   for (guint i = 0; i < 2; i++)
-    start = MAX (start, _bpw_sim_reserve (s, rank[i], x[i]->tier, x[i]->group, start,
-                                          x[i]->duration, &spred, &stretch[i]));
+    {
+      guint32 queue_pred;
+      double queue_free = _bpw_sim_link_group_free (s, rank[i], x[i]->tier, x[i]->group,
+                                                    &queue_pred);
+
+      if (queue_free > start)
+        start = queue_free, spred = queue_pred;
+    }
   for (guint i = 0; i < 2; i++)
-    end = MAX (end, start + x[i]->duration + stretch[i]);
+    end = MAX (end, start + x[i]->duration);
   for (guint i = 0; i < 2; i++)
     {
       BpwSimEvent e = transfer_event (s, (guint) p->stages[rank[i]].index, x[i]->item, rank[i],
                                       -1, x[i]->tier, x[i]->group, 0,
                                       BPW_SIM_FLAG_STEP | BPW_SIM_FLAG_SYNC);
-      guint32 idx;
 
       e.start = start;
       e.end = end;
       e.pred = spred;
-      idx = _bpw_sim_add_event (s, &e);
-      _bpw_sim_occupy (s, rank[i], x[i]->tier, x[i]->group, idx, TRUE);
-      dp_arrived (s, rank[i], idx);
+      idx[i] = _bpw_sim_add_event (s, &e);
+      _bpw_sim_link_add (s, rank[i], x[i]->tier, x[i]->group, idx[i], x[i]->duration, end);
+    }
+  /* Synchronised: neither side ends before the other, its link shared or not (a share
+   * slowed on one side after this is not carried to the other). */
+  end = MAX (_bpw_sim_ev (s, idx[0])->end, _bpw_sim_ev (s, idx[1])->end);
+  for (guint i = 0; i < 2; i++)
+    {
+      if (_bpw_sim_ev (s, idx[i])->end < end)
+        _bpw_sim_link_pin (s, rank[i], x[i]->tier, idx[i], start, end);
+      dp_arrived (s, rank[i], idx[i]);
     }
 }
 
@@ -222,6 +253,8 @@ _bpw_sim_backward_done (Sim    *s,
         {
           SimPending pd = pending_for (st, x, rank, ready, pred, SIM_TARGET_DP);
 
+          pd.source_seg = s->ranks[rank].seg + 1;
+          pd.epoch = s->epoch;
           _bpw_sim_post (s, &pd);
         }
     }
@@ -272,6 +305,8 @@ _bpw_sim_optimizer_done (Sim    *s,
       {
         SimPending pd = pending_for (st, step_xfer (st, i), rank, ready, pred, SIM_TARGET_NONE);
 
+        pd.source_seg = s->ranks[rank].seg + 1;
+        pd.epoch = s->epoch;
         _bpw_sim_post (s, &pd);
       }
 }
@@ -304,6 +339,7 @@ _bpw_sim_post_send (Sim              *s,
     .target = _bpw_sim_pp_slot (p, backward, backward ? k - 1 : k, sg->micro_batch),
     .target_kind = SIM_TARGET_PP, .tier = x->tier, .group = x->group, .chunk = sg->chunk,
     .flags = BPW_SIM_FLAG_PIPELINE | (backward ? BPW_SIM_FLAG_BACKWARD : 0),
+    .source_seg = s->ranks[rank].seg + 1, .epoch = s->epoch,
   };
   _bpw_sim_post (s, &pd);
 }

@@ -4,11 +4,15 @@
  *
  * A binary heap orders two kinds of happenings by time: a rank trying to issue its next
  * item (a task, or a transfer its stream waits for), and a transfer becoming ready
- * (pipeline sends, DP buckets, ZeRO gathers). Durations are known when an item starts,
- * so an item's end is fixed the moment it is created; a rank blocks only on a transfer
- * from another rank that has not been issued yet, and the issuer wakes it. Links serve
- * transfers in the order they become ready. Every event records the event that set its
- * start (its predecessor), from which the critical path is read back.
+ * (pipeline sends, DP buckets, ZeRO gathers). A task's duration is known when it
+ * starts, so its end is fixed the moment it is created; a transfer's end is planned when
+ * it is created and moves later when another group's transfer arrives on its link while
+ * it runs (fair shares, bpw-link-share.h). What was read from an end before it moved is
+ * read again (the gates, the engines' last items, a posted transfer's ready time): at
+ * the heap's time every end up to it is final. A rank blocks only on a transfer from
+ * another rank that has not been issued yet, and the issuer wakes it. Each group's
+ * transfers on a link run in the order they become ready. Every event records the event
+ * that set its start (its predecessor), from which the critical path is read back.
  */
 #define G_LOG_DOMAIN "bpw-simulate"
 
@@ -41,6 +45,8 @@ close_segment (Sim *s, guint32 rank)
   guint32 pred = sg->done_event != BPW_SIM_NONE ? sg->done_event : rs->gate_pred;
   gint64 k = _bpw_sim_virtual_stage (p, rank, sg->chunk), last = p->n_stages * p->chunks - 1;
 
+  done = _bpw_sim_segment_done (s, rank, rs->seg, done, &pred);
+
   if ((sg->seg == SIM_SEG_FORWARD && k < last) ||
       (sg->seg == SIM_SEG_BACKWARD && k > 0 && st->train))
     _bpw_sim_post_send (s, rank, sg, done, pred);
@@ -62,9 +68,29 @@ consider (double t, guint32 e, double *best, guint32 *pred)
     *best = t, *pred = e;
 }
 
-/* Segment gates; FALSE when one is not issued yet (the rank blocks). */
+/* When the optimizer's reductions are all done: their ends as they are now. */
+static double
+dp_ready (Sim *s, SimRankState *rs, guint32 *pred)
+{
+  double ready = rs->dp_ready;
+
+  *pred = rs->dp_last;
+  if (s->epoch == 0)
+    return ready;
+  for (guint i = 0; i < rs->dp_events->len; i++)
+    {
+      guint32 e = g_array_index (rs->dp_events, guint32, i);
+
+      if (_bpw_sim_ev (s, e)->end >= ready)
+        ready = _bpw_sim_ev (s, e)->end, *pred = e;
+    }
+  return ready;
+}
+
+/* The current segment's gates, read from their events' ends as they are now; FALSE when
+ * one is not issued yet (the rank blocks). */
 static gboolean
-open_segment (Sim *s, guint32 rank, double now)
+segment_gate (Sim *s, guint32 rank, double *gate_out, guint32 *gpred_out)
 {
   const SimProgram *p = s->p;
   SimRankState *rs = &s->ranks[rank];
@@ -92,7 +118,11 @@ open_segment (Sim *s, guint32 rank, double now)
           consider (_bpw_sim_ev (s, e)->end, e, &gate, &gpred);
         }
       if (f != BPW_SIM_NONE && (e = p->runs[rank].segments[f].done_event) != BPW_SIM_NONE)
-        consider (_bpw_sim_ev (s, e)->end, e, &gate, &gpred);
+        {
+          double done = _bpw_sim_segment_done (s, rank, f, _bpw_sim_ev (s, e)->end, &e);
+
+          consider (done, e, &gate, &gpred);
+        }
     }
   if (sg->seg == SIM_SEG_FORWARD && sg->micro_batch == 0 && rs->gathers_pending > 0)
     return FALSE;
@@ -107,14 +137,41 @@ open_segment (Sim *s, guint32 rank, double now)
       if (rs->dp_pending > 0)
         return FALSE;
       if (rs->dp_last != BPW_SIM_NONE)
-        consider (rs->dp_ready, rs->dp_last, &gate, &gpred);
+        {
+          double ready = dp_ready (s, rs, &e);
+
+          consider (ready, e, &gate, &gpred);
+        }
     }
-  rs->gate = gate;
-  rs->gate_pred = gpred;
+  *gate_out = gate;
+  *gpred_out = gpred;
+  return TRUE;
+}
+
+static gboolean
+open_segment (Sim *s, guint32 rank, double now)
+{
+  const SimProgram *p = s->p;
+  SimRankState *rs = &s->ranks[rank];
+  guint32 e;
+
+  if (!segment_gate (s, rank, &rs->gate, &rs->gate_pred))
+    return FALSE;
+  rs->gate_epoch = s->epoch;
   rs->open = TRUE;
   e = rs->seg > 0 ? p->runs[rank].segments[rs->seg - 1].done_event : BPW_SIM_NONE;
   _bpw_sim_prefetch (s, rank, rs->seg + 1, now, e);
   return TRUE;
+}
+
+/* When engine @q is free: its last item's end, which a blocking transfer that shares its
+ * link may have moved since. Items before it on the engine ended before it was issued. */
+static double
+engine_free (Sim *s, const SimRankState *rs, guint q)
+{
+  if (rs->last[q] == BPW_SIM_NONE)
+    return rs->free[q];
+  return MAX (rs->free[q], _bpw_sim_ev (s, rs->last[q])->end);
 }
 
 /* Earliest start of the current item (the task @t, or a transfer the stream waits for
@@ -127,16 +184,23 @@ earliest (Sim *s, guint32 rank, const SimStage *st, const SimSegment *sg, const 
 {
   SimRankState *rs = &s->ranks[rank];
   const SimRun *run = &s->p->runs[rank];
-  double t0 = rs->gate;
+  double t0;
 
+  /* A transfer's end moved since the gates were read: read them again. */
+  if (rs->gate_epoch != s->epoch)
+    {
+      segment_gate (s, rank, &rs->gate, &rs->gate_pred);
+      rs->gate_epoch = s->epoch;
+    }
+  t0 = rs->gate;
   *pred = rs->gate_pred;
   if (is_task)
-    consider (rs->free[t->queue], rs->last[t->queue], &t0, pred);
+    consider (engine_free (s, rs, t->queue), rs->last[t->queue], &t0, pred);
   else
     {
       /* A transfer the stream waits for holds both engines. */
-      consider (rs->free[0], rs->last[0], &t0, pred);
-      consider (rs->free[1], rs->last[1], &t0, pred);
+      consider (engine_free (s, rs, 0), rs->last[0], &t0, pred);
+      consider (engine_free (s, rs, 1), rs->last[1], &t0, pred);
     }
   for (guint g = t->gate_first; g < t->gate_first + t->gate_count; g++)
     {
@@ -206,23 +270,19 @@ issue_task (Sim *s, guint32 rank, const SimStage *st, SimSegment *sg, guint32 lo
       const SimXfer *x = &g_array_index (st->xfers, SimXfer, k);
       const BpwPlanTransfer *tr = _bpw_sim_transfer (s->plan, (guint) st->index, x->item);
       gboolean pipe = s->plan->mapping.tp_overlap == BPW_TP_OVERLAP_PIPE;
-      guint32 xpred = idx;
       BpwSimEvent xe = {
         .lineage = tr->op, .item = x->item, .rank = rank, .micro_batch = sg->micro_batch,
         .stage = (guint16) st->index, .kind = BPW_SIM_EVENT_TRANSFER,
         .queue = (guint8) BPW_SIM_QUEUE_LINK (x->tier, x->group), .phase = tr->phase,
         .chunk = sg->chunk, .flags = BPW_SIM_FLAG_OVERLAP,
       };
-      double stretch;
       guint32 xi;
 
-      xe.start = _bpw_sim_reserve (s, rank, x->tier, x->group,
-                                   now + (pipe ? t->duration / (double) x->ranks : 0),
-                                   x->duration, &xpred, &stretch);
-      xe.end = xe.start + x->duration + stretch;
-      xe.pred = xpred;
+      xe.start = now + (pipe ? t->duration / (double) x->ranks : 0);
+      xe.end = xe.start + x->duration;
+      xe.pred = idx;
       xi = _bpw_sim_add_event (s, &xe);
-      _bpw_sim_occupy (s, rank, x->tier, x->group, xi, TRUE);
+      _bpw_sim_link_add (s, rank, x->tier, x->group, xi, x->duration, 0.0);
       run->xfer_events[sg->xfer_base + x->pos] = xi;
     }
 
@@ -242,11 +302,7 @@ issue_task (Sim *s, guint32 rank, const SimStage *st, SimSegment *sg, guint32 lo
       double tail = _bpw_sim_ev (s, idx)->end + x->duration / (double) x->ranks;
 
       if (s->plan->mapping.tp_overlap == BPW_TP_OVERLAP_PIPE && xe->end < tail)
-        {
-          xe->start += tail - xe->end;
-          xe->end = tail;
-          _bpw_sim_occupy (s, rank, x->tier, x->group, xi, TRUE);
-        }
+        _bpw_sim_link_pin (s, rank, x->tier, xi, xe->start + (tail - xe->end), tail);
       note_done (s, sg, xi);
     }
 
@@ -269,13 +325,13 @@ issue_blocking (Sim *s, guint32 rank, const SimStage *st, SimSegment *sg, const 
     .queue = (guint8) BPW_SIM_QUEUE_LINK (x->tier, x->group), .phase = tr->phase,
     .chunk = sg->chunk, .flags = BPW_SIM_FLAG_BLOCKING,
   };
-  double stretch;
   guint32 idx;
 
-  e.start = _bpw_sim_reserve (s, rank, x->tier, x->group, now, x->duration, &e.pred, &stretch);
-  e.end = e.start + x->duration + stretch;
+  e.start = now;
+  e.end = now + x->duration;
   idx = _bpw_sim_add_event (s, &e);
-  _bpw_sim_occupy (s, rank, x->tier, x->group, idx, FALSE);
+  _bpw_sim_link_add (s, rank, x->tier, x->group, idx, x->duration, 0.0);
+  e = *_bpw_sim_ev (s, idx);
   s->p->runs[rank].xfer_events[sg->xfer_base + x->pos] = idx;
   stream_set (s, rs, -1, e.end, idx);
   note_done (s, sg, idx);
@@ -360,18 +416,17 @@ _bpw_sim_run (BpwSimulation *sim,
     .dp_overlap = sim->plan->mapping.dp_overlap,
   };
   guint n_tiers = (guint) p->n_stages * MAX (p->n_tiers, 1);
-  guint n_links = n_tiers * BPW_N_GROUPS;
   gsize n_slots = 2 * (gsize) p->n_stages * p->chunks * p->micro_batches;
   gboolean ok = TRUE;
 
   s.ranks = g_new0 (SimRankState, p->n_stages);
-  s.link_free = g_new0 (double, n_links);
-  s.link_last = g_new (guint32, n_links);
+  s.links = g_new0 (SimLink, n_tiers);
   s.nb_busy = g_new0 (double, n_tiers);
   s.usage = g_new0 (double, MAX (p->n_tiers, 1));
   s.pp_events = g_new (guint32, MAX (n_slots, 1));
   s.pending = g_array_new (FALSE, FALSE, sizeof (SimPending));
-  memset (s.link_last, 0xff, n_links * sizeof (guint32));
+  for (guint l = 0; l < n_tiers; l++)
+    memset (s.links[l].group_last, 0xff, sizeof s.links[l].group_last);
   memset (s.pp_events, 0xff, MAX (n_slots, 1) * sizeof (guint32));
   for (guint t = 0; t < p->n_tiers; t++)
     {
@@ -388,6 +443,7 @@ _bpw_sim_run (BpwSimulation *sim,
       rs->last[0] = rs->last[1] = rs->gate_pred = rs->dp_last = BPW_SIM_NONE;
       rs->last_backward = BPW_SIM_NONE;
       rs->dp_pending = _bpw_sim_count_dp_gates (&s, &p->stages[r]);
+      rs->dp_events = g_array_new (FALSE, FALSE, sizeof (guint32));
       rs->forward_of = g_new (guint32, p->micro_batches * p->chunks);
       memset (rs->forward_of, 0xff, p->micro_batches * p->chunks * sizeof (guint32));
       for (guint i = 0; i < run->n_segments; i++)
@@ -413,6 +469,7 @@ _bpw_sim_run (BpwSimulation *sim,
     {
       SimHeapEntry e = _bpw_sim_heap_pop (&s);
 
+      s.now = e.time;
       if (e.kind == SIM_HEAP_XFER)
         _bpw_sim_create_pending (&s, e.id, e.time);
       else
@@ -434,10 +491,17 @@ _bpw_sim_run (BpwSimulation *sim,
     {
       g_free (s.ranks[r].forward_of);
       g_free (s.ranks[r].gather_events);
+      g_array_unref (s.ranks[r].dp_events);
+    }
+  for (guint l = 0; l < n_tiers; l++)
+    {
+      g_free (s.links[l].flows);
+      g_free (s.links[l].events);
+      g_free (s.links[l].preds);
     }
   g_free (s.ranks);
-  g_free (s.link_free);
-  g_free (s.link_last);
+  g_free (s.links);
+  g_free (s.scratch);
   g_free (s.nb_busy);
   g_free (s.usage);
   g_free (s.pp_events);

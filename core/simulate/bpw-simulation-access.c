@@ -98,6 +98,29 @@ bpw_simulation_event_work (const BpwSimulation *sim,
     }
 }
 
+double
+bpw_simulation_event_alone_s (const BpwSimulation *sim,
+                              const BpwSimEvent   *e)
+{
+  const SimStage *st;
+  const SimXfer *x;
+
+  if (e->kind == BPW_SIM_EVENT_TASK)
+    {
+      const BpwPlanTask *t = event_task (sim, e);
+
+      return t->cost.time_s * t->count;
+    }
+  st = &((const SimProgram *) sim->program)->stages[e->stage];
+  x = &g_array_index (st->xfers, SimXfer, e->item);
+  if (!(e->flags & BPW_SIM_FLAG_BUCKET))
+    return x->duration;
+  /* The buckets' durations as bpw-simulate-transfers.c divides them. */
+  if (x->klass == SIM_XFER_DP_GATHER_STEP)
+    return x->duration / (double) st->n_gather_buckets;
+  return x->duration / (double) MAX (st->n_layers, 1);
+}
+
 BpwBottleneck
 bpw_simulation_event_bottleneck (const BpwSimulation *sim,
                                  const BpwSimEvent   *e)

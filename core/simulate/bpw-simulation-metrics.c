@@ -102,6 +102,15 @@ item (const BpwSimulation *sim, BpwSimRank *r, const BpwSimEvent *e, double visi
       const SimStage *st = &((const SimProgram *) sim->program)->stages[e->stage];
       double stretch = MAX (0.0, length - g_array_index (st->xfers, SimXfer, e->item).duration);
 
+      /* A bucket is one layer's share of its reduction: slowed when it ends later than
+       * its share alone would (exactly then: an unshared link's arithmetic). */
+      if (e->flags & BPW_SIM_FLAG_BUCKET)
+        {
+          double alone = bpw_simulation_event_alone_s (sim, e);
+
+          stretch = e->end > e->start + alone ? length - alone : 0.0;
+        }
+
       r->breakdown_s[BPW_BREAKDOWN_EXPOSED_COMMUNICATION] += visible;
       r->contention_s += stretch * frac;
       r->layer_s[transfer_bucket (sim, e)][BPW_BOTTLENECK_COMMUNICATION] += visible;

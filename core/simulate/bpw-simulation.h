@@ -15,8 +15,9 @@
  *
  * Queues per rank: the matrix and the vector engine, and per interconnect tier one queue
  * for each parallel group that uses it (NCCL runs one communicator's collectives in
- * order; different communicators share the link, so a transfer that starts while another
- * group's traffic is on the same tier is stretched by the overlap: half the bandwidth).
+ * order; different communicators share the link fairly: while n groups' transfers are
+ * active on a tier each gets 1/n of its bandwidth, so an arrival slows the transfers
+ * already running as well as itself, and a departure speeds up the rest).
  * Tasks issue in program order (the pipeline schedule's order of micro-batches, then the
  * plan's op order, which is topological); by default a rank has one issue stream, as a
  * GPU stream serialises kernels, and with concurrent_engines matrix and vector tasks
@@ -162,7 +163,8 @@ typedef struct
 {
   double  breakdown_s[BPW_N_BREAKDOWNS];
   double  busy_s;          /* task time (contention included) */
-  double  contention_s;    /* of exposed communication: processor-usage slowdowns, link queueing */
+  double  contention_s;    /* of exposed communication: processor-usage slowdowns, link
+                            * sharing and queueing (time: the bytes do not change) */
   double  pipeline_wait_s; /* of exposed communication: waiting on pipeline transfers in flight */
   double  link_busy_s[BPW_MAPPING_MAX_TIERS];  /* per tier: time its link carries traffic */
   double  layer_s[BPW_N_LAYER_BUCKETS][BPW_N_BOTTLENECKS];  /* the step by layer type and
@@ -177,7 +179,7 @@ typedef struct
   double  bubble_s;        /* pipeline fill/drain: unequal stages, first/last stage work */
   double  overlap_s;       /* exposed communication other than contention (DP and TP overlap,
                             * pipeline sends on or off the critical cycle) */
-  double  contention_s;    /* processor usage of overlapped traffic, link queueing */
+  double  contention_s;    /* processor usage of overlapped traffic, link sharing, queueing */
   double  work_s;          /* task time on the reference rank (optimizer and DP tail of
                             * another stage in the analytic step) */
 } BpwSimDifference;
@@ -235,6 +237,11 @@ void           bpw_simulation_event_work (const BpwSimulation *sim,
                                           const BpwSimEvent   *event,
                                           double              *flops,
                                           double              *bytes);
+/* How long the event takes alone: a task's cost, a transfer's time on an idle link (one
+ * bucket's share for a bucketed reduction or gather). A transfer's span beyond it is
+ * contention: time, not bytes. */
+double         bpw_simulation_event_alone_s (const BpwSimulation *sim,
+                                             const BpwSimEvent   *event);
 /* Bottleneck class of an event: its task's cost class, communication for transfers. */
 BpwBottleneck  bpw_simulation_event_bottleneck (const BpwSimulation *sim,
                                                 const BpwSimEvent   *event);

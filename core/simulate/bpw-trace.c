@@ -204,6 +204,15 @@ write_slice (Writer *w, const BpwSimulation *sim, guint32 i)
   g_string_append (w->buf, bpw_bottleneck_to_string (bpw_simulation_event_bottleneck (sim, e)));
   g_string_append (w->buf, "\",\"event\":");
   integer (w, i);
+  /* A transfer slowed by sharing its link (by a nanosecond or more): its span is the real
+   * one, and this much of it is contention (time: its bytes are the same). A synchronised
+   * transfer's wait for its partner is not. */
+  if (e->kind == BPW_SIM_EVENT_TRANSFER && !(e->flags & BPW_SIM_FLAG_SYNC) &&
+      e->end - e->start - bpw_simulation_event_alone_s (sim, e) >= 1e-9)
+    {
+      g_string_append (w->buf, ",\"contention_us\":");
+      microseconds (w, e->end - e->start - bpw_simulation_event_alone_s (sim, e));
+    }
   g_string_append (w->buf, "}}");
   flush (w, FALSE);
 }
