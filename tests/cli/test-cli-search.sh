@@ -187,7 +187,7 @@ for suite in d['suites']:
     for sc in suite['scores']:
         assert 0 <= sc['score'] <= 1 + 1e-12"
 expect_rc "compare the bundled study as text" 0 "$BPW" compare default
-if grep -qE "A100 SXM 80 GB +calibrated \(fitted to Megatron-LM 2021 Table 1\)" "$TMP/out" \
+if grep -qE "A100 SXM 80 GB +estimate by rule from h200-sxm-141gb" "$TMP/out" \
    && grep -qE "H200 SXM 141 GB +measured \(measurement pack h200-pytorch\)" "$TMP/out" \
    && grep -qF "Candidates are calibrated differently:" "$TMP/out"; then
   pass "compare text: each candidate's calibration and the warning"
