@@ -465,6 +465,47 @@ test_moe_loop (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* The loop in decode: an eager pass visits the experts its T = B tokens choose, in
+ * expectation E · (1 − (1 − k/E)^T) (k distinct of E per token, uniformly): 64 experts,
+ * top-4, 2 tokens: 64 · (1 − (60/64)²) = 7.75 of the 64, per layer, forward only. A step
+ * replayed from a CUDA graph (the stack's decode) holds no host loop: no time per expert.
+ * Training at B·S = 256 tokens visits all 64. */
+static void
+test_moe_loop_decode (void)
+{
+  g_autoptr(BpwBlueprint) bp = load_fixture ();
+  g_autoptr(BpwPlan) eager = NULL;
+  g_autoptr(BpwPlan) graph = NULL;
+  g_autoptr(BpwPlan) train = NULL;
+  const BpwTransformation *t;
+  const double visited = 64.0 * (1.0 - (60.0 / 64) * (60.0 / 64));
+  BpwEvaluation e, g;
+  BpwModelSpec spec;
+
+  small_llama (&spec);
+  spec.experts = 64;
+  spec.top_k = 4;
+  spec.moe_every = 1;
+  spec.moe_first = 0;
+  g_assert_cmpint (bp->stack.launch[BPW_STACK_PHASE_DECODE], ==, BPW_STACK_LAUNCH_GRAPH);
+
+  eager = bind_launch (&spec, BPW_WORKLOAD_DECODE, bp, BPW_FUSION_AUTOMATIC, BPW_LAUNCH_EAGER);
+  t = get (eager, "moe_dispatch_loop");
+  g_assert_cmpfloat (fabs (t->time_s - 2.4e-3 * visited * L), <, 1e-12);
+  g_assert_cmpfloat (t->bytes, ==, 0);
+
+  graph = bind (&spec, BPW_WORKLOAD_DECODE, bp, BPW_FUSION_AUTOMATIC);
+  g_assert_null (find (graph, "moe_dispatch_loop"));
+  bpw_evaluation_from_plan (eager, &e);
+  bpw_evaluation_from_plan (graph, &g);
+  g_assert_cmpfloat (g.step_time_s, <, e.step_time_s - 2.4e-3 * visited * L);
+
+  train = bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_AUTOMATIC);
+  t = get (train, "moe_dispatch_loop");
+  g_assert_cmpfloat (t->time_s, >, 2.4e-3 * 64 * L * 2);
+  bpw_model_spec_clear (&spec);
+}
+
 /* Memory as the AMP stack holds it: fp32 gradients, and the fp32 logits of the loss kept
  * from forward to backward on the head's stage (tokens × vocab × 4 B). */
 static void
@@ -672,6 +713,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/Stack/transformation-bytes", test_transformation_bytes);
   g_test_add_func ("/bpw/core/Stack/conservation", test_conservation);
   g_test_add_func ("/bpw/core/Stack/moe-loop", test_moe_loop);
+  g_test_add_func ("/bpw/core/Stack/moe-loop-decode", test_moe_loop_decode);
   g_test_add_func ("/bpw/core/Stack/memory", test_stack_memory);
   g_test_add_func ("/bpw/core/Stack/no-stack", test_no_stack);
   g_test_add_func ("/bpw/core/Stack/launch-queue", test_launch_queue);
