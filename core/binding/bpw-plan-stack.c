@@ -274,7 +274,18 @@ optimizer_implementation (const BpwPlan *plan, const BpwOp *op, const BpwPlanTas
                ? st->optimizer_kernels_per_parameter.value * params : 0);
   if (!st->optimizer_kernels_per_tensor.set && !st->optimizer_kernels_per_parameter.set)
     kernels = 1;
-  time = kernel_time (plan, bytes) + (kernels - 1) * plan->rates.vector.overhead;
+  /* The stack's bytes replace the device-memory traffic only: what the mapping homes on
+   * the host (offloaded weights written back, offloaded optimizer state) still crosses the
+   * host link, staged through device memory as any offloaded operand. */
+  {
+    double b[BPW_N_TRAFFIC_LEVELS] = { 0 };
+    BpwTaskCost cost;
+
+    b[BPW_TRAFFIC_DEVICE] = bytes;
+    b[BPW_TRAFFIC_HOST] = pt->bytes[BPW_TRAFFIC_HOST];
+    bpw_cost_task (&plan->rates, &plan->rates.vector, 0, b, &cost);
+    time = cost.time_s + (kernels - 1) * plan->rates.vector.overhead;
+  }
   impl.bytes = bytes - pt->bytes[BPW_TRAFFIC_DEVICE];
   impl.kernels = kernels;
   impl.time_s = time - pt->cost.time_s;

@@ -506,6 +506,57 @@ test_moe_loop_decode (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* Weights homed on the host (the A100's, behind its host link, with its estimated
+ * stack): the stack's optimizer prices its device-memory bytes per parameter, and the
+ * updated weights still go back over the host link, so that each optimizer task takes at
+ * least its host bytes over the link's bandwidth. */
+static void
+test_optimizer_offload (void)
+{
+  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load_bundled ("a100-sxm-80gb", NULL);
+  g_autoptr(GError) error = NULL;
+  int host = bpw_blueprint_first_memory (bp, BPW_MEMORY_HOST);
+  BpwScenario scenario;
+  BpwMapping mapping;
+  BpwModelSpec spec;
+  BpwWorkGraph *graph;
+  BpwDistWork *dist;
+  g_autoptr(BpwPlan) plan = NULL;
+  guint checked = 0;
+
+  g_assert_cmpint (host, >=, 0);
+  g_assert_true (bp->stack.optimizer_bytes_per_parameter.set);
+  small_llama (&spec);
+  bpw_scenario_init_defaults (&scenario);
+  scenario.phase = BPW_WORKLOAD_TRAIN;
+  scenario.global_batch = B;
+  scenario.micro_batch = B;
+  scenario.seq = S;
+  scenario.recompute = BPW_RECOMPUTE_NONE;
+  bpw_mapping_init_defaults (&mapping);
+  mapping.placement[BPW_TENSOR_WEIGHT] = BPW_PLACEMENT_HOST;
+  graph = bpw_work_graph_new (&spec, &scenario, &error);
+  g_assert_no_error (error);
+  dist = bpw_dist_work_new (graph, &mapping.parallel, &error);
+  g_assert_no_error (error);
+  plan = bpw_plan_new (dist, bp, &mapping, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < plan->stages[0].tasks->len; i++)
+    {
+      const BpwPlanTask *t = &g_array_index (plan->stages[0].tasks, BpwPlanTask, i);
+
+      if (t->phase != BPW_PHASE_OPTIMIZER || t->bytes[BPW_TRAFFIC_HOST] <= 0)
+        continue;
+      g_assert_cmpfloat (t->cost.time_s, >=,
+                         t->bytes[BPW_TRAFFIC_HOST] / bp->memory[host].bandwidth.value);
+      checked++;
+    }
+  g_assert_cmpuint (checked, >, 0);
+  bpw_mapping_clear (&mapping);
+  bpw_scenario_clear (&scenario);
+  bpw_model_spec_clear (&spec);
+}
+
 /* Memory as the AMP stack holds it: fp32 gradients, and the fp32 logits of the loss kept
  * from forward to backward on the head's stage (tokens × vocab × 4 B). */
 static void
@@ -714,6 +765,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/Stack/conservation", test_conservation);
   g_test_add_func ("/bpw/core/Stack/moe-loop", test_moe_loop);
   g_test_add_func ("/bpw/core/Stack/moe-loop-decode", test_moe_loop_decode);
+  g_test_add_func ("/bpw/core/Stack/optimizer-offload", test_optimizer_offload);
   g_test_add_func ("/bpw/core/Stack/memory", test_stack_memory);
   g_test_add_func ("/bpw/core/Stack/no-stack", test_no_stack);
   g_test_add_func ("/bpw/core/Stack/launch-queue", test_launch_queue);
