@@ -476,7 +476,9 @@ fit_training (BpwPackFit *fit, const BpwPackData *data, double copy_rate, GError
       fit_value (&fit->moe_per_expert, moe_unexplained / moe_loops,
                  g_strdup_printf ("%s: run%s %s: %.3f ms of idle time beyond what the host "
                                   "issue queue leaves, over %.0f expert visits (experts x MoE layers x %d "
-                                  "passes)", fit->source, moe->len == 1 ? "" : "s", names,
+                                  "passes); charged per expert that an eager pass's tokens "
+                                  "visit, none in a pass replayed from a CUDA graph",
+                                  fit->source, moe->len == 1 ? "" : "s", names,
                                   moe_unexplained * 1e3, moe_loops, MOE_TRAIN_PASSES));
     }
   return TRUE;

@@ -35,6 +35,17 @@ h200 (void)
   return bp;
 }
 
+/* The H200's hardware alone: its bundled stack's values were estimated from the shared
+ * pack itself, so the bundled blueprint is no out-of-sample "before" for that pack. */
+static BpwBlueprint *
+h200_hardware (void)
+{
+  BpwBlueprint *bp = h200 ();
+
+  memset (&bp->stack, 0, sizeof bp->stack);
+  return bp;
+}
+
 static gint
 run_index (const BpwMeasurementPack *pack, const char *name)
 {
@@ -452,7 +463,7 @@ static void
 test_report (void)
 {
   g_autoptr(BpwPackData) data = shared_pack ();
-  g_autoptr(BpwBlueprint) bp = h200 ();
+  g_autoptr(BpwBlueprint) bp = h200_hardware ();
   g_autoptr(GError) error = NULL;
   g_autoptr(BpwPackReport) report = bpw_pack_report_new (data, bp, NULL, &error);
   const BpwMeasurementPack *pack = data->pack;
@@ -482,7 +493,8 @@ test_report (void)
     g_assert_cmpfloat (fabs (report->runs[graph].after_s / report->runs[graph].measured_s - 1),
                        <, 0.2);
   }
-  /* The shared pack is not refused: calibration predicts its runs better out of sample. */
+  /* The shared pack is not refused: calibration predicts its runs better out of sample
+   * than the hardware alone. */
   g_assert_cmpfloat (report->mean_abs[2], <, report->mean_abs[0]);
   /* Every run of the pack ran on the device: the static peak legality is judged on holds
    * the simulated one and calls none of them illegal. */
