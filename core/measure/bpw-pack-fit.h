@@ -184,6 +184,10 @@ typedef struct
   /* Peak memory over the runs the pack gives one for (NAN: none). */
   double            peak_mean_abs[3], peak_max_abs[3];
   guint             n_peaks;
+  /* The blueprint before already models this pack's software stack (its stack names the
+   * pack's framework): its error on these runs is in sample, so it is no baseline that an
+   * out-of-sample figure could be refused against. */
+  gboolean          before_in_sample;
 } BpwPackReport;
 
 /* Predicts every run of @data on @before and @after (nullable: calibrated here), and each
@@ -194,7 +198,9 @@ BpwPackReport *bpw_pack_report_new     (const BpwPackData  *data,
                                         GError            **error);
 void           bpw_pack_report_free    (BpwPackReport      *report);
 /* Judged out of sample: FALSE, with the reason, when the calibration predicts the runs it
- * did not see worse on average (leave-one-out) than the blueprint before it. */
+ * did not see worse on average (leave-one-out) than the blueprint before it — unless that
+ * blueprint's own figure is in sample (before_in_sample), which nothing can be refused
+ * against; bpw_pack_report_to_text() then says so. */
 gboolean       bpw_pack_report_accepts (const BpwPackReport *report,
                                         GError             **error);
 char          *bpw_pack_report_to_text (const BpwPackReport *report);
