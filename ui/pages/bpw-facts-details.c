@@ -335,7 +335,10 @@ bpw_facts_details_add_transformation (BpwFactsDetails *self,
   g_return_if_fail (BPW_IS_FACTS_DETAILS (self));
   g_return_if_fail (name != NULL);
 
-  time = bpw_format_seconds (time_s);
+  /* Summed over every rank, as `bpw evaluate` prints it: seconds of one device's step
+   * would read as a share of the step, which they are not. */
+  /* Translators: device-seconds: seconds summed over every device of the job */
+  time = g_strdup_printf (_("%.4g device-s"), time_s);
   if (bytes != 0.0)
     {
       traffic = bpw_format_si (bytes, "B");
