@@ -197,7 +197,7 @@ unit_of (const BpwTemplate *t, guint k, gint32 layer)
   return u;
 }
 
-/* The @k-th run, [begin, end) of @issue, over @n_layers real layers. */
+/* The @k-th run, [begin, end) of @issue, over the real layers rank @stage holds. */
 static void
 replay_blocks (const BpwTemplate *t, const BpwModelSpec *spec, const GArray *issue,
                guint k, guint begin, guint end, const BpwStageSplit *split, gint64 stage,
@@ -268,13 +268,13 @@ replay_blocks (const BpwTemplate *t, const BpwModelSpec *spec, const GArray *iss
 }
 
 void
-_bpw_template_replay_issue (const BpwTemplate  *t,
-                            const BpwModelSpec *spec,
+_bpw_template_replay_issue (const BpwTemplate   *t,
+                            const BpwModelSpec  *spec,
                             const BpwStageSplit *split,
-                            gint64              stage,
-                            gboolean            first,
-                            gboolean            last,
-                            BpwStageTotals     *out)
+                            gint64               stage,
+                            gboolean             first,
+                            gboolean             last,
+                            BpwStageTotals      *out)
 {
   /* The program of the stage: the template's first stage for a first or middle stage,
    * its last for the last (one and the same without a pipeline). */

@@ -139,14 +139,14 @@ BpwTemplate  *_bpw_estimator_lookup_template (BpwEstimator      *estimator,
  * replay over the blocks rank @stage of @split holds, chunk by chunk (@first, @last:
  * whether it holds the embedding, the head), its idle booked into @out as the plan books
  * it. */
-void          _bpw_template_collect_issue (BpwTemplate        *t,
-                                           const BpwPlan      *plan);
-void          _bpw_template_replay_issue  (const BpwTemplate  *t,
-                                           const BpwModelSpec *spec,
+void          _bpw_template_collect_issue (BpwTemplate         *t,
+                                           const BpwPlan       *plan);
+void          _bpw_template_replay_issue  (const BpwTemplate   *t,
+                                           const BpwModelSpec  *spec,
                                            const BpwStageSplit *split,
-                                           gint64              stage,
-                                           gboolean            first,
-                                           gboolean            last,
-                                           BpwStageTotals     *out);
+                                           gint64               stage,
+                                           gboolean             first,
+                                           gboolean             last,
+                                           BpwStageTotals      *out);
 
 G_END_DECLS
