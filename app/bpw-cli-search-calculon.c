@@ -54,8 +54,8 @@ bpw_cli_calculon_options (const BpwCliSearchJob    *job,
     return bpw_cli_calculon_refuse (error, "--dp");
   if (o->ep != BPW_CLI_UNSET)
     return bpw_cli_calculon_refuse (error, "--ep");
-  if (o->cp != BPW_CLI_UNSET || o->cp_algorithm != NULL)
-    return bpw_cli_calculon_refuse (error, "--cp");
+  if (o->cp != BPW_CLI_UNSET || o->cp_algorithm != NULL || job->max_cp != BPW_CLI_UNSET)
+    return bpw_cli_calculon_refuse (error, "--cp/--max-cp");
   if (o->zero != BPW_CLI_UNSET)
     return bpw_cli_calculon_refuse (error, "--zero");
   if (o->sp)

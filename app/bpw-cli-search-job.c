@@ -26,6 +26,9 @@ static const char bpw_cli_search_help[] =
   "Giving --tp, --pp, --dp, --ep, --zero, --sp, --schedule, --interleave, --micro-batch,\n"
   "--recompute, --tp-overlap or --[no-]dp-overlap fixes that choice; the other mapping\n"
   "options (tiers, tiling, --mapping) shape every plan.\n"
+  "Context parallelism stays at --cp (1 without it) unless --max-cp N asks for it to be\n"
+  "searched: every CP up to N that divides the devices and splits the sequence into 2 CP\n"
+  "chunks, with both algorithms (ring, all-gather); the CP column shows what won.\n"
   "\n"
   "--space calculon restricts (and widens) the space to Calculon's llm-optimal-execution:\n"
   "TP also dividing the hidden size, PP dividing the layers, ZeRO 0 or 2, weights,\n"
@@ -69,6 +72,7 @@ bpw_cli_search_job_init (BpwCliSearchJob *job)
   job->devices = BPW_CLI_UNSET;
   job->top = 10;
   job->threads = 0;
+  job->max_cp = BPW_CLI_UNSET;
 }
 
 void
@@ -98,6 +102,8 @@ bpw_cli_search_job_add (BpwCliSearchJob *job,
     { "top", 0, 0, G_OPTION_ARG_INT64, &job->top, "Keep the K best plans (default 10)", "K" },
     { "threads", 0, 0, G_OPTION_ARG_INT64, &job->threads,
       "Worker threads (default: one per processor)", "N" },
+    { "max-cp", 0, 0, G_OPTION_ARG_INT64, &job->max_cp,
+      "Search context parallelism from 1 to N (default: fixed at --cp, or 1)", "N" },
     { "shard", 0, 0, G_OPTION_ARG_STRING, &job->shard,
       "Evaluate the I-th of N equal index ranges (0 <= I < N)", "I/N" },
     { "fusion-sets", 0, 0, G_OPTION_ARG_STRING, &job->fusion_sets,
@@ -250,6 +256,19 @@ bpw_cli_search_job_check (const BpwCliSearchJob *job,
                    "1024, got %" G_GINT64_FORMAT, job->threads);
       return FALSE;
     }
+  if (job->max_cp != BPW_CLI_UNSET && (job->max_cp < 1 || job->max_cp > job->devices))
+    {
+      g_set_error (error, BPW_CLI_USAGE_ERROR, 0, "--max-cp: expected an integer from 1 to "
+                   "the devices (%" G_GINT64_FORMAT "), got %" G_GINT64_FORMAT, job->devices,
+                   job->max_cp);
+      return FALSE;
+    }
+  if (job->max_cp != BPW_CLI_UNSET && job->options.cp != BPW_CLI_UNSET)
+    {
+      g_set_error_literal (error, BPW_CLI_USAGE_ERROR, 0, "--max-cp searches context "
+                           "parallelism and --cp fixes it: give one of them");
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -350,8 +369,10 @@ bpw_cli_search_job_prepare (BpwCliSearchJob   *job,
   limits->pp = o->pp != BPW_CLI_UNSET ? o->pp : 0;
   limits->dp = o->dp != BPW_CLI_UNSET ? o->dp : 0;
   limits->ep = o->ep != BPW_CLI_UNSET ? o->ep : 0;
-  /* Context parallelism is searched only at the degree --cp fixes (1 without it). */
-  limits->cp = o->cp != BPW_CLI_UNSET ? o->cp : 1;
+  /* Context parallelism only pays off for long sequences and multiplies the space, so it
+   * is searched only when --max-cp asks; else it stays at --cp (1 without it). */
+  limits->cp = o->cp != BPW_CLI_UNSET ? o->cp : job->max_cp != BPW_CLI_UNSET ? 0 : 1;
+  limits->max_cp = job->max_cp != BPW_CLI_UNSET ? job->max_cp : 0;
   limits->zero = o->zero != BPW_CLI_UNSET ? (gint) o->zero : -1;
   limits->sp = o->sp ? 1 : -1;
   limits->schedule = o->schedule != NULL ? (gint) setup->parallel.schedule : -1;
@@ -461,7 +482,7 @@ bpw_cli_search_report_to_text (const BpwSearchReport *r,
     }
   for (guint i = 0; i < r->best->len; i++)
     folded |= g_array_index (r->best, BpwSearchResult, i).equivalent_variants > 1;
-  g_string_append_printf (out, "\n  #  est. (s)  sim. (s)   MFU    TP  PP   DP EP SP ZeRO  mb  "
+  g_string_append_printf (out, "\n  #  est. (s)  sim. (s)   MFU    TP  PP   DP EP CP       SP ZeRO  mb  "
                           "schedule      recompute fusion    offload   TP-ovl DP-ovl mem GiB  "
                           "%s\n", space->rules->network_tiers ? "tiers" : "algorithms");
   for (guint i = 0; i < r->best->len; i++)
@@ -476,12 +497,16 @@ bpw_cli_search_report_to_text (const BpwSearchReport *r,
       const BpwEvaluation *e = b->simulated ? &b->simulation : &b->evaluation;
       g_autofree char *sim = b->simulated ? g_strdup_printf ("%9.4f", e->step_time_s)
                                           : g_strdup ("        -");
+      /* CP with its algorithm where it splits the sequence: "16/ring". */
+      g_autofree char *cp = p->cp > 1 ? g_strdup_printf ("%" G_GINT64_FORMAT "/%s", p->cp,
+                                                         bpw_cp_algorithm_to_string (p->cp_algorithm))
+                                      : g_strdup ("1");
 
       g_string_append_printf (out, "%3u %9.4f %s %5.1f%% %4" G_GINT64_FORMAT " %3" G_GINT64_FORMAT
-                              " %4" G_GINT64_FORMAT " %2" G_GINT64_FORMAT " %-3s %3d %4"
+                              " %4" G_GINT64_FORMAT " %2" G_GINT64_FORMAT " %-8s %-3s %3d %4"
                               G_GINT64_FORMAT "  %-13s %-9s %-9s %-9s %-6s %-6s %6.1f  ", i + 1,
                               b->estimate.step_time_s, sim, 100.0 * e->mfu, p->tp, p->pp,
-                              p->dp, p->ep, p->sp ? "yes" : "no", p->zero, m->micro_batch, sched,
+                              p->dp, p->ep, cp, p->sp ? "yes" : "no", p->zero, m->micro_batch, sched,
                               bpw_recompute_to_string (m->recompute), fusion_of (m), offload_of (m),
                               bpw_tp_overlap_to_string (m->tp_overlap),
                               m->dp_overlap ? "on" : "off", e->peak_bytes / GIB);

@@ -18,6 +18,7 @@ typedef struct
   gint64         devices;
   gint64         top;
   gint64         threads;
+  gint64         max_cp;        /* search CP from 1 to this; unset: --cp or 1 */
   char          *shard;         /* "I/N" */
   char          *fusion_sets;   /* "none,default,attention,all" */
   char          *offloads;      /* "none,weights,optimizer,both" */

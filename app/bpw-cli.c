@@ -41,7 +41,7 @@ static const BpwCliCommand bpw_cli_commands[] = {
     "                --format csv|md|png|svg|pdf --output FILE [--candidate NAME] [--scenario NAME]" },
   { "search", bpw_cli_search,
     "search MODEL --blueprint BP --devices N [scenario options] [--threads N] [--top K]\n"
-    "                [--shard I/N] [--sweep-param NAME=V1,V2,...] [--json]" },
+    "                [--max-cp N] [--shard I/N] [--sweep-param NAME=V1,V2,...] [--json]" },
   { "search-merge", bpw_cli_search_merge, "search-merge FILE...  (merge shard outputs)" },
   { "compare", bpw_cli_compare, "compare STUDY [--search] [--json]" },
   { "profile", bpw_cli_profile,

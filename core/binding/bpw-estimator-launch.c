@@ -197,14 +197,15 @@ unit_of (const BpwTemplate *t, guint k, gint32 layer)
   return u;
 }
 
-/* The @k-th run, [begin, end) of @issue, over @n_layers real layers. */
+/* The @k-th run, [begin, end) of @issue, over the real layers rank @stage holds. */
 static void
 replay_blocks (const BpwTemplate *t, const BpwModelSpec *spec, const GArray *issue,
-               guint k, guint begin, guint end, gint64 first_layer, gint64 n_layers,
+               guint k, guint begin, guint end, const BpwStageSplit *split, gint64 stage,
                BpwIssueStream *q, BpwStageTotals *out)
 {
   double h = t->launch_gap;
   gboolean reverse = direction (item_at (issue, begin)) == 1;
+  gint64 n_layers = bpw_stage_split_rank (split, stage);
 
   if (!t->by_kind)
     {
@@ -254,7 +255,7 @@ replay_blocks (const BpwTemplate *t, const BpwModelSpec *spec, const GArray *iss
     }
   for (gint64 i = 0; i < n_layers; i++)
     {
-      gint64 layer = reverse ? first_layer + n_layers - 1 - i : first_layer + i;
+      gint64 layer = bpw_stage_split_rank_layer (split, stage, reverse ? n_layers - 1 - i : i);
       gint64 n_a, n_b;
       Unit u;
 
@@ -267,13 +268,13 @@ replay_blocks (const BpwTemplate *t, const BpwModelSpec *spec, const GArray *iss
 }
 
 void
-_bpw_template_replay_issue (const BpwTemplate  *t,
-                            const BpwModelSpec *spec,
-                            gint64              first_layer,
-                            gint64              n_layers,
-                            gboolean            first,
-                            gboolean            last,
-                            BpwStageTotals     *out)
+_bpw_template_replay_issue (const BpwTemplate   *t,
+                            const BpwModelSpec  *spec,
+                            const BpwStageSplit *split,
+                            gint64               stage,
+                            gboolean             first,
+                            gboolean             last,
+                            BpwStageTotals      *out)
 {
   /* The program of the stage: the template's first stage for a first or middle stage,
    * its last for the last (one and the same without a pipeline). */
@@ -296,7 +297,7 @@ _bpw_template_replay_issue (const BpwTemplate  *t,
           continue;
         }
       end = run_end (issue, i);
-      replay_blocks (t, spec, issue, run++, i, end, first_layer, n_layers, &q, out);
+      replay_blocks (t, spec, issue, run++, i, end, split, stage, &q, out);
       i = end;
     }
 }

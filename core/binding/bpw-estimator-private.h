@@ -7,6 +7,7 @@
 #include "bpw-estimator.h"
 #include "bpw-mapping.h"
 #include "bpw-plan-private.h"
+#include "bpw-stage-split.h"
 
 G_BEGIN_DECLS
 
@@ -137,16 +138,17 @@ BpwTemplate  *_bpw_estimator_lookup_template (BpwEstimator      *estimator,
                                               GError           **error);
 
 /* bpw-estimator-launch.c: the template's issue items from its bound @plan, and their
- * replay over a stage of @n_layers layers from @first_layer (@first, @last: whether it
- * holds the embedding, the head), its idle booked into @out as the plan books it. */
-void          _bpw_template_collect_issue (BpwTemplate        *t,
-                                           const BpwPlan      *plan);
-void          _bpw_template_replay_issue  (const BpwTemplate  *t,
-                                           const BpwModelSpec *spec,
-                                           gint64              first_layer,
-                                           gint64              n_layers,
-                                           gboolean            first,
-                                           gboolean            last,
-                                           BpwStageTotals     *out);
+ * replay over the blocks rank @stage of @split holds, chunk by chunk (@first, @last:
+ * whether it holds the embedding, the head), its idle booked into @out as the plan books
+ * it. */
+void          _bpw_template_collect_issue (BpwTemplate         *t,
+                                           const BpwPlan       *plan);
+void          _bpw_template_replay_issue  (const BpwTemplate   *t,
+                                           const BpwModelSpec  *spec,
+                                           const BpwStageSplit *split,
+                                           gint64               stage,
+                                           gboolean             first,
+                                           gboolean             last,
+                                           BpwStageTotals      *out);
 
 G_END_DECLS

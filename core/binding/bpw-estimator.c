@@ -18,11 +18,11 @@
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
 /* Stage groups: first, last, and the middle stages alike in their layers and in how many
- * of them are of the second kind (MoE, or windowed). An explicit split lists at most
- * BPW_PARALLEL_MAX_STAGE_LAYERS stages, so as many groups; the automatic splits give
- * middle stages of two or three sizes, and of a run of n contiguous layers, those after
- * the first kind's leading layers hold floor(n/every) or ceil(n/every) MoE layers (all n
- * windowed), those inside them none, and one stage straddles: at most 4 kinds a size. */
+ * of them are of the second kind (MoE, or windowed). Each group has a stage, so there are
+ * at most pp; contiguous automatic splits give a handful (middle stages of two or three
+ * sizes, each at most 4 kinds), interleaved chunks a few more, an explicit split at most
+ * BPW_PARALLEL_MAX_STAGE_LAYERS. Pipelines deeper than this many stages whose groups do
+ * not fit take them from the heap. */
 #define MAX_GROUPS (BPW_PARALLEL_MAX_STAGE_LAYERS + 2)
 
 struct _BpwEstimator
@@ -114,13 +114,23 @@ typedef struct
   guint  a_part;
 } StageBlocks;
 
+/* Rank @stage's blocks are its chunks' runs (virtual stages c·pp + stage), as the
+ * distribution places them. */
 static StageBlocks
-stage_blocks (const BpwTemplate *t, const BpwModelSpec *spec, gint64 first, gint64 n)
+stage_blocks (const BpwTemplate *t, const BpwModelSpec *spec, const BpwStageSplit *split,
+              gint64 stage)
 {
-  gint64 n_a, n_b;
+  gint64 a = 0, b = 0;
 
-  bpw_template_count_kinds (t, spec, first, n, &n_a, &n_b);
-  return (StageBlocks) { (double) n_a, (double) n_b,
+  for (gint64 c = 0; c < split->chunks; c++)
+    {
+      gint64 k = c * split->pp + stage, n_a, n_b;
+
+      bpw_template_count_kinds (t, spec, bpw_stage_split_virtual_first (split, k),
+                                bpw_stage_split_virtual (split, k), &n_a, &n_b);
+      a += n_a, b += n_b;
+    }
+  return (StageBlocks) { (double) a, (double) b,
                          t->by_kind ? BPW_PART_BLOCK_A : BPW_PART_BLOCK };
 }
 
@@ -295,8 +305,12 @@ bpw_estimator_evaluate (BpwEstimator     *est,
                         GError          **error)
 {
   const BpwBlueprint *bp = est->blueprint;
-  BpwStageTotals groups[MAX_GROUPS], xfer[BPW_N_PARTS], pp_fwd, pp_bwd;
-  double group_b[MAX_GROUPS];
+  BpwStageTotals stack_groups[MAX_GROUPS], xfer[BPW_N_PARTS], pp_fwd, pp_bwd;
+  double stack_b[MAX_GROUPS];
+  g_autofree BpwStageTotals *heap_groups = NULL;
+  g_autofree double *heap_b = NULL;
+  BpwStageTotals *groups = stack_groups;
+  double *group_b = stack_b;
   BpwScenario s = est->scenario;
   BpwMapping m = *mapping;  /* shallow: only tiers change, the name is never freed */
   const BpwParallel *p = &m.parallel;
@@ -352,17 +366,21 @@ bpw_estimator_evaluate (BpwEstimator     *est,
         cost_transfer (bp, &m, &t->pp_send[1], crossings, &pp_bwd);
     }
 
+  if (pp > MAX_GROUPS)
+    {
+      groups = heap_groups = g_new (BpwStageTotals, pp);
+      group_b = heap_b = g_new (double, pp);
+    }
   /* Stage groups: identical stages are assembled once, their layers split as in the
    * distribution. */
-  for (gint64 st = 0, layer0 = 0; st < pp; st++)
+  for (gint64 st = 0; st < pp; st++)
     {
       gint64 n_layers = bpw_stage_split_rank (&split, st);
       gboolean first = st == 0, last = st == pp - 1;
       double host = 0, memory;
       BpwStageTotals *g = NULL;
-      StageBlocks sb = stage_blocks (t, &est->spec, layer0, n_layers);
+      StageBlocks sb = stage_blocks (t, &est->spec, &split, st);
 
-      layer0 += n_layers;
       memory = stage_memory (est, t, &m, st, pp, n_layers, &sb, micro_batches, &host,
                              largest);
       if (memory > est->capacity || (host > 0 && !est->has_host) ||
@@ -394,7 +412,7 @@ bpw_estimator_evaluate (BpwEstimator     *est,
           continue;
         }
 
-      g_assert (n_groups < MAX_GROUPS);
+      g_assert (n_groups < MAX (pp, MAX_GROUPS));
       group_b[n_groups] = sb.n_b;
       g = &groups[n_groups++];
       memset (g, 0, sizeof *g);
@@ -420,7 +438,7 @@ bpw_estimator_evaluate (BpwEstimator     *est,
           totals_add (g, 1.0, &t->tasks[BPW_PART_AFTER]);
           totals_add (g, 1.0, &xfer[BPW_PART_AFTER]);
         }
-      _bpw_template_replay_issue (t, &est->spec, layer0 - n_layers, n_layers, first, last, g);
+      _bpw_template_replay_issue (t, &est->spec, &split, st, first, last, g);
       cost_dp (bp, &m, t, &sb, first, last, micro_batches, g);
       if (!last)
         totals_add (g, 1.0, &pp_fwd);

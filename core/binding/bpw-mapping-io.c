@@ -263,10 +263,11 @@ bpw_mapping_to_json (const BpwMapping *m)
   bpw_json_writer_int (&w, "zero", p->zero);
   bpw_json_writer_string (&w, "schedule", bpw_schedule_to_string (p->schedule));
   bpw_json_writer_int (&w, "interleave", p->interleave);
-  /* Context parallelism only when used, so that mappings without it read as before. */
+  /* Context parallelism only when used, so that mappings without it read as before; its
+   * algorithm with it, so that a searched mapping says which one won. */
   if (p->cp != 1)
     bpw_json_writer_int (&w, "cp", p->cp);
-  if (p->cp_algorithm != BPW_CP_RING)
+  if (p->cp != 1 || p->cp_algorithm != BPW_CP_RING)
     bpw_json_writer_string (&w, "cp_algorithm", bpw_cp_algorithm_to_string (p->cp_algorithm));
   switch (p->pp_split)
     {

@@ -190,9 +190,10 @@ stage_live_bytes (const BpwPlan *plan, const guint32 *groups, gint64 stage,
       const BpwTensor *t = bpw_work_graph_tensor (g, i);
       BpwRankMemory unused = { 0 };
       guint64 stored = 0, kv = 0, live = 0;
-      gint64 l = (gint64) t->layer - st->first_layer;
+      gint64 s, l;
 
-      if (t->layer < 0 || l < 0 || l >= st->n_layers)
+      bpw_dist_work_place_layer (dist, t->layer, &s, NULL, &l);
+      if (s != stage || l < 0)
         continue;
       _bpw_dist_work_account_tensor (dist, t, &unused, &stored, &kv, &live);
       sum[l] += (double) live;
@@ -201,7 +202,9 @@ stage_live_bytes (const BpwPlan *plan, const guint32 *groups, gint64 stage,
     {
       largest = MAX (largest, sum[l]);
       *held = MAX (*held, _bpw_plan_layer_live_bytes (dist, groups,
-                                                      (gint32) (st->first_layer + l)));
+                                                      (gint32) bpw_dist_work_stage_layer (dist,
+                                                                                          stage,
+                                                                                          l)));
     }
   *counted = train ? (g->scenario.recompute != BPW_RECOMPUTE_NONE ? largest : 0)
                    : largest * (double) st->memory.in_flight;

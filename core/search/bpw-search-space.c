@@ -607,6 +607,7 @@ bpw_search_space_new (const BpwModelSpec    *spec,
           /* Context parallelism splits each sequence into 2 cp balanced chunks; decode
            * has no sequence to split. */
           if ((limits->cp > 0 && cp != limits->cp) ||
+              (limits->cp == 0 && limits->max_cp > 0 && cp > limits->max_cp) ||
               (cp > 1 && (scenario->phase == BPW_WORKLOAD_DECODE || scenario->seq % (2 * cp) != 0)))
             continue;
           pps = divisors (devices / (tp * cp));

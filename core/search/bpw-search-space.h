@@ -70,6 +70,7 @@ typedef struct
   gint64    tp, pp, dp, ep;   /* 0: free */
   gint64    cp;               /* 0: free (every cp with seq a multiple of 2 cp, both
                                * algorithms); bpw_search_limits_init() fixes it to 1 */
+  gint64    max_cp;           /* with cp free: none above this; 0: no cap */
   gint64    micro_batch;      /* 0: free */
   gint64    max_micro_batch;  /* with micro_batch free: none above this many sequences
                                * but the whole local batch (one micro-batch a step);

@@ -48,18 +48,27 @@ seg_of_phase (const SimProgram *p, guint phase)
     }
 }
 
-/* Model chunk of a layer on its stage: the stage's blocks in order, each chunk as many as
- * the pipeline split gives it (@chunk_end: the first block after each chunk); embedding
- * in the first chunk, head and loss in the last. */
+/* Model chunk of a layer on its stage: virtual stage c·pp + s is chunk c of stage s
+ * (bpw_dist_work_place_layer()); embedding in the first chunk, head and loss in the last. */
 static guint8
-chunk_of_layer (const SimProgram *p, const gint64 *chunk_end, gint32 layer)
+chunk_of_layer (const SimProgram *p, const BpwDistWork *dist, gint32 layer)
 {
-  if (p->chunks <= 1 || layer == BPW_LAYER_BEFORE_BLOCKS)
+  gint64 chunk;
+
+  if (p->chunks <= 1)
     return 0;
-  for (gint64 c = 0; c < p->chunks - 1 && layer != BPW_LAYER_AFTER_BLOCKS; c++)
-    if (layer < chunk_end[c])
-      return (guint8) c;
-  return (guint8) (p->chunks - 1);
+  bpw_dist_work_place_layer (dist, layer, NULL, &chunk, NULL);
+  return (guint8) CLAMP (chunk, 0, p->chunks - 1);
+}
+
+/* Position of a block among its stage's blocks; -1 for the embedding and head sides. */
+static gint64
+slot_of_layer (const BpwDistWork *dist, gint32 layer)
+{
+  gint64 slot;
+
+  bpw_dist_work_place_layer (dist, layer, NULL, NULL, &slot);
+  return slot;
 }
 
 /* Virtual stage k = c·p + s sends forward when it is not the last, backward when it is
@@ -120,11 +129,7 @@ static void
 build_tasks (SimProgram *p, SimStage *st, const BpwPlan *plan, gint32 *local_of_op)
 {
   GArray *tasks = plan->stages[st->index].tasks;
-  g_autofree gint64 *chunk_end = g_new (gint64, p->chunks);
 
-  bpw_dist_work_chunk_layers (plan->dist, st->index, chunk_end);
-  for (gint64 c = 0, end = st->first_layer; c < p->chunks; c++)
-    chunk_end[c] = end += chunk_end[c];
   for (guint i = 0; i < tasks->len; i++)
     {
       const BpwPlanTask *pt = &g_array_index (tasks, BpwPlanTask, i);
@@ -138,7 +143,7 @@ build_tasks (SimProgram *p, SimStage *st, const BpwPlan *plan, gint32 *local_of_
       };
       SimList *list;
 
-      t.chunk = t.seg == SIM_SEG_OPTIMIZER ? 0 : chunk_of_layer (p, chunk_end, pt->layer);
+      t.chunk = t.seg == SIM_SEG_OPTIMIZER ? 0 : chunk_of_layer (p, plan->dist, pt->layer);
       list = &st->lists[t.seg * p->chunks + t.chunk];
       t.pos = list->tasks->len;
       g_array_append_val (list->tasks, i);
@@ -334,11 +339,12 @@ build_buckets (const SimProgram *p, SimStage *st, const BpwPlan *plan)
           gint32 layer = g_array_index (ptasks, BpwPlanTask, i).layer;
           SimTask *t = &g_array_index (st->tasks, SimTask, i);
 
+          gint64 slot = slot_of_layer (plan->dist, layer);
+
           if (n + 1 == l->tasks->len && c == 0)
             t->bucket = 1;  /* the stage's first layer */
-          else if (layer >= 0 && layer != previous && layer > st->first_layer &&
-                   layer < st->first_layer + st->n_layers)
-            t->bucket = (guint8) MIN (255, 1 + layer - st->first_layer);
+          else if (layer >= 0 && layer != previous && slot > 0)
+            t->bucket = (guint8) MIN (255, 1 + slot);
           if (layer >= 0)
             previous = layer;
         }
@@ -378,10 +384,10 @@ build_gather_gates (const SimProgram *p, SimStage *st, const BpwPlan *plan)
 
           if (layer == BPW_LAYER_BEFORE_BLOCKS)
             b = 0;
-          else if (layer == BPW_LAYER_AFTER_BLOCKS || layer >= st->first_layer + st->n_layers)
+          else if (layer == BPW_LAYER_AFTER_BLOCKS || slot_of_layer (plan->dist, layer) < 0)
             b = n - 1;
           else
-            b = (guint32) CLAMP (layer - st->first_layer, 0, (gint64) n - 1);
+            b = (guint32) CLAMP (slot_of_layer (plan->dist, layer), 0, (gint64) n - 1);
           if (b + 1 != previous)
             g_array_index (st->tasks, SimTask, i).gather_gate = previous = b + 1;
         }

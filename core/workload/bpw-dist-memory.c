@@ -129,12 +129,14 @@ stage_memory (BpwDistWork *dist, BpwStage *st)
       const BpwTensor *t = bpw_work_graph_tensor (g, i);
       guint64 live = 0;
 
-      if (_bpw_dist_work_stage_of_layer (dist, t->layer) != st->index)
+      gint64 stage, slot;
+
+      bpw_dist_work_place_layer (dist, t->layer, &stage, NULL, &slot);
+      if (stage != st->index)
         continue;
       _bpw_dist_work_account_tensor (dist, t, mem, &stored, &kv, &live);
-      if (live > 0 && t->layer >= st->first_layer && t->layer < st->first_layer + st->n_layers)
-        layer_live[t->layer - st->first_layer] =
-          sat_add (layer_live[t->layer - st->first_layer], live);
+      if (live > 0 && slot >= 0)
+        layer_live[slot] = sat_add (layer_live[slot], live);
     }
 
   /* Tied embeddings: the last stage of a pipeline keeps its own copy of the table. */

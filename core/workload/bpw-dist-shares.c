@@ -38,14 +38,48 @@ gint64
 _bpw_dist_work_stage_of_layer (const BpwDistWork *dist,
                                gint64             layer)
 {
-  if (layer == BPW_LAYER_BEFORE_BLOCKS)
-    return 0;
-  if (layer == BPW_LAYER_AFTER_BLOCKS)
-    return dist->n_stages - 1;
-  for (gint64 s = 0; s < dist->n_stages; s++)
-    if (layer < dist->stages[s].first_layer + dist->stages[s].n_layers)
-      return s;
-  return dist->n_stages - 1;
+  gint64 stage;
+
+  bpw_dist_work_place_layer (dist, layer, &stage, NULL, NULL);
+  return stage;
+}
+
+void
+bpw_dist_work_place_layer (const BpwDistWork *dist,
+                           gint64             layer,
+                           gint64            *stage,
+                           gint64            *chunk,
+                           gint64            *slot)
+{
+  const BpwStageSplit *sp = &dist->split;
+  gint64 k, s, c, i;
+
+  if (layer < 0 || layer >= sp->layers)
+    {
+      gboolean before = layer == BPW_LAYER_BEFORE_BLOCKS;
+
+      if (stage != NULL)
+        *stage = before ? 0 : dist->n_stages - 1;
+      if (chunk != NULL)
+        *chunk = before ? 0 : sp->chunks - 1;
+      if (slot != NULL)
+        *slot = -1;
+      return;
+    }
+  /* Virtual stage k = c·pp + s runs the k-th run of blocks: chunk c of rank s. */
+  k = bpw_stage_split_virtual_of (sp, layer);
+  s = k % sp->pp;
+  c = k / sp->pp;
+  if (stage != NULL)
+    *stage = s;
+  if (chunk != NULL)
+    *chunk = c;
+  if (slot == NULL)
+    return;
+  i = layer - bpw_stage_split_virtual_first (sp, k);
+  for (gint64 before = 0; before < c; before++)
+    i += bpw_stage_split_virtual (sp, before * sp->pp + s);
+  *slot = i;
 }
 
 /* Ranks of a stage's TP (and EP, and CP) group that divide a tensor. Expert parameters are also

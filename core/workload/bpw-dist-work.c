@@ -101,34 +101,35 @@ bpw_dist_work_new (BpwWorkGraph      *graph,
 {
   g_autoptr(BpwDistWork) dist = g_new0 (BpwDistWork, 1);
   const BpwModelSpec *m = &graph->spec;
-  BpwStageSplit split;
-  gint64 layer = 0;
+  const BpwStageSplit *split = &dist->split;
 
   dist->graph = graph;
   dist->parallel = *parallel;
   if (!bpw_scenario_validate (&graph->scenario, parallel, m, error))
     return NULL;
 
-  if (!bpw_stage_split_resolve (&split, &dist->parallel, m, &graph->scenario, error))
+  /* Resolved on the distribution's own copy of the parallel, whose list it borrows. */
+  if (!bpw_stage_split_resolve (&dist->split, &dist->parallel, m, &graph->scenario, error))
     return NULL;
 
   dist->n_stages = parallel->pp;
   dist->stages = g_new0 (BpwStage, dist->n_stages);
   dist->micro_batches_per_pipeline = bpw_scenario_micro_batches (&graph->scenario, parallel);
-  /* Each rank holds its chunks' blocks, kept contiguous here: only the counts matter to
-   * the shares, and the chunk of a block is bpw_dist_work_chunk_of_layer(). */
+  /* Each rank holds its chunks' blocks: virtual stage c·pp + s is chunk c of rank s, so
+   * under interleaving rank 0 of pp 2 × v 2 runs the first and the third quarter. Where
+   * the layers differ along the depth (windowed, MoE after dense, cross-attention) this is
+   * what decides each rank's work; bpw_dist_work_place_layer() places every block. */
   for (gint64 s = 0; s < dist->n_stages; s++)
     {
       BpwStage *st = &dist->stages[s];
 
       st->index = s;
-      st->first_layer = layer;
-      st->n_layers = bpw_stage_split_rank (&split, s);
+      st->first_layer = bpw_stage_split_virtual_first (split, s);
+      st->n_layers = bpw_stage_split_rank (split, s);
       st->has_embedding = s == 0;
       st->has_head = s == dist->n_stages - 1;
       st->tasks = g_array_new (FALSE, FALSE, sizeof (BpwTask));
       st->collectives = g_array_new (FALSE, FALSE, sizeof (BpwCollective));
-      layer += st->n_layers;
     }
 
   bpw_dist_work_assign_tasks (dist);
@@ -148,14 +149,40 @@ bpw_dist_work_chunk_layers (const BpwDistWork *dist,
                             gint64             stage,
                             gint64            *layers)
 {
-  BpwStageSplit split;
+  for (gint64 c = 0; c < dist->split.chunks; c++)
+    layers[c] = bpw_stage_split_virtual (&dist->split, c * dist->split.pp + stage);
+}
 
-  /* The distribution resolved this split already, so it resolves again. */
-  if (!bpw_stage_split_resolve (&split, &dist->parallel, &dist->graph->spec,
-                                &dist->graph->scenario, NULL))
-    g_return_if_reached ();
-  for (gint64 c = 0; c < split.chunks; c++)
-    layers[c] = bpw_stage_split_virtual (&split, c * split.pp + stage);
+gint64
+bpw_dist_work_stage_layer (const BpwDistWork *dist,
+                           gint64             stage,
+                           gint64             i)
+{
+  return bpw_stage_split_rank_layer (&dist->split, stage, i);
+}
+
+char *
+bpw_dist_work_stage_layer_ranges (const BpwDistWork *dist,
+                                  gint64             stage)
+{
+  const BpwStageSplit *sp = &dist->split;
+  GString *out = g_string_new (NULL);
+
+  for (gint64 c = 0; c < sp->chunks; c++)
+    {
+      gint64 k = c * sp->pp + stage, n = bpw_stage_split_virtual (sp, k);
+      gint64 first = bpw_stage_split_virtual_first (sp, k);
+
+      if (n <= 0)
+        continue;
+      if (out->len > 0)
+        g_string_append (out, ", ");
+      if (n == 1)
+        g_string_append_printf (out, "%" PRId64, first);
+      else
+        g_string_append_printf (out, "%" PRId64 "\xe2\x80\x93%" PRId64, first, first + n - 1);
+    }
+  return g_string_free (out, FALSE);
 }
 
 void

@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include "bpw-stage-split.h"
 #include "bpw-work-graph.h"
 
 G_BEGIN_DECLS
@@ -39,7 +40,10 @@ typedef struct
 typedef struct
 {
   gint64         index;
-  gint64         first_layer;  /* transformer blocks [first_layer, first_layer + n_layers) */
+  /* Its transformer blocks: n_layers of them, one contiguous run per model chunk (chunk c
+   * is virtual stage c·pp + index), so under interleaving they are not contiguous; walk
+   * them with bpw_dist_work_stage_layer(). first_layer is the first block of chunk 0. */
+  gint64         first_layer;
   gint64         n_layers;
   gboolean       has_embedding;
   gboolean       has_head;
@@ -56,6 +60,7 @@ struct _BpwDistWork
   BpwStage      *stages;       /* n_stages */
   gint64         micro_batches_per_pipeline;
   gint64         heaviest_stage; /* most loaded in memory */
+  BpwStageSplit  split;        /* the blocks of every virtual stage (borrows parallel) */
 };
 
 BpwDistWork *bpw_dist_work_new   (BpwWorkGraph      *graph,   /* transfer full */
@@ -74,6 +79,24 @@ gint64       bpw_dist_work_rank_stage  (const BpwDistWork *dist,
 void         bpw_dist_work_chunk_layers (const BpwDistWork *dist,
                                          gint64             stage,
                                          gint64            *layers);
+
+/* The @i-th block (0 ≤ i < n_layers) @stage runs, its chunks in order. */
+gint64       bpw_dist_work_stage_layer  (const BpwDistWork *dist,
+                                         gint64             stage,
+                                         gint64             i);
+/* Where block @layer runs: its stage, its model chunk on that stage, and its position
+ * among the stage's blocks (the i of bpw_dist_work_stage_layer()). The embedding side is
+ * chunk 0 of stage 0, the head side the last chunk of the last stage (@slot -1 for both);
+ * any out argument may be NULL. */
+void         bpw_dist_work_place_layer  (const BpwDistWork *dist,
+                                         gint64             layer,
+                                         gint64            *stage,
+                                         gint64            *chunk,
+                                         gint64            *slot);
+/* The blocks of @stage as ranges, chunk by chunk: "0–6, 14–20" (one range a chunk, "5"
+ * for a single block); "" when it holds none. */
+char        *bpw_dist_work_stage_layer_ranges (const BpwDistWork *dist,
+                                               gint64             stage);
 
 /* Per-rank activation bytes one micro-batch stores in @layer (Korthikanti Table 2 under TP/SP). */
 guint64      bpw_dist_work_layer_stored_bytes (const BpwDistWork *dist,

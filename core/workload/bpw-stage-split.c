@@ -257,3 +257,66 @@ bpw_stage_split_rank (const BpwStageSplit *sp,
     total += bpw_stage_split_virtual (sp, c * sp->pp + stage);
   return total;
 }
+
+/* Blocks of the first @m of @n stages holding @total as even_share() spreads it. */
+static gint64
+even_prefix (gint64 total, gint64 n, gint64 m)
+{
+  return m * (total / n) + MAX (0, m - (n - total % n));
+}
+
+gint64
+bpw_stage_split_virtual_first (const BpwStageSplit *sp,
+                               gint64               k)
+{
+  gint64 first = 0;
+
+  if (k <= 0)
+    return 0;
+  if (k >= sp->n_virtual)
+    return sp->layers;
+  if (sp->listed != NULL)
+    {
+      for (gint64 j = 0; j < k; j++)
+        first += bpw_stage_split_virtual (sp, j);
+      return first;
+    }
+  if (k == sp->n_virtual - 1)
+    return sp->layers - sp->last;
+  return sp->first + even_prefix (sp->middle, sp->n_virtual - 2, k - 1);
+}
+
+gint64
+bpw_stage_split_virtual_of (const BpwStageSplit *sp,
+                            gint64               layer)
+{
+  gint64 lo = 0, hi = sp->n_virtual - 1;
+
+  /* The last virtual stage whose first block is at or before @layer. */
+  while (lo < hi)
+    {
+      gint64 mid = lo + (hi - lo + 1) / 2;
+
+      if (bpw_stage_split_virtual_first (sp, mid) <= layer)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  return lo;
+}
+
+gint64
+bpw_stage_split_rank_layer (const BpwStageSplit *sp,
+                            gint64               stage,
+                            gint64               i)
+{
+  for (gint64 c = 0; c < sp->chunks; c++)
+    {
+      gint64 k = c * sp->pp + stage, n = bpw_stage_split_virtual (sp, k);
+
+      if (i < n)
+        return bpw_stage_split_virtual_first (sp, k) + i;
+      i -= n;
+    }
+  g_return_val_if_reached (-1);
+}

@@ -71,4 +71,17 @@ gint64    bpw_stage_split_virtual      (const BpwStageSplit *split,
 gint64    bpw_stage_split_rank         (const BpwStageSplit *split,
                                         gint64               stage);
 
+/* The first block of virtual stage @k (0 ≤ k ≤ V; V gives the layers): virtual stages run
+ * the model's blocks in order, so rank s holds [first (c·pp + s), first (c·pp + s + 1)) for
+ * each of its chunks c, which are not contiguous under interleaving. */
+gint64    bpw_stage_split_virtual_first (const BpwStageSplit *split,
+                                         gint64               k);
+/* The virtual stage that runs block @layer (0 ≤ layer < layers). */
+gint64    bpw_stage_split_virtual_of    (const BpwStageSplit *split,
+                                         gint64               layer);
+/* The @i-th block rank @stage runs (0 ≤ i < bpw_stage_split_rank()), chunk 0's first. */
+gint64    bpw_stage_split_rank_layer    (const BpwStageSplit *split,
+                                         gint64               stage,
+                                         gint64               i);
+
 G_END_DECLS

@@ -506,4 +506,27 @@ expect_rc "--space takes full or calculon" 2 "$BPW" search "${SMALL[@]}" --space
 expect_rc "Calculon's space is one of training runs" 1 \
   "$BPW" search "${SMALL[@]}" --space calculon --phase prefill
 
+# ---- context parallelism, searched on request ----
+# Llama 3 8B at 128 K tokens on 16 H100s: attention dominates, and splitting each sequence
+# over a CP group beats any TP/PP/DP split of the same devices.
+CPS=(llama3-8b --blueprint h100-sxm-80gb --devices 16 --seq 131072 --global-batch 16
+     --micro-batch 1 --zero 1 --recompute full --fusion-sets attention --no-algorithms
+     --tp-overlap none --threads 2 --top 3)
+expect_rc "a long-sequence search without --max-cp" 0 "$BPW" search "${CPS[@]}" --json
+cp "$TMP/out" "$TMP/cp-fixed.json"
+py "without --max-cp context parallelism stays at 1" "
+assert all(b['mapping']['parallel'].get('cp', 1) == 1 for b in d['best'])"
+expect_rc "--max-cp 16 searches context parallelism" 0 "$BPW" search "${CPS[@]}" --max-cp 16 --json
+py "the search picks CP > 1 where it is faster, and reports its degree and algorithm" "
+fixed = json.load(open('$TMP/cp-fixed.json'))['best'][0]
+b = d['best'][0]
+p = b['mapping']['parallel']
+assert p['cp'] > 1 and p['cp_algorithm'] in ('ring', 'allgather'), p
+assert p['tp'] * p['cp'] * p['pp'] * p['dp'] == 16, p
+assert b['estimated_step_time_s'] < fixed['estimated_step_time_s'], (b['estimated_step_time_s'], fixed['estimated_step_time_s'])"
+expect_rc "--max-cp 4 caps the degree" 0 "$BPW" search "${CPS[@]}" --max-cp 4
+expect_stdout "the text report's CP column gives degree and algorithm" " 4/ring "
+expect_rc "--max-cp and --cp together are refused" 2 "$BPW" search "${CPS[@]}" --max-cp 4 --cp 2
+expect_rc "--max-cp takes 1 to the devices" 2 "$BPW" search "${CPS[@]}" --max-cp 32
+
 tap_finish

@@ -12,10 +12,12 @@
 
 #include <glib/gstdio.h>
 
+#include "bpw-blueprint-io.h"
 #include "bpw-plot-export.h"
 #include "bpw-plot-test-util.h"
 #include "bpw-simulation.h"
 #include "bpw-timeline-plot.h"
+#include "bpw-workload-io.h"
 
 static BpwPlotStyle style;
 
@@ -362,6 +364,63 @@ default_simulation (BpwPlan **plan, const char *candidate, const char *scenario)
   return sim;
 }
 
+/* Interleaved lanes are named by the blocks their stage really runs, one run per model
+ * chunk: llama3-8b's 32 blocks over pp 2 x v 2 put 0–7 and 16–23 on stage 0. */
+static void
+test_interleaved_lane_layers (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load_bundled ("h100-sxm-80gb", &error);
+  g_autoptr(BpwPlan) plan = NULL;
+  BpwSimulation *sim;
+  BpwTimelineData *data;
+  BpwWorkGraph *graph;
+  BpwDistWork *dist;
+  BpwModelSpec spec;
+  BpwScenario sc;
+  BpwMapping m;
+  gboolean seen[2] = { FALSE, FALSE };
+
+  g_assert_no_error (error);
+  bpw_model_spec_init_defaults (&spec);
+  g_assert_true (bpw_workload_load ("llama3-8b", &spec, &error));
+  bpw_scenario_init_defaults (&sc);
+  sc.global_batch = 4;
+  sc.micro_batch = 1;
+  sc.seq = 256;
+  bpw_mapping_init_defaults (&m);
+  m.parallel.pp = 2;
+  m.parallel.schedule = BPW_SCHEDULE_INTERLEAVED;
+  m.parallel.interleave = 2;
+  graph = bpw_work_graph_new (&spec, &sc, &error);
+  g_assert_no_error (error);
+  dist = bpw_dist_work_new (graph, &m.parallel, &error);
+  g_assert_no_error (error);
+  plan = bpw_plan_new (dist, bp, &m, &error);
+  g_assert_no_error (error);
+  sim = bpw_simulation_new (plan, NULL, &error);
+  g_assert_no_error (error);
+  data = bpw_timeline_data_new_from_simulation (sim, NULL, "H100", TRUE);
+  for (guint l = 0; l < data->lanes->len; l++)
+    {
+      const BpwTimelineLane *lane = &g_array_index (data->lanes, BpwTimelineLane, l);
+
+      if (lane->link)
+        continue;
+      g_assert_cmpint (lane->n_layers, ==, 16);
+      g_assert_cmpstr (lane->layers, ==,
+                       lane->stage == 0 ? "0\xe2\x80\x93" "7, 16\xe2\x80\x93" "23"
+                                        : "8\xe2\x80\x93" "15, 24\xe2\x80\x93" "31");
+      seen[lane->stage] = TRUE;
+    }
+  g_assert_true (seen[0] && seen[1]);
+  bpw_timeline_data_free (data);
+  bpw_simulation_free (sim);
+  bpw_mapping_clear (&m);
+  bpw_scenario_clear (&sc);
+  bpw_model_spec_clear (&spec);
+}
+
 /* The adapter keeps every event of the simulation in its lane, in start order; preds map
  * to the same events; the memory track's column maxima are the curve's. */
 static void
@@ -545,6 +604,8 @@ main (int argc, char **argv)
   g_test_add_func ("/bpw/plot/TimelinePlot/csv-is-plotted-data", test_csv_is_plotted_data);
   g_test_add_func ("/bpw/plot/TimelinePlot/aggregate", test_aggregate);
   g_test_add_func ("/bpw/plot/TimelinePlot/from-simulation", test_from_simulation);
+  g_test_add_func ("/bpw/plot/TimelinePlot/interleaved-lane-layers",
+                   test_interleaved_lane_layers);
   g_test_add_func ("/bpw/plot/TimelinePlot/export", test_export);
   return g_test_run ();
 }

@@ -436,6 +436,13 @@ bpw_timeline_data_new_from_simulation (const BpwSimulation *sim,
         stage = &sim->plan->dist->stages[lane->stage];
         lane->first_layer = stage->first_layer;
         lane->n_layers = stage->n_layers;
+        {
+          /* Interleaved stages hold one run of blocks per model chunk. */
+          g_autofree char *ranges = bpw_dist_work_stage_layer_ranges (sim->plan->dist,
+                                                                      lane->stage);
+
+          lane->layers = g_string_chunk_insert_const (data->strings, ranges);
+        }
         lane->embedding = stage->has_embedding;
         lane->head = stage->has_head;
         for (guint32 i = 0; i < n; i++)

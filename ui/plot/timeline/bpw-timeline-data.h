@@ -46,6 +46,8 @@ typedef struct
   /* What its stage runs: transformer blocks [first_layer, first_layer + n_layers), the
    * embedding, the head; n_layers -1 when not known (synthetic lanes). */
   gint64    first_layer, n_layers;
+  const char *layers;    /* pooled: its blocks chunk by chunk, "0–6, 14–20"; NULL when
+                          * not known */
   gboolean  embedding, head;
   guint32   first, n;    /* its events */
   double    busy_s;      /* Σ event durations */

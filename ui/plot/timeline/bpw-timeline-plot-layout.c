@@ -191,7 +191,11 @@ group_label (BpwTimelinePlot *self, guint32 rank, char *buf, gsize size)
     {
       g_autofree char *what = NULL;
 
-      if (lane->n_layers > 0)
+      if (lane->n_layers > 0 && lane->layers != NULL)
+        /* Translators: the transformer blocks a pipeline stage runs, "layers 0–11", or
+         * with interleaved model chunks "layers 0–6, 14–20" */
+        what = g_strdup_printf (_("layers %s"), lane->layers);
+      else if (lane->n_layers > 0)
         /* Translators: the transformer blocks a pipeline stage runs, "layers 0–11" */
         what = g_strdup_printf (_("layers %" PRId64 "–%" PRId64), lane->first_layer,
                                 lane->first_layer + lane->n_layers - 1);
