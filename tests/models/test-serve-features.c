@@ -4,12 +4,14 @@
  *
  * Expert parallelism (expert weights split over the EP ranks, the all-to-all bytes of
  * every MoE layer), the paged KV cache against a contiguous maximum-length reservation,
- * prefix caching, an FP8 KV cache, sliding-window KV and images per request, each changing `bpw serve`'s
+ * prefix caching, an FP8 KV cache, sliding-window KV, chunked prefill, speculative decoding
+ * (MTP heads or a draft model) and images per request, each changing `bpw serve`'s
  * figures in the direction and by the size its simple formula gives.
  */
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "bpw-core.h"
 #include "bpw-serve.h"
@@ -340,6 +342,9 @@ test_speculative (void)
   double expected = (1 - pow (0.7, 5)) / (1 - 0.7), t_dec, t_empty, t_extra, cost;
 
   bpw_test_setup_load (&s, "llama3-8b", "h100-sxm-80gb");
+  /* Llama 3 has no MTP heads (speculating without a draft is refused: below); given one
+   * module, its arithmetic is DeepSeek-V3's on a model that serves on one device. */
+  s.spec.mtp_modules = 1;
   m = bpw_test_serve_model_new (&s, &s.mapping, 64, 512, 768);
   bpw_test_serve (m, &o, &plain);
   g_assert_cmpfloat (plain.tokens_per_verify, ==, 1);
@@ -366,6 +371,87 @@ test_speculative (void)
   bpw_test_serve (m, &o, &rejected);
   g_assert_cmpfloat (rejected.tokens_per_verify, ==, 1);
   g_assert_cmpfloat (rejected.tpot_s.mean, >, plain.tpot_s.mean);
+  bpw_test_setup_clear (&s);
+}
+
+/* Without a draft model the MTP heads draft; a model without them refuses speculation,
+ * naming the model, and serves with a draft model. */
+static void
+test_speculative_needs_drafter (void)
+{
+  g_autoptr(BpwServeModel) m = NULL;
+  g_autoptr(BpwServeModel) draft = NULL;
+  g_autoptr(GError) error = NULL;
+  BpwServeOptions o = bpw_test_stream (0.01, 20, 3, "fixed:512", "fixed:64");
+  BpwServeResult r;
+  BpwTestSetup s;
+
+  bpw_test_setup_load (&s, "llama3-8b", "h100-sxm-80gb");
+  g_assert_cmpint (s.spec.mtp_modules, ==, 0);
+  m = bpw_test_serve_model_new (&s, &s.mapping, 64, 512, 576);
+  o.spec_tokens = 4;
+  o.spec_accept = 0.8;
+  g_assert_false (bpw_serve_run (m, &o, &r, &error));
+  g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+  g_assert_nonnull (strstr (error->message, "MTP"));
+  g_assert_nonnull (strstr (error->message, s.spec.name));
+  g_clear_error (&error);
+  g_assert_false (bpw_serve_check_speculation (&s.spec, 4, FALSE, NULL));
+  g_assert_true (bpw_serve_check_speculation (&s.spec, 0, FALSE, NULL));
+  g_assert_true (bpw_serve_check_speculation (&s.spec, 4, TRUE, NULL));
+
+  draft = bpw_test_serve_model_new (&s, &s.mapping, 64, 512, 576);
+  o.draft = draft;
+  bpw_test_serve (m, &o, &r);
+  g_assert_cmpfloat (r.tokens_per_verify, >, 1);
+  bpw_test_setup_clear (&s);
+}
+
+/* Llama 3 70B on TP 4 H100s drafted by Llama 3 8B on the same devices: k = 3 drafts
+ * accepted with α = 0.8 give E = (1 − α^4) / (1 − α) = 2.952 tokens per verify step. A lone
+ * sequence's verify step costs k decode steps of the draft, the target's decode and the
+ * prefill of k more tokens beyond an empty prefill, so TPOT ≈ (k · t_draft + t_verify) / E
+ * with both at the middle of its life (640 tokens cached); within 5 % (the context grows
+ * over its life, the draws of acceptance are 200 × 255 tokens). */
+static void
+test_speculative_draft_model (void)
+{
+  g_autoptr(BpwServeModel) m = NULL;
+  g_autoptr(BpwServeModel) draft = NULL;
+  g_autoptr(GError) error = NULL;
+  BpwServeOptions o = bpw_test_stream (0.01, 200, 3, "fixed:512", "fixed:256");
+  BpwServeResult plain, spec;
+  BpwTestSetup s, d;
+  BpwMapping tp4;
+  double expected = (1 - pow (0.8, 4)) / (1 - 0.8), t_dec, t_draft, t_extra, t_empty, cost;
+
+  bpw_test_setup_load (&s, "llama3-70b", "h100-sxm-80gb");
+  bpw_test_setup_load (&d, "llama3-8b", "h100-sxm-80gb");
+  bpw_mapping_copy (&tp4, &s.mapping);
+  tp4.parallel.tp = 4;
+  m = bpw_test_serve_model_new (&s, &tp4, 64, 512, 768);
+  draft = bpw_test_serve_model_new (&d, &tp4, 64, 512, 768);
+  bpw_test_serve (m, &o, &plain);
+  o.spec_tokens = 3;
+  o.spec_accept = 0.8;
+  o.draft = draft;
+  bpw_test_serve (m, &o, &spec);
+  g_assert_true (bpw_serve_model_decode_time (m, 1, 640, &t_dec, &error));
+  g_assert_true (bpw_serve_model_decode_time (draft, 1, 640, &t_draft, &error));
+  g_assert_true (bpw_serve_model_prefill_time (m, 1, 9, &t_extra, &error));
+  g_assert_true (bpw_serve_model_prefill_time (m, 1, 1, &t_empty, &error));
+  g_assert_no_error (error);
+  cost = 3.0 * t_draft + t_dec + MAX (t_extra - t_empty, 0);
+  g_test_message ("tokens per verify step %.4f, closed form %.4f; TPOT %.3f ms plain, %.3f ms "
+                  "drafted, closed form (3 x %.3f + %.3f) / %.4f = %.3f ms",
+                  spec.tokens_per_verify, expected, plain.tpot_s.mean * 1e3,
+                  spec.tpot_s.mean * 1e3, t_draft * 1e3, (cost - 3.0 * t_draft) * 1e3,
+                  expected, cost / expected * 1e3);
+  g_assert_cmpfloat (fabs (spec.tokens_per_verify / expected - 1), <, 0.02);
+  g_assert_cmpfloat (fabs (spec.tpot_s.mean / (cost / expected) - 1), <, 0.05);
+  g_assert_cmpfloat (spec.tpot_s.mean, <, plain.tpot_s.mean);
+  bpw_mapping_clear (&tp4);
+  bpw_test_setup_clear (&d);
   bpw_test_setup_clear (&s);
 }
 
@@ -553,6 +639,10 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/ServeFeatures/sliding-window", test_sliding_window);
   g_test_add_func ("/bpw/core/ServeFeatures/chunked-prefill", test_chunked_prefill);
   g_test_add_func ("/bpw/core/ServeFeatures/speculative", test_speculative);
+  g_test_add_func ("/bpw/core/ServeFeatures/speculative-needs-drafter",
+                   test_speculative_needs_drafter);
+  g_test_add_func ("/bpw/core/ServeFeatures/speculative-draft-model",
+                   test_speculative_draft_model);
   g_test_add_func ("/bpw/core/ServeFeatures/images-ttft", test_images_ttft);
   g_test_add_func ("/bpw/core/ServeFeatures/images-kv", test_images_kv);
   g_test_add_func ("/bpw/core/ServeFeatures/images-cross-attention",
