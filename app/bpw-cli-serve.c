@@ -340,7 +340,7 @@ bpw_cli_serve (int    argc,
       "Probability that the target accepts a draft token, from 0 to below 1", "A" },
     { "draft", 0, 0, G_OPTION_ARG_STRING, &args.draft,
       "The draft model, on the same devices (default: the target's MTP heads, costed as one "
-      "of its layers)", "MODEL" },
+      "of its layers; a target without them needs a draft model)", "MODEL" },
     { "disaggregate", 0, 0, G_OPTION_ARG_NONE, &args.pools.enabled,
       "Serve prefills and decodes on separate pools of replicas, moving each request's KV "
       "cache between them over --kv-tier", NULL },
