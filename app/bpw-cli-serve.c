@@ -234,6 +234,16 @@ serve_run (const char *model_name, const char *blueprint, const BpwCliOptions *o
       return bpw_cli_usage ("serve", "serve: --kv-dtype: expected bf16, fp16, fp8 or fp32, "
                             "got '%s'", args->kv_dtype);
     }
+  /* Drafting with MTP heads needs a model that has them: a usage error, like the option's
+   * other bounds. */
+  if (!bpw_serve_check_speculation (&setup.spec, args->spec_tokens, args->draft != NULL,
+                                    &error))
+    {
+      status = bpw_cli_usage ("serve", "serve: --spec-tokens %" G_GINT64_FORMAT ": %s "
+                              "(--draft MODEL)", args->spec_tokens, error->message);
+      bpw_cli_setup_clear (&setup);
+      return status;
+    }
   if (args->pools.enabled)
     {
       status = bpw_cli_serve_disagg (&setup, &o, rates, &args->pools, args->max_batch,
@@ -330,7 +340,7 @@ bpw_cli_serve (int    argc,
       "Probability that the target accepts a draft token, from 0 to below 1", "A" },
     { "draft", 0, 0, G_OPTION_ARG_STRING, &args.draft,
       "The draft model, on the same devices (default: the target's MTP heads, costed as one "
-      "of its layers)", "MODEL" },
+      "of its layers; a target without them needs a draft model)", "MODEL" },
     { "disaggregate", 0, 0, G_OPTION_ARG_NONE, &args.pools.enabled,
       "Serve prefills and decodes on separate pools of replicas, moving each request's KV "
       "cache between them over --kv-tier", NULL },

@@ -153,6 +153,9 @@ check (const BpwServeModel *prefill, gint64 prefill_replicas, gint64 decode_repl
                  _("serve: chunked prefill of requests with %" PRId64 " images each is not "
                  "modelled; serve them with whole prefills or with images 0"),
                  bpw_serve_model_images (prefill));
+  else if (!bpw_serve_check_speculation (bpw_serve_model_spec (prefill), o->spec_tokens,
+                                         o->draft != NULL, error))
+    g_prefix_error (error, _("serve: "));
   return error == NULL || *error == NULL;
 }
 

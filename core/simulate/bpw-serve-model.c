@@ -45,6 +45,9 @@ struct _BpwServeModel
 /* The prefill of prompts that carry the request's images: a grid of its own, in text
  * tokens (BpwWorkloadPhase has no fourth value). */
 #define PHASE_IMAGE_PREFILL 3
+/* The prefill of prompt chunks in a serving step, issued as the stack issues a decode step
+ * (bpw_serve_model_chunk_time). */
+#define PHASE_CHUNK_PREFILL 4
 
 typedef struct
 {
@@ -92,13 +95,31 @@ set_batch (const BpwServeModel *m, gint64 batch, BpwScenario *s, BpwMapping *map
   map->recompute = BPW_RECOMPUTE_NONE;
 }
 
-/* @phase is a BpwWorkloadPhase or PHASE_IMAGE_PREFILL, whose @length counts text tokens:
+/* How a chunked-prefill step issues its kernels. An engine that chunks prompts (vLLM,
+ * SGLang, Sarathi-Serve) runs every step, chunks and decodes together, through its serving
+ * path: the one the stack states for decode (vLLM captures mixed steps as piecewise CUDA
+ * graphs), not the one-off eager prefill of a whole prompt. Otherwise every chunk step would
+ * pay the whole eager issue stream of a prefill for a fraction of its work, and chunking
+ * would lose whenever a chunk's kernels are shorter than the eager issue time. A launch
+ * mode the scenario forces stays. */
+static BpwLaunchMode
+chunk_launch (const BpwServeModel *m)
+{
+  const BpwStack *st = &m->blueprint->stack;
+
+  if (m->base.launch != BPW_LAUNCH_STACK || !st->set || !st->has_launch)
+    return m->base.launch;
+  return st->launch[BPW_STACK_PHASE_DECODE] == BPW_STACK_LAUNCH_GRAPH ? BPW_LAUNCH_GRAPH
+                                                                      : BPW_LAUNCH_EAGER;
+}
+
+/* @phase is a BpwWorkloadPhase, PHASE_IMAGE_PREFILL or PHASE_CHUNK_PREFILL, whose @length counts text tokens:
  * the estimator's sequence adds the request's image tokens and its work the encoder's. */
 static gboolean
 evaluate_point (BpwServeModel *m, guint phase, gint64 batch, gint64 length,
                 double *seconds, double *encoder, GError **error)
 {
-  guint64 key = ((guint64) length << 26) | ((guint64) batch << 2) | (guint64) phase;
+  guint64 key = ((guint64) length << 27) | ((guint64) batch << 3) | (guint64) phase;
   Point *found = g_hash_table_lookup (m->cache, &key);
   g_autoptr(BpwEstimator) est = NULL;
   BpwScenario s = m->base;
@@ -112,9 +133,14 @@ evaluate_point (BpwServeModel *m, guint phase, gint64 batch, gint64 length,
       *encoder = found->encoder;
       return TRUE;
     }
-  s.phase = phase == PHASE_IMAGE_PREFILL ? BPW_WORKLOAD_PREFILL : (BpwWorkloadPhase) phase;
+  s.phase = phase >= PHASE_IMAGE_PREFILL ? BPW_WORKLOAD_PREFILL : (BpwWorkloadPhase) phase;
   set_batch (m, batch, &s, &map);
-  if (phase == PHASE_IMAGE_PREFILL)
+  if (phase == PHASE_CHUNK_PREFILL)
+    {
+      s.seq = align (m, BPW_WORKLOAD_PREFILL, length);
+      s.launch = chunk_launch (m);
+    }
+  else if (phase == PHASE_IMAGE_PREFILL)
     {
       s.images = m->images;
       s.seq = align (m, BPW_WORKLOAD_PREFILL, length + m->image_tokens);
@@ -194,6 +220,18 @@ bpw_serve_model_prefill_time (BpwServeModel *m,
 {
   g_return_val_if_fail (batch >= 1 && batch <= m->max_batch, FALSE);
   return interpolate (m, BPW_WORKLOAD_PREFILL, (double) batch,
+                      sqrt (sum_squares / (double) batch), seconds, NULL, error);
+}
+
+gboolean
+bpw_serve_model_chunk_time (BpwServeModel *m,
+                            gint64         batch,
+                            double         sum_squares,
+                            double        *seconds,
+                            GError       **error)
+{
+  g_return_val_if_fail (batch >= 1 && batch <= m->max_batch, FALSE);
+  return interpolate (m, PHASE_CHUNK_PREFILL, (double) batch,
                       sqrt (sum_squares / (double) batch), seconds, NULL, error);
 }
 

@@ -69,6 +69,15 @@ gboolean       bpw_serve_model_prefill_time (BpwServeModel      *model,
                                              double              sum_squares,
                                              double             *seconds,
                                              GError            **error);
+/* Seconds of the prefill of @batch prompt chunks with Σ length² = @sum_squares in a
+ * chunked-prefill step: as prefill_time, but issued as the stack issues a decode step (an
+ * engine that chunks runs its mixed steps through its serving path, graph-captured where
+ * its decode is; bpw-serve.h). */
+gboolean       bpw_serve_model_chunk_time   (BpwServeModel      *model,
+                                             gint64              batch,
+                                             double              sum_squares,
+                                             double             *seconds,
+                                             GError            **error);
 /* Seconds of the prefill of @batch requests' prompts with their images: Σ (decoder
  * tokens computed)² = @sum_squares, each request's count including its image tokens; the
  * step runs the vision encoder on the batch's images, and @encoder gets its share of

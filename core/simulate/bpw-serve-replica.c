@@ -172,7 +172,15 @@ step (Replica *rp, GError **error)
   /* Without chunking a prefill iteration runs alone (the decodes wait for it). */
   if (chunk <= 0 && pieces > 0)
     decoders = 0;
-  if (pieces > 0)
+  /* A chunked step goes through the engine's serving path (bpw_serve_model_chunk_time);
+   * chunks never carry images (bpw_serve_run refuses them). */
+  if (pieces > 0 && chunk > 0)
+    {
+      if (!bpw_serve_model_chunk_time (run->model, pieces, sum_sq, &dt, error))
+        return FALSE;
+      run->out->prefills++;
+    }
+  else if (pieces > 0)
     {
       if (!bpw_serve_model_prompt_time (run->model, pieces, sum_sq, &dt, &encoder, error))
         return FALSE;

@@ -68,6 +68,7 @@ bpw_serve_settings_equal (const BpwServeSettings *a,
   return block_a == block_b && !a->kv_contiguous == !b->kv_contiguous &&
          a->prefix_hit == b->prefix_hit && a->chunk_tokens == b->chunk_tokens &&
          a->spec_tokens == b->spec_tokens && a->spec_accept == b->spec_accept &&
+         strcmp (a->draft, b->draft) == 0 &&
          bpw_serve_pools_equal (&a->pools, &b->pools);
 }
 
@@ -176,6 +177,21 @@ stats (GArray *values, BpwLatencyStats *out)
 }
 
 gboolean
+bpw_serve_check_speculation (const BpwModelSpec *spec,
+                             gint64              spec_tokens,
+                             gboolean            has_draft,
+                             GError            **error)
+{
+  if (spec_tokens <= 0 || has_draft || spec->mtp_modules > 0)
+    return TRUE;
+  g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+               _("speculative decoding of %" PRId64 " draft tokens without a draft model "
+               "drafts with the target's multi-token-prediction (MTP) heads, and “%s” has "
+               "none; name a draft model"), spec_tokens, spec->name ? spec->name : "");
+  return FALSE;
+}
+
+gboolean
 bpw_serve_run (BpwServeModel         *model,
                const BpwServeOptions *options,
                BpwServeResult        *out,
@@ -212,6 +228,12 @@ bpw_serve_run (BpwServeModel         *model,
                    _("serve: a prefix-cache hit rate of %g and KV blocks of %" PRId64 " tokens; "
                    "the hit rate must be at least 0 and below 1, the block from 1 to %d tokens"),
                    options->prefix_hit, options->kv_block, BPW_SERVE_MAX_KV_BLOCK);
+      return FALSE;
+    }
+  if (!bpw_serve_check_speculation (bpw_serve_model_spec (model), options->spec_tokens,
+                                    options->draft != NULL, error))
+    {
+      g_prefix_error (error, _("serve: "));
       return FALSE;
     }
   /* A chunk would split a request's image tokens from the encoder step that makes them. */

@@ -31,7 +31,15 @@
  * in the attention, which the linear work outweighs for prompts of a few thousand tokens)
  * plus what the decode adds to an empty step (the decode of one token with one cached,
  * which is the weights read once): a decode no longer waits a whole prompt's prefill
- * (TPOT's tail falls) and a prompt shares its steps (TTFT rises).
+ * (TPOT's tail falls) and a prompt shares its steps (TTFT rises). An engine that chunks
+ * runs its mixed steps through its serving path, graph-captured where its decode is (vLLM
+ * captures them piecewise), so a chunk step issues its kernels as the software stack
+ * issues a decode step, not as its one-off eager prefill of a whole prompt
+ * (bpw_serve_model_chunk_time). Alone, a prompt of P tokens then waits ⌈P / C⌉ steps of
+ * C tokens, whose work adds to that of the whole prompt at most one weight read and one
+ * graph replay per extra step: TTFT rises by at most (⌈P / C⌉ − 1) times an empty step;
+ * the work per token is unchanged, so throughput is too (within the attention a chunk
+ * leaves out).
  *
  * Speculative decoding (draft length k, acceptance α): a decode step drafts k tokens per
  * sequence (k decode steps of the draft model, or with no draft model the target's MTP
@@ -93,10 +101,14 @@ typedef struct
 #define BPW_SERVE_MAX_KV_BLOCK 65536
 #define BPW_SERVE_MAX_SPEC_TOKENS 64
 
+/* The longest draft-model reference a study's serving settings hold, with its NUL. */
+#define BPW_SERVE_DRAFT_NAME_SIZE 256
+
 /* The serving features a study's scenario or a trade sweep sets (bpw_serve_settings_apply
  * copies them into a run's options); all zero is the default: a paged KV cache of
  * BPW_SERVE_KV_BLOCK tokens, no prefix cache, whole prefills, no speculation. Speculative
- * decoding here drafts with the target's MTP heads. */
+ * decoding drafts with the draft model @draft names, or with none named with the target's
+ * MTP heads (a model without them refuses speculation: bpw_serve_check_speculation). */
 typedef struct
 {
   gint64   kv_block;       /* 0 = BPW_SERVE_KV_BLOCK */
@@ -105,6 +117,8 @@ typedef struct
   gint64   chunk_tokens;
   gint64   spec_tokens;
   double   spec_accept;
+  char     draft[BPW_SERVE_DRAFT_NAME_SIZE];  /* a bundled model's name or a model file
+                                               * (relative to the study); "" = MTP heads */
   BpwServePools pools;     /* prefill/decode disaggregation (bpw-serve-disagg.h) */
 } BpwServeSettings;
 
@@ -148,6 +162,13 @@ void      bpw_serve_settings_apply (const BpwServeSettings *settings,
 gboolean  bpw_serve_settings_equal (const BpwServeSettings *a,
                                     const BpwServeSettings *b);
 gboolean  bpw_serve_settings_is_default (const BpwServeSettings *settings);
+
+/* Speculative decoding of @spec_tokens drafts without a draft model drafts with the
+ * target's MTP heads: FALSE, with an error naming @spec's model, when it has none. */
+gboolean  bpw_serve_check_speculation (const BpwModelSpec *spec,
+                                       gint64              spec_tokens,
+                                       gboolean            has_draft,
+                                       GError            **error);
 
 /* The longest prompt and prompt + output the stream of @options will draw (for sizing the
  * model before the run). */

@@ -10,6 +10,7 @@
 
 #include "bpw-error.h"
 #include "bpw-i18n.h"
+#include "bpw-study-draft.h"
 #include "bpw-study-private.h"
 
 static const char * const pools_keys[] = {
@@ -110,6 +111,12 @@ bpw_study_set_scenario_serving (BpwStudy               *self,
                    _("scenario “%s”: serving.pools.%s is out of range (replicas from 1 to "
                    "%d, TP and PP from 1 to %d, a tier named)"), sc->name, invalid,
                    BPW_SERVE_MAX_POOL_REPLICAS, BPW_SERVE_MAX_POOL_DEGREE);
+      return FALSE;
+    }
+  if (!bpw_study_check_draft (self, &bpw_study_get_workload (self, sc->workload)->spec,
+                              serving, error))
+    {
+      g_prefix_error (error, _("scenario “%s”: "), sc->name);
       return FALSE;
     }
   sc->serving = *serving;

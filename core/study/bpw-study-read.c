@@ -12,6 +12,7 @@
 #include "bpw-i18n.h"
 #include "bpw-parallel-read.h"
 #include "bpw-quantity.h"
+#include "bpw-study-draft.h"
 #include "bpw-study-pools.h"
 #include "bpw-study-private.h"
 #include "bpw-workload-io.h"
@@ -29,7 +30,7 @@ static const char * const scenario_keys[] = {
 };
 static const char * const sla_keys[] = { "step_time", "ttft", "tpot", "p99", NULL };
 static const char * const serving_keys[] = {
-  "kv_layout", "kv_block", "prefix_hit", "chunk_tokens", "spec_tokens", "spec_accept",
+  "kv_layout", "kv_block", "prefix_hit", "chunk_tokens", "spec_tokens", "spec_accept", "draft",
   "pools", NULL
 };
 static const char * const kv_layout_names[] = { "paged", "contiguous", NULL };
@@ -322,15 +323,18 @@ bpw_study_locate_scenario_error (BpwJsonDoc  *doc,
 }
 
 /* The optional "serving" object: the KV layout and block, the prefix-cache hit rate, the
- * prefill chunk and speculative decoding with the MTP heads (bpw-serve.h). */
+ * prefill chunk and speculative decoding with a draft model or @target's MTP heads
+ * (bpw-serve.h). */
 static gboolean
-bpw_study_read_serving (BpwJsonDoc        *doc,
-                        JsonObject        *item,
-                        const char        *path,
-                        BpwServeSettings  *s,
-                        GPtrArray         *warnings,
-                        GError           **error)
+bpw_study_read_serving (BpwStudy           *self,
+                        BpwJsonDoc         *doc,
+                        JsonObject         *item,
+                        const char         *path,
+                        const BpwModelSpec *target,
+                        BpwServeSettings   *s,
+                        GError            **error)
 {
+  GPtrArray *warnings = self->warnings;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *spath = g_strdup_printf ("%s.serving", path);
   JsonObject *o = bpw_json_doc_get_object (doc, item, path, "serving", FALSE, &local_error);
@@ -356,6 +360,7 @@ bpw_study_read_serving (BpwJsonDoc        *doc,
                                 BPW_SERVE_MAX_SPEC_TOKENS, &s->spec_tokens, error)
       || !bpw_json_doc_get_double (doc, o, spath, "spec_accept", FALSE, 0.0, 0.999,
                                    &s->spec_accept, error)
+      || !bpw_study_read_draft (self, doc, o, spath, target, s->spec_tokens, s->draft, error)
       || !bpw_study_read_pools (doc, o, spath, &s->pools, warnings, error))
     return FALSE;
   s->kv_contiguous = layout == 1;
@@ -420,7 +425,10 @@ bpw_study_read_scenario (BpwStudy    *self,
                                    &sc.scenario.weight, error)
       || !bpw_study_read_sla (doc, item, path, &sc.scenario, self->warnings, error)
       || !bpw_study_read_parallel (doc, item, path, &sc.parallel, self->warnings, error)
-      || !bpw_study_read_serving (doc, item, path, &sc.serving, self->warnings, error))
+      || !bpw_study_read_serving (self, doc, item, path,
+                                  &g_array_index (self->workloads, BpwStudyWorkload,
+                                                  index).spec,
+                                  &sc.serving, error))
     return FALSE;
   sc.scenario.images_set = sc.scenario.images >= 0;
   sc.scenario.images = MAX (sc.scenario.images, 0);

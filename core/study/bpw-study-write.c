@@ -58,6 +58,11 @@ bpw_study_write_serving (JsonBuilder            *b,
   json_builder_add_int_value (b, s->spec_tokens);
   json_builder_set_member_name (b, "spec_accept");
   json_builder_add_double_value (b, s->spec_accept);
+  if (s->draft[0] != '\0')
+    {
+      json_builder_set_member_name (b, "draft");
+      json_builder_add_string_value (b, s->draft);
+    }
   bpw_study_write_pools (b, &s->pools);
   json_builder_end_object (b);
 }

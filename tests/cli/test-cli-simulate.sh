@@ -187,6 +187,9 @@ py "tokens per verify step near (1 - a^(k+1)) / (1 - a)" "
 assert d['serving']['draft'] == 'model'
 assert abs(d['tokens_per_verify'] / ((1 - 0.8 ** 4) / 0.2) - 1) < 0.02, d['tokens_per_verify']"
 expect_rc "a draft without draft tokens is a usage error" 2 "$BPW" serve $KV --draft llama3-8b
+expect_rc "MTP speculation on a model without MTP heads is a usage error" 2 "$BPW" serve $KV \
+  --spec-tokens 4 --spec-accept 0.8
+expect_stderr "the message names the option and the missing heads" "--spec-tokens 4: .*MTP.*--draft"
 expect_rc "an acceptance rate of 1 is a usage error" 2 "$BPW" serve $KV --spec-tokens 2 \
   --spec-accept 1
 # Images per request: a multimodal model's prompts gain 576 tokens per image (prompt lengths

@@ -14,6 +14,8 @@
 #include "bpw-plot-palette.h"
 #include "bpw-plot-test-util.h"
 #include "bpw-study.h"
+#include "bpw-study-edit.h"
+#include "bpw-study-pools.h"
 #include "bpw-trade-plot.h"
 
 static BpwPlotStyle style;
@@ -254,7 +256,8 @@ test_from_study (void)
 
 /* The serving features move the curves the way their closed forms say and the legend's
  * note names them: at the same light load, half of every prompt cached cuts TTFT, and
- * speculative decoding (3 MTP tokens accepted with 0.8: 2.95 tokens a step) cuts TPOT. */
+ * speculative decoding (3 tokens of a Llama 3 8B draft accepted with 0.8: 2.95 tokens a
+ * step, each draft token about a ninth of a 70B decode) cuts TPOT. */
 static void
 test_serving_features (void)
 {
@@ -282,9 +285,18 @@ test_serving_features (void)
   options.serving.prefix_hit = 0;
   options.serving.spec_tokens = 3;
   options.serving.spec_accept = 0.8;
+  /* Llama 3 has no MTP heads: without a draft model every curve is refused. */
   speculative = bpw_trade_data_new_from_study (study, s, &options, &error);
   g_assert_no_error (error);
-  g_assert_nonnull (strstr (speculative->stream, "speculative decoding of 3 MTP tokens"));
+  for (guint i = 0; i < speculative->series->len; i++)
+    g_assert_nonnull (strstr (g_array_index (speculative->series, BpwTradeSeries, i).error,
+                              "MTP"));
+  g_clear_pointer (&speculative, bpw_trade_data_free);
+  g_strlcpy (options.serving.draft, "llama3-8b", sizeof options.serving.draft);
+  speculative = bpw_trade_data_new_from_study (study, s, &options, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (speculative->stream,
+                            "speculative decoding of 3 tokens drafted by llama3-8b"));
 
   g_assert_cmpuint (plain->points->len, ==, cached->points->len);
   for (guint i = 0; i < plain->points->len; i++)
@@ -379,7 +391,8 @@ test_study_serving (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(BpwStudy) study = study_with_serving ("{\"kv_layout\": \"paged\", \"kv_block\": 32, "
                                                  "\"prefix_hit\": 0.5, \"chunk_tokens\": 512, "
-                                                 "\"spec_tokens\": 2, \"spec_accept\": 0.6}",
+                                                 "\"spec_tokens\": 2, \"spec_accept\": 0.6, "
+                                                 "\"draft\": \"llama3-8b\"}",
                                                  &error);
   g_autoptr(BpwStudy) back = NULL;
   g_autoptr(BpwStudy) bad = NULL;
@@ -396,6 +409,7 @@ test_study_serving (void)
   g_assert_cmpint (set->chunk_tokens, ==, 512);
   g_assert_cmpint (set->spec_tokens, ==, 2);
   g_assert_cmpfloat (set->spec_accept, ==, 0.6);
+  g_assert_cmpstr (set->draft, ==, "llama3-8b");
   g_assert_false (set->kv_contiguous);
   text = bpw_study_to_json (study);
   back = bpw_study_new_from_data ("back.json", text, -1, &error);
@@ -407,11 +421,60 @@ test_study_serving (void)
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error->message, "prefix_hit"));
   g_clear_error (&error);
+  /* Llama 3 70B has no MTP heads: speculation needs a draft, refused where it is set. */
+  bad = study_with_serving ("{\"spec_tokens\": 2, \"spec_accept\": 0.6}", &error);
+  g_assert_null (bad);
+  g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+  g_assert_true (g_regex_match_simple ("^serving\\.json:[0-9]+:[0-9]+: "
+                                       "scenarios\\[[0-9]+\\]\\.serving\\.spec_tokens: .*MTP",
+                                       error->message, 0, 0));
+  g_clear_error (&error);
+  bad = study_with_serving ("{\"spec_tokens\": 2, \"draft\": \"no-such-model\"}", &error);
+  g_assert_null (bad);
+  g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+  g_assert_true (g_regex_match_simple ("^serving\\.json:[0-9]+:[0-9]+: "
+                                       "scenarios\\[[0-9]+\\]\\.serving\\.draft: .*no-such-model",
+                                       error->message, 0, 0));
+  g_clear_error (&error);
 
   data = bpw_trade_data_new_from_study (study, s, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (strstr (data->stream, "32-token blocks"));
   g_assert_nonnull (strstr (data->stream, "chunked prefill of 512 tokens"));
+  g_assert_nonnull (strstr (data->stream, "drafted by llama3-8b"));
+}
+
+/* The scenario's serving settings set by an edit (what the window's rows call): a draft
+ * model is kept, undone with the edit, and refused when it names no model; speculation
+ * with neither a draft nor MTP heads is refused, naming the field. */
+static void
+test_study_serving_draft_edit (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwStudy) study = bpw_study_new_bundled ("default", &error);
+  g_autoptr(BpwStudyEdit) edit = NULL;
+  BpwServeSettings serving = { .spec_tokens = 3, .spec_accept = 0.7 };
+  guint s;
+
+  g_assert_no_error (error);
+  g_assert_true (bpw_study_lookup_scenario (study, "llama3-70b-decode", &s));
+  g_assert_false (bpw_study_set_scenario_serving (study, s, &serving, &error));
+  g_assert_nonnull (strstr (error->message, "serving.spec_tokens"));
+  g_clear_error (&error);
+  g_strlcpy (serving.draft, "no-such-model", sizeof serving.draft);
+  g_assert_false (bpw_study_set_scenario_serving (study, s, &serving, &error));
+  g_assert_nonnull (strstr (error->message, "serving.draft"));
+  g_clear_error (&error);
+  g_assert_cmpint (bpw_study_get_scenario (study, s)->serving.spec_tokens, ==, 0);
+
+  g_strlcpy (serving.draft, "llama3-8b", sizeof serving.draft);
+  edit = bpw_study_edit_new_scenario_serving (study, s, &serving, "draft");
+  g_assert_true (bpw_study_edit_apply (edit, study, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (bpw_study_get_scenario (study, s)->serving.draft, ==, "llama3-8b");
+  g_assert_true (bpw_study_edit_revert (edit, study, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (bpw_study_get_scenario (study, s)->serving.draft, ==, "");
 }
 
 /* A multimodal study scenario: its seq counts the image tokens, the curve's prompts count
@@ -481,6 +544,8 @@ main (int argc, char **argv)
   g_test_add_func ("/bpw/plot/TradePlot/serving-features", test_serving_features);
   g_test_add_func ("/bpw/plot/TradePlot/weight-only-series", test_weight_only_series);
   g_test_add_func ("/bpw/plot/TradePlot/study-serving", test_study_serving);
+  g_test_add_func ("/bpw/plot/TradePlot/study-serving-draft-edit",
+                   test_study_serving_draft_edit);
   g_test_add_func ("/bpw/plot/TradePlot/study-images", test_study_images);
   return g_test_run ();
 }

@@ -13,6 +13,7 @@
 #include "bpw-candidate.h"
 #include "bpw-error.h"
 #include "bpw-estimator.h"
+#include "bpw-study-draft.h"
 #include "bpw-trade-data.h"
 #include "bpw-trade-disagg.h"
 
@@ -243,7 +244,12 @@ describe_serving (const BpwServeSettings *o)
     g_string_append_printf (out, _(", prefix cache hit rate %.0f %%"), o->prefix_hit * 100);
   if (o->chunk_tokens > 0)
     g_string_append_printf (out, _(", chunked prefill of %" PRId64 " tokens"), o->chunk_tokens);
-  if (o->spec_tokens > 0)
+  if (o->spec_tokens > 0 && o->draft[0] != '\0')
+    /* Translators: speculative decoding, e.g. "…of 4 tokens drafted by llama3.2-1b" */
+    g_string_append_printf (out, _(", speculative decoding of %" PRId64 " tokens drafted by "
+                                   "%s (acceptance %.2f)"), o->spec_tokens, o->draft,
+                            o->spec_accept);
+  else if (o->spec_tokens > 0)
     g_string_append_printf (out, _(", speculative decoding of %" PRId64 " MTP tokens "
                                    "(acceptance %.2f)"), o->spec_tokens, o->spec_accept);
   if (o->pools.enabled)
@@ -303,6 +309,7 @@ sweep_candidate (BpwTradeData *data, BpwStudy *study, guint c, guint s,
   const BpwStudyCandidate *cand = bpw_study_get_candidate (study, c);
   g_autoptr(GError) error = NULL;
   g_autoptr(BpwServeModel) model = NULL;
+  g_autoptr(BpwServeModel) draft = NULL;
   BpwServeOptions so = { .requests = options->requests, .prompt = options->prompt,
                          .output = options->output, .seed = options->seed };
   g_autofree char *label = NULL;
@@ -335,6 +342,24 @@ sweep_candidate (BpwTradeData *data, BpwStudy *study, guint c, guint s,
                                options->max_batch, longest_prompt, longest_request, &error);
   if (model == NULL || !saturation (model, options, &rate, &error))
     goto fail_run;
+  /* The draft model runs on the candidate's devices beside the target (as `bpw serve
+   * --draft` does). */
+  if (options->serving.spec_tokens > 0 && options->serving.draft[0] != '\0')
+    {
+      BpwModelSpec spec;
+
+      if (bpw_study_load_draft (study, options->serving.draft, &spec, &error))
+        draft = bpw_serve_model_new (&spec, &run.scenario, run.blueprint, &run.mapping,
+                                     options->max_batch, longest_prompt, longest_request,
+                                     &error);
+      bpw_model_spec_clear (&spec);
+      if (draft == NULL)
+        {
+          g_prefix_error (&error, _("draft model %s: "), options->serving.draft);
+          goto fail_run;
+        }
+      so.draft = draft;
+    }
   rate *= (double) so.replicas;
   g_array_index (data->series, BpwTradeSeries, data->series->len - 1).saturation = rate;
   for (guint i = 0; i < MIN (options->n_rates, G_N_ELEMENTS (rate_fractions)); i++)

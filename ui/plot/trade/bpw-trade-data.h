@@ -71,7 +71,8 @@ typedef struct
   gint64         max_batch;
   guint          n_rates;        /* arrival rates per candidate */
   /* The serving features (bpw-serve.h): KV layout, prefix caching, chunked prefill,
-   * speculative decoding with the candidate's MTP heads. EP and the KV dtype come from
+   * speculative decoding with the draft model serving.draft names (loaded through the
+   * study) or the candidate's MTP heads. EP and the KV dtype come from
    * each candidate's mapping and the scenario. */
   BpwServeSettings serving;
 } BpwTradeOptions;

@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include "bpw-error.h"
 #include "bpw-serve-disagg.h"
 
 /* As the colocated sweep's: dense at light load and around the knee. */
@@ -120,6 +121,14 @@ _bpw_trade_sweep_disagg (BpwTradeData          *data,
   series->cost_unit = cand->price.set ? cand->price.unit : BPW_PRICE_PER_DEVICE;
   series->disaggregated = TRUE;
   bpw_serve_settings_apply (&options->serving, &so);
+  /* As on the command line: a draft model beside the decode pool is not modelled. */
+  if (options->serving.draft[0] != '\0' && options->serving.spec_tokens > 0)
+    {
+      g_set_error (&error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("a draft model with disaggregated pools is not modelled; speculate "
+                   "with the MTP heads (no draft)"));
+      goto fail_run;
+    }
   so.arrival_rate = 1;
   bpw_serve_stream_bounds (&so, &longest_prompt, &longest_request);
   if (!bpw_serve_link_lookup (run.blueprint, p->kv_tier, &link, &error))
