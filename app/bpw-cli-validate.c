@@ -35,7 +35,9 @@ print_efficiency (const BpwBlueprint *bp)
   if (vi >= 0)
     g_print ("\n  %s efficiency: %.4f", bp->engines[vi].name,
              bp->engines[vi].efficiency[BPW_PRECISION_FP16].points[0].efficiency);
-  g_print ("\n  %s efficiency: %.4f\n  fixed cost per operation: %.3f us\n",
+  /* Not fitted: the blueprint's own (bpw_validation_fit). */
+  g_print ("\nKept as the blueprint states them (not fitted):\n  %s efficiency: %.4f\n"
+           "  fixed cost per operation: %.3f us\n",
            bp->memory[hi].name, bp->memory[hi].efficiency.points[0].efficiency,
            bp->engines[mi].overhead.value * 1e6);
 }

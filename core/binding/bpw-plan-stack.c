@@ -274,16 +274,59 @@ optimizer_implementation (const BpwPlan *plan, const BpwOp *op, const BpwPlanTas
                ? st->optimizer_kernels_per_parameter.value * params : 0);
   if (!st->optimizer_kernels_per_tensor.set && !st->optimizer_kernels_per_parameter.set)
     kernels = 1;
-  time = kernel_time (plan, bytes) + (kernels - 1) * plan->rates.vector.overhead;
+  /* The stack's bytes replace the device-memory traffic only: what the mapping homes on
+   * the host (offloaded weights written back, offloaded optimizer state) still crosses the
+   * host link, staged through device memory as any offloaded operand. */
+  {
+    double b[BPW_N_TRAFFIC_LEVELS] = { 0 };
+    BpwTaskCost cost;
+
+    b[BPW_TRAFFIC_DEVICE] = bytes;
+    b[BPW_TRAFFIC_HOST] = pt->bytes[BPW_TRAFFIC_HOST];
+    bpw_cost_task (&plan->rates, &plan->rates.vector, 0, b, &cost);
+    time = cost.time_s + (kernels - 1) * plan->rates.vector.overhead;
+  }
   impl.bytes = bytes - pt->bytes[BPW_TRAFFIC_DEVICE];
   impl.kernels = kernels;
   impl.time_s = time - pt->cost.time_s;
   return impl;
 }
 
-/* The host loop over experts: per_expert for each expert of the rank, per layer and pass
- * (when the stack states it), and, in backward, the gradients of the stacked expert
- * weights. The loop indexes one [experts, …] parameter per expert matrix (transformers'
+/* Experts of a rank that a pass of the loop visits, in expectation: the loop works on the
+ * experts that some token chose (an expert none chose costs the loop only its check, a
+ * small kernel and a host synchronisation, which is not priced). The rank holds
+ * E_r = ⌈E / ep⌉ of the E experts and routes N tokens: a micro-batch's T tokens over its CP
+ * share, from each of the ep replicas whose tokens its experts serve. Each token chooses
+ * k distinct experts, uniformly as the balancing of the router aims at, so that an expert
+ * misses one token with probability 1 − k/E and all of them with (1 − k/E)^N:
+ *   visited = E_r · (1 − (1 − k/E)^N).
+ * Training and prefill route thousands of tokens and visit every expert (Mixtral cut to
+ * one layer at 2048 tokens: 8 · (1 − (3/4)^4096) = 8); decode at batch 8, top-8 of 256:
+ * 256 · (1 − (248/256)^8) = 57.5 of the at most 64 that 8 · 8 choices can reach. */
+static double
+moe_experts_visited (const BpwPlan *plan)
+{
+  const BpwWorkGraph *g = plan->dist->graph;
+  const BpwModelSpec *spec = &g->spec;
+  const BpwParallel *p = &plan->dist->parallel;
+  double experts = (double) spec->experts;
+  double tokens = ceil ((double) g->tokens_per_micro_batch / (double) MAX (p->cp, 1))
+                  * (double) MAX (p->ep, 1);
+  double on_rank = ceil (experts / (double) MAX (p->ep, 1));
+
+  if (spec->experts < 1 || spec->top_k < 1)
+    return 0;
+  return on_rank * -expm1 (tokens * log1p (-(double) MIN (spec->top_k, spec->experts) / experts));
+}
+
+/* The host loop over experts: per_expert for each expert of the rank that the pass visits,
+ * per layer and pass (when the stack states it), and, in backward, the gradients of the
+ * stacked expert weights. Only an eager pass runs the loop: a pass replayed from a CUDA
+ * graph (the stack's decode) cannot hold it, since its host synchronisations and
+ * data-dependent shapes cannot be captured, and a graph-replayed step dispatches its experts
+ * on the device (the expert work the graph prices), with no host time per expert. The
+ * per-visit time is the eager training loop's (fitted from a training run's idle time), so
+ * an eager decode pays it per expert its few tokens visit. The loop indexes one [experts, …] parameter per expert matrix (transformers'
  * MoE experts hold gate_up and down so; the shared pack's trace shows fills and adds of
  * [8, 14336, 4096] fp32 tensors): autograd turns each expert's slice into a zero-filled
  * gradient of the whole stacked matrix (a fill) and accumulates it into .grad (an add,
@@ -293,7 +336,7 @@ optimizer_implementation (const BpwPlan *plan, const BpwOp *op, const BpwPlanTas
  * fp32 master weights): quadratic in the experts. Mixtral cut to one layer: 163.5 GB,
  * 38.6 ms at the copy rate, against 37.3 ms of such kernels in the trace. */
 static BpwImpl
-moe_dispatch_loop (const BpwPlan *plan, const BpwOp *op, BpwDType grad_dtype)
+moe_dispatch_loop (const BpwPlan *plan, const BpwOp *op, BpwDType grad_dtype, gboolean graph)
 {
   const BpwStack *st = &plan->blueprint->stack;
   const BpwWorkGraph *g = plan->dist->graph;
@@ -305,8 +348,8 @@ moe_dispatch_loop (const BpwPlan *plan, const BpwOp *op, BpwDType grad_dtype)
       || !g_str_has_prefix (bpw_work_graph_name (g, op->name), "moe.dispatch"))
     return impl;
   experts = ceil ((double) spec->experts / (double) MAX (plan->dist->parallel.ep, 1));
-  if (st->moe_per_expert.set)
-    impl.time_s = st->moe_per_expert.value * experts;
+  if (st->moe_per_expert.set && !graph)
+    impl.time_s = st->moe_per_expert.value * moe_experts_visited (plan);
   if (op->phase != BPW_PHASE_BACKWARD_ACTIVATION
       || g->scenario.phase != BPW_WORKLOAD_TRAIN || experts < 1)
     return impl;
@@ -348,8 +391,10 @@ static const char * const impl_what[N_IMPLS] = {
   "the optimizer's implementation (bytes per parameter and launches per tensor) in place of "
   "the fused ideal",
   "logits up-cast to fp32 and the loss and its gradient in fp32",
-  "a host loop over the experts: time per expert per layer and pass, and the zero-filled "
-  "gradients of the stacked expert weights that each expert's slice leaves in backward",
+  "a host loop over the experts in eager passes: time per expert that the pass's tokens "
+  "visit, per layer and pass (none in a pass replayed from a CUDA graph), and the "
+  "zero-filled gradients of the stacked expert weights that each expert's slice leaves in "
+  "backward",
   "the step's keys and values copied into a preallocated KV cache by a kernel each",
   "matmuls of few rows with a long reduction split it over blocks and sum the fp32 partials "
   "in a kernel of their own (split-K)",
@@ -490,7 +535,8 @@ _bpw_plan_bind_stack (BpwPlan *plan)
             }
           impl[IMPL_MOE_LOOP] = moe_dispatch_loop (plan, op,
                                                    st->fp32_master ? BPW_DTYPE_FP32
-                                                                   : g->scenario.dtype);
+                                                                   : g->scenario.dtype,
+                                                   mode == BPW_STACK_LAUNCH_GRAPH);
 
           for (guint k = 0; k < IMPL_LAUNCH_GAPS; k++)
             if (k != IMPL_OPTIMIZER)

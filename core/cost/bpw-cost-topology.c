@@ -206,14 +206,31 @@ oversubscription (const BpwTier *tier)
   return tier->oversubscription.set ? MAX (tier->oversubscription.value, 1.0) : 1.0;
 }
 
+/* Nodes (inner instances) of @span's group that one rail leaf switch joins: all of them
+ * unless the tier gives a rail size. */
+static gint64
+rail_group_nodes (const BpwCollectiveSpan *span)
+{
+  gint64 nodes = MAX (span->ranks / MAX (span->local, 1), 1);
+  const BpwTier *t = span->tier;
+
+  if (t->topology == BPW_TOPOLOGY_RAIL_OPTIMIZED && t->rail_size.set && t->rail_size.value > 0)
+    return MIN (nodes, (gint64) t->rail_size.value);
+  return nodes;
+}
+
 /* Bandwidth the flat algorithms get on @span's tier: a fat-tree's traffic leaves the inner
- * tier through the oversubscribed uplinks; a rail-optimised tier's rings stay on rails. */
+ * tier through the oversubscribed uplinks; a rail-optimised tier's rings stay on their
+ * rails while the group fits one rail leaf switch, and cross the spine beyond it. */
 static double
 flat_bandwidth (const BpwCollectiveSpan *span)
 {
   double bw = bpw_cost_flat_bandwidth (span->tier);
+  gint64 nodes = MAX (span->ranks / MAX (span->local, 1), 1);
 
   if (span->inner != NULL && span->tier->topology == BPW_TOPOLOGY_FAT_TREE)
+    return bw / oversubscription (span->tier);
+  if (span->inner != NULL && rail_group_nodes (span) < nodes)
     return bw / oversubscription (span->tier);
   return bw;
 }
@@ -309,7 +326,7 @@ all_to_all_time (const BpwCollectiveSpan *span, BpwCollectiveAlgo algo, double b
   double alpha = (out->latency.set ? out->latency.value : 0.0) *
                  bpw_cost_latency_steps (BPW_COLLECTIVE_ALL_TO_ALL, algo, span->ranks);
   double alpha_in, bw_in, bw = bpw_cost_tier_bandwidth (out), o = oversubscription (out);
-  double intra, same_rail, cross_rail, spine, pxn;
+  double intra, same_rail, cross_rail, remote, spine, pxn;
 
   if (in == NULL || span->ranks <= 1 || out->ops[BPW_COLLECTIVE_ALL_TO_ALL].set
       || !(out->topology == BPW_TOPOLOGY_RAIL_OPTIMIZED
@@ -320,11 +337,15 @@ all_to_all_time (const BpwCollectiveSpan *span, BpwCollectiveAlgo algo, double b
   intra = bytes * (r - 1.0) / n;
   if (out->topology == BPW_TOPOLOGY_FAT_TREE)
     return alpha + MAX (intra / bw_in, bytes * (n - r) / n / (bw / o));
-  same_rail = span->local == 1 && !span->same_rail ? 0.0 : bytes * (k - 1.0) / n;
-  cross_rail = bytes * (n - r) / n - same_rail;
-  spine = alpha + MAX (intra / bw_in, same_rail / bw + cross_rail / (bw / o));
+  /* Nodes under this node's rail leaf switches: what goes to the others crosses the
+   * spine on any path. */
+  remote = bytes * (k - (double) rail_group_nodes (span)) * r / n;
+  same_rail = span->local == 1 && !span->same_rail
+              ? 0.0 : bytes * ((double) rail_group_nodes (span) - 1.0) / n;
+  cross_rail = bytes * (n - r) / n - same_rail - remote;
+  spine = alpha + MAX (intra / bw_in, same_rail / bw + (cross_rail + remote) / (bw / o));
   pxn = alpha + (cross_rail > 0 ? alpha_in : 0.0) +
-        MAX ((intra + cross_rail) / bw_in, (same_rail + cross_rail) / bw);
+        MAX ((intra + cross_rail) / bw_in, (same_rail + cross_rail) / bw + remote / (bw / o));
   return MIN (spine, pxn);
 }
 

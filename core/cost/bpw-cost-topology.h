@@ -45,6 +45,11 @@
  * extra hop over the inner tier first (α_inner + bytes / B_inner), whichever is cheaper.
  * Rings and hierarchical outer parts are rail-aligned (every cross-node hop joins the same
  * local rank), so they run at B.
+ * A rail leaf switch joins the same local rank of G nodes (the tier's "rail_size"; the
+ * DGX H100 SuperPOD's scalable unit has G = 32): beyond G nodes, rings and the outer parts
+ * cross the spine at B/o, and of the all-to-all's bytes the M(k−G)·r/n bound for nodes under
+ * other leaf switches take the spine on either path; "same rail" is then M(G−1)/n. Unset,
+ * G is every node of the group (one rail switch).
  *
  * A fat-tree without an oversubscription is a full-bisection switch: priced as before.
  */

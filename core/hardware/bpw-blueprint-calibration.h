@@ -9,15 +9,16 @@
  * the device memory's (HBM) efficiency. Every bundled blueprint sets each of them by one
  * rule, and names in each value's source which step of the rule gave it:
  *
- *  1. calibrated: fitted to published runs of that part (the A100: Megatron-LM 2021
- *     Table 1, by `bpw validate --fit`) — kept as fitted;
+ *  1. calibrated: fitted to published runs of that part (the A100's matrix and vector
+ *     efficiencies: Megatron-LM 2021 Table 1, by `bpw validate --fit`) — kept as fitted;
  *  2. measured: a measurement of that part — a measurement pack (the H200: matmul peak,
- *     memory copy, and the fixed cost per kernel from its eager training trace) or a
+ *     memory copy, and the fixed cost per kernel, the shortest kernel of its traces: the
+ *     time between kernels is the software stack's, not the device's) or a
  *     published microbenchmark (the MAMF matrix efficiencies of REFERENCES.md §4);
  *     an fp16 efficiency equals the part's bf16 measurement (same datapath), an estimate;
  *  3. estimate by rule: a value without a calibration or measurement of the part is the
  *     value of the nearest part that has one — the same die first (the H100 from the H200),
- *     then the same vendor's nearest generation (the B200 from the H200) — marked
+ *     then the same vendor's nearest generation (the B200 and the A100 from the H200) — marked
  *     "estimate", its source beginning with BPW_CALIBRATION_RULE and naming that part
  *     ("from h200-sxm-141gb");
  *  4. the fallback: parts of a vendor with no measured part (MI300X, Gaudi 3, TPU v4 and

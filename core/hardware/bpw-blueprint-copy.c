@@ -85,6 +85,7 @@ bpw_blueprint_copy (const BpwBlueprint *bp)
       bpw_blueprint_copy_sourced (c, &t->energy_per_byte);
       bpw_blueprint_copy_sourced (c, &t->processor_usage);
       bpw_blueprint_copy_sourced (c, &t->oversubscription);
+      bpw_blueprint_copy_sourced (c, &t->rail_size);
     }
   bpw_blueprint_copy_sourced (c, &c->tdp);
   bpw_blueprint_copy_sourced (c, &c->power_cap);
@@ -183,6 +184,7 @@ bpw_tier_equal (const BpwTier *a,
       || !bpw_sourced_equal (&a->energy_per_byte, &b->energy_per_byte)
       || !bpw_sourced_equal (&a->processor_usage, &b->processor_usage)
       || !bpw_sourced_equal (&a->oversubscription, &b->oversubscription)
+      || !bpw_sourced_equal (&a->rail_size, &b->rail_size)
       || memcmp (a->shape, b->shape, sizeof a->shape) != 0)
     return FALSE;
   for (guint i = 0; i < BPW_N_COLLECTIVES; i++)

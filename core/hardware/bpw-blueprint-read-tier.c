@@ -140,7 +140,7 @@ _bpw_blueprint_read_tier (BpwBlueprintReader *r,
   static const char * const known[] = {
     "name", "topology", "dimensions", "size", "bandwidth", "links", "latency", "efficiency",
     "energy_per_byte", "processor_usage", "collectives", "op_factors", "must_be_filled",
-    "oversubscription", "notes", NULL
+    "oversubscription", "rail_size", "notes", NULL
   };
   g_autofree char *cpath = bpw_json_doc_member_path (path, "collectives");
   const char *name = NULL;
@@ -186,6 +186,8 @@ _bpw_blueprint_read_tier (BpwBlueprintReader *r,
       || !_bpw_blueprint_read_value (r, obj, path, "oversubscription", FALSE, BPW_UNIT_NONE, 1,
                                      BPW_TIER_MAX_OVERSUBSCRIPTION, FALSE, &t->oversubscription,
                                      error)
+      || !_bpw_blueprint_read_value (r, obj, path, "rail_size", FALSE, BPW_UNIT_NONE, 1,
+                                     BPW_BLUEPRINT_MAX_TIER_SIZE, TRUE, &t->rail_size, error)
       || !bpw_blueprint_read_dimensions (r, obj, path, t, error)
       || !bpw_json_doc_get_bool (r->doc, obj, path, "must_be_filled", FALSE, &t->must_be_filled,
                                  error)
@@ -200,6 +202,17 @@ _bpw_blueprint_read_tier (BpwBlueprintReader *r,
                                  _("a tier must hold at least as many devices as the tier "
                                  "before it (%.0f); list tiers innermost first"),
                                  r->bp->tiers[r->bp->n_tiers - 2].size.value);
+    }
+  if (t->rail_size.set
+      && (t->topology != BPW_TOPOLOGY_RAIL_OPTIMIZED || t->rail_size.value > t->size.value))
+    {
+      g_autofree char *rpath = bpw_json_doc_member_path (path, "rail_size");
+
+      return bpw_json_doc_error (r->doc, json_object_get_member (obj, "rail_size"), rpath, error,
+                                 t->topology != BPW_TOPOLOGY_RAIL_OPTIMIZED
+                                 ? _("a rail size belongs to a rail-optimized tier")
+                                 : _("a rail switch cannot join more nodes than the tier has "
+                                     "devices"));
     }
 
   algos = bpw_json_doc_get_array (r->doc, obj, path, "collectives", FALSE, &local);

@@ -145,6 +145,7 @@ bpw_blueprint_write_tier (BpwJsonWriter *w,
   bpw_blueprint_write_value (w, "energy_per_byte", &t->energy_per_byte);
   bpw_blueprint_write_value (w, "processor_usage", &t->processor_usage);
   bpw_blueprint_write_value (w, "oversubscription", &t->oversubscription);
+  bpw_blueprint_write_value (w, "rail_size", &t->rail_size);
   bpw_json_writer_begin_array (w, "collectives");
   for (guint i = 0; i < BPW_N_COLLECTIVE_ALGOS; i++)
     if (t->collectives & (1u << i))

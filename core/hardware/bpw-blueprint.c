@@ -487,6 +487,14 @@ bpw_blueprint_validate (const BpwBlueprint *bp,
       if (!WITHIN (t->oversubscription, 1, BPW_TIER_MAX_OVERSUBSCRIPTION))
         return bpw_blueprint_invalid (error, n, _("tier %s: the oversubscription must lie "
                                       "between 1 and 1000"), t->name);
+      if (t->rail_size.set && t->topology != BPW_TOPOLOGY_RAIL_OPTIMIZED)
+        return bpw_blueprint_invalid (error, n, _("tier %s: a rail size belongs to a "
+                                      "rail-optimized tier"), t->name);
+      if (t->rail_size.set && (!POSITIVE (t->rail_size)
+                               || t->rail_size.value != floor (t->rail_size.value)
+                               || t->rail_size.value > t->size.value))
+        return bpw_blueprint_invalid (error, n, _("tier %s: the rail size must be a whole "
+                                      "number of nodes from 1 to the tier's size"), t->name);
       if (!bpw_tier_shape_valid (t))
         return bpw_blueprint_invalid (error, n, _("tier %s: the torus dimensions must be "
                                       "positive and multiply to the tier's size"), t->name);

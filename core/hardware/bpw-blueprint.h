@@ -213,6 +213,10 @@ typedef struct
   /* Ratio ≥ 1 of downlink to uplink capacity where traffic leaves the inner tier (2 for a
    * 2:1 fat-tree): such traffic gets bandwidth / oversubscription. Unset: 1. */
   BpwSourced   oversubscription;
+  /* Rail-optimised only: instances of the inner tier (nodes) that one rail's leaf switch
+   * joins. Traffic between nodes of different rail groups crosses the spine, where the
+   * oversubscription applies. Unset: one rail switch joins every node of the tier. */
+  BpwSourced   rail_size;
   BpwSourced   size;             /* devices in one instance of the tier, inner tiers included */
   BpwSourced   bandwidth;        /* B/s per direction per device */
   BpwSourced   links;            /* ports per device */

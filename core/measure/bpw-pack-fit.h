@@ -15,8 +15,8 @@
  *   nothing about the engine and are left out; the rest are binned by FLOPs (two bins per
  *   decade), each bin's efficiency Σ FLOPs / (peak · Σ time) at the time-weighted mean
  *   log FLOPs of its products, interpolated log-linearly;
- * - the fixed cost per kernel of every engine: the lower quartile of the durations of the
- *   traces' element-wise and cast kernels (kernels that move next to nothing take it);
+ * - the fixed cost per kernel of every engine: the shortest kernel (memcpy, memset) of the
+ *   traces, the floor of a kernel; the time between kernels is the stack's (below);
  * - the stack (the blueprint's "stack" member): eager launch as a host issue stream, the
  *   host issue time h per kernel the host's mean interval between kernel launch calls
  *   (bpw_pack_trace_launch_interval), least over the eager runs (each one's is an upper
@@ -52,8 +52,6 @@ typedef struct
   double   time_s[BPW_N_STACK_KERNEL_CLASSES];
   double  *durations;       /* every kernel's duration, ascending; owned */
   double  *ordered;         /* every kernel's duration, in start order; owned */
-  double  *short_durations; /* element-wise and cast kernels' durations, ascending; owned */
-  guint    n_short;
   guint    n_launches;      /* the host's kernel launch calls */
   double   launch_span_s;   /* first launch call's start to the last's */
 } BpwPackTrace;
@@ -186,6 +184,10 @@ typedef struct
   /* Peak memory over the runs the pack gives one for (NAN: none). */
   double            peak_mean_abs[3], peak_max_abs[3];
   guint             n_peaks;
+  /* The blueprint before already models this pack's software stack (its stack names the
+   * pack's framework): its error on these runs is in sample, so it is no baseline that an
+   * out-of-sample figure could be refused against. */
+  gboolean          before_in_sample;
 } BpwPackReport;
 
 /* Predicts every run of @data on @before and @after (nullable: calibrated here), and each
@@ -196,7 +198,9 @@ BpwPackReport *bpw_pack_report_new     (const BpwPackData  *data,
                                         GError            **error);
 void           bpw_pack_report_free    (BpwPackReport      *report);
 /* Judged out of sample: FALSE, with the reason, when the calibration predicts the runs it
- * did not see worse on average (leave-one-out) than the blueprint before it. */
+ * did not see worse on average (leave-one-out) than the blueprint before it — unless that
+ * blueprint's own figure is in sample (before_in_sample), which nothing can be refused
+ * against; bpw_pack_report_to_text() then says so. */
 gboolean       bpw_pack_report_accepts (const BpwPackReport *report,
                                         GError             **error);
 char          *bpw_pack_report_to_text (const BpwPackReport *report);

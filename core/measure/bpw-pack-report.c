@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "bpw-error.h"
 #include "bpw-estimator.h"
@@ -145,6 +146,13 @@ bpw_pack_report_new (const BpwPackData  *data,
   report->pack = g_path_get_basename (pack->filename);
   report->blueprint = g_strdup (before->name);
   report->calibrated = g_strdup (after->name);
+  /* The stack's name or provenance names the framework the pack measured (as `profile
+   * calibrate` writes it, and as the bundled stacks cite their pack). */
+  report->before_in_sample =
+    pack->framework != NULL
+    && ((before->stack.name != NULL && strstr (before->stack.name, pack->framework) != NULL)
+        || (before->stack.source != NULL
+            && strstr (before->stack.source, pack->framework) != NULL));
   report->n_runs = pack->n_runs;
   report->runs = g_new0 (BpwPackReportRun, pack->n_runs);
   for (guint i = 0; i < pack->n_runs; i++)
@@ -200,7 +208,7 @@ gboolean
 bpw_pack_report_accepts (const BpwPackReport *report,
                          GError             **error)
 {
-  if (report->mean_abs[LOO] <= report->mean_abs[BEFORE])
+  if (report->mean_abs[LOO] <= report->mean_abs[BEFORE] || report->before_in_sample)
     return TRUE;
   g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
                _("%s: calibration refused: the mean leave-one-run-out |error| would be %.1f %%, "
@@ -255,6 +263,11 @@ bpw_pack_report_to_text (const BpwPackReport *report)
                               100 * v[LOO]);
     }
   g_string_append (out, _("  (*: the trace's span, the pack gives no measured_ms)\n"));
+  if (report->before_in_sample)
+    g_string_append_printf (out, _("  %s already models this software stack from its "
+                                   "measurements: its \"before\" error is in sample; the "
+                                   "leave-one-out column is the out-of-sample figure\n"),
+                            report->blueprint);
   g_string_append (out, _("Peak device memory (GiB) as the blueprint's stack holds it, against the pack's "
                           "peak_memory_bytes where it gives one; bound: the static peak the "
                           "plan's legality is judged on (before)\n"));
@@ -313,6 +326,7 @@ bpw_pack_report_to_json (const BpwPackReport *report)
   bpw_json_writer_string (&w, "pack", report->pack);
   bpw_json_writer_string (&w, "blueprint", report->blueprint);
   bpw_json_writer_string (&w, "calibrated", report->calibrated);
+  bpw_json_writer_bool (&w, "before_in_sample", report->before_in_sample);
   bpw_json_writer_begin_array (&w, "runs");
   for (guint i = 0; i < report->n_runs; i++)
     {

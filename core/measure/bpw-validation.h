@@ -50,11 +50,13 @@ gboolean  bpw_validation_megatron_predict (const BpwBlueprint   *blueprint,
                                            GError              **error);
 
 /* Fits @blueprint's matrix-engine efficiency (log-linear in FLOPs per operation, points at
- * 10^9, 10^10.5, 10^12 FLOP), its vector engine's efficiency, its device-memory efficiency
- * and the fixed cost per operation of both engines, so that the largest relative error
- * over the rows is smallest. Starts from fixed values, whatever @blueprint holds, so the
- * result is reproducible; marks every fitted value "calibrated" with its source.
- * Returns the largest |error| reached in @max_error. */
+ * 10^9, 10^10.5, 10^12 FLOP) and its vector engine's efficiency, so that the largest
+ * relative error over the rows is smallest. The engines' fixed cost per operation and the
+ * device-memory efficiency are @blueprint's own and not fitted (the rows do not determine
+ * them; the equal-footing rule sets them where the part has no measurement). Starts from
+ * fixed values, whatever @blueprint holds, so the result is reproducible; marks every
+ * fitted value "calibrated" with its source. Returns the largest |error| reached in
+ * @max_error. */
 gboolean  bpw_validation_fit              (BpwBlueprint         *blueprint,
                                            double               *max_error,
                                            GError              **error);

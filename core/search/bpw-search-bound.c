@@ -103,8 +103,13 @@ stage_bytes (const BpwBlueprint *bp, const BpwMapping *m, const BpwTemplate *t, 
         temporaries = MAX (temporaries, t->temporaries[p]);
         communication = MAX (communication, t->communication[p]);
       }
-  if (pp > 1)
+  /* The stage's own sends, as the estimator counts them: activations forward unless it is
+   * the last, gradients back in training unless it is the first (the last stage of a
+   * serving pipeline sends none). */
+  if (pp > 1 && !last && t->has_pp_send[0])
     communication = MAX (communication, t->pp_send[0].bytes);
+  if (pp > 1 && !first && t->train && t->has_pp_send[1])
+    communication = MAX (communication, t->pp_send[1].bytes);
   if (t->train)
     {
       /* Stored activations times the micro-batches in flight are left out (≥ 0); what

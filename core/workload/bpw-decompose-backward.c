@@ -202,7 +202,7 @@ recompute_layer (Ctx *c, guint first, guint last)
       redo->k = forward.k;
       use (c, op, saved_in (c, e->in[0], e->layer, TRUE), BPW_ACCESS_READ);
       use (c, op, saved_in (c, e->in[1], e->layer, TRUE), BPW_ACCESS_READ);
-      use (c, op, e->weight, BPW_ACCESS_READ);
+      use_weight (c, op, e);
       for (guint j = 0; j < G_N_ELEMENTS (outs); j++)
         {
           gint32 t = outs[j], copy;

@@ -129,6 +129,22 @@ use (Ctx *c, guint32 op, gint32 t, BpwAccess access)
     _bpw_work_graph_use (c->b, op, t, access);
 }
 
+/* The forward read of @e's weight by op @op. A gather (the token embedding) reads the rows
+ * of the tokens it looks up, as many elements as it writes, not the whole table: tokens ×
+ * hidden of the table's dtype. Every other op reads all of its weight. */
+static inline void
+use_weight (Ctx *c, guint32 op, const TapeEntry *e)
+{
+  if (e->weight == NONE)
+    return;
+  if (e->prim == BPW_PRIM_GATHER)
+    _bpw_work_graph_use_bytes (c->b, op, e->weight, BPW_ACCESS_READ,
+                               mul (c, T_ (c, e->out)->elements,
+                                    bpw_dtype_bytes (T_ (c, e->weight)->dtype)));
+  else
+    _bpw_work_graph_use (c->b, op, e->weight, BPW_ACCESS_READ);
+}
+
 /* bpw-decompose.c: the building blocks, for the other decomposition files */
 TapeEntry *_bpw_decompose_fwd           (Ctx             *c,
                                          const TapeEntry *tmpl);

@@ -47,7 +47,7 @@ _bpw_decompose_fwd (Ctx *c, const TapeEntry *tmpl)
   op->k = e.k;
   use (c, e.op, e.in[0], BPW_ACCESS_READ);
   use (c, e.op, e.in[1], BPW_ACCESS_READ);
-  use (c, e.op, e.weight, BPW_ACCESS_READ);
+  use_weight (c, e.op, &e);
   use (c, e.op, e.out, BPW_ACCESS_WRITE);
   if (e.saved != NONE && e.saved != e.out)
     use (c, e.op, e.saved, BPW_ACCESS_WRITE);

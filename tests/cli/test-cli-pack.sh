@@ -96,9 +96,21 @@ else
   skip "every problem at once" "python3 not found"
 fi
 
+# The H200's hardware alone: the bundled blueprint's stack was estimated from this very pack,
+# so it is no out-of-sample "before" for it: its error on the pack's runs is partly in
+# sample, and calibrating on the pack again may fairly be refused against it.
+HW=h200-sxm-141gb
+if [ -n "$PYTHON" ]; then
+  "$PYTHON" -c "
+import json, sys
+d = json.load(open(sys.argv[1])); d.pop('stack', None)
+json.dump(d, open(sys.argv[2], 'w'))" "$(dirname "$0")/../../data/blueprints/h200-sxm-141gb.json" "$TMP/h200-hw.json"
+  HW=$TMP/h200-hw.json
+fi
+
 # profile calibrate --pack: the blueprint calibrated for the pack's device and stack.
 CAL=$TMP/cal.json
-expect_rc "calibrate --pack" 0 "$BPW" profile calibrate --pack "$PACK" --blueprint h200-sxm-141gb \
+expect_rc "calibrate --pack" 0 "$BPW" profile calibrate --pack "$PACK" --blueprint "$HW" \
   --output "$CAL"
 expect_stdout "calibrate --pack: bandwidth efficiency is the copy's over the datasheet" \
   "device-memory efficiency +0\.8823$"
@@ -128,7 +140,7 @@ assert "training" in s["launch"]["train_eager_gap"]["source"]
 assert s["launch"]["train_eager_gap"]["value"] > s["launch"]["eager_gap"]["value"]
 assert open(path).read().count(chr(34) + "stack" + chr(34)) == 1
 '
-expect_rc "calibrate --pack again" 0 "$BPW" profile calibrate --pack "$PACK" --blueprint h200-sxm-141gb \
+expect_rc "calibrate --pack again" 0 "$BPW" profile calibrate --pack "$PACK" --blueprint "$HW" \
   --output "$TMP/cal2.json"
 if cmp -s "$CAL" "$TMP/cal2.json"; then pass "calibrate --pack: same inputs, same bytes"
 else fail "calibrate --pack: same inputs, same bytes" "the two files differ"; fi
@@ -203,12 +215,8 @@ for ms in ("15.388959884643555", "1.4796160459518433", "16.728992462158203", "11
     text = text.replace('"measured_ms": ' + ms, '"measured_ms": %r' % (float(ms) / 10))
 open(sys.argv[2], "w").write(text)
 PYEOF
-  # The H200's hardware alone: its bundled (estimated, slower) stack would be further off
-  # these times than any calibration.
-  "$PYTHON" -c "
-import json, sys
-d = json.load(open(sys.argv[1])); d.pop('stack', None)
-json.dump(d, open(sys.argv[2], 'w'))" "$(dirname "$0")/../../data/blueprints/h200-sxm-141gb.json" "$TMP/h200-hw.json"
+  # The H200's hardware alone (above): its bundled (estimated, slower) stack would be
+  # further off these times than any calibration.
   rm -f "$TMP/refused.json"
   expect_rc "calibrate --pack refuses a calibration that predicts worse" 1 "$BPW" profile calibrate \
     --pack "$TMP/fast.json" --blueprint "$TMP/h200-hw.json" --output "$TMP/refused.json"
@@ -227,8 +235,8 @@ expect_stderr "calibrate --pack locates the problem" "bad\.json:[0-9]+:[0-9]+: d
 if [ -e "$TMP/never.json" ]; then fail "bad pack: nothing written" "the file exists"
 else pass "bad pack: nothing written"; fi
 
-# bpw validate: both figures, labelled; leave-one-out never better than the fit at its worst
-# row would allow, and different from in-sample where the held-out row bound the fit.
+# bpw validate: both figures, labelled, with their means and maxima; leave-one-out different
+# from in-sample (by half a point or more) on some row.
 expect_rc "validate --json" 0 "$BPW" validate --json
 py "validate: in-sample and leave-one-out per row, with mean and max" '
 rows = d["rows"]
@@ -242,7 +250,7 @@ ins = [abs(r["error_in_sample"]) for r in rows]
 assert abs(d["leave_one_out"]["mean_abs_error"] - sum(loo) / 10) < 1e-12
 assert abs(d["leave_one_out"]["max_abs_error"] - max(loo)) < 1e-12
 assert abs(d["in_sample"]["max_abs_error"] - max(ins)) < 1e-12
-assert any(abs(a - b) > 0.01 for a, b in zip(loo, ins)), "no row moved when held out"
+assert any(abs(a - b) > 0.005 for a, b in zip(loo, ins)), "no row moved when held out"
 '
 expect_rc "validate text" 0 "$BPW" validate
 expect_stdout "validate: says which figure is in-sample" "^in-sample: mean \|error\|"

@@ -10,6 +10,8 @@
 #define G_LOG_DOMAIN "bpw-test-facts-closed-form"
 #include "config.h"
 
+#include <string.h>
+
 #include "bpw-test-oracle.h"
 
 #define check_u128 oracle_check_u128
@@ -407,6 +409,106 @@ test_causal_addition (void)
   bpw_model_spec_clear (&s);
 }
 
+/* ---- bytes: the token embedding is a gather ---- */
+
+/* Bytes that ops of @phase read from weight tensors, whole job. */
+static BpwU128
+weight_bytes_read (const BpwWorkGraph *g, int phase)
+{
+  BpwU128 sum = 0;
+
+  for (guint i = 0; i < g->ops->len; i++)
+    {
+      const BpwOp *op = bpw_work_graph_op (g, i);
+
+      if (op->phase != phase)
+        continue;
+      for (guint u = op->use_first; u < op->use_first + op->use_count; u++)
+        {
+          const BpwTensorUse *use = &g_array_index (g->uses, BpwTensorUse, u);
+
+          if (use->access == BPW_ACCESS_READ
+              && bpw_work_graph_tensor (g, use->tensor)->kind == BPW_TENSOR_WEIGHT)
+            sum += (BpwU128) use->bytes * op->count;
+        }
+    }
+  return sum;
+}
+
+static const BpwOp *
+op_named (const BpwWorkGraph *g, const char *name)
+{
+  for (guint i = 0; i < g->ops->len; i++)
+    {
+      const BpwOp *op = bpw_work_graph_op (g, i);
+
+      if (strcmp (bpw_work_graph_name (g, op->name), name) == 0)
+        return op;
+    }
+  g_error ("no op %s", name);
+  return NULL;
+}
+
+/* The embedding looks up the rows of the step's T tokens: it reads their ids (fp32) and
+ * T·h elements of the table, and writes T·h activations; it does not stream the V·h table.
+ * So a forward pass (decode, prefill or training) reads every weight once, P·p bytes,
+ * except the table, of which T·h·p: P·p − V·h·p + T·h·p, plus the table once more, V·h·p,
+ * where the head is tied to it (its matmul reads all of it). The table's gradient in
+ * training is a scatter-add into the whole V·h buffer, read and written, and the
+ * optimizer updates the whole table. */
+static void
+test_embedding_gather_bytes (void)
+{
+  static const BpwWorkloadPhase phases[] = {
+    BPW_WORKLOAD_DECODE, BPW_WORKLOAD_PREFILL, BPW_WORKLOAD_TRAIN,
+  };
+  const gint64 batch = 8, seq = 512, context = 1000;
+
+  for (guint tied = 0; tied < 2; tied++)
+    for (guint i = 0; i < G_N_ELEMENTS (phases); i++)
+      {
+        BpwModelSpec s;
+        BpwScenario sc;
+        g_autoptr (GError) error = NULL;
+        g_autoptr (BpwWorkGraph) g = NULL;
+        const BpwOp *emb;
+        BpwU128 T, h, V, p, a, P, want;
+
+        bpw_oracle_llama2_7b_spec (&s);
+        s.layers = 2;
+        s.tied_embeddings = tied;
+        bpw_oracle_scenario (&sc, phases[i], batch, batch, seq, context, BPW_RECOMPUTE_NONE);
+        g = bpw_work_graph_new (&s, &sc, &error);
+        g_assert_no_error (error);
+        T = (BpwU128) batch * (phases[i] == BPW_WORKLOAD_DECODE ? 1 : (BpwU128) seq);
+        h = s.hidden;
+        V = s.vocab;
+        p = bpw_oracle_dtype_bytes (s.param_dtype);
+        a = bpw_oracle_dtype_bytes (sc.dtype);
+        P = bpw_oracle_parameters (&s, FALSE);
+
+        emb = op_named (g, "embedding");
+        g_assert_cmpint (emb->primitive, ==, BPW_PRIM_GATHER);
+        check_u128 (emb->bytes_read, T * 4 + T * h * p, "embedding reads ids and T rows");
+        check_u128 (emb->bytes_written, T * h * a, "embedding writes T rows");
+        want = P * p - V * h * p + T * h * p + (tied ? V * h * p : 0);
+        check_u128 (weight_bytes_read (g, BPW_PHASE_FORWARD), want,
+                    "forward weight bytes: all but the table, T rows of it, a tied head all");
+        if (phases[i] == BPW_WORKLOAD_TRAIN)
+          {
+            const BpwOp *wgrad = op_named (g, "embedding.wgrad");
+            BpwU128 gb = bpw_oracle_grad_bytes (&s);
+
+            g_assert_cmpint (wgrad->primitive, ==, BPW_PRIM_SCATTER_ADD);
+            check_u128 (wgrad->bytes_read, T * h * a + T * 4 + V * h * gb,
+                        "table gradient reads dy, the ids and the whole gradient");
+            check_u128 (wgrad->bytes_written, V * h * gb, "table gradient writes all of it");
+          }
+        bpw_scenario_clear (&sc);
+        bpw_model_spec_clear (&s);
+      }
+}
+
 /* ---- Calculon gpt3-175B reference (CALCULON.md §6) ---- */
 
 /* Definitions differ: Calculon models only the blocks (no embedding, head or logits) but counts
@@ -517,6 +619,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/Facts/flops-recompute", test_flops_recompute);
   g_test_add_func ("/bpw/core/Facts/graph-matmul-phases", test_graph_matmul_phases);
   g_test_add_func ("/bpw/core/Facts/causal-addition", test_causal_addition);
+  g_test_add_func ("/bpw/core/Facts/embedding-gather-bytes", test_embedding_gather_bytes);
   g_test_add_func ("/bpw/core/Facts/calculon-gpt3-175b", test_calculon_gpt3);
 
   return g_test_run ();

@@ -465,6 +465,98 @@ test_moe_loop (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* The loop in decode: an eager pass visits the experts its T = B tokens choose, in
+ * expectation E · (1 − (1 − k/E)^T) (k distinct of E per token, uniformly): 64 experts,
+ * top-4, 2 tokens: 64 · (1 − (60/64)²) = 7.75 of the 64, per layer, forward only. A step
+ * replayed from a CUDA graph (the stack's decode) holds no host loop: no time per expert.
+ * Training at B·S = 256 tokens visits all 64. */
+static void
+test_moe_loop_decode (void)
+{
+  g_autoptr(BpwBlueprint) bp = load_fixture ();
+  g_autoptr(BpwPlan) eager = NULL;
+  g_autoptr(BpwPlan) graph = NULL;
+  g_autoptr(BpwPlan) train = NULL;
+  const BpwTransformation *t;
+  const double visited = 64.0 * (1.0 - (60.0 / 64) * (60.0 / 64));
+  BpwEvaluation e, g;
+  BpwModelSpec spec;
+
+  small_llama (&spec);
+  spec.experts = 64;
+  spec.top_k = 4;
+  spec.moe_every = 1;
+  spec.moe_first = 0;
+  g_assert_cmpint (bp->stack.launch[BPW_STACK_PHASE_DECODE], ==, BPW_STACK_LAUNCH_GRAPH);
+
+  eager = bind_launch (&spec, BPW_WORKLOAD_DECODE, bp, BPW_FUSION_AUTOMATIC, BPW_LAUNCH_EAGER);
+  t = get (eager, "moe_dispatch_loop");
+  g_assert_cmpfloat (fabs (t->time_s - 2.4e-3 * visited * L), <, 1e-12);
+  g_assert_cmpfloat (t->bytes, ==, 0);
+
+  graph = bind (&spec, BPW_WORKLOAD_DECODE, bp, BPW_FUSION_AUTOMATIC);
+  g_assert_null (find (graph, "moe_dispatch_loop"));
+  bpw_evaluation_from_plan (eager, &e);
+  bpw_evaluation_from_plan (graph, &g);
+  g_assert_cmpfloat (g.step_time_s, <, e.step_time_s - 2.4e-3 * visited * L);
+
+  train = bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_AUTOMATIC);
+  t = get (train, "moe_dispatch_loop");
+  g_assert_cmpfloat (t->time_s, >, 2.4e-3 * 64 * L * 2);
+  bpw_model_spec_clear (&spec);
+}
+
+/* Weights homed on the host (the A100's, behind its host link, with its estimated
+ * stack): the stack's optimizer prices its device-memory bytes per parameter, and the
+ * updated weights still go back over the host link, so that each optimizer task takes at
+ * least its host bytes over the link's bandwidth. */
+static void
+test_optimizer_offload (void)
+{
+  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load_bundled ("a100-sxm-80gb", NULL);
+  g_autoptr(GError) error = NULL;
+  int host = bpw_blueprint_first_memory (bp, BPW_MEMORY_HOST);
+  BpwScenario scenario;
+  BpwMapping mapping;
+  BpwModelSpec spec;
+  BpwWorkGraph *graph;
+  BpwDistWork *dist;
+  g_autoptr(BpwPlan) plan = NULL;
+  guint checked = 0;
+
+  g_assert_cmpint (host, >=, 0);
+  g_assert_true (bp->stack.optimizer_bytes_per_parameter.set);
+  small_llama (&spec);
+  bpw_scenario_init_defaults (&scenario);
+  scenario.phase = BPW_WORKLOAD_TRAIN;
+  scenario.global_batch = B;
+  scenario.micro_batch = B;
+  scenario.seq = S;
+  scenario.recompute = BPW_RECOMPUTE_NONE;
+  bpw_mapping_init_defaults (&mapping);
+  mapping.placement[BPW_TENSOR_WEIGHT] = BPW_PLACEMENT_HOST;
+  graph = bpw_work_graph_new (&spec, &scenario, &error);
+  g_assert_no_error (error);
+  dist = bpw_dist_work_new (graph, &mapping.parallel, &error);
+  g_assert_no_error (error);
+  plan = bpw_plan_new (dist, bp, &mapping, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < plan->stages[0].tasks->len; i++)
+    {
+      const BpwPlanTask *t = &g_array_index (plan->stages[0].tasks, BpwPlanTask, i);
+
+      if (t->phase != BPW_PHASE_OPTIMIZER || t->bytes[BPW_TRAFFIC_HOST] <= 0)
+        continue;
+      g_assert_cmpfloat (t->cost.time_s, >=,
+                         t->bytes[BPW_TRAFFIC_HOST] / bp->memory[host].bandwidth.value);
+      checked++;
+    }
+  g_assert_cmpuint (checked, >, 0);
+  bpw_mapping_clear (&mapping);
+  bpw_scenario_clear (&scenario);
+  bpw_model_spec_clear (&spec);
+}
+
 /* Memory as the AMP stack holds it: fp32 gradients, and the fp32 logits of the loss kept
  * from forward to backward on the head's stage (tokens × vocab × 4 B). */
 static void
@@ -672,6 +764,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/Stack/transformation-bytes", test_transformation_bytes);
   g_test_add_func ("/bpw/core/Stack/conservation", test_conservation);
   g_test_add_func ("/bpw/core/Stack/moe-loop", test_moe_loop);
+  g_test_add_func ("/bpw/core/Stack/moe-loop-decode", test_moe_loop_decode);
+  g_test_add_func ("/bpw/core/Stack/optimizer-offload", test_optimizer_offload);
   g_test_add_func ("/bpw/core/Stack/memory", test_stack_memory);
   g_test_add_func ("/bpw/core/Stack/no-stack", test_no_stack);
   g_test_add_func ("/bpw/core/Stack/launch-queue", test_launch_queue);

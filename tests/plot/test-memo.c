@@ -63,7 +63,7 @@ test_memo (void)
     "Trade curves", "Time per output token", "Mapping sheet excerpt",
     "Assumptions and provenance", "datasheet", "SHA-256", "Validation",
     "Measured step time of the hook", "Figure 1.", "Calibration",
-    "calibrated (fitted to Megatron-LM 2021 Table 1)",
+    "estimate by rule from h200-sxm-141gb",
     "measured (measurement pack h200-pytorch)", "Compare with care",
     "By layer type", "MFU / memory stall",
     "Where the steps of", "Time by class", "Attention",

@@ -55,6 +55,14 @@ static const BrokenCase broken[] = {
   { HEAD "    {\"name\": \"net\", \"topology\": \"fat-tree\", \"size\": 64, "
     "\"bandwidth\": \"50 GB/s\", \"oversubscription\": 1e9}\n" TAIL, "1e9",
     "tiers[0].oversubscription" },
+  { HEAD "    {\"name\": \"net\", \"topology\": \"fat-tree\", \"size\": 64, "
+    "\"bandwidth\": \"50 GB/s\", \"rail_size\": 8}\n" TAIL, "8}", "tiers[0].rail_size" },
+  { HEAD "    {\"name\": \"net\", \"topology\": \"rail-optimized\", \"size\": 64, "
+    "\"bandwidth\": \"50 GB/s\", \"rail_size\": 0}\n" TAIL, "0}", "tiers[0].rail_size" },
+  { HEAD "    {\"name\": \"net\", \"topology\": \"rail-optimized\", \"size\": 64, "
+    "\"bandwidth\": \"50 GB/s\", \"rail_size\": 2.5}\n" TAIL, "2.5", "tiers[0].rail_size" },
+  { HEAD "    {\"name\": \"net\", \"topology\": \"rail-optimized\", \"size\": 64, "
+    "\"bandwidth\": \"50 GB/s\", \"rail_size\": 128}\n" TAIL, "128}", "tiers[0].rail_size" },
   { HEAD "    {\"name\": \"net\", \"topology\": \"rail-optimised\", \"size\": 64, "
     "\"bandwidth\": \"50 GB/s\"}\n" TAIL, "\"rail-optimised\"", "tiers[0].topology" },
 };
@@ -72,7 +80,8 @@ static const char good[] =
   "     \"bandwidth\": \"540 GB/s\", \"links\": 6},\n"
   "    {\"name\": \"dcn\", \"topology\": \"rail-optimized\", \"size\": 4096,\n"
   "     \"bandwidth\": \"50 GB/s\", \"collectives\": [\"ring\", \"hierarchical\"],\n"
-  "     \"oversubscription\": {\"value\": 2, \"kind\": \"estimate\", \"source\": \"2:1 spine\"}}\n"
+  "     \"oversubscription\": {\"value\": 2, \"kind\": \"estimate\", \"source\": \"2:1 spine\"},\n"
+  "     \"rail_size\": {\"value\": 32, \"kind\": \"datasheet\", \"source\": \"32-node unit\"}}\n"
   TAIL;
 
 static void
@@ -93,6 +102,8 @@ test_round_trip (void)
   g_assert_cmpfloat (bp->tiers[1].oversubscription.value, ==, 2);
   g_assert_cmpstr (bp->tiers[1].oversubscription.source, ==, "2:1 spine");
   g_assert_true (bp->tiers[1].collectives & BPW_COLLECTIVE_ALGO_HIERARCHICAL);
+  g_assert_cmpfloat (bp->tiers[1].rail_size.value, ==, 32);
+  g_assert_cmpstr (bp->tiers[1].rail_size.source, ==, "32-node unit");
   g_assert_true (bpw_blueprint_validate (bp, &error));
   g_assert_no_error (error);
 
@@ -108,6 +119,11 @@ test_round_trip (void)
   copy->tiers[0].shape[1] = 8;
   g_assert_false (bpw_blueprint_equal (bp, copy));
   copy->tiers[0].shape[1] = 4;
+  bpw_blueprint_set_value (copy, &copy->tiers[1].rail_size, 16, BPW_PROVENANCE_ESTIMATE, NULL);
+  g_assert_false (bpw_blueprint_equal (bp, copy));
+  bpw_blueprint_set_value (copy, &copy->tiers[1].rail_size, 32, BPW_PROVENANCE_DATASHEET,
+                           "32-node unit");
+  g_assert_true (bpw_blueprint_equal (bp, copy));
   /* Built in code: a shape that does not multiply to the size fails validation. */
   g_assert_false (bpw_blueprint_validate (copy, &error));
   g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);

@@ -255,6 +255,54 @@ test_rail_optimized_all_to_all (void)
                 7 * A_NET + 7.0 / 8 * M / (B_NET / 2));
 }
 
+/* A rail leaf switch that joins G nodes: rings and the all-to-all's bytes for nodes under
+ * other leaf switches cross the oversubscribed spine; within G nodes nothing changes. */
+static void
+test_rail_size (void)
+{
+  guint algos = BPW_COLLECTIVE_ALGO_RING | BPW_COLLECTIVE_ALGO_HIERARCHICAL;
+  g_autoptr(BpwBlueprint) rail = cluster_blueprint (BPW_TOPOLOGY_RAIL_OPTIMIZED, 2, algos);
+  g_autoptr(BpwBlueprint) leaf = cluster_blueprint (BPW_TOPOLOGY_RAIL_OPTIMIZED, 2, algos);
+  g_autoptr(BpwBlueprint) tree = cluster_blueprint (BPW_TOPOLOGY_FAT_TREE, 2, algos);
+  g_autoptr(BpwBlueprint) flat = cluster_blueprint (BPW_TOPOLOGY_RAIL_OPTIMIZED, 2, 0);
+  double intra = 7 * M / 16;
+  BpwCollectiveSpan a, b;
+
+  bpw_blueprint_set_value (leaf, &leaf->tiers[1].rail_size, 4, BPW_PROVENANCE_ESTIMATE, NULL);
+  /* A ring over 4 nodes on one rail stays under its leaf switch: B either way. */
+  bpw_cost_span_init (&a, rail, 1, 4, 8);
+  bpw_cost_span_init (&b, leaf, 1, 4, 8);
+  assert_close (bpw_cost_span_time (&b, BPW_COLLECTIVE_ALGO_RING, BPW_COLLECTIVE_ALL_REDUCE, M),
+                ring (BPW_COLLECTIVE_ALL_REDUCE, M, 4, A_NET, B_NET));
+  assert_close (bpw_cost_span_time (&b, BPW_COLLECTIVE_ALGO_RING, BPW_COLLECTIVE_ALL_REDUCE, M),
+                bpw_cost_span_time (&a, BPW_COLLECTIVE_ALGO_RING, BPW_COLLECTIVE_ALL_REDUCE, M));
+  /* Over 16 nodes it crosses the 2:1 spine: B/2, where one rail switch for all gives B. */
+  bpw_cost_span_init (&a, rail, 1, 16, 8);
+  bpw_cost_span_init (&b, leaf, 1, 16, 8);
+  assert_close (bpw_cost_span_time (&a, BPW_COLLECTIVE_ALGO_RING, BPW_COLLECTIVE_ALL_REDUCE, M),
+                ring (BPW_COLLECTIVE_ALL_REDUCE, M, 16, A_NET, B_NET));
+  assert_close (bpw_cost_span_time (&b, BPW_COLLECTIVE_ALGO_RING, BPW_COLLECTIVE_ALL_REDUCE, M),
+                ring (BPW_COLLECTIVE_ALL_REDUCE, M, 16, A_NET, B_NET / 2));
+  /* Hierarchical over 16 nodes: the outer part at B/2 too, so the fat-tree's time. */
+  bpw_cost_span_init (&a, tree, 1, 128, 1);
+  bpw_cost_span_init (&b, leaf, 1, 128, 1);
+  assert_close (bpw_cost_span_time (&b, BPW_COLLECTIVE_ALGO_HIERARCHICAL,
+                                    BPW_COLLECTIVE_ALL_REDUCE, M),
+                bpw_cost_span_time (&a, BPW_COLLECTIVE_ALGO_HIERARCHICAL,
+                                    BPW_COLLECTIVE_ALL_REDUCE, M));
+  /* All-to-all, one rank per node on 4 nodes, 2 under each leaf: M/4 to the same leaf at B,
+   * M/2 over the spine at B/2. */
+  bpw_blueprint_set_value (flat, &flat->tiers[1].rail_size, 2, BPW_PROVENANCE_ESTIMATE, NULL);
+  bpw_cost_span_init (&b, flat, 1, 4, 8);
+  assert_close (bpw_cost_span_time (&b, 0, BPW_COLLECTIVE_ALL_TO_ALL, M),
+                3 * A_NET + M / 4 / B_NET + M / 2 / (B_NET / 2));
+  /* A leaf switch per node is the fat-tree of test_rail_optimized_all_to_all. */
+  bpw_blueprint_set_value (flat, &flat->tiers[1].rail_size, 1, BPW_PROVENANCE_ESTIMATE, NULL);
+  bpw_cost_span_init (&b, flat, 1, 16, 1);
+  assert_close (bpw_cost_span_time (&b, 0, BPW_COLLECTIVE_ALL_TO_ALL, M),
+                15 * A_NET + MAX (intra / B_NODE, (M / 2) / (B_NET / 2)));
+}
+
 /* The span follows the rank layout: TP innermost, then CP, PP, DP. */
 static void
 test_group_stride (void)
@@ -277,6 +325,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/topology/hierarchical-sum-of-parts", test_hierarchical_sum_of_parts);
   g_test_add_func ("/topology/oversubscription", test_oversubscription);
   g_test_add_func ("/topology/rail-optimized-all-to-all", test_rail_optimized_all_to_all);
+  g_test_add_func ("/topology/rail-size", test_rail_size);
   g_test_add_func ("/topology/group-stride", test_group_stride);
   return g_test_run ();
 }

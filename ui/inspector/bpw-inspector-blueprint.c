@@ -282,6 +282,9 @@ bpw_inspector_tier_description (const BpwTier *t,
   if (t->oversubscription.set && t->oversubscription.value > 1)
     /* Translators: "2:1 oversubscribed": downlink to uplink capacity, after the topology */
     g_string_append_printf (s, _(", %.3g:1 oversubscribed"), t->oversubscription.value);
+  if (t->rail_size.set)
+    /* Translators: after the topology: one rail switch joins this many nodes */
+    g_string_append_printf (s, _(", rails of %.0f nodes"), t->rail_size.value);
   return g_string_free (s, FALSE);
 }
 
