@@ -50,6 +50,7 @@ add_task_rows (const BpwPlan *plan, gint64 s, gint64 first_layer, gboolean first
         .fusion = t->fusion != 0 ? bpw_fusion_to_string (t->fusion) : "",
         .count = per_step, .time_s = t->cost.time_s, .total_s = per_step * t->cost.time_s,
         .bottleneck = t->cost.bottleneck, .stack_s = t->impl_s,
+        .stack_kinds = t->impl_kinds, .launch_s = t->launch_s,
         .precision = bpw_plan_task_precision_name (plan, t),
         .dequant_s = t->dequant_s,
         .sparse = t->sparse != 0,
@@ -188,7 +189,7 @@ bpw_mapping_sheet_to_markdown (const GArray *rows,
 
   g_string_append_printf (out, "# %s\n\nPer operation, as one rank of each pipeline stage runs "
                           "it. Times are per execution; *per step* multiplies by the executions "
-                          "per step (exposed time for transfers); *stack* is the part of the time "
+                          "per step (exposed time for transfers); *stack time* is the part of the time "
                           "that the blueprint's software stack adds beside the op (implementation "
                           "overhead: casts, unfused element-wise kernels, launch gaps ...), apart "
                           "from its semantic work. *precision* is what a matmul runs in under the "
@@ -199,7 +200,7 @@ bpw_mapping_sheet_to_markdown (const GArray *rows,
                           "the same.\n\n", title);
   g_string_append (out, "| stage | lineage | operation | layer | type | phase | engine | dtype | "
                         "FLOPs | bytes | FLOP/B | tile | fusion | time | per step | bottleneck | "
-                        "stack | precision |\n"
+                        "stack time | precision |\n"
                         "|---:|---:|---|---|---|---|---|---|---:|---:|---:|---|---|---:|---:"
                         "|---|---:|---|\n");
   for (guint i = 0; i < rows->len; i++)

@@ -40,6 +40,8 @@ typedef struct
   /* Of time_s: the implementation overhead the blueprint's software stack adds beside the
    * op (casts, element-wise kernels, launch gaps ...), apart from its semantic work. */
   double         stack_s;
+  guint32        stack_kinds;   /* the task's impl_kinds: bpw_plan_implementation_name() */
+  double         launch_s;      /* of stack_s: device idle waiting for launches */
   /* The precision it runs in ("fp8-e4m3", "bf16", "int4 w/ g128 (bf16 compute)"; "" for
    * transfers), whether its weights
    * are 2:4 sparse, and why the policy's format fell back to bf16 ("engine", "quality",

@@ -402,6 +402,12 @@ static const char * const impl_what[N_IMPLS] = {
   "graph replay gaps",
 };
 
+const char *
+bpw_plan_implementation_name (guint kind)
+{
+  return kind < N_IMPLS ? impl_names[kind] : NULL;
+}
+
 static BpwStackPhase
 stack_phase (const BpwPlan *plan)
 {
@@ -594,6 +600,7 @@ _bpw_plan_bind_stack (BpwPlan *plan)
               if (impl[k].time_s == 0 && impl[k].bytes == 0 && impl[k].kernels == 0)
                 continue;
               pt->impl_s += impl[k].time_s;
+              pt->impl_kinds |= 1u << k;
               totals[k][1] += impl[k].bytes * per_step;
               totals[k][2] += impl[k].kernels * per_step;
               totals[k][3] += impl[k].time_s * per_step;

@@ -55,6 +55,8 @@ typedef struct
   double         dequant_s;     /* of cost.time_s and cost.overhead_s: the part of the
                                  * dequantisation that the weight loads and the matrix work
                                  * do not hide */
+  guint32        impl_kinds;    /* bit k: implementation transformation k (named by
+                                 * bpw_plan_implementation_name()) is part of impl_s */
   double         launch_s;      /* of impl_s: device idle waiting for eager launches (or
                                  * graph replay gaps) charged here, per execution */
   double         issue_kernels; /* per micro-batch: kernels the host issues for this task,
@@ -239,6 +241,11 @@ double        bpw_plan_cp_step_window   (const BpwParallel     *parallel,
 double        bpw_plan_transfer_exposed (const BpwPlanTransfer *transfer,
                                          const BpwTier         *tier,
                                          BpwTpOverlap           overlap);
+
+/* The name of implementation transformation @kind ("amp_cast", "launch_gaps" ...), as the
+ * plan's transformations list it; NULL past the last kind. Bit @kind of a task's
+ * impl_kinds says that it is part of the task's impl_s. */
+const char   *bpw_plan_implementation_name (guint kind);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BpwPlan, bpw_plan_free)
 

@@ -167,6 +167,75 @@ test_overview_evaluation_columns (void)
   g_object_unref (page);
 }
 
+/* The Conservation card lists, apart from the semantic work, every implementation
+ * transformation the core's plan has for the selected candidate on the scenario, with the
+ * core's time: what `bpw evaluate` prints under "Transformations". */
+static void
+test_overview_stack_transformations (void)
+{
+  BpwWindow *window = bpw_test_open_default ();
+  BpwStudy *study = bpw_window_get_study (window);
+  BpwOverviewPage *page = bpw_window_get_overview_page (window);
+  BpwFactsDetails *details = BPW_FACTS_DETAILS (bpw_test_find_widget (GTK_WIDGET (page),
+                                                                      BPW_TYPE_FACTS_DETAILS));
+  BpwOverviewItem *item = bpw_overview_page_get_selected_item (page);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwPlan) plan = NULL;
+  BpwCandidateRun run;
+  GArray *shown;
+  guint candidate = G_MAXUINT, scenario = G_MAXUINT, listed = 0;
+
+  g_assert_nonnull (details);
+  g_assert_nonnull (item);
+  for (guint c = 0; c < bpw_study_get_n_candidates (study); c++)
+    if (g_strcmp0 (bpw_study_get_candidate (study, c)->name,
+                   bpw_overview_item_get_candidate (item)) == 0)
+      candidate = c;
+  for (guint i = 0; i < bpw_study_get_n_scenarios (study); i++)
+    if (g_strcmp0 (bpw_study_get_scenario (study, i)->name,
+                   bpw_overview_item_get_scenario_name (item)) == 0)
+      scenario = i;
+  g_assert_cmpuint (candidate, !=, G_MAXUINT);
+  g_assert_cmpuint (scenario, !=, G_MAXUINT);
+  g_assert_true (bpw_candidate_run_init (&run, study, candidate, scenario, &error));
+  g_assert_no_error (error);
+  plan = bpw_candidate_run_bind (&run, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (bpw_overview_item_get_stack_name (item), ==, run.blueprint->stack.name);
+  bpw_candidate_run_clear (&run);
+
+  shown = bpw_overview_item_get_transformations (item);
+  g_assert_nonnull (shown);
+  for (guint i = 0; i < plan->transformations->len; i++)
+    {
+      const BpwTransformation *t = &g_array_index (plan->transformations, BpwTransformation, i);
+      const BpwOverviewTransformation *s;
+      g_autofree char *time = NULL;
+      const char *text;
+
+      if (!t->implementation)
+        {
+          /* Semantic additions (padding, fusion ...) stay out of the list. */
+          g_assert_null (bpw_facts_details_get_transformation_text (details, t->name));
+          continue;
+        }
+      g_assert_cmpuint (listed, <, shown->len);
+      s = &g_array_index (shown, BpwOverviewTransformation, listed++);
+      g_assert_cmpstr (s->name, ==, t->name);
+      g_assert_cmpfloat (s->time_s, ==, t->time_s);
+      g_assert_cmpfloat (s->bytes, ==, t->bytes);
+      text = bpw_facts_details_get_transformation_text (details, t->name);
+      g_assert_nonnull (text);
+      /* As bpw evaluate prints it: "+1801 device-s". */
+      time = g_strdup_printf ("+%.4g device-s", t->time_s);
+      g_assert_true (g_str_has_prefix (text, time));
+    }
+  g_assert_cmpuint (listed, ==, shown->len);
+  /* The default study's blueprints state a software stack: there is something to list. */
+  g_assert_cmpuint (listed, >, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -180,6 +249,8 @@ main (int   argc,
 
   g_test_add_func ("/bpw/ui/Overview/without-evaluation", test_overview_without_evaluation);
   g_test_add_func ("/bpw/ui/Overview/evaluation-columns", test_overview_evaluation_columns);
+  g_test_add_func ("/bpw/ui/Overview/stack-transformations",
+                   test_overview_stack_transformations);
 
   result = g_test_run ();
   bpw_test_remove_tree (scratch);

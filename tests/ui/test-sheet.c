@@ -267,6 +267,87 @@ test_sheet_decode (void)
 /* A decode plan with weight-only INT4 (groups of 128) on the attention projections and
  * the MLP: their rows' Precision says so, with the compute precision; the LM head, which
  * keeps its weights, says bf16. */
+/* The column a view under @widget shows under @title, or NULL. */
+static GtkColumnViewColumn *
+find_column (GtkWidget  *widget,
+             const char *title)
+{
+  if (GTK_IS_COLUMN_VIEW (widget))
+    {
+      GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (widget));
+
+      for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+        {
+          g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+          if (g_strcmp0 (gtk_column_view_column_get_title (column), title) == 0)
+            return column;
+        }
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkColumnViewColumn *column = find_column (child, title);
+
+      if (column != NULL)
+        return column;
+    }
+  return NULL;
+}
+
+/* The Sheet shows the time the blueprint's software stack adds to each operation (the
+ * implementation transformations), row for row the core's, and names them on hover. */
+static void
+test_sheet_stack_time (void)
+{
+  BpwWindow *window = bpw_test_open_default ();
+  BpwStudy *study = bpw_window_get_study (window);
+  BpwSheetPage *sheet = bpw_window_get_sheet_page (window);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwPlan) plan = NULL;
+  g_autoptr(GArray) expected = NULL;
+  BpwCandidateRun run;
+  GListModel *rows;
+  guint with_stack = 0;
+
+  bpw_test_wait_sheet (sheet);
+  g_assert_true (bpw_candidate_run_init (&run, study, bpw_sheet_page_get_candidate (sheet),
+                                         bpw_sheet_page_get_scenario (sheet), &error));
+  g_assert_no_error (error);
+  plan = bpw_candidate_run_bind (&run, &error);
+  g_assert_no_error (error);
+  bpw_candidate_run_clear (&run);
+  expected = bpw_mapping_sheet_new (plan, TRUE);
+
+  g_assert_cmpstr (bpw_sheet_column_get_title (BPW_SHEET_COLUMN_STACK), ==, "Stack Time");
+  g_assert_nonnull (find_column (GTK_WIDGET (sheet), "Stack Time"));
+  rows = bpw_sheet_page_get_rows (sheet);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, expected->len);
+  for (guint i = 0; i < expected->len; i++)
+    {
+      const BpwSheetRow *r = &g_array_index (expected, BpwSheetRow, i);
+      g_autoptr(BpwSheetItem) row = g_list_model_get_item (rows, i);
+      g_autofree char *tip = bpw_sheet_item_dup_tooltip (row, BPW_SHEET_COLUMN_STACK);
+      g_autofree char *text = bpw_sheet_item_format (row, BPW_SHEET_COLUMN_STACK,
+                                                     BPW_BYTE_UNITS_BINARY);
+
+      g_assert_cmpstr (bpw_sheet_item_get_operation (row), ==, r->name);
+      g_assert_cmpfloat (bpw_sheet_item_get_stack_time (row), ==, r->stack_s);
+      if (r->stack_s == 0.0)
+        continue;
+      with_stack++;
+      g_assert_cmpstr (text, !=, "");
+      /* The tooltip names each transformation the core charged to the row. */
+      g_assert_nonnull (tip);
+      for (guint k = 0; bpw_plan_implementation_name (k) != NULL; k++)
+        g_assert_true ((strstr (tip, bpw_plan_implementation_name (k)) != NULL)
+                       == ((r->stack_kinds & (1u << k)) != 0));
+    }
+  /* The default study's blueprints state their software stack: it costs something. */
+  g_assert_cmpuint (with_stack, >, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_sheet_weight_only_precision (void)
 {
@@ -335,6 +416,7 @@ main (int   argc,
   g_test_add_func ("/bpw/ui/Sheet/training", test_sheet_training);
   g_test_add_func ("/bpw/ui/Sheet/filter-and-sort", test_sheet_filter_and_sort);
   g_test_add_func ("/bpw/ui/Sheet/decode", test_sheet_decode);
+  g_test_add_func ("/bpw/ui/Sheet/stack-time", test_sheet_stack_time);
   g_test_add_func ("/bpw/ui/Sheet/weight-only-precision", test_sheet_weight_only_precision);
 
   result = g_test_run ();

@@ -136,6 +136,86 @@ test_table1 (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The column a table of the page shows under @title, or NULL. */
+static GtkColumnViewColumn *
+find_column (GtkWidget  *widget,
+             const char *title)
+{
+  if (GTK_IS_COLUMN_VIEW (widget))
+    {
+      GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (widget));
+
+      for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+        {
+          g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+          if (g_strcmp0 (gtk_column_view_column_get_title (column), title) == 0)
+            return column;
+        }
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkColumnViewColumn *column = find_column (child, title);
+
+      if (column != NULL)
+        return column;
+    }
+  return NULL;
+}
+
+/* Once the page is shown, each Table 1 row carries its leave-one-out error beside the
+ * in-sample one, under headings that say which is which, as bpw validate prints them. */
+static void
+test_table1_left_out (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) a100 = bpw_blueprint_load ("a100-sxm-80gb", NULL, &error);
+  g_autoptr(GPtrArray) texts = g_ptr_array_new ();
+  g_autofree BpwValidationResult *loo = NULL;
+  BpwWindow *window = bpw_test_open_default ();
+  BpwValidationPage *page = validation_page (window);
+  GtkColumnViewColumn *in_sample, *left_out;
+  GListModel *rows;
+  guint n = 0, differ = 0;
+
+  g_assert_no_error (error);
+  bpw_validation_megatron_rows (&n);
+  loo = g_new0 (BpwValidationResult, n);
+  g_assert_true (bpw_validation_leave_one_out (a100, loo, &error));
+  g_assert_no_error (error);
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", "validation");
+  bpw_test_wait_for_frame (GTK_WIDGET (page));
+  /* Shown, the page computes the leave-one-out refits. */
+  bpw_test_wait (bpw_test_validation_busy, page);
+  bpw_validation_page_show_section (page, 0);
+  bpw_test_wait_for_frame (GTK_WIDGET (page));
+
+  in_sample = find_column (GTK_WIDGET (page), "In-Sample Error");
+  left_out = find_column (GTK_WIDGET (page), "Left-Out Error");
+  g_assert_nonnull (in_sample);
+  g_assert_nonnull (left_out);
+  g_assert_true (gtk_column_view_column_get_visible (left_out));
+
+  rows = bpw_validation_page_get_table (page, 0, BPW_VALIDATION_TABLE_MAIN);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n);
+  collect_labels (GTK_WIDGET (page), texts);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(BpwValidationItem) item = g_list_model_get_item (rows, i);
+      double shown = bpw_validation_item_get_value (item, BPW_VALIDATION_VALUE_HELD_OUT_ERROR);
+      g_autofree char *text = g_strdup_printf ("%+.1f %%", 100.0 * loo[i].error);
+
+      g_assert_cmpfloat (shown, ==, loo[i].error);
+      /* Out of sample differs from in sample where the refit missed the row. */
+      differ += shown != bpw_validation_item_get_value (item, BPW_VALIDATION_VALUE_ERROR);
+      g_assert_true (shows_text (texts, text));
+    }
+  g_assert_cmpuint (differ, >, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* The Roofline page shows the measured candidate's operations as measured too. */
 static void
 check_roofline (BpwWindow *window)
@@ -296,6 +376,7 @@ main (int   argc,
     return exit_code;
 
   g_test_add_func ("/bpw/ui/ValidationPage/table1", test_table1);
+  g_test_add_func ("/bpw/ui/ValidationPage/table1-left-out", test_table1_left_out);
   g_test_add_func ("/bpw/ui/ValidationPage/measurement", test_measurement);
   g_test_add_func ("/bpw/ui/ValidationPage/add-and-calibrate", test_add_and_calibrate);
 

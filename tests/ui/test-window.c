@@ -477,6 +477,43 @@ test_window_broken_file (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+bpw_test_revealer_moving (gpointer data)
+{
+  GtkRevealer *revealer = data;
+
+  return gtk_revealer_get_child_revealed (revealer) != gtk_revealer_get_reveal_child (revealer);
+}
+
+/* Opening the inspector keeps the window's width, on every page of it: the inspector
+ * takes its room from the pages, never from beyond the screen's edge. */
+static void
+test_window_inspector_width (void)
+{
+  BpwWindow *window = bpw_test_open_default ();
+  BpwInspector *inspector = bpw_window_get_inspector (window);
+  GtkRevealer *revealer = GTK_REVEALER (gtk_widget_get_ancestor (GTK_WIDGET (inspector),
+                                                                 GTK_TYPE_REVEALER));
+  static const char * const pages[] = { "blueprint", "scenario", "mapping" };
+  int width;
+
+  bpw_test_wait_for_frame (GTK_WIDGET (window));
+  width = gtk_widget_get_width (GTK_WIDGET (window));
+  g_assert_cmpint (width, >, 0);
+  g_object_set (window, "show-inspector", TRUE, NULL);
+  bpw_test_wait (bpw_test_revealer_moving, revealer);
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      bpw_inspector_show_page (inspector, pages[i]);
+      for (int f = 0; f < 3; f++)
+        bpw_test_wait_for_frame (GTK_WIDGET (window));
+      g_test_message ("inspector page %s: window %d px wide, %d before", pages[i],
+                      gtk_widget_get_width (GTK_WIDGET (window)), width);
+      g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), ==, width);
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -493,6 +530,7 @@ main (int   argc,
   g_test_add_func ("/bpw/ui/Window/broken-file", test_window_broken_file);
   g_test_add_func ("/bpw/ui/Window/overview-columns", test_window_overview_columns);
   g_test_add_func ("/bpw/ui/Window/overview-pinned", test_window_overview_pinned);
+  g_test_add_func ("/bpw/ui/Window/inspector-width", test_window_inspector_width);
 
   result = g_test_run ();
   bpw_test_remove_tree (scratch);

@@ -21,6 +21,9 @@ struct _BpwFactsDetails
   GtkListBox *work;
   GtkListBox *step;
   GtkListBox *conservation;
+  GtkWidget  *stack_box;     /* the implementation transformations, under conservation */
+  GtkLabel   *stack_note;    /* which stack, and its status */
+  GtkListBox *stack;
   GtkWidget  *columns;
 
   /* Owned */
@@ -171,6 +174,31 @@ bpw_facts_details_init (BpwFactsDetails *self)
   self->step = bpw_facts_details_add_group (self, _("Step and Memory"));
   self->conservation = bpw_facts_details_add_group (self, _("Conservation"));
 
+  /* The software stack's kernels are not semantic work: their own list, under it. */
+  {
+    GtkWidget *heading = gtk_label_new (_("Implementation (Software Stack)"));
+    GtkWidget *box = gtk_widget_get_parent (GTK_WIDGET (self->conservation));
+
+    self->stack_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+    gtk_widget_set_margin_top (self->stack_box, 12);
+    gtk_label_set_xalign (GTK_LABEL (heading), 0.0);
+    gtk_widget_add_css_class (heading, "heading");
+    self->stack_note = GTK_LABEL (gtk_label_new (NULL));
+    gtk_label_set_xalign (self->stack_note, 0.0);
+    gtk_label_set_wrap (self->stack_note, TRUE);
+    gtk_label_set_selectable (self->stack_note, TRUE);
+    gtk_widget_add_css_class (GTK_WIDGET (self->stack_note), "dim-label");
+    gtk_widget_add_css_class (GTK_WIDGET (self->stack_note), "caption");
+    self->stack = GTK_LIST_BOX (gtk_list_box_new ());
+    gtk_list_box_set_selection_mode (self->stack, GTK_SELECTION_NONE);
+    gtk_widget_add_css_class (GTK_WIDGET (self->stack), "boxed-list");
+    gtk_box_append (GTK_BOX (self->stack_box), heading);
+    gtk_box_append (GTK_BOX (self->stack_box), GTK_WIDGET (self->stack_note));
+    gtk_box_append (GTK_BOX (self->stack_box), GTK_WIDGET (self->stack));
+    gtk_box_append (GTK_BOX (box), self->stack_box);
+    gtk_widget_set_visible (self->stack_box, FALSE);
+  }
+
   bpw_facts_details_set_row (self, NULL);
 }
 
@@ -263,6 +291,79 @@ bpw_facts_details_set_row (BpwFactsDetails *self,
                              g_strconcat ("+", flops, NULL),
                              bpw_facts_details_exact (a->flops, "FLOP"));
     }
+}
+
+void
+bpw_facts_details_set_stack (BpwFactsDetails *self,
+                             const char      *candidate,
+                             const char      *stack_name,
+                             const char      *stack_source)
+{
+  g_autofree char *note = NULL;
+
+  g_return_if_fail (BPW_IS_FACTS_DETAILS (self));
+
+  bpw_facts_details_clear (self->stack);
+  gtk_widget_set_visible (self->stack_box, candidate != NULL);
+  if (candidate == NULL)
+    return;
+  if (stack_name != NULL)
+    /* Translators: %s: a candidate; %s: its blueprint's software stack, with its status
+     * ("typical PyTorch eager stack (estimate)") */
+    note = g_strdup_printf (_("%s on %s: kernels the work graph does not contain, each with "
+                              "its own time (device-seconds over every rank, per step)"),
+                            candidate, stack_name);
+  else
+    note = g_strdup_printf (_("%s: the blueprint states no software stack"), candidate);
+  gtk_label_set_text (self->stack_note, note);
+  bpw_tooltip_set (GTK_WIDGET (self->stack_note), stack_source);
+}
+
+void
+bpw_facts_details_add_transformation (BpwFactsDetails *self,
+                                      const char      *name,
+                                      const char      *description,
+                                      double           time_s,
+                                      double           bytes,
+                                      double           kernels)
+{
+  g_autofree char *time = NULL;
+  g_autofree char *traffic = NULL;
+  g_autofree char *tooltip = NULL;
+  char *value;
+
+  g_return_if_fail (BPW_IS_FACTS_DETAILS (self));
+  g_return_if_fail (name != NULL);
+
+  /* Summed over every rank, as `bpw evaluate` prints it: seconds of one device's step
+   * would read as a share of the step, which they are not. */
+  /* Translators: device-seconds: seconds summed over every device of the job */
+  time = g_strdup_printf (_("%.4g device-s"), time_s);
+  if (bytes != 0.0)
+    {
+      traffic = bpw_format_si (bytes, "B");
+      /* Translators: a transformation's time and the device-memory bytes it adds, per step */
+      value = g_strdup_printf (_("+%s · %s"), time, traffic);
+    }
+  else
+    value = g_strconcat ("+", time, NULL);
+  /* Translators: a transformation's description, its exact time and its kernels */
+  tooltip = g_strdup_printf (_("%s. %.6g device-seconds per step; %.0f kernels"),
+                             description != NULL ? description : name, time_s, kernels);
+  bpw_facts_details_add (self->stack, name, value, g_steal_pointer (&tooltip));
+}
+
+const char *
+bpw_facts_details_get_transformation_text (BpwFactsDetails *self,
+                                           const char      *name)
+{
+  g_return_val_if_fail (BPW_IS_FACTS_DETAILS (self), NULL);
+
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->stack)); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    if (g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), name) == 0)
+      return gtk_label_get_text (g_object_get_data (G_OBJECT (row), "bpw-value"));
+  return NULL;
 }
 
 void

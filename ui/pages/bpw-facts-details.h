@@ -21,4 +21,25 @@ void       bpw_facts_details_set_row (BpwFactsDetails *self,
 void       bpw_facts_details_set_units (BpwFactsDetails *self,
                                         BpwByteUnits     units);
 
+/* Below the conservation of the semantic work, apart from it: the implementation
+ * transformations the blueprint's software stack adds for @candidate on the row's
+ * scenario. Starts the list anew; @candidate NULL hides it. @stack_name and
+ * @stack_source (nullable) say what stack they come from and its status (measured,
+ * calibrated from a pack, estimate). */
+void       bpw_facts_details_set_stack (BpwFactsDetails *self,
+                                        const char      *candidate,
+                                        const char      *stack_name,
+                                        const char      *stack_source);
+/* One implementation transformation, whole job per step: device-seconds summed over every
+ * rank, added device-memory bytes (0: none) and kernels. */
+void       bpw_facts_details_add_transformation (BpwFactsDetails *self,
+                                                 const char      *name,
+                                                 const char      *description,
+                                                 double           time_s,
+                                                 double           bytes,
+                                                 double           kernels);
+/* The value a transformation's row shows, for tests; NULL when there is no such row. */
+const char *bpw_facts_details_get_transformation_text (BpwFactsDetails *self,
+                                                       const char      *name);
+
 G_END_DECLS

@@ -44,6 +44,9 @@ struct _BpwSheetItem
   double         total_s;
   BpwBottleneck  bottleneck;
   double         dequant_s;    /* weight-only dequantisation exposed, per execution */
+  double         stack_s;      /* of time_s: the software stack's implementation overhead */
+  double         launch_s;     /* of stack_s: device idle waiting for launches */
+  guint32        stack_kinds;  /* bpw_plan_implementation_name() bits */
 };
 
 enum {
@@ -182,6 +185,9 @@ bpw_sheet_item_new (const BpwSheetRow *row)
   self->precision = g_strdup (row->precision != NULL ? row->precision : "");
   self->fallback = g_strdup (row->fallback != NULL ? row->fallback : "");
   self->dequant_s = row->dequant_s;
+  self->stack_s = row->stack_s;
+  self->launch_s = row->launch_s;
+  self->stack_kinds = row->stack_kinds;
   self->stage = row->stage;
   self->lineage = row->lineage;
   self->transfer = row->transfer;
@@ -243,6 +249,9 @@ bpw_sheet_item_update (BpwSheetItem *self,
   g_free (self->fallback);
   self->fallback = g_strdup (other->fallback);
   self->dequant_s = other->dequant_s;
+  self->stack_s = other->stack_s;
+  self->launch_s = other->launch_s;
+  self->stack_kinds = other->stack_kinds;
   g_free (self->search_text);
   self->search_text = g_strdup (other->search_text);
   self->layer_type = other->layer_type;
@@ -352,6 +361,13 @@ bpw_sheet_item_get_lineage (BpwSheetItem *self)
   return self->lineage;
 }
 
+double
+bpw_sheet_item_get_stack_time (BpwSheetItem *self)
+{
+  g_return_val_if_fail (BPW_IS_SHEET_ITEM (self), 0.0);
+  return self->stack_s;
+}
+
 gboolean
 bpw_sheet_item_matches (BpwSheetItem *self,
                         const char   *needle)
@@ -403,6 +419,8 @@ bpw_sheet_item_format (BpwSheetItem   *self,
       return bpw_format_seconds (self->time_s);
     case BPW_SHEET_COLUMN_PER_STEP:
       return bpw_format_seconds (self->total_s);
+    case BPW_SHEET_COLUMN_STACK:
+      return self->stack_s != 0.0 ? bpw_format_seconds (self->stack_s) : g_strdup ("");
     case BPW_SHEET_COLUMN_BOTTLENECK:
       return g_strdup (bpw_bottleneck_display_name (self->bottleneck));
     case BPW_SHEET_COLUMN_LINEAGE:
@@ -411,6 +429,38 @@ bpw_sheet_item_format (BpwSheetItem   *self,
     default:
       g_return_val_if_reached (NULL);
     }
+}
+
+/* Names the implementation transformations that make up the row's stack time, as the
+ * conservation report and `bpw evaluate` name them. */
+static char *
+bpw_sheet_item_stack_tooltip (BpwSheetItem *self)
+{
+  g_autoptr(GString) names = g_string_new (NULL);
+  g_autofree char *stack = NULL;
+
+  if (self->stack_s == 0.0 && self->stack_kinds == 0)
+    return self->transfer ? NULL
+                          : g_strdup (_("No implementation overhead: the software stack adds "
+                                        "nothing beside this operation's own work"));
+  for (guint k = 0; bpw_plan_implementation_name (k) != NULL; k++)
+    if (self->stack_kinds & (1u << k))
+      {
+        if (names->len > 0)
+          g_string_append (names, ", ");
+        g_string_append (names, bpw_plan_implementation_name (k));
+        if (g_str_equal (bpw_plan_implementation_name (k), "launch_gaps"))
+          {
+            g_autofree char *launch = bpw_format_seconds (self->launch_s);
+
+            g_string_append_printf (names, " (%s)", launch);
+          }
+      }
+  stack = bpw_format_seconds (self->stack_s);
+  /* Translators: %s: a time; %s: names of implementation transformations ("amp_cast,
+   * launch_gaps (4 µs)"), as the conservation report lists them */
+  return g_strdup_printf (_("%s per execution that the blueprint's software stack adds beside "
+                            "this operation's own work: %s"), stack, names->str);
 }
 
 char *
@@ -463,6 +513,8 @@ bpw_sheet_item_dup_tooltip (BpwSheetItem   *self,
       return g_strdup (self->transfer
                        ? _("Time the transfer is exposed per step, on one rank")
                        : _("Executions per step × time per execution, on one rank"));
+    case BPW_SHEET_COLUMN_STACK:
+      return bpw_sheet_item_stack_tooltip (self);
     case BPW_SHEET_COLUMN_LINEAGE:
       return g_strdup (_("The work-graph operation this row implements"));
     case BPW_SHEET_COLUMN_STAGE:
@@ -519,6 +571,8 @@ bpw_sheet_item_compare (BpwSheetItem   *a,
       return bpw_sheet_item_cmp_double (a->time_s, b->time_s);
     case BPW_SHEET_COLUMN_PER_STEP:
       return bpw_sheet_item_cmp_double (a->total_s, b->total_s);
+    case BPW_SHEET_COLUMN_STACK:
+      return bpw_sheet_item_cmp_double (a->stack_s, b->stack_s);
     case BPW_SHEET_COLUMN_BOTTLENECK:
       return (int) a->bottleneck - (int) b->bottleneck;
     case BPW_SHEET_COLUMN_LINEAGE:
@@ -562,6 +616,10 @@ bpw_sheet_column_get_title (BpwSheetColumn column)
       return _("Time");
     case BPW_SHEET_COLUMN_PER_STEP:
       return _("Per Step");
+    case BPW_SHEET_COLUMN_STACK:
+      /* Translators: of the time per execution, what the software stack adds beside the
+       * operation's own work (casts, unfused element-wise kernels, launch gaps) */
+      return _("Stack Time");
     case BPW_SHEET_COLUMN_BOTTLENECK:
       return _("Bottleneck");
     case BPW_SHEET_COLUMN_LINEAGE:
@@ -585,6 +643,7 @@ bpw_sheet_column_is_numeric (BpwSheetColumn column)
     case BPW_SHEET_COLUMN_TILE:
     case BPW_SHEET_COLUMN_TIME:
     case BPW_SHEET_COLUMN_PER_STEP:
+    case BPW_SHEET_COLUMN_STACK:
     case BPW_SHEET_COLUMN_LINEAGE:
       return TRUE;
     case BPW_SHEET_COLUMN_OPERATION:

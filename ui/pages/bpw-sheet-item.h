@@ -32,6 +32,7 @@ typedef enum
   BPW_SHEET_COLUMN_PRECISION,
   BPW_SHEET_COLUMN_TIME,
   BPW_SHEET_COLUMN_PER_STEP,
+  BPW_SHEET_COLUMN_STACK,
   BPW_SHEET_COLUMN_BOTTLENECK,
   BPW_SHEET_COLUMN_LINEAGE,
   BPW_N_SHEET_COLUMNS
@@ -71,6 +72,9 @@ double          bpw_sheet_item_get_time        (BpwSheetItem   *self);
 /* Seconds per step on one rank: count × time, exposed time for transfers. */
 double          bpw_sheet_item_get_per_step    (BpwSheetItem   *self);
 guint32         bpw_sheet_item_get_lineage     (BpwSheetItem   *self);
+/* Of the time per execution: what the blueprint's software stack adds beside the op's
+ * semantic work (the implementation transformations), in seconds. */
+double          bpw_sheet_item_get_stack_time  (BpwSheetItem   *self);
 
 /* @needle is lower case (g_utf8_casefold); matches operation, layer type, phase, kind,
  * engine, fusion and bottleneck. An empty needle matches every row. */

@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * bpw-overview-item.c fills the numbers (the one place they come from);
- * bpw-overview-item-columns.c formats, compares and titles them.
+ * bpw-overview-item-columns.c formats, compares and titles them;
+ * bpw-overview-item-stack.c lists the software stack's implementation transformations.
  */
 #pragma once
 
@@ -29,9 +30,19 @@ struct _BpwOverviewItem
   guint64                memory;           /* facts: state and activations per device */
   guint64                capacity;
 
+  /* Filled by _bpw_overview_item_fill_stack() (bpw-overview-item-stack.c) */
+  GArray                *transformations;  /* nullable: BpwOverviewTransformation */
+  char                  *stack_name;       /* nullable */
+  char                  *stack_source;     /* nullable */
+
   /* Filled by bpw_overview_item_fill_evaluation(); strings owned */
   gboolean               evaluated;
   BpwOverviewEvaluation  evaluation;
 };
+
+/* bpw-overview-item-stack.c: binds the candidate's plan for its implementation
+ * transformations (worker thread). */
+void  _bpw_overview_item_fill_stack (BpwOverviewItem         *self,
+                                     const BpwOverviewInputs *inputs);
 
 G_END_DECLS

@@ -213,6 +213,9 @@ bpw_overview_item_finalize (GObject *object)
   g_clear_pointer (&self->device, g_free);
   g_clear_pointer (&self->blueprint_error, g_free);
   g_clear_object (&self->scenario);
+  g_clear_pointer (&self->transformations, g_array_unref);
+  g_clear_pointer (&self->stack_name, g_free);
+  g_clear_pointer (&self->stack_source, g_free);
 
   G_OBJECT_CLASS (bpw_overview_item_parent_class)->finalize (object);
 }
@@ -245,6 +248,7 @@ bpw_overview_item_new (const BpwOverviewInputs *inputs)
 
   bpw_overview_item_fill_facts (self, inputs);
   bpw_overview_item_fill_evaluation (self, inputs);
+  _bpw_overview_item_fill_stack (self, inputs);
   return self;
 }
 

@@ -73,6 +73,18 @@ typedef struct
   const char   *energy_source;     /* nullable: the blueprint's figures and their status */
 } BpwOverviewEvaluation;
 
+/* One implementation transformation of the candidate's plan (bpw-plan.h): kernels, bytes
+ * and time that the blueprint's software stack adds beside the semantic work, whole job
+ * per step, as `bpw evaluate` lists them under "Transformations". */
+typedef struct
+{
+  char   *name;          /* "amp_cast", "launch_gaps" ... */
+  char   *description;   /* the core's sentence */
+  double  bytes;         /* added device-memory traffic */
+  double  kernels;       /* kernels it launches */
+  double  time_s;        /* device-seconds, summed over every rank */
+} BpwOverviewTransformation;
+
 /* What one item is computed from; read in the worker thread. */
 typedef struct
 {
@@ -94,6 +106,14 @@ BpwOverviewItem *bpw_overview_item_new            (const BpwOverviewInputs     *
 /* Copies @evaluation (its strings too); NULL removes it. */
 void             bpw_overview_item_set_evaluation (BpwOverviewItem             *self,
                                                    const BpwOverviewEvaluation *evaluation);
+/* The implementation transformations of the candidate's bound plan, in the core's order
+ * (element-type BpwOverviewTransformation); NULL when the plan could not be bound. */
+GArray          *bpw_overview_item_get_transformations (BpwOverviewItem       *self);
+/* The blueprint's software stack the transformations come from: its name ("typical PyTorch
+ * eager stack (estimate)") and where it was measured or estimated from; NULL when the
+ * blueprint states none. */
+const char      *bpw_overview_item_get_stack_name   (BpwOverviewItem            *self);
+const char      *bpw_overview_item_get_stack_source (BpwOverviewItem            *self);
 /* NULL when the candidate has not been evaluated. */
 const BpwOverviewEvaluation *bpw_overview_item_get_evaluation (BpwOverviewItem *self);
 

@@ -118,6 +118,29 @@ bpw_overview_page_update (BpwOverviewPage *self)
   gtk_stack_set_visible_child_name (self->stack, n > 0 || self->busy ? "table" : "empty");
 }
 
+/* The selected candidate's implementation transformations on the scenario, under the
+ * scenario's conservation. */
+static void
+bpw_overview_page_show_stack (BpwOverviewPage *self,
+                              BpwOverviewItem *item)
+{
+  GArray *transformations = item != NULL ? bpw_overview_item_get_transformations (item) : NULL;
+
+  bpw_facts_details_set_stack (self->details,
+                               transformations != NULL
+                               ? bpw_overview_item_get_candidate (item) : NULL,
+                               item != NULL ? bpw_overview_item_get_stack_name (item) : NULL,
+                               item != NULL ? bpw_overview_item_get_stack_source (item) : NULL);
+  for (guint i = 0; transformations != NULL && i < transformations->len; i++)
+    {
+      const BpwOverviewTransformation *t = &g_array_index (transformations,
+                                                           BpwOverviewTransformation, i);
+
+      bpw_facts_details_add_transformation (self->details, t->name, t->description,
+                                            t->time_s, t->bytes, t->kernels);
+    }
+}
+
 static void
 bpw_overview_page_selection_cb (BpwOverviewPage *self)
 {
@@ -131,6 +154,7 @@ bpw_overview_page_selection_cb (BpwOverviewPage *self)
     return;
   bpw_facts_details_set_row (self->details,
                              item != NULL ? bpw_overview_item_get_scenario (item) : NULL);
+  bpw_overview_page_show_stack (self, item);
   if (item == NULL
       || (g_strcmp0 (candidate, self->selected_candidate) == 0
           && g_strcmp0 (scenario, self->selected_scenario) == 0))

@@ -37,6 +37,7 @@ typedef enum
   BPW_VALIDATION_VALUE_FLOPS,            /* FLOPs of the modelled operation */
   BPW_VALIDATION_VALUE_STEP_PREDICTED,   /* Table 1: s per iteration */
   BPW_VALIDATION_VALUE_STEP_PUBLISHED,   /* Table 1: s implied by the published TFLOP/s */
+  BPW_VALIDATION_VALUE_HELD_OUT_ERROR,   /* Table 1: leave-one-out prediction / measured − 1 */
   BPW_VALIDATION_N_VALUES
 } BpwValidationValue;
 

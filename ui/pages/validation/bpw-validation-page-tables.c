@@ -62,10 +62,17 @@ static const BpwValidationColumn table1_columns[] = {
          PREDICTED, TFLOPS),
   VALUE (NC_("validation column", "Published TFLOP/s"),
          N_("Per GPU, as Table 1 reports it"), MEASURED, TFLOPS),
-  { NC_("validation column", "Error"),
+  /* The blueprint's efficiencies were fitted to these very rows: its error on them is
+   * in-sample, and the left-out error beside it says how the fit holds on a row it did
+   * not see. */
+  { NC_("validation column", "In-Sample Error"),
     /* xgettext:no-c-format */
-    N_("Predicted / published − 1; within ±10 % passes bpw validate"), FALSE,
+    N_("Predicted / published − 1 on the blueprint as it is, whose efficiencies were fitted "
+       "to these rows; within ±10 % passes bpw validate"), FALSE,
     BPW_VALIDATION_VALUE_ERROR, FORMAT_PERCENT, FALSE, FALSE, TRUE },
+  VALUE (NC_("validation column", "Left-Out Error"),
+         N_("Out of sample: the row predicted by efficiencies refitted on the other rows, "
+            "/ published − 1"), HELD_OUT_ERROR, PERCENT),
   VALUE (NC_("validation column", "Predicted Iteration"),
          N_("Simulated time of one training iteration"), STEP_PREDICTED, SECONDS),
   VALUE (NC_("validation column", "Published Iteration"),
@@ -321,6 +328,8 @@ _bpw_validation_fill_table1 (GListStore             *store,
       bpw_validation_item_set_value (item, BPW_VALIDATION_VALUE_PREDICTED, e->predicted);
       bpw_validation_item_set_value (item, BPW_VALIDATION_VALUE_MEASURED, e->measured);
       bpw_validation_item_set_value (item, BPW_VALIDATION_VALUE_ERROR, e->error);
+      bpw_validation_item_set_value (item, BPW_VALIDATION_VALUE_HELD_OUT_ERROR,
+                                     e->held_out_error);
       /* TF/s per GPU = Eq. (3) FLOPs / (GPUs × iteration time), the paper's convention. */
       bpw_validation_item_set_value (item, BPW_VALIDATION_VALUE_STEP_PREDICTED,
                                      flops / (r->gpus * e->predicted * 1e12));
