@@ -80,8 +80,9 @@ validate_run (const char *blueprint, gboolean fit, const char *output, gboolean 
                               "A100: efficiencies fitted to all ten rows, this one included)");
       if (held_out)
         bpw_json_writer_string (&w, "error_leave_one_out",
-                                "each row predicted on the blueprint refitted by the same rule "
-                                "(bpw validate --fit) on the other nine rows");
+                                "each row predicted on the blueprint refitted on the other nine "
+                                "rows by least squares of the log error, so that every row "
+                                "moves the fit");
       bpw_json_writer_begin_array (&w, "rows");
     }
   else
@@ -92,8 +93,8 @@ validate_run (const char *blueprint, gboolean fit, const char *output, gboolean 
              "fitted to all ten rows, this one included).%s\n\n"
              "%9s %3s %3s %5s %5s %3s %10s %10s %9s %9s %9s%s\n", bp->name, bp->name,
              held_out ? "\nLeave-one-out: each row predicted after refitting the efficiencies "
-                        "by the same rule\n(bpw validate --fit) on the other nine rows; out of "
-                        "sample." : "",
+                        "on the other nine rows\nby least squares of the log error (every row "
+                        "moves that fit); out of sample." : "",
              "params", "tp", "pp", "gpus", "batch", "v", "predicted", "published", "in-sample",
              "step [s]", "pub. [s]", held_out ? "  left out  l-o-o err" : "");
 

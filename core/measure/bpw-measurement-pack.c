@@ -1,4 +1,4 @@
-/* bpw-measurement-pack.c — reading a measurement pack, every problem located
+/* bpw-measurement-pack.c — reading a measurement pack, every problem located, all at once
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -19,6 +19,8 @@
 #define MATMUL_PREFIX "matmul_"
 /* Integers a pack may hold: sizes, counts and byte counts, all below 2^53. */
 #define BIG ((gint64) 1 << 53)
+/* Problems named in one report; the count of the others follows them. */
+#define MAX_PROBLEMS 50
 
 /* Precisions a shape sweep may be measured in: "matmul_<dtype>". */
 static const BpwDType sweep_dtypes[] = { BPW_DTYPE_FP32, BPW_DTYPE_BF16, BPW_DTYPE_FP16,
@@ -30,6 +32,11 @@ typedef struct
   BpwMeasurementPack *pack;
   GPtrArray          *warnings;   /* nullable */
   GArray             *matmuls, *copies, *attention, *runs;
+  GError             *error;       /* the problem just found, until noted() lists it */
+  GPtrArray          *problems;    /* located messages, the first MAX_PROBLEMS */
+  guint               n_problems;  /* all of them */
+  GQuark              domain;      /* the first problem's, for the caller's exit status */
+  int                 code;
 } PackReader;
 
 gboolean
@@ -101,23 +108,83 @@ bpw_measurement_pack_matmuls_of (const BpwMeasurementPack *pack,
   return indices;
 }
 
+/* ---- problems ---- */
+
+/* Moves the problem just raised in r->error (if any) to the list of problems, so that the
+ * reading goes on and the pack's every problem is named at once. TRUE when there was none. */
+static gboolean
+noted (PackReader *r)
+{
+  if (r->error == NULL)
+    return TRUE;
+  if (r->n_problems == 0)
+    {
+      r->domain = r->error->domain;
+      r->code = r->error->code;
+    }
+  /* Hostile input may hold a problem in every element: the list stays bounded. */
+  if (r->problems->len < MAX_PROBLEMS)
+    g_ptr_array_add (r->problems, g_strdup (r->error->message));
+  r->n_problems++;
+  g_clear_error (&r->error);
+  return FALSE;
+}
+
+static gboolean
+get_int (PackReader *r, JsonObject *o, const char *path, const char *member, gboolean required,
+         gint64 min, gint64 max, gint64 *out)
+{
+  bpw_json_doc_get_int (r->doc, o, path, member, required, min, max, out, &r->error);
+  return noted (r);
+}
+
+static gboolean
+get_enum (PackReader *r, JsonObject *o, const char *path, const char *member,
+          gboolean required, const char * const *choices, int *out)
+{
+  bpw_json_doc_get_enum (r->doc, o, path, member, required, choices, out, &r->error);
+  return noted (r);
+}
+
+/* An object member: NULL when absent (a problem when @required) or not an object. */
+static JsonObject *
+get_object (PackReader *r, JsonObject *o, const char *path, const char *member,
+            gboolean required)
+{
+  JsonObject *object = bpw_json_doc_get_object (r->doc, o, path, member, required, &r->error);
+
+  noted (r);
+  return object;
+}
+
+static JsonArray *
+get_array (PackReader *r, JsonObject *o, const char *path, const char *member,
+           gboolean required)
+{
+  JsonArray *array = bpw_json_doc_get_array (r->doc, o, path, member, required, &r->error);
+
+  noted (r);
+  return array;
+}
+
 /* ---- members ---- */
 
-/* An optional string member, copied; NULL when absent. */
+/* A string member, copied; NULL when absent. */
 static gboolean
 read_string (PackReader *r, JsonObject *o, const char *path, const char *member,
-             gboolean required, char **out, GError **error)
+             gboolean required, char **out)
 {
   const char *value = NULL;
 
-  if (!bpw_json_doc_get_string (r->doc, o, path, member, required, &value, error))
-    return FALSE;
+  if (!bpw_json_doc_get_string (r->doc, o, path, member, required, &value, &r->error))
+    return noted (r);
   if (required && *value == '\0')
     {
       g_autofree char *at = bpw_json_doc_member_path (path, member);
 
-      return bpw_json_doc_error (r->doc, json_object_get_member (o, member), at, error,
-                                 _("must not be empty"));
+      bpw_json_doc_error (r->doc, json_object_get_member (o, member), at, &r->error,
+                          _("must not be empty"));
+      return noted (r);
     }
   *out = g_strdup (value);
   return TRUE;
@@ -126,23 +193,24 @@ read_string (PackReader *r, JsonObject *o, const char *path, const char *member,
 /* Milliseconds in the file, seconds here; a time must be positive. */
 static gboolean
 read_ms (PackReader *r, JsonObject *o, const char *path, const char *member, gboolean required,
-         double *out_s, GError **error)
+         double *out_s)
 {
   double ms = NAN;
 
   if (!bpw_json_doc_get_double (r->doc, o, path, member, required, G_MINDOUBLE, G_MAXDOUBLE,
-                                &ms, error))
-    return FALSE;
+                                &ms, &r->error))
+    return noted (r);
   *out_s = ms * 1e-3;
   return TRUE;
 }
 
 static gboolean
 read_positive (PackReader *r, JsonObject *o, const char *path, const char *member,
-               gboolean required, double *out, GError **error)
+               gboolean required, double *out)
 {
-  return bpw_json_doc_get_double (r->doc, o, path, member, required, G_MINDOUBLE, G_MAXDOUBLE,
-                                  out, error);
+  bpw_json_doc_get_double (r->doc, o, path, member, required, G_MINDOUBLE, G_MAXDOUBLE, out,
+                           &r->error);
+  return noted (r);
 }
 
 static void
@@ -152,9 +220,9 @@ unknown (PackReader *r, JsonObject *o, const char *path, const char * const *kno
     bpw_json_doc_check_unknown (r->doc, o, path, known, r->warnings);
 }
 
-/* Element @i of @array as an object, or a located error. */
+/* Element @i of @array as an object, or a located problem. */
 static JsonObject *
-element_object (PackReader *r, JsonArray *array, guint i, const char *path, GError **error)
+element_object (PackReader *r, JsonArray *array, guint i, const char *path)
 {
   JsonNode *node = json_array_get_element (array, i);
 
@@ -162,7 +230,8 @@ element_object (PackReader *r, JsonArray *array, guint i, const char *path, GErr
     {
       g_autofree char *got = bpw_json_doc_describe_node (node);
 
-      bpw_json_doc_error (r->doc, node, path, error, _("expected an object, got %s"), got);
+      bpw_json_doc_error (r->doc, node, path, &r->error, _("expected an object, got %s"), got);
+      noted (r);
       return NULL;
     }
   return json_node_get_object (node);
@@ -170,72 +239,69 @@ element_object (PackReader *r, JsonArray *array, guint i, const char *path, GErr
 
 /* ---- device and stack ---- */
 
-static gboolean
-read_device (PackReader *r, JsonObject *root, GError **error)
+static void
+read_device (PackReader *r, JsonObject *root)
 {
   static const char * const known[] = { "name", "count", "sms", "memory_bytes",
                                         "compute_capability", "driver", "cuda", "power_limit_w",
                                         "sm_clock_max_mhz", "memory_clock_max_mhz", NULL };
   BpwMeasurementPack *p = r->pack;
-  JsonObject *o = bpw_json_doc_get_object (r->doc, root, NULL, "device", TRUE, error);
+  JsonObject *o = get_object (r, root, NULL, "device", TRUE);
 
   if (o == NULL)
-    return FALSE;
+    return;
   p->device_count = 1;
   p->power_limit_w = p->sm_clock_max_mhz = p->memory_clock_max_mhz = NAN;
-  if (!read_string (r, o, "device", "name", TRUE, &p->device_name, error) ||
-      !bpw_json_doc_get_int (r->doc, o, "device", "count", FALSE, 1, 1 << 20, &p->device_count,
-                             error) ||
-      !bpw_json_doc_get_int (r->doc, o, "device", "sms", FALSE, 1, 1 << 20, &p->sms, error) ||
-      !bpw_json_doc_get_int (r->doc, o, "device", "memory_bytes", FALSE, 1, BIG,
-                             &p->memory_bytes, error) ||
-      !read_string (r, o, "device", "compute_capability", FALSE, &p->compute_capability,
-                    error) ||
-      !read_string (r, o, "device", "driver", FALSE, &p->driver, error) ||
-      !read_string (r, o, "device", "cuda", FALSE, &p->cuda, error) ||
-      !read_positive (r, o, "device", "power_limit_w", FALSE, &p->power_limit_w, error) ||
-      !read_positive (r, o, "device", "sm_clock_max_mhz", FALSE, &p->sm_clock_max_mhz, error) ||
-      !read_positive (r, o, "device", "memory_clock_max_mhz", FALSE, &p->memory_clock_max_mhz,
-                      error))
-    return FALSE;
+  read_string (r, o, "device", "name", TRUE, &p->device_name);
+  get_int (r, o, "device", "count", FALSE, 1, 1 << 20, &p->device_count);
+  get_int (r, o, "device", "sms", FALSE, 1, 1 << 20, &p->sms);
+  get_int (r, o, "device", "memory_bytes", FALSE, 1, BIG, &p->memory_bytes);
+  read_string (r, o, "device", "compute_capability", FALSE, &p->compute_capability);
+  read_string (r, o, "device", "driver", FALSE, &p->driver);
+  read_string (r, o, "device", "cuda", FALSE, &p->cuda);
+  read_positive (r, o, "device", "power_limit_w", FALSE, &p->power_limit_w);
+  read_positive (r, o, "device", "sm_clock_max_mhz", FALSE, &p->sm_clock_max_mhz);
+  read_positive (r, o, "device", "memory_clock_max_mhz", FALSE, &p->memory_clock_max_mhz);
   unknown (r, o, "device", known);
-  return TRUE;
 }
 
-static gboolean
-read_stack (PackReader *r, JsonObject *root, GError **error)
+static void
+read_stack (PackReader *r, JsonObject *root)
 {
   static const char * const known[] = { "framework", "python", "attention", "precision",
                                         "optimizer", "fusion", "launch", "other_models", NULL };
   BpwMeasurementPack *p = r->pack;
   char **fields[] = { &p->python, &p->attention_impl, &p->precision, &p->optimizer, &p->fusion,
                       &p->launch, &p->other_models };
-  JsonObject *o = bpw_json_doc_get_object (r->doc, root, NULL, "stack", TRUE, error);
+  JsonObject *o = get_object (r, root, NULL, "stack", TRUE);
 
-  if (o == NULL || !read_string (r, o, "stack", "framework", TRUE, &p->framework, error))
-    return FALSE;
+  if (o == NULL)
+    return;
+  read_string (r, o, "stack", "framework", TRUE, &p->framework);
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
-    if (!read_string (r, o, "stack", known[i + 1], FALSE, fields[i], error))
-      return FALSE;
+    read_string (r, o, "stack", known[i + 1], FALSE, fields[i]);
   unknown (r, o, "stack", known);
-  return TRUE;
 }
 
 /* ---- microbenchmarks ---- */
 
+/* Every member of one product, each problem named; TRUE when all were well. */
 static gboolean
 read_matmul (PackReader *r, JsonObject *o, const char *path, BpwDType dtype, gboolean named,
-             BpwPackMatmul *out, GError **error)
+             BpwPackMatmul *out)
 {
   static const char * const known[] = { "name", "m", "n", "k", "ms", "tflops", NULL };
+  gboolean ok;
 
   *out = (BpwPackMatmul) { .dtype = dtype };
-  if (!bpw_json_doc_get_int (r->doc, o, path, "m", TRUE, 1, BIG, &out->m, error) ||
-      !bpw_json_doc_get_int (r->doc, o, path, "n", TRUE, 1, BIG, &out->n, error) ||
-      !bpw_json_doc_get_int (r->doc, o, path, "k", TRUE, 1, BIG, &out->k, error) ||
-      !read_ms (r, o, path, "ms", TRUE, &out->time_s, error) ||
-      !read_positive (r, o, path, "tflops", TRUE, &out->flops_per_s, error) ||
-      (named && !read_string (r, o, path, "name", FALSE, &out->name, error)))
+  ok = get_int (r, o, path, "m", TRUE, 1, BIG, &out->m);
+  ok = get_int (r, o, path, "n", TRUE, 1, BIG, &out->n) && ok;
+  ok = get_int (r, o, path, "k", TRUE, 1, BIG, &out->k) && ok;
+  ok = read_ms (r, o, path, "ms", TRUE, &out->time_s) && ok;
+  ok = read_positive (r, o, path, "tflops", TRUE, &out->flops_per_s) && ok;
+  if (named)
+    ok = read_string (r, o, path, "name", FALSE, &out->name) && ok;
+  if (!ok)
     {
       g_clear_pointer (&out->name, g_free);
       return FALSE;
@@ -246,37 +312,38 @@ read_matmul (PackReader *r, JsonObject *o, const char *path, BpwDType dtype, gbo
   return TRUE;
 }
 
-static gboolean
-read_peak (PackReader *r, JsonObject *micro, GError **error)
+static void
+read_peak (PackReader *r, JsonObject *micro)
 {
   static const char * const known[] = { "m", "n", "k", "dtype", "ms", "tflops",
                                         "board_power_w_mean", "sm_clock_mhz_mean", NULL };
   const char *path = "microbenchmarks.matmul_peak";
   BpwMeasurementPack *p = r->pack;
-  JsonObject *o = bpw_json_doc_get_object (r->doc, micro, "microbenchmarks", "matmul_peak",
-                                           TRUE, error);
+  JsonObject *o = get_object (r, micro, "microbenchmarks", "matmul_peak", TRUE);
   const char *dtype_name = NULL;
-  BpwDType dtype;
+  BpwDType dtype = BPW_DTYPE_BF16;
 
-  if (o == NULL ||
-      !bpw_json_doc_get_string (r->doc, o, path, "dtype", TRUE, &dtype_name, error))
-    return FALSE;
-  if (!bpw_dtype_from_string (dtype_name, &dtype) || dtype == BPW_DTYPE_U8)
-    return bpw_json_doc_error (r->doc, json_object_get_member (o, "dtype"),
-                               "microbenchmarks.matmul_peak.dtype", error,
-                               _("unknown precision '%s' (expected fp32, bf16, fp16 or fp8)"),
-                               dtype_name);
+  if (o == NULL)
+    return;
+  if (!bpw_json_doc_get_string (r->doc, o, path, "dtype", TRUE, &dtype_name, &r->error))
+    noted (r);
+  else if (!bpw_dtype_from_string (dtype_name, &dtype) || dtype == BPW_DTYPE_U8)
+    {
+      bpw_json_doc_error (r->doc, json_object_get_member (o, "dtype"),
+                          "microbenchmarks.matmul_peak.dtype", &r->error,
+                          _("unknown precision '%s' (expected fp32, bf16, fp16 or fp8)"),
+                          dtype_name);
+      noted (r);
+    }
   p->peak_power_w = p->peak_sm_clock_mhz = NAN;
-  if (!read_matmul (r, o, path, dtype, FALSE, &p->peak, error) ||
-      !read_positive (r, o, path, "board_power_w_mean", FALSE, &p->peak_power_w, error) ||
-      !read_positive (r, o, path, "sm_clock_mhz_mean", FALSE, &p->peak_sm_clock_mhz, error))
-    return FALSE;
+  read_matmul (r, o, path, dtype, FALSE, &p->peak);
+  read_positive (r, o, path, "board_power_w_mean", FALSE, &p->peak_power_w);
+  read_positive (r, o, path, "sm_clock_mhz_mean", FALSE, &p->peak_sm_clock_mhz);
   unknown (r, o, path, known);
-  return TRUE;
 }
 
-static gboolean
-read_sweep (PackReader *r, JsonObject *micro, const char *member, GError **error)
+static void
+read_sweep (PackReader *r, JsonObject *micro, const char *member)
 {
   g_autofree char *path = bpw_json_doc_member_path ("microbenchmarks", member);
   const char *dtype_name = member + strlen (MATMUL_PREFIX);
@@ -288,80 +355,83 @@ read_sweep (PackReader *r, JsonObject *micro, const char *member, GError **error
     for (guint i = 0; i < G_N_ELEMENTS (sweep_dtypes); i++)
       known_dtype |= sweep_dtypes[i] == dtype;
   if (!known_dtype)
-    return bpw_json_doc_error (r->doc, json_object_get_member (micro, member), path, error,
-                               _("unknown precision '%s' in the member's name (expected "
-                                 "matmul_fp32, matmul_bf16, matmul_fp16 or matmul_fp8)"),
-                               dtype_name);
-  array = bpw_json_doc_get_array (r->doc, micro, "microbenchmarks", member, TRUE, error);
-  if (array == NULL)
-    return FALSE;
-  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      bpw_json_doc_error (r->doc, json_object_get_member (micro, member), path, &r->error,
+                          _("unknown precision '%s' in the member's name (expected "
+                            "matmul_fp32, matmul_bf16, matmul_fp16 or matmul_fp8)"),
+                          dtype_name);
+      noted (r);
+      return;
+    }
+  array = get_array (r, micro, "microbenchmarks", member, TRUE);
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
     {
       g_autofree char *at = g_strdup_printf ("%s[%u]", path, i);
-      JsonObject *o = element_object (r, array, i, at, error);
+      JsonObject *o = element_object (r, array, i, at);
       BpwPackMatmul point;
 
-      if (o == NULL || !read_matmul (r, o, at, dtype, TRUE, &point, error))
-        return FALSE;
-      g_array_append_val (r->matmuls, point);
+      if (o != NULL && read_matmul (r, o, at, dtype, TRUE, &point))
+        g_array_append_val (r->matmuls, point);
     }
-  return TRUE;
 }
 
-static gboolean
-read_copy (PackReader *r, JsonObject *o, const char *path, GError **error)
+static void
+read_copy (PackReader *r, JsonObject *o, const char *path)
 {
   static const char * const known[] = { "bytes_each_way", "ms", "tbps_read_plus_write", NULL };
   BpwPackCopy copy = { 0 };
+  gboolean ok;
 
-  if (!bpw_json_doc_get_int (r->doc, o, path, "bytes_each_way", TRUE, 1, BIG, &copy.bytes,
-                             error) ||
-      !read_ms (r, o, path, "ms", TRUE, &copy.time_s, error) ||
-      !read_positive (r, o, path, "tbps_read_plus_write", TRUE, &copy.bytes_per_s, error))
-    return FALSE;
+  ok = get_int (r, o, path, "bytes_each_way", TRUE, 1, BIG, &copy.bytes);
+  ok = read_ms (r, o, path, "ms", TRUE, &copy.time_s) && ok;
+  ok = read_positive (r, o, path, "tbps_read_plus_write", TRUE, &copy.bytes_per_s) && ok;
+  if (!ok)
+    return;
   copy.bytes_per_s *= 1e12;
   unknown (r, o, path, known);
   g_array_append_val (r->copies, copy);
-  return TRUE;
 }
 
 /* One copy (an object) or a sweep of copies by size (an array of them). */
-static gboolean
-read_copies (PackReader *r, JsonObject *micro, GError **error)
+static void
+read_copies (PackReader *r, JsonObject *micro)
 {
   const char *path = "microbenchmarks.memory_copy";
   JsonNode *node;
 
   if (!bpw_json_doc_get_member (r->doc, micro, "microbenchmarks", "memory_copy", TRUE, &node,
-                                error))
-    return FALSE;
+                                &r->error))
+    {
+      noted (r);
+      return;
+    }
   if (JSON_NODE_HOLDS_OBJECT (node))
-    return read_copy (r, json_node_get_object (node), path, error);
-  if (JSON_NODE_HOLDS_ARRAY (node) && json_array_get_length (json_node_get_array (node)) > 0)
+    read_copy (r, json_node_get_object (node), path);
+  else if (JSON_NODE_HOLDS_ARRAY (node) && json_array_get_length (json_node_get_array (node)) > 0)
     {
       JsonArray *array = json_node_get_array (node);
 
       for (guint i = 0; i < json_array_get_length (array); i++)
         {
           g_autofree char *at = g_strdup_printf ("%s[%u]", path, i);
-          JsonObject *o = element_object (r, array, i, at, error);
+          JsonObject *o = element_object (r, array, i, at);
 
-          if (o == NULL || !read_copy (r, o, at, error))
-            return FALSE;
+          if (o != NULL)
+            read_copy (r, o, at);
         }
-      return TRUE;
     }
-  {
-    g_autofree char *got = bpw_json_doc_describe_node (node);
+  else
+    {
+      g_autofree char *got = bpw_json_doc_describe_node (node);
 
-    return bpw_json_doc_error (r->doc, node, path, error,
-                               _("expected an object or a non-empty array of objects, got %s"),
-                               got);
-  }
+      bpw_json_doc_error (r->doc, node, path, &r->error,
+                          _("expected an object or a non-empty array of objects, got %s"), got);
+      noted (r);
+    }
 }
 
-static gboolean
-read_attention_point (PackReader *r, JsonObject *o, const char *path, GError **error)
+static void
+read_attention_point (PackReader *r, JsonObject *o, const char *path)
 {
   static const char * const kinds[] = { "prefill_causal", "decode", NULL };
   static const char * const known_prefill[] = { "kind", "b", "s", "ms", "tflops_causal", NULL };
@@ -369,59 +439,54 @@ read_attention_point (PackReader *r, JsonObject *o, const char *path, GError **e
                                                NULL };
   BpwPackAttention a = { 0 };
   int kind = 0;
-  gboolean prefill;
+  gboolean ok, prefill;
 
-  if (!bpw_json_doc_get_enum (r->doc, o, path, "kind", TRUE, kinds, &kind, error) ||
-      !bpw_json_doc_get_int (r->doc, o, path, "b", TRUE, 1, BIG, &a.batch, error) ||
-      !read_ms (r, o, path, "ms", TRUE, &a.time_s, error))
-    return FALSE;
+  /* Without its kind the point's other members cannot be named. */
+  if (!get_enum (r, o, path, "kind", TRUE, kinds, &kind))
+    return;
   a.kind = kind;
   prefill = a.kind == BPW_PACK_ATTENTION_PREFILL_CAUSAL;
-  if (!bpw_json_doc_get_int (r->doc, o, path, prefill ? "s" : "context", TRUE, 1, BIG, &a.tokens,
-                             error) ||
-      !read_positive (r, o, path, prefill ? "tflops_causal" : "tbps", TRUE, &a.rate, error) ||
-      (!prefill && !bpw_json_doc_get_int (r->doc, o, path, "kv_bytes", TRUE, 1, BIG, &a.kv_bytes,
-                                          error)))
-    return FALSE;
+  ok = get_int (r, o, path, "b", TRUE, 1, BIG, &a.batch);
+  ok = read_ms (r, o, path, "ms", TRUE, &a.time_s) && ok;
+  ok = get_int (r, o, path, prefill ? "s" : "context", TRUE, 1, BIG, &a.tokens) && ok;
+  ok = read_positive (r, o, path, prefill ? "tflops_causal" : "tbps", TRUE, &a.rate) && ok;
+  if (!prefill)
+    ok = get_int (r, o, path, "kv_bytes", TRUE, 1, BIG, &a.kv_bytes) && ok;
+  if (!ok)
+    return;
   a.rate *= 1e12;
   unknown (r, o, path, prefill ? known_prefill : known_decode);
   g_array_append_val (r->attention, a);
-  return TRUE;
 }
 
-static gboolean
-read_microbenchmarks (PackReader *r, JsonObject *root, GError **error)
+static void
+read_microbenchmarks (PackReader *r, JsonObject *root)
 {
-  JsonObject *micro = bpw_json_doc_get_object (r->doc, root, NULL, "microbenchmarks", TRUE,
-                                               error);
+  JsonObject *micro = get_object (r, root, NULL, "microbenchmarks", TRUE);
   JsonArray *attention;
   g_autoptr(GList) members = NULL;
 
-  if (micro == NULL || !read_peak (r, micro, error) || !read_copies (r, micro, error))
-    return FALSE;
+  if (micro == NULL)
+    return;
+  read_peak (r, micro);
+  read_copies (r, micro);
 
   /* The sweeps in the order the file has them. */
   members = json_object_get_members (micro);
   for (GList *m = members; m != NULL; m = m->next)
-    if (g_str_has_prefix (m->data, MATMUL_PREFIX) && strcmp (m->data, "matmul_peak") != 0 &&
-        !read_sweep (r, micro, m->data, error))
-      return FALSE;
+    if (g_str_has_prefix (m->data, MATMUL_PREFIX) && strcmp (m->data, "matmul_peak") != 0)
+      read_sweep (r, micro, m->data);
 
-  attention = bpw_json_doc_get_array (r->doc, micro, "microbenchmarks", "attention", FALSE,
-                                      error);
-  if (attention == NULL && error != NULL && *error != NULL)
-    return FALSE;
+  attention = get_array (r, micro, "microbenchmarks", "attention", FALSE);
   for (guint i = 0; attention != NULL && i < json_array_get_length (attention); i++)
     {
       g_autofree char *at = g_strdup_printf ("microbenchmarks.attention[%u]", i);
-      JsonObject *o = element_object (r, attention, i, at, error);
+      JsonObject *o = element_object (r, attention, i, at);
 
-      if (o == NULL || !read_attention_point (r, o, at, error))
-        return FALSE;
+      if (o != NULL)
+        read_attention_point (r, o, at);
     }
-  if (!read_string (r, micro, "microbenchmarks", "board_power_note", FALSE, &r->pack->note,
-                    error))
-    return FALSE;
+  read_string (r, micro, "microbenchmarks", "board_power_note", FALSE, &r->pack->note);
 
   /* Every matmul_<dtype> member was read above: known, as the fixed ones. */
   if (r->warnings != NULL)
@@ -437,7 +502,6 @@ read_microbenchmarks (PackReader *r, JsonObject *root, GError **error)
       g_ptr_array_add (known, NULL);
       unknown (r, micro, "microbenchmarks", (const char * const *) known->pdata);
     }
-  return TRUE;
 }
 
 /* ---- runs ---- */
@@ -445,30 +509,29 @@ read_microbenchmarks (PackReader *r, JsonObject *root, GError **error)
 /* @member of @o, a path relative to the pack's folder, resolved and checked to exist. */
 static gboolean
 read_file_member (PackReader *r, JsonObject *o, const char *path, const char *member,
-                  char **out, GError **error)
+                  char **out)
 {
   g_autofree char *relative = NULL;
   g_autofree char *at = bpw_json_doc_member_path (path, member);
   char *resolved;
 
-  if (!read_string (r, o, path, member, TRUE, &relative, error))
+  if (!read_string (r, o, path, member, TRUE, &relative))
     return FALSE;
   resolved = g_path_is_absolute (relative) ? g_strdup (relative)
              : g_build_filename (r->pack->directory, relative, NULL);
   if (!g_file_test (resolved, G_FILE_TEST_IS_REGULAR))
     {
-      bpw_json_doc_error (r->doc, json_object_get_member (o, member), at, error,
+      bpw_json_doc_error (r->doc, json_object_get_member (o, member), at, &r->error,
                           _("'%s' does not exist (looked for %s)"), relative, resolved);
       g_free (resolved);
-      return FALSE;
+      return noted (r);
     }
   *out = resolved;
   return TRUE;
 }
 
 static gboolean
-read_scenario (PackReader *r, JsonObject *run, const char *run_path, BpwScenario *s,
-               GError **error)
+read_scenario (PackReader *r, JsonObject *run, const char *run_path, BpwScenario *s)
 {
   static const char * const phases[] = { "train", "prefill", "decode", NULL };
   static const char * const dtypes[] = { "fp32", "bf16", "fp16", "fp8", NULL };
@@ -484,28 +547,32 @@ read_scenario (PackReader *r, JsonObject *run, const char *run_path, BpwScenario
                                                    BPW_RECOMPUTE_FULL };
   static const BpwOptimizerKind optimizer_values[] = { BPW_OPTIMIZER_ADAM, BPW_OPTIMIZER_SGD };
   g_autofree char *path = bpw_json_doc_member_path (run_path, "scenario");
-  JsonObject *o = bpw_json_doc_get_object (r->doc, run, run_path, "scenario", TRUE, error);
-  int phase = 0, dtype = -1, recompute = -1, optimizer = -1;
-  gboolean decode;
+  JsonObject *o = get_object (r, run, run_path, "scenario", TRUE);
+  int phase = -1, dtype = -1, recompute = -1, optimizer = -1;
+  gboolean ok, decode;
 
-  if (o == NULL ||
-      !bpw_json_doc_get_enum (r->doc, o, path, "phase", TRUE, phases, &phase, error))
+  if (o == NULL)
     return FALSE;
-  s->phase = phase_values[phase];
-  decode = s->phase == BPW_WORKLOAD_DECODE;
-  if (!bpw_json_doc_get_int (r->doc, o, path, "global_batch", TRUE, 1, BIG, &s->global_batch,
-                             error))
-    return FALSE;
-  s->micro_batch = s->global_batch;
-  if (!bpw_json_doc_get_int (r->doc, o, path, "micro_batch", FALSE, 1, s->global_batch,
-                             &s->micro_batch, error) ||
-      !bpw_json_doc_get_int (r->doc, o, path, decode ? "context" : "seq", TRUE, 1, BIG,
-                             decode ? &s->context : &s->seq, error) ||
-      !bpw_json_doc_get_enum (r->doc, o, path, "dtype", TRUE, dtypes, &dtype, error) ||
-      !bpw_json_doc_get_enum (r->doc, o, path, "recompute", FALSE, recomputes, &recompute,
-                              error) ||
-      !bpw_json_doc_get_enum (r->doc, o, path, "optimizer", FALSE, optimizers, &optimizer,
-                              error))
+  ok = get_enum (r, o, path, "phase", TRUE, phases, &phase);
+  /* A decode step has a context, the others a sequence; with the phase in doubt the one
+   * the object has is read, so that its own problems are named too. */
+  decode = phase >= 0 ? phase_values[phase] == BPW_WORKLOAD_DECODE
+           : json_object_has_member (o, "context");
+  if (phase >= 0)
+    s->phase = phase_values[phase];
+  if (get_int (r, o, path, "global_batch", TRUE, 1, BIG, &s->global_batch))
+    {
+      s->micro_batch = s->global_batch;
+      ok = get_int (r, o, path, "micro_batch", FALSE, 1, s->global_batch, &s->micro_batch) && ok;
+    }
+  else
+    ok = FALSE;
+  ok = get_int (r, o, path, decode ? "context" : "seq", TRUE, 1, BIG,
+                decode ? &s->context : &s->seq) && ok;
+  ok = get_enum (r, o, path, "dtype", TRUE, dtypes, &dtype) && ok;
+  ok = get_enum (r, o, path, "recompute", FALSE, recomputes, &recompute) && ok;
+  ok = get_enum (r, o, path, "optimizer", FALSE, optimizers, &optimizer) && ok;
+  if (!ok)
     return FALSE;
   if (decode)
     s->seq = 1;
@@ -522,70 +589,69 @@ read_scenario (PackReader *r, JsonObject *run, const char *run_path, BpwScenario
 }
 
 static gboolean
-read_run (PackReader *r, JsonObject *o, const char *path, BpwPackRun *run, GError **error)
+read_run (PackReader *r, JsonObject *o, const char *path, BpwPackRun *run)
 {
   static const char * const known[] = { "name", "trace", "model", "scenario", "measured_ms",
                                         "peak_memory_bytes", "note", NULL };
   BpwModelSpec spec;
-  gboolean ok;
+  gboolean ok, model;
 
   run->measured_s = NAN;
   run->peak_bytes = NAN;
   bpw_scenario_init_defaults (&run->scenario);
-  if (!read_string (r, o, path, "name", TRUE, &run->name, error) ||
-      !read_file_member (r, o, path, "trace", &run->trace_path, error) ||
-      !read_file_member (r, o, path, "model", &run->model_path, error) ||
-      !read_scenario (r, o, path, &run->scenario, error) ||
-      !read_ms (r, o, path, "measured_ms", FALSE, &run->measured_s, error) ||
-      !read_positive (r, o, path, "peak_memory_bytes", FALSE, &run->peak_bytes, error) ||
-      !read_string (r, o, path, "note", FALSE, &run->note, error))
-    return FALSE;
+  ok = read_string (r, o, path, "name", TRUE, &run->name);
+  ok = read_file_member (r, o, path, "trace", &run->trace_path) && ok;
+  model = read_file_member (r, o, path, "model", &run->model_path);
+  ok = read_scenario (r, o, path, &run->scenario) && model && ok;
+  ok = read_ms (r, o, path, "measured_ms", FALSE, &run->measured_s) && ok;
+  ok = read_positive (r, o, path, "peak_memory_bytes", FALSE, &run->peak_bytes) && ok;
+  ok = read_string (r, o, path, "note", FALSE, &run->note) && ok;
   unknown (r, o, path, known);
+  if (!model)
+    return FALSE;
 
   /* The model must be one the workbench reads; its own errors are located in its file. */
   bpw_model_spec_init_defaults (&spec);
-  ok = bpw_workload_load (run->model_path, &spec, error);
+  ok = bpw_workload_load (run->model_path, &spec, &r->error) && ok;
+  noted (r);
   bpw_model_spec_clear (&spec);
   return ok;
 }
 
-static gboolean
-read_runs (PackReader *r, JsonObject *root, GError **error)
+static void
+read_runs (PackReader *r, JsonObject *root)
 {
-  JsonArray *runs = bpw_json_doc_get_array (r->doc, root, NULL, "runs", TRUE, error);
+  JsonArray *runs = get_array (r, root, NULL, "runs", TRUE);
 
-  if (runs == NULL)
-    return FALSE;
-  for (guint i = 0; i < json_array_get_length (runs); i++)
+  for (guint i = 0; runs != NULL && i < json_array_get_length (runs); i++)
     {
       g_autofree char *at = g_strdup_printf ("runs[%u]", i);
-      JsonObject *o = element_object (r, runs, i, at, error);
+      JsonObject *o = element_object (r, runs, i, at);
       BpwPackRun run = { 0 };
+      gboolean ok;
 
       if (o == NULL)
-        return FALSE;
-      if (!read_run (r, o, at, &run, error))
-        {
-          run_clear (&run);
-          return FALSE;
-        }
-      for (guint k = 0; k < r->runs->len; k++)
+        continue;
+      ok = read_run (r, o, at, &run);
+      for (guint k = 0; run.name != NULL && k < r->runs->len; k++)
         if (g_strcmp0 (g_array_index (r->runs, BpwPackRun, k).name, run.name) == 0)
           {
-            run_clear (&run);
-            return bpw_json_doc_error (r->doc, json_object_get_member (o, "name"), at, error,
-                                       _("a second run named '%s'"),
-                                       g_array_index (r->runs, BpwPackRun, k).name);
+            bpw_json_doc_error (r->doc, json_object_get_member (o, "name"), at, &r->error,
+                                _("a second run named '%s'"), run.name);
+            ok = noted (r);
+            break;
           }
-      g_array_append_val (r->runs, run);
+      if (ok)
+        g_array_append_val (r->runs, run);
+      else
+        run_clear (&run);
     }
-  return TRUE;
 }
 
 /* ---- the pack ---- */
 
-static gboolean
-read_pack (PackReader *r, GError **error)
+static void
+read_pack (PackReader *r)
 {
   static const char * const known[] = { "$schema", "format", "version", "device", "stack",
                                         "microbenchmarks", "runs", NULL };
@@ -594,19 +660,54 @@ read_pack (PackReader *r, GError **error)
   const char *format = NULL;
 
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    return bpw_json_doc_error (r->doc, root, NULL, error, _("expected an object"));
+    {
+      bpw_json_doc_error (r->doc, root, NULL, &r->error, _("expected an object"));
+      noted (r);
+      return;
+    }
   o = json_node_get_object (root);
-  if (!bpw_json_doc_get_string (r->doc, o, NULL, "format", TRUE, &format, error))
-    return FALSE;
+  /* Past a wrong format the members below would be a list of noise: stop there. */
+  if (!bpw_json_doc_get_string (r->doc, o, NULL, "format", TRUE, &format, &r->error))
+    {
+      noted (r);
+      return;
+    }
   if (strcmp (format, FORMAT_NAME) != 0)
-    return bpw_json_doc_error (r->doc, json_object_get_member (o, "format"), "format", error,
-                               _("expected \"%s\", got \"%s\""), FORMAT_NAME, format);
-  if (!bpw_json_doc_get_int (r->doc, o, NULL, "version", TRUE, 1, 1, &r->pack->version, error) ||
-      !read_device (r, o, error) || !read_stack (r, o, error) ||
-      !read_microbenchmarks (r, o, error) || !read_runs (r, o, error))
-    return FALSE;
+    {
+      bpw_json_doc_error (r->doc, json_object_get_member (o, "format"), "format", &r->error,
+                          _("expected \"%s\", got \"%s\""), FORMAT_NAME, format);
+      noted (r);
+      return;
+    }
+  get_int (r, o, NULL, "version", TRUE, 1, 1, &r->pack->version);
+  read_device (r, o);
+  read_stack (r, o);
+  read_microbenchmarks (r, o);
+  read_runs (r, o);
   unknown (r, o, NULL, known);
-  return TRUE;
+}
+
+/* One error naming every problem, one a line, the first MAX_PROBLEMS of them. */
+static void
+report_problems (PackReader *r, GError **error)
+{
+  g_autoptr(GString) message = g_string_new (NULL);
+
+  for (guint i = 0; i < r->problems->len; i++)
+    {
+      if (i > 0)
+        g_string_append_c (message, '\n');
+      g_string_append (message, g_ptr_array_index (r->problems, i));
+    }
+  if (r->n_problems > r->problems->len)
+    {
+      guint more = r->n_problems - r->problems->len;
+
+      g_string_append_c (message, '\n');
+      g_string_append_printf (message, _("%s: problems not listed: %u more"),
+                              bpw_json_doc_get_filename (r->doc), more);
+    }
+  g_set_error_literal (error, r->domain, r->code, message->str);
 }
 
 static void
@@ -634,7 +735,12 @@ bpw_measurement_pack_load_file (const char  *path,
   r.copies = g_array_new (FALSE, FALSE, sizeof (BpwPackCopy));
   r.attention = g_array_new (FALSE, FALSE, sizeof (BpwPackAttention));
   r.runs = g_array_new (FALSE, FALSE, sizeof (BpwPackRun));
-  ok = read_pack (&r, error);
+  r.problems = g_ptr_array_new_with_free_func (g_free);
+  read_pack (&r);
+  ok = r.n_problems == 0;
+  if (!ok)
+    report_problems (&r, error);
+  g_ptr_array_unref (r.problems);
   take_array (r.matmuls, (gpointer *) &r.pack->matmuls, &r.pack->n_matmuls);
   take_array (r.copies, (gpointer *) &r.pack->copies, &r.pack->n_copies);
   take_array (r.attention, (gpointer *) &r.pack->attention, &r.pack->n_attention);

@@ -102,7 +102,8 @@ typedef struct
 /* TRUE when @root is an object whose "format" is "bpw-measurement-pack". */
 gboolean            bpw_measurement_pack_detect    (JsonNode    *root);
 
-/* Reads @path; every problem is "FILE:LINE:COL: PATH: reason". Unknown members are not
+/* Reads @path; a pack with problems gives one error naming them all, one a line, each
+ * "FILE:LINE:COL: PATH: reason" (the first 50, then how many more). Unknown members are not
  * errors: they go to @warnings (nullable) as located lines. */
 BpwMeasurementPack *bpw_measurement_pack_load_file (const char  *path,
                                                     GPtrArray   *warnings,

@@ -61,11 +61,20 @@ gboolean  bpw_validation_fit              (BpwBlueprint         *blueprint,
                                            double               *max_error,
                                            GError              **error);
 
-/* Out of sample: for each row, a copy of @blueprint fitted as bpw_validation_fit() does but
- * on the other rows only, then the row predicted on that copy. The in-sample figure of a
+/* Fits the same values as bpw_validation_fit() but by least squares of the log ratio
+ * (predicted over published) on every row except @skip_row (-1: all rows). Every row weighs
+ * in this fit, so leaving one out moves it; under the minimax rule only the rows that bind
+ * the worst error do, and any other row left out predicts its in-sample value. */
+gboolean  bpw_validation_refit            (BpwBlueprint         *blueprint,
+                                           gint                  skip_row,
+                                           double               *max_error,
+                                           GError              **error);
+
+/* Out of sample: for each row, a copy of @blueprint refitted by bpw_validation_refit() on
+ * the other rows only, then the row predicted on that copy. The in-sample figure of a
  * blueprint fitted on all rows (the bundled A100) says how well the fit reproduces what it
- * saw; this one, how well the fitting rule predicts a row it did not see. @results holds
- * one entry per row of bpw_validation_megatron_rows(). */
+ * saw; this one, how well a fit predicts a row it did not see. @results holds one entry per
+ * row of bpw_validation_megatron_rows(). */
 gboolean  bpw_validation_leave_one_out    (const BpwBlueprint   *blueprint,
                                            BpwValidationResult  *results,
                                            GError              **error);

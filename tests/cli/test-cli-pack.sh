@@ -70,6 +70,32 @@ hostile "non-finite number" '"tflops": 758.1249200112884' '"tflops": 1e400' \
 expect_rc "profile import refuses a hostile pack too" 1 "$BPW" profile import "$TMP/bad.json"
 expect_stderr "profile import locates it" "bad\.json:[0-9]+:[0-9]+:"
 
+# Every problem at once: three independent ones, three located lines.
+if [ -n "$PYTHON" ]; then
+  "$PYTHON" - "$PACK" "$TMP/bad.json" <<'PYEOF'
+import sys
+text = open(sys.argv[1]).read()
+for old, new in (('"sms": 132', '"sms": "132"'), ('"phase": "train"', '"phase": "tune"'),
+                 ('"seq": 4096', '"seq": -5')):
+    assert old in text
+    text = text.replace(old, new, 1)
+open(sys.argv[2], "w").write(text)
+PYEOF
+  for cmd in check "profile import"; do
+    expect_rc "$cmd names every problem: exit 1" 1 "$BPW" $cmd "$TMP/bad.json"
+    if [ "$(grep -Ec 'bad\.json:[0-9]+:[0-9]+: ' "$TMP/err")" = 3 ]; then
+      pass "$cmd names every problem: three located lines"
+    else
+      fail "$cmd names every problem: three located lines" "$(cat "$TMP/err")"
+    fi
+    expect_stderr "$cmd: the device's" "bad\.json:[0-9]+:[0-9]+: device\.sms: "
+    expect_stderr "$cmd: the first run's" "bad\.json:[0-9]+:[0-9]+: runs\[0\]\.scenario\.phase: "
+    expect_stderr "$cmd: the second run's" "bad\.json:[0-9]+:[0-9]+: runs\[1\]\.scenario\.seq: "
+  done
+else
+  skip "every problem at once" "python3 not found"
+fi
+
 # The H200's hardware alone: the bundled blueprint's stack was estimated from this very pack,
 # so it is no out-of-sample "before" for it: its error on the pack's runs is partly in
 # sample, and calibrating on the pack again may fairly be refused against it.
@@ -209,9 +235,8 @@ expect_stderr "calibrate --pack locates the problem" "bad\.json:[0-9]+:[0-9]+: d
 if [ -e "$TMP/never.json" ]; then fail "bad pack: nothing written" "the file exists"
 else pass "bad pack: nothing written"; fi
 
-# bpw validate: both figures, labelled; leave-one-out never better than the fit at its worst
-# row would allow, and different from in-sample (by half a point or more) where the held-out
-# row bound the fit.
+# bpw validate: both figures, labelled, with their means and maxima; leave-one-out different
+# from in-sample (by half a point or more) on some row.
 expect_rc "validate --json" 0 "$BPW" validate --json
 py "validate: in-sample and leave-one-out per row, with mean and max" '
 rows = d["rows"]

@@ -1,5 +1,5 @@
 /* test-measurement-pack.c — the shared H200 pack read whole; hostile variants refused at
- * the value that is wrong, with file:line:col and the JSON path
+ * the value that is wrong, with file:line:col and the JSON path, every problem at once
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -184,11 +184,107 @@ test_hostile (void)
   scratch_remove (dir);
 }
 
+/* The shared pack in @dir with each of @n_spoils (from, to) pairs replaced (@all: every
+ * occurrence, else the first), loaded; the error it gives. */
+static GError *
+load_spoiled (const char *dir, const char * const (*spoils)[2], guint n_spoils, gboolean all)
+{
+  g_autofree char *path = g_build_filename (dir, "pack.json", NULL);
+  g_autofree char *spoiled = g_build_filename (dir, "hostile-pack.tmp.json", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GString) s = NULL;
+  g_autoptr(BpwMeasurementPack) p = NULL;
+  GError *error = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  s = g_string_new (text);
+  for (guint i = 0; i < n_spoils; i++)
+    {
+      gsize from = 0;
+      char *at;
+
+      g_assert_nonnull (strstr (s->str, spoils[i][0]));
+      while ((at = strstr (s->str + from, spoils[i][0])) != NULL)
+        {
+          gsize pos = (gsize) (at - s->str);
+
+          g_string_erase (s, (gssize) pos, (gssize) strlen (spoils[i][0]));
+          g_string_insert (s, (gssize) pos, spoils[i][1]);
+          from = pos + strlen (spoils[i][1]);
+          if (!all)
+            break;
+        }
+    }
+  g_assert_true (g_file_set_contents (spoiled, s->str, -1, NULL));
+  p = bpw_measurement_pack_load_file (spoiled, NULL, &error);
+  g_unlink (spoiled);
+  g_assert_null (p);
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  return error;
+}
+
+/* Three independent problems in three parts of the pack: three located lines, in file
+ * order, each with its field's path. */
+static void
+test_every_problem (void)
+{
+  static const char * const spoils[][2] = {
+    { "\"sms\": 132", "\"sms\": \"132\"" },
+    { "\"phase\": \"train\"", "\"phase\": \"tune\"" },
+    { "\"seq\": 4096", "\"seq\": -5" },
+  };
+  g_autofree char *dir = scratch_copy ();
+  g_autoptr(GError) error = load_spoiled (dir, spoils, G_N_ELEMENTS (spoils), FALSE);
+  g_auto(GStrv) lines = g_strsplit (error->message, "\n", -1);
+  static const char * const where[] = { "device.sms", "runs[0].scenario.phase",
+                                        "runs[1].scenario.seq" };
+
+  g_assert_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT);
+  g_assert_cmpuint (g_strv_length (lines), ==, G_N_ELEMENTS (where));
+  for (guint i = 0; i < G_N_ELEMENTS (where); i++)
+    {
+      g_autofree char *pattern = g_strdup_printf ("*hostile-pack.tmp.json:*:*: %s: *", where[i]);
+
+      g_assert_true (g_pattern_match_simple (pattern, lines[i]));
+    }
+  scratch_remove (dir);
+}
+
+/* A problem in every timing: the first 50 are named, then how many more there are. */
+static void
+test_problems_bounded (void)
+{
+  static const char * const spoils[][2] = { { "\"ms\": ", "\"ms\": -" } };
+  g_autofree char *dir = scratch_copy ();
+  g_autofree char *pack = g_build_filename (dir, "pack.json", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *last = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint n_times = 0;
+
+  g_assert_true (g_file_get_contents (pack, &text, NULL, NULL));
+  for (const char *at = text; (at = strstr (at, "\"ms\": ")) != NULL; at++)
+    n_times++;
+  g_assert_cmpuint (n_times, >, 50);
+  error = load_spoiled (dir, spoils, G_N_ELEMENTS (spoils), TRUE);
+  lines = g_strsplit (error->message, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 51);
+  for (guint i = 0; i < 50; i++)
+    g_assert_true (g_pattern_match_simple ("*hostile-pack.tmp.json:*:*: *.ms: *", lines[i]));
+  last = g_strdup_printf ("*hostile-pack.tmp.json: problems not listed: %u more", n_times - 50);
+  g_assert_true (g_pattern_match_simple (last, lines[50]));
+  scratch_remove (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/bpw/core/MeasurementPack/shared", test_shared_pack);
   g_test_add_func ("/bpw/core/MeasurementPack/hostile", test_hostile);
+  g_test_add_func ("/bpw/core/MeasurementPack/every-problem", test_every_problem);
+  g_test_add_func ("/bpw/core/MeasurementPack/problems-bounded", test_problems_bounded);
   return g_test_run ();
 }
