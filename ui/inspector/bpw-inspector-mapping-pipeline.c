@@ -176,8 +176,8 @@ _bpw_inspector_pipeline_write (GtkWidget            *row,
 
         if (!bpw_inspector_resolved_layers (view, layers, &n))
           {
-            /* Nothing to start from: one layer split over the stages as evenly as the
-             * reader's even split, which the banner then judges. */
+            /* Nothing resolves (more stages than layers, say): a list of the right
+             * length for the user to correct; the banner says what is wrong. */
             gint64 stages = p->pp * bpw_parallel_chunks (p);
 
             n = (guint) CLAMP (stages, 1, BPW_PARALLEL_MAX_STAGE_LAYERS);
