@@ -553,6 +553,29 @@ find_row_titled (GtkWidget  *root,
   return NULL;
 }
 
+/* The screen into @name under $BPW_TEST_SHOT_DIR, with ImageMagick's import, when it is
+ * set (under an X server): pictures for people to look at. */
+static void
+maybe_save_screen (GtkWidget  *window,
+                   const char *name)
+{
+  g_autofree char *path = NULL;
+  const char *argv[] = { "import", "-window", "root", NULL, NULL };
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  if (g_getenv ("BPW_TEST_SHOT_DIR") == NULL || g_getenv ("DISPLAY") == NULL)
+    return;
+  path = g_build_filename (g_getenv ("BPW_TEST_SHOT_DIR"), name, NULL);
+  argv[3] = path;
+  bpw_test_wait_for_frame (window);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_test_message ("saved %s", path);
+}
+
 /* A 128 K-token training sequence of one small model on 8 H100s, a batch of one sequence:
  * the CP row lists the degrees the sequence allows and starts at 1 (no plan splits the
  * sequence); with "Any" the limits free CP, the space grows, and the search finds plans
@@ -605,6 +628,7 @@ test_search_context_parallel (void)
   g_assert_cmpint (limits.cp, ==, 1);
 
   adw_combo_row_set_selected (cp_row, 0);
+  maybe_save_screen (GTK_WIDGET (dialog), "search-dialog-cp-space.png");
   bpw_search_dialog_get_limits (dialog, &limits);
   g_assert_cmpint (limits.cp, ==, 0);
   g_test_message ("plans: %" G_GUINT64_FORMAT " with CP 1, %" G_GUINT64_FORMAT " with any",
@@ -639,6 +663,7 @@ test_search_context_parallel (void)
     g_test_message ("best: CP %s", cell);
     g_assert_nonnull (strstr (cell, " · "));
   }
+  maybe_save_screen (GTK_WIDGET (dialog), "search-dialog-cp.png");
 
   gtk_window_destroy (GTK_WINDOW (dialog));
   gtk_window_destroy (GTK_WINDOW (window));
