@@ -534,6 +534,141 @@ test_search_fits_1280 (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The preferences row of @root titled @title, or NULL. */
+static GtkWidget *
+find_row_titled (GtkWidget  *root,
+                 const char *title)
+{
+  if (ADW_IS_PREFERENCES_ROW (root)
+      && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (root)), title) == 0)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_row_titled (c, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The screen into @name under $BPW_TEST_SHOT_DIR, with ImageMagick's import, when it is
+ * set (under an X server): pictures for people to look at. */
+static void
+maybe_save_screen (GtkWidget  *window,
+                   const char *name)
+{
+  g_autofree char *path = NULL;
+  const char *argv[] = { "import", "-window", "root", NULL, NULL };
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  if (g_getenv ("BPW_TEST_SHOT_DIR") == NULL || g_getenv ("DISPLAY") == NULL)
+    return;
+  path = g_build_filename (g_getenv ("BPW_TEST_SHOT_DIR"), name, NULL);
+  argv[3] = path;
+  bpw_test_wait_for_frame (window);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_test_message ("saved %s", path);
+}
+
+/* A 128 K-token training sequence of one small model on 8 H100s, a batch of one sequence:
+ * the CP row lists the degrees the sequence allows and starts at 1 (no plan splits the
+ * sequence); with "Any" the limits free CP, the space grows, and the search finds plans
+ * with CP above 1, the best of them among them, shown in the CP column. */
+static void
+test_search_context_parallel (void)
+{
+  static const char *const study_json =
+    "{\"format\": \"bpw-study\", \"version\": 1, \"name\": \"long\",\n"
+    " \"workloads\": [\n"
+    "  {\"name\": \"small\", \"model\": {\"vocab\": 32000, \"hidden\": 2048, \"layers\": 8,\n"
+    "   \"heads\": 16, \"ffn\": 8192, \"positions\": \"rotary\"}}],\n"
+    " \"scenarios\": [\n"
+    "  {\"name\": \"long\", \"workload\": \"small\", \"phase\": \"train\",\n"
+    "   \"global_batch\": 1, \"micro_batch\": 1, \"seq\": 131072, \"recompute\": \"full\",\n"
+    "   \"parallel\": {\"tp\": 8}}],\n"
+    " \"blueprints\": [\"h100-sxm-80gb\"],\n"
+    " \"candidates\": [{\"name\": \"h100\", \"blueprint\": \"h100-sxm-80gb\", \"mapping\": {}}]}";
+  BpwWindow *window = bpw_test_open_default ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwStudy) study = bpw_study_new_from_data ("long.bpw-study.json", study_json, -1,
+                                                       &error);
+  BpwSearchDialog *dialog;
+  AdwComboRow *cp_row;
+  GListModel *values;
+  const BpwSearchReport *report;
+  BpwSearchLimits limits;
+  guint64 fixed;
+  gboolean split = FALSE;
+
+  g_assert_no_error (error);
+  dialog = bpw_search_dialog_new (GTK_WINDOW (window), study, 0, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+  g_assert_cmpint (bpw_search_dialog_get_devices (dialog), ==, 8);
+  bpw_search_test_small_limits (&limits);
+  bpw_search_dialog_set_limits (dialog, &limits);
+  fixed = bpw_search_dialog_get_space_size (dialog);
+  g_assert_cmpuint (fixed, >, 0);
+
+  /* The row, as a user finds it: "Any", 1, 2, 4, 8; on 1. */
+  cp_row = ADW_COMBO_ROW (find_row_titled (GTK_WIDGET (dialog), "Co_ntext Parallel (CP)"));
+  g_assert_nonnull (cp_row);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (cp_row)));
+  values = adw_combo_row_get_model (cp_row);
+  g_assert_cmpuint (g_list_model_get_n_items (values), ==, 5);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (values), 4), ==, "8");
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (values),
+                                               adw_combo_row_get_selected (cp_row)), ==, "1");
+  bpw_search_dialog_get_limits (dialog, &limits);
+  g_assert_cmpint (limits.cp, ==, 1);
+
+  adw_combo_row_set_selected (cp_row, 0);
+  maybe_save_screen (GTK_WIDGET (dialog), "search-dialog-cp-space.png");
+  bpw_search_dialog_get_limits (dialog, &limits);
+  g_assert_cmpint (limits.cp, ==, 0);
+  g_test_message ("plans: %" G_GUINT64_FORMAT " with CP 1, %" G_GUINT64_FORMAT " with any",
+                  fixed, bpw_search_dialog_get_space_size (dialog));
+  g_assert_cmpuint (bpw_search_dialog_get_space_size (dialog), >, fixed);
+
+  bpw_search_dialog_set_threads (dialog, 2);
+  bpw_search_dialog_set_top_k (dialog, 8);
+  bpw_search_dialog_set_simulate (dialog, FALSE);
+  g_assert_true (bpw_search_dialog_start (dialog));
+  bpw_test_wait (bpw_search_test_running, dialog);
+  report = bpw_search_dialog_get_report (dialog);
+  g_assert_nonnull (report);
+  g_assert_false (report->cancelled);
+  for (guint i = 0; i < report->best->len; i++)
+    {
+      const BpwSearchResult *r = &g_array_index (report->best, BpwSearchResult, i);
+
+      g_test_message ("#%u: TP %" G_GINT64_FORMAT " CP %" G_GINT64_FORMAT " %s, %.4f s", i + 1,
+                      r->mapping.parallel.tp, r->mapping.parallel.cp,
+                      bpw_cp_algorithm_to_string (r->mapping.parallel.cp_algorithm),
+                      r->estimate.step_time_s);
+      split |= r->mapping.parallel.cp > 1;
+    }
+  g_assert_true (split);
+  {
+    GListModel *results = bpw_search_dialog_get_results (dialog);
+    g_autoptr(BpwSearchItem) best = g_list_model_get_item (results, 0);
+    g_autofree char *cell = bpw_search_item_format (best, BPW_SEARCH_COLUMN_CP,
+                                                    BPW_BYTE_UNITS_BINARY);
+
+    g_test_message ("best: CP %s", cell);
+    g_assert_nonnull (strstr (cell, " · "));
+  }
+  maybe_save_screen (GTK_WIDGET (dialog), "search-dialog-cp.png");
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -552,6 +687,7 @@ main (int   argc,
   g_test_add_func ("/bpw/ui/SearchDialog/unavailable", test_search_unavailable);
   g_test_add_func ("/bpw/ui/SearchDialog/show-result", test_show_result);
   g_test_add_func ("/bpw/ui/SearchDialog/fits-1280", test_search_fits_1280);
+  g_test_add_func ("/bpw/ui/SearchDialog/context-parallel", test_search_context_parallel);
 
   result = g_test_run ();
   bpw_test_remove_tree (scratch);

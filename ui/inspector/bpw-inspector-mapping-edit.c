@@ -52,6 +52,10 @@ bpw_inspector_mapping_member (GtkWidget   *row,
     case BPW_MAPPING_FIELD_ZERO: *outer = "parallel"; *inner = "zero"; break;
     case BPW_MAPPING_FIELD_SCHEDULE: *outer = "parallel"; *inner = "schedule"; break;
     case BPW_MAPPING_FIELD_INTERLEAVE: *outer = "parallel"; *inner = "interleave"; break;
+    case BPW_MAPPING_FIELD_CP_ALGORITHM: *outer = "parallel"; *inner = "cp_algorithm"; break;
+    case BPW_MAPPING_FIELD_PP_SPLIT: *outer = "parallel"; *inner = "pp_split"; break;
+    case BPW_MAPPING_FIELD_PP_LIGHTER: *outer = "parallel"; *inner = "pp_lighter"; break;
+    case BPW_MAPPING_FIELD_PP_LAYERS: *outer = "parallel"; *inner = "pp_layers"; break;
     case BPW_MAPPING_FIELD_SP_GATHER: *outer = "sp_gather_again"; break;
     case BPW_MAPPING_FIELD_MICRO_BATCH: *outer = "micro_batch"; break;
     case BPW_MAPPING_FIELD_RECOMPUTE: *outer = "recompute"; break;
@@ -109,6 +113,16 @@ _bpw_inspector_mapping_is_set (GtkWidget  *row,
     }
   if (node == NULL || inner == NULL)
     return node != NULL;
+  /* The way of splitting is set by whichever of its three members is there. */
+  if (_bpw_inspector_mapping_field (row) == BPW_MAPPING_FIELD_PP_SPLIT
+      && JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *parallel = json_node_get_object (node);
+
+      return json_object_has_member (parallel, "pp_split")
+             || json_object_has_member (parallel, "pp_lighter")
+             || json_object_has_member (parallel, "pp_layers");
+    }
   return JSON_NODE_HOLDS_OBJECT (node) && json_object_has_member (json_node_get_object (node),
                                                                   inner);
 }
@@ -254,15 +268,17 @@ bpw_inspector_mapping_set_tile (JsonObject       *root,
   json_object_set_object_member (root, "tiling", object);
 }
 
-/* Writes @value as @row's member of @root; @m is the mapping the scenario runs with now. */
+/* Writes @value as @row's member of @root; @view shows the mapping the scenario runs with
+ * now. */
 static void
-bpw_inspector_mapping_write (GtkWidget          *row,
-                             JsonObject         *root,
-                             gint64              value,
-                             gboolean            scenario_only,
-                             const BpwMapping   *m,
-                             const BpwBlueprint *bp)
+bpw_inspector_mapping_write (GtkWidget            *row,
+                             JsonObject           *root,
+                             gint64                value,
+                             gboolean              scenario_only,
+                             const BpwMappingView *view)
 {
+  const BpwMapping *m = &view->run.mapping;
+  const BpwBlueprint *bp = view->run.blueprint;
   guint index = _bpw_inspector_mapping_index (row);
   const char *outer, *inner;
 
@@ -293,6 +309,15 @@ bpw_inspector_mapping_write (GtkWidget          *row,
     case BPW_MAPPING_FIELD_TP_OVERLAP:
       json_object_set_string_member (bpw_inspector_mapping_member_object (root, outer), inner,
                                      bpw_tp_overlap_to_string ((BpwTpOverlap) value));
+      break;
+    case BPW_MAPPING_FIELD_CP_ALGORITHM:
+      json_object_set_string_member (bpw_inspector_mapping_member_object (root, outer), inner,
+                                     bpw_cp_algorithm_to_string ((BpwCpAlgorithm) value));
+      break;
+    case BPW_MAPPING_FIELD_PP_SPLIT:
+    case BPW_MAPPING_FIELD_PP_LIGHTER:
+      _bpw_inspector_pipeline_write (row, bpw_inspector_mapping_member_object (root, outer),
+                                     value, view);
       break;
     case BPW_MAPPING_FIELD_SP_GATHER:
       json_object_set_boolean_member (root, outer, value != 0);
@@ -364,8 +389,28 @@ _bpw_inspector_mapping_apply (BpwInspector *self,
 
   _bpw_inspector_mapping_view_init (self, &view);
   bpw_inspector_mapping_write (row, json_node_get_object (node), value, self->scenario_only,
-                               &view.run.mapping, view.run.blueprint);
+                               &view);
   _bpw_inspector_mapping_view_clear (&view);
+  bpw_inspector_mapping_commit (self, row, node);
+}
+
+void
+_bpw_inspector_mapping_apply_layers (BpwInspector  *self,
+                                     GtkWidget     *row,
+                                     const guint32 *layers,
+                                     guint          n_layers)
+{
+  g_autoptr(JsonNode) node = bpw_inspector_mapping_target (self);
+  JsonObject *parallel = bpw_inspector_mapping_member_object (json_node_get_object (node),
+                                                              "parallel");
+  JsonArray *list = json_array_new ();
+
+  /* The file gives one way of splitting (bpw_parallel_read_pp_split()). */
+  json_object_remove_member (parallel, "pp_split");
+  json_object_remove_member (parallel, "pp_lighter");
+  for (guint i = 0; i < n_layers; i++)
+    json_array_add_int_element (list, layers[i]);
+  json_object_set_array_member (parallel, "pp_layers", list);
   bpw_inspector_mapping_commit (self, row, node);
 }
 

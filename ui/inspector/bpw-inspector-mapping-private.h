@@ -7,7 +7,8 @@
  * candidate's mapping object (or of its mapping for the selected scenario), and
  * bpw-inspector-mapping-binding.c builds and refreshes the rows whose choices come from the
  * blueprint: interconnect tiers, collective algorithms, tiling, engines, placement;
- * bpw-inspector-mapping-precision.c the weight-only quantisation rows.
+ * bpw-inspector-mapping-precision.c the weight-only quantisation rows;
+ * bpw-inspector-mapping-pipeline.c the rows of the pipeline's layer split.
  */
 #pragma once
 
@@ -26,6 +27,10 @@ typedef enum
   BPW_MAPPING_FIELD_ZERO,
   BPW_MAPPING_FIELD_SCHEDULE,
   BPW_MAPPING_FIELD_INTERLEAVE,
+  BPW_MAPPING_FIELD_CP_ALGORITHM,
+  BPW_MAPPING_FIELD_PP_SPLIT,      /* the way the layers are split, a BpwPpSplit */
+  BPW_MAPPING_FIELD_PP_LIGHTER,    /* layers fewer on the first and last stage */
+  BPW_MAPPING_FIELD_PP_LAYERS,     /* layers of each (virtual) stage, listed */
   BPW_MAPPING_FIELD_MICRO_BATCH,
   BPW_MAPPING_FIELD_RECOMPUTE,
   BPW_MAPPING_FIELD_FUSION,
@@ -114,6 +119,35 @@ gboolean      _bpw_inspector_precision_unset   (GtkWidget         *row,
 void          _bpw_inspector_refresh_precision_row (GtkWidget        *row,
                                                     const BpwMapping *m,
                                                     BpwDType          dtype);
+
+/* The mapping-edit.c side of the layer list: writes @layers as "parallel.pp_layers" of
+ * the mapping the edits go to (the other ways of splitting taken out) and hands the edit
+ * to the window. */
+void          _bpw_inspector_mapping_apply_layers (BpwInspector   *self,
+                                                   GtkWidget      *row,
+                                                   const guint32  *layers,
+                                                   guint           n_layers);
+
+/* bpw-inspector-mapping-pipeline.c */
+/* The rows of the layer split, after the schedule's, in @group. */
+void          _bpw_inspector_build_mapping_pipeline (BpwInspector        *self,
+                                                     AdwPreferencesGroup *group);
+/* The text a user typed into the layer list: parsed, checked against the model the
+ * selected scenario runs (bpw_stage_split_check()) and applied; or refused on the row. */
+void          _bpw_inspector_pipeline_commit_layers (BpwInspector     *self,
+                                                     GtkWidget        *row,
+                                                     const char       *text);
+/* Writes @value (a BpwPpSplit or a count of layers) as @row's member of @root's
+ * "parallel", taking out the other ways of splitting; @view gives the split in use. */
+void          _bpw_inspector_pipeline_write   (GtkWidget            *row,
+                                               JsonObject           *parallel,
+                                               gint64                value,
+                                               const BpwMappingView *view);
+/* Sets @row (one of the split rows or the context-parallel algorithm's) from @view; FALSE
+ * when @row is none of them. */
+gboolean      _bpw_inspector_refresh_pipeline_row (BpwInspector         *self,
+                                                   GtkWidget            *row,
+                                                   const BpwMappingView *view);
 
 /* bpw-inspector-mapping-binding.c */
 /* A combo row of labelled values; the values ride on the row. */

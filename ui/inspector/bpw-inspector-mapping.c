@@ -58,6 +58,12 @@ bpw_inspector_mapping_commit_cb (BpwValueRow  *row,
 
   if (!bpw_inspector_mapping_editing (self))
     return;
+  /* The layer list is a list, not a count. */
+  if (_bpw_inspector_mapping_field (GTK_WIDGET (row)) == BPW_MAPPING_FIELD_PP_LAYERS)
+    {
+      _bpw_inspector_pipeline_commit_layers (self, GTK_WIDGET (row), text);
+      return;
+    }
   if (!_bpw_inspector_parse_count (text, 1, &value, &error))
     {
       bpw_value_row_set_error (row, error->message);
@@ -256,6 +262,7 @@ bpw_inspector_build_decomposition (BpwInspector *self)
   const char * const zero[] = { _("Off"), _("Stage 1, optimizer state"),
                                 _("Stage 2, and gradients"), _("Stage 3, and weights"), NULL };
   const char * const schedule[] = { "GPipe", "1F1B", _("Interleaved 1F1B"), "ZB-H1", NULL };
+  const char * const cp_algorithm[] = { _("Ring attention"), _("All-gather KV"), NULL };
   AdwPreferencesGroup *group = self->mapping_header;
   GPtrArray *rows = self->rows[BPW_INSPECTOR_MAPPING];
   guint first = rows->len;
@@ -273,6 +280,11 @@ bpw_inspector_build_decomposition (BpwInspector *self)
       g_signal_connect_object (row, "reset", G_CALLBACK (bpw_inspector_mapping_reset_cb), self,
                                0);
     }
+  /* Below the context-parallel degree, the last of those rows. */
+  _bpw_inspector_mapping_add (self, group, NULL,
+                              _bpw_inspector_combo_row (_("Context-parallel algorithm"),
+                                                        cp_algorithm),
+                              BPW_MAPPING_FIELD_CP_ALGORITHM, 0, "parallel.cp_algorithm");
   _bpw_inspector_mapping_add (self, group, NULL, _bpw_inspector_switch_row (_("Sequence parallel")),
                               BPW_MAPPING_FIELD_SP, 0, "parallel.sp");
   _bpw_inspector_mapping_add (self, group, NULL,
@@ -285,6 +297,7 @@ bpw_inspector_build_decomposition (BpwInspector *self)
                               BPW_MAPPING_FIELD_SCHEDULE, 0, "parallel.schedule");
   _bpw_inspector_mapping_add (self, group, NULL, bpw_value_row_new (_("Interleave")),
                               BPW_MAPPING_FIELD_INTERLEAVE, 0, "parallel.interleave");
+  _bpw_inspector_build_mapping_pipeline (self, group);
   _bpw_inspector_mapping_add (self, group, NULL, bpw_value_row_new (_("Micro-batch")),
                               BPW_MAPPING_FIELD_MICRO_BATCH, 0, "micro_batch");
 }
@@ -439,6 +452,8 @@ bpw_inspector_refresh_mapping_row (BpwInspector         *self,
 
   bpw_inspector_refresh_source (self, row, view);
   if (view->run.blueprint != NULL && _bpw_inspector_refresh_binding_row (self, row, view))
+    return;
+  if (_bpw_inspector_refresh_pipeline_row (self, row, view))
     return;
   switch (_bpw_inspector_mapping_field (row))
     {

@@ -24,6 +24,7 @@ typedef enum
   FIELD_DP,
   FIELD_EP,
   FIELD_CP,
+  FIELD_CP_ALGORITHM,
 } BpwScenarioField;
 
 static const char * const parallel_keys[] = { "parallel.tp", "parallel.pp", "parallel.dp",
@@ -90,6 +91,7 @@ bpw_inspector_scenario_apply (BpwInspector     *self,
     case FIELD_DP: parallel.dp = value; break;
     case FIELD_EP: parallel.ep = value; break;
     case FIELD_CP: parallel.cp = value; break;
+    case FIELD_CP_ALGORITHM: parallel.cp_algorithm = (BpwCpAlgorithm) value; break;
     default: g_assert_not_reached ();
     }
   edit = bpw_study_edit_new_scenario (self->study, self->scenario, &scenario, &parallel,
@@ -208,6 +210,7 @@ _bpw_inspector_build_scenario (BpwInspector *self)
 {
   const char * const recompute[] = { _("None"), _("Selective"), _("Full"), NULL };
   const char * const dtypes[] = { "FP32", "BF16", "FP16", "FP8", NULL };
+  const char * const cp_algorithm[] = { _("Ring attention"), _("All-gather KV"), NULL };
   const BpwStudyScenario *s;
   AdwPreferencesGroup *group;
   gboolean train, decode;
@@ -253,6 +256,8 @@ _bpw_inspector_build_scenario (BpwInspector *self)
   _bpw_inspector_add_group (self, BPW_INSPECTOR_SCENARIO, group);
   _bpw_inspector_add_parallel_rows (self, BPW_INSPECTOR_SCENARIO, group,
                                     G_CALLBACK (bpw_inspector_parallel_commit_cb));
+  bpw_inspector_scenario_combo (self, group, _("Context-parallel algorithm"), cp_algorithm,
+                                "parallel.cp_algorithm", FIELD_CP_ALGORITHM);
   if (!train)
     {
       _bpw_inspector_build_serving_features (self);
@@ -312,6 +317,16 @@ _bpw_inspector_refresh_scenario (BpwInspector *self)
           continue;
         case FIELD_KV_DTYPE:
           _bpw_inspector_combo_set (row, s->scenario.kv_dtype);
+          continue;
+        case FIELD_CP_ALGORITHM:
+          _bpw_inspector_combo_set (row, s->parallel.cp_algorithm);
+          /* Only a sequence split over ranks needs the others' keys and values. */
+          gtk_widget_set_sensitive (row, s->parallel.cp > 1);
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
+                                       s->parallel.cp > 1
+                                       ? _("How each rank gets the whole sequence’s keys and "
+                                           "values")
+                                       : _("Needs context parallelism (CP above 1)"));
           continue;
         case FIELD_GLOBAL_BATCH: number = s->scenario.global_batch; break;
         case FIELD_MICRO_BATCH: number = s->scenario.micro_batch; break;

@@ -23,6 +23,7 @@ typedef enum
   BPW_SEARCH_CHOICE_PP,
   BPW_SEARCH_CHOICE_DP,
   BPW_SEARCH_CHOICE_EP,
+  BPW_SEARCH_CHOICE_CP,     /* context parallel: 1 unless chosen (both algorithms tried) */
   BPW_SEARCH_CHOICE_ZERO,
   BPW_SEARCH_CHOICE_SP,
   BPW_SEARCH_CHOICE_MICRO_BATCH,
@@ -190,6 +191,7 @@ void     _bpw_search_dialog_run_dispose  (BpwSearchDialog *self);
 /* Shows the columns of decisions the space can vary and figures the blueprint gives. */
 void     _bpw_search_dialog_show_columns (BpwSearchDialog *self,
                                           gboolean         experts,
+                                          gboolean         context,
                                           gboolean         offload,
                                           gboolean         energy);
 /* Rebuilds the space when a row changes, unless the rows are being set from code. */

@@ -626,12 +626,14 @@ _bpw_search_dialog_run_init (BpwSearchDialog *self)
 void
 _bpw_search_dialog_show_columns (BpwSearchDialog *self,
                                  gboolean         experts,
+                                 gboolean         context,
                                  gboolean         offload,
                                  gboolean         energy)
 {
   GListModel *columns = gtk_column_view_get_columns (self->column_view);
   const struct { BpwSearchColumn column; gboolean shown; } shown[] = {
     { BPW_SEARCH_COLUMN_EP, experts },
+    { BPW_SEARCH_COLUMN_CP, context },
     { BPW_SEARCH_COLUMN_OFFLOAD, offload },
     { BPW_SEARCH_COLUMN_ENERGY, energy },
   };

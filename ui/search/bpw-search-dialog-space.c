@@ -37,6 +37,9 @@ bpw_search_choice_text (BpwSearchChoice choice)
       return (BpwSearchChoiceText) { _("_Data Parallel (DP)"), NULL };
     case BPW_SEARCH_CHOICE_EP:
       return (BpwSearchChoiceText) { _("_Expert Parallel (EP)"), NULL };
+    case BPW_SEARCH_CHOICE_CP:
+      /* Translators: context parallelism, the devices a sequence is split over */
+      return (BpwSearchChoiceText) { _("Co_ntext Parallel (CP)"), NULL };
     case BPW_SEARCH_CHOICE_ZERO:
       return (BpwSearchChoiceText) { _("_ZeRO Stage"), NULL };
     case BPW_SEARCH_CHOICE_SP:
@@ -103,10 +106,12 @@ bpw_search_values_compare (gconstpointer a,
   return (x > y) - (x < y);
 }
 
-/* The values each decision takes somewhere in @space, ascending. */
+/* The values each decision takes somewhere in @space, ascending; CP's from @cp_space,
+ * the same space with CP free (nullable: none but @space's). */
 static void
 bpw_search_dialog_collect_values (BpwSearchDialog      *self,
                                   const BpwSearchSpace *space,
+                                  const BpwSearchSpace *cp_space,
                                   gboolean             *offload,
                                   gboolean             *algorithms)
 {
@@ -128,9 +133,13 @@ bpw_search_dialog_collect_values (BpwSearchDialog      *self,
       bpw_search_values_add (v[BPW_SEARCH_CHOICE_DP], group->dp);
       bpw_search_values_add (v[BPW_SEARCH_CHOICE_EP], group->ep);
       bpw_search_values_add (v[BPW_SEARCH_CHOICE_ZERO], group->zero);
+      bpw_search_values_add (v[BPW_SEARCH_CHOICE_CP], group->cp);
       *offload |= group->offload != BPW_SEARCH_OFFLOAD_NONE;
       *algorithms |= group->n_alg_tiers > 0;
     }
+  for (guint g = 0; cp_space != NULL && g < cp_space->groups->len; g++)
+    bpw_search_values_add (v[BPW_SEARCH_CHOICE_CP],
+                           g_array_index (cp_space->groups, BpwSearchGroup, g).cp);
   for (guint n = 0; n < space->nodes->len; n++)
     {
       const BpwSearchNode *node = &g_array_index (space->nodes, BpwSearchNode, n);
@@ -154,6 +163,19 @@ bpw_search_dialog_collect_values (BpwSearchDialog      *self,
 static void   bpw_search_dialog_set_choice (BpwSearchDialog *self, BpwSearchChoice choice,
                                             gint64 value, gint64 any);
 static gint64 bpw_search_choice_any        (BpwSearchChoice choice);
+
+/* The space of @limits with CP free, whose groups give the CP row its values: the full
+ * space keeps CP at 1 (bpw_search_limits_init()), since each CP multiplies the plans. */
+static BpwSearchSpace *
+bpw_search_dialog_new_cp_space (BpwSearchDialog       *self,
+                                const BpwSearchLimits *limits)
+{
+  BpwSearchLimits free_cp = *limits;
+
+  free_cp.cp = 0;
+  return bpw_search_space_new (&self->run.spec, &self->run.scenario, self->run.blueprint,
+                               &self->run.mapping, self->devices, &free_cp, NULL);
+}
 
 void
 _bpw_search_dialog_choice_changed_cb (BpwSearchDialog *self)
@@ -245,8 +267,10 @@ bpw_search_dialog_sync_calculon_rows (BpwSearchDialog *self,
 
       if (row == NULL || own)
         continue;
+      /* Calculon's model has no context parallelism: CP stays 1. */
       if (calculon_model)
-        bpw_search_dialog_set_choice (self, c, bpw_search_choice_any (c),
+        bpw_search_dialog_set_choice (self, c,
+                                      c == BPW_SEARCH_CHOICE_CP ? 1 : bpw_search_choice_any (c),
                                       bpw_search_choice_any (c));
       gtk_widget_set_sensitive (row, !calculon_model);
       gtk_widget_set_tooltip_text (row, calculon_model
@@ -359,6 +383,7 @@ _bpw_search_dialog_space_init (BpwSearchDialog *self)
     N_("Weights and optimizer state on host memory"),
   };
   g_autoptr(BpwSearchSpace) full = NULL;
+  g_autoptr(BpwSearchSpace) cp_space = NULL;
   g_autoptr(GError) error = NULL;
   BpwSearchLimits limits;
   gboolean offload, algorithms, energy;
@@ -382,9 +407,12 @@ _bpw_search_dialog_space_init (BpwSearchDialog *self)
   gtk_widget_add_css_class (GTK_WIDGET (self->error_row), "search-space-error");
   gtk_widget_set_visible (GTK_WIDGET (self->error_row), FALSE);
   adw_preferences_group_add (self->space_group, GTK_WIDGET (self->error_row));
-  bpw_search_dialog_collect_values (self, full, &offload, &algorithms);
+  cp_space = bpw_search_dialog_new_cp_space (self, &limits);
+  bpw_search_dialog_collect_values (self, full, cp_space, &offload, &algorithms);
   for (guint c = 0; c < BPW_N_SEARCH_CHOICES; c++)
     bpw_search_dialog_add_choice (self, c);
+  /* CP starts at 1, as the command line's search: "Any" multiplies the plans. */
+  bpw_search_dialog_set_choice (self, BPW_SEARCH_CHOICE_CP, 1, 0);
 
   self->fusion_row = bpw_search_dialog_add_expander (self, _("_Fusion"),
                                                      _("The sets of fused operations to try"));
@@ -427,6 +455,7 @@ _bpw_search_dialog_space_init (BpwSearchDialog *self)
                                    _("Energy per step needs the blueprint’s idle power"));
     }
   _bpw_search_dialog_show_columns (self, self->choice_values[BPW_SEARCH_CHOICE_EP]->len > 1,
+                                   self->choice_values[BPW_SEARCH_CHOICE_CP]->len > 1,
                                    offload, energy);
   self->updating = FALSE;
   _bpw_search_dialog_space_update (self);
@@ -470,7 +499,7 @@ bpw_search_dialog_set_choice (BpwSearchDialog *self,
 static gint64
 bpw_search_choice_any (BpwSearchChoice choice)
 {
-  return choice <= BPW_SEARCH_CHOICE_EP || choice == BPW_SEARCH_CHOICE_MICRO_BATCH ? 0 : -1;
+  return choice <= BPW_SEARCH_CHOICE_CP || choice == BPW_SEARCH_CHOICE_MICRO_BATCH ? 0 : -1;
 }
 
 static gboolean
@@ -487,6 +516,7 @@ bpw_search_dialog_refill_choices (BpwSearchDialog *self,
                                   gboolean         calculon)
 {
   g_autoptr(BpwSearchSpace) base = NULL;
+  g_autoptr(BpwSearchSpace) cp_space = NULL;
   gint64 kept[BPW_N_SEARCH_CHOICES];
   BpwSearchLimits limits;
   gboolean offload, algorithms, updating = self->updating;
@@ -501,7 +531,8 @@ bpw_search_dialog_refill_choices (BpwSearchDialog *self,
   for (guint c = 0; c < BPW_N_SEARCH_CHOICES; c++)
     kept[c] = bpw_search_dialog_choice_value (self, c, bpw_search_choice_any (c));
   self->updating = TRUE;
-  bpw_search_dialog_collect_values (self, base, &offload, &algorithms);
+  cp_space = calculon ? NULL : bpw_search_dialog_new_cp_space (self, &limits);
+  bpw_search_dialog_collect_values (self, base, cp_space, &offload, &algorithms);
   for (guint c = 0; c < BPW_N_SEARCH_CHOICES; c++)
     {
       bpw_search_dialog_fill_choice (self, c);
@@ -538,6 +569,7 @@ bpw_search_dialog_get_limits (BpwSearchDialog *self,
   limits->pp = bpw_search_dialog_choice_value (self, BPW_SEARCH_CHOICE_PP, 0);
   limits->dp = bpw_search_dialog_choice_value (self, BPW_SEARCH_CHOICE_DP, 0);
   limits->ep = bpw_search_dialog_choice_value (self, BPW_SEARCH_CHOICE_EP, 0);
+  limits->cp = bpw_search_dialog_choice_value (self, BPW_SEARCH_CHOICE_CP, 0);
   limits->micro_batch = bpw_search_dialog_choice_value (self, BPW_SEARCH_CHOICE_MICRO_BATCH, 0);
   limits->zero = (gint) bpw_search_dialog_choice_value (self, BPW_SEARCH_CHOICE_ZERO, -1);
   limits->sp = (gint) bpw_search_dialog_choice_value (self, BPW_SEARCH_CHOICE_SP, -1);
@@ -558,6 +590,9 @@ bpw_search_dialog_get_limits (BpwSearchDialog *self,
                        || gtk_switch_get_active (self->algorithms_switch);
   limits->rules = self->space_row != NULL && adw_combo_row_get_selected (self->space_row) == 1
                   ? bpw_calculon_search_rules () : NULL;
+  /* Calculon's model and space have no context parallelism. */
+  if (is_calculon_space (limits))
+    limits->cp = 1;
   /* Calculon's space only: both on is the default (-1: free); none on is no space (the
    * page says so). */
   mask = bpw_search_dialog_mask (self->activation_switches, 2);
@@ -577,6 +612,7 @@ bpw_search_dialog_set_limits (BpwSearchDialog       *self,
   bpw_search_dialog_set_choice (self, BPW_SEARCH_CHOICE_PP, limits->pp, 0);
   bpw_search_dialog_set_choice (self, BPW_SEARCH_CHOICE_DP, limits->dp, 0);
   bpw_search_dialog_set_choice (self, BPW_SEARCH_CHOICE_EP, limits->ep, 0);
+  bpw_search_dialog_set_choice (self, BPW_SEARCH_CHOICE_CP, limits->cp, 0);
   bpw_search_dialog_set_choice (self, BPW_SEARCH_CHOICE_MICRO_BATCH, limits->micro_batch, 0);
   bpw_search_dialog_set_choice (self, BPW_SEARCH_CHOICE_ZERO, limits->zero, -1);
   bpw_search_dialog_set_choice (self, BPW_SEARCH_CHOICE_SP, limits->sp, -1);

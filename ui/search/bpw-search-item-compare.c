@@ -47,6 +47,8 @@ bpw_search_item_sort_key (BpwSearchItem   *item,
       return (double) p->dp;
     case BPW_SEARCH_COLUMN_EP:
       return (double) p->ep;
+    case BPW_SEARCH_COLUMN_CP:
+      return (double) p->cp;
     case BPW_SEARCH_COLUMN_ZERO:
       return p->zero;
     case BPW_SEARCH_COLUMN_MICRO_BATCH:

@@ -414,6 +414,14 @@ bpw_search_item_format (BpwSearchItem   *self,
       return g_strdup_printf ("%" G_GINT64_FORMAT, m->parallel.dp);
     case BPW_SEARCH_COLUMN_EP:
       return g_strdup_printf ("%" G_GINT64_FORMAT, m->parallel.ep);
+    case BPW_SEARCH_COLUMN_CP:
+      if (m->parallel.cp == 1)
+        return g_strdup ("1");
+      /* "2 · ring": the degree and its algorithm. */
+      return g_strdup_printf ("%" G_GINT64_FORMAT " · %s", m->parallel.cp,
+                              m->parallel.cp_algorithm == BPW_CP_ALLGATHER
+                              ? C_("context parallel", "all-gather")
+                              : C_("context parallel", "ring"));
     case BPW_SEARCH_COLUMN_SP:
       return g_strdup (bpw_search_on_off (m->parallel.sp));
     case BPW_SEARCH_COLUMN_ZERO:
@@ -517,6 +525,8 @@ bpw_search_column_get_title (BpwSearchColumn column)
       return "DP";
     case BPW_SEARCH_COLUMN_EP:
       return "EP";
+    case BPW_SEARCH_COLUMN_CP:
+      return "CP";
     case BPW_SEARCH_COLUMN_SP:
       return "SP";
     case BPW_SEARCH_COLUMN_ZERO:

@@ -29,6 +29,7 @@ typedef enum
   BPW_SEARCH_COLUMN_PP,
   BPW_SEARCH_COLUMN_DP,
   BPW_SEARCH_COLUMN_EP,
+  BPW_SEARCH_COLUMN_CP,           /* context parallel, with its algorithm above 1 */
   BPW_SEARCH_COLUMN_SP,
   BPW_SEARCH_COLUMN_ZERO,
   BPW_SEARCH_COLUMN_MICRO_BATCH,
