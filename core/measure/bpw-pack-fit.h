@@ -15,8 +15,8 @@
  *   nothing about the engine and are left out; the rest are binned by FLOPs (two bins per
  *   decade), each bin's efficiency Σ FLOPs / (peak · Σ time) at the time-weighted mean
  *   log FLOPs of its products, interpolated log-linearly;
- * - the fixed cost per kernel of every engine: the shortest kernel (memcpy, memset) of the
- *   traces, the floor of a kernel; the time between kernels is the stack's (below);
+ * - the fixed cost per kernel of every engine: the lower quartile of the durations of the
+ *   traces' element-wise and cast kernels (kernels that move next to nothing take it);
  * - the stack (the blueprint's "stack" member): eager launch as a host issue stream, the
  *   host issue time h per kernel the host's mean interval between kernel launch calls
  *   (bpw_pack_trace_launch_interval), least over the eager runs (each one's is an upper
@@ -52,6 +52,8 @@ typedef struct
   double   time_s[BPW_N_STACK_KERNEL_CLASSES];
   double  *durations;       /* every kernel's duration, ascending; owned */
   double  *ordered;         /* every kernel's duration, in start order; owned */
+  double  *short_durations; /* element-wise and cast kernels' durations, ascending; owned */
+  guint    n_short;
   guint    n_launches;      /* the host's kernel launch calls */
   double   launch_span_s;   /* first launch call's start to the last's */
 } BpwPackTrace;

@@ -52,7 +52,7 @@ bpw_pack_trace_load (const char  *path,
   g_autoptr(GArray) kernels = NULL;
   BpwPackTrace *t;
   double end = 0, first_launch = INFINITY, last_launch = -INFINITY;
-  guint n_launches = 0;
+  guint n_short = 0, n_launches = 0;
 
   if (profile == NULL)
     return NULL;
@@ -90,6 +90,7 @@ bpw_pack_trace_load (const char  *path,
   t->n_kernels = kernels->len;
   t->durations = g_new (double, kernels->len);
   t->ordered = g_new (double, kernels->len);
+  t->short_durations = g_new (double, kernels->len);
   end = g_array_index (kernels, Kernel, 0).start;
   for (guint i = 0; i < kernels->len; i++)
     {
@@ -103,11 +104,15 @@ bpw_pack_trace_load (const char  *path,
       t->ordered[i] = k->duration;
       t->count[k->klass]++;
       t->time_s[k->klass] += k->duration;
+      if (k->klass == BPW_STACK_KERNEL_ELEMENTWISE || k->klass == BPW_STACK_KERNEL_CAST)
+        t->short_durations[n_short++] = k->duration;
     }
   t->span_s = end - g_array_index (kernels, Kernel, 0).start;
+  t->n_short = n_short;
   t->n_launches = n_launches;
   t->launch_span_s = n_launches > 1 ? last_launch - first_launch : 0;
   qsort (t->durations, t->n_kernels, sizeof (double), compare_double);
+  qsort (t->short_durations, t->n_short, sizeof (double), compare_double);
   return t;
 }
 
@@ -118,6 +123,7 @@ bpw_pack_trace_free (BpwPackTrace *trace)
     return;
   g_free (trace->durations);
   g_free (trace->ordered);
+  g_free (trace->short_durations);
   g_free (trace);
 }
 

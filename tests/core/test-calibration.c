@@ -372,27 +372,31 @@ decode_fixed_time (const BpwModelSpec *spec, const BpwScenario *scenario,
  * included (CUDA-graph decode): a step reads every weight once, so between two parts its
  * time follows their device-memory bandwidth (datasheet × efficiency, read from the
  * blueprints) but for the kernels' fixed time, the same on every part by the equal-footing
- * rule (the same stack issues the same kernels; the H200's shortest kernel, 0.64 µs, plus
- * the graph replay gap, 0.46 µs). Checked, for every pair of parts:
+ * rule (the same stack issues the same kernels, each the H200's measured 2.016 µs for a
+ * kernel that moves next to nothing plus the graph replay gap, 0.46 µs). Checked, for every
+ * pair of parts:
  *  - the fixed time is the same on both;
- *  - the rest, time less fixed time, follows the bandwidth ratio within 2 %;
+ *  - the rest, time less fixed time, follows the bandwidth ratio within 2 % (70B; 5 % 8B);
  *  - the whole time ratio over the bandwidth ratio (the smaller over the larger) is at
  *    least the floor given below. It stays under 1 because the fixed time does not scale:
  *    Llama 3 70B (two pipeline stages, so that 80 GB parts hold it) issues 3610 kernels,
- *    4.0 ms of fixed time against 20 ms of weight reads on a B200 and 78 ms on an A100,
- *    so A100 / B200 reaches 0.875; Llama 3 8B, 1450 kernels, 1.6 ms against 2.3 ms and
- *    9.0 ms, reaches 0.695. Those are the measured stack's kernels (an unfused eager stack
- *    captured in a graph: 45 per layer), not a property of the parts. Before the fixed
- *    cost was the shortest kernel it was 2.46 µs per kernel (the eager gap counted again in
- *    graph mode) and the A100's 5 µs (fitted to Megatron-LM's runs): 70B A100 / B200 0.80,
- *    8B 0.62, and the fixed times differed between parts. */
+ *    8.9 ms of fixed time against 20 ms of weight reads on a B200 and 78 ms on an A100,
+ *    so A100 / B200 reaches 0.76; Llama 3 8B, 1450 kernels, 3.6 ms against 2.3 ms and
+ *    9.0 ms, reaches 0.54. Those are the measured stack's kernels (an unfused eager stack
+ *    captured in a graph: 45 per layer), not a property of the parts: the pack's own
+ *    CUDA-graph decode run is predicted within 1 % with them (4 % leaving it out). Before
+ *    the rule the A100 alone paid 5 µs per kernel (fitted to Megatron-LM's runs) and the
+ *    fixed times differed between parts. */
 static void
 test_decode_with_stack_tracks_bandwidth (void)
 {
   const char *parts[] = { "a100-sxm-80gb", "h100-sxm-80gb", "h200-sxm-141gb", "b200",
                           "mi300x" };
-  const struct { const char *model; gint64 pp; double floor; } models[] = {
-    { "llama3-70b", 2, 0.86 }, { "llama3-8b", 1, 0.68 },
+  /* rest: how closely the time less the fixed time follows bandwidth. Llama 3 8B's 2.3 ms
+   * of weight reads on a B200 leave the step's other small terms (KV reads, the head's
+   * softmax) a larger share: 4 % on A100 / B200. */
+  const struct { const char *model; gint64 pp; double floor, rest; } models[] = {
+    { "llama3-70b", 2, 0.75, 0.02 }, { "llama3-8b", 1, 0.53, 0.05 },
   };
 
   for (guint m = 0; m < G_N_ELEMENTS (models); m++)
@@ -442,7 +446,7 @@ test_decode_with_stack_tracks_bandwidth (void)
 
             g_assert_cmpfloat (kernels[i], ==, kernels[j]);
             bpw_test_assert_close (fixed[i], fixed[j], 1e-12);
-            if (fabs (rest - 1.0) > 0.02 || MIN (whole, 1 / whole) < models[m].floor)
+            if (fabs (rest - 1.0) > models[m].rest || MIN (whole, 1 / whole) < models[m].floor)
               g_error ("%s decode %s / %s = %.3f (%.3f less the fixed time); bandwidth "
                        "%s / %s = %.3f", models[m].model, parts[i], parts[j],
                        time[i] / time[j], (time[i] - fixed[i]) / (time[j] - fixed[j]),
