@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bpw-candidate.h"
+#include "bpw-study-draft.h"
 #include "bpw-trade-data.h"
 #include "bpw-ui-test-util.h"
 
@@ -77,13 +78,15 @@ undo (BpwWindow *window)
 }
 
 /* Candidate @c serving scenario @s of @window's study as the trade curves do (their prompts,
- * outputs and the scenario's serving features), 40 requests at 1 per second. */
+ * outputs and the scenario's serving features, its draft model on the same devices), 40
+ * requests at 1 per second. */
 static BpwServeResult
 serve (BpwWindow *window, guint c, guint s)
 {
   BpwStudy *study = bpw_window_get_study (window);
   g_autoptr(GError) error = NULL;
   g_autoptr(BpwServeModel) model = NULL;
+  g_autoptr(BpwServeModel) draft = NULL;
   BpwTradeOptions trade;
   BpwServeOptions so;
   BpwCandidateRun run;
@@ -101,6 +104,18 @@ serve (BpwWindow *window, guint c, guint s)
   model = bpw_serve_model_new (&run.spec, &run.scenario, run.blueprint, &run.mapping,
                                trade.max_batch, longest_prompt, longest_request, &error);
   g_assert_no_error (error);
+  if (trade.serving.spec_tokens > 0 && trade.serving.draft[0] != '\0')
+    {
+      BpwModelSpec spec;
+
+      g_assert_true (bpw_study_load_draft (study, trade.serving.draft, &spec, &error));
+      g_assert_no_error (error);
+      draft = bpw_serve_model_new (&spec, &run.scenario, run.blueprint, &run.mapping,
+                                   trade.max_batch, longest_prompt, longest_request, &error);
+      g_assert_no_error (error);
+      bpw_model_spec_clear (&spec);
+      so.draft = draft;
+    }
   g_assert_true (bpw_serve_run (model, &so, &r, &error));
   g_assert_no_error (error);
   bpw_candidate_run_clear (&run);
@@ -281,6 +296,119 @@ test_rows (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Where the draft-model row lists @name; fails when it does not. */
+static guint
+draft_entry (BpwWindow *window, const char *name)
+{
+  GListModel *model = adw_combo_row_get_model (ADW_COMBO_ROW (row (window,
+                                                                   "scenario/serving.draft")));
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    if (strcmp (gtk_string_list_get_string (GTK_STRING_LIST (model), i), name) == 0)
+      return i;
+  g_error ("the draft-model row does not list “%s”", name);
+  return G_MAXUINT;
+}
+
+static gboolean
+draft_listed (BpwWindow *window, const char *name)
+{
+  GListModel *model = adw_combo_row_get_model (ADW_COMBO_ROW (row (window,
+                                                                   "scenario/serving.draft")));
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    if (strcmp (gtk_string_list_get_string (GTK_STRING_LIST (model), i), name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+choose_draft (BpwWindow *window, guint position)
+{
+  adw_combo_row_set_selected (ADW_COMBO_ROW (row (window, "scenario/serving.draft")),
+                              position);
+  wait_edit (window);
+}
+
+/* The default study's Llama-3-70B decode, which has no MTP heads: Llama 3 8B chosen as its
+ * draft model makes speculation available; turned on, it drafts four tokens that each
+ * verify step of the 70B checks, the trade curves' note names the draft model, and the
+ * run gains more than one token a verify step. Each choice is one edit, undone in turn;
+ * "None" while speculating turns speculation off in the same edit. */
+static void
+test_draft (void)
+{
+  guint h100, s;
+  BpwWindow *window = open_on ("default", "llama3-70b-decode", &h100, &s);
+  BpwServeResult plain = serve (window, h100, s), r;
+  g_autofree char *note_plain = trade_note (window, s);
+  g_autofree char *note = NULL;
+  GtkWidget *speculative, *draft;
+
+  /* No draft and no MTP heads: "None" first, then smaller bundled models only. */
+  g_assert_false (bpw_window_get_can_undo (window));
+  draft = row (window, "scenario/serving.draft");
+  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (draft)), ==, 0);
+  g_assert_cmpuint (draft_entry (window, "None"), ==, 0);
+  g_assert_false (draft_listed (window, "None (MTP heads)"));
+  g_assert_false (draft_listed (window, "llama3-70b"));
+  g_assert_false (draft_listed (window, "gpt3-175b"));
+  speculative = row (window, "scenario/serving.speculative");
+  g_assert_false (gtk_widget_get_sensitive (speculative));
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (speculative)),
+                            "MTP) heads or a draft model"));
+  g_assert_null (strstr (note_plain, "speculative"));
+
+  choose_draft (window, draft_entry (window, "llama3-8b"));
+  g_assert_cmpstr (serving_of (window, s)->draft, ==, "llama3-8b");
+  g_assert_cmpint (serving_of (window, s)->spec_tokens, ==, 0);
+  g_assert_true (bpw_window_get_can_undo (window));
+  speculative = row (window, "scenario/serving.speculative");
+  g_assert_true (gtk_widget_get_sensitive (speculative));
+  g_assert_false (switch_active (speculative));
+  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (row (window,
+                                                                    "scenario/serving.draft"))),
+                    ==, draft_entry (window, "llama3-8b"));
+
+  toggle (window, "scenario/serving.speculative", TRUE);
+  g_assert_cmpstr (serving_of (window, s)->draft, ==, "llama3-8b");
+  g_assert_cmpint (serving_of (window, s)->spec_tokens, ==, 4);
+  g_assert_cmpfloat (serving_of (window, s)->spec_accept, ==, 0.85);
+  g_assert_true (gtk_widget_get_sensitive (row (window, "scenario/serving.spec_tokens")));
+  note = trade_note (window, s);
+  g_assert_nonnull (strstr (note, "speculative decoding of 4 tokens drafted by llama3-8b "
+                                  "(acceptance 0.85)"));
+  r = serve (window, h100, s);
+  g_assert_cmpfloat (plain.tokens_per_verify, ==, 1);
+  g_assert_cmpfloat (r.tokens_per_verify, >, 1);
+  g_assert_cmpint (r.requests, ==, plain.requests);
+  g_assert_cmpint (r.output_tokens, ==, plain.output_tokens);
+  g_assert_cmpfloat (r.tpot_s.mean, <, plain.tpot_s.mean);
+
+  /* No draft model while speculating on a model without MTP heads: nothing would draft,
+   * so the one edit also turns speculation off. */
+  choose_draft (window, 0);
+  g_assert_cmpstr (serving_of (window, s)->draft, ==, "");
+  g_assert_cmpint (serving_of (window, s)->spec_tokens, ==, 0);
+  g_assert_false (gtk_widget_get_sensitive (row (window, "scenario/serving.speculative")));
+  undo (window);
+  g_assert_cmpstr (serving_of (window, s)->draft, ==, "llama3-8b");
+  g_assert_cmpint (serving_of (window, s)->spec_tokens, ==, 4);
+  g_assert_true (switch_active (row (window, "scenario/serving.speculative")));
+
+  undo (window);
+  g_assert_cmpint (serving_of (window, s)->spec_tokens, ==, 0);
+  g_assert_cmpstr (serving_of (window, s)->draft, ==, "llama3-8b");
+  undo (window);
+  g_assert_cmpstr (serving_of (window, s)->draft, ==, "");
+  g_assert_false (bpw_window_get_can_undo (window));
+  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (row (window,
+                                                                    "scenario/serving.draft"))),
+                    ==, 0);
+  g_assert_false (gtk_widget_get_sensitive (row (window, "scenario/serving.speculative")));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* A DeepSeek-V3 decode scenario added to the MoE training study: its MTP module drafts one
  * token at 85 % when speculation is turned on; the draft length and acceptance are typed,
  * bounded as the reader bounds them, undone, and named in the trade curves' note. */
@@ -300,6 +428,7 @@ test_speculation (void)
   speculative = row (window, "scenario/serving.speculative");
   g_assert_true (gtk_widget_get_sensitive (speculative));
   g_assert_false (gtk_widget_get_sensitive (row (window, "scenario/serving.spec_tokens")));
+  g_assert_cmpuint (draft_entry (window, "None (MTP heads)"), ==, 0);
   toggle (window, "scenario/serving.speculative", TRUE);
   g_assert_cmpint (serving_of (window, s)->spec_tokens, ==, 1);
   g_assert_cmpfloat (serving_of (window, s)->spec_accept, ==, 0.85);
@@ -502,6 +631,7 @@ main (int    argc,
     return exit_code;
   g_test_add_func ("/bpw/ui/ServingFeatures/rows", test_rows);
   g_test_add_func ("/bpw/ui/ServingFeatures/speculation", test_speculation);
+  g_test_add_func ("/bpw/ui/ServingFeatures/draft", test_draft);
   g_test_add_func ("/bpw/ui/ServingFeatures/images", test_images);
   g_test_add_func ("/bpw/ui/ServingFeatures/screenshot", test_screenshot);
   status = g_test_run ();

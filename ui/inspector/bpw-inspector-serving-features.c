@@ -6,7 +6,7 @@
  * An inference scenario's trade curves serve its requests with the features of its
  * "serving" object (bpw-serve.h): a paged KV cache of some block size or a contiguous one,
  * a prefix-cache hit rate, prompts prefilled in chunks, and speculative decoding with the
- * model's MTP heads. Each row here is one undoable edit of those settings; images per
+ * model's MTP heads or a smaller draft model. Each row here is one undoable edit of those settings; images per
  * request, the scenario's own value, is one undoable edit of the scenario. The bounds are
  * the study reader's, so that whatever is set here reads back.
  */
@@ -29,6 +29,7 @@ typedef enum
   FEATURE_CHUNKED,
   FEATURE_CHUNK_TOKENS,
   FEATURE_SPECULATIVE,
+  FEATURE_DRAFT,
   FEATURE_SPEC_TOKENS,
   FEATURE_SPEC_ACCEPT,
   FEATURE_IMAGES,
@@ -49,6 +50,12 @@ typedef enum
  * acceptance of 85 %: DeepSeek-V3's report measures 85 to 90 % for its one MTP module's
  * token. */
 #define DEFAULT_SPEC_ACCEPT 0.85
+
+/* With a draft model it starts at four draft tokens, the lookahead Chen et al. ("Accelerating
+ * Large Language Model Decoding with Speculative Sampling", 2023) drafted Chinchilla 70B
+ * with. The acceptance starts where MTP's does: a draft model's depends on the pair and
+ * the text, and is the user's to set from a measurement. */
+#define DEFAULT_DRAFT_TOKENS 4
 
 static const BpwModelSpec *
 scenario_model (BpwInspector *self)
@@ -109,15 +116,41 @@ parse_percent (const char *text, double *fraction)
   return TRUE;
 }
 
+/* The draft-model row's entries: the first is no draft model (the MTP heads, or nothing),
+ * every other one is the reference it shows, a bundled model's name or a model file. */
+static const char *
+draft_at (AdwComboRow *row, guint position)
+{
+  GListModel *model = adw_combo_row_get_model (row);
+
+  if (position == 0 || position >= g_list_model_get_n_items (model))
+    return "";
+  return gtk_string_list_get_string (GTK_STRING_LIST (model), position);
+}
+
 static void
 combo_cb (AdwComboRow *row, GParamSpec *pspec, BpwInspector *self)
 {
+  ServingFeature feature = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row), FEATURE_KEY));
   BpwServeSettings serving;
 
   if (self->refreshing || self->scenario == G_MAXUINT)
     return;
   serving = bpw_study_get_scenario (self->study, self->scenario)->serving;
-  serving.kv_contiguous = adw_combo_row_get_selected (row) == 1;
+  if (feature == FEATURE_DRAFT)
+    {
+      g_strlcpy (serving.draft, draft_at (row, adw_combo_row_get_selected (row)),
+                 sizeof serving.draft);
+      /* No draft model on a model without MTP heads leaves nothing to draft with: the
+       * same edit turns speculation off. */
+      if (serving.draft[0] == '\0' && scenario_model (self)->mtp_modules == 0)
+        {
+          serving.spec_tokens = 0;
+          serving.spec_accept = 0;
+        }
+    }
+  else
+    serving.kv_contiguous = adw_combo_row_get_selected (row) == 1;
   apply_serving (self, GTK_WIDGET (row), &serving);
 }
 
@@ -137,8 +170,10 @@ switch_cb (GtkSwitch *toggle, GParamSpec *pspec, BpwInspector *self)
   else
     {
       gint64 heads = scenario_model (self)->mtp_modules;
+      gint64 drafts = serving.draft[0] != '\0' ? DEFAULT_DRAFT_TOKENS
+                      : CLAMP (heads, 1, BPW_SERVE_MAX_SPEC_TOKENS);
 
-      serving.spec_tokens = on ? CLAMP (heads, 1, BPW_SERVE_MAX_SPEC_TOKENS) : 0;
+      serving.spec_tokens = on ? drafts : 0;
       serving.spec_accept = on ? DEFAULT_SPEC_ACCEPT : 0;
     }
   apply_serving (self, row, &serving);
@@ -198,6 +233,7 @@ commit_cb (BpwValueRow *row, const char *text, BpwInspector *self)
     case FEATURE_PREFIX_HIT:
     case FEATURE_CHUNKED:
     case FEATURE_SPECULATIVE:
+    case FEATURE_DRAFT:
     case FEATURE_SPEC_ACCEPT:
     default:
       g_assert_not_reached ();
@@ -234,6 +270,64 @@ add_switch (BpwInspector *self, AdwPreferencesGroup *group, const char *title,
   return row;
 }
 
+/* The draft models the scenario's model @spec can take: no draft model first, then the
+ * bundled models smaller than it with its vocabulary (a draft's tokens are the target's:
+ * the verify step compares token ids), then the study's draft where it names a file. */
+static GtkWidget *
+add_draft (BpwInspector *self, AdwPreferencesGroup *group, const BpwModelSpec *spec)
+{
+  const BpwStudyScenario *s = bpw_study_get_scenario (self->study, self->scenario);
+  const char * const *names = bpw_model_spec_bundled_names ();
+  guint64 parameters = bpw_model_spec_parameters (spec);
+  g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
+  gboolean listed = s->serving.draft[0] == '\0';
+  GtkWidget *row;
+
+  gtk_string_list_append (list, spec->mtp_modules > 0 ? _("None (MTP heads)") : _("None"));
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      BpwModelSpec draft;
+
+      if (!bpw_model_spec_lookup_bundled (names[i], &draft))
+        continue;
+      if (draft.vocab == spec->vocab && bpw_model_spec_parameters (&draft) < parameters)
+        {
+          gtk_string_list_append (list, names[i]);
+          listed = listed || strcmp (names[i], s->serving.draft) == 0;
+        }
+      bpw_model_spec_clear (&draft);
+    }
+  if (!listed)
+    gtk_string_list_append (list, s->serving.draft);
+
+  row = g_object_new (ADW_TYPE_COMBO_ROW, "title", _("Draft model"), "model", list,
+                      "use-markup", FALSE, NULL);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
+                               _("A smaller model that drafts the tokens, on the same "
+                                 "devices"));
+  g_object_set_data (G_OBJECT (row), FEATURE_KEY, GINT_TO_POINTER (FEATURE_DRAFT));
+  g_signal_connect_object (row, "notify::selected", G_CALLBACK (combo_cb), self, 0);
+  _bpw_inspector_add_row (self, BPW_INSPECTOR_SCENARIO, group, row, "serving.draft");
+  return row;
+}
+
+/* Where @row lists @draft ("" is the first entry); a draft set since the row was built (a
+ * model file) is added to its list. */
+static guint
+draft_position (GtkWidget *row, const char *draft)
+{
+  GListModel *model = adw_combo_row_get_model (ADW_COMBO_ROW (row));
+  guint n = g_list_model_get_n_items (model);
+
+  if (draft[0] == '\0')
+    return 0;
+  for (guint i = 1; i < n; i++)
+    if (strcmp (gtk_string_list_get_string (GTK_STRING_LIST (model), i), draft) == 0)
+      return i;
+  gtk_string_list_append (GTK_STRING_LIST (model), draft);
+  return n;
+}
+
 void
 _bpw_inspector_build_serving_features (BpwInspector *self)
 {
@@ -267,16 +361,14 @@ _bpw_inspector_build_serving_features (BpwInspector *self)
 
   if (spec->mtp_modules > 0)
     row = add_switch (self, group, _("Speculative decoding"),
-                      _("The model’s MTP heads draft tokens that one step verifies"),
+                      _("The model’s MTP heads, or a draft model, draft tokens that one step "
+                        "verifies"),
                       "serving.speculative", FEATURE_SPECULATIVE);
   else
-    {
-      g_autofree char *why = g_strdup_printf (_("Needs multi-token prediction (MTP) heads, "
-                                                "which %s does not have"), spec->name);
-
-      row = add_switch (self, group, _("Speculative decoding"), why, "serving.speculative",
-                        FEATURE_SPECULATIVE);
-    }
+    row = add_switch (self, group, _("Speculative decoding"),
+                      _("Needs multi-token prediction (MTP) heads or a draft model"),
+                      "serving.speculative", FEATURE_SPECULATIVE);
+  add_draft (self, group, spec);
   add_value (self, group, _("Draft tokens"), _("Tokens drafted per verify step"),
              _("tokens"), "serving.spec_tokens", FEATURE_SPEC_TOKENS);
   add_value (self, group, _("Acceptance rate"),
@@ -326,9 +418,10 @@ _bpw_inspector_refresh_serving_feature (BpwInspector           *self,
   ServingFeature feature = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row), FEATURE_KEY));
   const BpwServeSettings *o = &s->serving;
   const BpwModelSpec *spec = &bpw_study_get_workload (self->study, s->workload)->spec;
-  /* A study may set speculation by hand on a model without MTP heads: it can still be
-   * turned off here. */
-  gboolean can_speculate = spec->mtp_modules > 0 || o->spec_tokens > 0;
+  /* A draft model or MTP heads draft; a study may set speculation by hand without either
+   * (the reader refuses it, an older file may not have been): it can still be turned off
+   * here. */
+  gboolean can_speculate = spec->mtp_modules > 0 || o->draft[0] != '\0' || o->spec_tokens > 0;
 
   switch (feature)
     {
@@ -352,6 +445,9 @@ _bpw_inspector_refresh_serving_feature (BpwInspector           *self,
     case FEATURE_SPECULATIVE:
       _bpw_inspector_switch_set (row, o->spec_tokens > 0);
       gtk_widget_set_sensitive (row, can_speculate);
+      break;
+    case FEATURE_DRAFT:
+      _bpw_inspector_combo_set (row, draft_position (row, o->draft));
       break;
     case FEATURE_SPEC_TOKENS:
       set_number (row, o->spec_tokens);

@@ -74,10 +74,13 @@ bpw_memo_validation_table1 (BpwMemoPage            *page,
   if (loo)
     {
       g_autofree char *which = g_strdup_printf (
-        _("In sample: the A100 blueprint's efficiencies were fitted to these ten rows, so "
-          "its errors show how well the fit reproduces what it saw. Left out: each row "
-          "predicted after refitting the efficiencies by the same rule on the other nine "
-          "rows, out of sample: mean |error| %.1f %%, max %.1f %%."),
+        _("In sample: the A100 blueprint's efficiencies were fitted to these ten rows by "
+          "`bpw validate --fit`'s rule, the smallest worst |error|, so its errors show how "
+          "well the fit reproduces what it saw. Left out: each row predicted after "
+          "refitting the efficiencies on the other nine rows by least squares of the log "
+          "error, where every row weighs (under the worst-error rule a row that does not "
+          "bind it would predict its in-sample value), out of sample: mean |error| %.1f %%, "
+          "max %.1f %%."),
         100.0 * s->held_out_mean_abs_error, 100.0 * s->held_out_max_abs_error);
 
       bpw_memo_page_paragraph (page, BPW_PLOT_FONT_BODY, NULL, which);
