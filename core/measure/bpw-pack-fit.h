@@ -54,6 +54,9 @@ typedef struct
   double  *ordered;         /* every kernel's duration, in start order; owned */
   guint    n_launches;      /* the host's kernel launch calls */
   double   launch_span_s;   /* first launch call's start to the last's */
+  double  *queued_gaps;     /* device idle before each kernel whose launch call came before
+                             * the previous kernel ended (the queue ahead), ascending; owned */
+  guint    n_queued_gaps;
 } BpwPackTrace;
 
 /* Reads a run's trace; errors name the file. */
@@ -126,6 +129,7 @@ typedef struct
   BpwPackFitValue  eager_gap;         /* s, inference (prefill, decode); NAN: no eager run */
   BpwPackFitValue  train_eager_gap;   /* s, training; NAN: no eager run */
   BpwPackFitValue  graph_gap;         /* s; NAN: no graph-replayed run */
+  BpwPackFitValue  eager_device_gap;  /* s; NAN: no eager run with the queue ahead */
   BpwPackFitValue  moe_per_expert;    /* s; NAN: no MoE training run */
   GPtrArray       *warnings;          /* sentences */
 } BpwPackFit;
