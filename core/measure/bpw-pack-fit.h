@@ -23,7 +23,9 @@
  *   bound: host synchronisations lengthen it), one for inference (prefill, decode) and one
  *   for training (autograd's backward engine adds host work per kernel), each falling back
  *   to the other where no eager run of its kind is left in,
- *   graph replay gap as idle time per kernel boundary of graph-replayed runs, optimizer
+ *   graph replay gap as idle time per kernel boundary of graph-replayed runs, the eager
+ *   device gap as the median idle before the eager runs' kernels whose launch call came
+ *   before the previous kernel ended (the queue ahead; bpw_pack_trace_load), optimizer
  *   bytes per parameter (optimizer kernel time × copy bandwidth / parameters) and kernels
  *   per parameter tensor of the training runs, MoE per-expert time (idle time the issue
  *   queue does not explain, per expert, MoE layer and pass); the descriptive members
