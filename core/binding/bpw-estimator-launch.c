@@ -31,12 +31,13 @@ _bpw_template_collect_issue (BpwTemplate *t, const BpwPlan *plan)
   gint64 n = MIN (plan->dist->n_stages, (gint64) G_N_ELEMENTS (t->issue));
 
   t->launch_gap = _bpw_plan_launch_gap (plan, &t->eager);
+  t->device_gap = _bpw_plan_eager_device_gap (plan);
   for (gint64 s = 0; s < n; s++)
     {
       const GArray *tasks = plan->stages[s].tasks;
 
       t->issue[s] = g_array_sized_new (FALSE, FALSE, sizeof (BpwIssueItem), tasks->len);
-      for (guint i = 0; t->launch_gap > 0 && i < tasks->len; i++)
+      for (guint i = 0; (t->launch_gap > 0 || t->device_gap > 0) && i < tasks->len; i++)
         {
           const BpwPlanTask *pt = &g_array_index (tasks, BpwPlanTask, i);
           BpwIssueItem item = {
@@ -63,8 +64,8 @@ book (BpwStageTotals *st, const BpwIssueItem *item, double time)
     st->overhead += time;
 }
 
-/* Replays @n items, booking @times × their idle: eager, the issue stream's; from a graph,
- * @h per kernel. */
+/* Replays @n items, booking @times × their idle: eager, the issue stream's with the
+ * device's own gap per kernel; from a graph, @h per kernel. */
 static void
 replay (const BpwTemplate *t, BpwIssueStream *q, const BpwIssueItem *items, guint n,
         gboolean alone, double times, BpwStageTotals *out)
@@ -77,7 +78,7 @@ replay (const BpwTemplate *t, BpwIssueStream *q, const BpwIssueItem *items, guin
       double idle = h * kernels;
 
       if (t->eager)
-        idle = _bpw_issue_stream_add (q, h, kernels, items[i].busy);
+        idle = _bpw_eager_stream_add (q, h, t->device_gap, kernels, items[i].busy);
       else
         {
           q->idle += idle;
@@ -238,8 +239,9 @@ replay_blocks (const BpwTemplate *t, const BpwModelSpec *spec, const GArray *iss
             {
               double added = q->idle - idle;
 
-              /* The same block again, rest times: its idle booked as the last one's. */
-              if (added != 0)
+              /* The same block again, rest times: its idle booked as the last one's (the
+               * device's own gaps are idle even where the stream's is not). */
+              if (added != 0 || t->device_gap > 0)
                 {
                   BpwIssueStream again = { issued, busy, idle };
 
@@ -282,7 +284,7 @@ _bpw_template_replay_issue (const BpwTemplate   *t,
   BpwIssueStream q = { 0 };
   guint run = 0;
 
-  if (t->launch_gap <= 0 || issue == NULL)
+  if ((t->launch_gap <= 0 && t->device_gap <= 0) || issue == NULL)
     return;
   for (guint i = 0; i < issue->len; )
     {

@@ -102,6 +102,7 @@ typedef struct
    * the others; so the tasks above leave launch gaps out and each evaluation replays them
    * over the stage's own layers (bpw-estimator-launch.c). 0: nothing to replay. */
   double           launch_gap;
+  double           device_gap;             /* eager: the device's own idle per boundary */
   gboolean         eager;
   GArray          *issue[2];               /* BpwIssueItem per template stage */
 } BpwTemplate;

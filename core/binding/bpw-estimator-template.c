@@ -174,7 +174,7 @@ collect_tasks_and_transfers (BpwTemplate *t, const BpwPlan *plan)
           BpwPart part = part_of_layer (t, task.layer);
 
           /* Launch gaps are replayed per evaluation (bpw-estimator-launch.c). */
-          if (t->launch_gap > 0)
+          if (t->launch_gap > 0 || t->device_gap > 0)
             {
               task.cost.time_s -= task.launch_s;
               task.cost.overhead_s -= task.launch_s;

@@ -73,6 +73,9 @@ double     _bpw_plan_weight_only_stage_gather_saving (const BpwPlan *plan,
  * the stack states none. */
 double     _bpw_plan_launch_gap       (const BpwPlan *plan,
                                        gboolean      *eager);
+/* The device's own idle per boundary between issued eager kernels as @plan launches (0:
+ * graph replay, or none stated). */
+double     _bpw_plan_eager_device_gap (const BpwPlan *plan);
 /* One step of the eager issue stream: the host issues a kernel every @h, the device runs
  * them in order; @kernels kernels of @busy seconds together (equal shares) added, returns
  * the device idle they add. */
@@ -85,6 +88,13 @@ typedef struct
 
 double     _bpw_issue_stream_add      (BpwIssueStream *q,
                                        double          h,
+                                       double          kernels,
+                                       double          busy);
+/* The same with the device's own idle @g per boundary between issued kernels; the idle
+ * returned includes @g per kernel. */
+double     _bpw_eager_stream_add      (BpwIssueStream *q,
+                                       double          h,
+                                       double          g,
                                        double          kernels,
                                        double          busy);
 /* bpw-plan-memory.c */

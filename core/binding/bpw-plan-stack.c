@@ -447,6 +447,18 @@ _bpw_issue_stream_add (BpwIssueStream *q, double h, double kernels, double time_
   return q->idle - before;
 }
 
+/* Eager kernels with the device's own idle @g at each boundary: the device starts a kernel
+ * no sooner than @g after the one before ended, so to the issue stream each kernel lasts
+ * its time plus @g. Returns the idle they add, @g per kernel included: where the host lags,
+ * the stream's idle shrinks by what @g adds and the sum stays the host's. */
+double
+_bpw_eager_stream_add (BpwIssueStream *q, double h, double g, double kernels, double time_s)
+{
+  double n = MAX (kernels, 0.0);
+
+  return _bpw_issue_stream_add (q, h, kernels, time_s + n * g) + n * g;
+}
+
 static BpwStackLaunch
 launch_mode (const BpwPlan *plan)
 {
@@ -483,6 +495,16 @@ _bpw_plan_launch_gap (const BpwPlan *plan, gboolean *eager)
   if (*eager)
     return eager_gap (plan)->set ? eager_gap (plan)->value : 0;
   return st->graph_gap.set ? st->graph_gap.value : 0;
+}
+
+double
+_bpw_plan_eager_device_gap (const BpwPlan *plan)
+{
+  const BpwStack *st = &plan->blueprint->stack;
+
+  if (!st->set || !st->has_launch || launch_mode (plan) != BPW_STACK_LAUNCH_EAGER)
+    return 0;
+  return st->eager_device_gap.set ? st->eager_device_gap.value : 0;
 }
 
 void
@@ -578,15 +600,18 @@ _bpw_plan_bind_stack (BpwPlan *plan)
               double n = MAX (pt->count, 1.0) * (kernels + added_kernels);
               double busy = MAX (pt->count, 1.0)
                             * (pt->cost.time_s + impl[IMPL_OPTIMIZER].time_s + added);
+              double device_gap = _bpw_plan_eager_device_gap (plan);
 
               impl[IMPL_LAUNCH_GAPS].kernels = kernels + added_kernels;
               if (mode == BPW_STACK_LAUNCH_GRAPH)
                 impl[IMPL_LAUNCH_GAPS].time_s = st->graph_gap.set
                                                 ? (kernels + added_kernels) * st->graph_gap.value
                                                 : 0;
-              else if (eager_gap (plan)->set)
+              else if (eager_gap (plan)->set || device_gap > 0)
                 impl[IMPL_LAUNCH_GAPS].time_s =
-                  _bpw_issue_stream_add (&queue, eager_gap (plan)->value, n, busy)
+                  _bpw_eager_stream_add (&queue, eager_gap (plan)->set ? eager_gap (plan)->value
+                                                                       : 0,
+                                         device_gap, n, busy)
                   / MAX (pt->count, 1.0);
               pt->issue_kernels = n;
               pt->issue_alone = n + (shared_across ? MAX (pt->count, 1.0) : 0);

@@ -176,7 +176,8 @@ static gboolean
 read_launch (BpwBlueprintReader *r, JsonObject *stack, BpwStack *st, GError **error)
 {
   static const char * const known[] = {
-    "train", "prefill", "decode", "eager_gap", "train_eager_gap", "graph_gap", NULL
+    "train", "prefill", "decode", "eager_gap", "train_eager_gap", "graph_gap",
+    "eager_device_gap", NULL
   };
   const char *path = "stack.launch";
   gboolean eager = FALSE, train_eager = FALSE, graph = FALSE;
@@ -212,7 +213,10 @@ read_launch (BpwBlueprintReader *r, JsonObject *stack, BpwStack *st, GError **er
                                      &st->train_eager_gap, error)
       || !_bpw_blueprint_read_value (r, obj, path, "graph_gap", graph, BPW_UNIT_SECONDS,
                                      G_MINDOUBLE, BPW_BLUEPRINT_MAX_LATENCY, FALSE,
-                                     &st->graph_gap, error))
+                                     &st->graph_gap, error)
+      || !_bpw_blueprint_read_value (r, obj, path, "eager_device_gap", FALSE, BPW_UNIT_SECONDS,
+                                     G_MINDOUBLE, BPW_BLUEPRINT_MAX_LATENCY, FALSE,
+                                     &st->eager_device_gap, error))
     return FALSE;
   if (!st->train_eager_gap.set && st->eager_gap.set)
     st->train_eager_gap = st->eager_gap;

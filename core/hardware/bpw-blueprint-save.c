@@ -218,6 +218,7 @@ bpw_blueprint_write_stack (BpwJsonWriter  *w,
       bpw_blueprint_write_value (w, "eager_gap", &st->eager_gap);
       bpw_blueprint_write_value (w, "train_eager_gap", &st->train_eager_gap);
       bpw_blueprint_write_value (w, "graph_gap", &st->graph_gap);
+      bpw_blueprint_write_value (w, "eager_device_gap", &st->eager_device_gap);
       bpw_json_writer_end_object (w);
     }
   if (st->has_moe_dispatch)

@@ -297,6 +297,8 @@ typedef struct
   BpwSourced         train_eager_gap;     /* the same in training: autograd's backward
                                            * engine adds host work per kernel */
   BpwSourced         graph_gap;           /* s of device idle between replayed kernels */
+  BpwSourced         eager_device_gap;    /* s of device idle between consecutive eager
+                                           * kernels already issued (the queue ahead) */
   gboolean           moe_loop;            /* moe_dispatch.implementation "loop" */
   gboolean           has_moe_dispatch;
   BpwSourced         moe_per_expert;      /* s per expert per layer per pass */

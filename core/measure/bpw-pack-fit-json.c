@@ -71,6 +71,7 @@ bpw_pack_fit_blueprint (const BpwPackFit *fit)
   if (!st->train_eager_gap.set)
     keep_value (bp, &st->train_eager_gap, &fit->blueprint->stack.train_eager_gap);
   set_value (bp, &st->graph_gap, &fit->graph_gap);
+  set_value (bp, &st->eager_device_gap, &fit->eager_device_gap);
   if (fit->moe_implementation != NULL)
     {
       st->has_moe_dispatch = TRUE;

@@ -293,6 +293,14 @@ fit_overhead (BpwPackFit *fit, const BpwPackData *data)
 
 /* ---- the software stack ---- */
 
+static int
+compare_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 static void
 fit_value (BpwPackFitValue *v, double value, char *source)
 {
@@ -331,6 +339,8 @@ fit_launch (BpwPackFit *fit, const BpwPackData *data)
 {
   const BpwMeasurementPack *pack = data->pack;
   double idle = 0, boundaries = 0, h[N_ISSUE] = { INFINITY, INFINITY };
+  g_autoptr(GArray) queued = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) queued_runs = g_array_new (FALSE, FALSE, sizeof (guint));
   gint eager[N_ISSUE] = { -1, -1 };
   BpwPackFitValue *gap[N_ISSUE] = { &fit->eager_gap, &fit->train_eager_gap };
   g_autoptr(GArray) graph = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -360,6 +370,11 @@ fit_launch (BpwPackFit *fit, const BpwPackData *data)
           double run_h = bpw_pack_trace_launch_interval (t);
 
           g_array_append_val (eager_runs[kind], r);
+          if (t->n_queued_gaps > 0)
+            {
+              g_array_append_vals (queued, t->queued_gaps, t->n_queued_gaps);
+              g_array_append_val (queued_runs, r);
+            }
           if (run_h < h[kind])
             {
               h[kind] = run_h;
@@ -397,6 +412,24 @@ fit_launch (BpwPackFit *fit, const BpwPackData *data)
                  g_strdup_printf ("%s: run%s %s (CUDA graph replay): idle time %.3f ms over "
                                   "%.0f kernel boundaries", fit->source,
                                   graph->len == 1 ? "" : "s", names, idle * 1e3, boundaries));
+    }
+  /* The median, not the mean: a host synchronisation, an allocator call, a late launch
+   * inside a long queue make a few boundaries long. */
+  if (queued->len > 0)
+    {
+      g_autofree char *names = run_list (pack, (const guint *) queued_runs->data,
+                                         queued_runs->len);
+      double *gaps = (double *) queued->data;
+      guint n = queued->len;
+
+      qsort (gaps, n, sizeof (double), compare_double);
+      fit_value (&fit->eager_device_gap,
+                 n % 2 ? gaps[n / 2] : (gaps[n / 2 - 1] + gaps[n / 2]) / 2,
+                 g_strdup_printf ("%s: eager run%s %s: median device idle between consecutive "
+                                  "kernels while the host was ahead (the next kernel's launch "
+                                  "call before the previous kernel ended), over %u such "
+                                  "boundaries", fit->source, queued_runs->len == 1 ? "" : "s",
+                                  names, n));
     }
 }
 
@@ -547,6 +580,7 @@ bpw_pack_fit (const BpwBlueprint *blueprint,
   fit->optimizer_bytes.value = fit->optimizer_kernels.value = NAN;
   fit->optimizer_launches.value = NAN;
   fit->eager_gap.value = fit->train_eager_gap.value = fit->graph_gap.value = fit->moe_per_expert.value = NAN;
+  fit->eager_device_gap.value = NAN;
   fit->source = g_strdup_printf ("measurement pack %s (%s, driver %s, CUDA %s, %s)", base,
                                  pack->device_name, pack->driver != NULL ? pack->driver : "?",
                                  pack->cuda != NULL ? pack->cuda : "?", pack->framework);
@@ -599,6 +633,7 @@ bpw_pack_fit_free (BpwPackFit *fit)
   g_free (fit->eager_gap.source);
   g_free (fit->train_eager_gap.source);
   g_free (fit->graph_gap.source);
+  g_free (fit->eager_device_gap.source);
   g_free (fit->moe_per_expert.source);
   g_clear_pointer (&fit->warnings, g_ptr_array_unref);
   g_free (fit);

@@ -23,7 +23,9 @@
  *   bound: host synchronisations lengthen it), one for inference (prefill, decode) and one
  *   for training (autograd's backward engine adds host work per kernel), each falling back
  *   to the other where no eager run of its kind is left in,
- *   graph replay gap as idle time per kernel boundary of graph-replayed runs, optimizer
+ *   graph replay gap as idle time per kernel boundary of graph-replayed runs, the eager
+ *   device gap as the median idle before the eager runs' kernels whose launch call came
+ *   before the previous kernel ended (the queue ahead; bpw_pack_trace_load), optimizer
  *   bytes per parameter (optimizer kernel time × copy bandwidth / parameters) and kernels
  *   per parameter tensor of the training runs, MoE per-expert time (idle time the issue
  *   queue does not explain, per expert, MoE layer and pass); the descriptive members
@@ -56,6 +58,9 @@ typedef struct
   guint    n_short;
   guint    n_launches;      /* the host's kernel launch calls */
   double   launch_span_s;   /* first launch call's start to the last's */
+  double  *queued_gaps;     /* device idle before each kernel whose launch call came before
+                             * the previous kernel ended (the queue ahead), ascending; owned */
+  guint    n_queued_gaps;
 } BpwPackTrace;
 
 /* Reads a run's trace; errors name the file. */
@@ -128,6 +133,7 @@ typedef struct
   BpwPackFitValue  eager_gap;         /* s, inference (prefill, decode); NAN: no eager run */
   BpwPackFitValue  train_eager_gap;   /* s, training; NAN: no eager run */
   BpwPackFitValue  graph_gap;         /* s; NAN: no graph-replayed run */
+  BpwPackFitValue  eager_device_gap;  /* s; NAN: no eager run with the queue ahead */
   BpwPackFitValue  moe_per_expert;    /* s; NAN: no MoE training run */
   GPtrArray       *warnings;          /* sentences */
 } BpwPackFit;

@@ -34,6 +34,7 @@ typedef struct
 {
   double               start, duration;
   BpwStackKernelClass  klass;
+  gint64               correlation;
 } Kernel;
 
 static int
@@ -50,6 +51,8 @@ bpw_pack_trace_load (const char  *path,
 {
   g_autoptr(BpwProfile) profile = bpw_profile_load_file (path, error);
   g_autoptr(GArray) kernels = NULL;
+  g_autoptr(GHashTable) launched = NULL;  /* correlation → launch call start */
+  g_autoptr(GArray) queued = NULL;
   BpwPackTrace *t;
   double end = 0, first_launch = INFINITY, last_launch = -INFINITY;
   guint n_short = 0, n_launches = 0;
@@ -57,10 +60,12 @@ bpw_pack_trace_load (const char  *path,
   if (profile == NULL)
     return NULL;
   kernels = g_array_new (FALSE, FALSE, sizeof (Kernel));
+  launched = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  queued = g_array_new (FALSE, FALSE, sizeof (double));
   for (guint i = 0; i < profile->events->len; i++)
     {
       const BpwProfileEvent *e = &g_array_index (profile->events, BpwProfileEvent, i);
-      Kernel k = { e->start, e->duration, 0 };
+      Kernel k = { e->start, e->duration, 0, e->correlation };
 
       /* The host's kernel launches (cudaLaunchKernel, cuLaunchKernelEx): how fast the
        * host issues, measured on the host's side. */
@@ -71,6 +76,9 @@ bpw_pack_trace_load (const char  *path,
           first_launch = MIN (first_launch, e->start);
           last_launch = MAX (last_launch, e->start);
           n_launches++;
+          if (e->correlation >= 0)
+            g_hash_table_insert (launched, g_memdup2 (&e->correlation, sizeof (gint64)),
+                                 g_memdup2 (&e->start, sizeof (double)));
         }
       if (!is_device_work (e))
         continue;
@@ -95,7 +103,16 @@ bpw_pack_trace_load (const char  *path,
   for (guint i = 0; i < kernels->len; i++)
     {
       const Kernel *k = &g_array_index (kernels, Kernel, i);
+      const double *call = g_hash_table_lookup (launched, &k->correlation);
 
+      /* The host issued this kernel before the one ahead of it ended: whatever idle
+       * precedes it is the device's own between queued kernels, not a wait for the host. */
+      if (i > 0 && call != NULL && *call < end && k->start >= end)
+        {
+          double gap = k->start - end;
+
+          g_array_append_val (queued, gap);
+        }
       if (k->start > end)
         t->idle_s += k->start - end;
       end = MAX (end, k->start + k->duration);
@@ -113,6 +130,9 @@ bpw_pack_trace_load (const char  *path,
   t->launch_span_s = n_launches > 1 ? last_launch - first_launch : 0;
   qsort (t->durations, t->n_kernels, sizeof (double), compare_double);
   qsort (t->short_durations, t->n_short, sizeof (double), compare_double);
+  qsort (queued->data, queued->len, sizeof (double), compare_double);
+  t->n_queued_gaps = queued->len;
+  t->queued_gaps = (double *) g_array_free (g_steal_pointer (&queued), FALSE);
   return t;
 }
 
@@ -124,6 +144,7 @@ bpw_pack_trace_free (BpwPackTrace *trace)
   g_free (trace->durations);
   g_free (trace->ordered);
   g_free (trace->short_durations);
+  g_free (trace->queued_gaps);
   g_free (trace);
 }
 

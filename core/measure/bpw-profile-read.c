@@ -239,7 +239,7 @@ add_event (Reader *r, JsonObject *obj, JsonObject *end_obj, guint i, guint32 lan
   const char *name = "", *cat = _bpw_profile_obj_string (obj, "cat");
   BpwProfileEvent e = {
     .start = ts, .duration = dur, .lane = lane, .parent = -1, .external_id = -1,
-    .lineage = -1, .stream = -1, .flops = NAN, .bytes = NAN, .micro_batch = -1, .item = -1,
+    .correlation = -1, .lineage = -1, .stream = -1, .flops = NAN, .bytes = NAN, .micro_batch = -1, .item = -1,
     .device = -1,
   };
 
@@ -278,6 +278,7 @@ add_event (Reader *r, JsonObject *obj, JsonObject *end_obj, guint i, guint32 lan
         }
       read_dims (p, args, &e);
       corr = _bpw_profile_arg_int (args, "correlation");
+      e.correlation = corr;
       if (e.type == BPW_PROFILE_EVENT_RUNTIME && corr >= 0 && e.external_id >= 0)
         g_hash_table_insert (r->correlation, g_memdup2 (&corr, sizeof corr),
                              g_memdup2 (&e.external_id, sizeof e.external_id));

@@ -96,6 +96,7 @@ typedef struct
   guint32  lane;         /* index into lanes: one per (pid, tid) */
   gint32   parent;       /* the enclosing slice on the same lane, -1 */
   gint64   external_id;  /* PyTorch "External id" (kernels: of the op that launched them), -1 */
+  gint64   correlation;  /* args.correlation: a kernel's with its runtime launch call's, -1 */
   gint64   lineage;      /* bpw traces: args.lineage, -1 */
   gint64   stream;       /* kernels: args.stream, -1 */
   double   flops;        /* args.flops (bpw traces), NAN when absent */

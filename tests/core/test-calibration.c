@@ -252,7 +252,7 @@ test_stacks_equal (void)
       const BpwSourced *values[] = { &b->optimizer_bytes_per_parameter,
                                      &b->optimizer_kernels_per_parameter, &b->eager_gap,
                                      &b->train_eager_gap, &b->graph_gap,
-                                     &b->moe_per_expert };
+                                     &b->eager_device_gap, &b->moe_per_expert };
 
       g_assert_true (b->set);
       g_assert_cmpint (b->attention, ==, a->attention);
@@ -268,6 +268,7 @@ test_stacks_equal (void)
       g_assert_cmpfloat (b->eager_gap.value, ==, a->eager_gap.value);
       g_assert_cmpfloat (b->train_eager_gap.value, ==, a->train_eager_gap.value);
       g_assert_cmpfloat (b->graph_gap.value, ==, a->graph_gap.value);
+      g_assert_cmpfloat (b->eager_device_gap.value, ==, a->eager_device_gap.value);
       g_assert_cmpfloat (b->moe_per_expert.value, ==, a->moe_per_expert.value);
       for (guint v = 0; v < G_N_ELEMENTS (values); v++)
         {

@@ -256,6 +256,22 @@ test_stack (void)
   /* Graph replay: idle time per kernel boundary of the replayed decode step (0.46 µs). */
   assert_close (fit->graph_gap.value, graph->idle_s / (graph->n_kernels - 1), 1e-12);
   g_assert_cmpfloat (fit->graph_gap.value, <, 1e-6);
+  /* Eager with the queue ahead: the median idle between consecutive kernels whose launch
+   * call came before the previous kernel ended, within the traces' 0.8-1.8 µs; decode's
+   * short kernels seldom leave the queue ahead, the training runs and prefill often do. */
+  g_assert_cmpfloat (fit->eager_device_gap.value, >=, 0.8e-6);
+  g_assert_cmpfloat (fit->eager_device_gap.value, <=, 1.8e-6);
+  g_assert_cmpuint (data->traces[run_index (pack, "train-4l")]->n_queued_gaps, >, 1000);
+  g_assert_cmpuint (eager->n_queued_gaps, <, eager->n_kernels / 4);
+  g_assert_cmpuint (graph->n_queued_gaps, ==, 0);
+  g_assert_nonnull (strstr (fit->eager_device_gap.source, "train-4l"));
+  {
+    g_autoptr(BpwBlueprint) fitted = bpw_pack_fit_blueprint (fit);
+
+    g_assert_true (fitted->stack.eager_device_gap.set);
+    g_assert_cmpfloat (fitted->stack.eager_device_gap.value, ==, fit->eager_device_gap.value);
+    g_assert_cmpstr (fitted->stack.eager_device_gap.source, ==, fit->eager_device_gap.source);
+  }
   /* Eager: each eager run's host launch interval bounds the issue time from above; the
    * least of the inference runs is inference's, the least of the training runs
    * training's, which autograd's backward engine makes longer. */

@@ -133,6 +133,10 @@ test_hostile (void)
     { "{\"launch\": {\"eager_gap\": \"0 s\"}}", "stack.launch.eager_gap", "" },
     { "{\"launch\": {\"eager_gap\": \"2 s\"}}", "stack.launch.eager_gap", "" },
     { "{\"launch\": {\"eager_gap\": \"4 GB\"}}", "stack.launch.eager_gap", "" },
+    { "{\"launch\": {\"eager_gap\": \"4 us\", \"eager_device_gap\": \"0 s\"}}",
+      "stack.launch.eager_device_gap", "" },
+    { "{\"launch\": {\"eager_gap\": \"4 us\", \"eager_device_gap\": \"2 s\"}}",
+      "stack.launch.eager_device_gap", "" },
     { "{\"launch\": {\"decode\": \"lazy\", \"eager_gap\": \"4 us\"}}", "stack.launch.decode", "lazy" },
     { "{\"moe_dispatch\": {\"implementation\": \"loop\", \"per_expert\": \"-1 ms\"}}",
       "stack.moe_dispatch.per_expert", "" },
@@ -625,6 +629,82 @@ test_launch_queue (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* Eager kernels the host has already issued still start apart: each boundary idles the
+ * device eager_device_gap. With the host far ahead (an issue time of 1 ps) the launch gaps
+ * are exactly kernels × that gap, and the step grows by as much; with the host far behind
+ * (1 s per kernel) the gaps hide in the wait for the host and the step stays the host's.
+ * It is part of the stack's launch_gaps, read, written, copied and compared like the rest,
+ * and replay from a graph leaves it out. */
+static void
+test_eager_device_gap (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) ahead = h200_with_stack (
+    "{\"launch\": {\"train\": \"eager\", \"prefill\": \"eager\", \"decode\": \"eager\", "
+    "\"eager_gap\": \"1 ps\", \"graph_gap\": \"1 us\"}}", &error);
+  g_autoptr(BpwBlueprint) ahead_gap = NULL, behind = NULL, behind_gap = NULL, back = NULL,
+                          copy = NULL;
+  g_autoptr(BpwPlan) a = NULL, ag = NULL, b = NULL, bg = NULL, graph = NULL;
+  g_autofree char *json = NULL;
+  const BpwTransformation *t;
+  BpwEvaluation ea, eag, eb, ebg;
+  BpwModelSpec spec;
+
+  g_assert_no_error (error);
+  ahead_gap = h200_with_stack (
+    "{\"launch\": {\"train\": \"eager\", \"prefill\": \"eager\", \"decode\": \"eager\", "
+    "\"eager_gap\": \"1 ps\", \"graph_gap\": \"1 us\", \"eager_device_gap\": \"1.5 us\"}}",
+    &error);
+  g_assert_no_error (error);
+  behind = h200_with_stack (
+    "{\"launch\": {\"train\": \"eager\", \"prefill\": \"eager\", \"decode\": \"eager\", "
+    "\"eager_gap\": \"1 s\"}}", &error);
+  g_assert_no_error (error);
+  behind_gap = h200_with_stack (
+    "{\"launch\": {\"train\": \"eager\", \"prefill\": \"eager\", \"decode\": \"eager\", "
+    "\"eager_gap\": \"1 s\", \"eager_device_gap\": \"1.5 us\"}}", &error);
+  g_assert_no_error (error);
+  g_assert_true (ahead_gap->stack.eager_device_gap.set);
+  g_assert_false (ahead->stack.eager_device_gap.set);
+
+  small_llama (&spec);
+  a = bind (&spec, BPW_WORKLOAD_TRAIN, ahead, BPW_FUSION_AUTOMATIC);
+  ag = bind (&spec, BPW_WORKLOAD_TRAIN, ahead_gap, BPW_FUSION_AUTOMATIC);
+  bpw_evaluation_from_plan (a, &ea);
+  bpw_evaluation_from_plan (ag, &eag);
+  t = get (ag, "launch_gaps");
+  g_assert_cmpfloat (t->count, >, 2);
+  g_assert_cmpfloat (fabs (t->time_s - t->count * 1.5e-6), <, 1e-9 * t->time_s);
+  g_assert_cmpfloat (fabs (eag.step_time_s - ea.step_time_s - t->count * 1.5e-6), <,
+                     1e-9 * eag.step_time_s);
+
+  b = bind (&spec, BPW_WORKLOAD_TRAIN, behind, BPW_FUSION_AUTOMATIC);
+  bg = bind (&spec, BPW_WORKLOAD_TRAIN, behind_gap, BPW_FUSION_AUTOMATIC);
+  bpw_evaluation_from_plan (b, &eb);
+  bpw_evaluation_from_plan (bg, &ebg);
+  /* Only the last kernel's gap shows (per pipeline stage and micro-batch stream). */
+  g_assert_cmpfloat (ebg.step_time_s, >=, eb.step_time_s);
+  g_assert_cmpfloat (ebg.step_time_s - eb.step_time_s, <, 1e-6 * eb.step_time_s);
+
+  /* Graph replay: graph_gap per kernel, no eager device gap. */
+  graph = bind_launch (&spec, BPW_WORKLOAD_TRAIN, ahead_gap, BPW_FUSION_AUTOMATIC,
+                       BPW_LAUNCH_GRAPH);
+  t = get (graph, "launch_gaps");
+  g_assert_cmpfloat (fabs (t->time_s - t->count * 1e-6), <, 1e-12 * t->count);
+
+  json = bpw_blueprint_to_json (ahead_gap);
+  back = bpw_blueprint_load_data ("saved.json", json, -1, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (bpw_blueprint_equal (ahead_gap, back));
+  g_assert_cmpfloat (back->stack.eager_device_gap.value, ==, 1.5e-6);
+  copy = bpw_blueprint_copy (ahead_gap);
+  g_assert_true (bpw_blueprint_equal (ahead_gap, copy));
+  copy->stack.eager_device_gap.value *= 2;
+  g_assert_false (bpw_blueprint_equal (ahead_gap, copy));
+  g_assert_false (bpw_blueprint_equal (ahead, ahead_gap));
+  bpw_model_spec_clear (&spec);
+}
+
 /* Training issues at its own host rate (train_eager_gap), inference at eager_gap; a stack
  * that states one eager_gap (written before training had its own) states it for both. */
 static void
@@ -770,6 +850,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/Stack/no-stack", test_no_stack);
   g_test_add_func ("/bpw/core/Stack/launch-queue", test_launch_queue);
   g_test_add_func ("/bpw/core/Stack/train-issue", test_train_issue);
+  g_test_add_func ("/bpw/core/Stack/eager-device-gap", test_eager_device_gap);
   g_test_add_func ("/bpw/core/Stack/optimizer-launches", test_optimizer_launches);
   g_test_add_func ("/bpw/core/Stack/decode-kernels", test_decode_kernels);
   return g_test_run ();
