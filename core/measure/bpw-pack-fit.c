@@ -293,14 +293,6 @@ fit_overhead (BpwPackFit *fit, const BpwPackData *data)
 
 /* ---- the software stack ---- */
 
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
 static void
 fit_value (BpwPackFitValue *v, double value, char *source)
 {
