@@ -281,8 +281,11 @@ class Generator:
         times = lambda d: [p + ("value",) for p in paths(d, lambda v: isinstance(v, dict)
                                                          and isinstance(v.get("value"), str)
                                                          and v["value"].endswith(" us"))]
+        # Whole-number values that count things; the optimizer's bytes per parameter is a
+        # rate that happens to be written as an integer (0.5 B is a valid, if odd, figure).
         counts = lambda d: [p + ("value",) for p in
-                            paths(d, lambda v: isinstance(v, dict) and type(v.get("value")) is int)]
+                            paths(d, lambda v: isinstance(v, dict) and type(v.get("value")) is int)
+                            if p[-1] != "bytes_per_parameter"]
         effs = lambda d: [p + ("value",) for p in paths(d, lambda v: isinstance(v, dict)
                                                         and type(v.get("value")) is float)]
         choice = rng.randrange(7)
