@@ -307,10 +307,11 @@ test_serving_features (void)
       g_assert_cmpfloat (a->arrival_rate, ==, b->arrival_rate);
       /* Half the prompt cached halves the prefill's work but not the fixed launch cost of
        * the bundled eager stack's prefill step (replayed kernel by kernel over every layer
-       * since the estimator charges the issue stream as the simulation does), so TTFT
-       * falls, by less than half. */
+       * since the estimator charges the issue stream as the simulation does, and the
+       * device's own gap between queued eager kernels), so TTFT falls, by less than half:
+       * 4.5 % at the lowest rate, where the prompts' prefill is issue-bound. */
       g_assert_cmpfloat (b->latency[BPW_TRADE_LATENCY_TTFT].p50, <,
-                         0.95 * a->latency[BPW_TRADE_LATENCY_TTFT].p50);
+                         0.99 * a->latency[BPW_TRADE_LATENCY_TTFT].p50);
       g_assert_cmpfloat (b->latency[BPW_TRADE_LATENCY_TTFT].p50, >,
                          0.5 * a->latency[BPW_TRADE_LATENCY_TTFT].p50);
       g_assert_cmpfloat (c->latency[BPW_TRADE_LATENCY_TPOT].p50, <,
