@@ -262,3 +262,31 @@ bpw_test_check_calibration_bar (GtkWidget *page,
   g_assert_nonnull (expected->warning);
   g_assert_cmpstr (warning, ==, expected->warning);
 }
+
+/* The column a view under @widget shows under @title, or NULL. */
+GtkColumnViewColumn *
+bpw_test_find_column (GtkWidget  *widget,
+             const char *title)
+{
+  if (GTK_IS_COLUMN_VIEW (widget))
+    {
+      GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (widget));
+
+      for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+        {
+          g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+          if (g_strcmp0 (gtk_column_view_column_get_title (column), title) == 0)
+            return column;
+        }
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkColumnViewColumn *column = bpw_test_find_column (child, title);
+
+      if (column != NULL)
+        return column;
+    }
+  return NULL;
+}

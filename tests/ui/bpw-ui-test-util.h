@@ -39,5 +39,8 @@ void       bpw_test_remove_tree     (const char *dir);
  * candidate with its status in the tooltip, and the warning that they differ. */
 void       bpw_test_check_calibration_bar (GtkWidget *page,
                                            BpwStudy  *study);
+/* The column a column view under @widget shows under @title, or NULL. */
+GtkColumnViewColumn *bpw_test_find_column (GtkWidget  *widget,
+                                           const char *title);
 
 G_END_DECLS

@@ -264,37 +264,6 @@ test_sheet_decode (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* A decode plan with weight-only INT4 (groups of 128) on the attention projections and
- * the MLP: their rows' Precision says so, with the compute precision; the LM head, which
- * keeps its weights, says bf16. */
-/* The column a view under @widget shows under @title, or NULL. */
-static GtkColumnViewColumn *
-find_column (GtkWidget  *widget,
-             const char *title)
-{
-  if (GTK_IS_COLUMN_VIEW (widget))
-    {
-      GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (widget));
-
-      for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
-        {
-          g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
-
-          if (g_strcmp0 (gtk_column_view_column_get_title (column), title) == 0)
-            return column;
-        }
-    }
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkColumnViewColumn *column = find_column (child, title);
-
-      if (column != NULL)
-        return column;
-    }
-  return NULL;
-}
-
 /* The Sheet shows the time the blueprint's software stack adds to each operation (the
  * implementation transformations), row for row the core's, and names them on hover. */
 static void
@@ -320,7 +289,7 @@ test_sheet_stack_time (void)
   expected = bpw_mapping_sheet_new (plan, TRUE);
 
   g_assert_cmpstr (bpw_sheet_column_get_title (BPW_SHEET_COLUMN_STACK), ==, "Stack Time");
-  g_assert_nonnull (find_column (GTK_WIDGET (sheet), "Stack Time"));
+  g_assert_nonnull (bpw_test_find_column (GTK_WIDGET (sheet), "Stack Time"));
   rows = bpw_sheet_page_get_rows (sheet);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, expected->len);
   for (guint i = 0; i < expected->len; i++)
@@ -348,6 +317,9 @@ test_sheet_stack_time (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A decode plan with weight-only INT4 (groups of 128) on the attention projections and
+ * the MLP: their rows' Precision says so, with the compute precision; the LM head, which
+ * keeps its weights, says bf16. */
 static void
 test_sheet_weight_only_precision (void)
 {

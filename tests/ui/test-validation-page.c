@@ -136,34 +136,6 @@ test_table1 (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* The column a table of the page shows under @title, or NULL. */
-static GtkColumnViewColumn *
-find_column (GtkWidget  *widget,
-             const char *title)
-{
-  if (GTK_IS_COLUMN_VIEW (widget))
-    {
-      GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (widget));
-
-      for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
-        {
-          g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
-
-          if (g_strcmp0 (gtk_column_view_column_get_title (column), title) == 0)
-            return column;
-        }
-    }
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkColumnViewColumn *column = find_column (child, title);
-
-      if (column != NULL)
-        return column;
-    }
-  return NULL;
-}
-
 /* Once the page is shown, each Table 1 row carries its leave-one-out error beside the
  * in-sample one, under headings that say which is which, as bpw validate prints them. */
 static void
@@ -192,8 +164,8 @@ test_table1_left_out (void)
   bpw_validation_page_show_section (page, 0);
   bpw_test_wait_for_frame (GTK_WIDGET (page));
 
-  in_sample = find_column (GTK_WIDGET (page), "In-Sample Error");
-  left_out = find_column (GTK_WIDGET (page), "Left-Out Error");
+  in_sample = bpw_test_find_column (GTK_WIDGET (page), "In-Sample Error");
+  left_out = bpw_test_find_column (GTK_WIDGET (page), "Left-Out Error");
   g_assert_nonnull (in_sample);
   g_assert_nonnull (left_out);
   g_assert_true (gtk_column_view_column_get_visible (left_out));
