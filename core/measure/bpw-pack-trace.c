@@ -130,7 +130,8 @@ bpw_pack_trace_load (const char  *path,
   t->launch_span_s = n_launches > 1 ? last_launch - first_launch : 0;
   qsort (t->durations, t->n_kernels, sizeof (double), compare_double);
   qsort (t->short_durations, t->n_short, sizeof (double), compare_double);
-  qsort (queued->data, queued->len, sizeof (double), compare_double);
+  if (queued->len > 0)  /* an empty GArray has no data to hand qsort */
+    qsort (queued->data, queued->len, sizeof (double), compare_double);
   t->n_queued_gaps = queued->len;
   t->queued_gaps = (double *) g_array_free (g_steal_pointer (&queued), FALSE);
   return t;

@@ -91,6 +91,8 @@ peak_of (const BpwModelSpec *spec, const BpwBlueprint *bp, gint64 dp, gint zero,
   out->simulated = simulated.peak_bytes;
   out->estimated = fast.peak_bytes;
   g_assert_cmpfloat (bound.peak_bytes, ==, out->memory.device_total);
+  bpw_mapping_clear (&mapping);
+  bpw_scenario_clear (&scenario);
 }
 
 static void
@@ -137,6 +139,7 @@ test_foreach_adam (void)
   g_assert_cmpfloat (pk.memory.device_total, >=, 20 * p);
   g_assert_cmpfloat (pk.memory.device_total, <=, 1.10 * 20 * p);
   assert_bytes (pk.estimated, pk.memory.device_total);
+  bpw_model_spec_clear (&spec);
 }
 
 static void
@@ -164,6 +167,7 @@ test_fused_and_zero (void)
   assert_bytes (pk.memory.optimizer_step, 16 * p);
   g_assert_cmpfloat (pk.simulated, <=, pk.memory.device_total * (1 + 1e-9));
   assert_bytes (pk.estimated, pk.memory.device_total);
+  bpw_model_spec_clear (&spec);
 }
 
 int

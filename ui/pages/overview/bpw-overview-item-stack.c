@@ -49,12 +49,13 @@ _bpw_overview_item_fill_stack (BpwOverviewItem         *self,
     {
       const BpwTransformation *t = &g_array_index (plan->transformations, BpwTransformation, i);
       BpwOverviewTransformation copy = {
-        .name = g_strdup (t->name), .description = g_strdup (t->description),
         .bytes = t->bytes, .kernels = t->count, .time_s = t->time_s,
       };
 
       if (!t->implementation)
         continue;
+      copy.name = g_strdup (t->name);
+      copy.description = g_strdup (t->description);
       g_array_append_val (self->transformations, copy);
     }
 }
