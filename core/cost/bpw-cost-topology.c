@@ -228,9 +228,8 @@ flat_bandwidth (const BpwCollectiveSpan *span)
   double bw = bpw_cost_flat_bandwidth (span->tier);
   gint64 nodes = MAX (span->ranks / MAX (span->local, 1), 1);
 
-  if (span->inner != NULL && span->tier->topology == BPW_TOPOLOGY_FAT_TREE)
-    return bw / oversubscription (span->tier);
-  if (span->inner != NULL && rail_group_nodes (span) < nodes)
+  if (span->inner != NULL && (span->tier->topology == BPW_TOPOLOGY_FAT_TREE
+                              || rail_group_nodes (span) < nodes))
     return bw / oversubscription (span->tier);
   return bw;
 }
@@ -326,7 +325,7 @@ all_to_all_time (const BpwCollectiveSpan *span, BpwCollectiveAlgo algo, double b
   double alpha = (out->latency.set ? out->latency.value : 0.0) *
                  bpw_cost_latency_steps (BPW_COLLECTIVE_ALL_TO_ALL, algo, span->ranks);
   double alpha_in, bw_in, bw = bpw_cost_tier_bandwidth (out), o = oversubscription (out);
-  double intra, same_rail, cross_rail, remote, spine, pxn;
+  double intra, same_rail, cross_rail, remote, spine, pxn, g;
 
   if (in == NULL || span->ranks <= 1 || out->ops[BPW_COLLECTIVE_ALL_TO_ALL].set
       || !(out->topology == BPW_TOPOLOGY_RAIL_OPTIMIZED
@@ -339,9 +338,9 @@ all_to_all_time (const BpwCollectiveSpan *span, BpwCollectiveAlgo algo, double b
     return alpha + MAX (intra / bw_in, bytes * (n - r) / n / (bw / o));
   /* Nodes under this node's rail leaf switches: what goes to the others crosses the
    * spine on any path. */
-  remote = bytes * (k - (double) rail_group_nodes (span)) * r / n;
-  same_rail = span->local == 1 && !span->same_rail
-              ? 0.0 : bytes * ((double) rail_group_nodes (span) - 1.0) / n;
+  g = (double) rail_group_nodes (span);
+  remote = bytes * (k - g) * r / n;
+  same_rail = span->local == 1 && !span->same_rail ? 0.0 : bytes * (g - 1.0) / n;
   cross_rail = bytes * (n - r) / n - same_rail - remote;
   spine = alpha + MAX (intra / bw_in, same_rail / bw + (cross_rail + remote) / (bw / o));
   pxn = alpha + (cross_rail > 0 ? alpha_in : 0.0) +
