@@ -81,11 +81,15 @@ def device_section(torch, device, board):
 
 
 def stack_section(torch, args):
+    from .model import sdpa_native_gqa
     amp = args.dtype
     return {
         "framework": f"PyTorch {torch.__version__}",
         "python": platform.python_version(),
-        "attention": "torch.nn.functional.scaled_dot_product_attention"
+        "attention": ("torch.nn.functional.scaled_dot_product_attention"
+                      + (", grouped-query K and V passed as they are (enable_gqa)"
+                         if sdpa_native_gqa() else
+                         ", grouped-query K and V expanded to every head first"))
                      if hasattr(torch.nn.functional, "scaled_dot_product_attention")
                      else "unfused (scores materialised): this PyTorch has no SDPA",
         "precision": f"training: fp32 master weights with {amp} autocast; inference: {amp} "

@@ -80,9 +80,28 @@ def config_from_hf(cfg):
     return c
 
 
+# Whether this PyTorch's SDPA takes grouped-query K and V as they are (enable_gqa, 2.5 and
+# later): None until the first grouped-query call finds out.
+_sdpa_native_gqa = None
+
+
 def attention(q, k, v, causal):
-    """[b, h, s, d] attention; k and v may have fewer heads (grouped-query)."""
-    if k.shape[1] != q.shape[1]:
+    """[b, h, s, d] attention; k and v may have fewer heads (grouped-query).
+
+    Grouped-query K and V go to SDPA as they are where it takes them: expanding them first
+    would add a copy of the whole KV cache per layer and step, which the stacks this kit
+    measures do not do (and which the decode microbenchmark would time as attention)."""
+    global _sdpa_native_gqa
+    grouped = k.shape[1] != q.shape[1]
+    if grouped and _sdpa_native_gqa is not False and \
+            hasattr(F, "scaled_dot_product_attention"):
+        try:
+            out = F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=True)
+            _sdpa_native_gqa = True
+            return out
+        except TypeError:
+            _sdpa_native_gqa = False
+    if grouped:
         repeat = q.shape[1] // k.shape[1]
         k = k.repeat_interleave(repeat, dim=1)
         v = v.repeat_interleave(repeat, dim=1)
@@ -94,6 +113,15 @@ def attention(q, k, v, causal):
         mask = torch.ones(s_q, s_k, dtype=torch.bool, device=q.device).tril(s_k - s_q)
         scores = scores.masked_fill(~mask, float("-inf"))
     return torch.softmax(scores.float(), dim=-1).to(q.dtype) @ v
+
+
+def sdpa_native_gqa():
+    """Whether this PyTorch's SDPA takes grouped-query K and V without expanding them
+    (probed once on tiny CPU tensors)."""
+    if _sdpa_native_gqa is None and hasattr(F, "scaled_dot_product_attention"):
+        q = torch.zeros(1, 2, 1, 4)
+        attention(q, q[:, :1], q[:, :1], causal=False)
+    return bool(_sdpa_native_gqa)
 
 
 class RMSNorm(nn.Module):

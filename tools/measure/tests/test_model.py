@@ -4,8 +4,8 @@ from common import TOY
 
 import torch
 
-from measure_kit.model import (Decoder, KVCache, config_from_hf, forward_flops,
-                               matmul_parameters, step_flops)
+from measure_kit.model import (Decoder, KVCache, attention, config_from_hf, forward_flops,
+                               matmul_parameters, sdpa_native_gqa, step_flops)
 
 
 class ConfigTest(unittest.TestCase):
@@ -86,6 +86,21 @@ class FlopsTest(unittest.TestCase):
         c = config_from_hf(TOY["mixtral"])
         self.assertEqual(matmul_parameters(c),
                          self.linear_weights(Decoder(c), c.top_k / c.experts))
+
+    def test_grouped_query_attention_matches_expanded_heads(self):
+        # Whichever path this PyTorch takes (SDPA's own grouped-query or the expansion),
+        # query head i attends with key/value head i // (heads / kv_heads).
+        torch.manual_seed(0)
+        q = torch.randn(2, 4, 5, 8)
+        k, v = torch.randn(2, 2, 5, 8), torch.randn(2, 2, 5, 8)
+        for causal in (True, False):
+            got = attention(q, k, v, causal)
+            ref = attention(q, k.repeat_interleave(2, dim=1), v.repeat_interleave(2, dim=1),
+                            causal)
+            self.assertTrue(torch.allclose(got, ref, atol=1e-5), causal)
+        one = attention(q[:, :, -1:], k, v, causal=False)
+        self.assertTrue(torch.allclose(one, attention(q, k, v, True)[:, :, -1:], atol=1e-5))
+        self.assertIsInstance(sdpa_native_gqa(), bool)
 
     def test_closed_forms(self):
         c = config_from_hf(TOY["llama"])
