@@ -138,9 +138,12 @@ operand_bytes (const BpwPlan *plan, const BpwPlanTask *pt, const BpwTensor *t,
   return ceil (out);
 }
 
-/* Matmul traffic and padding: tiling replaces the compulsory operand reads. */
+/* Matmul traffic and padding: tiling replaces the compulsory operand reads. @run: the
+ * share of the op's matrix its kernel runs (a flash kernel's causal tiles), which pays the
+ * padding in proportion. */
 static void
-bind_matmul (BpwPlan *plan, const BpwOp *op, const BpwTask *task, BpwPlanTask *pt)
+bind_matmul (BpwPlan *plan, const BpwOp *op, const BpwTask *task, double run,
+             BpwPlanTask *pt)
 {
   const BpwEngine *engine = plan->rates.matrix.engine;
   double elem = bpw_dtype_bytes (op->dtype);
@@ -188,13 +191,15 @@ bind_matmul (BpwPlan *plan, const BpwOp *op, const BpwTask *task, BpwPlanTask *p
     }
   if (pt->engine == BPW_ENGINE_MATRIX && engine != NULL)
     pt->padding_flops = MAX (0.0, bpw_cost_padded_flops (&engine->tile, batch, m, n, k) -
-                                  2.0 * batch * m * n * k);
+                                  2.0 * batch * m * n * k) * run;
   pt->flops += pt->padding_flops;
 }
 
-/* FlashAttention's backward recomputes QKᵀ on chip unless recompute already does. */
+/* FlashAttention's backward recomputes QKᵀ on chip unless recompute already does: the
+ * blocks its forward ran. */
 static double
-fused_attention_extra_flops (const BpwPlan *plan, const BpwOp *op, const BpwTask *task)
+fused_attention_extra_flops (const BpwPlan *plan, const BpwFlashBand *bands, gsize n_bands,
+                             const BpwOp *op, const BpwTask *task)
 {
   const BpwWorkGraph *g = plan->dist->graph;
   const BpwOp *fwd;
@@ -206,7 +211,23 @@ fused_attention_extra_flops (const BpwPlan *plan, const BpwOp *op, const BpwTask
   if (fwd->primitive != BPW_PRIM_BATCHED_MATMUL ||
       !g_str_has_prefix (bpw_work_graph_name (g, fwd->name), "attn.qk"))
     return 0;
-  return ceil ((double) fwd->flops / ((double) task->tp_parts * MAX (task->cp_parts, 1)));
+  return ceil ((double) _bpw_plan_flash_flops (bands, n_bands, g, fwd) /
+               ((double) task->tp_parts * MAX (task->cp_parts, 1)));
+}
+
+/* FLOPs of @task's share of the graph's matrix that its flash kernel does not run (the
+ * blocks above a causal diagonal or outside a window's band; negative where the blocks
+ * along a narrow band run more than the graph's W keys per row). Split as the
+ * distribution splits the op; under context parallelism the balanced chunk order gives
+ * each rank an equal share of the blocks, exactly so when a chunk is whole blocks. */
+static double
+flash_skipped_flops (const BpwPlan *plan, const BpwFlashBand *bands, gsize n_bands,
+                     const BpwOp *op, const BpwTask *task)
+{
+  guint64 parts = task->tp_parts * task->dp_parts * MAX (task->cp_parts, 1);
+  guint64 run = _bpw_plan_flash_flops (bands, n_bands, plan->dist->graph, op);
+
+  return (double) task->flops - (double) (run / parts + (run % parts != 0));
 }
 
 void
@@ -257,14 +278,14 @@ bpw_plan_task_cost (const BpwCostRates *rates,
 }
 
 static void
-bind_task (BpwPlan *plan, const guint32 *groups, gint64 ranks, const BpwTask *task,
-           BpwPlanTask *pt)
+bind_task (BpwPlan *plan, const guint32 *groups, const BpwFlashBand *bands, gsize n_bands,
+           gint64 ranks, const BpwTask *task, BpwPlanTask *pt)
 {
   const BpwDistWork *dist = plan->dist;
   const BpwWorkGraph *g = dist->graph;
   const BpwOp *op = bpw_work_graph_op (g, task->op);
   gboolean optimizer = op->phase == BPW_PHASE_OPTIMIZER;
-  double per_step, extra = 0, weight_elements = 0, weight_saved = 0;
+  double per_step, extra = 0, skipped = 0, weight_elements = 0, weight_saved = 0;
 
   *pt = (BpwPlanTask) {
     .op = task->op,
@@ -309,13 +330,15 @@ bind_task (BpwPlan *plan, const guint32 *groups, gint64 ranks, const BpwTask *ta
       else
         pt->bytes[_bpw_plan_traffic_level (plan->blueprint, &plan->mapping, t->kind)] += bytes;
     }
+  if (pt->fusion == BPW_FUSION_ATTENTION && task->flops > 0)
+    skipped = flash_skipped_flops (plan, bands, n_bands, op, task);
   if (is_matmul (op))
-    bind_matmul (plan, op, task, pt);
+    bind_matmul (plan, op, task, pt->flops > 0 ? (pt->flops - skipped) / pt->flops : 1.0, pt);
   _bpw_plan_weight_only_dequant (plan, op, task, pt, weight_elements);
   if (pt->fusion == BPW_FUSION_ATTENTION)
     {
-      extra = fused_attention_extra_flops (plan, op, task);
-      pt->flops += extra;
+      extra = fused_attention_extra_flops (plan, bands, n_bands, op, task);
+      pt->flops += extra - skipped;
     }
 
   bpw_plan_task_cost (&plan->rates, pt, &pt->cost);
@@ -331,7 +354,7 @@ bind_task (BpwPlan *plan, const guint32 *groups, gint64 ranks, const BpwTask *ta
     _bpw_plan_add_transformation (plan, "tiling", "operand panels re-read because the tile "
                                   "does not cover the matmul: extra device-memory traffic", 0,
                                   pt->tiling_bytes * per_step, per_step);
-  if (pt->fused_bytes > 0 || extra > 0)
+  if (pt->fused_bytes > 0 || extra != 0 || skipped != 0)
     {
       static const char * const names[] = {
         [BPW_FUSION_ATTENTION] = "fused-attention",
@@ -340,13 +363,16 @@ bind_task (BpwPlan *plan, const guint32 *groups, gint64 ranks, const BpwTask *ta
       };
       static const char * const what[] = {
         [BPW_FUSION_ATTENTION] = "attention core in one kernel: the s² scores never reach "
-                                 "device memory; backward recomputes QKᵀ on chip",
+                                 "device memory; under a causal mask only the score blocks "
+                                 "along and below the diagonal (inside a window's band) run; "
+                                 "backward recomputes QKᵀ on chip",
         [BPW_FUSION_BIAS_ACTIVATION] = "bias and activation in the matmul epilogue",
         [BPW_FUSION_NORM_RESIDUAL] = "norm, dropout and residual in one pass",
       };
       if (pt->fusion <= BPW_FUSION_NORM_RESIDUAL && names[pt->fusion] != NULL)
         _bpw_plan_add_transformation (plan, names[pt->fusion], what[pt->fusion],
-                                      extra * per_step, -pt->fused_bytes * per_step, per_step);
+                                      (extra - skipped) * per_step, -pt->fused_bytes * per_step,
+                                      per_step);
     }
 }
 
@@ -355,6 +381,8 @@ _bpw_plan_bind_tasks (BpwPlan *plan)
 {
   const BpwDistWork *dist = plan->dist;
   g_autofree guint32 *groups = _bpw_plan_fusion_groups (dist->graph, plan->mapping.fusion);
+  gsize n_bands = 0;
+  g_autofree BpwFlashBand *bands = _bpw_plan_flash_bands (dist->graph, &n_bands);
   gint64 ranks = dist->parallel.tp * dist->parallel.dp;
 
   if (!plan->mapping.tiling.automatic)
@@ -368,7 +396,7 @@ _bpw_plan_bind_tasks (BpwPlan *plan)
 
       g_array_set_size (out, tasks->len);
       for (guint i = 0; i < tasks->len; i++)
-        bind_task (plan, groups, ranks, &g_array_index (tasks, BpwTask, i),
+        bind_task (plan, groups, bands, n_bands, ranks, &g_array_index (tasks, BpwTask, i),
                    &g_array_index (out, BpwPlanTask, i));
     }
   _bpw_plan_weight_only_record (plan);

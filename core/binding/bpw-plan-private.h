@@ -16,6 +16,26 @@ G_BEGIN_DECLS
 /* Binding steps (bpw-plan-bind.c). */
 void       _bpw_plan_bind_tasks       (BpwPlan *plan);
 void       _bpw_plan_bind_transfers   (BpwPlan *plan);
+/* bpw-plan-flash.c: the score tiles a flash kernel runs. Per layer, the score elements per
+ * head of its causal attention core's matrix and those of them (or beyond, outside a
+ * window's band) that the kernel's blocks cover; scores 0 where the layer's attention is
+ * not causal. flops: @op's FLOPs on the whole graph as the kernel executes them (its own
+ * where it is no attention-core op of such a layer). scores: the elements of one head,
+ * @rows queries each reaching back @window keys (0: all). */
+typedef struct
+{
+  guint64 scores;
+  guint64 executed;
+} BpwFlashBand;
+
+BpwFlashBand *_bpw_plan_flash_bands   (const BpwWorkGraph *g,
+                                       gsize              *n_layers);
+guint64    _bpw_plan_flash_flops      (const BpwFlashBand *bands,
+                                       gsize               n_layers,
+                                       const BpwWorkGraph *g,
+                                       const BpwOp        *op);
+guint64    _bpw_plan_flash_scores     (guint64             rows,
+                                       guint64             window);
 /* bpw-plan-host-stream.c: each layer's host-link stream and what it leaves exposed. */
 void       _bpw_plan_bind_host_streams (BpwPlan *plan);
 /* bpw-plan-stack.c: the blueprint's software stack as implementation transformations,

@@ -1,0 +1,399 @@
+/* test-flash-attention.c — the FLOPs a fused (flash) attention kernel executes
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A flash kernel computes the scores in blocks of 128 query rows by 128 keys and skips
+ * every block above the causal diagonal (or outside a sliding window's band). For one
+ * head of s positions, n = ⌈s / 128⌉ query blocks, the last of r = s − 128(n − 1) rows:
+ *   no window:        E = 128² · n(n − 1)/2 + r · s
+ *   window W = 128k:  E = 128² · Σ_{i<n−1} min(i + 1, k + 1) + r · (s − 128 · max(0, n − 1 − k))
+ * (block i's rows reach back to the key block i − k). Every op of the core executes its
+ * per-element work on E elements instead of the graph's s × min(s, W): QKᵀ and PV 2d each,
+ * softmax 5; backward twice that, plus the QKᵀ that the backward recomputes on chip
+ * (2d). The rest is the "fused-attention" transformation, so that the plan still adds
+ * up. Decode steps, encoders and cross-attention are not causal and keep their matrix.
+ */
+#define G_LOG_DOMAIN "bpw-test-flash-attention"
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "bpw-core.h"
+#include "bpw-test-plan.h"
+
+#define BLOCK 128
+
+/* ---- closed forms ---- */
+
+static guint64
+blocks_min (guint64 m, guint64 k)
+{
+  /* Σ_{i<m} min(i + 1, k + 1) */
+  return m <= k + 1 ? m * (m + 1) / 2 : (k + 1) * (k + 2) / 2 + (m - k - 1) * (k + 1);
+}
+
+/* Score elements of one head the kernel runs: @window 0 or a multiple of the block. */
+static guint64
+executed_scores (guint64 s, guint64 window)
+{
+  guint64 n = (s + BLOCK - 1) / BLOCK, r = s - BLOCK * (n - 1), k;
+
+  if (window == 0 || window >= s)
+    return BLOCK * BLOCK * n * (n - 1) / 2 + r * s;
+  g_assert_cmpuint (window % BLOCK, ==, 0);
+  k = window / BLOCK;
+  return BLOCK * BLOCK * blocks_min (n - 1, k) + r * (s - BLOCK * (n - 1 > k ? n - 1 - k : 0));
+}
+
+/* ---- the models ---- */
+
+static void
+small_model (BpwModelSpec *s, gint64 window, gboolean mla)
+{
+  bpw_model_spec_init_defaults (s);
+  g_free (s->name);
+  s->name = g_strdup (mla ? "mla" : "gqa");
+  s->vocab = 4096;
+  s->hidden = 256;
+  s->layers = 2;
+  s->heads = 4;
+  s->kv_heads = mla ? 4 : 2;
+  s->head_dim = mla ? 48 : 64;
+  s->ffn = 512;
+  s->ffn_kind = BPW_FFN_SWIGLU;
+  s->norm = BPW_NORM_RMSNORM;
+  s->positions = BPW_POSITION_ROTARY;
+  s->max_positions = 8192;
+  s->tied_embeddings = FALSE;
+  s->dropout = FALSE;
+  /* Layer 0 attends fully, layer 1 through the window. */
+  s->window = window;
+  s->window_first = window > 0 ? 1 : 0;
+  if (mla)
+    {
+      s->kv_lora_rank = 128;
+      s->qk_nope_head_dim = 32;
+      s->qk_rope_head_dim = 16;
+      s->v_head_dim = 32;
+    }
+}
+
+static BpwPlan *
+bind (const BpwModelSpec *spec, const BpwBlueprint *bp, BpwWorkloadPhase phase, gint64 seq,
+      gint64 context, BpwRecompute recompute, gint64 tp, BpwMapping *mapping)
+{
+  BpwScenario scenario;
+  BpwPlan *plan;
+
+  bpw_test_scenario (&scenario, phase, 2, 1, seq, context, recompute);
+  bpw_mapping_init_defaults (mapping);
+  mapping->parallel.tp = tp;
+  mapping->fusion = BPW_FUSION_ATTENTION;
+  plan = bpw_test_bind (spec, &scenario, bp, mapping);
+  bpw_scenario_clear (&scenario);
+  return plan;
+}
+
+/* The attention-core op an op of the graph is or derives from ("attn.qk.dgrad" → "attn.qk"). */
+static gboolean
+is_core (const BpwWorkGraph *g, const BpwOp *op)
+{
+  static const char * const names[] = { "attn.qk", "attn.softmax", "attn.av" };
+  const char *name = bpw_work_graph_name (g, op->name);
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (g_str_has_prefix (name, names[i]) &&
+        (name[strlen (names[i])] == '\0' || name[strlen (names[i])] == '.'))
+      return TRUE;
+  return FALSE;
+}
+
+/* Executed FLOPs of layer @layer's attention core in @phase, per task execution and
+ * rank, less the matrix engine's padding (the padding transformation's). */
+static double
+core_flops (const BpwPlan *plan, gint layer, BpwPhase phase)
+{
+  const BpwWorkGraph *g = plan->dist->graph;
+  double sum = 0;
+  guint found = 0;
+
+  for (gint64 s = 0; s < plan->dist->n_stages; s++)
+    for (guint i = 0; i < plan->stages[s].tasks->len; i++)
+      {
+        const BpwPlanTask *t = &g_array_index (plan->stages[s].tasks, BpwPlanTask, i);
+        const BpwOp *op = bpw_work_graph_op (g, t->op);
+
+        if (t->layer != layer || t->phase != phase || !is_core (g, op))
+          continue;
+        g_assert_cmpint (t->fusion, ==, BPW_FUSION_ATTENTION);
+        sum += t->flops - t->padding_flops;
+        found++;
+      }
+  g_assert_cmpuint (found, ==, 3);
+  return sum;
+}
+
+static double
+transformation_flops (const BpwPlan *plan, const char *name)
+{
+  for (guint i = 0; i < plan->transformations->len; i++)
+    {
+      const BpwTransformation *t = &g_array_index (plan->transformations, BpwTransformation, i);
+
+      if (strcmp (t->name, name) == 0)
+        return t->flops;
+    }
+  return 0;
+}
+
+/* ---- forward ---- */
+
+static void
+test_forward (void)
+{
+  g_autoptr(BpwBlueprint) bp = bpw_test_blueprint_without_launch ("h200-sxm-141gb");
+  static const gint64 seqs[] = { 2, 100, 128, 200, 256, 1000, 1024, 4096 };
+  static const gint64 windows[] = { 0, 256 };
+
+  for (guint w = 0; w < G_N_ELEMENTS (windows); w++)
+    for (guint i = 0; i < G_N_ELEMENTS (seqs); i++)
+      {
+        BpwModelSpec spec;
+        BpwMapping mapping;
+        g_autoptr(BpwPlan) plan = NULL;
+        guint64 s = (guint64) seqs[i];
+        double d = 64, bh = 1 * 4;   /* one sequence per micro-batch, four heads */
+
+        small_model (&spec, windows[w], FALSE);
+        plan = bind (&spec, bp, BPW_WORKLOAD_PREFILL, seqs[i], 0, BPW_RECOMPUTE_NONE, 1,
+                     &mapping);
+        g_test_message ("seq %" G_GUINT64_FORMAT ", window %" G_GINT64_FORMAT ": %.0f, %.0f",
+                        s, windows[w], core_flops (plan, 0, BPW_PHASE_FORWARD),
+                        core_flops (plan, 1, BPW_PHASE_FORWARD));
+        bpw_test_assert_close (core_flops (plan, 0, BPW_PHASE_FORWARD),
+                               (4 * d + 5) * bh * (double) executed_scores (s, 0), 1e-12);
+        bpw_test_assert_close (core_flops (plan, 1, BPW_PHASE_FORWARD),
+                               (4 * d + 5) * bh *
+                               (double) executed_scores (s, (guint64) windows[w]), 1e-12);
+        bpw_mapping_clear (&mapping);
+        bpw_model_spec_clear (&spec);
+      }
+}
+
+/* A window that is no whole number of blocks: summed block by block by hand. */
+static void
+test_odd_window (void)
+{
+  g_autoptr(BpwBlueprint) bp = bpw_test_blueprint_without_launch ("h200-sxm-141gb");
+  /* W = 200, s = 512: query blocks reach keys 0-127, 0-255, 0-383 (row 256 reaches back
+   * to key 57), 128-511 (row 384 to key 185): 128 · (128 + 256 + 384 + 384).
+   * s = 1000: then 256-639, 384-767, 512-895 and the last 104 rows 640-999. */
+  static const struct { gint64 seq; double scores; } cases[] = {
+    { 512, 128.0 * (128 + 256 + 384 + 384) },
+    { 1000, 128.0 * (128 + 256 + 5 * 384) + 104.0 * 360 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      BpwModelSpec spec;
+      BpwMapping mapping;
+      g_autoptr(BpwPlan) plan = NULL;
+
+      small_model (&spec, 200, FALSE);
+      plan = bind (&spec, bp, BPW_WORKLOAD_PREFILL, cases[i].seq, 0, BPW_RECOMPUTE_NONE, 1,
+                   &mapping);
+      bpw_test_assert_close (core_flops (plan, 1, BPW_PHASE_FORWARD),
+                             (4 * 64 + 5) * 4 * cases[i].scores, 1e-12);
+      bpw_mapping_clear (&mapping);
+      bpw_model_spec_clear (&spec);
+    }
+}
+
+/* ---- backward, recompute and the transformation ---- */
+
+static void
+test_backward (void)
+{
+  g_autoptr(BpwBlueprint) bp = bpw_test_blueprint_without_launch ("h200-sxm-141gb");
+  static const gint64 seqs[] = { 200, 1024, 1000 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (seqs); i++)
+    for (BpwRecompute rc = BPW_RECOMPUTE_NONE; rc <= BPW_RECOMPUTE_SELECTIVE; rc++)
+      {
+        BpwModelSpec spec;
+        BpwMapping mapping;
+        g_autoptr(BpwPlan) plan = NULL;
+        guint64 s = (guint64) seqs[i];
+        double d = 64, bh = 4, micro_batches = 2, fused = 0;
+
+        small_model (&spec, 256, FALSE);
+        plan = bind (&spec, bp, BPW_WORKLOAD_TRAIN, seqs[i], 0, rc, 1, &mapping);
+        for (gint layer = 0; layer < 2; layer++)
+          {
+            double e = (double) executed_scores (s, layer == 0 ? 0 : 256);
+            double matrix = (double) s * (double) MIN (s, layer == 0 ? s : 256);
+            /* Without recompute the backward redoes QKᵀ on chip; selective recompute redoes
+             * the whole core before it instead. */
+            double extra = rc == BPW_RECOMPUTE_NONE ? 2 * d : 0;
+
+            bpw_test_assert_close (core_flops (plan, layer, BPW_PHASE_FORWARD),
+                                   (4 * d + 5) * bh * e, 1e-12);
+            bpw_test_assert_close (core_flops (plan, layer, BPW_PHASE_BACKWARD_ACTIVATION),
+                                   (8 * d + 10 + extra) * bh * e, 1e-12);
+            if (rc == BPW_RECOMPUTE_SELECTIVE)
+              bpw_test_assert_close (core_flops (plan, layer, BPW_PHASE_RECOMPUTE),
+                                     (4 * d + 5) * bh * e, 1e-12);
+            fused += micro_batches * bh * ((4 * d + 5) * (1 + (rc == BPW_RECOMPUTE_SELECTIVE))
+                                           * (e - matrix) + (8 * d + 10) * (e - matrix)
+                                           + extra * e);
+          }
+        bpw_test_assert_close (transformation_flops (plan, "fused-attention"), fused, 1e-12);
+        bpw_mapping_clear (&mapping);
+        bpw_model_spec_clear (&spec);
+      }
+}
+
+/* Executed = distributed + padding + fused attention, over every rank, under TP. */
+static void
+test_conserves (void)
+{
+  g_autoptr(BpwBlueprint) bp = bpw_test_blueprint_without_launch ("h200-sxm-141gb");
+  static const gint64 windows[] = { 0, 256, 200 };
+
+  for (guint w = 0; w < G_N_ELEMENTS (windows); w++)
+    {
+      BpwModelSpec spec;
+      BpwMapping mapping;
+      g_autoptr(BpwPlan) plan = NULL;
+      double executed = 0, distributed = 0;
+
+      small_model (&spec, windows[w], FALSE);
+      plan = bind (&spec, bp, BPW_WORKLOAD_TRAIN, 1000, 0, BPW_RECOMPUTE_NONE, 2, &mapping);
+      for (gint64 s = 0; s < plan->dist->n_stages; s++)
+        for (guint i = 0; i < plan->stages[s].tasks->len; i++)
+          {
+            const BpwTask *t = &g_array_index (plan->dist->stages[s].tasks, BpwTask, i);
+            const BpwPlanTask *p = &g_array_index (plan->stages[s].tasks, BpwPlanTask, i);
+            double per_step = p->phase == BPW_PHASE_OPTIMIZER ? p->count
+                              : p->count * (double) plan->micro_batches;
+
+            distributed += (double) t->flops * (double) t->count;
+            executed += p->flops * per_step;
+          }
+      /* Per rank; tp ranks. */
+      executed *= 2;
+      distributed *= 2;
+      g_assert_cmpfloat (transformation_flops (plan, "fused-attention"), <, 0.0);
+      bpw_test_assert_close (executed, distributed + transformation_flops (plan, "padding") +
+                                       transformation_flops (plan, "fused-attention"), 1e-12);
+      bpw_mapping_clear (&mapping);
+      bpw_model_spec_clear (&spec);
+    }
+}
+
+/* ---- what stays as the graph has it ---- */
+
+/* A decode step's single query row reaches every key: nothing to skip. The kernel is
+ * still the one fused attention kernel. */
+static void
+test_decode_keeps_matrix (void)
+{
+  g_autoptr(BpwBlueprint) bp = bpw_test_blueprint_without_launch ("h200-sxm-141gb");
+  BpwModelSpec spec;
+  BpwMapping mapping;
+  g_autoptr(BpwPlan) plan = NULL;
+  const BpwWorkGraph *g;
+
+  small_model (&spec, 256, FALSE);
+  plan = bind (&spec, bp, BPW_WORKLOAD_DECODE, 1, 1023, BPW_RECOMPUTE_NONE, 1, &mapping);
+  g = plan->dist->graph;
+  for (guint i = 0; i < plan->stages[0].tasks->len; i++)
+    {
+      const BpwTask *t = &g_array_index (plan->dist->stages[0].tasks, BpwTask, i);
+      const BpwPlanTask *p = &g_array_index (plan->stages[0].tasks, BpwPlanTask, i);
+
+      if (!is_core (g, bpw_work_graph_op (g, t->op)))
+        continue;
+      g_assert_cmpint (p->fusion, ==, BPW_FUSION_ATTENTION);
+      bpw_test_assert_close (p->flops - p->padding_flops, (double) t->flops, 1e-12);
+    }
+  g_assert_cmpfloat (transformation_flops (plan, "fused-attention"), ==, 0.0);
+  bpw_mapping_clear (&mapping);
+  bpw_model_spec_clear (&spec);
+}
+
+/* Multi-head latent attention in training and prefill runs the same core with its own
+ * widths: QKᵀ over the nope and rope parts (48), PV over the value head (32). */
+static void
+test_mla (void)
+{
+  g_autoptr(BpwBlueprint) bp = bpw_test_blueprint_without_launch ("h200-sxm-141gb");
+  static const gint64 seqs[] = { 200, 1024 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (seqs); i++)
+    {
+      BpwModelSpec spec;
+      BpwMapping mapping;
+      g_autoptr(BpwPlan) plan = NULL;
+      double e = (double) executed_scores ((guint64) seqs[i], 0);
+
+      small_model (&spec, 0, TRUE);
+      g_assert_true (bpw_model_spec_is_mla (&spec));
+      plan = bind (&spec, bp, BPW_WORKLOAD_TRAIN, seqs[i], 0, BPW_RECOMPUTE_NONE, 1,
+                   &mapping);
+      bpw_test_assert_close (core_flops (plan, 0, BPW_PHASE_FORWARD),
+                             (2 * 48 + 5 + 2 * 32) * 4 * e, 1e-12);
+      bpw_test_assert_close (core_flops (plan, 0, BPW_PHASE_BACKWARD_ACTIVATION),
+                             (4 * 48 + 10 + 4 * 32 + 2 * 48) * 4 * e, 1e-12);
+      bpw_mapping_clear (&mapping);
+      bpw_model_spec_clear (&spec);
+    }
+}
+
+/* ---- the estimator prices what the plan prices ---- */
+
+static void
+test_estimate_is_plan (void)
+{
+  g_autoptr(BpwBlueprint) bp = bpw_test_blueprint_without_launch ("h200-sxm-141gb");
+  static const BpwWorkloadPhase phases[] = { BPW_WORKLOAD_TRAIN, BPW_WORKLOAD_PREFILL };
+
+  for (guint i = 0; i < G_N_ELEMENTS (phases); i++)
+    {
+      BpwModelSpec spec;
+      BpwScenario scenario;
+      BpwMapping mapping;
+      BpwEvaluation full, fast;
+      g_autoptr(BpwPlan) plan = NULL;
+      g_autoptr(BpwEstimator) est = NULL;
+
+      small_model (&spec, 200, FALSE);
+      spec.layers = 4;
+      bpw_test_scenario (&scenario, phases[i], 4, 1, 1000, 0, BPW_RECOMPUTE_NONE);
+      bpw_mapping_init_defaults (&mapping);
+      mapping.parallel.tp = 2;
+      mapping.parallel.pp = 2;
+      plan = bpw_test_bind (&spec, &scenario, bp, &mapping);
+      bpw_evaluation_from_plan (plan, &full);
+      est = bpw_test_estimate (&spec, &scenario, bp, &mapping, &fast);
+      bpw_test_assert_estimate_is_plan (&full, &fast);
+      bpw_mapping_clear (&mapping);
+      bpw_scenario_clear (&scenario);
+      bpw_model_spec_clear (&spec);
+    }
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/bpw/core/FlashAttention/forward", test_forward);
+  g_test_add_func ("/bpw/core/FlashAttention/odd-window", test_odd_window);
+  g_test_add_func ("/bpw/core/FlashAttention/backward", test_backward);
+  g_test_add_func ("/bpw/core/FlashAttention/conserves", test_conserves);
+  g_test_add_func ("/bpw/core/FlashAttention/decode-keeps-matrix", test_decode_keeps_matrix);
+  g_test_add_func ("/bpw/core/FlashAttention/mla", test_mla);
+  g_test_add_func ("/bpw/core/FlashAttention/estimate-is-plan", test_estimate_is_plan);
+  return g_test_run ();
+}
