@@ -23,14 +23,34 @@ name_has_prefix (const BpwWorkGraph *g, const BpwOp *op, const char *prefix)
   return g_str_has_prefix (bpw_work_graph_name (g, op->name), prefix);
 }
 
+/* The attention core's ops and their backward and recompute ops: "attn.qk", "attn.qk.dgrad",
+ * "attn.av.recompute" — but not "attn.qkv", the projection in front of the core, which the
+ * flash kernel does not run (a bare prefix match took it, its gradients and its bias into
+ * the fused kernel: their launches vanished and, without rotary, its output never reached
+ * device memory). */
+static gboolean
+is_attention_core (const BpwWorkGraph *g, const BpwOp *op)
+{
+  static const char * const core[] = { "attn.qk", "attn.softmax", "attn.dropout", "attn.av" };
+  const char *name = bpw_work_graph_name (g, op->name);
+
+  for (guint i = 0; i < G_N_ELEMENTS (core); i++)
+    {
+      gsize n = strlen (core[i]);
+
+      if (strncmp (name, core[i], n) == 0 && (name[n] == '\0' || name[n] == '.'))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 BpwFusion
 _bpw_plan_op_fusion (const BpwWorkGraph *g,
                      const BpwOp        *op,
                      guint               fusion)
 {
   if ((fusion & BPW_FUSION_ATTENTION) && op->layer_type == BPW_LAYER_ATTENTION &&
-      (name_has_prefix (g, op, "attn.qk") || name_has_prefix (g, op, "attn.softmax") ||
-       name_has_prefix (g, op, "attn.dropout") || name_has_prefix (g, op, "attn.av")))
+      is_attention_core (g, op))
     return BPW_FUSION_ATTENTION;
   if ((fusion & BPW_FUSION_BIAS_ACTIVATION) &&
       (op->primitive == BPW_PRIM_GELU || op->primitive == BPW_PRIM_SWIGLU ||

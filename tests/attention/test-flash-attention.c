@@ -384,6 +384,49 @@ test_estimate_is_plan (void)
     }
 }
 
+/* The flash kernel is the core only: the QKV projection in front of it (its forward, bias
+ * and gradients) stays a kernel of its own, whose output reaches device memory, while every
+ * core op of forward, backward and recompute belongs to the fused group. */
+static void
+test_projection_outside_kernel (void)
+{
+  g_autoptr(BpwBlueprint) bp = bpw_test_blueprint_without_launch ("h200-sxm-141gb");
+  BpwModelSpec spec;
+  BpwMapping mapping;
+  g_autoptr(BpwPlan) plan = NULL;
+  const BpwWorkGraph *g;
+  guint projection = 0, core = 0;
+
+  small_model (&spec, 0, FALSE);
+  spec.qkv_bias = TRUE;
+  plan = bind (&spec, bp, BPW_WORKLOAD_TRAIN, 256, 0, BPW_RECOMPUTE_SELECTIVE, 1, &mapping);
+  g = plan->dist->graph;
+  for (gint64 s = 0; s < plan->dist->n_stages; s++)
+    for (guint i = 0; i < plan->stages[s].tasks->len; i++)
+      {
+        const BpwPlanTask *t = &g_array_index (plan->stages[s].tasks, BpwPlanTask, i);
+        const BpwOp *op = bpw_work_graph_op (g, t->op);
+        const char *name = bpw_work_graph_name (g, op->name);
+
+        if (g_str_has_prefix (name, "attn.qkv"))
+          {
+            g_assert_cmpint (t->fusion, !=, BPW_FUSION_ATTENTION);
+            g_assert_cmpfloat (t->fused_bytes, ==, 0);
+            projection++;
+          }
+        else if (is_core (g, op))
+          {
+            g_assert_cmpint (t->fusion, ==, BPW_FUSION_ATTENTION);
+            core++;
+          }
+      }
+  /* forward, bias, their gradients; QKᵀ, softmax, PV forward, backward and recomputed */
+  g_assert_cmpuint (projection, >=, 5);
+  g_assert_cmpuint (core, >=, 9);
+  bpw_mapping_clear (&mapping);
+  bpw_model_spec_clear (&spec);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -395,5 +438,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/FlashAttention/decode-keeps-matrix", test_decode_keeps_matrix);
   g_test_add_func ("/bpw/core/FlashAttention/mla", test_mla);
   g_test_add_func ("/bpw/core/FlashAttention/estimate-is-plan", test_estimate_is_plan);
+  g_test_add_func ("/bpw/core/FlashAttention/projection-outside-kernel",
+                   test_projection_outside_kernel);
   return g_test_run ();
 }
