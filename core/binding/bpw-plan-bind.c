@@ -230,6 +230,33 @@ flash_skipped_flops (const BpwPlan *plan, const BpwFlashBand *bands, gsize n_ban
   return (double) task->flops - (double) (run / parts + (run % parts != 0));
 }
 
+/* A flash kernel holds the head dimension in whole tiles of its own (bpw-plan-flash.c):
+ * the QKᵀ and PV products of the core, forward and backward, run on the padded head,
+ * charged as padding. Its backward walks the forward's score blocks with the forward's
+ * tiles, so its matrix engine runs at the forward kernel's efficiency, not at that of a
+ * product as large as the backward's FLOPs. */
+static void
+flash_head_padding (const BpwPlan *plan, const BpwFlashBand *bands, gsize n_bands,
+                    const BpwOp *op, const BpwTask *task, BpwPlanTask *pt)
+{
+  const BpwWorkGraph *g = plan->dist->graph;
+  double factor = _bpw_plan_flash_head_factor (g, op), pad;
+
+  if (op->primitive != BPW_PRIM_BATCHED_MATMUL)
+    return;
+  pad = (pt->flops - pt->padding_flops) * (factor - 1.0);
+  pt->padding_flops += pad;
+  pt->flops += pad;
+  if (op->phase != BPW_PHASE_FORWARD && op->forward_of >= 0)
+    {
+      const BpwOp *fwd = bpw_work_graph_op (g, (guint) op->forward_of);
+      guint64 parts = task->tp_parts * task->dp_parts * MAX (task->cp_parts, 1);
+
+      pt->rate_flops = ceil ((double) _bpw_plan_flash_flops (bands, n_bands, g, fwd) /
+                             (double) parts) * _bpw_plan_flash_head_factor (g, fwd);
+    }
+}
+
 void
 bpw_plan_task_cost (const BpwCostRates *rates,
                     const BpwPlanTask  *task,
@@ -256,7 +283,9 @@ bpw_plan_task_cost (const BpwCostRates *rates,
       bytes[BPW_TRAFFIC_DEVICE] += bytes[BPW_TRAFFIC_HOST];
       bytes[BPW_TRAFFIC_HOST] = 0;
     }
-  bpw_cost_task (rates, rate, task->flops, bytes, cost);
+  bpw_cost_task_at (rates, rate, task->flops, task->rate_flops > 0 ? task->rate_flops
+                                                                   : task->flops,
+                    bytes, cost);
   /* Weight-only dequantisation runs beside the matmul: what it does not hide. */
   if (task->dequant_ops > 0)
     {
@@ -339,6 +368,7 @@ bind_task (BpwPlan *plan, const guint32 *groups, const BpwFlashBand *bands, gsiz
     {
       extra = fused_attention_extra_flops (plan, bands, n_bands, op, task);
       pt->flops += extra - skipped;
+      flash_head_padding (plan, bands, n_bands, op, task, pt);
     }
 
   bpw_plan_task_cost (&plan->rates, pt, &pt->cost);
@@ -348,7 +378,8 @@ bind_task (BpwPlan *plan, const guint32 *groups, const BpwFlashBand *bands, gsiz
   _bpw_plan_weight_only_tally (plan, pt, weight_saved, per_step);
   if (pt->padding_flops > 0)
     _bpw_plan_add_transformation (plan, "padding", "operands padded to the matrix engine's "
-                                  "native tile: extra FLOPs", pt->padding_flops * per_step,
+                                  "native tile (a flash kernel's head dimension to its own): extra "
+                                  "FLOPs", pt->padding_flops * per_step,
                                   0, per_step);
   if (pt->tiling_bytes > 0)
     _bpw_plan_add_transformation (plan, "tiling", "operand panels re-read because the tile "

@@ -111,3 +111,33 @@ _bpw_plan_flash_flops (const BpwFlashBand *bands,
    * the matrix's elements. */
   return op->flops / band->scores * band->executed + op->flops % band->scores;
 }
+
+/* The head dimension in the kernel's tiles: FlashAttention-2/3 and cuDNN's fused attention
+ * are built for head dimensions in steps of 64 on Hopper (64, 128, 192, 256; FA3's 96 is
+ * the exception) and run others on the next one up. The shared H200 pack shows it: the
+ * GPT-style model's 80-wide heads run its forward and backward kernels at 0.64 of the
+ * rate of Llama's 128-wide ones at the same sequence (80 / 128 = 0.625). */
+#define FLASH_HEAD_GRANULE 64
+
+double
+_bpw_plan_flash_head_factor (const BpwWorkGraph *g,
+                             const BpwOp        *op)
+{
+  const BpwOp *fwd = op->forward_of >= 0 ? bpw_work_graph_op (g, (guint) op->forward_of) : op;
+  const char *name = bpw_work_graph_name (g, fwd->name);
+  guint64 head;
+
+  if (fwd->primitive != BPW_PRIM_BATCHED_MATMUL || op->layer_type != BPW_LAYER_ATTENTION)
+    return 1.0;
+  /* QKᵀ contracts over the head (k); PV's output is the value head (n). */
+  if (strcmp (name, "attn.qk") == 0)
+    head = fwd->k;
+  else if (strcmp (name, "attn.av") == 0)
+    head = fwd->n;
+  else
+    return 1.0;
+  if (head == 0)
+    return 1.0;
+  return (double) ((head + FLASH_HEAD_GRANULE - 1) / FLASH_HEAD_GRANULE * FLASH_HEAD_GRANULE) /
+         (double) head;
+}

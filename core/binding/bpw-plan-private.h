@@ -36,6 +36,10 @@ guint64    _bpw_plan_flash_flops      (const BpwFlashBand *bands,
                                        const BpwOp        *op);
 guint64    _bpw_plan_flash_scores     (guint64             rows,
                                        guint64             window);
+/* The head dimension @op's flash kernel runs over the model's: 1 for no QKᵀ or PV
+ * product of an attention core (forward, backward or recompute). */
+double     _bpw_plan_flash_head_factor (const BpwWorkGraph *g,
+                                        const BpwOp        *op);
 /* bpw-plan-host-stream.c: each layer's host-link stream and what it leaves exposed. */
 void       _bpw_plan_bind_host_streams (BpwPlan *plan);
 /* bpw-plan-stack.c: the blueprint's software stack as implementation transformations,

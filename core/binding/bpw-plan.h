@@ -39,6 +39,8 @@ typedef struct
   double         count;         /* executions per micro-batch (per step: optimizer) */
   double         flops;         /* executed per execution, padding included */
   double         padding_flops; /* of which padding to the engine tile */
+  double         rate_flops;    /* the FLOPs its engine's efficiency is looked up at: a
+                                 * flash backward's, its forward's (0: flops) */
   double         bytes[BPW_N_TRAFFIC_LEVELS];  /* physical traffic per execution */
   double         fused_bytes;   /* traffic the fusion kept on chip */
   double         tiling_bytes;  /* traffic beyond compulsory because of tiling */

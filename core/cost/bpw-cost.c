@@ -128,12 +128,24 @@ bpw_cost_task (const BpwCostRates  *rates,
                const double         bytes[BPW_N_TRAFFIC_LEVELS],
                BpwTaskCost         *cost)
 {
+  bpw_cost_task_at (rates, engine, flops, flops, bytes, cost);
+}
+
+void
+bpw_cost_task_at (const BpwCostRates  *rates,
+                  const BpwEngineRate *engine,
+                  double               flops,
+                  double               rate_flops,
+                  const double         bytes[BPW_N_TRAFFIC_LEVELS],
+                  BpwTaskCost         *cost)
+{
   const BpwMemoryRate *dev = &rates->traffic[BPW_TRAFFIC_DEVICE];
   const BpwMemoryRate *hst = &rates->traffic[BPW_TRAFFIC_HOST];
   double compute = 0, device = 0, host = 0, memory, staged;
 
   if (flops > 0)
-    compute = flops / (engine->peak * bpw_efficiency_table_lookup (engine->efficiency, flops));
+    compute = flops / (engine->peak * bpw_efficiency_table_lookup (engine->efficiency,
+                                                                   rate_flops));
   /* Offloaded (host-homed) bytes are staged through device memory: the operation reads and
    * writes the double-buffered copy there, and a DMA stream moves them over the host link.
    * Without a host level they simply cost device bandwidth. */

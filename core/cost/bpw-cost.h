@@ -100,6 +100,15 @@ void          bpw_cost_task        (const BpwCostRates  *rates,
                                     double               flops,
                                     const double         bytes[BPW_N_TRAFFIC_LEVELS],
                                     BpwTaskCost         *cost);
+/* As bpw_cost_task, the engine's efficiency looked up at @rate_flops rather than the
+ * task's own FLOPs (a kernel whose efficiency is that of another size: a flash backward
+ * walks the forward's blocks). */
+void          bpw_cost_task_at     (const BpwCostRates  *rates,
+                                    const BpwEngineRate *engine,
+                                    double               flops,
+                                    double               rate_flops,
+                                    const double         bytes[BPW_N_TRAFFIC_LEVELS],
+                                    BpwTaskCost         *cost);
 
 /* Bytes one rank puts on the wire per direction for a collective of logical size
  * @bytes over @n ranks with @algo (the bandwidth term of the α–β model). */

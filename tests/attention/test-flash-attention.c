@@ -11,7 +11,8 @@
  * per-element work on E elements instead of the graph's s × min(s, W): QKᵀ and PV 2d each,
  * softmax 5; backward twice that, plus the QKᵀ that the backward recomputes on chip
  * (2d). The rest is the "fused-attention" transformation, so that the plan still adds
- * up. Decode steps, encoders and cross-attention are not causal and keep their matrix.
+ * up. The kernel holds the head in tiles of 64: other head dimensions pay the rest as
+ * padding. Decode steps, encoders and cross-attention are not causal and keep their matrix.
  */
 #define G_LOG_DOMAIN "bpw-test-flash-attention"
 #include "config.h"
@@ -427,6 +428,58 @@ test_projection_outside_kernel (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* Heads of 80 run in the kernel's 128-wide tiles: QKᵀ and PV, forward and backward, pay
+ * 48/80 more as padding (softmax none), and the backward's engine runs at the efficiency
+ * of its forward kernel's size. */
+static void
+test_head_padding (void)
+{
+  g_autoptr(BpwBlueprint) bp = bpw_test_blueprint_without_launch ("h200-sxm-141gb");
+  BpwModelSpec spec;
+  BpwMapping mapping;
+  g_autoptr(BpwPlan) plan = NULL;
+  const BpwWorkGraph *g;
+  double forward_qk = 0;
+  guint padded = 0, backward = 0;
+
+  small_model (&spec, 0, FALSE);
+  spec.head_dim = 80;
+  plan = bind (&spec, bp, BPW_WORKLOAD_TRAIN, 256, 0, BPW_RECOMPUTE_NONE, 1, &mapping);
+  g = plan->dist->graph;
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < plan->stages[0].tasks->len; i++)
+      {
+        const BpwPlanTask *t = &g_array_index (plan->stages[0].tasks, BpwPlanTask, i);
+        const BpwOp *op = bpw_work_graph_op (g, t->op);
+        const char *name = bpw_work_graph_name (g, op->name);
+
+        if (t->layer != 0 || !is_core (g, op))
+          continue;
+        if (pass == 0 && t->phase == BPW_PHASE_FORWARD && strcmp (name, "attn.qk") == 0)
+          forward_qk = t->flops;
+        if (pass == 0 && op->primitive == BPW_PRIM_BATCHED_MATMUL)
+          {
+            bpw_test_assert_close (t->padding_flops / (t->flops - t->padding_flops),
+                                   48.0 / 80.0, 1e-12);
+            padded++;
+          }
+        else if (pass == 0)
+          g_assert_cmpfloat (t->padding_flops, ==, 0);
+        if (pass == 1 && t->phase == BPW_PHASE_BACKWARD_ACTIVATION &&
+            strcmp (name, "attn.qk.dgrad") == 0)
+          {
+            g_assert_cmpfloat (forward_qk, >, 0);
+            g_assert_cmpfloat (t->flops, >, forward_qk);
+            bpw_test_assert_close (t->rate_flops, forward_qk, 1e-12);
+            backward++;
+          }
+      }
+  g_assert_cmpuint (padded, >=, 4);
+  g_assert_cmpuint (backward, ==, 1);
+  bpw_mapping_clear (&mapping);
+  bpw_model_spec_clear (&spec);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -438,6 +491,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/FlashAttention/decode-keeps-matrix", test_decode_keeps_matrix);
   g_test_add_func ("/bpw/core/FlashAttention/mla", test_mla);
   g_test_add_func ("/bpw/core/FlashAttention/estimate-is-plan", test_estimate_is_plan);
+  g_test_add_func ("/bpw/core/FlashAttention/head-padding", test_head_padding);
   g_test_add_func ("/bpw/core/FlashAttention/projection-outside-kernel",
                    test_projection_outside_kernel);
   return g_test_run ();
