@@ -329,8 +329,7 @@ issue_blocking (Sim *s, guint32 rank, const SimStage *st, SimSegment *sg, const 
 
   e.start = now;
   e.end = now + x->duration;
-  idx = _bpw_sim_add_event (s, &e);
-  _bpw_sim_link_add (s, rank, x->tier, x->group, idx, x->duration, 0.0);
+  idx = _bpw_sim_link_add_transfer (s, rank, x->tier, x->group, x, &e, x->duration);
   e = *_bpw_sim_ev (s, idx);
   s->p->runs[rank].xfer_events[sg->xfer_base + x->pos] = idx;
   stream_set (s, rs, -1, e.end, idx);
@@ -425,6 +424,7 @@ _bpw_sim_run (BpwSimulation *sim,
   s.usage = g_new0 (double, MAX (p->n_tiers, 1));
   s.pp_events = g_new (guint32, MAX (n_slots, 1));
   s.pending = g_array_new (FALSE, FALSE, sizeof (SimPending));
+  s.moved_parts = g_array_new (FALSE, FALSE, sizeof (guint32));
   for (guint l = 0; l < n_tiers; l++)
     memset (s.links[l].group_last, 0xff, sizeof s.links[l].group_last);
   memset (s.pp_events, 0xff, MAX (n_slots, 1) * sizeof (guint32));
@@ -507,5 +507,6 @@ _bpw_sim_run (BpwSimulation *sim,
   g_free (s.pp_events);
   g_free (s.heap);
   g_array_unref (s.pending);
+  g_array_unref (s.moved_parts);
   return ok;
 }

@@ -1,0 +1,231 @@
+/* test-hierarchical-parts.c — a hierarchical collective's parts run on the tiers they use
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Llama 3 8B on H100 nodes of 8 with DP across nodes on InfiniBand, its gradient
+ * all-reduce hierarchical: reduce-scatter inside the node (NVLink), all-reduce of the
+ * shard across nodes, all-gather inside the node. The simulation runs the parts in that
+ * order, each on its own tier's link of the rank. Alone, each part takes its own price
+ * and the collective the plan's price of the whole. Beside tensor-parallel collectives on
+ * NVLink the parts inside the node share the link fairly (processor sharing): a TP
+ * transfer that lies inside a part runs at half rate all its life, and a part that holds
+ * TP transfers whole is longer by exactly their work.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "bpw-core.h"
+#include "bpw-cost-topology.h"
+
+static BpwPlan *
+bind_llama (const BpwBlueprint *bp, gint64 tp, gint64 dp, gboolean dp_overlap)
+{
+  g_autoptr(GError) error = NULL;
+  BpwModelSpec spec;
+  BpwScenario scenario;
+  BpwMapping mapping;
+  BpwWorkGraph *graph;
+  BpwDistWork *dist;
+  BpwPlan *plan;
+
+  bpw_model_spec_init_defaults (&spec);
+  g_assert_true (bpw_workload_load ("llama3-8b", &spec, &error));
+  g_assert_no_error (error);
+  bpw_scenario_init_defaults (&scenario);
+  scenario.global_batch = dp;
+  scenario.micro_batch = 1;
+  scenario.seq = 2048;
+  bpw_mapping_init_defaults (&mapping);
+  mapping.parallel.tp = tp;
+  mapping.parallel.dp = dp;
+  mapping.parallel.sp = tp > 1;
+  mapping.dp_overlap = dp_overlap;
+  mapping.tier[BPW_GROUP_TP] = 0;
+  mapping.tier[BPW_GROUP_DP] = 1;
+  mapping.algorithm[1] = BPW_COLLECTIVE_ALGO_HIERARCHICAL;
+  bpw_mapping_apply_to_scenario (&mapping, &scenario);
+  graph = bpw_work_graph_new (&spec, &scenario, &error);
+  g_assert_no_error (error);
+  dist = bpw_dist_work_new (graph, &mapping.parallel, &error);
+  g_assert_no_error (error);
+  plan = bpw_plan_new (dist, bp, &mapping, &error);
+  g_assert_no_error (error);
+  bpw_model_spec_clear (&spec);
+  bpw_mapping_clear (&mapping);
+  return plan;
+}
+
+static BpwSimulation *
+simulate (const BpwPlan *plan)
+{
+  g_autoptr(GError) error = NULL;
+  BpwSimOptions options = { 0 };
+  BpwSimulation *sim = bpw_simulation_new (plan, &options, &error);
+
+  g_assert_no_error (error);
+  return sim;
+}
+
+static const BpwPlanTransfer *
+plan_transfer (const BpwPlan *plan, const BpwSimEvent *e)
+{
+  return &g_array_index (plan->stages[e->stage].transfers, BpwPlanTransfer, e->item);
+}
+
+static void
+assert_close (double a, double b, double rel)
+{
+  g_assert_cmpfloat (fabs (a - b), <=, rel * MAX (fabs (a), fabs (b)));
+}
+
+/* DP 16 of 2 nodes, reduced after the backward pass: nothing shares a link with it. */
+static void
+test_alone (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load_bundled ("h100-sxm-80gb", &error);
+  g_autoptr(BpwPlan) plan = NULL;
+  g_autoptr(BpwSimulation) sim = NULL;
+  guint collectives = 0;
+
+  g_assert_no_error (error);
+  plan = bind_llama (bp, 1, 16, FALSE);
+  sim = simulate (plan);
+
+  for (guint32 i = 0; i < sim->column_events; i++)
+    {
+      const BpwSimEvent *first = bpw_simulation_event (sim, i);
+      const BpwPlanTransfer *tr;
+      BpwCollectivePart parts[BPW_COLLECTIVE_MAX_PARTS];
+      BpwCollectiveSpan span;
+      guint n, n_parts;
+
+      if (first->kind != BPW_SIM_EVENT_TRANSFER || first->part != 1 || first->rank != 0)
+        continue;
+      tr = plan_transfer (plan, first);
+      g_assert_cmpint (tr->algorithm, ==, BPW_COLLECTIVE_ALGO_HIERARCHICAL);
+      g_assert_cmpint (tr->tier, ==, 1);
+      bpw_cost_span_init (&span, bp, 1, tr->ranks,
+                          bpw_cost_group_stride (&plan->mapping.parallel, tr->group));
+      n = bpw_cost_span_parts (&span, tr->algorithm, tr->kind, tr->bytes, parts);
+      g_assert_cmpuint (n, ==, 3);
+      g_assert_cmpint (bpw_simulation_event_part (sim, first, &n_parts), ==,
+                       BPW_COLLECTIVE_REDUCE_SCATTER);
+      g_assert_cmpuint (n_parts, ==, n);
+
+      for (guint k = 0; k < n; k++)
+        {
+          const BpwSimEvent *e = bpw_simulation_event (sim, i + k);
+          guint tier = parts[k].inner ? 0 : 1;
+
+          /* In order, each on its own tier's link, the next starting as the one before
+           * it ends, each its own price exactly. */
+          g_assert_cmpuint (e->part, ==, k + 1);
+          g_assert_cmpuint (e->item, ==, first->item);
+          g_assert_cmpuint (e->queue, ==, BPW_SIM_QUEUE_LINK (tier, BPW_GROUP_DP));
+          g_assert_cmpfloat (bpw_simulation_event_alone_s (sim, e), ==, parts[k].time_s);
+          g_assert_cmpfloat (e->end, ==, e->start + parts[k].time_s);
+          if (k > 0)
+            {
+              g_assert_cmpfloat (e->start, ==, bpw_simulation_event (sim, i + k - 1)->end);
+              g_assert_cmpuint (e->pred, ==, i + k - 1);
+            }
+        }
+      /* The whole takes the plan's (the analytic) hierarchical price. */
+      assert_close (bpw_simulation_event (sim, i + n - 1)->end - first->start, tr->time_s,
+                    1e-12);
+      g_assert_cmpfloat (sim->step_time_s, >=, bpw_simulation_event (sim, i + n - 1)->end);
+      collectives++;
+      i += n - 1;
+    }
+  g_assert_cmpuint (collectives, >, 0);
+}
+
+/* TP 2 on NVLink beside DP 8 across two nodes, its buckets behind the backward pass:
+ * both groups on rank 0's NVLink port. */
+static void
+test_shares_nvlink (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load_bundled ("h100-sxm-80gb", &error);
+  g_autoptr(BpwPlan) plan = NULL;
+  g_autoptr(BpwSimulation) sim = NULL;
+  g_autoptr(GArray) parts = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) tp = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint inside = 0, holding = 0, slowed = 0, outer = 0;
+
+  g_assert_no_error (error);
+  plan = bind_llama (bp, 2, 8, TRUE);
+  sim = simulate (plan);
+  for (guint32 i = 0; i < sim->column_events; i++)
+    {
+      const BpwSimEvent *e = bpw_simulation_event (sim, i);
+
+      if (e->kind != BPW_SIM_EVENT_TRANSFER || e->rank != 0)
+        continue;
+      if (BPW_SIM_QUEUE_TIER (e->queue) == 1)
+        {
+          /* The parts across nodes have InfiniBand to themselves. */
+          g_assert_cmpuint (e->part, ==, 2);
+          g_assert_cmpfloat (e->end, ==, e->start + bpw_simulation_event_alone_s (sim, e));
+          outer++;
+        }
+      else if (BPW_SIM_QUEUE_GROUP (e->queue) == BPW_GROUP_DP)
+        {
+          g_assert_cmpuint (e->part, !=, 0);
+          g_array_append_val (parts, i);
+        }
+      else if (BPW_SIM_QUEUE_GROUP (e->queue) == BPW_GROUP_TP)
+        g_array_append_val (tp, i);
+    }
+  g_assert_cmpuint (outer, >, 0);
+  g_assert_cmpuint (parts->len, ==, 2 * outer);
+  g_assert_cmpuint (tp->len, >, 0);
+
+  for (guint a = 0; a < parts->len; a++)
+    {
+      const BpwSimEvent *p = bpw_simulation_event (sim, g_array_index (parts, guint32, a));
+      double alone = bpw_simulation_event_alone_s (sim, p), held = 0;
+      gboolean whole = TRUE;
+
+      for (guint b = 0; b < tp->len; b++)
+        {
+          const BpwSimEvent *t = bpw_simulation_event (sim, g_array_index (tp, guint32, b));
+          double t_alone = bpw_simulation_event_alone_s (sim, t);
+
+          if (t->end <= p->start || t->start >= p->end)
+            continue;
+          if (t->start >= p->start && t->end <= p->end)
+            {
+              /* Shared with the part all its life: half the rate. */
+              assert_close (t->end - t->start, 2 * t_alone, 1e-9);
+              held += t_alone;
+              inside++;
+            }
+          else
+            whole = FALSE;
+        }
+      if (!whole)
+        continue;
+      /* The port is busy with the part from its start to its end: the part's work and
+       * that of the TP transfers inside it. */
+      assert_close (p->end - p->start, alone + held, 1e-9);
+      holding += held > 0;
+      slowed += p->end > p->start + alone;
+    }
+  g_test_message ("rank 0's NVLink: %u DP parts, %u TP transfers inside one, %u parts "
+                  "holding TP transfers whole", parts->len, inside, holding);
+  g_assert_cmpuint (inside, >, 0);
+  g_assert_cmpuint (holding, >, 0);
+  g_assert_cmpuint (slowed, ==, holding);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/topology/hierarchical-parts/alone", test_alone);
+  g_test_add_func ("/topology/hierarchical-parts/shares-nvlink", test_shares_nvlink);
+  return g_test_run ();
+}
