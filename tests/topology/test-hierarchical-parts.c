@@ -15,11 +15,13 @@
 
 #include <math.h>
 
+#include <json-glib/json-glib.h>
+
 #include "bpw-core.h"
 #include "bpw-cost-topology.h"
 
 static BpwPlan *
-bind_llama (const BpwBlueprint *bp, gint64 tp, gint64 dp, gboolean dp_overlap)
+bind_llama (const BpwBlueprint *bp, gint64 tp, gint64 dp, gboolean dp_overlap, gint tp_tier)
 {
   g_autoptr(GError) error = NULL;
   BpwModelSpec spec;
@@ -41,7 +43,7 @@ bind_llama (const BpwBlueprint *bp, gint64 tp, gint64 dp, gboolean dp_overlap)
   mapping.parallel.dp = dp;
   mapping.parallel.sp = tp > 1;
   mapping.dp_overlap = dp_overlap;
-  mapping.tier[BPW_GROUP_TP] = 0;
+  mapping.tier[BPW_GROUP_TP] = tp_tier;
   mapping.tier[BPW_GROUP_DP] = 1;
   mapping.algorithm[1] = BPW_COLLECTIVE_ALGO_HIERARCHICAL;
   bpw_mapping_apply_to_scenario (&mapping, &scenario);
@@ -90,7 +92,7 @@ test_alone (void)
   guint collectives = 0;
 
   g_assert_no_error (error);
-  plan = bind_llama (bp, 1, 16, FALSE);
+  plan = bind_llama (bp, 1, 16, FALSE, 0);
   sim = simulate (plan);
 
   for (guint32 i = 0; i < sim->column_events; i++)
@@ -142,6 +144,57 @@ test_alone (void)
   g_assert_cmpuint (collectives, >, 0);
 }
 
+/* TP 16 across two nodes: its all-reduces, which the stream waits for, run as their parts
+ * and the stream waits for the last; alone, each the plan's price of the whole. */
+static void
+test_blocking (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load_bundled ("h100-sxm-80gb", &error);
+  g_autoptr(BpwPlan) plan = NULL;
+  g_autoptr(BpwSimulation) sim = NULL;
+  guint collectives = 0;
+
+  g_assert_no_error (error);
+  plan = bind_llama (bp, 16, 1, FALSE, 1);
+  sim = simulate (plan);
+  for (guint32 i = 0; i < sim->column_events; i++)
+    {
+      const BpwSimEvent *first = bpw_simulation_event (sim, i), *last;
+      const BpwPlanTransfer *tr;
+      double alone = 0;
+      guint n;
+
+      if (first->kind != BPW_SIM_EVENT_TRANSFER)
+        continue;
+      tr = plan_transfer (plan, first);
+      g_assert_cmpint (tr->algorithm, ==, BPW_COLLECTIVE_ALGO_HIERARCHICAL);
+      g_assert_cmpuint (first->part, ==, 1);
+      bpw_simulation_event_part (sim, first, &n);
+      g_assert_cmpuint (n, >=, 2);
+      for (guint k = 0; k < n; k++)
+        {
+          const BpwSimEvent *e = bpw_simulation_event (sim, i + k);
+
+          g_assert_cmpuint (e->part, ==, k + 1);
+          g_assert_true (e->flags & BPW_SIM_FLAG_BLOCKING);
+          if (k > 0)
+            g_assert_cmpfloat (e->start, ==, bpw_simulation_event (sim, i + k - 1)->end);
+          g_assert_cmpfloat (e->end, ==, e->start + bpw_simulation_event_alone_s (sim, e));
+          alone += bpw_simulation_event_alone_s (sim, e);
+        }
+      last = bpw_simulation_event (sim, i + n - 1);
+      assert_close (alone, tr->time_s * tr->count, 1e-12);
+      assert_close (last->end - first->start, tr->time_s * tr->count, 1e-12);
+      /* Nothing on the stream before the last part ends. */
+      if (i + n < sim->column_events)
+        g_assert_cmpfloat (bpw_simulation_event (sim, i + n)->start, >=, last->end);
+      collectives++;
+      i += n - 1;
+    }
+  g_assert_cmpuint (collectives, >, 0);
+}
+
 /* TP 2 on NVLink beside DP 8 across two nodes, its buckets behind the backward pass:
  * both groups on rank 0's NVLink port. */
 static void
@@ -156,7 +209,7 @@ test_shares_nvlink (void)
   guint inside = 0, holding = 0, slowed = 0, outer = 0;
 
   g_assert_no_error (error);
-  plan = bind_llama (bp, 2, 8, TRUE);
+  plan = bind_llama (bp, 2, 8, TRUE, 0);
   sim = simulate (plan);
   for (guint32 i = 0; i < sim->column_events; i++)
     {
@@ -221,11 +274,86 @@ test_shares_nvlink (void)
   g_assert_cmpuint (slowed, ==, holding);
 }
 
+/* The Perfetto trace shows each part on its own tier's lane, named by its collective, and
+ * the contention of the parts inside the node. */
+static void
+test_trace (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = bpw_blueprint_load_bundled ("h100-sxm-80gb", &error);
+  g_autoptr(BpwPlan) plan = NULL;
+  g_autoptr(BpwSimulation) sim = NULL;
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GHashTable) lanes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                       g_free);
+  BpwTraceOptions options = { .no_flows = TRUE };
+  JsonArray *events;
+  guint on_lane[3] = { 0 }, contended = 0;
+
+  g_assert_no_error (error);
+  plan = bind_llama (bp, 2, 8, TRUE, 0);
+  sim = simulate (plan);
+  g_assert_true (bpw_trace_write_stream (sim, &options, out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_close (out, NULL, &error));
+  g_assert_true (json_parser_load_from_data (
+    parser, g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (out)),
+    (gssize) g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (out)), &error));
+  g_assert_no_error (error);
+  events = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                         "traceEvents");
+  /* Lane names first (metadata), then the slices on them. */
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < json_array_get_length (events); i++)
+      {
+        JsonObject *ev = json_array_get_object_element (events, i);
+        const char *ph = json_object_get_string_member (ev, "ph");
+        JsonObject *args = json_object_has_member (ev, "args")
+                           ? json_object_get_object_member (ev, "args") : NULL;
+        gint64 lane;
+        const char *name;
+        gint64 part;
+
+        if (!json_object_has_member (ev, "tid") || args == NULL)
+          continue;
+        lane = json_object_get_int_member (ev, "pid") << 16 |
+               json_object_get_int_member (ev, "tid");
+        if (pass == 0 && g_strcmp0 (ph, "M") == 0 &&
+            g_strcmp0 (json_object_get_string_member (ev, "name"), "thread_name") == 0)
+          g_hash_table_insert (lanes, g_memdup2 (&lane, sizeof lane),
+                               g_strdup (json_object_get_string_member (args, "name")));
+        if (pass == 0 || g_strcmp0 (ph, "X") != 0 || !json_object_has_member (args, "part"))
+          continue;
+        part = json_object_get_int_member (args, "part");
+        name = g_hash_table_lookup (lanes, &lane);
+        g_assert_cmpint (json_object_get_int_member (args, "parts"), ==, 3);
+        g_assert_cmpint (part, >=, 1);
+        g_assert_cmpint (part, <=, 3);
+        g_assert_cmpstr (name, ==, part == 2 ? "infiniband dp" : "nvlink dp");
+        g_assert_cmpstr (json_object_get_string_member (args, "part_collective"), ==,
+                         part == 1 ? "reduce_scatter" : part == 2 ? "all_reduce"
+                                                                  : "all_gather");
+        on_lane[part - 1]++;
+        if (json_object_has_member (args, "contention_us"))
+          {
+            g_assert_cmpint (part, !=, 2);
+            contended++;
+          }
+      }
+  g_assert_cmpuint (on_lane[0], >, 0);
+  g_assert_cmpuint (on_lane[0], ==, on_lane[1]);
+  g_assert_cmpuint (on_lane[1], ==, on_lane[2]);
+  g_assert_cmpuint (contended, >, 0);
+}
+
 int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/topology/hierarchical-parts/alone", test_alone);
+  g_test_add_func ("/topology/hierarchical-parts/blocking", test_blocking);
   g_test_add_func ("/topology/hierarchical-parts/shares-nvlink", test_shares_nvlink);
+  g_test_add_func ("/topology/hierarchical-parts/trace", test_trace);
   return g_test_run ();
 }
