@@ -222,6 +222,7 @@ link_add (Sim *s, guint32 rank, guint tier, guint group, guint32 idx, double wor
   link_plan (s, l, rank, tier, TRUE);
 }
 
+/* @floor < 0: the flow keeps its own. */
 static void
 link_pin (Sim *s, guint32 rank, guint tier, guint32 idx, double ready, double floor)
 {
@@ -234,7 +235,8 @@ link_pin (Sim *s, guint32 rank, guint tier, guint32 idx, double ready, double fl
         BpwLinkFlow *f = &l->flows[i];
 
         f->ready = ready;
-        f->floor = floor;
+        if (floor >= 0)
+          f->floor = floor;
         if (f->started && f->left == f->work)
           f->started = FALSE;
         /* The move is the pipe's own, not another transfer's: no re-read. */
@@ -261,7 +263,7 @@ settle_parts (Sim *s)
 
       g_array_set_size (s->moved_parts, s->moved_parts->len - 1);
       if (next->start < e->end)
-        link_pin (s, next->rank, BPW_SIM_QUEUE_TIER (next->queue), idx + 1, e->end, 0.0);
+        link_pin (s, next->rank, BPW_SIM_QUEUE_TIER (next->queue), idx + 1, e->end, -1.0);
     }
   s->settling = FALSE;
 }
@@ -301,6 +303,10 @@ _bpw_sim_link_add_transfer (Sim               *s,
                             double             work)
 {
   guint32 first = s->sim->events->len;
+  /* No part ends before its work is done, so the whole ends no earlier than its work
+   * after its start: alone, exactly then (one transfer's arithmetic, not the sum of the
+   * parts' ends rounded three times). */
+  double whole_end = e->start + work;
 
   if (x->n_parts < 2)
     {
@@ -328,7 +334,8 @@ _bpw_sim_link_add_transfer (Sim               *s,
           part->pred = first + k - 1;
         }
       part->end = part->start + part_work;
-      link_add (s, rank, x->part_tier[k], group, first + k, part_work, 0.0);
+      link_add (s, rank, x->part_tier[k], group, first + k, part_work,
+                k + 1 == x->n_parts ? whole_end : 0.0);
     }
   settle_parts (s);
   return first + x->n_parts - 1;
