@@ -11,7 +11,11 @@
  * read again (the gates, the engines' last items, a posted transfer's ready time): at
  * the heap's time every end up to it is final. A rank blocks only on a transfer from
  * another rank that has not been issued yet, and the issuer wakes it. Each group's
- * transfers on a link run in the order they become ready. Every event records the event
+ * transfers on a link run in the order they become ready. A hierarchical collective runs
+ * as its parts (reduce-scatter inside the node, the shard's collective across nodes,
+ * all-gather inside the node: bpw_cost_span_parts()), consecutive events each on its own
+ * tier's link, each ready when the one before it ends: its parts inside the node share
+ * the node's link with the other groups' transfers there. Every event records the event
  * that set its start (its predecessor), from which the critical path is read back.
  */
 #define G_LOG_DOMAIN "bpw-simulate"
