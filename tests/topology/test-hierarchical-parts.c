@@ -21,7 +21,8 @@
 #include "bpw-cost-topology.h"
 
 static BpwPlan *
-bind_llama (const BpwBlueprint *bp, gint64 tp, gint64 dp, gboolean dp_overlap, gint tp_tier)
+bind_llama (const BpwBlueprint *bp, gint64 tp, gint64 dp, gboolean dp_overlap, gint tp_tier,
+            gint zero)
 {
   g_autoptr(GError) error = NULL;
   BpwModelSpec spec;
@@ -42,6 +43,7 @@ bind_llama (const BpwBlueprint *bp, gint64 tp, gint64 dp, gboolean dp_overlap, g
   mapping.parallel.tp = tp;
   mapping.parallel.dp = dp;
   mapping.parallel.sp = tp > 1;
+  mapping.parallel.zero = zero;
   mapping.dp_overlap = dp_overlap;
   mapping.tier[BPW_GROUP_TP] = tp_tier;
   mapping.tier[BPW_GROUP_DP] = 1;
@@ -81,18 +83,20 @@ assert_close (double a, double b, double rel)
   g_assert_cmpfloat (fabs (a - b), <=, rel * MAX (fabs (a), fabs (b)));
 }
 
-/* DP 16 of 2 nodes, reduced after the backward pass: nothing shares a link with it. */
+/* DP 16 of 2 nodes, reduced after the backward pass: nothing shares a link with it. With
+ * ZeRO 1 the gradients are reduce-scattered (inside, then across) and the weights
+ * all-gathered after the optimizer (across, then inside): two parts each. */
 static void
-test_alone (void)
+test_alone (gconstpointer data)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(BpwBlueprint) bp = bpw_blueprint_load_bundled ("h100-sxm-80gb", &error);
   g_autoptr(BpwPlan) plan = NULL;
   g_autoptr(BpwSimulation) sim = NULL;
-  guint collectives = 0;
+  guint collectives = 0, kinds = 0;
 
   g_assert_no_error (error);
-  plan = bind_llama (bp, 1, 16, FALSE, 0);
+  plan = bind_llama (bp, 1, 16, FALSE, 0, GPOINTER_TO_INT (data));
   sim = simulate (plan);
 
   for (guint32 i = 0; i < sim->column_events; i++)
@@ -111,10 +115,10 @@ test_alone (void)
       bpw_cost_span_init (&span, bp, 1, tr->ranks,
                           bpw_cost_group_stride (&plan->mapping.parallel, tr->group));
       n = bpw_cost_span_parts (&span, tr->algorithm, tr->kind, tr->bytes, parts);
-      g_assert_cmpuint (n, ==, 3);
-      g_assert_cmpint (bpw_simulation_event_part (sim, first, &n_parts), ==,
-                       BPW_COLLECTIVE_REDUCE_SCATTER);
+      g_assert_cmpuint (n, ==, tr->kind == BPW_COLLECTIVE_ALL_REDUCE ? 3 : 2);
+      g_assert_cmpint (bpw_simulation_event_part (sim, first, &n_parts), ==, parts[0].kind);
       g_assert_cmpuint (n_parts, ==, n);
+      kinds |= 1u << tr->kind;
 
       for (guint k = 0; k < n; k++)
         {
@@ -146,6 +150,10 @@ test_alone (void)
       i += n - 1;
     }
   g_assert_cmpuint (collectives, >, 0);
+  g_assert_cmpuint (kinds, ==, GPOINTER_TO_INT (data) == 0
+                               ? 1u << BPW_COLLECTIVE_ALL_REDUCE
+                               : 1u << BPW_COLLECTIVE_REDUCE_SCATTER |
+                                 1u << BPW_COLLECTIVE_ALL_GATHER);
 }
 
 /* TP 16 across two nodes: its all-reduces, which the stream waits for, run as their parts
@@ -160,7 +168,7 @@ test_blocking (void)
   guint collectives = 0;
 
   g_assert_no_error (error);
-  plan = bind_llama (bp, 16, 1, FALSE, 1);
+  plan = bind_llama (bp, 16, 1, FALSE, 1, 0);
   sim = simulate (plan);
   for (guint32 i = 0; i < sim->column_events; i++)
     {
@@ -213,7 +221,7 @@ test_shares_nvlink (void)
   guint inside = 0, holding = 0, slowed = 0, outer = 0;
 
   g_assert_no_error (error);
-  plan = bind_llama (bp, 2, 8, TRUE, 0);
+  plan = bind_llama (bp, 2, 8, TRUE, 0, 0);
   sim = simulate (plan);
   for (guint32 i = 0; i < sim->column_events; i++)
     {
@@ -296,7 +304,7 @@ test_trace (void)
   guint on_lane[3] = { 0 }, contended = 0;
 
   g_assert_no_error (error);
-  plan = bind_llama (bp, 2, 8, TRUE, 0);
+  plan = bind_llama (bp, 2, 8, TRUE, 0, 0);
   sim = simulate (plan);
   g_assert_true (bpw_trace_write_stream (sim, &options, out, NULL, &error));
   g_assert_no_error (error);
@@ -355,7 +363,9 @@ int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/topology/hierarchical-parts/alone", test_alone);
+  g_test_add_data_func ("/topology/hierarchical-parts/alone", GINT_TO_POINTER (0), test_alone);
+  g_test_add_data_func ("/topology/hierarchical-parts/alone-zero1", GINT_TO_POINTER (1),
+                        test_alone);
   g_test_add_func ("/topology/hierarchical-parts/blocking", test_blocking);
   g_test_add_func ("/topology/hierarchical-parts/shares-nvlink", test_shares_nvlink);
   g_test_add_func ("/topology/hierarchical-parts/trace", test_trace);
