@@ -283,20 +283,23 @@ flat_best (const BpwTier *tier, BpwCollectiveKind kind, double bytes, gint64 n, 
 }
 
 /* One part of a hierarchical collective: inside the inner tier at its own rate, or across
- * the outer tier among devices of one local rank. @wire adds the part's wire bytes. */
-static double
-part_time (const BpwTier *tier, double bw, BpwCollectiveKind kind, double bytes, gint64 n,
-           double *wire)
+ * the outer tier among devices of one local rank. */
+static BpwCollectivePart
+part_of (const BpwTier *tier, gboolean inner, double bw, BpwCollectiveKind kind,
+         double bytes, gint64 n)
 {
   BpwCollectiveAlgo algo = flat_best (tier, kind, bytes, n, bw);
 
-  *wire += bpw_cost_wire_bytes (kind, algo, bytes, n);
-  return bpw_cost_tier_time_at (tier, algo, kind, bytes, n, bw);
+  return (BpwCollectivePart) {
+    .inner = inner, .kind = kind,
+    .time_s = bpw_cost_tier_time_at (tier, algo, kind, bytes, n, bw),
+    .wire_bytes = bpw_cost_wire_bytes (kind, algo, bytes, n),
+  };
 }
 
-static double
-hierarchical_time (const BpwCollectiveSpan *span, BpwCollectiveKind kind, double bytes,
-                   double *wire)
+static guint
+hierarchical_parts (const BpwCollectiveSpan *span, BpwCollectiveKind kind, double bytes,
+                    BpwCollectivePart parts[BPW_COLLECTIVE_MAX_PARTS])
 {
   const BpwTier *in = span->inner, *out = span->tier;
   double bw_in = bpw_cost_tier_bandwidth (in);
@@ -304,14 +307,31 @@ hierarchical_time (const BpwCollectiveSpan *span, BpwCollectiveKind kind, double
    * tier, the uplinks of a fat-tree. */
   double bw_out = flat_bandwidth (span);
   gint64 r = span->local, k = span->ranks / span->local;
-  double shard = bytes / (double) r, t = 0;
+  double shard = bytes / (double) r;
+  guint n = 0;
+
+  if (kind == BPW_COLLECTIVE_ALL_REDUCE || kind == BPW_COLLECTIVE_REDUCE_SCATTER)
+    parts[n++] = part_of (in, TRUE, bw_in, BPW_COLLECTIVE_REDUCE_SCATTER, bytes, r);
+  parts[n++] = part_of (out, FALSE, bw_out, kind, shard, k);
+  if (kind == BPW_COLLECTIVE_ALL_REDUCE || kind == BPW_COLLECTIVE_ALL_GATHER)
+    parts[n++] = part_of (in, TRUE, bw_in, BPW_COLLECTIVE_ALL_GATHER, bytes, r);
+  return n;
+}
+
+static double
+hierarchical_time (const BpwCollectiveSpan *span, BpwCollectiveKind kind, double bytes,
+                   double *wire)
+{
+  BpwCollectivePart parts[BPW_COLLECTIVE_MAX_PARTS];
+  guint n = hierarchical_parts (span, kind, bytes, parts);
+  double t = 0;
 
   *wire = 0;
-  if (kind == BPW_COLLECTIVE_ALL_REDUCE || kind == BPW_COLLECTIVE_REDUCE_SCATTER)
-    t += part_time (in, bw_in, BPW_COLLECTIVE_REDUCE_SCATTER, bytes, r, wire);
-  t += part_time (out, bw_out, kind, shard, k, wire);
-  if (kind == BPW_COLLECTIVE_ALL_REDUCE || kind == BPW_COLLECTIVE_ALL_GATHER)
-    t += part_time (in, bw_in, BPW_COLLECTIVE_ALL_GATHER, bytes, r, wire);
+  for (guint i = 0; i < n; i++)
+    {
+      t += parts[i].time_s;
+      *wire += parts[i].wire_bytes;
+    }
   return t;
 }
 
@@ -412,6 +432,20 @@ bpw_cost_span_time (const BpwCollectiveSpan *span,
   if (algo == 0)
     algo = bpw_cost_span_best (span, kind, bytes);
   return span_time (span, algo, kind, bytes, &wire);
+}
+
+guint
+bpw_cost_span_parts (const BpwCollectiveSpan *span,
+                     BpwCollectiveAlgo        algo,
+                     BpwCollectiveKind        kind,
+                     double                   bytes,
+                     BpwCollectivePart        parts[BPW_COLLECTIVE_MAX_PARTS])
+{
+  /* The conditions under which span_time() prices it hierarchically. */
+  if (bytes <= 0 || span->ranks <= 1 || algo != BPW_COLLECTIVE_ALGO_HIERARCHICAL
+      || !hierarchical_fits (span))
+    return 0;
+  return hierarchical_parts (span, kind, bytes, parts);
 }
 
 double

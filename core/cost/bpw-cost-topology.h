@@ -70,6 +70,18 @@ typedef struct
   gint64         stride;     /* devices between consecutive ranks (1: neighbours) */
 } BpwCollectiveSpan;
 
+/* One part of a hierarchical collective (the formulas above): inside one instance of the
+ * inner tier (the node) or across the span's tier among devices of one local rank. */
+typedef struct
+{
+  gboolean           inner;       /* on @span->inner, else on @span->tier */
+  BpwCollectiveKind  kind;        /* the part's own collective */
+  double             time_s;
+  double             wire_bytes;  /* per rank per direction */
+} BpwCollectivePart;
+
+#define BPW_COLLECTIVE_MAX_PARTS 3
+
 /* Device stride between consecutive ranks of @group: ranks are laid out TP innermost,
  * then CP, PP and DP (EP inside DP), as bpw_plan_resolve_tiers() places them. */
 gint64            bpw_cost_group_stride   (const BpwParallel  *parallel,
@@ -100,6 +112,17 @@ double            bpw_cost_span_wire_bytes (const BpwCollectiveSpan *span,
                                             BpwCollectiveAlgo  algo,
                                             BpwCollectiveKind  kind,
                                             double             bytes);
+
+/* The parts of @algo carrying @kind on @span, in the order they run (reduce-scatter inside,
+ * the outer part, all-gather inside): their times added in that order from 0 are
+ * bpw_cost_span_time()'s, bit for bit, and their wire bytes bpw_cost_span_wire_bytes()'s.
+ * Returns how many; 0 when @algo does not run hierarchically on @span (one whole
+ * transfer), 1 when only the outer part moves data (an all-to-all). */
+guint             bpw_cost_span_parts     (const BpwCollectiveSpan *span,
+                                           BpwCollectiveAlgo  algo,
+                                           BpwCollectiveKind  kind,
+                                           double             bytes,
+                                           BpwCollectivePart  parts[BPW_COLLECTIVE_MAX_PARTS]);
 
 /* Bandwidth a flat algorithm (ring, tree, direct, in-network) gets on @tier alone: on a
  * torus with a shape, a ring laid along a Hamiltonian cycle uses two of each device's links,

@@ -96,6 +96,9 @@ typedef struct
   guint          heap_len, heap_cap;
   guint32        seq;
   GArray        *pending;     /* SimPending */
+  GArray        *moved_parts; /* guint32: parts of a hierarchical collective whose ends
+                               * moved, whose next parts are to follow them */
+  gboolean       settling;
   gboolean       serial;
   gboolean       dp_overlap;
   double         tied_ready[2];
@@ -142,6 +145,12 @@ void     _bpw_sim_link_add    (Sim *s, guint32 rank, guint tier, guint group, gu
  * @floor (pipe overlap: its last tile follows the task's). */
 void     _bpw_sim_link_pin    (Sim *s, guint32 rank, guint tier, guint32 idx, double ready,
                                double floor);
+/* Creates the transfer event @e of template @x (its start the ready time) of @rank with
+ * @work s of service: one event on @tier's link, or for a hierarchical collective one per
+ * part, consecutive, each on its part's tier and ready when the part before it ends (and
+ * kept so when that end moves). Returns the event that ends the transfer (its last part). */
+guint32  _bpw_sim_link_add_transfer (Sim *s, guint32 rank, guint tier, guint group,
+                                     const SimXfer *x, const BpwSimEvent *e, double work);
 /* When @group's transfers on the link end (the last one's event in @pred). */
 double   _bpw_sim_link_group_free (Sim *s, guint32 rank, guint tier, guint group,
                                    guint32 *pred);

@@ -192,6 +192,37 @@ first_task_of (const SimProgram *p, const SimStage *st, guint seg)
   return l->tasks->len > 0 ? (gint32) g_array_index (l->tasks, guint32, 0) : -1;
 }
 
+/* A hierarchical collective (not one overlapped with its task, which keeps its window as a
+ * whole) runs as its parts, each on its own tier's link: priced as the plan priced the
+ * whole, their shares of the transfer's duration in the same ratios. */
+static void
+split_parts (SimXfer *x, const BpwPlan *plan, const BpwPlanTransfer *tr)
+{
+  BpwCollectivePart parts[BPW_COLLECTIVE_MAX_PARTS];
+  BpwCollectiveSpan span;
+  double total = 0;
+  guint n;
+
+  if (tr->algorithm != BPW_COLLECTIVE_ALGO_HIERARCHICAL || x->klass == SIM_XFER_OVERLAP ||
+      x->klass == SIM_N_XFER_CLASSES || x->duration <= 0 || tr->tier <= 0)
+    return;
+  bpw_cost_span_init (&span, plan->blueprint, (guint) tr->tier, tr->ranks,
+                      bpw_cost_group_stride (&plan->mapping.parallel, tr->group));
+  n = bpw_cost_span_parts (&span, BPW_COLLECTIVE_ALGO_HIERARCHICAL, tr->kind, tr->bytes, parts);
+  for (guint i = 0; i < n; i++)
+    total += parts[i].time_s;
+  if (n < 2 || !(total > 0))
+    return;
+  x->n_parts = (guint8) n;
+  for (guint i = 0; i < n; i++)
+    {
+      x->part_tier[i] = (guint8) (parts[i].inner ? tr->tier - 1 : tr->tier);
+      x->part_s[i] = parts[i].time_s * (x->duration / total);
+      x->part_wire[i] = parts[i].wire_bytes;
+      x->part_kind[i] = (guint8) parts[i].kind;
+    }
+}
+
 static void
 build_transfers (SimProgram *p, SimStage *st, const BpwPlan *plan, const gint32 *local_of_op)
 {
@@ -264,6 +295,7 @@ build_transfers (SimProgram *p, SimStage *st, const BpwPlan *plan, const gint32 
           }
           break;
         }
+      split_parts (&x, plan, tr);
       g_array_append_val (st->xfers, x);
     }
 

@@ -144,6 +144,12 @@ link_advance (Sim *s, SimLink *l)
   l->n = k;
 }
 
+static const SimXfer *
+xfer_of (Sim *s, const BpwSimEvent *e)
+{
+  return &g_array_index (s->p->stages[e->stage].xfers, SimXfer, e->item);
+}
+
 /* Plans the link's flows to their ends and writes their events: a flow's end only moves
  * later (another's arrival slows it), and each move is counted. @fresh: the last flow's
  * event is new, its times are the plan's whatever they were. */
@@ -184,6 +190,8 @@ link_plan (Sim *s, SimLink *l, guint32 rank, guint tier, gboolean fresh)
             {
               e->end = f->end;
               s->epoch++;
+              if (e->part > 0 && e->part < xfer_of (s, e)->n_parts)
+                g_array_append_val (s->moved_parts, l->events[i]);
             }
         }
       if (!(e->flags & BPW_SIM_FLAG_BLOCKING))
@@ -191,14 +199,9 @@ link_plan (Sim *s, SimLink *l, guint32 rank, guint tier, gboolean fresh)
     }
 }
 
-void
-_bpw_sim_link_add (Sim     *s,
-                   guint32  rank,
-                   guint    tier,
-                   guint    group,
-                   guint32  idx,
-                   double   work,
-                   double   floor)
+static void
+link_add (Sim *s, guint32 rank, guint tier, guint group, guint32 idx, double work,
+          double floor)
 {
   SimLink *l = link_of (s, rank, tier);
   const BpwSimEvent *e = _bpw_sim_ev (s, idx);
@@ -219,13 +222,9 @@ _bpw_sim_link_add (Sim     *s,
   link_plan (s, l, rank, tier, TRUE);
 }
 
-void
-_bpw_sim_link_pin (Sim     *s,
-                   guint32  rank,
-                   guint    tier,
-                   guint32  idx,
-                   double   ready,
-                   double   floor)
+/* @floor < 0: the flow keeps its own. */
+static void
+link_pin (Sim *s, guint32 rank, guint tier, guint32 idx, double ready, double floor)
 {
   SimLink *l = link_of (s, rank, tier);
   BpwSimEvent *e = _bpw_sim_ev (s, idx);
@@ -236,7 +235,8 @@ _bpw_sim_link_pin (Sim     *s,
         BpwLinkFlow *f = &l->flows[i];
 
         f->ready = ready;
-        f->floor = floor;
+        if (floor >= 0)
+          f->floor = floor;
         if (f->started && f->left == f->work)
           f->started = FALSE;
         /* The move is the pipe's own, not another transfer's: no re-read. */
@@ -245,6 +245,100 @@ _bpw_sim_link_pin (Sim     *s,
         link_plan (s, l, rank, tier, FALSE);
         return;
       }
+}
+
+/* The parts whose ends moved: each next part is ready when its part before it ends now,
+ * which may move its own end, and so on (ends only move later, so it settles). */
+static void
+settle_parts (Sim *s)
+{
+  if (s->settling)
+    return;
+  s->settling = TRUE;
+  while (s->moved_parts->len > 0)
+    {
+      guint32 idx = g_array_index (s->moved_parts, guint32, s->moved_parts->len - 1);
+      const BpwSimEvent *e = _bpw_sim_ev (s, idx);
+      const BpwSimEvent *next = _bpw_sim_ev (s, idx + 1);
+
+      g_array_set_size (s->moved_parts, s->moved_parts->len - 1);
+      if (next->start < e->end)
+        link_pin (s, next->rank, BPW_SIM_QUEUE_TIER (next->queue), idx + 1, e->end, -1.0);
+    }
+  s->settling = FALSE;
+}
+
+void
+_bpw_sim_link_add (Sim     *s,
+                   guint32  rank,
+                   guint    tier,
+                   guint    group,
+                   guint32  idx,
+                   double   work,
+                   double   floor)
+{
+  link_add (s, rank, tier, group, idx, work, floor);
+  settle_parts (s);
+}
+
+void
+_bpw_sim_link_pin (Sim     *s,
+                   guint32  rank,
+                   guint    tier,
+                   guint32  idx,
+                   double   ready,
+                   double   floor)
+{
+  link_pin (s, rank, tier, idx, ready, floor);
+  settle_parts (s);
+}
+
+guint32
+_bpw_sim_link_add_transfer (Sim               *s,
+                            guint32            rank,
+                            guint              tier,
+                            guint              group,
+                            const SimXfer     *x,
+                            const BpwSimEvent *e,
+                            double             work)
+{
+  guint32 first = s->sim->events->len;
+  /* No part ends before its work is done, so the whole ends no earlier than its work
+   * after its start: alone, exactly then (one transfer's arithmetic, not the sum of the
+   * parts' ends rounded three times). */
+  double whole_end = e->start + work;
+
+  if (x->n_parts < 2)
+    {
+      _bpw_sim_add_event (s, e);
+      _bpw_sim_link_add (s, rank, tier, group, first, work, 0.0);
+      return first;
+    }
+  /* All parts first, so that they are consecutive: a part's next is the event after it. */
+  for (guint k = 0; k < x->n_parts; k++)
+    {
+      BpwSimEvent part = *e;
+
+      part.queue = (guint8) BPW_SIM_QUEUE_LINK (x->part_tier[k], group);
+      part.part = (guint8) (k + 1);
+      _bpw_sim_add_event (s, &part);
+    }
+  for (guint k = 0; k < x->n_parts; k++)
+    {
+      BpwSimEvent *part = _bpw_sim_ev (s, first + k);
+      double part_work = _bpw_sim_part_work (x, k, work);
+
+      if (k > 0)
+        {
+          part->start = _bpw_sim_ev (s, first + k - 1)->end;
+          part->pred = first + k - 1;
+        }
+      part->end = part->start + part_work;
+      link_add (s, rank, x->part_tier[k], group, first + k, part_work,
+                k + 1 == x->n_parts ? whole_end : 0.0);
+    }
+  settle_parts (s);
+  return first + x->n_parts - 1;
 }
 
 double

@@ -71,8 +71,10 @@ _bpw_sim_create_pending (Sim    *s,
   e.pred = pd.pred;
   e.start = now;
   e.end = now + pd.duration;
-  idx = _bpw_sim_add_event (s, &e);
-  _bpw_sim_link_add (s, pd.rank, pd.tier, pd.group, idx, pd.duration, 0.0);
+  idx = _bpw_sim_link_add_transfer (s, pd.rank, pd.tier, pd.group,
+                                    &g_array_index (s->p->stages[pd.stage].xfers, SimXfer,
+                                                    pd.item),
+                                    &e, pd.duration);
   e = *_bpw_sim_ev (s, idx);
 
   switch ((SimTarget) pd.target_kind)

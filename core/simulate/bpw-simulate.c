@@ -11,7 +11,11 @@
  * read again (the gates, the engines' last items, a posted transfer's ready time): at
  * the heap's time every end up to it is final. A rank blocks only on a transfer from
  * another rank that has not been issued yet, and the issuer wakes it. Each group's
- * transfers on a link run in the order they become ready. Every event records the event
+ * transfers on a link run in the order they become ready. A hierarchical collective runs
+ * as its parts (reduce-scatter inside the node, the shard's collective across nodes,
+ * all-gather inside the node: bpw_cost_span_parts()), consecutive events each on its own
+ * tier's link, each ready when the one before it ends: its parts inside the node share
+ * the node's link with the other groups' transfers there. Every event records the event
  * that set its start (its predecessor), from which the critical path is read back.
  */
 #define G_LOG_DOMAIN "bpw-simulate"
@@ -329,8 +333,7 @@ issue_blocking (Sim *s, guint32 rank, const SimStage *st, SimSegment *sg, const 
 
   e.start = now;
   e.end = now + x->duration;
-  idx = _bpw_sim_add_event (s, &e);
-  _bpw_sim_link_add (s, rank, x->tier, x->group, idx, x->duration, 0.0);
+  idx = _bpw_sim_link_add_transfer (s, rank, x->tier, x->group, x, &e, x->duration);
   e = *_bpw_sim_ev (s, idx);
   s->p->runs[rank].xfer_events[sg->xfer_base + x->pos] = idx;
   stream_set (s, rs, -1, e.end, idx);
@@ -425,6 +428,7 @@ _bpw_sim_run (BpwSimulation *sim,
   s.usage = g_new0 (double, MAX (p->n_tiers, 1));
   s.pp_events = g_new (guint32, MAX (n_slots, 1));
   s.pending = g_array_new (FALSE, FALSE, sizeof (SimPending));
+  s.moved_parts = g_array_new (FALSE, FALSE, sizeof (guint32));
   for (guint l = 0; l < n_tiers; l++)
     memset (s.links[l].group_last, 0xff, sizeof s.links[l].group_last);
   memset (s.pp_events, 0xff, MAX (n_slots, 1) * sizeof (guint32));
@@ -507,5 +511,6 @@ _bpw_sim_run (BpwSimulation *sim,
   g_free (s.pp_events);
   g_free (s.heap);
   g_array_unref (s.pending);
+  g_array_unref (s.moved_parts);
   return ok;
 }

@@ -93,8 +93,14 @@ bpw_simulation_event_work (const BpwSimulation *sim,
       const BpwPlanTransfer *tr = _bpw_sim_transfer (sim->plan, e->stage, e->item);
       double layers = (double) MAX (sim->plan->dist->stages[e->stage].n_layers, 1);
 
+      double wire = tr->wire_bytes;
+
+      /* A part of a hierarchical collective puts its own part's bytes on its link. */
+      if (e->part > 0)
+        wire = g_array_index (((const SimProgram *) sim->program)->stages[e->stage].xfers,
+                              SimXfer, e->item).part_wire[e->part - 1];
       *flops = 0;
-      *bytes = tr->wire_bytes * (e->flags & BPW_SIM_FLAG_BUCKET ? 1.0 / layers : 1.0);
+      *bytes = wire * (e->flags & BPW_SIM_FLAG_BUCKET ? 1.0 / layers : 1.0);
     }
 }
 
@@ -104,6 +110,7 @@ bpw_simulation_event_alone_s (const BpwSimulation *sim,
 {
   const SimStage *st;
   const SimXfer *x;
+  double whole;
 
   if (e->kind == BPW_SIM_EVENT_TASK)
     {
@@ -114,11 +121,29 @@ bpw_simulation_event_alone_s (const BpwSimulation *sim,
   st = &((const SimProgram *) sim->program)->stages[e->stage];
   x = &g_array_index (st->xfers, SimXfer, e->item);
   if (!(e->flags & BPW_SIM_FLAG_BUCKET))
-    return x->duration;
+    whole = x->duration;
   /* The buckets' durations as bpw-simulate-transfers.c divides them. */
-  if (x->klass == SIM_XFER_DP_GATHER_STEP)
-    return x->duration / (double) st->n_gather_buckets;
-  return x->duration / (double) MAX (st->n_layers, 1);
+  else if (x->klass == SIM_XFER_DP_GATHER_STEP)
+    whole = x->duration / (double) st->n_gather_buckets;
+  else
+    whole = x->duration / (double) MAX (st->n_layers, 1);
+  /* A part of a hierarchical collective: its share, as the simulation served it. */
+  return e->part > 0 ? _bpw_sim_part_work (x, e->part - 1u, whole) : whole;
+}
+
+BpwCollectiveKind
+bpw_simulation_event_part (const BpwSimulation *sim,
+                           const BpwSimEvent   *e,
+                           guint               *n_parts)
+{
+  const SimXfer *x;
+
+  *n_parts = 0;
+  g_return_val_if_fail (e->kind == BPW_SIM_EVENT_TRANSFER && e->part > 0, BPW_N_COLLECTIVES);
+  x = &g_array_index (((const SimProgram *) sim->program)->stages[e->stage].xfers, SimXfer,
+                      e->item);
+  *n_parts = x->n_parts;
+  return (BpwCollectiveKind) x->part_kind[e->part - 1];
 }
 
 BpwBottleneck

@@ -139,8 +139,11 @@ collect (const BpwSimulation *sim, guint32 rank, const BpwSimEvent *e, Deltas *d
     {
       const SimXfer *x = &g_array_index (st->xfers, SimXfer, e->item);
 
-      push (d->other, e->start, x->bytes, BPW_MEM_COMMUNICATION);
-      push (d->other, e->end, -x->bytes, BPW_MEM_COMMUNICATION);
+      /* A hierarchical collective's buffer lives from its first part to its last. */
+      if (e->part <= 1)
+        push (d->other, e->start, x->bytes, BPW_MEM_COMMUNICATION);
+      if (e->part == 0 || e->part == x->n_parts)
+        push (d->other, e->end, -x->bytes, BPW_MEM_COMMUNICATION);
     }
 }
 

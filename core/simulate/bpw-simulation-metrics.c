@@ -102,9 +102,10 @@ item (const BpwSimulation *sim, BpwSimRank *r, const BpwSimEvent *e, double visi
       const SimStage *st = &((const SimProgram *) sim->program)->stages[e->stage];
       double stretch = MAX (0.0, length - g_array_index (st->xfers, SimXfer, e->item).duration);
 
-      /* A bucket is one layer's share of its reduction: slowed when it ends later than
-       * its share alone would (exactly then: an unshared link's arithmetic). */
-      if (e->flags & BPW_SIM_FLAG_BUCKET)
+      /* A bucket is one layer's share of its reduction, a part one part of a hierarchical
+       * collective: slowed when it ends later than its share alone would (exactly then:
+       * an unshared link's arithmetic). */
+      if (e->flags & BPW_SIM_FLAG_BUCKET || e->part > 0)
         {
           double alone = bpw_simulation_event_alone_s (sim, e);
 

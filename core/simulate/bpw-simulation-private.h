@@ -10,6 +10,7 @@
  */
 #pragma once
 
+#include "bpw-cost-topology.h"
 #include "bpw-simulation.h"
 
 G_BEGIN_DECLS
@@ -75,7 +76,24 @@ typedef struct
   guint8   group;        /* BpwGroupKind */
   guint8   seg;
   guint8   chunk;
+  /* A hierarchical collective runs as its parts, one after the other, each on its own
+   * tier's link (the node's for the parts inside it): their shares of @duration, in
+   * order, and the wire bytes each puts on its link per occurrence. 0 parts: one
+   * transfer on @tier. */
+  guint8   n_parts;
+  guint8   part_tier[BPW_COLLECTIVE_MAX_PARTS];
+  guint8   part_kind[BPW_COLLECTIVE_MAX_PARTS];    /* BpwCollectiveKind */
+  double   part_s[BPW_COLLECTIVE_MAX_PARTS];
+  double   part_wire[BPW_COLLECTIVE_MAX_PARTS];
 } SimXfer;
+
+/* The service part @part of @x gets when the whole transfer gets @work (a bucket's share
+ * of the step's reduction, or all of it: then exactly its part_s). */
+static inline double
+_bpw_sim_part_work (const SimXfer *x, guint part, double work)
+{
+  return x->part_s[part] * (work / x->duration);
+}
 
 /* A buffer's device bytes allocated at its task's start or freed at its end. */
 typedef struct

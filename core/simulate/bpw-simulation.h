@@ -105,7 +105,9 @@ typedef struct
   guint8   phase;        /* BpwPhase */
   guint8   chunk;        /* interleaved model chunk, else 0 */
   guint8   flags;        /* BpwSimFlags */
-  guint8   reserved;
+  guint8   part;         /* a hierarchical collective's part, 1 + its index in the order
+                          * the parts run (bpw_cost_span_parts()), each on its own tier's
+                          * link; 0: the whole transfer */
 } BpwSimEvent;
 
 G_STATIC_ASSERT (sizeof (BpwSimEvent) == 48);
@@ -232,14 +234,21 @@ const char    *bpw_simulation_queue_name (const BpwSimulation *sim,
  * "tp.output_reduce"). */
 const char    *bpw_simulation_event_name (const BpwSimulation *sim,
                                           const BpwSimEvent   *event);
-/* FLOPs and device bytes of a task event (0 for transfers: wire bytes in @bytes). */
+/* FLOPs and device bytes of a task event (0 for transfers: wire bytes in @bytes, a
+ * hierarchical collective's part's own on its link). */
 void           bpw_simulation_event_work (const BpwSimulation *sim,
                                           const BpwSimEvent   *event,
                                           double              *flops,
                                           double              *bytes);
+/* The collective a part of a hierarchical collective runs (@event->part > 0: reduce-scatter
+ * or all-gather inside the node, or the outer part), and in @n_parts how many parts its
+ * collective has. */
+BpwCollectiveKind bpw_simulation_event_part (const BpwSimulation *sim,
+                                             const BpwSimEvent   *event,
+                                             guint               *n_parts);
 /* How long the event takes alone: a task's cost, a transfer's time on an idle link (one
- * bucket's share for a bucketed reduction or gather). A transfer's span beyond it is
- * contention: time, not bytes. */
+ * bucket's share for a bucketed reduction or gather; one part's for a part of a
+ * hierarchical collective). A transfer's span beyond it is contention: time, not bytes. */
 double         bpw_simulation_event_alone_s (const BpwSimulation *sim,
                                              const BpwSimEvent   *event);
 /* Bottleneck class of an event: its task's cost class, communication for transfers. */

@@ -204,6 +204,21 @@ write_slice (Writer *w, const BpwSimulation *sim, guint32 i)
   g_string_append (w->buf, bpw_bottleneck_to_string (bpw_simulation_event_bottleneck (sim, e)));
   g_string_append (w->buf, "\",\"event\":");
   integer (w, i);
+  /* A part of a hierarchical collective: which, of how many, and the part's own collective
+   * (its tier is its lane's). */
+  if (e->part > 0)
+    {
+      guint n_parts;
+      BpwCollectiveKind kind = bpw_simulation_event_part (sim, e, &n_parts);
+
+      g_string_append (w->buf, ",\"part\":");
+      integer (w, e->part);
+      g_string_append (w->buf, ",\"parts\":");
+      integer (w, n_parts);
+      g_string_append (w->buf, ",\"part_collective\":\"");
+      g_string_append (w->buf, bpw_collective_to_string (kind));
+      g_string_append (w->buf, "\"");
+    }
   /* A transfer slowed by sharing its link (by a nanosecond or more): its span is the real
    * one, and this much of it is contention (time: its bytes are the same). A synchronised
    * transfer's wait for its partner is not. */

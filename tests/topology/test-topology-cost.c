@@ -179,6 +179,41 @@ test_hierarchical_sum_of_parts (void)
                                     BPW_COLLECTIVE_REDUCE_SCATTER, M), rs_in + rs_out);
   assert_close (bpw_cost_span_time (&span, BPW_COLLECTIVE_ALGO_HIERARCHICAL,
                                     BPW_COLLECTIVE_ALL_GATHER, M), ag_out + ag_in);
+  /* The parts in the order they run, each on its own tier; added in that order they are
+   * the whole, to the bit. */
+  {
+    BpwCollectivePart parts[BPW_COLLECTIVE_MAX_PARTS];
+    guint n = bpw_cost_span_parts (&span, BPW_COLLECTIVE_ALGO_HIERARCHICAL,
+                                   BPW_COLLECTIVE_ALL_REDUCE, M, parts);
+    double sum = 0, wire = 0;
+
+    g_assert_cmpuint (n, ==, 3);
+    g_assert_true (parts[0].inner && !parts[1].inner && parts[2].inner);
+    g_assert_cmpint (parts[0].kind, ==, BPW_COLLECTIVE_REDUCE_SCATTER);
+    g_assert_cmpint (parts[1].kind, ==, BPW_COLLECTIVE_ALL_REDUCE);
+    g_assert_cmpint (parts[2].kind, ==, BPW_COLLECTIVE_ALL_GATHER);
+    assert_close (parts[0].time_s, rs_in);
+    assert_close (parts[1].time_s, ar_out);
+    assert_close (parts[2].time_s, ag_in);
+    for (guint i = 0; i < n; i++)
+      {
+        sum += parts[i].time_s;
+        wire += parts[i].wire_bytes;
+      }
+    g_assert_cmpfloat (sum, ==, bpw_cost_span_time (&span, BPW_COLLECTIVE_ALGO_HIERARCHICAL,
+                                                    BPW_COLLECTIVE_ALL_REDUCE, M));
+    g_assert_cmpfloat (wire, ==, bpw_cost_span_wire_bytes (&span,
+                                                           BPW_COLLECTIVE_ALGO_HIERARCHICAL,
+                                                           BPW_COLLECTIVE_ALL_REDUCE, M));
+    n = bpw_cost_span_parts (&span, BPW_COLLECTIVE_ALGO_HIERARCHICAL,
+                             BPW_COLLECTIVE_ALL_GATHER, M, parts);
+    g_assert_cmpuint (n, ==, 2);
+    g_assert_true (!parts[0].inner && parts[1].inner);
+    assert_close (parts[0].time_s, ag_out);
+    /* Not hierarchical: one whole transfer. */
+    g_assert_cmpuint (bpw_cost_span_parts (&span, BPW_COLLECTIVE_ALGO_RING,
+                                           BPW_COLLECTIVE_ALL_REDUCE, M, parts), ==, 0);
+  }
   /* The flat ring over the network tier, as before. */
   assert_close (bpw_cost_span_time (&span, BPW_COLLECTIVE_ALGO_RING, BPW_COLLECTIVE_ALL_REDUCE,
                                     M), ring (BPW_COLLECTIVE_ALL_REDUCE, M, 128, A_NET, B_NET));
