@@ -673,7 +673,7 @@ bpw_sheet_column_get_description (BpwSheetColumn column)
     case BPW_SHEET_COLUMN_INTENSITY:
       return _("Arithmetic intensity: FLOPs per byte of device memory");
     case BPW_SHEET_COLUMN_TILE:
-      return _("Output tile of a matmul, rows × columns");
+      return _("Output tile of the matmul, rows × columns");
     case BPW_SHEET_COLUMN_FUSION:
       return _("Fused kernel the operation runs in");
     case BPW_SHEET_COLUMN_PRECISION:
@@ -681,8 +681,7 @@ bpw_sheet_column_get_description (BpwSheetColumn column)
     case BPW_SHEET_COLUMN_TIME:
       return _("Time of one execution");
     case BPW_SHEET_COLUMN_PER_STEP:
-      return _("Time per step on one rank: executions × time per execution; for a transfer, "
-               "the time it is exposed");
+      return _("Executions per step × time per execution, on one rank");
     case BPW_SHEET_COLUMN_STACK:
       return _("Stack time: of the time per execution, what the blueprint’s software stack "
                "adds beside the operation’s own work (casts, unfused element-wise kernels, "
@@ -690,7 +689,7 @@ bpw_sheet_column_get_description (BpwSheetColumn column)
     case BPW_SHEET_COLUMN_BOTTLENECK:
       return _("What limits the operation: compute, memory, latency or communication");
     case BPW_SHEET_COLUMN_LINEAGE:
-      return _("Lineage: the id of the work-graph operation the row implements");
+      return _("The work-graph operation this row implements");
     case BPW_N_SHEET_COLUMNS:
     default:
       g_return_val_if_reached (NULL);
