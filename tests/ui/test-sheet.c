@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "bpw-tooltip.h"
 #include "bpw-ui-test-util.h"
 
 static BpwSheetItem *
@@ -288,8 +289,12 @@ test_sheet_stack_time (void)
   bpw_candidate_run_clear (&run);
   expected = bpw_mapping_sheet_new (plan, TRUE);
 
-  g_assert_cmpstr (bpw_sheet_column_get_title (BPW_SHEET_COLUMN_STACK), ==, "Stack Time");
-  g_assert_nonnull (bpw_test_find_column (GTK_WIDGET (sheet), "Stack Time"));
+  /* A narrow header; its tooltip and the Columns menu give the name in full. */
+  g_assert_cmpstr (bpw_sheet_column_get_title (BPW_SHEET_COLUMN_STACK), ==, "Stack");
+  g_assert_cmpstr (bpw_sheet_column_get_name (BPW_SHEET_COLUMN_STACK), ==, "Stack Time");
+  g_assert_true (g_str_has_prefix (bpw_sheet_column_get_description (BPW_SHEET_COLUMN_STACK),
+                                   "Stack time"));
+  g_assert_nonnull (bpw_test_find_column (GTK_WIDGET (sheet), "Stack"));
   rows = bpw_sheet_page_get_rows (sheet);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, expected->len);
   for (guint i = 0; i < expected->len; i++)
@@ -314,6 +319,205 @@ test_sheet_stack_time (void)
     }
   /* The default study's blueprints state their software stack: it costs something. */
   g_assert_cmpuint (with_stack, >, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The window width a design review uses: the Sheet must show every column there. */
+#define REVIEW_WIDTH 1590
+
+/* The title button of @column in @view's header row, or NULL. GTK 4.8 has no API for it:
+ * the header is the view's child that is not its list, one title per column, in order. */
+static GtkWidget *
+find_header_title (GtkColumnView       *view,
+                   GtkColumnViewColumn *column)
+{
+  GListModel *columns = gtk_column_view_get_columns (view);
+
+  for (GtkWidget *header = gtk_widget_get_first_child (GTK_WIDGET (view)); header != NULL;
+       header = gtk_widget_get_next_sibling (header))
+    {
+      guint c = 0;
+
+      if (GTK_IS_LIST_VIEW (header))
+        continue;
+      for (GtkWidget *title = gtk_widget_get_first_child (header); title != NULL;
+           title = gtk_widget_get_next_sibling (title), c++)
+        {
+          g_autoptr(GtkColumnViewColumn) at = g_list_model_get_item (columns, c);
+
+          if (at == column)
+            return title;
+        }
+    }
+  return NULL;
+}
+
+/* A presented window of @width on the default study, showing the Sheet. */
+static BpwWindow *
+open_sheet_window (int width)
+{
+  BpwWindow *window = bpw_window_new (NULL, NULL);
+  g_autoptr(GError) error = NULL;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), width, 1000);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (bpw_window_open_bundled (window, "default", &error));
+  g_assert_no_error (error);
+  bpw_test_wait_window (window);
+  adw_view_stack_set_visible_child_name (bpw_window_get_view_stack (window), "sheet");
+  bpw_test_wait_sheet (bpw_window_get_sheet_page (window));
+  return window;
+}
+
+/* The label under @root that shows @text, or NULL. */
+static GtkLabel *
+find_label (GtkWidget  *root,
+            const char *text)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
+    return GTK_LABEL (root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkLabel *found = find_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static int
+natural_width (GtkWidget *widget)
+{
+  int natural = 0;
+
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+  return natural;
+}
+
+/* The widest the column view asks to be, over every row of the plan: a column view
+ * measures only the cells it has made, so the list is scrolled through a page at a time,
+ * one painted frame each. */
+static int
+sheet_widest_natural (GtkColumnView *view)
+{
+  GtkAdjustment *vadj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
+  int widest = 0;
+  double value = 0;
+
+  bpw_test_wait_for_frame (GTK_WIDGET (view));
+  g_assert_cmpfloat (gtk_adjustment_get_page_size (vadj), >, 0);
+  for (;;)
+    {
+      gtk_adjustment_set_value (vadj, value);
+      bpw_test_wait_for_frame (GTK_WIDGET (view));
+      widest = MAX (widest, natural_width (GTK_WIDGET (view)));
+      if (value + gtk_adjustment_get_page_size (vadj) >= gtk_adjustment_get_upper (vadj))
+        break;
+      value += gtk_adjustment_get_page_size (vadj);
+    }
+  gtk_adjustment_set_value (vadj, 0);
+  return widest;
+}
+
+/* In a 1590-px window every shown column of the Sheet fits at once, whatever the row: the
+ * column view's natural width, over all rows of each candidate's training plan (training
+ * has every phase; the candidates differ in engine and link names), fits the page, so
+ * nothing scrolls sideways. */
+static void
+test_sheet_fits_review_width (void)
+{
+  BpwWindow *window = open_sheet_window (REVIEW_WIDTH);
+  BpwSheetPage *sheet = bpw_window_get_sheet_page (window);
+  GtkColumnView *view = GTK_COLUMN_VIEW (bpw_test_find_widget (GTK_WIDGET (sheet),
+                                                               GTK_TYPE_COLUMN_VIEW));
+  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *hadj = gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (view));
+
+  bpw_test_wait_for_frame (GTK_WIDGET (view));
+  g_assert_cmpint (gdk_surface_get_width (gtk_native_get_surface (GTK_NATIVE (window))), ==,
+                   REVIEW_WIDTH);
+  for (guint c = 0; c < bpw_study_get_n_candidates (bpw_window_get_study (window)); c++)
+    {
+      int widest;
+
+      bpw_sheet_page_select (sheet, c, 0);
+      bpw_test_wait_sheet (sheet);
+      widest = sheet_widest_natural (view);
+      g_test_message ("candidate %u: widest natural width %d, page %d", c, widest,
+                      gtk_widget_get_width (scrolled));
+      g_assert_cmpint (widest, <=, gtk_widget_get_width (scrolled));
+      g_assert_cmpfloat (gtk_adjustment_get_upper (hadj), <=,
+                         gtk_adjustment_get_page_size (hadj));
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Every column but the operation's can be hidden and shown again, from the Columns button
+ * or a header's context menu; the lineage starts hidden, its id in the name's tooltip. Each
+ * header explains its column on hover; the operation's name is ellipsized in a narrow
+ * window, its tooltip giving it whole. */
+static void
+test_sheet_columns (void)
+{
+  BpwWindow *window = open_sheet_window (REVIEW_WIDTH);
+  BpwSheetPage *sheet = bpw_window_get_sheet_page (window);
+  GtkColumnView *view = GTK_COLUMN_VIEW (bpw_test_find_widget (GTK_WIDGET (sheet),
+                                                               GTK_TYPE_COLUMN_VIEW));
+  GtkMenuButton *button = GTK_MENU_BUTTON (bpw_test_find_widget (GTK_WIDGET (sheet),
+                                                                 GTK_TYPE_MENU_BUTTON));
+  GListModel *columns = gtk_column_view_get_columns (view);
+  GMenuModel *menu = gtk_menu_button_get_menu_model (button);
+  g_autoptr(GtkColumnViewColumn) lineage = g_list_model_get_item (columns,
+                                                                  BPW_SHEET_COLUMN_LINEAGE);
+  g_autoptr(BpwSheetItem) first = g_list_model_get_item (bpw_sheet_page_get_rows (sheet), 0);
+  g_autofree char *tip = bpw_sheet_item_dup_tooltip (first, BPW_SHEET_COLUMN_OPERATION);
+  g_autofree char *lineage_id = g_strdup_printf ("lineage %u",
+                                                 bpw_sheet_item_get_lineage (first));
+  GtkLabel *name;
+  int narrow;
+
+  bpw_test_wait_for_frame (GTK_WIDGET (view));
+  g_assert_cmpuint (g_list_model_get_n_items (columns), ==, BPW_N_SHEET_COLUMNS);
+  g_assert_nonnull (menu);
+  g_assert_cmpint (g_menu_model_get_n_items (menu), ==, BPW_N_SHEET_COLUMNS - 1);
+  for (guint c = 0; c < BPW_N_SHEET_COLUMNS; c++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
+      GtkWidget *title = find_header_title (view, column);
+
+      g_assert_true (gtk_column_view_column_get_header_menu (column) == menu);
+      g_assert_nonnull (title);
+      g_assert_cmpstr (gtk_widget_get_tooltip_text (title), ==,
+                       bpw_sheet_column_get_description (c));
+      g_assert_true (gtk_column_view_column_get_visible (column)
+                     == (c != BPW_SHEET_COLUMN_LINEAGE));
+    }
+  /* The name's cell gives way when the window is narrow, and says it whole on hover. */
+  name = find_label (GTK_WIDGET (view), bpw_sheet_item_get_operation (first));
+  g_assert_nonnull (name);
+  g_assert_cmpint (gtk_label_get_ellipsize (name), ==, PANGO_ELLIPSIZE_END);
+  g_assert_cmpstr (bpw_tooltip_get (GTK_WIDGET (name)), ==, tip);
+  g_assert_true (g_str_has_prefix (tip, bpw_sheet_item_get_operation (first)));
+  g_assert_nonnull (strstr (tip, lineage_id));
+
+  /* The menu's last entry shows the lineage; again hides it. */
+  {
+    g_autofree char *action = NULL;
+
+    g_assert_true (g_menu_model_get_item_attribute (menu, BPW_N_SHEET_COLUMNS - 2,
+                                                    G_MENU_ATTRIBUTE_ACTION, "s", &action));
+    narrow = natural_width (GTK_WIDGET (view));
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (button), action, NULL));
+    g_assert_true (gtk_column_view_column_get_visible (lineage));
+    bpw_test_wait_for_frame (GTK_WIDGET (view));
+    g_assert_cmpint (natural_width (GTK_WIDGET (view)), >, narrow);
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (button), action, NULL));
+    g_assert_false (gtk_column_view_column_get_visible (lineage));
+  }
+
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -390,6 +594,8 @@ main (int   argc,
   g_test_add_func ("/bpw/ui/Sheet/decode", test_sheet_decode);
   g_test_add_func ("/bpw/ui/Sheet/stack-time", test_sheet_stack_time);
   g_test_add_func ("/bpw/ui/Sheet/weight-only-precision", test_sheet_weight_only_precision);
+  g_test_add_func ("/bpw/ui/Sheet/fits-review-width", test_sheet_fits_review_width);
+  g_test_add_func ("/bpw/ui/Sheet/columns", test_sheet_columns);
 
   result = g_test_run ();
   bpw_test_remove_tree (scratch);

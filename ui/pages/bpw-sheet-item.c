@@ -67,10 +67,14 @@ bpw_sheet_item_phase_label (BpwPhase phase)
       return _("Forward");
     case BPW_PHASE_RECOMPUTE:
       return _("Recompute");
+    /* The backward pass's two halves by what they differentiate by: short enough for the
+     * Sheet to show every column at once (a search for "backward" still finds them). */
     case BPW_PHASE_BACKWARD_ACTIVATION:
-      return _("Backward, activations");
+      /* Translators: the backward pass's gradient with respect to a layer's input (dgrad) */
+      return _("Input gradient");
     case BPW_PHASE_BACKWARD_WEIGHT:
-      return _("Backward, weights");
+      /* Translators: the backward pass's gradient with respect to the weights (wgrad) */
+      return _("Weight gradient");
     case BPW_PHASE_OPTIMIZER:
       return _("Optimizer");
     default:
@@ -207,7 +211,8 @@ bpw_sheet_item_new (const BpwSheetRow *row)
   self->bottleneck = row->bottleneck;
 
   joined = g_strjoin (" ", self->operation, bpw_sheet_item_layer_type_label (self->layer_type),
-                      bpw_sheet_item_phase_label (self->phase), self->kind, self->engine,
+                      bpw_sheet_item_phase_label (self->phase),
+                      bpw_phase_to_string (self->phase), self->kind, self->engine,
                       bpw_sheet_item_fusion_label (self->fusion), self->precision,
                       bpw_bottleneck_display_name (self->bottleneck),
                       bpw_bottleneck_to_string (self->bottleneck), NULL);
@@ -406,7 +411,8 @@ bpw_sheet_item_format (BpwSheetItem   *self,
     case BPW_SHEET_COLUMN_TILE:
       if (self->tile_m <= 0.0)
         return g_strdup ("");
-      return g_strdup_printf ("%.0f × %.0f", self->tile_m, self->tile_n);
+      /* Narrow no-break spaces: the tile reads as one quantity, in a narrower column. */
+      return g_strdup_printf ("%.0f\u202f×\u202f%.0f", self->tile_m, self->tile_n);
     case BPW_SHEET_COLUMN_FUSION:
       return g_strdup (bpw_sheet_item_fusion_label (self->fusion));
     case BPW_SHEET_COLUMN_PRECISION:
@@ -476,10 +482,14 @@ bpw_sheet_item_dup_tooltip (BpwSheetItem   *self,
         /* Each stage lists its first block: the layer says which one, or where outside
          * the blocks the operation sits. */
         g_autofree char *layer = bpw_sheet_item_layer_label (self->layer);
+        /* Translators: the work-graph operation a row comes from, by its id */
+        g_autofree char *lineage = g_strdup_printf (_("lineage %u"), self->lineage);
 
-        return g_strdup_printf ("%s · %s · %s",
+        /* The name first: a narrow column ellipsizes it. The lineage too, as its column
+         * starts hidden. */
+        return g_strdup_printf ("%s\n%s · %s · %s · %s", self->operation,
                                 bpw_sheet_item_layer_type_label (self->layer_type), self->kind,
-                                layer);
+                                layer, lineage);
       }
     case BPW_SHEET_COLUMN_FLOPS:
       if (self->flops <= 0.0)
@@ -517,12 +527,12 @@ bpw_sheet_item_dup_tooltip (BpwSheetItem   *self,
       return bpw_sheet_item_stack_tooltip (self);
     case BPW_SHEET_COLUMN_LINEAGE:
       return g_strdup (_("The work-graph operation this row implements"));
-    case BPW_SHEET_COLUMN_STAGE:
-    case BPW_SHEET_COLUMN_PHASE:
     case BPW_SHEET_COLUMN_INTENSITY:
       return self->intensity > 0.0
              ? g_strdup (_("Arithmetic intensity: FLOPs per byte of device memory"))
              : NULL;
+    case BPW_SHEET_COLUMN_STAGE:
+    case BPW_SHEET_COLUMN_PHASE:
     case BPW_SHEET_COLUMN_ENGINE:
     case BPW_SHEET_COLUMN_BOTTLENECK:
     case BPW_N_SHEET_COLUMNS:
@@ -617,14 +627,69 @@ bpw_sheet_column_get_title (BpwSheetColumn column)
     case BPW_SHEET_COLUMN_PER_STEP:
       return _("Per Step");
     case BPW_SHEET_COLUMN_STACK:
-      /* Translators: of the time per execution, what the software stack adds beside the
-       * operation's own work (casts, unfused element-wise kernels, launch gaps) */
-      return _("Stack Time");
+      /* Translators: a narrow column header: of the time per execution, what the software
+       * stack adds beside the operation's own work (casts, unfused element-wise kernels,
+       * launch gaps); the header's tooltip says so */
+      return C_("sheet column", "Stack");
     case BPW_SHEET_COLUMN_BOTTLENECK:
       return _("Bottleneck");
     case BPW_SHEET_COLUMN_LINEAGE:
       /* Translators: the id of the work-graph operation a row comes from */
       return _("Lineage");
+    case BPW_N_SHEET_COLUMNS:
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}
+
+const char *
+bpw_sheet_column_get_name (BpwSheetColumn column)
+{
+  if (column == BPW_SHEET_COLUMN_STACK)
+    /* Translators: of the time per execution, what the software stack adds beside the
+     * operation's own work (casts, unfused element-wise kernels, launch gaps) */
+    return _("Stack Time");
+  return bpw_sheet_column_get_title (column);
+}
+
+const char *
+bpw_sheet_column_get_description (BpwSheetColumn column)
+{
+  switch (column)
+    {
+    case BPW_SHEET_COLUMN_OPERATION:
+      return _("Operation or transfer, as the plan names it");
+    case BPW_SHEET_COLUMN_STAGE:
+      return _("Pipeline stage; one rank of each is listed");
+    case BPW_SHEET_COLUMN_PHASE:
+      return _("Phase of the step: forward, recompute, backward for the activations or the "
+               "weights, or the optimizer");
+    case BPW_SHEET_COLUMN_ENGINE:
+      return _("Engine that runs the operation, or the link a transfer takes");
+    case BPW_SHEET_COLUMN_FLOPS:
+      return _("FLOPs per execution, padding included");
+    case BPW_SHEET_COLUMN_BYTES:
+      return _("Bytes of device memory per execution; bytes on the wire for a transfer");
+    case BPW_SHEET_COLUMN_INTENSITY:
+      return _("Arithmetic intensity: FLOPs per byte of device memory");
+    case BPW_SHEET_COLUMN_TILE:
+      return _("Output tile of the matmul, rows × columns");
+    case BPW_SHEET_COLUMN_FUSION:
+      return _("Fused kernel the operation runs in");
+    case BPW_SHEET_COLUMN_PRECISION:
+      return _("Number format the operation runs in, and why the policy’s format fell back");
+    case BPW_SHEET_COLUMN_TIME:
+      return _("Time of one execution");
+    case BPW_SHEET_COLUMN_PER_STEP:
+      return _("Executions per step × time per execution, on one rank");
+    case BPW_SHEET_COLUMN_STACK:
+      return _("Stack time: of the time per execution, what the blueprint’s software stack "
+               "adds beside the operation’s own work (casts, unfused element-wise kernels, "
+               "launch gaps)");
+    case BPW_SHEET_COLUMN_BOTTLENECK:
+      return _("What limits the operation: compute, memory, latency or communication");
+    case BPW_SHEET_COLUMN_LINEAGE:
+      return _("The work-graph operation this row implements");
     case BPW_N_SHEET_COLUMNS:
     default:
       g_return_val_if_reached (NULL);

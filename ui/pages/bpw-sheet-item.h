@@ -89,7 +89,12 @@ int             bpw_sheet_item_compare         (BpwSheetItem   *a,
                                                 BpwSheetItem   *b,
                                                 BpwSheetColumn  column);
 
-const char     *bpw_sheet_column_get_title    (BpwSheetColumn  column);
-gboolean        bpw_sheet_column_is_numeric   (BpwSheetColumn  column);
+/* The header: short enough for every column to show at once. */
+const char     *bpw_sheet_column_get_title       (BpwSheetColumn  column);
+/* The name in full, where the title abbreviates it: the Columns menu's. */
+const char     *bpw_sheet_column_get_name        (BpwSheetColumn  column);
+/* What the column shows, in a sentence: the header's tooltip. */
+const char     *bpw_sheet_column_get_description (BpwSheetColumn  column);
+gboolean        bpw_sheet_column_is_numeric      (BpwSheetColumn  column);
 
 G_END_DECLS

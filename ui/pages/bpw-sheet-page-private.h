@@ -25,6 +25,7 @@ struct _BpwSheetPage
   GtkDropDown        *candidate_dropdown;
   GtkDropDown        *scenario_dropdown;
   GtkSearchEntry     *search_entry;
+  GtkMenuButton      *columns_button;
   GtkSpinner         *spinner;
   GtkLabel           *count_label;
   GtkStack           *stack;

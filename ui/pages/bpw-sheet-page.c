@@ -25,6 +25,11 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+/* The operation's name asks for room for this many characters, and gets at least
+ * NAME_MIN_CHARS; beyond that, what the other columns leave. */
+#define NAME_CHARS 16
+#define NAME_MIN_CHARS 12
+
 G_DEFINE_FINAL_TYPE (BpwSheetPage, bpw_sheet_page, GTK_TYPE_WIDGET)
 
 void
@@ -132,6 +137,13 @@ bpw_sheet_page_search_changed_cb (BpwSheetPage   *self,
   bpw_sheet_page_apply_filter (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
 }
 
+/* Names of the column-visibility actions ("sheet.column-ID"), in column order. */
+static const char * const column_ids[] = {
+  "operation", "stage", "phase", "engine", "flops", "bytes", "intensity", "tile", "fusion",
+  "precision", "time", "per-step", "stack", "bottleneck", "lineage",
+};
+G_STATIC_ASSERT (G_N_ELEMENTS (column_ids) == BPW_N_SHEET_COLUMNS);
+
 static void
 bpw_sheet_page_cell_setup_cb (GtkSignalListItemFactory *factory,
                               GtkListItem              *item,
@@ -143,6 +155,15 @@ bpw_sheet_page_cell_setup_cb (GtkSignalListItemFactory *factory,
   gtk_label_set_xalign (GTK_LABEL (label), bpw_sheet_column_is_numeric (column) ? 1.0 : 0.0);
   if (bpw_sheet_column_is_numeric (column))
     gtk_widget_add_css_class (label, "numeric");
+  /* The name takes the room the other columns leave and is ellipsized below it, as on the
+   * Validation page; its tooltip starts with the whole name. Asking for no more than
+   * NAME_CHARS keeps a long name from pushing the last columns out of sight. */
+  if (column == BPW_SHEET_COLUMN_OPERATION)
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_label_set_width_chars (GTK_LABEL (label), NAME_MIN_CHARS);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), NAME_CHARS);
+    }
   gtk_list_item_set_child (item, label);
 }
 
@@ -225,7 +246,68 @@ bpw_sheet_page_add_columns (BpwSheetPage *self)
       gtk_column_view_column_set_sorter (column, GTK_SORTER (sorter));
       gtk_column_view_column_set_resizable (column, TRUE);
       gtk_column_view_column_set_expand (column, c == BPW_SHEET_COLUMN_OPERATION);
+      gtk_column_view_column_set_visible (column, c != BPW_SHEET_COLUMN_LINEAGE);
       gtk_column_view_append_column (self->column_view, column);
+    }
+}
+
+/* GTK 4.8 has no API for a column header's tooltip. The header row is the column view's
+ * child that is not its list; it holds one title per column, in column order, each with
+ * the column's title in a label. A title whose label does not match is left alone. */
+static void
+bpw_sheet_page_set_header_tooltips (BpwSheetPage *self)
+{
+  GListModel *columns = gtk_column_view_get_columns (self->column_view);
+
+  for (GtkWidget *header = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
+       header != NULL; header = gtk_widget_get_next_sibling (header))
+    {
+      guint c = 0;
+
+      if (GTK_IS_LIST_VIEW (header))
+        continue;
+      for (GtkWidget *title = gtk_widget_get_first_child (header);
+           title != NULL && c < g_list_model_get_n_items (columns);
+           title = gtk_widget_get_next_sibling (title), c++)
+        {
+          g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
+          GtkWidget *label = title;
+
+          while (label != NULL && !GTK_IS_LABEL (label))
+            label = gtk_widget_get_first_child (label);
+          if (label != NULL && g_strcmp0 (gtk_label_get_text (GTK_LABEL (label)),
+                                          gtk_column_view_column_get_title (column)) == 0)
+            gtk_widget_set_tooltip_text (title, bpw_sheet_column_get_description (c));
+        }
+    }
+}
+
+/* Every column but the operation's can be hidden, from the Columns button or a header's
+ * context menu: stateful actions bound to the columns' visibility. */
+static void
+bpw_sheet_page_add_column_menu (BpwSheetPage *self)
+{
+  GListModel *columns = gtk_column_view_get_columns (self->column_view);
+  g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
+  g_autoptr(GMenu) menu = g_menu_new ();
+
+  for (guint c = BPW_SHEET_COLUMN_OPERATION + 1; c < BPW_N_SHEET_COLUMNS; c++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
+      g_autofree char *name = g_strconcat ("column-", column_ids[c], NULL);
+      g_autofree char *detailed = g_strconcat ("sheet.", name, NULL);
+      g_autoptr(GPropertyAction) action = g_property_action_new (name, column, "visible");
+
+      g_action_map_add_action (G_ACTION_MAP (group), G_ACTION (action));
+      g_menu_append (menu, bpw_sheet_column_get_name (c), detailed);
+    }
+  gtk_widget_insert_action_group (GTK_WIDGET (self), "sheet", G_ACTION_GROUP (group));
+  gtk_menu_button_set_menu_model (self->columns_button, G_MENU_MODEL (menu));
+  for (guint c = 0; c < BPW_N_SHEET_COLUMNS; c++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
+
+      gtk_column_view_column_set_header_menu (column, G_MENU_MODEL (menu));
     }
 }
 
@@ -322,6 +404,7 @@ bpw_sheet_page_class_init (BpwSheetPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BpwSheetPage, candidate_dropdown);
   gtk_widget_class_bind_template_child (widget_class, BpwSheetPage, scenario_dropdown);
   gtk_widget_class_bind_template_child (widget_class, BpwSheetPage, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, BpwSheetPage, columns_button);
   gtk_widget_class_bind_template_child (widget_class, BpwSheetPage, spinner);
   gtk_widget_class_bind_template_child (widget_class, BpwSheetPage, count_label);
   gtk_widget_class_bind_template_child (widget_class, BpwSheetPage, stack);
@@ -361,6 +444,8 @@ bpw_sheet_page_init (BpwSheetPage *self)
   self->filtered = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->rows)),
                                               g_object_ref (GTK_FILTER (self->filter)));
   bpw_sheet_page_add_columns (self);
+  bpw_sheet_page_add_column_menu (self);
+  bpw_sheet_page_set_header_tooltips (self);
   sorter = gtk_column_view_get_sorter (self->column_view);
   self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filtered)),
                                           g_object_ref (sorter));
