@@ -44,6 +44,20 @@ kernel_time (const BpwPlan *plan, double bytes)
   return cost.time_s;
 }
 
+/* One eager element-wise kernel moving @bytes and writing @elements (0: vectorized, bound by
+ * its bytes alone): off the vectorized path it takes at least its fixed cost and its
+ * elements at the stack's element rate. */
+static double
+eager_kernel_time (const BpwPlan *plan, double bytes, double elements)
+{
+  const BpwSourced *rate = &plan->blueprint->stack.elementwise_rate;
+  double t = kernel_time (plan, bytes);
+
+  if (elements > 0 && rate->set && rate->value > 0)
+    t = MAX (t, plan->rates.vector.overhead + elements / rate->value);
+  return t;
+}
+
 /* @kernels kernels that together move @bytes, each of an equal share. */
 static BpwImpl
 kernels_of (const BpwPlan *plan, double bytes, double kernels)
@@ -119,7 +133,15 @@ amp_cast (const BpwPlan *plan, const BpwOp *op)
         continue;
       elements = ceil ((double) use->bytes / (double) _bpw_dist_work_tensor_parts (plan->dist, t))
                  / bpw_dtype_bytes (t->dtype);
-      return kernels_of (plan, elements * (FP32_BYTES + e), 1);
+      /* A cast up converts per element (PyTorch's unrolled kernel); a cast down to bf16
+       * runs vectorized. */
+      {
+        BpwImpl impl = { elements * (FP32_BYTES + e), 1, 0 };
+
+        impl.time_s = eager_kernel_time (plan, impl.bytes,
+                                         op->phase == BPW_PHASE_BACKWARD_WEIGHT ? elements : 0);
+        return impl;
+      }
     }
   return none;
 }
@@ -139,12 +161,21 @@ amp_cast (const BpwPlan *plan, const BpwOp *op)
  * half-width kernel (rotary's halves) has half the coefficients. The recipe replaces the
  * one kernel the work graph prices the op as: the transformation is its time less the
  * task's. Kernels as PyTorch 2.11 runs them, checked against the shared H200 pack's traced
- * training step (fp32 residual) and prefill (bf16). */
+ * training step (fp32 residual) and prefill (bf16).
+ *
+ * PyTorch runs an element-wise kernel vectorized only when every operand is contiguous and
+ * of the output's dtype (a cast down to bf16 has a vectorized kernel of its own). A
+ * broadcast operand (the norm's rsqrt and weight, rotary's cos and sin), a strided one (the
+ * halves of the gate+up product, of q and k) or a dtype converted per element (a cast up,
+ * an add of bf16 into fp32) takes the strided or the unrolled kernel, which its elements
+ * bound rather than its bytes (OFF: at the stack's elementwise_rate where it states one;
+ * out is the elements each launch writes per element of the basis). */
 typedef enum
 {
   WHEN_ALWAYS,
   WHEN_CAST,         /* autocast: r ≠ e */
   WHEN_UPCAST,       /* an explicit .float() of a tensor held below fp32: r ≠ 4 */
+  WHEN_SAME,         /* r = e */
 } KernelWhen;
 
 typedef enum
@@ -161,12 +192,16 @@ typedef struct
   KernelWhen    when;
   KernelOn      on;
   double        e, r, l, f; /* bytes per element: × e, × r, × l, × 4 (fp32) */
+  gboolean      offpath;    /* off the vectorized path: bound by its elements too */
+  double        out;        /* elements each launch writes, per element of the basis */
   const char   *kernel;     /* what runs, as the profiler names the op */
 } EagerKernel;
 
 #define FWD BPW_PHASE_FORWARD
 #define BWD BPW_PHASE_BACKWARD_ACTIVATION
 #define WGT BPW_PHASE_BACKWARD_WEIGHT
+#define VEC FALSE
+#define OFF TRUE
 
 static const EagerKernel eager_kernels[] = {
   /* RMSNorm, x.float(); x.pow(2).mean(-1, keepdim); x * rsqrt(var + eps); w * x.to(dtype):
@@ -174,87 +209,95 @@ static const EagerKernel eager_kernels[] = {
    * autocast then casts the fp32 output for the matmul that reads it (the traced training
    * step: pow, mean, add, rsqrt, mul, mul, copy_ per norm; prefill: copy_, pow, mean, add,
    * rsqrt, mul, copy_, mul). */
-  { BPW_PRIM_NORM, FWD, WHEN_UPCAST, ON_BASIS, 0, 1, 0, 1, "aten::copy_ (x.float())" },
-  { BPW_PRIM_NORM, FWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 2, "aten::pow" },
-  { BPW_PRIM_NORM, FWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 1, "aten::mean" },
-  { BPW_PRIM_NORM, FWD, WHEN_ALWAYS, ON_ROW, 0, 0, 0, 2, "aten::add (+ eps)" },
-  { BPW_PRIM_NORM, FWD, WHEN_ALWAYS, ON_ROW, 0, 0, 0, 2, "aten::rsqrt" },
-  { BPW_PRIM_NORM, FWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 2, "aten::mul (x * rsqrt)" },
-  { BPW_PRIM_NORM, FWD, WHEN_UPCAST, ON_BASIS, 0, 1, 0, 1, "aten::copy_ (.to(dtype))" },
-  { BPW_PRIM_NORM, FWD, WHEN_ALWAYS, ON_BASIS, 0, 2, 0, 0, "aten::mul (weight *)" },
-  { BPW_PRIM_NORM, FWD, WHEN_CAST, ON_BASIS, 1, 1, 0, 0, "aten::copy_ (autocast)" },
+  { BPW_PRIM_NORM, FWD, WHEN_UPCAST, ON_BASIS, 0, 1, 0, 1, OFF, 1, "aten::copy_ (x.float())" },
+  { BPW_PRIM_NORM, FWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 2, VEC, 0, "aten::pow" },
+  { BPW_PRIM_NORM, FWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 1, VEC, 0, "aten::mean" },
+  { BPW_PRIM_NORM, FWD, WHEN_ALWAYS, ON_ROW, 0, 0, 0, 2, VEC, 0, "aten::add (+ eps)" },
+  { BPW_PRIM_NORM, FWD, WHEN_ALWAYS, ON_ROW, 0, 0, 0, 2, VEC, 0, "aten::rsqrt" },
+  { BPW_PRIM_NORM, FWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 2, OFF, 1, "aten::mul (x * rsqrt)" },
+  { BPW_PRIM_NORM, FWD, WHEN_UPCAST, ON_BASIS, 0, 1, 0, 1, VEC, 0, "aten::copy_ (.to(dtype))" },
+  { BPW_PRIM_NORM, FWD, WHEN_ALWAYS, ON_BASIS, 0, 2, 0, 0, OFF, 1, "aten::mul (weight *)" },
+  { BPW_PRIM_NORM, FWD, WHEN_CAST, ON_BASIS, 1, 1, 0, 0, VEC, 0, "aten::copy_ (autocast)" },
   /* Its backward, autograd's of each forward op in fp32: the weight's gradient (g · x̂,
    * summed over tokens) and the input's (g · w; through rsqrt: g · x, summed over the row,
    * the row statistics, the mean's gradient spread by a div, the pow's by two muls, a copy
    * and the two paths added). */
-  { BPW_PRIM_NORM, BWD, WHEN_CAST, ON_BASIS, 1, 1, 0, 0, "aten::copy_ (autocast)" },
-  { BPW_PRIM_NORM, BWD, WHEN_UPCAST, ON_BASIS, 0, 1, 0, 1, "aten::copy_ (.to(dtype))" },
-  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 2, "aten::mul (g * weight)" },
-  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 3, "aten::mul (g * x)" },
-  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 2, "aten::mul (g * rsqrt)" },
-  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 1, "aten::sum (over the row)" },
-  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_ROW, 0, 0, 0, 2, "aten::pow" },
-  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_ROW, 0, 0, 0, 2, "aten::mul" },
-  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_ROW, 0, 0, 0, 3, "aten::mul" },
-  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 1, "aten::div (mean)" },
-  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 2, "aten::copy_ (memcpy)" },
-  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 2, "aten::mul (pow)" },
-  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 3, "aten::mul (pow)" },
-  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 3, "aten::add_" },
-  { BPW_PRIM_NORM, BWD, WHEN_UPCAST, ON_BASIS, 0, 1, 0, 1, "aten::copy_ (x.float())" },
-  { BPW_PRIM_NORM, WGT, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 3, "aten::mul (g * x̂)" },
-  { BPW_PRIM_NORM, WGT, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 1, "aten::sum (over tokens)" },
+  { BPW_PRIM_NORM, BWD, WHEN_CAST, ON_BASIS, 1, 1, 0, 0, OFF, 1, "aten::copy_ (autocast)" },
+  { BPW_PRIM_NORM, BWD, WHEN_UPCAST, ON_BASIS, 0, 1, 0, 1, OFF, 1, "aten::copy_ (.to(dtype))" },
+  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 2, OFF, 1, "aten::mul (g * weight)" },
+  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 3, VEC, 0, "aten::mul (g * x)" },
+  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 2, OFF, 1, "aten::mul (g * rsqrt)" },
+  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 1, VEC, 0, "aten::sum (over the row)" },
+  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_ROW, 0, 0, 0, 2, VEC, 0, "aten::pow" },
+  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_ROW, 0, 0, 0, 2, VEC, 0, "aten::mul" },
+  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_ROW, 0, 0, 0, 3, VEC, 0, "aten::mul" },
+  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 1, OFF, 1, "aten::div (mean)" },
+  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 2, VEC, 0, "aten::copy_ (memcpy)" },
+  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 2, VEC, 0, "aten::mul (pow)" },
+  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 3, VEC, 0, "aten::mul (pow)" },
+  { BPW_PRIM_NORM, BWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 3, VEC, 0, "aten::add_" },
+  { BPW_PRIM_NORM, BWD, WHEN_UPCAST, ON_BASIS, 0, 1, 0, 1, VEC, 0, "aten::copy_ (x.float())" },
+  { BPW_PRIM_NORM, WGT, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 3, VEC, 0, "aten::mul (g * x̂)" },
+  { BPW_PRIM_NORM, WGT, WHEN_ALWAYS, ON_BASIS, 0, 0, 0, 1, VEC, 0, "aten::sum (over tokens)" },
   /* SiLU gate on the halves of the gate+up product, per element of the output T·f:
    * silu(gate), · up; backward: the gradients of up (g · silu) and of silu's output (g · up),
    * silu_backward, and the two halves' gradients joined by a cat (2e read, 2e written). */
-  { BPW_PRIM_SWIGLU, FWD, WHEN_ALWAYS, ON_BASIS, 2, 0, 0, 0, "aten::silu" },
-  { BPW_PRIM_SWIGLU, FWD, WHEN_ALWAYS, ON_BASIS, 3, 0, 0, 0, "aten::mul" },
-  { BPW_PRIM_SWIGLU, BWD, WHEN_ALWAYS, ON_BASIS, 3, 0, 0, 0, "aten::mul (g * silu)" },
-  { BPW_PRIM_SWIGLU, BWD, WHEN_ALWAYS, ON_BASIS, 3, 0, 0, 0, "aten::mul (g * up)" },
-  { BPW_PRIM_SWIGLU, BWD, WHEN_ALWAYS, ON_BASIS, 3, 0, 0, 0, "aten::silu_backward" },
-  { BPW_PRIM_SWIGLU, BWD, WHEN_ALWAYS, ON_BASIS, 4, 0, 0, 0, "aten::cat" },
-  /* Rotary on halves, for each of q and k on its own (per element of it): x1·cos, x2·sin,
-   * x2·cos, x1·sin on halves (e in, the tables' r out), the difference and the sum, and the
-   * halves joined (two cats in the traced model); autocast then casts q and k for attention.
-   * Backward: the gradient cast up, the four products' gradients (· cos, · sin) each cast
-   * to q's dtype, the sub's neg, the halves' gradients added (add_), each slice's gradient
-   * a zero fill and a copy into it, the two added; then q, k and v's gradients joined. */
-  { BPW_PRIM_ROTARY, FWD, WHEN_ALWAYS, ON_BASIS, 2, 2, 0, 0, "aten::mul x4 (halves)" },
-  { BPW_PRIM_ROTARY, FWD, WHEN_ALWAYS, ON_BASIS, 0, 1.5, 0, 0, "aten::sub (half)" },
-  { BPW_PRIM_ROTARY, FWD, WHEN_ALWAYS, ON_BASIS, 0, 1.5, 0, 0, "aten::add (half)" },
-  { BPW_PRIM_ROTARY, FWD, WHEN_ALWAYS, ON_BASIS, 0, 2, 0, 0, "aten::cat" },
-  { BPW_PRIM_ROTARY, FWD, WHEN_ALWAYS, ON_BASIS, 0, 2, 0, 0, "aten::cat" },
-  { BPW_PRIM_ROTARY, FWD, WHEN_CAST, ON_BASIS, 1, 1, 0, 0, "aten::copy_ (autocast)" },
-  { BPW_PRIM_ROTARY, BWD, WHEN_CAST, ON_BASIS, 1, 1, 0, 0, "aten::copy_ (autocast)" },
-  { BPW_PRIM_ROTARY, BWD, WHEN_ALWAYS, ON_BASIS, 0, 4, 0, 0, "aten::mul x4 (halves)" },
-  { BPW_PRIM_ROTARY, BWD, WHEN_CAST, ON_BASIS, 2, 2, 0, 0, "aten::copy_ x4 (halves)" },
-  { BPW_PRIM_ROTARY, BWD, WHEN_ALWAYS, ON_BASIS, 0, 1, 0, 0, "aten::neg (half)" },
-  { BPW_PRIM_ROTARY, BWD, WHEN_ALWAYS, ON_BASIS, 3, 0, 0, 0, "aten::add_ x2 (halves)" },
-  { BPW_PRIM_ROTARY, BWD, WHEN_ALWAYS, ON_BASIS, 2, 0, 0, 0, "aten::fill_ x2" },
-  { BPW_PRIM_ROTARY, BWD, WHEN_ALWAYS, ON_BASIS, 2, 0, 0, 0, "aten::copy_ x2 (halves)" },
-  { BPW_PRIM_ROTARY, BWD, WHEN_ALWAYS, ON_BASIS, 3, 0, 0, 0, "aten::add_" },
-  { BPW_PRIM_ROTARY, BWD, WHEN_ALWAYS, ON_ALL, 2, 0, 0, 0, "aten::cat (q, k, v)" },
+  { BPW_PRIM_SWIGLU, FWD, WHEN_ALWAYS, ON_BASIS, 2, 0, 0, 0, OFF, 1, "aten::silu" },
+  { BPW_PRIM_SWIGLU, FWD, WHEN_ALWAYS, ON_BASIS, 3, 0, 0, 0, OFF, 1, "aten::mul" },
+  { BPW_PRIM_SWIGLU, BWD, WHEN_ALWAYS, ON_BASIS, 3, 0, 0, 0, VEC, 0, "aten::mul (g * silu)" },
+  { BPW_PRIM_SWIGLU, BWD, WHEN_ALWAYS, ON_BASIS, 3, 0, 0, 0, OFF, 1, "aten::mul (g * up)" },
+  { BPW_PRIM_SWIGLU, BWD, WHEN_ALWAYS, ON_BASIS, 3, 0, 0, 0, OFF, 1, "aten::silu_backward" },
+  { BPW_PRIM_SWIGLU, BWD, WHEN_ALWAYS, ON_BASIS, 4, 0, 0, 0, VEC, 0, "aten::cat" },
+  /* Rotary on the interleaved pairs, for each of q and k on its own (per element of it):
+   * x1·cos, x2·sin, x2·cos, x1·sin on the strided halves x[..., ::2] and x[..., 1::2] (e in,
+   * the tables' r out), the difference and the sum, and the two stacked back into pairs
+   * (one strided copy per half); autocast then casts q and k for attention. Backward: the
+   * gradient cast up, the four products' gradients (· cos, · sin) each cast to q's dtype,
+   * the sub's neg, the halves' gradients added (add_), each strided slice's gradient a
+   * zero fill and a copy into it, the two added; then q, k and v's gradients joined. */
+  { BPW_PRIM_ROTARY, FWD, WHEN_ALWAYS, ON_BASIS, 2, 2, 0, 0, OFF, 0.5, "aten::mul x4 (halves)" },
+  { BPW_PRIM_ROTARY, FWD, WHEN_ALWAYS, ON_BASIS, 0, 1.5, 0, 0, VEC, 0, "aten::sub (half)" },
+  { BPW_PRIM_ROTARY, FWD, WHEN_ALWAYS, ON_BASIS, 0, 1.5, 0, 0, VEC, 0, "aten::add (half)" },
+  { BPW_PRIM_ROTARY, FWD, WHEN_ALWAYS, ON_BASIS, 0, 2, 0, 0, OFF, 0.5,
+    "aten::stack x2 (halves interleaved)" },
+  { BPW_PRIM_ROTARY, FWD, WHEN_CAST, ON_BASIS, 1, 1, 0, 0, VEC, 0, "aten::copy_ (autocast)" },
+  { BPW_PRIM_ROTARY, BWD, WHEN_CAST, ON_BASIS, 1, 1, 0, 0, OFF, 1, "aten::copy_ (autocast)" },
+  { BPW_PRIM_ROTARY, BWD, WHEN_ALWAYS, ON_BASIS, 0, 4, 0, 0, OFF, 0.5, "aten::mul x4 (halves)" },
+  { BPW_PRIM_ROTARY, BWD, WHEN_CAST, ON_BASIS, 2, 2, 0, 0, VEC, 0, "aten::copy_ x4 (halves)" },
+  { BPW_PRIM_ROTARY, BWD, WHEN_ALWAYS, ON_BASIS, 0, 1, 0, 0, OFF, 0.5, "aten::neg (half)" },
+  { BPW_PRIM_ROTARY, BWD, WHEN_ALWAYS, ON_BASIS, 3, 0, 0, 0, VEC, 0, "aten::add_ x2 (halves)" },
+  { BPW_PRIM_ROTARY, BWD, WHEN_ALWAYS, ON_BASIS, 2, 0, 0, 0, VEC, 0, "aten::fill_ x2" },
+  { BPW_PRIM_ROTARY, BWD, WHEN_ALWAYS, ON_BASIS, 2, 0, 0, 0, OFF, 0.5,
+    "aten::copy_ x2 (halves)" },
+  { BPW_PRIM_ROTARY, BWD, WHEN_ALWAYS, ON_BASIS, 3, 0, 0, 0, VEC, 0, "aten::add_" },
+  { BPW_PRIM_ROTARY, BWD, WHEN_ALWAYS, ON_ALL, 2, 0, 0, 0, VEC, 0, "aten::cat (q, k, v)" },
   /* A residual add of the branch (e) into the stream (r); backward: the stream's gradient
    * accumulated (add_) and, where they differ, cast to the branch's dtype. */
-  { BPW_PRIM_ADD, FWD, WHEN_ALWAYS, ON_BASIS, 1, 2, 0, 0, "aten::add" },
-  { BPW_PRIM_ADD, BWD, WHEN_ALWAYS, ON_BASIS, 0, 3, 0, 0, "aten::add_" },
-  { BPW_PRIM_ADD, BWD, WHEN_CAST, ON_BASIS, 1, 1, 0, 0, "aten::copy_ (autocast)" },
+  { BPW_PRIM_ADD, FWD, WHEN_CAST, ON_BASIS, 1, 2, 0, 0, OFF, 1, "aten::add (mixed dtypes)" },
+  { BPW_PRIM_ADD, FWD, WHEN_SAME, ON_BASIS, 1, 2, 0, 0, VEC, 0, "aten::add" },
+  { BPW_PRIM_ADD, BWD, WHEN_ALWAYS, ON_BASIS, 0, 3, 0, 0, VEC, 0, "aten::add_" },
+  { BPW_PRIM_ADD, BWD, WHEN_CAST, ON_BASIS, 1, 1, 0, 0, VEC, 0, "aten::copy_ (autocast)" },
   /* Cross-entropy over the vocabulary, per logit (its casts are fp32_logits'): log_softmax
    * reads a row too long for an SM's shared memory three times (maximum, sum of
    * exponentials, output) and writes it; nll_loss gathers one per token. Backward: the
    * log-probabilities' gradient zero-filled, nll_loss_backward scatters one per token, and
    * log_softmax_backward reads the gradient twice (its sum, then the output) and writes. */
-  { BPW_PRIM_CROSS_ENTROPY, FWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 4, 0, "aten::_log_softmax" },
-  { BPW_PRIM_CROSS_ENTROPY, FWD, WHEN_ALWAYS, ON_ROW, 0, 0, 0, 3, "aten::nll_loss_forward" },
-  { BPW_PRIM_CROSS_ENTROPY, BWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 1, 0, "aten::fill_" },
-  { BPW_PRIM_CROSS_ENTROPY, BWD, WHEN_ALWAYS, ON_ROW, 0, 0, 0, 3, "aten::nll_loss_backward" },
-  { BPW_PRIM_CROSS_ENTROPY, BWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 4, 0,
+  { BPW_PRIM_CROSS_ENTROPY, FWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 4, 0, VEC, 0,
+    "aten::_log_softmax" },
+  { BPW_PRIM_CROSS_ENTROPY, FWD, WHEN_ALWAYS, ON_ROW, 0, 0, 0, 3, VEC, 0,
+    "aten::nll_loss_forward" },
+  { BPW_PRIM_CROSS_ENTROPY, BWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 1, 0, VEC, 0, "aten::fill_" },
+  { BPW_PRIM_CROSS_ENTROPY, BWD, WHEN_ALWAYS, ON_ROW, 0, 0, 0, 3, VEC, 0,
+    "aten::nll_loss_backward" },
+  { BPW_PRIM_CROSS_ENTROPY, BWD, WHEN_ALWAYS, ON_BASIS, 0, 0, 4, 0, VEC, 0,
     "aten::_log_softmax_backward_data" },
 };
 
 #undef FWD
 #undef BWD
 #undef WGT
+#undef VEC
+#undef OFF
 
 /* Kernels a row of the table stands for: the rotary rows marked x2 and x4 are that many
  * launches, each over a half or a whole of the tensor. */
@@ -370,7 +413,8 @@ eager_recipe (const BpwPlan *plan, const BpwOp *op, double *bytes, double *kerne
       double launches = eager_kernel_launches (k);
 
       if (k->primitive != op->primitive || k->phase != phase
-          || (k->when == WHEN_CAST && r == e) || (k->when == WHEN_UPCAST && r == FP32_BYTES))
+          || (k->when == WHEN_CAST && r == e) || (k->when == WHEN_SAME && r != e)
+          || (k->when == WHEN_UPCAST && r == FP32_BYTES))
         continue;
       if (k->on == ON_ALL || k->on == ON_ROW)
         {
@@ -378,14 +422,16 @@ eager_recipe (const BpwPlan *plan, const BpwOp *op, double *bytes, double *kerne
 
           *bytes += n * per;
           *kernels += launches;
-          *time_s += launches * kernel_time (plan, n * per / launches);
+          *time_s += launches * eager_kernel_time (plan, n * per / launches,
+                                                   k->offpath ? n * k->out : 0);
           continue;
         }
       for (guint p = 0; p < n_parts; p++)
         {
           *bytes += parts[p] * per;
           *kernels += launches;
-          *time_s += launches * kernel_time (plan, parts[p] * per / launches);
+          *time_s += launches * eager_kernel_time (plan, parts[p] * per / launches,
+                                                   k->offpath ? parts[p] * k->out : 0);
         }
     }
 }
@@ -471,7 +517,13 @@ fp32_logits (const BpwPlan *plan, const BpwOp *op, gboolean eager_loss)
                            NULL) / e;
   else
     return none;
-  return kernels_of (plan, logits * (eager_loss ? e + FP32_BYTES : 2 * FP32_BYTES), 1);
+  {
+    BpwImpl impl = { logits * (eager_loss ? e + FP32_BYTES : 2 * FP32_BYTES), 1, 0 };
+
+    /* The forward cast up converts per element; the backward cast down is vectorized. */
+    impl.time_s = eager_kernel_time (plan, impl.bytes, forward_pass (op->phase) ? logits : 0);
+    return impl;
+  }
 }
 
 /* The optimizer as the stack implements it: bytes_per_parameter × the tensor's parameters

@@ -140,6 +140,8 @@ test_hostile (void)
     { "{\"launch\": {\"decode\": \"lazy\", \"eager_gap\": \"4 us\"}}", "stack.launch.decode", "lazy" },
     { "{\"moe_dispatch\": {\"implementation\": \"loop\", \"per_expert\": \"-1 ms\"}}",
       "stack.moe_dispatch.per_expert", "" },
+    { "{\"elementwise_rate\": 0}", "stack.elementwise_rate", "" },
+    { "{\"elementwise_rate\": 1e300}", "stack.elementwise_rate", "" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -362,7 +364,7 @@ test_transformation_bytes (void)
    * kernels of 8 per token (7 kernels); backward cast e+r, then 8, 12, 8, 4, 4, 8, 8, 12,
    * 12, three row kernels of 8, 8, 12 per token (13); weight gradient 12 and 4 (2). SiLU
    * gate 2e + 3e (2), backward 3e three times and 4e (4). Rotary, per element of q and of
-   * k, each its own kernels: 2e+2r, 1.5r, 1.5r, 2r, 2r, e+r (9); backward e+r, 4r, 2e+2r,
+   * k, each its own kernels: 2e+2r (4), 1.5r, 1.5r, 2r (2), e+r (9); backward e+r, 4r, 2e+2r,
    * r, 3e, 2e, 2e, 3e (17) and a cat of q, k and v, 2e per element of all three (1).
    * Residual add e + 2r (1), backward 3r and e+r (2). Loss 4l per logit and 12 per token
    * (2); backward l, 4l, and 12 per token (3). */
@@ -376,7 +378,7 @@ test_transformation_bytes (void)
                                       + (12 + 4))
                              + T * (8 + 8 + 8 + 8 + 12))
                     + L * T * F * (5 * e + (3 + 3 + 3 + 4) * e)
-                    + L * (qk * ((2 * e + 2 * r + 1.5 * r + 1.5 * r + 2 * r + 2 * r + e + r)
+                    + L * (qk * ((2 * e + 2 * r + 1.5 * r + 1.5 * r + 2 * r + e + r)
                                  + (e + r + 4 * r + 2 * e + 2 * r + r + 3 * e + 2 * e + 2 * e
                                     + 3 * e))
                            + qkv * 2 * e)
@@ -428,9 +430,9 @@ test_transformation_bytes (void)
 /* Inference holds the weights in the compute dtype (r = e): the norm's x.float() and
  * .to(dtype) casts appear, autocast's do not. Per element: RMSNorm e+4, pow 8, mean 4,
  * x·rsqrt 8, 4+e, ·weight 2e, and two row kernels of 8 per token (8 kernels: 4e + 28 bytes);
- * rotary per element of q and of k 2e+2e, 1.5e, 1.5e, 2e, 2e (8 each: 11e); SiLU gate 5e
- * (2); residual add 3e (1). A stack whose element-wise work is fused pays none of it, and
- * its fp32 logits cost their 8 bytes a logit each way. */
+ * rotary per element of q and of k 2e+2e (4 kernels), 1.5e, 1.5e, 2e (2): 8 each, 9e; SiLU
+ * gate 5e (2); residual add 3e (1). A stack whose element-wise work is fused pays none of
+ * it, and its fp32 logits cost their 8 bytes a logit each way. */
 static void
 test_eager_recipe_inference (void)
 {
@@ -463,7 +465,7 @@ test_eager_recipe_inference (void)
           k = 8;
           break;
         case BPW_PRIM_ROTARY:
-          n = T * (A + KV) * D * 11 * e;
+          n = T * (A + KV) * D * 9 * e;
           k = 16;
           break;
         case BPW_PRIM_SWIGLU:
@@ -498,6 +500,53 @@ test_eager_recipe_inference (void)
   g_assert_null (find (fused_train, "unfused_elementwise"));
   t = get (fused_train, "fp32_logits");
   g_assert_cmpfloat (t->bytes, ==, 2 * 8 * T * V);
+  bpw_model_spec_clear (&spec);
+}
+
+/* An element-wise kernel off the vectorized path takes its fixed cost and its elements at
+ * the stack's elementwise_rate where that is the longer: at 1e9 elements/s the SiLU gate's
+ * two kernels (silu on the strided gate half, the product with the strided up half) take
+ * 2 (c + T·f / 1e9) with c the fixed cost per kernel, far above their bytes' time. The rate
+ * is read, written and compared with the rest of the stack. */
+static void
+test_elementwise_rate (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BpwBlueprint) bp = h200_with_stack (
+    "{\"elementwise\": \"unfused\", \"elementwise_rate\": 1e9}", &error);
+  g_autoptr(BpwBlueprint) back = NULL;
+  g_autoptr(BpwBlueprint) copy = NULL;
+  g_autoptr(BpwPlan) plan = NULL;
+  g_autofree char *json = NULL;
+  const double T = (double) B * S;
+  BpwModelSpec spec;
+  guint checked = 0;
+
+  g_assert_no_error (error);
+  g_assert_true (bp->stack.elementwise_rate.set);
+  g_assert_cmpfloat (bp->stack.elementwise_rate.value, ==, 1e9);
+  small_llama (&spec);
+  plan = bind (&spec, BPW_WORKLOAD_PREFILL, bp, BPW_FUSION_AUTOMATIC);
+  for (guint i = 0; i < plan->stages[0].tasks->len; i++)
+    {
+      const BpwPlanTask *pt = &g_array_index (plan->stages[0].tasks, BpwPlanTask, i);
+      double want = 2 * (plan->rates.vector.overhead + T * F / 1e9);
+
+      if (pt->primitive != BPW_PRIM_SWIGLU)
+        continue;
+      g_assert_cmpfloat (fabs (pt->cost.time_s - want), <=, 1e-12 * want);
+      checked++;
+    }
+  g_assert_cmpuint (checked, ==, L);
+
+  json = bpw_blueprint_to_json (bp);
+  g_assert_nonnull (strstr (json, "\"elementwise_rate\""));
+  back = bpw_blueprint_load_data ("saved.json", json, -1, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (bpw_blueprint_equal (bp, back));
+  copy = bpw_blueprint_copy (bp);
+  copy->stack.elementwise_rate.value *= 2;
+  g_assert_false (bpw_blueprint_equal (bp, copy));
   bpw_model_spec_clear (&spec);
 }
 
@@ -958,6 +1007,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/Stack/flash-memory", test_flash_memory);
   g_test_add_func ("/bpw/core/Stack/transformation-bytes", test_transformation_bytes);
   g_test_add_func ("/bpw/core/Stack/eager-recipe-inference", test_eager_recipe_inference);
+  g_test_add_func ("/bpw/core/Stack/elementwise-rate", test_elementwise_rate);
   g_test_add_func ("/bpw/core/Stack/conservation", test_conservation);
   g_test_add_func ("/bpw/core/Stack/moe-loop", test_moe_loop);
   g_test_add_func ("/bpw/core/Stack/moe-loop-decode", test_moe_loop_decode);
