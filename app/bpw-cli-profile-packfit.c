@@ -60,6 +60,8 @@ fit_text (GString *out, const BpwPackFit *fit, const char *output)
   value_text (out, "eager launch gap (training)", &fit->train_eager_gap, 1e6, "µs");
   value_text (out, "graph replay gap", &fit->graph_gap, 1e6, "µs");
   value_text (out, "eager device gap", &fit->eager_device_gap, 1e6, "µs");
+  value_text (out, "off-path element-wise rate", &fit->elementwise_rate, 1e-9,
+              "G elements/s");
   value_text (out, "optimizer bytes / parameter", &fit->optimizer_bytes, 1, "B");
   /* A foreach optimizer's launches follow its parameters, a loop's its tensors. */
   if (isnan (fit->optimizer_launches.value))

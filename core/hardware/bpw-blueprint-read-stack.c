@@ -255,7 +255,7 @@ _bpw_blueprint_read_stack (BpwBlueprintReader *r,
 {
   static const char * const known[] = {
     "name", "source", "attention", "fusion", "precision", "optimizer", "elementwise",
-    "launch", "moe_dispatch", "notes", NULL
+    "elementwise_rate", "launch", "moe_dispatch", "notes", NULL
   };
   BpwStack *st = &r->bp->stack;
   JsonObject *obj;
@@ -272,7 +272,10 @@ _bpw_blueprint_read_stack (BpwBlueprintReader *r,
       || !bpw_json_doc_get_enum (r->doc, obj, "stack", "attention", FALSE, attention_choices,
                                  &attention, error)
       || !bpw_json_doc_get_enum (r->doc, obj, "stack", "elementwise", FALSE,
-                                 elementwise_choices, &elementwise, error))
+                                 elementwise_choices, &elementwise, error)
+      || !_bpw_blueprint_read_value (r, obj, "stack", "elementwise_rate", FALSE, BPW_UNIT_NONE,
+                                     G_MINDOUBLE, BPW_STACK_MAX_ELEMENTWISE_RATE, FALSE,
+                                     &st->elementwise_rate, error))
     return FALSE;
   st->set = TRUE;
   st->name = bpw_blueprint_intern (r->bp, name);

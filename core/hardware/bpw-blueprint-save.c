@@ -209,6 +209,7 @@ bpw_blueprint_write_stack (BpwJsonWriter  *w,
       bpw_json_writer_end_object (w);
     }
   bpw_json_writer_string (w, "elementwise", st->unfused_elementwise ? "unfused" : "fused");
+  bpw_blueprint_write_value (w, "elementwise_rate", &st->elementwise_rate);
   if (st->has_launch)
     {
       bpw_json_writer_begin_object (w, "launch");

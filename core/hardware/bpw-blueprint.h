@@ -272,6 +272,7 @@ typedef enum
 #define BPW_STACK_MAX_BYTES_PER_PARAMETER 1e4
 #define BPW_STACK_MAX_KERNELS_PER_TENSOR  1e3
 #define BPW_STACK_MAX_KERNELS_PER_PARAMETER 1.0
+#define BPW_STACK_MAX_ELEMENTWISE_RATE    1e15
 
 typedef struct
 {
@@ -290,6 +291,9 @@ typedef struct
   BpwSourced         optimizer_kernels_per_parameter; /* launches per parameter (foreach:
                                                        * chunks of elements per launch) */
   gboolean           unfused_elementwise; /* "elementwise": "unfused" */
+  BpwSourced         elementwise_rate;    /* elements/s of an eager element-wise kernel off
+                                           * the vectorized path (a broadcast or strided
+                                           * operand, a dtype converted per element) */
   gboolean           has_launch;
   BpwStackLaunch     launch[BPW_STACK_N_PHASES];
   BpwSourced         eager_gap;           /* s of host issue time per eager kernel in

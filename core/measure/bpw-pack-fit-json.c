@@ -60,6 +60,7 @@ bpw_pack_fit_blueprint (const BpwPackFit *fit)
   set_value (bp, &st->optimizer_kernels_per_tensor, &fit->optimizer_kernels);
   set_value (bp, &st->optimizer_kernels_per_parameter, &fit->optimizer_launches);
   st->unfused_elementwise = g_strcmp0 (fit->elementwise, "unfused") == 0;
+  set_value (bp, &st->elementwise_rate, &fit->elementwise_rate);
   st->has_launch = TRUE;
   for (guint p = 0; p < BPW_STACK_N_PHASES; p++)
     st->launch[p] = launch_of (fit->launch[p]);

@@ -61,7 +61,15 @@ typedef struct
   double  *queued_gaps;     /* device idle before each kernel whose launch call came before
                              * the previous kernel ended (the queue ahead), ascending; owned */
   guint    n_queued_gaps;
+  double  *offpath_elements; /* element-wise kernels off the vectorized path, of at least
+                              * BPW_PACK_OFFPATH_MIN_ELEMENTS: their op's elements; owned */
+  double  *offpath_durations; /* and their durations, in the same order; owned */
+  guint    n_offpath;
 } BpwPackTrace;
+
+/* The least elements an off-path element-wise kernel of a trace has to tell the rate:
+ * below it the fixed cost per kernel dominates. */
+#define BPW_PACK_OFFPATH_MIN_ELEMENTS (1 << 20)
 
 /* Reads a run's trace; errors name the file. */
 BpwPackTrace *bpw_pack_trace_load (const char   *path,
@@ -135,6 +143,8 @@ typedef struct
   BpwPackFitValue  graph_gap;         /* s; NAN: no graph-replayed run */
   BpwPackFitValue  eager_device_gap;  /* s; NAN: no eager run with the queue ahead */
   BpwPackFitValue  moe_per_expert;    /* s; NAN: no MoE training run */
+  BpwPackFitValue  elementwise_rate;  /* elements/s off the vectorized path; NAN: no such
+                                       * kernel in the traces left in */
   GPtrArray       *warnings;          /* sentences */
 } BpwPackFit;
 

@@ -37,6 +37,38 @@ typedef struct
   gint64               correlation;
 } Kernel;
 
+/* PyTorch's element-wise kernels that do not run vectorized: the strided one (an operand
+ * broadcast or not contiguous: each operand's offset computed from the element's index)
+ * and the unrolled one (a dtype converted per element). */
+static gboolean
+is_offpath_elementwise (const char *name)
+{
+  return strstr (name, "::elementwise_kernel<") != NULL
+         || strstr (name, "unrolled_elementwise_kernel<") != NULL;
+}
+
+/* Elements an op works on: its largest input's (the output of an element-wise op is the
+ * broadcast of its inputs; a list input, as a cat's, has no dims of its own). */
+static double
+op_elements (const BpwProfile *profile, const BpwProfileEvent *op)
+{
+  double most = 0;
+
+  for (guint i = 0; i < op->n_inputs; i++)
+    {
+      guint rank;
+      const gint64 *dims = bpw_profile_event_input (profile, op, i, &rank);
+      double n = 1;
+
+      if (rank == 0)
+        continue;
+      for (guint d = 0; d < rank; d++)
+        n *= (double) dims[d];
+      most = MAX (most, n);
+    }
+  return most;
+}
+
 static int
 compare_kernel (const void *a, const void *b)
 {
@@ -53,6 +85,8 @@ bpw_pack_trace_load (const char  *path,
   g_autoptr(GArray) kernels = NULL;
   g_autoptr(GHashTable) launched = NULL;  /* correlation → launch call start */
   g_autoptr(GArray) queued = NULL;
+  g_autoptr(GHashTable) ops = NULL;       /* external id → the host op with input dims */
+  g_autoptr(GArray) offpath = NULL;       /* (elements, duration) pairs */
   BpwPackTrace *t;
   double end = 0, first_launch = INFINITY, last_launch = -INFINITY;
   guint n_short = 0, n_launches = 0;
@@ -62,6 +96,15 @@ bpw_pack_trace_load (const char  *path,
   kernels = g_array_new (FALSE, FALSE, sizeof (Kernel));
   launched = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   queued = g_array_new (FALSE, FALSE, sizeof (double));
+  ops = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  offpath = g_array_new (FALSE, FALSE, sizeof (double));
+  for (guint i = 0; i < profile->events->len; i++)
+    {
+      const BpwProfileEvent *e = &g_array_index (profile->events, BpwProfileEvent, i);
+
+      if (e->type == BPW_PROFILE_EVENT_HOST && e->external_id >= 0 && e->n_inputs > 0)
+        g_hash_table_insert (ops, g_memdup2 (&e->external_id, sizeof (gint64)), (gpointer) e);
+    }
   for (guint i = 0; i < profile->events->len; i++)
     {
       const BpwProfileEvent *e = &g_array_index (profile->events, BpwProfileEvent, i);
@@ -84,6 +127,18 @@ bpw_pack_trace_load (const char  *path,
         continue;
       k.klass = bpw_stack_kernel_class_from_name (bpw_profile_event_name (profile, e));
       g_array_append_val (kernels, k);
+      if (e->type == BPW_PROFILE_EVENT_KERNEL
+          && is_offpath_elementwise (bpw_profile_event_name (profile, e)))
+        {
+          const BpwProfileEvent *op = g_hash_table_lookup (ops, &e->external_id);
+          double n = op != NULL ? op_elements (profile, op) : 0;
+
+          if (n >= BPW_PACK_OFFPATH_MIN_ELEMENTS && e->duration > 0)
+            {
+              g_array_append_val (offpath, n);
+              g_array_append_val (offpath, e->duration);
+            }
+        }
     }
   if (kernels->len == 0)
     {
@@ -133,6 +188,14 @@ bpw_pack_trace_load (const char  *path,
   if (queued->len > 0)  /* an empty GArray has no data to hand qsort */
     qsort (queued->data, queued->len, sizeof (double), compare_double);
   t->n_queued_gaps = queued->len;
+  t->n_offpath = offpath->len / 2;
+  t->offpath_elements = g_new (double, MAX (t->n_offpath, 1));
+  t->offpath_durations = g_new (double, MAX (t->n_offpath, 1));
+  for (guint i = 0; i < t->n_offpath; i++)
+    {
+      t->offpath_elements[i] = g_array_index (offpath, double, 2 * i);
+      t->offpath_durations[i] = g_array_index (offpath, double, 2 * i + 1);
+    }
   t->queued_gaps = (double *) g_array_free (g_steal_pointer (&queued), FALSE);
   return t;
 }
@@ -146,6 +209,8 @@ bpw_pack_trace_free (BpwPackTrace *trace)
   g_free (trace->ordered);
   g_free (trace->short_durations);
   g_free (trace->queued_gaps);
+  g_free (trace->offpath_elements);
+  g_free (trace->offpath_durations);
   g_free (trace);
 }
 
