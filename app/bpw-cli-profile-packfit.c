@@ -49,6 +49,10 @@ fit_text (GString *out, const BpwPackFit *fit, const char *output)
                           fit->matmul_points[BPW_PRECISION_FP8]);
   g_string_append_printf (out, "  %-28s %.3g µs\n", "fixed cost per kernel",
                           fit->kernel_overhead_s * 1e6);
+  g_string_append_printf (out, "  %-28s %.3g µs (of its fastest call, %.3g µs)\n",
+                          "kit's per-call latency", fit->call_latency_s * 1e6,
+                          fit->call_floor_s * 1e6);
+  value_text (out, "matrix engine clock in runs", &fit->engine_clock, 1, "× microbenchmarks'");
   g_string_append_printf (out, "  stack: attention %s, master weights %s, logits %s, optimizer "
                           "%s, element-wise %s,\n         launch train %s, prefill %s, decode "
                           "%s%s%s\n", fit->attention, fit->master_weights, fit->logits,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpw-cost.h"
 #include "bpw-error.h"
 #include "bpw-i18n.h"
 #include "bpw-model-spec.h"
@@ -84,6 +85,14 @@ compare_double (const void *a, const void *b)
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+static void
+fit_value (BpwPackFitValue *v, double value, char *source)
+{
+  v->value = value;
+  g_free (v->source);
+  v->source = source;
+}
+
 /* ---- hardware ---- */
 
 typedef struct
@@ -93,25 +102,76 @@ typedef struct
   guint  n;
 } Bin;
 
-/* A product's time on the engine, or 0 when it says nothing about the engine: at the kit's
- * per-call floor, or all of it explained by the fixed cost and the memory time. */
-static double
-engine_time (const BpwPackMatmul *mm, BpwPrecision precision, double floor_s, double overhead,
-             double memory_rate, double best_rate)
+/* A product as the cost model prices it (bind_matmul, bpw_cost_task): its FLOPs padded to
+ * the engine's native tile, and the time device memory needs for its tiled operand traffic
+ * at the calibrated bandwidth. */
+static void
+product_cost (const BpwCostRates *rates, double batch, double m, double n, double k,
+              double elem, double *flops, double *memory_s)
 {
-  double flops = 2.0 * (double) mm->m * (double) mm->n * (double) mm->k;
-  double in_bytes = precision == BPW_PRECISION_FP8 ? 1 : 2;
-  double bytes = in_bytes * ((double) mm->m * mm->k + (double) mm->k * mm->n) +
-                 2.0 * (double) mm->m * mm->n;   /* bf16 results */
-  double memory = bytes / memory_rate;
-  double t = mm->time_s - overhead;
+  double bytes[BPW_N_TRAFFIC_LEVELS] = { 0 };
+  BpwTaskCost cost;
 
-  if (mm->time_s < FLOOR_FACTOR * floor_s)
+  *flops = bpw_cost_padded_flops (&rates->matrix.engine->tile, batch, m, n, k);
+  bytes[BPW_TRAFFIC_DEVICE] = bpw_cost_matmul_traffic (batch, m, n, k, elem,
+                                                       rates->onchip_bytes, NULL, NULL);
+  bpw_cost_task (rates, &rates->matrix, 0, bytes, &cost);
+  *memory_s = cost.memory_s;
+}
+
+static double
+operand_bytes (BpwPrecision precision)
+{
+  return precision == BPW_PRECISION_FP8 ? 1 : 2;
+}
+
+/* The kit times each product alone, host call included (CUDA events around one call on an
+ * idle device): every time holds the host's dispatch of the call before its kernel starts,
+ * which a run's queued kernels do not wait for (the stack's launch model has the host's own
+ * time). The sweep's fastest call shows it: its time less the least its kernel takes, the
+ * fixed cost per kernel and its operands' memory time. (On the shared pack: 33.7 us for a
+ * product whose kernel cannot take less than 10 us; the pack's decode traces run products
+ * of the same shapes 10 to 27 us faster than the kit times them, at any size.) */
+static void
+fit_call_latency (BpwPackFit *fit, const BpwMeasurementPack *pack)
+{
+  const BpwPackMatmul *fastest = &pack->peak;
+  BpwPrecision precision;
+  BpwCostRates rates;
+  double flops, memory;
+
+  for (guint i = 0; i < pack->n_matmuls; i++)
+    if (pack->matmuls[i].time_s < fastest->time_s)
+      fastest = &pack->matmuls[i];
+  fit->call_floor_s = fastest->time_s;
+  precision = bpw_precision_from_dtype (fastest->dtype);
+  if (!bpw_cost_rates_init (&rates, fit->blueprint, precision, NULL))
+    return;
+  product_cost (&rates, 1, (double) fastest->m, (double) fastest->n, (double) fastest->k,
+                operand_bytes (precision), &flops, &memory);
+  fit->call_latency_s = MAX (0, fastest->time_s - fit->kernel_overhead_s - memory);
+}
+
+/* A product's time on the engine, or 0 when it says nothing about the engine: at the kit's
+ * per-call floor, or, the way the cost model combines compute and memory, no engine time
+ * left: with overlap (time = fixed cost + max (compute, memory)) a product below the
+ * roofline's ridge — memory slower than the best engine rate — is memory's, whatever the
+ * engine does; without overlap (fixed cost + compute + memory) its memory time is
+ * subtracted. The kit's per-call latency is not the engine's. */
+static double
+engine_time (const BpwPackFit *fit, const BpwCostRates *rates, const BpwPackMatmul *mm,
+             BpwPrecision precision, double best_rate, double *flops)
+{
+  double memory, t = mm->time_s - fit->call_latency_s - fit->kernel_overhead_s;
+
+  product_cost (rates, 1, (double) mm->m, (double) mm->n, (double) mm->k,
+                operand_bytes (precision), flops, &memory);
+  if (mm->time_s < FLOOR_FACTOR * fit->call_floor_s)
     return 0;
-  /* Below the ridge (memory slower than the best engine rate) the operands' traffic is
-   * charged to memory; only what is left is the engine's. */
-  if (memory >= flops / best_rate)
+  if (rates->processing == BPW_PROCESSING_NO_OVERLAP)
     t -= memory;
+  else if (memory >= *flops / best_rate || t <= memory)
+    return 0;
   return MAX (t, 0);
 }
 
@@ -119,8 +179,7 @@ engine_time (const BpwPackMatmul *mm, BpwPrecision precision, double floor_s, do
  * and the peak product when @with_peak. */
 static void
 fit_matrix_table (BpwPackFit *fit, const BpwMeasurementPack *pack, BpwPrecision precision,
-                  const guint *products, guint n_products, gboolean with_peak, double floor_s,
-                  double memory_rate)
+                  const guint *products, guint n_products, gboolean with_peak)
 {
   BpwBlueprint *bp = fit->blueprint;
   int e = bpw_blueprint_first_engine (bp, BPW_ENGINE_MATRIX);
@@ -130,10 +189,12 @@ fit_matrix_table (BpwPackFit *fit, const BpwMeasurementPack *pack, BpwPrecision 
   g_autofree char *source = NULL;
   gint lowest = G_MAXINT, highest = G_MININT;
   double peak, best = 0;
+  BpwCostRates rates;
 
   if (e < 0 || total == 0)
     return;
-  if (!bp->engines[e].peak[precision].set || bp->engines[e].peak[precision].value <= 0)
+  if (!bp->engines[e].peak[precision].set || bp->engines[e].peak[precision].value <= 0 ||
+      !bpw_cost_rates_init (&rates, bp, precision, NULL))
     {
       g_ptr_array_add (fit->warnings,
                        g_strdup_printf (_("%s has no %s peak on its matrix engine: the pack's "
@@ -144,24 +205,24 @@ fit_matrix_table (BpwPackFit *fit, const BpwMeasurementPack *pack, BpwPrecision 
     }
   peak = bp->engines[e].peak[precision].value;
   for (guint i = 0; i < total; i++)
-    best = MAX (best, (i < n_products ? &pack->matmuls[products[i]] : &pack->peak)->flops_per_s);
-  for (guint i = 0; i < total; i++)
     {
       const BpwPackMatmul *mm = i < n_products ? &pack->matmuls[products[i]] : &pack->peak;
-      gint bin = (gint) floor (log10 (2.0 * mm->m * mm->n * mm->k) * BINS_PER_DECADE);
+      double flops, memory;
 
-      lowest = MIN (lowest, bin);
-      highest = MAX (highest, bin);
+      product_cost (&rates, 1, (double) mm->m, (double) mm->n, (double) mm->k,
+                    operand_bytes (precision), &flops, &memory);
+      best = MAX (best, flops / mm->time_s);
+      lowest = MIN (lowest, (gint) floor (log10 (flops) * BINS_PER_DECADE));
+      highest = MAX (highest, (gint) floor (log10 (flops) * BINS_PER_DECADE));
     }
   bins = g_new0 (Bin, highest - lowest + 1);
   for (guint i = 0; i < total; i++)
     {
       const BpwPackMatmul *mm = i < n_products ? &pack->matmuls[products[i]] : &pack->peak;
-      double flops = 2.0 * (double) mm->m * (double) mm->n * (double) mm->k;
-      double t = engine_time (mm, precision, floor_s, fit->kernel_overhead_s, memory_rate, best);
+      double flops, t = engine_time (fit, &rates, mm, precision, best, &flops);
       Bin *b = &bins[(gint) floor (log10 (flops) * BINS_PER_DECADE) - lowest];
 
-      if (mm->time_s < FLOOR_FACTOR * floor_s)
+      if (mm->time_s < FLOOR_FACTOR * fit->call_floor_s)
         at_floor++;
       if (t <= 0)
         continue;
@@ -194,15 +255,123 @@ fit_matrix_table (BpwPackFit *fit, const BpwMeasurementPack *pack, BpwPrecision 
     }
   source = g_strdup_printf ("%s: microbenchmarks %s%s (%u of %u products; %u at the kit's "
                             "per-call floor of %.1f us left out): each product's time less "
-                            "the fixed cost per kernel and, below the roofline's ridge, less "
-                            "its operands' memory time; binned %d per decade of FLOPs",
+                            "the kit's per-call latency %.1f us (the floor less its kernel's "
+                            "least time), less the fixed cost per kernel and, %s; FLOPs padded "
+                            "to the engine's tile; binned %d per decade of FLOPs",
                             fit->source, precision == BPW_PRECISION_FP8 ? "matmul_fp8"
                                                                          : "matmul_bf16",
                             with_peak ? " and matmul_peak" : "", used, total, at_floor,
-                            floor_s * 1e6, BINS_PER_DECADE);
+                            fit->call_floor_s * 1e6, fit->call_latency_s * 1e6,
+                            rates.processing == BPW_PROCESSING_NO_OVERLAP
+                            ? "less its operands' memory time (no overlap)"
+                            : "as memory overlaps compute, only products above the "
+                              "roofline's ridge", BINS_PER_DECADE);
   bpw_efficiency_table_set (bp, &bp->engines[e].efficiency[precision],
                             &g_array_index (points, BpwEfficiencyPoint, 0), points->len,
                             BPW_INTERPOLATION_LOG_LINEAR, BPW_PROVENANCE_MEASURED, source);
+}
+
+/* The matrix engine in the runs against the microbenchmarks: the kit times each product
+ * in a loop of that product alone, which holds the board at its power limit and the SM
+ * clock below its maximum (the shared pack: 1479 of 1980 MHz at 674 of 700 W under its
+ * peak product), while a run interleaves memory-bound kernels that let the clock rise.
+ * Its matrix products that the table prices as compute-bound (their engine time above
+ * their memory time) give the ratio: Σ engine time the table predicts over Σ measured
+ * time less the fixed cost per kernel, over the traced products of the runs left in. The
+ * clock the microbenchmark recorded bounds it: the engine can run no faster than at its
+ * maximum clock. Every table the microbenchmarks calibrated is scaled by it, capped at 1
+ * (a clock moves the engine in every precision). */
+static gboolean
+fit_engine_clock (BpwPackFit *fit, const BpwPackData *data, GError **error)
+{
+  const BpwMeasurementPack *pack = data->pack;
+  BpwBlueprint *bp = fit->blueprint;
+  int e = bpw_blueprint_first_engine (bp, BPW_ENGINE_MATRIX);
+  g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autofree char *names = NULL, *bound = NULL;
+  double predicted = 0, measured = 0, ratio, cap = INFINITY;
+  guint used = 0;
+
+  if (e < 0)
+    return TRUE;
+  for (guint r = 0; r < pack->n_runs; r++)
+    {
+      const BpwPackTrace *t = data->traces[r];
+      BpwPrecision precision = bpw_precision_from_dtype (pack->runs[r].scenario.dtype);
+      guint before = used;
+      BpwCostRates rates;
+
+      if ((gint) r == fit->excluded || t->n_products == 0 ||
+          fit->matmul_points[precision] == 0 ||
+          !bpw_cost_rates_init (&rates, bp, precision, error))
+        {
+          if (error != NULL && *error != NULL)
+            return FALSE;
+          continue;
+        }
+      for (guint i = 0; i < t->n_products; i++)
+        {
+          const BpwPackProduct *p = &t->products[i];
+          double flops, memory, engine;
+
+          product_cost (&rates, p->batch, p->m, p->n, p->k, operand_bytes (precision),
+                        &flops, &memory);
+          engine = flops / (rates.matrix.peak *
+                            bpw_efficiency_table_lookup (rates.matrix.efficiency, flops));
+          if (engine <= memory || p->time_s <= fit->kernel_overhead_s)
+            continue;
+          predicted += engine;
+          measured += p->time_s - fit->kernel_overhead_s;
+          used++;
+        }
+      if (used > before)
+        g_array_append_val (runs, r);
+    }
+  if (used == 0)
+    return TRUE;
+  ratio = predicted / measured;
+  if (pack->sm_clock_max_mhz > 0 && pack->peak_sm_clock_mhz > 0)
+    {
+      cap = pack->sm_clock_max_mhz / pack->peak_sm_clock_mhz;
+      bound = g_strdup_printf ("; at most the maximum SM clock over the peak product's, "
+                               "%.0f / %.0f MHz", pack->sm_clock_max_mhz,
+                               pack->peak_sm_clock_mhz);
+    }
+  if (ratio > cap)
+    {
+      g_ptr_array_add (fit->warnings,
+                       g_strdup_printf (_("the traced matrix products run %.3g times as fast "
+                                          "as the microbenchmarks predict, more than the "
+                                          "SM clock allows (%.3g): the ratio is capped"),
+                                        ratio, cap));
+      ratio = cap;
+    }
+  names = run_list (pack, (const guint *) runs->data, runs->len);
+  fit_value (&fit->engine_clock, ratio,
+             g_strdup_printf ("%s: the matrix engine's rate in the runs over the "
+                              "microbenchmarks' (the clock under a run's load against the "
+                              "sustained product loop's): %u traced products of runs %s "
+                              "that the microbenchmark table prices compute-bound, %.3f ms "
+                              "of engine time predicted over %.3f ms measured less the "
+                              "fixed cost per kernel%s", fit->source, used, names,
+                              predicted * 1e3, measured * 1e3, bound != NULL ? bound : ""));
+  for (guint p = 0; p < BPW_N_PRECISIONS; p++)
+    {
+      BpwEfficiencyTable *table = &bp->engines[e].efficiency[p];
+      g_autofree BpwEfficiencyPoint *points = NULL;
+      g_autofree char *source = NULL;
+
+      if (fit->matmul_points[p] == 0 || table->n_points == 0)
+        continue;
+      points = g_memdup2 (table->points, table->n_points * sizeof *points);
+      for (guint i = 0; i < table->n_points; i++)
+        points[i].efficiency = MIN (1.0, points[i].efficiency * ratio);
+      source = g_strdup_printf ("%s; scaled by the engine's clock in the runs, %.4f (%s)",
+                                table->source, ratio, fit->engine_clock.source);
+      bpw_efficiency_table_set (bp, table, points, table->n_points, table->interpolation,
+                                table->kind, source);
+    }
+  return TRUE;
 }
 
 /* Device memory: each copy reads its bytes and writes them. */
@@ -292,15 +461,6 @@ fit_overhead (BpwPackFit *fit, const BpwPackData *data)
 }
 
 /* ---- the software stack ---- */
-
-
-static void
-fit_value (BpwPackFitValue *v, double value, char *source)
-{
-  v->value = value;
-  g_free (v->source);
-  v->source = source;
-}
 
 /* The two kinds of host issue: inference (forward only) and training (autograd's backward
  * engine and the optimizer add host work per kernel). */
@@ -617,8 +777,7 @@ bpw_pack_fit (const BpwBlueprint *blueprint,
   g_autofree char *default_name = g_strdup_printf ("%s-calibrated", blueprint->name);
   g_autofree guint *bf16 = NULL, *fp8 = NULL;
   guint n_bf16 = 0, n_fp8 = 0;
-  double floor_s = pack->peak.time_s, copy_rate = 0, largest = 0;
-  int mem;
+  double copy_rate = 0, largest = 0;
 
   fit->excluded = exclude;
   fit->warnings = g_ptr_array_new_with_free_func (g_free);
@@ -627,6 +786,7 @@ bpw_pack_fit (const BpwBlueprint *blueprint,
   fit->eager_gap.value = fit->train_eager_gap.value = fit->graph_gap.value = fit->moe_per_expert.value = NAN;
   fit->eager_device_gap.value = NAN;
   fit->elementwise_rate.value = NAN;
+  fit->engine_clock.value = NAN;
   fit->source = g_strdup_printf ("measurement pack %s (%s, driver %s, CUDA %s, %s)", base,
                                  pack->device_name, pack->driver != NULL ? pack->driver : "?",
                                  pack->cuda != NULL ? pack->cuda : "?", pack->framework);
@@ -638,7 +798,6 @@ bpw_pack_fit (const BpwBlueprint *blueprint,
   if (!fit_memory (fit, pack, error))
     return NULL;
   fit_overhead (fit, data);
-  mem = bpw_blueprint_first_memory (fit->blueprint, BPW_MEMORY_DEVICE);
   for (guint i = 0; i < pack->n_copies; i++)
     if ((double) pack->copies[i].bytes > largest)
       {
@@ -646,16 +805,15 @@ bpw_pack_fit (const BpwBlueprint *blueprint,
         copy_rate = pack->copies[i].bytes_per_s;
       }
 
-  /* The kit's per-call floor: its fastest product of any precision. */
-  for (guint i = 0; i < pack->n_matmuls; i++)
-    floor_s = MIN (floor_s, pack->matmuls[i].time_s);
+  /* The kit's per-call floor and latency: its fastest product of any precision. */
+  fit_call_latency (fit, pack);
   bf16 = bpw_measurement_pack_matmuls_of (pack, BPW_DTYPE_BF16, &n_bf16);
   fp8 = bpw_measurement_pack_matmuls_of (pack, BPW_DTYPE_FP8, &n_fp8);
   fit_matrix_table (fit, pack, BPW_PRECISION_BF16, bf16, n_bf16,
-                    pack->peak.dtype == BPW_DTYPE_BF16, floor_s,
-                    fit->blueprint->memory[mem].bandwidth.value * fit->memory_efficiency);
-  fit_matrix_table (fit, pack, BPW_PRECISION_FP8, fp8, n_fp8, pack->peak.dtype == BPW_DTYPE_FP8,
-                    floor_s, fit->blueprint->memory[mem].bandwidth.value * fit->memory_efficiency);
+                    pack->peak.dtype == BPW_DTYPE_BF16);
+  fit_matrix_table (fit, pack, BPW_PRECISION_FP8, fp8, n_fp8, pack->peak.dtype == BPW_DTYPE_FP8);
+  if (!fit_engine_clock (fit, data, error))
+    return NULL;
 
   fit_launch (fit, data);
   fit_elementwise_rate (fit, data);
@@ -683,6 +841,7 @@ bpw_pack_fit_free (BpwPackFit *fit)
   g_free (fit->eager_device_gap.source);
   g_free (fit->moe_per_expert.source);
   g_free (fit->elementwise_rate.source);
+  g_free (fit->engine_clock.source);
   g_clear_pointer (&fit->warnings, g_ptr_array_unref);
   g_free (fit);
 }

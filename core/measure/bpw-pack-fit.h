@@ -8,13 +8,23 @@
  * - device memory: the efficiency of the copy microbenchmark, bytes read plus written over
  *   the datasheet bandwidth;
  * - the matrix engine, per precision (bf16 from the shape sweep and the peak product, fp8
- *   from matmul_fp8): each product's time less the fixed cost per kernel, less, for
- *   products below the roofline's ridge, the time device memory needs for their operands
- *   (that part is charged to memory, so the table does not charge it twice); products
- *   whose time is that of the fastest call of the sweep (the kit's per-call floor) say
- *   nothing about the engine and are left out; the rest are binned by FLOPs (two bins per
- *   decade), each bin's efficiency Σ FLOPs / (peak · Σ time) at the time-weighted mean
- *   log FLOPs of its products, interpolated log-linearly;
+ *   from matmul_fp8), each product priced as the estimator prices it (FLOPs padded to the
+ *   engine's tile, tiled operand traffic at the calibrated bandwidth): its time less the
+ *   kit's per-call latency (the kit times one call on an idle device, host dispatch
+ *   included: the sweep's fastest call less its kernel's least time, the fixed cost and
+ *   its operands' memory time), less the fixed cost per kernel; memory as the blueprint's
+ *   processing combines it: with overlap, products below the roofline's ridge are
+ *   memory's and left out, without it their memory time is subtracted; products within
+ *   1.25× of the fastest call (the kit's per-call floor) say nothing about the engine and
+ *   are left out; the rest are binned by FLOPs (two bins per decade), each bin's
+ *   efficiency Σ FLOPs / (peak · Σ time) at the time-weighted mean log FLOPs of its
+ *   products, interpolated log-linearly;
+ * - the matrix engine's clock in the runs: the kit's sustained loop of one product holds
+ *   the board at its power limit and the clock below its maximum, a run's interleaved
+ *   memory-bound kernels let it rise; the traced products with a recorded shape that the
+ *   table prices compute-bound, runs left in, give Σ predicted engine time over Σ
+ *   measured GEMM time less the fixed cost, at most the maximum SM clock over the peak
+ *   product's; every table the microbenchmarks calibrated is scaled by it (capped at 1);
  * - the fixed cost per kernel of every engine: the lower quartile of the durations of the
  *   traces' element-wise and cast kernels (kernels that move next to nothing take it);
  * - the stack (the blueprint's "stack" member): eager launch as a host issue stream, the
@@ -43,6 +53,14 @@
 
 G_BEGIN_DECLS
 
+/* A traced matrix product whose shape the trace records ("Input Dims"): batch × (m × k) ·
+ * (k × n), and its GEMM kernels' device time. */
+typedef struct
+{
+  double   batch, m, n, k;
+  double   time_s;
+} BpwPackProduct;
+
 /* The kernels of one traced run, by what they are to the stack. */
 typedef struct
 {
@@ -65,6 +83,8 @@ typedef struct
                               * BPW_PACK_OFFPATH_MIN_ELEMENTS: their op's elements; owned */
   double  *offpath_durations; /* and their durations, in the same order; owned */
   guint    n_offpath;
+  BpwPackProduct *products; /* the matrix products with a recorded shape, in item order; owned */
+  guint    n_products;
 } BpwPackTrace;
 
 /* The least elements an off-path element-wise kernel of a trace has to tell the rate:
@@ -124,6 +144,10 @@ typedef struct
   double           memory_efficiency;
   guint            matmul_points[BPW_N_PRECISIONS];  /* products that calibrated a table */
   double           kernel_overhead_s;
+  double           call_floor_s;      /* the kit's fastest product */
+  double           call_latency_s;    /* the kit's host time per timed call */
+  BpwPackFitValue  engine_clock;      /* the engine's rate in the runs over the
+                                       * microbenchmarks'; NAN: no traced product */
 
   /* stack */
   char            *framework;

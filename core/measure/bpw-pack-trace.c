@@ -77,6 +77,38 @@ compare_kernel (const void *a, const void *b)
   return x->start < y->start ? -1 : x->start > y->start ? 1 : 0;
 }
 
+/* The framework's matrix products whose operands' shapes the trace recorded, each with its
+ * GEMM kernels' device time: what the matrix engine did in the run. */
+static void
+load_products (BpwPackTrace *t, const BpwProfile *profile)
+{
+  g_autoptr(GArray) products = g_array_new (FALSE, FALSE, sizeof (BpwPackProduct));
+
+  for (guint i = 0; i < profile->items->len; i++)
+    {
+      const BpwProfileItem *it = bpw_profile_item (profile, i);
+      BpwPackProduct p = { it->batch, it->m, it->n, it->k, 0 };
+
+      if (it->kind != BPW_KERNEL_MATMUL || !it->has_shape)
+        continue;
+      /* The GEMM kernels alone: under autocast the op also runs its weight's cast. */
+      for (guint j = 0; j < it->n_kernels; j++)
+        {
+          const BpwProfileEvent *e =
+            bpw_profile_event (profile, g_array_index (profile->item_kernels, guint32,
+                                                       it->first_kernel + j));
+
+          if (bpw_stack_kernel_class_from_name (bpw_profile_event_name (profile, e))
+              == BPW_STACK_KERNEL_GEMM)
+            p.time_s += e->duration;
+        }
+      if (p.time_s > 0)
+        g_array_append_val (products, p);
+    }
+  t->n_products = products->len;
+  t->products = (BpwPackProduct *) g_array_free (g_steal_pointer (&products), FALSE);
+}
+
 BpwPackTrace *
 bpw_pack_trace_load (const char  *path,
                      GError     **error)
@@ -197,6 +229,7 @@ bpw_pack_trace_load (const char  *path,
       t->offpath_durations[i] = g_array_index (offpath, double, 2 * i + 1);
     }
   t->queued_gaps = (double *) g_array_free (g_steal_pointer (&queued), FALSE);
+  load_products (t, profile);
   return t;
 }
 
@@ -211,6 +244,7 @@ bpw_pack_trace_free (BpwPackTrace *trace)
   g_free (trace->queued_gaps);
   g_free (trace->offpath_elements);
   g_free (trace->offpath_durations);
+  g_free (trace->products);
   g_free (trace);
 }
 
