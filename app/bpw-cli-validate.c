@@ -28,12 +28,14 @@ print_efficiency (const BpwBlueprint *bp)
   int hi = bpw_blueprint_first_memory (bp, BPW_MEMORY_DEVICE);
   const BpwEfficiencyTable *t = &bp->engines[mi].efficiency[BPW_PRECISION_FP16];
 
-  g_print ("\nFitted values (kind \"calibrated\"):\n  %s efficiency (fp16, bf16), log-linear:",
-           bp->engines[mi].name);
+  g_print ("\nFitted values:\n  %s efficiency (fp16, bf16), log-linear:", bp->engines[mi].name);
   for (guint i = 0; i < t->n_points; i++)
     g_print (" [%.4g FLOP, %.4f]", t->points[i].size, t->points[i].efficiency);
+  /* The small products' points are the rule's (bpw_validation_fit). */
+  g_print ("\n    fitted from %.4g FLOP up; below, the shape of %s's measured curve (kind "
+           "\"estimate\")", BPW_VALIDATION_FITTED_FROM, BPW_VALIDATION_SHAPE_PART);
   if (vi >= 0)
-    g_print ("\n  %s efficiency: %.4f", bp->engines[vi].name,
+    g_print ("\n  %s efficiency: %.4f (kind \"calibrated\")", bp->engines[vi].name,
              bp->engines[vi].efficiency[BPW_PRECISION_FP16].points[0].efficiency);
   /* Not fitted: the blueprint's own (bpw_validation_fit). */
   g_print ("\nKept as the blueprint states them (not fitted):\n  %s efficiency: %.4f\n"

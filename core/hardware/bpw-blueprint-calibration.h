@@ -11,6 +11,10 @@
  *
  *  1. calibrated: fitted to published runs of that part (the A100's matrix and vector
  *     efficiencies: Megatron-LM 2021 Table 1, by `bpw validate --fit`) — kept as fitted;
+ *     where the runs do not determine a value, the rule gives it: the A100's fixed cost,
+ *     its HBM efficiency, and the small-product end of its matrix table (below 10^10.5
+ *     FLOP: the shape of the H200's measured curve scaled to the fitted value there,
+ *     bpw-validation.h), which makes that table an estimate by the rule;
  *  2. measured: a measurement of that part — a measurement pack (the H200: matmul peak,
  *     memory copy, and the fixed cost per kernel, the shortest kernel of its traces: the
  *     time between kernels is the software stack's, not the device's) or a

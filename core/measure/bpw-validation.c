@@ -12,6 +12,8 @@
 
 #include "bpw-i18n.h"
 #include "bpw-validation.h"
+#include "bpw-blueprint-calibration.h"
+#include "bpw-blueprint-io.h"
 #include "bpw-error.h"
 #include "bpw-estimator.h"
 #include "bpw-mapping.h"
@@ -156,37 +158,132 @@ bpw_validation_megatron_predict (const BpwBlueprint   *bp,
  * - the device-memory efficiency: with the fixed cost no longer fitted the rows drove it
  *   to its bound, 100 % of the datasheet, which no copy reaches (the H200's measured
  *   0.882): the rows do not determine it, and batch-1 decode, which it alone sets, would
- *   follow it. */
-enum { P_MATRIX_LOW, P_MATRIX_MID, P_MATRIX_HIGH, P_VECTOR, N_PARAMS };
+ *   follow it.
+ * Of the matrix efficiency, the rows determine the points from BPW_VALIDATION_FITTED_FROM
+ * up: their products run from about 6e9 FLOP (the attention products of the 18.4 B row)
+ * to 1e12. Fitted, the point at 1e9 went wherever the few products between moved it
+ * (0.39, then 0.20 once the fixed cost per kernel became the H200's 2.016 µs), and every
+ * decode step's products, most of them below 1e10 FLOP, followed it. Below that point the
+ * table takes the shape of the measured part's curve instead (small_end_points()). */
+enum { P_MATRIX_MID, P_MATRIX_HIGH, P_VECTOR, N_PARAMS };
 
-static const double param_min[N_PARAMS] = { 0.05, 0.05, 0.05, 0.05 };
-static const double param_max[N_PARAMS] = { 1.0, 1.0, 1.0, 1.0 };
-static const double param_start[N_PARAMS] = { 0.5, 0.7, 0.85, 0.7 };
-static const double param_step[N_PARAMS] = { 0.1, 0.1, 0.1, 0.1 };
+static const double param_min[N_PARAMS] = { 0.05, 0.05, 0.05 };
+static const double param_max[N_PARAMS] = { 1.0, 1.0, 1.0 };
+static const double param_start[N_PARAMS] = { 0.7, 0.85, 0.7 };
+static const double param_step[N_PARAMS] = { 0.1, 0.1, 0.1 };
+
+/* The lowest point of the table, where the old three-point fit had its first. */
+#define SMALL_END_FLOPS 1e9
+#define LARGE_END_FLOPS 1e12
 
 #define FIT_SOURCE "fitted to Megatron-LM 2021 Table 1 (Narayanan et al., SC'21; REFERENCES.md " \
-                   "§3.1), all 10 rows, by `bpw validate --fit`"
+                   "§3.1), all 10 rows, by `bpw validate --fit` from fixed starting values"
+#define REPRODUCE "; reproduce with `bpw validate --blueprint %s --fit`"
+
+/* What a fit needs besides the blueprint: the measured curve and the sources it writes. */
+typedef struct
+{
+  const BpwEfficiencyTable *shape;  /* the measured part's bf16 matrix efficiency */
+  char                     *matrix_source;
+  char                     *vector_source;
+} FitRule;
 
 static void
-apply_params (BpwBlueprint *bp, const double *x)
+fit_rule_clear (FitRule *rule)
+{
+  g_clear_pointer (&rule->matrix_source, g_free);
+  g_clear_pointer (&rule->vector_source, g_free);
+}
+
+static gboolean
+fit_rule_init (FitRule            *rule,
+               const BpwBlueprint *bp,
+               const BpwBlueprint *shape_part,
+               GError            **error)
+{
+  int m = bpw_blueprint_first_engine (shape_part, BPW_ENGINE_MATRIX);
+  const BpwEfficiencyTable *shape;
+  const char *basis;
+
+  if (m < 0 || shape_part->engines[m].efficiency[BPW_PRECISION_BF16].n_points == 0)
+    {
+      g_set_error (error, BPW_ERROR, BPW_ERROR_INVALID_INPUT,
+                   _("Blueprint “%s” has no bf16 matrix efficiency to shape the small "
+                     "products of a fit."), shape_part->name);
+      return FALSE;
+    }
+  shape = &shape_part->engines[m].efficiency[BPW_PRECISION_BF16];
+  basis = shape->source != NULL ? shape->source : "no source given";
+  rule->shape = shape;
+  /* Begins with the rule and names the part right after its first " from ": the
+   * calibration status reads the part from there (bpw-blueprint-calibration.c). */
+  rule->matrix_source = g_strdup_printf (
+    BPW_CALIBRATION_RULE " (README, Calibration status): below %.4g FLOP, where "
+    "Megatron-LM 2021 Table 1 does not determine it, the shape of the bf16 matrix "
+    "efficiency from %s (its source: %s), scaled to this part's fitted efficiency at "
+    "%.4g FLOP: e(x) = e(%.4g) × e_%s(x) / e_%s(%.4g), "
+    "the ratio %.4f at %.4g FLOP; from %.4g FLOP up " FIT_SOURCE REPRODUCE,
+    BPW_VALIDATION_FITTED_FROM, shape_part->name, basis, BPW_VALIDATION_FITTED_FROM,
+    BPW_VALIDATION_FITTED_FROM, shape_part->name, shape_part->name,
+    BPW_VALIDATION_FITTED_FROM, bpw_validation_small_end_ratio (shape, SMALL_END_FLOPS),
+    SMALL_END_FLOPS, BPW_VALIDATION_FITTED_FROM, bp->name);
+  rule->vector_source = g_strdup_printf (FIT_SOURCE REPRODUCE, bp->name);
+  return TRUE;
+}
+
+double
+bpw_validation_small_end_ratio (const BpwEfficiencyTable *shape,
+                                double                    flops)
+{
+  return bpw_efficiency_table_lookup (shape, flops) /
+         bpw_efficiency_table_lookup (shape, BPW_VALIDATION_FITTED_FROM);
+}
+
+/* The points below BPW_VALIDATION_FITTED_FROM: at SMALL_END_FLOPS and at every point of
+ * the shape below, each the fitted efficiency there times the shape's ratio. Returns how
+ * many it wrote into @points (room for the shape's points and one). */
+static guint
+small_end_points (const BpwEfficiencyTable *shape,
+                  double                    fitted,
+                  BpwEfficiencyPoint       *points)
+{
+  guint n = 0;
+
+  points[n++] = (BpwEfficiencyPoint) { SMALL_END_FLOPS, 0 };
+  for (guint i = 0; i < shape->n_points; i++)
+    if (shape->points[i].size < BPW_VALIDATION_FITTED_FROM
+        && fabs (shape->points[i].size / SMALL_END_FLOPS - 1.0) > 1e-9)
+      points[n++] = (BpwEfficiencyPoint) { shape->points[i].size, 0 };
+  for (guint i = 0; i < n; i++)
+    points[i].efficiency = CLAMP (fitted * bpw_validation_small_end_ratio (shape,
+                                                                           points[i].size),
+                                  1e-6, 1.0);
+  return n;
+}
+
+static void
+apply_params (BpwBlueprint *bp, const FitRule *rule, const double *x)
 {
   int mi = bpw_blueprint_first_engine (bp, BPW_ENGINE_MATRIX);
   int vi = bpw_blueprint_first_engine (bp, BPW_ENGINE_VECTOR);
-  BpwEfficiencyPoint matrix[3] = {
-    { 1e9, x[P_MATRIX_LOW] }, { pow (10.0, 10.5), x[P_MATRIX_MID] }, { 1e12, x[P_MATRIX_HIGH] },
-  };
+  g_autofree BpwEfficiencyPoint *matrix = g_new (BpwEfficiencyPoint, rule->shape->n_points + 3);
+  guint n = small_end_points (rule->shape, x[P_MATRIX_MID], matrix);
   BpwEfficiencyPoint vector[1] = { { 1e9, x[P_VECTOR] } };
   BpwPrecision precisions[2] = { BPW_PRECISION_FP16, BPW_PRECISION_BF16 };
 
+  matrix[n++] = (BpwEfficiencyPoint) { BPW_VALIDATION_FITTED_FROM, x[P_MATRIX_MID] };
+  matrix[n++] = (BpwEfficiencyPoint) { LARGE_END_FLOPS, x[P_MATRIX_HIGH] };
+  /* One table, one kind: its small end is the rule's, so the table is an estimate; its
+   * source says which points were fitted. */
   for (guint p = 0; p < G_N_ELEMENTS (precisions); p++)
     {
-      bpw_efficiency_table_set (bp, &bp->engines[mi].efficiency[precisions[p]], matrix, 3,
-                                BPW_INTERPOLATION_LOG_LINEAR, BPW_PROVENANCE_CALIBRATED,
-                                FIT_SOURCE);
+      bpw_efficiency_table_set (bp, &bp->engines[mi].efficiency[precisions[p]], matrix, n,
+                                BPW_INTERPOLATION_LOG_LINEAR, BPW_PROVENANCE_ESTIMATE,
+                                rule->matrix_source);
       if (vi >= 0)
         bpw_efficiency_table_set (bp, &bp->engines[vi].efficiency[precisions[p]], vector, 1,
                                   BPW_INTERPOLATION_LOG_LINEAR, BPW_PROVENANCE_CALIBRATED,
-                                  FIT_SOURCE);
+                                  rule->vector_source);
     }
 }
 
@@ -198,12 +295,17 @@ typedef struct
 } FitScore;
 
 static gboolean
-objective (BpwBlueprint *bp, const double *x, gint skip, FitScore *score, GError **error)
+objective (BpwBlueprint  *bp,
+           const FitRule *rule,
+           const double  *x,
+           gint           skip,
+           FitScore      *score,
+           GError       **error)
 {
   guint n;
   const BpwMegatronRow *rows = bpw_validation_megatron_rows (&n);
 
-  apply_params (bp, x);
+  apply_params (bp, rule, x);
   *score = (FitScore) { 0 };
   for (guint i = 0; i < n; i++)
     {
@@ -235,11 +337,12 @@ better (const FitScore *score, const FitScore *best, gboolean least_squares)
 }
 
 static gboolean
-fit_rows (BpwBlueprint *bp,
-          gint          skip,
-          gboolean      least_squares,
-          double       *max_error,
-          GError      **error)
+fit_rows (BpwBlueprint  *bp,
+          const FitRule *rule,
+          gint           skip,
+          gboolean       least_squares,
+          double        *max_error,
+          GError       **error)
 {
   double x[N_PARAMS], step[N_PARAMS];
   FitScore best;
@@ -257,12 +360,12 @@ fit_rows (BpwBlueprint *bp,
       x[p] = param_start[p];
       step[p] = param_step[p];
     }
-  if (!objective (bp, x, skip, &best, error))
+  if (!objective (bp, rule, x, skip, &best, error))
     return FALSE;
 
   /* Pattern search: try each parameter up and down by its step, keep what helps, halve
    * the steps when nothing does. Deterministic, bounded, no derivatives needed. */
-  for (guint sweep = 0; sweep < 200 && step[P_MATRIX_LOW] > 2e-4; sweep++)
+  for (guint sweep = 0; sweep < 200 && step[P_MATRIX_MID] > 2e-4; sweep++)
     {
       gboolean improved = FALSE;
 
@@ -275,7 +378,7 @@ fit_rows (BpwBlueprint *bp,
             x[p] = CLAMP (saved + dir * step[p], param_min[p], param_max[p]);
             if (x[p] == saved)
               continue;
-            if (!objective (bp, x, skip, &score, error))
+            if (!objective (bp, rule, x, skip, &score, error))
               return FALSE;
             if (better (&score, &best, least_squares))
               {
@@ -289,28 +392,43 @@ fit_rows (BpwBlueprint *bp,
         for (guint p = 0; p < N_PARAMS; p++)
           step[p] /= 2.0;
     }
-  apply_params (bp, x);
+  apply_params (bp, rule, x);
   *max_error = best.worst;
   return TRUE;
 }
 
-/* @bp refitted by @least_squares or minimax on the rows but @skip (-1: all of them). */
+/* @bp refitted by @least_squares or minimax on the rows but @skip (-1: all of them), its
+ * small products shaped by @shape_part's curve. */
 static gboolean
-fit_without_stack (BpwBlueprint *bp,
-                   gint          skip,
-                   gboolean      least_squares,
-                   double       *max_error,
-                   GError      **error)
+fit_without_stack (BpwBlueprint       *bp,
+                   const BpwBlueprint *shape_part,
+                   gint                skip,
+                   gboolean            least_squares,
+                   double             *max_error,
+                   GError            **error)
 {
   BpwStack stack = bp->stack;
+  FitRule rule = { 0 };
   gboolean ok;
 
+  if (!fit_rule_init (&rule, bp, shape_part, error))
+    return FALSE;
   /* Without its stack while fitting (as every row is priced), so that the rows' evaluations
    * need no copy each; the stack is the caller's again after. */
   memset (&bp->stack, 0, sizeof bp->stack);
-  ok = fit_rows (bp, skip, least_squares, max_error, error);
+  ok = fit_rows (bp, &rule, skip, least_squares, max_error, error);
   bp->stack = stack;
+  fit_rule_clear (&rule);
   return ok;
+}
+
+gboolean
+bpw_validation_fit_shaped (BpwBlueprint       *bp,
+                           const BpwBlueprint *shape_part,
+                           double             *max_error,
+                           GError            **error)
+{
+  return fit_without_stack (bp, shape_part, -1, FALSE, max_error, error);
 }
 
 gboolean
@@ -318,7 +436,25 @@ bpw_validation_fit (BpwBlueprint *bp,
                     double       *max_error,
                     GError      **error)
 {
-  return fit_without_stack (bp, -1, FALSE, max_error, error);
+  g_autoptr(BpwBlueprint) shape_part = bpw_blueprint_load_bundled (BPW_VALIDATION_SHAPE_PART,
+                                                                   error);
+
+  return shape_part != NULL && fit_without_stack (bp, shape_part, -1, FALSE, max_error, error);
+}
+
+static gboolean
+refit_shaped (BpwBlueprint       *bp,
+              const BpwBlueprint *shape_part,
+              gint                skip_row,
+              double             *max_error,
+              GError            **error)
+{
+  guint n;
+
+  bpw_validation_megatron_rows (&n);
+  g_return_val_if_fail (skip_row >= -1 && skip_row < (gint) n, FALSE);
+
+  return fit_without_stack (bp, shape_part, skip_row, TRUE, max_error, error);
 }
 
 gboolean
@@ -327,12 +463,10 @@ bpw_validation_refit (BpwBlueprint *bp,
                       double       *max_error,
                       GError      **error)
 {
-  guint n;
+  g_autoptr(BpwBlueprint) shape_part = bpw_blueprint_load_bundled (BPW_VALIDATION_SHAPE_PART,
+                                                                   error);
 
-  bpw_validation_megatron_rows (&n);
-  g_return_val_if_fail (skip_row >= -1 && skip_row < (gint) n, FALSE);
-
-  return fit_without_stack (bp, skip_row, TRUE, max_error, error);
+  return shape_part != NULL && refit_shaped (bp, shape_part, skip_row, max_error, error);
 }
 
 static gboolean
@@ -342,13 +476,17 @@ leave_one_out (const BpwBlueprint  *bp,
 {
   guint n;
   const BpwMegatronRow *rows = bpw_validation_megatron_rows (&n);
+  g_autoptr(BpwBlueprint) shape_part = bpw_blueprint_load_bundled (BPW_VALIDATION_SHAPE_PART,
+                                                                   error);
 
+  if (shape_part == NULL)
+    return FALSE;
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(BpwBlueprint) fitted = bpw_blueprint_copy (bp);
       double worst;
 
-      if (!bpw_validation_refit (fitted, (gint) i, &worst, error) ||
+      if (!refit_shaped (fitted, shape_part, (gint) i, &worst, error) ||
           !bpw_validation_megatron_predict (fitted, &rows[i], &results[i], error))
         return FALSE;
     }

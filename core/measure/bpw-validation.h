@@ -49,20 +49,45 @@ gboolean  bpw_validation_megatron_predict (const BpwBlueprint   *blueprint,
                                            BpwValidationResult  *result,
                                            GError              **error);
 
-/* Fits @blueprint's matrix-engine efficiency (log-linear in FLOPs per operation, points at
- * 10^9, 10^10.5, 10^12 FLOP) and its vector engine's efficiency, so that the largest
- * relative error over the rows is smallest. The engines' fixed cost per operation and the
+/* Table 1's products run from about 6e9 to 1e12 FLOP: the rows determine the matrix
+ * efficiency from here up, not below. */
+#define BPW_VALIDATION_FITTED_FROM 31622776601.683792  /* 10^10.5 FLOP */
+
+/* The measured part whose bf16 matrix-efficiency curve shapes a fitted table below
+ * BPW_VALIDATION_FITTED_FROM: the equal-footing rule's nearest NVIDIA part with
+ * measurements (bpw-blueprint-calibration.h). */
+#define BPW_VALIDATION_SHAPE_PART "h200-sxm-141gb"
+
+/* Fits @blueprint's matrix-engine efficiency (log-linear in FLOPs per operation) and its
+ * vector engine's efficiency, so that the largest relative error over the rows is
+ * smallest. Of the matrix table only the points at BPW_VALIDATION_FITTED_FROM and 10^12
+ * FLOP are fitted; below, the table follows the small-product rule: at 10^9 FLOP and at
+ * every point of the measured part's curve below BPW_VALIDATION_FITTED_FROM, the fitted
+ * efficiency at BPW_VALIDATION_FITTED_FROM times the measured part's ratio
+ * (bpw_validation_small_end_ratio()). The table is marked "estimate" with a source that
+ * begins BPW_CALIBRATION_RULE, names the part and says which points were fitted; the
+ * vector efficiency "calibrated". The engines' fixed cost per operation and the
  * device-memory efficiency are @blueprint's own and not fitted (the rows do not determine
  * them; the equal-footing rule sets them where the part has no measurement). Starts from
- * fixed values, whatever @blueprint holds, so the result is reproducible; marks every
- * fitted value "calibrated" with its source. Returns the largest |error| reached in
- * @max_error. */
+ * fixed values, whatever @blueprint holds, so the result is reproducible. Returns the
+ * largest |error| reached in @max_error. bpw_validation_fit() takes the curve of the
+ * bundled BPW_VALIDATION_SHAPE_PART, bpw_validation_fit_shaped() that of @shape_part. */
 gboolean  bpw_validation_fit              (BpwBlueprint         *blueprint,
                                            double               *max_error,
                                            GError              **error);
+gboolean  bpw_validation_fit_shaped       (BpwBlueprint         *blueprint,
+                                           const BpwBlueprint   *shape_part,
+                                           double               *max_error,
+                                           GError              **error);
 
-/* Fits the same values as bpw_validation_fit() but by least squares of the log ratio
- * (predicted over published) on every row except @skip_row (-1: all rows). Every row weighs
+/* The small-product rule's factor at @flops: @shape's efficiency there over its efficiency
+ * at BPW_VALIDATION_FITTED_FROM (1 where @shape is constant in size). */
+double    bpw_validation_small_end_ratio  (const BpwEfficiencyTable *shape,
+                                           double                    flops);
+
+/* Fits the same values as bpw_validation_fit(), by the same small-product rule, but by
+ * least squares of the log ratio (predicted over published) on every row except @skip_row
+ * (-1: all rows). Every row weighs
  * in this fit, so leaving one out moves it; under the minimax rule only the rows that bind
  * the worst error do, and any other row left out predicts its in-sample value. */
 gboolean  bpw_validation_refit            (BpwBlueprint         *blueprint,

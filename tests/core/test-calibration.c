@@ -47,8 +47,8 @@ test_status_bundled (void)
   assert_status ("h200-sxm-141gb", BPW_CALIBRATION_MEASURED,
                  "measured (measurement pack h200-pytorch)");
   /* The A100's efficiencies are fitted to Megatron-LM 2021 Table 1, but its fixed cost per
-   * kernel and device-memory efficiency, which the table does not determine, are the
-   * rule's: the weakest kind makes its status. */
+   * kernel, device-memory efficiency and small products' matrix efficiency, which the table
+   * does not determine, are the rule's: the weakest kind makes its status. */
   for (const char * const *n = (const char * const[]) { "a100-sxm-80gb", "h100-sxm-80gb",
                                                          "b200", "mi300x", "gaudi3",
                                                          "tpu-v4", "tpu-v5p", NULL };
