@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bpw-test-oracle.h"
+#include "bpw-test-plan.h"
 
 #define check_u128 oracle_check_u128
 
@@ -314,6 +315,48 @@ test_toy_last_stage (void)
   bpw_model_spec_clear (&m1);
 }
 
+/* The estimator is the plan with the modules on the last stage. Its template puts the
+ * dense block on the first stage and the MoE block on the last, with the modules' MoE
+ * block: the expert parameters' DP reduction, which only the last template stage has,
+ * is costed for every stage that holds experts. */
+static void
+test_toy_estimator_is_plan (void)
+{
+  static const gint64 eps[] = { 1, 2 };
+  g_autoptr(BpwBlueprint) bp = bpw_test_blueprint_without_launch ("h200-sxm-141gb");
+
+  for (gint64 d = 0; d <= 1; d++)
+    for (guint i = 0; i < G_N_ELEMENTS (eps); i++)
+      for (gint rc = BPW_RECOMPUTE_NONE; rc <= BPW_RECOMPUTE_FULL; rc += BPW_RECOMPUTE_FULL)
+        {
+          g_autoptr(BpwPlan) plan = NULL;
+          g_autoptr(BpwEstimator) est = NULL;
+          BpwModelSpec m;
+          BpwScenario sc;
+          BpwMapping mapping;
+          BpwEvaluation full, fast;
+
+          toy_spec (&m, d);
+          m.layers = 6;
+          bpw_oracle_scenario (&sc, BPW_WORKLOAD_TRAIN, 16, 1, 128, 0, (BpwRecompute) rc);
+          bpw_mapping_init_defaults (&mapping);
+          mapping.parallel.tp = 1;
+          mapping.parallel.pp = 2;
+          mapping.parallel.dp = 4;
+          mapping.parallel.ep = eps[i];
+          plan = bpw_test_bind (&m, &sc, bp, &mapping);
+          bpw_evaluation_from_plan (plan, &full);
+          est = bpw_test_estimate (&m, &sc, bp, &mapping, &fast);
+          g_test_message ("mtp %" G_GINT64_FORMAT " ep %" G_GINT64_FORMAT " recompute %d: "
+                          "plan %.9f s, estimate %.9f s", d, eps[i], rc, full.step_time_s,
+                          fast.step_time_s);
+          bpw_test_assert_estimate_is_plan (&full, &fast);
+          bpw_mapping_clear (&mapping);
+          bpw_scenario_clear (&sc);
+          bpw_model_spec_clear (&m);
+        }
+}
+
 /* Inference builds no modules: prefill and decode graphs are those of the model without. */
 static void
 test_toy_inference_unchanged (void)
@@ -404,6 +447,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bpw/core/Mtp/toy-semantic-flops", test_toy_semantic_flops);
   g_test_add_func ("/bpw/core/Mtp/toy-block-ops", test_toy_block_ops);
   g_test_add_func ("/bpw/core/Mtp/toy-last-stage", test_toy_last_stage);
+  g_test_add_func ("/bpw/core/Mtp/toy-estimator-is-plan", test_toy_estimator_is_plan);
   g_test_add_func ("/bpw/core/Mtp/toy-inference-unchanged", test_toy_inference_unchanged);
   g_test_add_func ("/bpw/core/Mtp/v3-model-flops", test_v3_model_flops);
   g_test_add_func ("/bpw/core/Mtp/llama-without", test_llama_without);
