@@ -16,6 +16,7 @@
 
 #include "bpw-test-oracle.h"
 #include "bpw-test-plan.h"
+#include "bpw-decompose-size.h"
 
 #define check_u128 oracle_check_u128
 
@@ -357,6 +358,34 @@ test_toy_estimator_is_plan (void)
         }
 }
 
+/* The budget's bound of the graph's size counts the modules: a one-layer model with two
+ * of them (each as large as its layer) stays within it, every policy. */
+static void
+test_toy_size_bound (void)
+{
+  for (gint rc = BPW_RECOMPUTE_NONE; rc <= BPW_RECOMPUTE_FULL; rc++)
+    {
+      BpwModelSpec m;
+      BpwScenario sc;
+      BpwWorkGraphSize bound;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BpwWorkGraph) g = NULL;
+
+      toy_spec (&m, 2);
+      m.layers = 1;
+      m.moe_first = 0;
+      bpw_oracle_scenario (&sc, BPW_WORKLOAD_TRAIN, 2, 1, 16, 0, (BpwRecompute) rc);
+      g = bpw_work_graph_new (&m, &sc, &error);
+      g_assert_no_error (error);
+      bpw_decompose_size_bound (&m, sc.phase, sc.recompute, &bound);
+      g_assert_cmpuint (g->ops->len, <=, bound.ops);
+      g_assert_cmpuint (g->tensors->len, <=, bound.tensors);
+      g_assert_cmpuint (g->uses->len, <=, bound.uses);
+      g_assert_cmpuint (g->deps->len, <=, bound.deps);
+      bpw_model_spec_clear (&m);
+    }
+}
+
 /* Inference builds no modules: prefill and decode graphs are those of the model without. */
 static void
 test_toy_inference_unchanged (void)
@@ -448,6 +477,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bpw/core/Mtp/toy-block-ops", test_toy_block_ops);
   g_test_add_func ("/bpw/core/Mtp/toy-last-stage", test_toy_last_stage);
   g_test_add_func ("/bpw/core/Mtp/toy-estimator-is-plan", test_toy_estimator_is_plan);
+  g_test_add_func ("/bpw/core/Mtp/toy-size-bound", test_toy_size_bound);
   g_test_add_func ("/bpw/core/Mtp/toy-inference-unchanged", test_toy_inference_unchanged);
   g_test_add_func ("/bpw/core/Mtp/v3-model-flops", test_v3_model_flops);
   g_test_add_func ("/bpw/core/Mtp/llama-without", test_llama_without);
