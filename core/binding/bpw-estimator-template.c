@@ -160,6 +160,20 @@ lesser_block (BpwTemplate *t)
 #undef LESSER
 }
 
+static gboolean
+has_dp_shape (const BpwTemplate *t, const BpwPlanTransfer *tr, gboolean expert)
+{
+  for (guint i = 0; i < t->dp_shapes->len; i++)
+    {
+      const BpwPlanTransfer *shape = &g_array_index (t->dp_shapes, BpwPlanTransfer, i);
+
+      if (shape->kind == tr->kind && shape->phase == tr->phase
+          && g_array_index (t->dp_expert, gboolean, i) == expert)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 collect_tasks_and_transfers (BpwTemplate *t, const BpwPlan *plan)
 {
@@ -208,7 +222,10 @@ collect_tasks_and_transfers (BpwTemplate *t, const BpwPlan *plan)
               gboolean expert = g_str_has_suffix (bpw_work_graph_name (plan->dist->graph,
                                                                        tr.name), "expert");
 
-              if (s == 0)
+              /* One shape of each kind for dense and for expert parameters: the first
+               * stage's, or the last's where only it has them (a template whose first
+               * block is dense and second MoE). */
+              if (!has_dp_shape (t, &tr, expert))
                 {
                   g_array_append_val (t->dp_shapes, tr);
                   g_array_append_val (t->dp_expert, expert);

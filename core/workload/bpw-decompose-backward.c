@@ -93,7 +93,7 @@ bwd_op (Ctx *c, const TapeEntry *e, BpwPhase phase, guint64 flops, guint64 seman
 static gboolean
 in_recompute_region (Ctx *c, const TapeEntry *e)
 {
-  return (c->s->recompute == BPW_RECOMPUTE_FULL && e->layer >= 0) ||
+  return (c->s->recompute == BPW_RECOMPUTE_FULL && (e->layer >= 0 || c->in_mtp_block)) ||
          (c->s->recompute == BPW_RECOMPUTE_SELECTIVE && e->selective);
 }
 
@@ -226,6 +226,34 @@ recompute_layer (Ctx *c, guint first, guint last)
     }
 }
 
+/* The tape's entries [first, last) after the blocks in reverse; each MTP module's block is
+ * recomputed as a layer is. Returns @first. */
+static guint
+backward_after_blocks (Ctx *c, guint first, guint last)
+{
+  guint i = last;
+
+  for (guint d = c->mtp_blocks->len / 2; d-- > 0;)
+    {
+      guint block_first = g_array_index (c->mtp_blocks, guint, 2 * d);
+      guint block_last = g_array_index (c->mtp_blocks, guint, 2 * d + 1);
+
+      while (i > block_last)
+        backward_entry (c, &g_array_index (c->tape, TapeEntry, --i));
+      c->in_mtp_block = TRUE;
+      g_array_set_size (c->recomputed, 0);
+      if (c->s->recompute != BPW_RECOMPUTE_NONE)
+        recompute_layer (c, block_first, block_last);
+      while (i > block_first)
+        backward_entry (c, &g_array_index (c->tape, TapeEntry, --i));
+      g_array_set_size (c->recomputed, 0);
+      c->in_mtp_block = FALSE;
+    }
+  while (i > first)
+    backward_entry (c, &g_array_index (c->tape, TapeEntry, --i));
+  return first;
+}
+
 void
 _bpw_decompose_backward (Ctx         *c,
                          const guint *layer_start,
@@ -233,13 +261,15 @@ _bpw_decompose_backward (Ctx         *c,
 {
   guint end = c->tape->len;
 
-  /* Head, loss and final norm come after the last block on the tape. */
-  for (gint64 l = n_layers; l >= 0; l--)
+  /* Head, loss and final norm come after the last block on the tape, and the MTP modules
+   * after them. */
+  end = backward_after_blocks (c, layer_start[n_layers], end);
+  for (gint64 l = n_layers - 1; l >= 0; l--)
     {
-      guint first = l == n_layers ? layer_start[n_layers] : layer_start[l];
+      guint first = layer_start[l];
       guint last = end;
 
-      if (l < n_layers && c->s->recompute != BPW_RECOMPUTE_NONE)
+      if (c->s->recompute != BPW_RECOMPUTE_NONE)
         {
           g_array_set_size (c->recomputed, 0);
           recompute_layer (c, first, last);

@@ -125,7 +125,7 @@ _bpw_decompose_mla (Ctx    *c,
   guint64 T = c->T, h = m->hidden, a = m->heads;
   guint64 n = m->qk_nope_head_dim, r = m->qk_rope_head_dim, v = m->v_head_dim;
   guint64 cl = m->kv_lora_rank, ql = m->q_lora_rank, qk = n + r;
-  gint64 window = bpw_model_spec_layer_window (m, layer);
+  gint64 window = bpw_model_spec_layer_window (m, kind_layer (c, layer));
   guint64 keys = window > 0 ? MIN (c->skv, (guint64) window) : c->skv;
   guint64 scores = mul3 (c, c->mb * a, c->sq, keys);
   gboolean causal = c->sq == c->skv && c->sq > 1;

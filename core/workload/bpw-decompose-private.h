@@ -71,7 +71,23 @@ typedef struct
   gboolean            gated;
   gint32              cross_states;
   guint64             cross_keys;
+  /* Multi-token prediction (bpw-decompose-mtp.c): while @mtp is set the blocks built are
+   * the MTP modules', tagged after the blocks (the last pipeline stage holds them) and of
+   * the kind of layer m->layers; @mtp_blocks holds each such block's tape range [first,
+   * last) as two guints, for the backward pass to recompute it as a layer. */
+  gboolean            mtp;
+  GArray             *mtp_blocks;
+  gboolean            in_mtp_block;  /* backward: inside one of them */
 } Ctx;
+
+/* The layer whose kind (dense or MoE, windowed, cross-attention) block @layer takes: an MTP
+ * module's block, tagged after the blocks, is built as layer m->layers, the layer that
+ * bpw_model_spec_mtp_parameters() counts. */
+static inline gint64
+kind_layer (const Ctx *c, gint layer)
+{
+  return c->mtp && layer == BPW_LAYER_AFTER_BLOCKS ? c->m->layers : layer;
+}
 
 static inline guint64
 mul (Ctx *c, guint64 x, guint64 y)
@@ -226,6 +242,19 @@ gint32     _bpw_decompose_cross_block   (Ctx             *c,
  * *rows to their count. */
 gint32     _bpw_decompose_vision        (Ctx             *c,
                                          guint64         *rows);
+
+/* The head's matmul of the normed @y by @w and, in training, the cross-entropy loss. */
+void       _bpw_decompose_logits_loss   (Ctx             *c,
+                                         gint32           y,
+                                         gint32           w);
+
+/* bpw-decompose-mtp.c: the training graph's multi-token prediction modules after the head,
+ * from the last block's output @x, sharing the embedding @table and the head's weight
+ * @head_w. */
+void       _bpw_decompose_mtp           (Ctx             *c,
+                                         gint32           x,
+                                         gint32           table,
+                                         gint32           head_w);
 
 /* bpw-decompose-mla.c: multi-head latent attention from the normed input @x */
 gint32     _bpw_decompose_mla           (Ctx             *c,

@@ -40,11 +40,20 @@ forward_counts (const BpwModelSpec *m, gboolean train)
   guint64 lb = m->linear_bias ? 1 : 0, qb = m->qkv_bias ? 1 : 0;
   guint64 dr = train && m->dropout ? 1 : 0, inference = train ? 0 : 1;
   guint64 shared = (guint64) m->shared_experts;
-  guint64 moe_layers = 0;
+  guint64 moe_layers = 0, mtp = train ? (guint64) MAX (m->mtp_modules, 0) : 0;
+  guint64 blocks = (guint64) m->layers + mtp;
   Forward f = { 0, 0 };
 
   if (m->experts > 0 && m->moe_first < m->layers)
     moe_layers = (guint64) ((m->layers - m->moe_first - 1) / MAX (m->moe_every, 1) + 1);
+  /* Training's MTP modules (bpw-decompose-mtp.c): each a block of the kind of layer
+   * m->layers, counted with the model's, and around it two norms, the lookup, the
+   * concatenation, the projection, the head's norm, matmul and loss, their 13 tensors;
+   * the token ids once. */
+  if (bpw_model_spec_is_moe_layer (m, m->layers))
+    moe_layers += mtp;
+  add_forward (&f, mtp, 8, 13);
+  add_forward (&f, mtp > 0 ? 1 : 0, 0, 1);
 
   /* Embedding: gather, learned positions, dropout; the token ids. */
   add_forward (&f, 1, 1 + (m->positions == BPW_POSITION_LEARNED) + dr,
@@ -53,14 +62,14 @@ forward_counts (const BpwModelSpec *m, gboolean train)
    * dropout), residual, second norm. Tensors: norm 2, qkv 2 (+2), q k v 3, caches 2 in
    * inference, scores, probs (+ mask, out), context, proj 2 (+2, + mask, out), residual,
    * norm 2. */
-  add_forward (&f, m->layers, 9 + qb + lb + 2 * dr,
+  add_forward (&f, blocks, 9 + qb + lb + 2 * dr,
                17 + 2 * qb + 2 * lb + 4 * dr + 2 * inference);
   /* Latent attention instead of the qkv matmul and one rotary, at most: q_a, q_a_norm,
    * q_b, kv_a, kv_a_norm, a second rotary, kv_b (or both absorptions) and their tensors. */
   if (bpw_model_spec_is_mla (m))
-    add_forward (&f, m->layers, 7, 10);
+    add_forward (&f, blocks, 7, 10);
   /* Dense MLP: fc1 (+ bias), activation, fc2 (+ bias, dropout), residual. */
-  add_forward (&f, (guint64) m->layers - moe_layers, 4 + 2 * lb + dr, 8 + 4 * lb + 2 * dr);
+  add_forward (&f, blocks - moe_layers, 4 + 2 * lb + dr, 8 + 4 * lb + 2 * dr);
   /* MoE: router, top-k, dispatch, expert fc1 (+ bias), activation, fc2, combine, residual;
    * each shared expert an MLP and an add. */
   add_forward (&f, moe_layers, 8 + lb + shared * (4 + lb), 11 + 2 * lb + shared * (6 + 2 * lb));

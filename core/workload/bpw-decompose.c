@@ -254,7 +254,7 @@ attention (Ctx *c, gint layer, gint32 x)
   const BpwModelSpec *m = c->m;
   const BpwScenario *s = c->s;
   guint64 T = c->T, h = m->hidden, d = m->head_dim, a = m->heads, kv = m->kv_heads;
-  gint64 window = bpw_model_spec_layer_window (m, layer);
+  gint64 window = bpw_model_spec_layer_window (m, kind_layer (c, layer));
   /* Keys one query row reaches: all of them, or the window's W (a rolling buffer). The
    * executed and stored score matrix is rectangular, sq x keys per head: a materialized
    * banded matrix keeps each row's W-wide band and nothing outside it (for W >= seq that
@@ -495,7 +495,7 @@ block (Ctx *c, gint layer, gint32 x)
   guint64 Th = mul (c, c->T, c->m->hidden);
   gint32 a, x1, b, x2;
 
-  if (!c->encoder && bpw_model_spec_is_cross_layer (c->m, layer))
+  if (!c->encoder && bpw_model_spec_is_cross_layer (c->m, kind_layer (c, layer)))
     return _bpw_decompose_cross_block (c, layer, x);
   a = _bpw_decompose_norm (c, "attn.norm", BPW_LAYER_NORM, layer, x);
   a = bpw_model_spec_is_mla (c->m) ? _bpw_decompose_mla (c, layer, a) : attention (c, layer, a);
@@ -510,7 +510,7 @@ block (Ctx *c, gint layer, gint32 x)
   x1 = _bpw_decompose_pointwise (c, "attn.residual", BPW_PRIM_ADD, BPW_LAYER_ATTENTION,
                                  BPW_SPLIT_SEQUENCE, layer, x, a, Th, Th, 1);
   x = _bpw_decompose_norm (c, "mlp.norm", BPW_LAYER_NORM, layer, x1);
-  if (bpw_model_spec_is_moe_layer (c->m, layer))
+  if (bpw_model_spec_is_moe_layer (c->m, kind_layer (c, layer)))
     {
       b = moe (c, layer, x);
       x2 = _bpw_decompose_pointwise (c, "moe.residual", BPW_PRIM_ADD, BPW_LAYER_MOE,
@@ -579,18 +579,17 @@ embedding (Ctx *c, gint32 *table, guint64 image_rows)
                                  -1, x, mul (c, T, h), FALSE);
 }
 
-static void
-head (Ctx *c, gint32 x, gint32 table)
+/* The head's matmul and, in training, the loss: of the main model and of each MTP module,
+ * which shares the head's weight @w. */
+void
+_bpw_decompose_logits_loss (Ctx *c, gint32 y, gint32 w)
 {
   const BpwModelSpec *m = c->m;
   guint64 h = m->hidden, V = m->vocab;
   /* Inference needs the next-token logits of the last position of each sequence only. */
   guint64 rows = c->train ? c->T : c->mb;
-  gint32 w, logits, y;
+  gint32 logits;
 
-  y = _bpw_decompose_norm (c, "final.norm", BPW_LAYER_NORM, BPW_LAYER_AFTER_BLOCKS, x);
-  w = m->tied_embeddings ? table : weight (c, "head.w", BPW_SPLIT_TP, BPW_LAYER_AFTER_BLOCKS,
-                                              mul (c, V, h));
   logits = activation (c, "head.logits", BPW_SPLIT_TP, BPW_LAYER_AFTER_BLOCKS, mul (c, rows, V));
   _bpw_decompose_fwd (c, &(TapeEntry) {
     .name = "head", .prim = BPW_PRIM_MATMUL, .layer_type = BPW_LAYER_HEAD,
@@ -620,6 +619,20 @@ head (Ctx *c, gint32 x, gint32 table)
     }
 }
 
+/* Returns the head's weight (the embedding table when tied). */
+static gint32
+head (Ctx *c, gint32 x, gint32 table)
+{
+  const BpwModelSpec *m = c->m;
+  gint32 w, y;
+
+  y = _bpw_decompose_norm (c, "final.norm", BPW_LAYER_NORM, BPW_LAYER_AFTER_BLOCKS, x);
+  w = m->tied_embeddings ? table : weight (c, "head.w", BPW_SPLIT_TP, BPW_LAYER_AFTER_BLOCKS,
+                                              mul (c, m->vocab, m->hidden));
+  _bpw_decompose_logits_loss (c, y, w);
+  return w;
+}
+
 static gboolean
 decompose (BpwGraphBuilder *b,
            GError         **error)
@@ -639,7 +652,7 @@ decompose (BpwGraphBuilder *b,
     .image_features = NONE,
     .cross_states = NONE,
   };
-  gint32 x, table = NONE;
+  gint32 x, table = NONE, head_w = NONE;
   guint64 image_rows = 0;
 
   if (s->global_batch < 1 || s->micro_batch < 1 || s->global_batch % s->micro_batch != 0)
@@ -670,6 +683,7 @@ decompose (BpwGraphBuilder *b,
   c.grad = g_array_new (FALSE, FALSE, sizeof (gint32));
   c.weights = g_array_new (FALSE, FALSE, sizeof (guint32));
   c.recomputed = g_array_new (FALSE, FALSE, sizeof (gint32));
+  c.mtp_blocks = g_array_new (FALSE, FALSE, sizeof (guint));
 
   c.image_features = _bpw_decompose_vision (&c, &image_rows);
   if (image_rows >= c.T && !b->overflow)
@@ -684,6 +698,7 @@ decompose (BpwGraphBuilder *b,
       g_array_unref (c.grad);
       g_array_unref (c.weights);
       g_array_unref (c.recomputed);
+      g_array_unref (c.mtp_blocks);
       return FALSE;
     }
   if (!b->overflow)
@@ -697,7 +712,10 @@ decompose (BpwGraphBuilder *b,
     }
   layer_start[g->spec.layers] = c.tape->len;
   if (!b->overflow)
-    head (&c, x, table);
+    head_w = head (&c, x, table);
+  /* Multi-token prediction trains; serving speculates with the modules elsewhere. */
+  if (c.train && g->spec.mtp_modules > 0 && !b->overflow)
+    _bpw_decompose_mtp (&c, x, table, head_w);
   if (c.train && !b->overflow)
     {
       _bpw_decompose_backward (&c, layer_start, g->spec.layers);
@@ -708,6 +726,7 @@ decompose (BpwGraphBuilder *b,
   g_array_unref (c.grad);
   g_array_unref (c.weights);
   g_array_unref (c.recomputed);
+  g_array_unref (c.mtp_blocks);
   return TRUE;
 }
 

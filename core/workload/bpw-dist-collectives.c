@@ -401,8 +401,9 @@ data_parallel (BpwDistWork *dist)
     }
 }
 
-/* Tied embeddings across a pipeline: the last stage keeps a copy of the table for the
- * head, and the two copies' gradients are summed every step (Megatron-LM). */
+/* Tied embeddings (or MTP modules) across a pipeline: the last stage keeps a copy of the
+ * table for the head (or the modules' lookups), and the two copies' gradients are summed
+ * every step (Megatron-LM). */
 static void
 tied_embedding (BpwDistWork *dist)
 {
@@ -410,7 +411,7 @@ tied_embedding (BpwDistWork *dist)
   const BpwParallel *p = &dist->parallel;
   GArray *tasks = dist->stages[0].tasks;
 
-  if (p->pp < 2 || !g->spec.tied_embeddings || g->scenario.phase != BPW_WORKLOAD_TRAIN)
+  if (!_bpw_dist_work_last_stage_embedding (dist) || g->scenario.phase != BPW_WORKLOAD_TRAIN)
     return;
   for (guint i = 0; i < tasks->len; i++)
     {

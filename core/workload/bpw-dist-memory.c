@@ -139,8 +139,9 @@ stage_memory (BpwDistWork *dist, BpwStage *st)
         layer_live[slot] = sat_add (layer_live[slot], live);
     }
 
-  /* Tied embeddings: the last stage of a pipeline keeps its own copy of the table. */
-  if (m->tied_embeddings && p->pp > 1 && st->has_head)
+  /* Tied embeddings, or MTP modules: the last stage of a pipeline keeps its own copy of the
+   * table. */
+  if (_bpw_dist_work_last_stage_embedding (dist) && st->has_head)
     {
       guint64 elements = ceil_div ((guint64) m->vocab * m->hidden, p->tp);
       guint moments = (g->scenario.optimizer_set ? g->scenario.optimizer : m->optimizer)

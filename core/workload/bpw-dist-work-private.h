@@ -12,6 +12,19 @@
 
 G_BEGIN_DECLS
 
+/* Whether a pipeline's last stage keeps its own copy of the embedding table, whose gradient
+ * it sums with the first stage's every step: for a head tied to it, or, in training, for
+ * the lookups of the multi-token prediction modules (Megatron-LM). */
+static inline gboolean
+_bpw_dist_work_last_stage_embedding (const BpwDistWork *dist)
+{
+  const BpwModelSpec *m = &dist->graph->spec;
+
+  return dist->parallel.pp > 1 &&
+         (m->tied_embeddings ||
+          (m->mtp_modules > 0 && dist->graph->scenario.phase == BPW_WORKLOAD_TRAIN));
+}
+
 void     _bpw_dist_work_add_collectives    (BpwDistWork        *dist);
 /* Context parallelism: the bytes of K and V one rank holds for its own seq / cp tokens of
  * one micro-batch in one layer (its TP share of the KV heads), and the transient buffer

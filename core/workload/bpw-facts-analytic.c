@@ -71,6 +71,7 @@ bpw_facts_compute_analytic (const BpwModelSpec *spec,
   gint64 n_kind[2][2] = { { 0, 0 }, { 0, 0 } };
   gboolean cross = bpw_model_spec_has_cross_attention (spec);
   gboolean outer_done = FALSE;
+  gint mtp_moe = -1, mtp_windowed = -1;
   guint64 kv_rank;
 
   memset (facts, 0, sizeof *facts);
@@ -80,15 +81,26 @@ bpw_facts_compute_analytic (const BpwModelSpec *spec,
   for (gint64 l = 0; l < spec->layers; l++)
     n_kind[bpw_model_spec_is_moe_layer (spec, l)][cross ? bpw_model_spec_is_cross_layer (spec, l)
                                                   : bpw_model_spec_layer_window (spec, l) > 0]++;
+  /* The MTP modules' blocks are of the kind of layer spec->layers: the template of that
+   * kind carries them, with the outer parts (they are outside the blocks too). A
+   * cross-attention model's outer parts come from its cross template, whose MTP block is
+   * of self-attention (no cross layer is past the last). */
+  if (spec->mtp_modules > 0 && !cross)
+    {
+      mtp_moe = bpw_model_spec_is_moe_layer (spec, spec->layers);
+      mtp_windowed = bpw_model_spec_layer_window (spec, spec->layers) > 0;
+    }
 
   for (guint moe = 0; moe < 2; moe++)
     for (guint windowed = 0; windowed < 2; windowed++)
       {
         g_autoptr(BpwWorkGraph) g = NULL;
         BpwModelSpec t = *spec;
+        gboolean carries_mtp = (gint) moe == mtp_moe && (gint) windowed == mtp_windowed;
 
-        if (n_kind[moe][windowed] == 0)
+        if (n_kind[moe][windowed] == 0 && !carries_mtp)
           continue;
+        t.mtp_modules = (cross ? windowed != 0 : carries_mtp) ? spec->mtp_modules : 0;
         t.layers = 1;
         t.n_cross_layers = cross && windowed ? 1 : 0;
         t.cross_layers[0] = 0;
@@ -121,8 +133,10 @@ bpw_facts_compute_analytic (const BpwModelSpec *spec,
           }
         else
           {
-            bpw_facts_add_template (facts, g, parallel, n_kind[moe][windowed], !outer_done);
-            if (!outer_done)
+            gboolean outer = mtp_moe >= 0 ? carries_mtp : !outer_done;
+
+            bpw_facts_add_template (facts, g, parallel, n_kind[moe][windowed], outer);
+            if (outer)
               facts->vision_flops_per_image = bpw_facts_vision_flops_per_image (g);
           }
         outer_done = TRUE;

@@ -127,7 +127,9 @@ struct _BpwModelSpec
   gboolean         router_bias;
   /* Multi-token-prediction modules (num_nextn_predict_layers), kept apart from the model:
    * each is two norms, a 2h x h projection, one block like the last layer and a final
-   * norm; the embedding and the output head are the model's own. Not in the work graph. */
+   * norm; the embedding and the output head are the model's own. In the training work
+   * graph after the head, on the last pipeline stage (bpw-decompose-mtp.c); inference
+   * builds none (serving speculates with them, bpw-serve.c). */
   gint64           mtp_modules;
 
   BpwVisionSpec    vision;        /* layers == 0: text only */
