@@ -137,19 +137,29 @@ furthest_end (const Partition *pt, gint64 k, gint64 from, BpwU128 bound)
   return to;
 }
 
-/* Whether every stage fits within @bound. Each stage taking as many blocks as fit keeps
- * the cut at least as far along as any other split that fits, stage by stage. */
+/* Whether every stage fits within @bound, each taking as many blocks as fit: that keeps
+ * the cut at least as far along as any other split that fits, stage by stage. Sets
+ * @heaviest to the heaviest stage of that split when it fits, else @next to the least
+ * bound that would let some stage take one more block (no bound below it fits either:
+ * every stage would stop where it stops now). */
 static gboolean
-fits (const Partition *pt, BpwU128 bound)
+fits (const Partition *pt, BpwU128 bound, BpwU128 *heaviest, BpwU128 *next)
 {
   gint64 from = 0;
 
+  *heaviest = 0;
+  *next = ~(BpwU128) 0;
   for (gint64 k = 0; k < pt->n_virtual; k++)
     {
       gint64 to = furthest_end (pt, k, from, bound);
+      gint64 limit = k == pt->n_virtual - 1 ? pt->layers
+                                            : pt->layers - (pt->n_virtual - 1 - k);
 
+      if (to < limit)
+        *next = MIN (*next, stage_work (pt, k, from, to + 1));
       if (to == from)
         return FALSE;
+      *heaviest = MAX (*heaviest, stage_work (pt, k, from, to));
       from = to;
     }
   return from == pt->layers;
@@ -197,16 +207,19 @@ balance_prefix (BpwStageSplit *sp,
       work[i] = (BpwU128) i;
   total = before + work[sp->layers] + after;
 
-  /* The least bound every stage fits within: everything on one stage always fits. */
+  /* The least bound every stage fits within, at least the mean stage; everything on one
+   * stage always fits. Bisected, each probe also moving the ends to the stage works that
+   * bound it (the split's heaviest stage, or the next bound that changes the split). */
+  lo = (total + (BpwU128) sp->n_virtual - 1) / (BpwU128) sp->n_virtual;
   hi = total;
   while (lo < hi)
     {
-      BpwU128 mid = lo + (hi - lo) / 2;
+      BpwU128 mid = lo + (hi - lo) / 2, heaviest, next;
 
-      if (fits (&pt, mid))
-        hi = mid;
+      if (fits (&pt, mid, &heaviest, &next))
+        hi = heaviest;
       else
-        lo = mid + 1;
+        lo = MAX (next, mid + 1);
     }
 
   /* Each boundary as near its even share as the bound allows: no earlier than the start
