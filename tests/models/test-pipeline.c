@@ -127,6 +127,57 @@ test_balanced_weighs_blocks (void)
     g_assert_cmpint (bpw_stage_split_virtual (&sp, k), ==, want[k]);
 }
 
+/* The least bound against every split tried: the heaviest stage minimised over all ways
+ * to cut @layers blocks into @stages runs of at least one, stage by stage (O(V L²)). */
+static BpwU128
+least_bound_by_hand (const BpwU128 *work, gint64 layers, gint64 stages, BpwU128 e, BpwU128 h)
+{
+  /* best[k][j]: the least heaviest stage of the first k stages holding blocks [0, j). */
+  BpwU128 best[8][17];
+  const BpwU128 none = ~(BpwU128) 0;
+
+  g_assert_cmpint (stages, <, 8);
+  g_assert_cmpint (layers, <, 17);
+  for (gint64 k = 0; k <= stages; k++)
+    for (gint64 j = 0; j <= layers; j++)
+      best[k][j] = k == 0 && j == 0 ? 0 : none;
+  for (gint64 k = 1; k <= stages; k++)
+    for (gint64 j = k; j <= layers; j++)
+      for (gint64 i = k - 1; i < j; i++)
+        {
+          BpwU128 t = (k == 1 ? e : 0) + (k == stages && j == layers ? h : 0);
+
+          if (best[k - 1][i] == none)
+            continue;
+          for (gint64 l = i; l < j; l++)
+            t += work[l];
+          best[k][j] = MIN (best[k][j], MAX (best[k - 1][i], t));
+        }
+  return best[stages][layers];
+}
+
+/* Blocks of pseudo-random work (a fixed seed), every split of up to 16 blocks over up to
+ * 7 stages tried by hand: the balanced split's bound is the least one. */
+static void
+test_balanced_least_bound (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20261205);
+
+  for (guint round = 0; round < 300; round++)
+    {
+      gint64 layers = g_rand_int_range (rand, 1, 17);
+      gint64 stages = g_rand_int_range (rand, 1, (gint32) MIN (layers, 7) + 1);
+      BpwU128 work[16], e = (BpwU128) g_rand_int_range (rand, 0, 40);
+      BpwU128 h = (BpwU128) g_rand_int_range (rand, 0, 60);
+      BpwStageSplit sp;
+
+      for (gint64 l = 0; l < layers; l++)
+        work[l] = (BpwU128) g_rand_int_range (rand, 1, round % 3 == 0 ? 4 : 50);
+      g_assert_true (balance (&sp, layers, stages, work, e, h) ==
+                     least_bound_by_hand (work, layers, stages, e, h));
+    }
+}
+
 /* Interleaving: virtual stage k = c·pp + s is chunk c of rank s, cut in block order, so
  * the split is the same cut of V = pp × v stages and each rank holds its chunks' runs. */
 static void
@@ -660,6 +711,7 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/bpw/core/Pipeline/balanced-closed-form", test_balanced_closed_form);
   g_test_add_func ("/bpw/core/Pipeline/balanced-weighs-blocks", test_balanced_weighs_blocks);
+  g_test_add_func ("/bpw/core/Pipeline/balanced-least-bound", test_balanced_least_bound);
   g_test_add_func ("/bpw/core/Pipeline/balanced-interleaved-chunks",
                    test_balanced_interleaved_chunks);
   g_test_add_func ("/bpw/core/Pipeline/balanced-default", test_balanced_default);
