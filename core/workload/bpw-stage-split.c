@@ -199,7 +199,7 @@ balance_prefix (BpwStageSplit *sp,
                 BpwU128        after)
 {
   Partition pt = { work, before, after, sp->layers, sp->n_virtual };
-  BpwU128 lo = 0, hi, total;
+  BpwU128 lo, hi, total;
 
   /* Without any work to weigh, the blocks count alike. */
   if (before + work[sp->layers] + after == 0)
@@ -267,8 +267,10 @@ gboolean
 bpw_stage_split_is_balanced (const BpwParallel  *p,
                              const BpwModelSpec *m)
 {
+  gint64 n_virtual = p->pp * bpw_parallel_chunks (p);
+
   return p->pp_split == BPW_PP_SPLIT_BALANCED ||
-         (p->pp_split == BPW_PP_SPLIT_AUTO && m->layers % (p->pp * bpw_parallel_chunks (p)) != 0);
+         (p->pp_split == BPW_PP_SPLIT_AUTO && n_virtual > 0 && m->layers % n_virtual != 0);
 }
 
 gboolean
