@@ -44,7 +44,9 @@ typedef struct
  * executes in the forward, backward and optimizer step, and the same of the work before
  * the blocks (the embedding, a multimodal model's encoder: the first virtual stage) and
  * after them (final norm, head, loss: the last). Recomputation is left out, so the weights
- * and the split do not change with the recompute choice. */
+ * and the split do not change with the recompute choice. The split only adds and compares
+ * them: any whole measure of work does (a caller that prices blocks in time can pass
+ * integer time units). */
 typedef struct
 {
   BpwU128  before;
@@ -62,8 +64,7 @@ gboolean  bpw_stage_split_check        (const BpwParallel  *parallel,
                                         const BpwModelSpec *spec,
                                         GError            **error);
 
-/* The weights of @spec's work run as @scenario, from its facts (bpw_facts_compute_analytic()
- * fills the fields they come from). */
+/* The weights from @facts, as bpw_facts_compute_analytic() fills them. */
 void      bpw_stage_weights_from_facts (BpwStageWeights    *weights,
                                         const BpwFacts     *facts);
 /* The work of block @layer of @spec. */
@@ -80,8 +81,8 @@ gboolean  bpw_stage_split_resolve      (BpwStageSplit      *split,
                                         const BpwScenario  *scenario,
                                         GError            **error);
 
-/* As bpw_stage_split_resolve(), with the weights given (only the balanced split reads
- * them; NULL when it is not asked for). */
+/* As bpw_stage_split_resolve(), with the weights given: only the balanced split reads
+ * them, so they may be NULL when bpw_stage_split_is_balanced() says it is not asked for. */
 gboolean  bpw_stage_split_resolve_weighed (BpwStageSplit         *split,
                                            const BpwParallel     *parallel,
                                            const BpwModelSpec    *spec,
