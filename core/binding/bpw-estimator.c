@@ -34,6 +34,7 @@ struct _BpwEstimator
   BpwPrecision   precision;
   double         model_flops;
   double         layer_model_flops[BPW_N_LAYER_TYPES];
+  BpwStageWeights split_weights;  /* what the balanced pipeline split weighs */
   double         capacity;
   double         host_capacity;
   gboolean       has_host;
@@ -68,6 +69,7 @@ bpw_estimator_new (const BpwModelSpec *spec,
   est->model_flops = bpw_u128_to_double (facts.flops_model);
   for (guint l = 0; l < BPW_N_LAYER_TYPES; l++)
     est->layer_model_flops[l] = bpw_u128_to_double (facts.flops_model_by_layer_type[l]);
+  bpw_stage_weights_from_facts (&est->split_weights, &facts);
   bpw_facts_clear (&facts);
 
   hbm = bpw_blueprint_first_memory (est->blueprint, BPW_MEMORY_DEVICE);
@@ -326,7 +328,7 @@ bpw_estimator_evaluate (BpwEstimator     *est,
   if (mapping->recompute >= 0)
     s.recompute = mapping->recompute;
   if (!bpw_scenario_validate (&s, p, &est->spec, error) ||
-      !bpw_stage_split_resolve_weighed (&split, p, &est->spec, est->layer_model_flops, error))
+      !bpw_stage_split_resolve_weighed (&split, p, &est->spec, &est->split_weights, error))
     return FALSE;
   t = _bpw_estimator_lookup_template (est, &m, error);
   if (t == NULL)

@@ -23,7 +23,8 @@ bpw_facts_add_template (BpwFacts           *facts,
                         const BpwWorkGraph *g,
                         const BpwParallel  *p,
                         guint64             layer_copies,
-                        gboolean            with_outer)
+                        gboolean            with_outer,
+                        BpwU128            *block_flops)
 {
   for (guint i = 0; i < g->ops->len; i++)
     {
@@ -38,6 +39,10 @@ bpw_facts_add_template (BpwFacts           *facts,
 
       if (copies == 0)
         continue;
+      if (op->phase != BPW_PHASE_RECOMPUTE)
+        *(in_block ? block_flops : op->layer == BPW_LAYER_BEFORE_BLOCKS
+          ? &facts->flops_before_blocks : &facts->flops_after_blocks)
+          += (BpwU128) op->flops * op->count;
       if (op->phase == BPW_PHASE_OPTIMIZER)
         {
           guint64 parts = p->zero >= 1 ? (guint64) (p->dp * p->cp)
@@ -127,7 +132,8 @@ bpw_facts_compute_analytic (const BpwModelSpec *spec,
         /* Embedding, head and loss come from the first template only. */
         if (cross)
           {
-            bpw_facts_add_template (facts, g, parallel, n_kind[moe][windowed], windowed);
+            bpw_facts_add_template (facts, g, parallel, n_kind[moe][windowed], windowed,
+                                    &facts->flops_block[moe][windowed]);
             if (windowed)
               facts->vision_flops_per_image = bpw_facts_vision_flops_per_image (g);
           }
@@ -135,7 +141,8 @@ bpw_facts_compute_analytic (const BpwModelSpec *spec,
           {
             gboolean outer = mtp_moe >= 0 ? carries_mtp : !outer_done;
 
-            bpw_facts_add_template (facts, g, parallel, n_kind[moe][windowed], outer);
+            bpw_facts_add_template (facts, g, parallel, n_kind[moe][windowed], outer,
+                                    &facts->flops_block[moe][windowed]);
             if (outer)
               facts->vision_flops_per_image = bpw_facts_vision_flops_per_image (g);
           }

@@ -26,6 +26,13 @@ struct _BpwFacts
   BpwU128          flops_hardware;      /* everything executed, whole job */
   BpwU128          flops_semantic;
   BpwU128          flops_by_phase[BPW_N_PHASES];
+  /* The work graph's FLOPs per step, recomputation left out, of one block of each kind
+   * ([MoE][windowed; cross-attention in a cross-attention model]; 0 for a kind the model
+   * lacks) and of the work before and after the blocks: what the balanced pipeline split
+   * weighs. Filled by bpw_facts_compute_analytic() only. */
+  BpwU128          flops_block[2][2];
+  BpwU128          flops_before_blocks;
+  BpwU128          flops_after_blocks;
   BpwRankMemory    memory;              /* on the most loaded device */
   gint64           memory_stage;        /* which pipeline stage that is */
   guint64          activation_per_layer; /* bytes one micro-batch stores in layer 0, per rank */

@@ -6,7 +6,7 @@
 
 #include "config.h"
 
-#include <math.h>
+#include <string.h>
 
 #include "bpw-stage-split.h"
 #include "bpw-error.h"
@@ -14,14 +14,13 @@
 #include "bpw-i18n.h"
 #include "bpw-model-spec.h"
 
-/* Slack for comparing stage times made of a whole number of blocks and a cost. */
-#define TIME_EPSILON 1e-9
-
 gint64
 bpw_parallel_chunks (const BpwParallel *parallel)
 {
   return parallel->schedule == BPW_SCHEDULE_INTERLEAVED ? MAX (parallel->interleave, 1) : 1;
 }
+
+G_STATIC_ASSERT (BPW_MODEL_MAX_LAYERS <= G_MAXUINT16);
 
 #define FAIL(...) G_STMT_START {                                                 \
     g_set_error (error, BPW_ERROR, BPW_ERROR_ILLEGAL_PLAN, __VA_ARGS__);         \
@@ -83,87 +82,218 @@ even_share (gint64 total, gint64 n, gint64 i)
   return total / n + (i >= n - total % n ? 1 : 0);
 }
 
-static gboolean
-feasible (const BpwStageSplit *sp, double e, double h, double t)
+void
+bpw_stage_weights_from_facts (BpwStageWeights *w,
+                              const BpwFacts  *facts)
 {
-  double cf = floor (t - e + TIME_EPSILON), cl = floor (t - h + TIME_EPSILON);
-  double cm = floor (t + TIME_EPSILON);
-
-  if (cf < 1 || cl < 1 || cm < 1)
-    return FALSE;
-  return cf + cl + (double) (sp->n_virtual - 2) * cm >= (double) sp->layers;
+  w->before = facts->flops_before_blocks;
+  w->after = facts->flops_after_blocks;
+  memcpy (w->block, facts->flops_block, sizeof w->block);
 }
 
-void
-bpw_stage_split_balance (BpwStageSplit *sp,
-                         double         e,
-                         double         h)
+BpwU128
+bpw_stage_weights_block (const BpwStageWeights *w,
+                         const BpwModelSpec    *m,
+                         gint64                 layer)
 {
-  gint64 n_mid = sp->n_virtual - 2, a, z, mid, excess;
-  double best = INFINITY, offsets[3] = { 0, e, h };
+  /* The kinds as bpw_facts_compute_analytic() tells them apart. */
+  gboolean second = bpw_model_spec_has_cross_attention (m)
+                    ? bpw_model_spec_is_cross_layer (m, layer)
+                    : bpw_model_spec_layer_window (m, layer) > 0;
 
-  if (sp->n_virtual < 2)
+  return w->block[bpw_model_spec_is_moe_layer (m, layer) ? 1 : 0][second ? 1 : 0];
+}
+
+/* The balanced split's arithmetic over prefix sums: @work[i] is the work of blocks
+ * [0, i), the first stage adds @before and the last @after. */
+typedef struct
+{
+  const BpwU128 *work;
+  BpwU128        before, after;
+  gint64         layers, n_virtual;
+} Partition;
+
+/* Models up to this many blocks are balanced without allocating (every bundled one). */
+#define STACK_LAYERS 256
+
+/* Work of virtual stage @k holding blocks [@from, @to). */
+static BpwU128
+stage_work (const Partition *pt, gint64 k, gint64 from, gint64 to)
+{
+  return pt->work[to] - pt->work[from] + (k == 0 ? pt->before : 0)
+         + (k == pt->n_virtual - 1 ? pt->after : 0);
+}
+
+/* The furthest end of virtual stage @k from block @from within @bound that leaves every
+ * later stage a block; @from when not even one block fits. */
+static gint64
+furthest_end (const Partition *pt, gint64 k, gint64 from, BpwU128 bound)
+{
+  gint64 limit = k == pt->n_virtual - 1 ? pt->layers : pt->layers - (pt->n_virtual - 1 - k);
+  gint64 to = from;
+
+  while (to < limit && stage_work (pt, k, from, to + 1) <= bound)
+    to++;
+  return to;
+}
+
+/* Whether every stage fits within @bound, each taking as many blocks as fit: that keeps
+ * the cut at least as far along as any other split that fits, stage by stage. Sets
+ * @heaviest to the heaviest stage of that split when it fits, else @next to the least
+ * bound that would let some stage take one more block (no bound below it fits either:
+ * every stage would stop where it stops now). */
+static gboolean
+fits (const Partition *pt, BpwU128 bound, BpwU128 *heaviest, BpwU128 *next)
+{
+  gint64 from = 0;
+
+  *heaviest = 0;
+  *next = ~(BpwU128) 0;
+  for (gint64 k = 0; k < pt->n_virtual; k++)
     {
-      sp->first = sp->last = sp->layers, sp->middle = 0;
-      return;
+      gint64 to = furthest_end (pt, k, from, bound);
+      gint64 limit = k == pt->n_virtual - 1 ? pt->layers
+                                            : pt->layers - (pt->n_virtual - 1 - k);
+
+      if (to < limit)
+        *next = MIN (*next, stage_work (pt, k, from, to + 1));
+      if (to == from)
+        return FALSE;
+      *heaviest = MAX (*heaviest, stage_work (pt, k, from, to));
+      from = to;
     }
-  /* The slowest stage's time is a whole number of blocks plus nothing, the embedding or
-   * the head: search each kind for the smallest feasible one. */
-  for (guint kind = 0; kind < 3; kind++)
+  return from == pt->layers;
+}
+
+/* The earliest first block of each virtual stage k ≥ 1 from which stages k .. V − 1 still
+ * fit within @bound (the same greedy walk from the last stage back), into @earliest. */
+static void
+earliest_starts (const Partition *pt, BpwU128 bound, guint16 *earliest)
+{
+  gint64 to = pt->layers;
+
+  for (gint64 k = pt->n_virtual - 1; k >= 1; k--)
     {
-      gint64 lo = 1, hi = sp->layers + (gint64) ceil (MAX (e, h)) + 2;
+      gint64 from = to;
 
-      if (!feasible (sp, e, h, (double) hi + offsets[kind]))
-        continue;
-      while (lo < hi)
-        {
-          gint64 x = lo + (hi - lo) / 2;
-
-          if (feasible (sp, e, h, (double) x + offsets[kind]))
-            hi = x;
-          else
-            lo = x + 1;
-        }
-      best = MIN (best, (double) lo + offsets[kind]);
+      while (from - 1 >= k && stage_work (pt, k, from - 1, to) <= bound)
+        from--;
+      earliest[k] = (guint16) from;
+      to = from;
     }
-  a = (gint64) floor (best - e + TIME_EPSILON);
-  z = (gint64) floor (best - h + TIME_EPSILON);
-  mid = n_mid * (gint64) floor (best + TIME_EPSILON);
-  /* Hand back the blocks the bound leaves over, each from the slowest stage that can spare
-   * one, the first and the last before the middle ones on a tie. */
-  excess = a + z + mid - sp->layers;
-  while (excess-- > 0)
-    {
-      double tf = a > 1 ? (double) a + e : -1, tl = z > 1 ? (double) z + h : -1;
-      double tm = n_mid > 0 && mid > n_mid ? (double) ((mid + n_mid - 1) / n_mid) : -1;
+}
 
-      if (tf >= 0 && tf + TIME_EPSILON >= tl && tf + TIME_EPSILON >= tm)
-        a--;
-      else if (tl >= 0 && tl + TIME_EPSILON >= tm)
-        z--;
+/* |a − b| of unsigned values. */
+static BpwU128
+distance (BpwU128 a, BpwU128 b)
+{
+  return a > b ? a - b : b - a;
+}
+
+/* The balanced split over @work, the prefix sums of the blocks' work (layers + 1 entries,
+ * overwritten when they are all 0). Allocates nothing: the estimator runs it per mapping. */
+static BpwU128
+balance_prefix (BpwStageSplit *sp,
+                BpwU128       *work,
+                BpwU128        before,
+                BpwU128        after)
+{
+  Partition pt = { work, before, after, sp->layers, sp->n_virtual };
+  BpwU128 lo, hi, total;
+
+  /* Without any work to weigh, the blocks count alike. */
+  if (before + work[sp->layers] + after == 0)
+    for (gint64 i = 0; i <= sp->layers; i++)
+      work[i] = (BpwU128) i;
+  total = before + work[sp->layers] + after;
+
+  /* The least bound every stage fits within, at least the mean stage; everything on one
+   * stage always fits. Bisected, each probe also moving the ends to the stage works that
+   * bound it (the split's heaviest stage, or the next bound that changes the split). */
+  lo = (total + (BpwU128) sp->n_virtual - 1) / (BpwU128) sp->n_virtual;
+  hi = total;
+  while (lo < hi)
+    {
+      BpwU128 mid = lo + (hi - lo) / 2, heaviest, next;
+
+      if (fits (&pt, mid, &heaviest, &next))
+        hi = heaviest;
       else
-        mid--;
+        lo = MAX (next, mid + 1);
     }
-  sp->first = a, sp->last = z, sp->middle = mid;
+
+  /* Each boundary as near its even share as the bound allows: no earlier than the start
+   * that lets the later stages fit (held in bounds[k] until boundary k is cut), and no
+   * further than the stage before it reaches. */
+  earliest_starts (&pt, hi, sp->bounds);
+  sp->weighed = TRUE;
+  sp->bounds[0] = 0;
+  sp->bounds[sp->n_virtual] = (guint16) sp->layers;
+  for (gint64 k = 1; k < sp->n_virtual; k++)
+    {
+      gint64 from = sp->bounds[k - 1];
+      gint64 a = MAX ((gint64) sp->bounds[k], from + 1);
+      gint64 z = furthest_end (&pt, k - 1, from, hi), best = a;
+      BpwU128 goal = total * (BpwU128) k;
+
+      /* Compared as V × (work before the cut) against k × total, exactly. */
+      for (gint64 b = a + 1; b <= z; b++)
+        if (distance ((before + work[b]) * (BpwU128) sp->n_virtual, goal) <
+            distance ((before + work[best]) * (BpwU128) sp->n_virtual, goal))
+          best = b;
+      sp->bounds[k] = (guint16) best;
+    }
+  return hi;
+}
+
+BpwU128
+bpw_stage_split_balance (BpwStageSplit *sp,
+                         const BpwU128 *block_work,
+                         BpwU128        before,
+                         BpwU128        after)
+{
+  g_autofree BpwU128 *work = NULL;
+
+  g_return_val_if_fail (sp->n_virtual >= 1 && sp->n_virtual <= sp->layers &&
+                        sp->layers <= BPW_MODEL_MAX_LAYERS, 0);
+  work = g_new (BpwU128, sp->layers + 1);
+  work[0] = 0;
+  for (gint64 i = 0; i < sp->layers; i++)
+    work[i + 1] = work[i] + block_work[i];
+  return balance_prefix (sp, work, before, after);
 }
 
 gboolean
-bpw_stage_split_resolve_weighed (BpwStageSplit      *sp,
-                                 const BpwParallel  *p,
-                                 const BpwModelSpec *m,
-                                 const double        flops[BPW_N_LAYER_TYPES],
-                                 GError            **error)
+bpw_stage_split_is_balanced (const BpwParallel  *p,
+                             const BpwModelSpec *m)
+{
+  gint64 n_virtual = p->pp * bpw_parallel_chunks (p);
+
+  return p->pp_split == BPW_PP_SPLIT_BALANCED ||
+         (p->pp_split == BPW_PP_SPLIT_AUTO && n_virtual > 0 && m->layers % n_virtual != 0);
+}
+
+gboolean
+bpw_stage_split_resolve_weighed (BpwStageSplit         *sp,
+                                 const BpwParallel     *p,
+                                 const BpwModelSpec    *m,
+                                 const BpwStageWeights *weights,
+                                 GError               **error)
 {
   BpwPpSplit mode = p->pp_split;
 
   if (!bpw_stage_split_check (p, m, error))
     return FALSE;
-  *sp = (BpwStageSplit) {
-    .pp = p->pp, .chunks = bpw_parallel_chunks (p), .layers = m->layers,
-  };
+  sp->pp = p->pp;
+  sp->chunks = bpw_parallel_chunks (p);
   sp->n_virtual = sp->pp * sp->chunks;
+  sp->layers = m->layers;
+  sp->first = sp->last = sp->middle = 0;
+  sp->listed = NULL;
+  sp->n_listed = 0;
+  sp->weighed = FALSE;
   if (mode == BPW_PP_SPLIT_AUTO)
-    mode = m->layers % sp->n_virtual == 0 ? BPW_PP_SPLIT_EVEN : BPW_PP_SPLIT_BALANCED;
+    mode = bpw_stage_split_is_balanced (p, m) ? BPW_PP_SPLIT_BALANCED : BPW_PP_SPLIT_EVEN;
 
   switch (mode)
     {
@@ -177,18 +307,22 @@ bpw_stage_split_resolve_weighed (BpwStageSplit      *sp,
       sp->middle = m->layers - sp->first - sp->last;
       break;
     case BPW_PP_SPLIT_BALANCED:
-      {
-        /* Model FLOPs stand for time: the forward and backward of the embedding, of one
-         * block (its attention, MLP or experts, and norms), and of the head with the loss. */
-        double block = (flops[BPW_LAYER_ATTENTION] + flops[BPW_LAYER_MLP] +
-                        flops[BPW_LAYER_MOE] + flops[BPW_LAYER_NORM]) / (double) m->layers;
+      if (sp->n_virtual > 1)
+        {
+          BpwU128 stack_work[STACK_LAYERS + 1];
+          g_autofree BpwU128 *heap_work = NULL;
+          BpwU128 *work = stack_work;
 
-        if (!(block > 0))
-          block = 1;
-        bpw_stage_split_balance (sp, flops[BPW_LAYER_EMBEDDING] / block,
-                                 (flops[BPW_LAYER_HEAD] + flops[BPW_LAYER_LOSS]) / block);
-      }
-      break;
+          g_return_val_if_fail (weights != NULL, FALSE);
+          if (m->layers > STACK_LAYERS)
+            work = heap_work = g_new (BpwU128, m->layers + 1);
+          work[0] = 0;
+          for (gint64 l = 0; l < m->layers; l++)
+            work[l + 1] = work[l] + bpw_stage_weights_block (weights, m, l);
+          balance_prefix (sp, work, weights->before, weights->after);
+          break;
+        }
+      G_GNUC_FALLTHROUGH;
     case BPW_PP_SPLIT_AUTO:
     case BPW_PP_SPLIT_EVEN:
     default:
@@ -208,13 +342,11 @@ bpw_stage_split_resolve (BpwStageSplit      *sp,
                          const BpwScenario  *s,
                          GError            **error)
 {
-  double flops[BPW_N_LAYER_TYPES] = { 0 };
-  gboolean balanced = p->pp_split == BPW_PP_SPLIT_BALANCED ||
-                      (p->pp_split == BPW_PP_SPLIT_AUTO &&
-                       m->layers % (p->pp * bpw_parallel_chunks (p)) != 0);
+  BpwStageWeights weights = { 0 };
 
-  /* Only the balanced split weighs the layers; the facts of one device give their FLOPs. */
-  if (balanced && p->pp * bpw_parallel_chunks (p) <= m->layers)
+  /* Only the balanced split weighs the layers; the facts of one device give their work. */
+  if (bpw_stage_split_is_balanced (p, m) && p->pp * bpw_parallel_chunks (p) > 1 &&
+      p->pp * bpw_parallel_chunks (p) <= m->layers)
     {
       BpwParallel single;
       BpwFacts facts;
@@ -222,11 +354,10 @@ bpw_stage_split_resolve (BpwStageSplit      *sp,
       bpw_parallel_init_defaults (&single);
       if (!bpw_facts_compute_analytic (m, s, &single, &facts, error))
         return FALSE;
-      for (guint l = 0; l < BPW_N_LAYER_TYPES; l++)
-        flops[l] = bpw_u128_to_double (facts.flops_model_by_layer_type[l]);
+      bpw_stage_weights_from_facts (&weights, &facts);
       bpw_facts_clear (&facts);
     }
-  return bpw_stage_split_resolve_weighed (sp, p, m, flops, error);
+  return bpw_stage_split_resolve_weighed (sp, p, m, &weights, error);
 }
 
 gint64
@@ -238,6 +369,8 @@ bpw_stage_split_virtual (const BpwStageSplit *sp,
   if (sp->listed != NULL)
     /* One entry per rank: its blocks over its chunks, the extra ones on later chunks. */
     return even_share (sp->listed[k % sp->pp], sp->chunks, k / sp->pp);
+  if (sp->weighed)
+    return sp->bounds[k + 1] - sp->bounds[k];
   if (sp->n_virtual == 1)
     return sp->layers;
   if (k == 0)
@@ -275,6 +408,8 @@ bpw_stage_split_virtual_first (const BpwStageSplit *sp,
     return 0;
   if (k >= sp->n_virtual)
     return sp->layers;
+  if (sp->weighed)
+    return sp->bounds[k];
   if (sp->listed != NULL)
     {
       for (gint64 j = 0; j < k; j++)

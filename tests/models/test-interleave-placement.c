@@ -283,6 +283,61 @@ test_flops_follow_layers (void)
     }
 }
 
+/* Qwen2 with its upper half windowed, at 32 K tokens, balanced over pp 4 × v 2 (28 blocks
+ * over 8 virtual stages): a full-attention block does more than a windowed one, and the
+ * split weighs each block by its own work, so every rank's work (its blocks, the first
+ * rank's embedding, the last's head and loss) comes within one windowed block's of every
+ * other's. */
+static void
+test_balanced_weighs_window (void)
+{
+  g_autoptr(BpwDistWork) dist = NULL;
+  g_autofree double *layer = NULL;
+  BpwModelSpec spec;
+  BpwScenario sc;
+  BpwParallel p;
+  double heaviest = 0, least = INFINITY, most = 0;
+
+  load_model ("hf/qwen2-7b-use-sliding-window.json", &spec);
+  scenario_for (&sc, 8, 32768);
+  parallel_for (&p, BPW_SCHEDULE_INTERLEAVED, 4, 2);
+  p.pp_split = BPW_PP_SPLIT_BALANCED;
+  dist = distribute (&spec, &sc, &p);
+  layer = g_new0 (double, spec.layers);
+  for (gint64 s = 0; s < dist->n_stages; s++)
+    {
+      const GArray *tasks = dist->stages[s].tasks;
+      double rank = 0;
+
+      for (guint t = 0; t < tasks->len; t++)
+        {
+          const BpwTask *task = &g_array_index (tasks, BpwTask, t);
+          const BpwOp *op = bpw_work_graph_op (dist->graph, task->op);
+          double f = (double) task->flops * (double) task->count;
+
+          rank += f;
+          if (op->layer >= 0)
+            layer[op->layer] += f;
+        }
+      g_test_message ("Qwen2 windowed, pp 4 x v 2, balanced: rank %" G_GINT64_FORMAT
+                      ", %" G_GINT64_FORMAT " blocks, %.4g FLOP", s,
+                      dist->stages[s].n_layers, rank);
+      least = MIN (least, rank);
+      most = MAX (most, rank);
+    }
+  for (gint64 l = 0; l < spec.layers; l++)
+    heaviest = MAX (heaviest, layer[l]);
+  g_test_message ("blocks: full attention %.4g, windowed %.4g FLOP", layer[0],
+                  layer[spec.layers - 1]);
+  /* The full-attention blocks are the heavier kind, by more than a tenth; the ranks come
+   * within one of the lighter blocks (weighing blocks alike left them a full block apart). */
+  g_assert_cmpfloat (layer[0], ==, heaviest);
+  g_assert_cmpfloat (layer[spec.layers - 1], <, 0.9 * heaviest);
+  g_assert_cmpfloat (most - least, <=, layer[spec.layers - 1]);
+  bpw_scenario_clear (&sc);
+  bpw_model_spec_clear (&spec);
+}
+
 /* Qwen2 over pp 2 × v 2: each rank runs 7 full-attention and 7 windowed blocks, so the
  * plan prices the blocks of both ranks alike (the embedding and the head apart). */
 static void
@@ -394,6 +449,8 @@ main (int argc, char **argv)
   g_test_add_func ("/bpw/core/InterleavePlacement/rank-is-union-of-chunks",
                    test_rank_is_union_of_chunks);
   g_test_add_func ("/bpw/core/InterleavePlacement/flops-follow-layers", test_flops_follow_layers);
+  g_test_add_func ("/bpw/core/InterleavePlacement/balanced-weighs-window",
+                   test_balanced_weighs_window);
   g_test_add_func ("/bpw/core/InterleavePlacement/plan-prices-real-layers",
                    test_plan_prices_real_layers);
   g_test_add_func ("/bpw/core/InterleavePlacement/estimator-is-plan", test_estimator_is_plan);

@@ -31,50 +31,170 @@ load_model (const char *name, BpwModelSpec *spec)
 
 /* ---- the balanced split ---- */
 
-/* With the embedding worth e and the head h whole blocks, the slowest stage of the best
- * split takes ceil((L + e + h) / V) block times whenever that leaves each end a block:
- * the work is L + e + h blocks over V stages, and whole blocks fill every stage up to that
- * bound. Among equal splits the first and the last stage give up blocks first. */
+/* Splits @layers blocks of @work each over @stages stages, the first also weighing @e and
+ * the last @h; returns the bound, checks every stage holds a block and stays within it. */
+static BpwU128
+balance (BpwStageSplit *sp, gint64 layers, gint64 stages, const BpwU128 *work, BpwU128 e,
+         BpwU128 h)
+{
+  BpwU128 bound, slowest = 0;
+  gint64 sum = 0, at = 0;
+
+  *sp = (BpwStageSplit) { .pp = stages, .chunks = 1, .n_virtual = stages, .layers = layers };
+  bound = bpw_stage_split_balance (sp, work, e, h);
+  for (gint64 k = 0; k < sp->n_virtual; k++)
+    {
+      gint64 n = bpw_stage_split_virtual (sp, k);
+      BpwU128 t = (k == 0 ? e : 0) + (k == sp->n_virtual - 1 ? h : 0);
+
+      g_assert_cmpint (n, >=, 1);
+      g_assert_cmpint (bpw_stage_split_virtual_first (sp, k), ==, at);
+      for (gint64 i = at; i < at + n; i++)
+        t += work[i];
+      sum += n, at += n;
+      slowest = MAX (slowest, t);
+    }
+  g_assert_cmpint (sum, ==, layers);
+  g_assert_true (slowest == bound);
+  return bound;
+}
+
+/* Blocks alike, the embedding worth e and the head h whole blocks: the slowest stage of
+ * the best split takes ceil((L + e + h) / V) block times whenever that leaves each end a
+ * block: the work is L + e + h blocks over V stages, and whole blocks fill every stage up
+ * to that bound. Without an embedding and a head the split is even: every stage holds
+ * floor or ceil (L / V) blocks. */
 static void
 test_balanced_closed_form (void)
 {
   static const struct { gint64 layers, stages, e, h; } cases[] = {
     { 126, 16, 0, 1 }, { 10, 4, 0, 2 }, { 32, 5, 1, 1 }, { 80, 6, 0, 3 }, { 7, 7, 0, 0 },
-    { 96, 8, 2, 5 },
+    { 96, 8, 2, 5 }, { 10, 4, 0, 0 }, { 28, 8, 0, 0 }, { 96, 7, 0, 0 }, { 126, 16, 0, 0 },
   };
+  const BpwU128 block = 1000;
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      BpwStageSplit sp = { .pp = cases[i].stages, .chunks = 1, .n_virtual = cases[i].stages,
-                           .layers = cases[i].layers };
+      g_autofree BpwU128 *work = g_new (BpwU128, cases[i].layers);
       gint64 bound = (cases[i].layers + cases[i].e + cases[i].h + cases[i].stages - 1) /
-                     cases[i].stages, sum = 0, slowest = 0;
+                     cases[i].stages;
+      BpwStageSplit sp;
 
-      bpw_stage_split_balance (&sp, (double) cases[i].e, (double) cases[i].h);
-      for (gint64 k = 0; k < sp.n_virtual; k++)
-        {
-          gint64 n = bpw_stage_split_virtual (&sp, k);
-          gint64 t = n + (k == 0 ? cases[i].e : 0) + (k == sp.n_virtual - 1 ? cases[i].h : 0);
-
-          g_assert_cmpint (n, >=, 1);
-          sum += n;
-          slowest = MAX (slowest, t);
-        }
-      g_assert_cmpint (sum, ==, cases[i].layers);
-      g_assert_cmpint (slowest, ==, bound);
+      for (gint64 l = 0; l < cases[i].layers; l++)
+        work[l] = block;
+      g_assert_true (balance (&sp, cases[i].layers, cases[i].stages, work,
+                              block * cases[i].e, block * cases[i].h) == block * bound);
+      if (cases[i].e == 0 && cases[i].h == 0)
+        for (gint64 k = 0; k < sp.n_virtual; k++)
+          {
+            g_assert_cmpint (bpw_stage_split_virtual (&sp, k), >=,
+                             cases[i].layers / cases[i].stages);
+            g_assert_cmpint (bpw_stage_split_virtual (&sp, k), <=, bound);
+          }
     }
 
-  /* Llama 3 405B over 16 stages with a head of about one block: Meta's split, the first
-   * and the last stage one layer lighter. */
+  /* Llama 3 405B over 16 stages with a head of about one block: 127 blocks of work, so
+   * 8 at most a stage, and the last stage one layer lighter for the head. */
   {
-    BpwStageSplit sp = { .pp = 16, .chunks = 1, .n_virtual = 16, .layers = 126 };
+    BpwU128 work[126];
+    BpwStageSplit sp;
 
-    bpw_stage_split_balance (&sp, 0.0, 1.0);
-    g_assert_cmpint (bpw_stage_split_virtual (&sp, 0), ==, 7);
+    for (guint l = 0; l < G_N_ELEMENTS (work); l++)
+      work[l] = block;
+    g_assert_true (balance (&sp, 126, 16, work, 0, block) == 8 * block);
     g_assert_cmpint (bpw_stage_split_virtual (&sp, 15), ==, 7);
-    for (gint64 k = 1; k < 15; k++)
-      g_assert_cmpint (bpw_stage_split_virtual (&sp, k), ==, 8);
   }
+}
+
+/* Blocks that differ: three dense blocks of 1 and nine MoE blocks of 3, a head of 2, over
+ * four stages (32 units, 8 a stage at best). Stages ending between blocks: the first can
+ * take the dense three and two MoE (9) but not three (12); if every stage stayed within 8,
+ * the first would end by block 4 (1+1+1+3) and the next two hold two MoE each, leaving
+ * three (9) and the head for the last: 11. So 9 is the least bound, and it is reached:
+ * 1+1+1+3+3 | 3+3 | 3+3+3 | 3+2 would be 9, 6, 9, 5. The cuts nearest the even shares 8,
+ * 16, 24 within that bound: after 9 (|9 − 8| = 1 beats 6's 2), then at 15 (one from 16;
+ * 18 is two), then at 24: 9, 6, 9, 8. Weighing the blocks alike (2.5 each, the head 0.8
+ * of one) gives 3 blocks a stage, whose last takes 11. */
+static void
+test_balanced_weighs_blocks (void)
+{
+  static const BpwU128 work[] = { 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3 };
+  static const gint64 want[] = { 5, 2, 3, 2 };
+  BpwStageSplit sp;
+
+  g_assert_true (balance (&sp, 12, 4, work, 0, 2) == 9);
+  for (guint k = 0; k < G_N_ELEMENTS (want); k++)
+    g_assert_cmpint (bpw_stage_split_virtual (&sp, k), ==, want[k]);
+}
+
+/* The least bound against every split tried: the heaviest stage minimised over all ways
+ * to cut @layers blocks into @stages runs of at least one, stage by stage (O(V L²)). */
+static BpwU128
+least_bound_by_hand (const BpwU128 *work, gint64 layers, gint64 stages, BpwU128 e, BpwU128 h)
+{
+  /* best[k][j]: the least heaviest stage of the first k stages holding blocks [0, j). */
+  BpwU128 best[8][17];
+  const BpwU128 none = ~(BpwU128) 0;
+
+  g_assert_cmpint (stages, <, 8);
+  g_assert_cmpint (layers, <, 17);
+  for (gint64 k = 0; k <= stages; k++)
+    for (gint64 j = 0; j <= layers; j++)
+      best[k][j] = k == 0 && j == 0 ? 0 : none;
+  for (gint64 k = 1; k <= stages; k++)
+    for (gint64 j = k; j <= layers; j++)
+      for (gint64 i = k - 1; i < j; i++)
+        {
+          BpwU128 t = (k == 1 ? e : 0) + (k == stages && j == layers ? h : 0);
+
+          if (best[k - 1][i] == none)
+            continue;
+          for (gint64 l = i; l < j; l++)
+            t += work[l];
+          best[k][j] = MIN (best[k][j], MAX (best[k - 1][i], t));
+        }
+  return best[stages][layers];
+}
+
+/* Blocks of pseudo-random work (a fixed seed), every split of up to 16 blocks over up to
+ * 7 stages tried by hand: the balanced split's bound is the least one. */
+static void
+test_balanced_least_bound (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20261205);
+
+  for (guint round = 0; round < 300; round++)
+    {
+      gint64 layers = g_rand_int_range (rand, 1, 17);
+      gint64 stages = g_rand_int_range (rand, 1, (gint32) MIN (layers, 7) + 1);
+      BpwU128 work[16], e = (BpwU128) g_rand_int_range (rand, 0, 40);
+      BpwU128 h = (BpwU128) g_rand_int_range (rand, 0, 60);
+      BpwStageSplit sp;
+
+      for (gint64 l = 0; l < layers; l++)
+        work[l] = (BpwU128) g_rand_int_range (rand, 1, round % 3 == 0 ? 4 : 50);
+      g_assert_true (balance (&sp, layers, stages, work, e, h) ==
+                     least_bound_by_hand (work, layers, stages, e, h));
+    }
+}
+
+/* Interleaving: virtual stage k = c·pp + s is chunk c of rank s, cut in block order, so
+ * the split is the same cut of V = pp × v stages and each rank holds its chunks' runs. */
+static void
+test_balanced_interleaved_chunks (void)
+{
+  static const BpwU128 work[] = { 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3 };
+  BpwStageSplit sp = { .pp = 2, .chunks = 2, .n_virtual = 4, .layers = 12 };
+
+  g_assert_true (bpw_stage_split_balance (&sp, work, 0, 2) == 9);
+  /* Rank 0: chunk 0 (blocks 0-4) and chunk 1 (virtual stage 2, blocks 7-9). */
+  g_assert_cmpint (bpw_stage_split_rank (&sp, 0), ==, 8);
+  g_assert_cmpint (bpw_stage_split_rank (&sp, 1), ==, 4);
+  g_assert_cmpint (bpw_stage_split_rank_layer (&sp, 0, 5), ==, 7);
+  g_assert_cmpint (bpw_stage_split_rank_layer (&sp, 1, 0), ==, 5);
+  g_assert_cmpint (bpw_stage_split_rank_layer (&sp, 1, 2), ==, 10);
+  g_assert_cmpint (bpw_stage_split_virtual_of (&sp, 9), ==, 2);
+  g_assert_cmpint (bpw_stage_split_virtual_of (&sp, 10), ==, 3);
 }
 
 /* Layers that do not divide pp are balanced by default: the head weighs on the last stage,
@@ -590,6 +710,10 @@ main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/bpw/core/Pipeline/balanced-closed-form", test_balanced_closed_form);
+  g_test_add_func ("/bpw/core/Pipeline/balanced-weighs-blocks", test_balanced_weighs_blocks);
+  g_test_add_func ("/bpw/core/Pipeline/balanced-least-bound", test_balanced_least_bound);
+  g_test_add_func ("/bpw/core/Pipeline/balanced-interleaved-chunks",
+                   test_balanced_interleaved_chunks);
   g_test_add_func ("/bpw/core/Pipeline/balanced-default", test_balanced_default);
   g_test_add_func ("/bpw/core/Pipeline/explicit-round-trip", test_explicit_round_trip);
   g_test_add_func ("/bpw/core/Pipeline/explicit-refused", test_explicit_refused);
