@@ -108,7 +108,8 @@ for r in rows:
     assert abs(float(r['start_s']) - t) <= 1e-9 * max(t, 1), (r['start_s'], t)
     t += float(r['total_s'])
 busy = sum(float(r['count_per_step']) * float(r['time_s']) for r in sheet)
-assert abs(t - busy) <= 1e-9 * busy, (t, busy)
+# The sheet's CSV writes 9 significant digits: each time_s is within 5e-9 of itself.
+assert abs(t - busy) <= 5e-9 * busy, (t, busy)
 assert {r['lane_kind'] for r in rows} >= {'matrix', 'vector', 'link'}"
 expect_rc "assignment of stage 0, small, at 72 dpi" 0 \
   "$BPW" export default --view assignment --format png --output "$TMP/small.png" \
