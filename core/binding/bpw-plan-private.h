@@ -46,6 +46,20 @@ void       _bpw_plan_bind_host_streams (BpwPlan *plan);
  * charged to the tasks they accompany. After the host streams: launch gaps compare the
  * eager issue time with each kernel's whole time. */
 void       _bpw_plan_bind_stack       (BpwPlan *plan);
+/* One memory-bound kernel moving @bytes through device memory: its time. */
+double     _bpw_plan_stack_kernel_time (const BpwPlan *plan,
+                                        double         bytes);
+/* bpw-plan-stack-eager.c: one eager element-wise kernel moving @bytes and writing
+ * @elements (0: vectorized), and the eager recipe's bytes, kernels and time for @op (all 0
+ * where the recipe does not cover it). */
+double     _bpw_plan_eager_kernel_time (const BpwPlan *plan,
+                                        double         bytes,
+                                        double         elements);
+void       _bpw_plan_eager_recipe      (const BpwPlan *plan,
+                                        const BpwOp   *op,
+                                        double        *bytes,
+                                        double        *kernels,
+                                        double        *time_s);
 /* bpw-plan-weight-only.c: weight-only INT8 / INT4 weights, read and stored quantised and
  * dequantised in the kernel. init allocates the per-tensor record when a class asks for
  * it (plan->weight_only stays NULL otherwise); resolve sets a task's weights (or the GROUP

@@ -11,7 +11,7 @@
 
 #include "config.h"
 
-#include "bpw-dist-shares-private.h"
+#include "bpw-dist-work-private.h"
 
 /* How many TP ranks divide work or bytes of @split; the rest of the TP group repeats it. */
 guint64

@@ -9,58 +9,12 @@
 #include <string.h>
 
 #include "bpw-core.h"
-
-static char *
-fixture_path (void)
-{
-  return g_test_build_filename (G_TEST_DIST, "data", "stack", "h200-sxm-141gb-pytorch-stack.json",
-                                NULL);
-}
-
-static BpwBlueprint *
-load_fixture (void)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = fixture_path ();
-  BpwBlueprint *bp = bpw_blueprint_load_file (path, NULL, &error);
-
-  g_assert_no_error (error);
-  return bp;
-}
-
-/* The bundled H200 as the hardware alone: its estimated default stack removed. */
-static BpwBlueprint *
-h200_bare (void)
-{
-  BpwBlueprint *h200 = bpw_blueprint_load_bundled ("h200-sxm-141gb", NULL);
-
-  g_assert_nonnull (h200);
-  memset (&h200->stack, 0, sizeof h200->stack);
-  return h200;
-}
-
-/* The bundled H200 with @stack (JSON text of the "stack" member) in place of its own. */
-static BpwBlueprint *
-h200_with_stack (const char *stack, GError **error)
-{
-  g_autoptr(BpwBlueprint) h200 = bpw_blueprint_load_bundled ("h200-sxm-141gb", NULL);
-  g_autofree char *json = NULL;
-  g_autofree char *with = NULL;
-  char *end;
-
-  memset (&h200->stack, 0, sizeof h200->stack);
-  json = bpw_blueprint_to_json (h200);
-  end = strrchr (json, '}');
-  g_assert_nonnull (end);
-  *end = '\0';
-  with = g_strdup_printf ("%s, \"stack\": %s}", json, stack);
-  return bpw_blueprint_load_data ("stack.json", with, -1, NULL, error);
-}
+#include "bpw-test-stack.h"
 
 static void
 test_round_trip (void)
 {
-  g_autoptr(BpwBlueprint) bp = load_fixture ();
+  g_autoptr(BpwBlueprint) bp = bpw_test_stack_fixture ();
   g_autoptr(BpwBlueprint) back = NULL;
   g_autoptr(BpwBlueprint) copy = NULL;
   g_autoptr(GError) error = NULL;
@@ -147,7 +101,7 @@ test_hostile (void)
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(BpwBlueprint) bp = h200_with_stack (cases[i].stack, &error);
+      g_autoptr(BpwBlueprint) bp = bpw_test_stack_h200_with (cases[i].stack, &error);
 
       g_test_message ("%s", cases[i].stack);
       g_assert_null (bp);
@@ -162,9 +116,9 @@ test_hostile (void)
 static void
 test_fusion_default (void)
 {
-  g_autoptr(BpwBlueprint) h200 = h200_bare ();
+  g_autoptr(BpwBlueprint) h200 = bpw_test_stack_h200_bare ();
   g_autoptr(BpwBlueprint) tpu = bpw_blueprint_load_bundled ("tpu-v4", NULL);
-  g_autoptr(BpwBlueprint) fixture = load_fixture ();
+  g_autoptr(BpwBlueprint) fixture = bpw_test_stack_fixture ();
   g_autoptr(BpwBlueprint) materialized = NULL;
   g_autoptr(BpwBlueprint) flash_tpu = NULL;
   g_autoptr(GError) error = NULL;
@@ -181,7 +135,7 @@ test_fusion_default (void)
   g_assert_cmpuint (bpw_mapping_resolve_fusion (m.fusion, tpu), ==, BPW_FUSION_BASE);
   /* A stack's list replaces the default whole; its attention decides where it has none. */
   g_assert_cmpuint (bpw_mapping_resolve_fusion (m.fusion, fixture), ==, BPW_FUSION_ATTENTION);
-  materialized = h200_with_stack ("{\"attention\": \"materialized\"}", &error);
+  materialized = bpw_test_stack_h200_with ("{\"attention\": \"materialized\"}", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (bpw_mapping_resolve_fusion (m.fusion, materialized), ==, BPW_FUSION_BASE);
   g_clear_error (&error);
@@ -212,349 +166,32 @@ test_fusion_default (void)
 
 /* ---- a small Llama-style model: RMSNorm, rotary, SwiGLU, untied head, no dropout ---- */
 
-#define L   2
-#define H   256
-#define A   8
-#define KV  2
-#define D   32
-#define F   512
-#define V   1000
-#define S   128
-#define B   2
-
-static void
-small_llama (BpwModelSpec *s)
-{
-  bpw_model_spec_init_defaults (s);
-  g_free (s->name);
-  s->name = g_strdup ("llama-small");
-  s->layers = L;
-  s->hidden = H;
-  s->heads = A;
-  s->kv_heads = KV;
-  s->head_dim = D;
-  s->ffn = F;
-  s->vocab = V;
-  s->max_positions = 4096;
-  s->ffn_kind = BPW_FFN_SWIGLU;
-  s->norm = BPW_NORM_RMSNORM;
-  s->positions = BPW_POSITION_ROTARY;
-  s->tied_embeddings = FALSE;
-  s->qkv_bias = FALSE;
-  s->linear_bias = FALSE;
-  s->dropout = FALSE;
-}
-
-static BpwPlan *
-bind_launch (const BpwModelSpec *spec, BpwWorkloadPhase phase, const BpwBlueprint *bp,
-             guint fusion, BpwLaunchMode launch)
-{
-  g_autoptr(GError) error = NULL;
-  BpwScenario scenario;
-  BpwMapping mapping;
-  BpwWorkGraph *graph;
-  BpwDistWork *dist;
-  BpwPlan *plan;
-
-  bpw_scenario_init_defaults (&scenario);
-  scenario.phase = phase;
-  scenario.global_batch = B;
-  scenario.micro_batch = B;
-  scenario.seq = S;
-  scenario.context = S;
-  scenario.recompute = BPW_RECOMPUTE_NONE;
-  scenario.launch = launch;
-  bpw_mapping_init_defaults (&mapping);
-  mapping.fusion = fusion;
-  graph = bpw_work_graph_new (spec, &scenario, &error);
-  g_assert_no_error (error);
-  dist = bpw_dist_work_new (graph, &mapping.parallel, &error);
-  g_assert_no_error (error);
-  plan = bpw_plan_new (dist, bp, &mapping, &error);
-  g_assert_no_error (error);
-  bpw_mapping_clear (&mapping);
-  bpw_scenario_clear (&scenario);
-  return plan;
-}
-
-static BpwPlan *
-bind (const BpwModelSpec *spec, BpwWorkloadPhase phase, const BpwBlueprint *bp, guint fusion)
-{
-  return bind_launch (spec, phase, bp, fusion, BPW_LAUNCH_STACK);
-}
-
-static const BpwTransformation *
-find (const BpwPlan *plan, const char *name)
-{
-  for (guint i = 0; i < plan->transformations->len; i++)
-    {
-      const BpwTransformation *t = &g_array_index (plan->transformations, BpwTransformation, i);
-
-      if (strcmp (t->name, name) == 0)
-        return t;
-    }
-  return NULL;
-}
-
-static const BpwTransformation *
-get (const BpwPlan *plan, const char *name)
-{
-  const BpwTransformation *t = find (plan, name);
-
-  if (t == NULL)
-    g_error ("no transformation \"%s\"", name);
-  return t;
-}
-
 /* Flash attention stores no s×s tensor: without dropout the one stored is the softmax
  * output, b·a·s² elements of 2 bytes per layer (Korthikanti et al. 2022, Table 2, 2as²b). */
 static void
 test_flash_memory (void)
 {
-  g_autoptr(BpwBlueprint) h200 = h200_bare ();
+  g_autoptr(BpwBlueprint) h200 = bpw_test_stack_h200_bare ();
   g_autoptr(BpwPlan) flash = NULL;
   g_autoptr(BpwPlan) stored = NULL;
   BpwModelSpec spec;
   double want = (double) L * B * A * S * S * 2;
 
-  small_llama (&spec);
-  flash = bind (&spec, BPW_WORKLOAD_TRAIN, h200, BPW_FUSION_AUTOMATIC);
-  stored = bind (&spec, BPW_WORKLOAD_TRAIN, h200, BPW_FUSION_BASE);
+  bpw_test_stack_small_llama (&spec);
+  flash = bpw_test_stack_bind (&spec, BPW_WORKLOAD_TRAIN, h200, BPW_FUSION_AUTOMATIC);
+  stored = bpw_test_stack_bind (&spec, BPW_WORKLOAD_TRAIN, h200, BPW_FUSION_BASE);
   g_assert_cmpuint (flash->mapping.fusion, ==, BPW_FUSION_BASE | BPW_FUSION_ATTENTION);
   g_assert_cmpfloat (stored->stages[0].memory.activations - flash->stages[0].memory.activations,
                      ==, want);
-  g_assert_nonnull (find (flash, "fused-attention"));
-  g_assert_null (find (stored, "fused-attention"));
+  g_assert_nonnull (bpw_test_stack_find (flash, "fused-attention"));
+  g_assert_null (bpw_test_stack_find (stored, "fused-attention"));
   bpw_model_spec_clear (&spec);
 }
 
-/* Each implementation transformation's bytes in closed form, from the model's shapes
- * (tp = dp = pp = 1, one micro-batch, no recompute; e = 2 bytes of bf16). */
-static void
-test_transformation_bytes (void)
-{
-  g_autoptr(BpwBlueprint) bp = load_fixture ();
-  g_autoptr(BpwPlan) plan = NULL;
-  const BpwTransformation *t;
-  BpwModelSpec spec;
-  const double e = 2, T = (double) B * S;
-  /* Matmul weights: qkv, output projection, gate+up, down per layer, and the head. */
-  double matmul_weights = L * ((double) H * (A + 2 * KV) * D + (double) A * D * H
-                               + (double) H * 2 * F + (double) F * H) + (double) H * V;
-  double optimizer_bytes = 0;
-
-  small_llama (&spec);
-  plan = bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_AUTOMATIC);
-
-  /* Forward: read fp32, write bf16; backward: weight gradient bf16 read, fp32 written. */
-  t = get (plan, "amp_cast");
-  g_assert_cmpfloat (t->bytes, ==, matmul_weights * 2 * (4 + e));
-  g_assert_cmpfloat (t->count, ==, 2 * (4 * L + 1));
-  g_assert_true (t->implementation);
-  g_assert_cmpfloat (t->time_s, >, 0);
-
-  /* The casts alone, e + 4 bytes per logit each way: the eager loss prices the rest. */
-  t = get (plan, "fp32_logits");
-  g_assert_nonnull (t);
-  g_assert_cmpfloat (t->bytes, ==, 2 * (e + 4) * T * V);
-
-  /* The eager kernels in place of the graph's one per operation (r = 4: the fp32 residual
-   * stream of fp32 master weights; l = 4: fp32 logits), per element of the basis:
-   * RMSNorm forward pow 8, mean 4, x·rsqrt 8, ·weight 2r, autocast cast e+r, and two row
-   * kernels of 8 per token (7 kernels); backward cast e+r, then 8, 12, 8, 4, 4, 8, 8, 12,
-   * 12, three row kernels of 8, 8, 12 per token (13); weight gradient 12 and 4 (2). SiLU
-   * gate 2e + 3e (2), backward 3e three times and 4e (4). Rotary, per element of q and of
-   * k, each its own kernels: 2e+2r (4), 1.5r, 1.5r, 2r (2), e+r (9); backward e+r, 4r, 2e+2r,
-   * r, 3e, 2e, 2e, 3e (17) and a cat of q, k and v, 2e per element of all three (1).
-   * Residual add e + 2r (1), backward 3r and e+r (2). Loss 4l per logit and 12 per token
-   * (2); backward l, 4l, and 12 per token (3). */
-  t = get (plan, "unfused_elementwise");
-  {
-    const BpwWorkGraph *g = plan->dist->graph;
-    const double r = 4, l = 4;
-    const double norms = 2 * L + 1, qk = T * (A + KV) * D, qkv = T * (A + 2 * KV) * D;
-    double recipe = norms * (T * H * ((8 + 4 + 8 + 2 * r + e + r)
-                                      + (e + r + 8 + 12 + 8 + 4 + 4 + 8 + 8 + 12 + 12)
-                                      + (12 + 4))
-                             + T * (8 + 8 + 8 + 8 + 12))
-                    + L * T * F * (5 * e + (3 + 3 + 3 + 4) * e)
-                    + L * (qk * ((2 * e + 2 * r + 1.5 * r + 1.5 * r + 2 * r + e + r)
-                                 + (e + r + 4 * r + 2 * e + 2 * r + r + 3 * e + 2 * e + 2 * e
-                                    + 3 * e))
-                           + qkv * 2 * e)
-                    + 2 * L * T * H * ((e + 2 * r) + (3 * r + e + r))
-                    + T * V * (4 * l + l + 4 * l) + T * (12 + 12);
-    double graph = 0, covered = 0;
-
-    for (guint i = 0; i < plan->stages[0].tasks->len; i++)
-      {
-        const BpwPlanTask *pt = &g_array_index (plan->stages[0].tasks, BpwPlanTask, i);
-        const char *name = bpw_work_graph_name (g, bpw_work_graph_op (g, pt->op)->name);
-
-        if (pt->primitive == BPW_PRIM_NORM || pt->primitive == BPW_PRIM_SWIGLU
-            || pt->primitive == BPW_PRIM_ROTARY || pt->primitive == BPW_PRIM_CROSS_ENTROPY
-            || (pt->primitive == BPW_PRIM_ADD && strstr (name, ".residual") != NULL))
-          {
-            graph += pt->bytes[BPW_TRAFFIC_DEVICE] * pt->count;
-            covered += pt->count;
-          }
-      }
-    g_assert_cmpfloat (fabs (t->bytes - (recipe - graph)), <=, 1e-9 * recipe);
-    /* Kernels beyond the one the graph counts per covered task. */
-    g_assert_cmpfloat (t->count + covered, ==,
-                       norms * (7 + 13 + 2) + L * (2 + 4) + L * (18 + 34 + 1)
-                       + 2 * L * (1 + 2) + 2 + 3);
-    g_assert_cmpfloat (covered, ==, norms * 3 + L * 2 + L * 2 + 2 * L * 2 + 2);
-  }
-  /* Training keeps no KV cache, and its matmuls have T rows: no split-K. */
-  g_assert_null (find (plan, "kv_cache_copy"));
-  g_assert_null (find (plan, "splitk_reduce"));
-
-  /* bytes_per_parameter × parameters, of which the fused ideal was already priced. */
-  t = get (plan, "optimizer_implementation");
-  for (guint i = 0; i < plan->stages[0].tasks->len; i++)
-    {
-      const BpwPlanTask *pt = &g_array_index (plan->stages[0].tasks, BpwPlanTask, i);
-
-      if (pt->phase == BPW_PHASE_OPTIMIZER)
-        optimizer_bytes += pt->bytes[BPW_TRAFFIC_DEVICE] * pt->count;
-    }
-  g_assert_cmpfloat (t->bytes + optimizer_bytes, ==, 84.0 * bpw_model_spec_parameters (&spec));
-
-  t = get (plan, "launch_gaps");
-  g_assert_cmpfloat (t->time_s, >, 0);
-  g_assert_null (find (plan, "moe_dispatch_loop"));
-  bpw_model_spec_clear (&spec);
-}
-
-/* Inference holds the weights in the compute dtype (r = e): the norm's x.float() and
- * .to(dtype) casts appear, autocast's do not. Per element: RMSNorm e+4, pow 8, mean 4,
- * x·rsqrt 8, 4+e, ·weight 2e, and two row kernels of 8 per token (8 kernels: 4e + 28 bytes);
- * rotary per element of q and of k 2e+2e (4 kernels), 1.5e, 1.5e, 2e (2): 8 each, 9e; SiLU
- * gate 5e (2); residual add 3e (1). A stack whose element-wise work is fused pays none of
- * it, and its fp32 logits cost their 8 bytes a logit each way. */
-static void
-test_eager_recipe_inference (void)
-{
-  g_autoptr(BpwBlueprint) bp = load_fixture ();
-  g_autoptr(BpwBlueprint) fused = bpw_blueprint_copy (bp);
-  g_autoptr(BpwPlan) plan = NULL;
-  g_autoptr(BpwPlan) fused_plan = NULL;
-  g_autoptr(BpwPlan) fused_train = NULL;
-  const BpwWorkGraph *g;
-  const BpwTransformation *t;
-  BpwModelSpec spec;
-  const double e = 2, T = (double) B * S;
-  double recipe = 0, graph = 0, covered = 0, kernels = 0;
-
-  small_llama (&spec);
-  plan = bind (&spec, BPW_WORKLOAD_PREFILL, bp, BPW_FUSION_AUTOMATIC);
-  g = plan->dist->graph;
-  for (guint i = 0; i < plan->stages[0].tasks->len; i++)
-    {
-      const BpwPlanTask *pt = &g_array_index (plan->stages[0].tasks, BpwPlanTask, i);
-      const BpwOp *op = bpw_work_graph_op (g, pt->op);
-      const char *name = bpw_work_graph_name (g, op->name);
-      double n = 0, k = 0;
-
-      switch ((BpwPrimitive) pt->primitive)
-        {
-        case BPW_PRIM_NORM:
-          /* over every token: prefill's final norm included */
-          n = T * H * (4 * e + 28) + T * 16;
-          k = 8;
-          break;
-        case BPW_PRIM_ROTARY:
-          n = T * (A + KV) * D * 9 * e;
-          k = 16;
-          break;
-        case BPW_PRIM_SWIGLU:
-          n = T * F * 5 * e;
-          k = 2;
-          break;
-        case BPW_PRIM_ADD:
-          if (strstr (name, ".residual") == NULL)
-            continue;
-          n = T * H * 3 * e;
-          k = 1;
-          break;
-        default:
-          continue;
-        }
-      recipe += n * pt->count;
-      kernels += k * pt->count;
-      graph += pt->bytes[BPW_TRAFFIC_DEVICE] * pt->count;
-      covered += pt->count;
-    }
-  g_assert_cmpfloat (covered, ==, (2 * L + 1) + L + L + 2 * L);
-  t = get (plan, "unfused_elementwise");
-  g_assert_cmpfloat (fabs (t->bytes - (recipe - graph)), <=, 1e-9 * recipe);
-  g_assert_cmpfloat (t->count, ==, kernels - covered);
-  g_assert_cmpfloat (t->count, ==, (2 * L + 1) * 7 + L * 15 + L * 1);
-  g_assert_null (find (plan, "fp32_logits"));
-
-  fused->stack.unfused_elementwise = FALSE;
-  fused_plan = bind (&spec, BPW_WORKLOAD_PREFILL, fused, BPW_FUSION_AUTOMATIC);
-  g_assert_null (find (fused_plan, "unfused_elementwise"));
-  fused_train = bind (&spec, BPW_WORKLOAD_TRAIN, fused, BPW_FUSION_AUTOMATIC);
-  g_assert_null (find (fused_train, "unfused_elementwise"));
-  t = get (fused_train, "fp32_logits");
-  g_assert_cmpfloat (t->bytes, ==, 2 * 8 * T * V);
-  bpw_model_spec_clear (&spec);
-}
-
-/* An element-wise kernel off the vectorized path takes its fixed cost and its elements at
- * the stack's elementwise_rate where that is the longer: at 1e9 elements/s the SiLU gate's
- * two kernels (silu on the strided gate half, the product with the strided up half) take
- * 2 (c + T·f / 1e9) with c the fixed cost per kernel, far above their bytes' time. The rate
- * is read, written and compared with the rest of the stack. */
-static void
-test_elementwise_rate (void)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(BpwBlueprint) bp = h200_with_stack (
-    "{\"elementwise\": \"unfused\", \"elementwise_rate\": 1e9}", &error);
-  g_autoptr(BpwBlueprint) back = NULL;
-  g_autoptr(BpwBlueprint) copy = NULL;
-  g_autoptr(BpwPlan) plan = NULL;
-  g_autofree char *json = NULL;
-  const double T = (double) B * S;
-  BpwModelSpec spec;
-  guint checked = 0;
-
-  g_assert_no_error (error);
-  g_assert_true (bp->stack.elementwise_rate.set);
-  g_assert_cmpfloat (bp->stack.elementwise_rate.value, ==, 1e9);
-  small_llama (&spec);
-  plan = bind (&spec, BPW_WORKLOAD_PREFILL, bp, BPW_FUSION_AUTOMATIC);
-  for (guint i = 0; i < plan->stages[0].tasks->len; i++)
-    {
-      const BpwPlanTask *pt = &g_array_index (plan->stages[0].tasks, BpwPlanTask, i);
-      double want = 2 * (plan->rates.vector.overhead + T * F / 1e9);
-
-      if (pt->primitive != BPW_PRIM_SWIGLU)
-        continue;
-      g_assert_cmpfloat (fabs (pt->cost.time_s - want), <=, 1e-12 * want);
-      checked++;
-    }
-  g_assert_cmpuint (checked, ==, L);
-
-  json = bpw_blueprint_to_json (bp);
-  g_assert_nonnull (strstr (json, "\"elementwise_rate\""));
-  back = bpw_blueprint_load_data ("saved.json", json, -1, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_true (bpw_blueprint_equal (bp, back));
-  copy = bpw_blueprint_copy (bp);
-  copy->stack.elementwise_rate.value *= 2;
-  g_assert_false (bpw_blueprint_equal (bp, copy));
-  bpw_model_spec_clear (&spec);
-}
-
-/* The semantic work does not move; what the step costs is it plus the transformations. */
 static void
 test_conservation (void)
 {
-  g_autoptr(BpwBlueprint) bp = load_fixture ();
+  g_autoptr(BpwBlueprint) bp = bpw_test_stack_fixture ();
   g_autoptr(BpwBlueprint) bare = bpw_blueprint_copy (bp);
   g_autoptr(BpwPlan) plan = NULL;
   g_autoptr(BpwPlan) semantic = NULL;
@@ -564,9 +201,9 @@ test_conservation (void)
   double step = 0, work = 0, added = 0, sheet_stack = 0;
 
   bare->stack.set = FALSE;
-  small_llama (&spec);
-  plan = bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_ATTENTION);
-  semantic = bind (&spec, BPW_WORKLOAD_TRAIN, bare, BPW_FUSION_ATTENTION);
+  bpw_test_stack_small_llama (&spec);
+  plan = bpw_test_stack_bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_ATTENTION);
+  semantic = bpw_test_stack_bind (&spec, BPW_WORKLOAD_TRAIN, bare, BPW_FUSION_ATTENTION);
   g_assert_cmpuint (plan->stages[0].tasks->len, ==, semantic->stages[0].tasks->len);
   for (guint i = 0; i < plan->stages[0].tasks->len; i++)
     {
@@ -613,18 +250,18 @@ test_conservation (void)
 static void
 test_moe_loop (void)
 {
-  g_autoptr(BpwBlueprint) bp = load_fixture ();
+  g_autoptr(BpwBlueprint) bp = bpw_test_stack_fixture ();
   g_autoptr(BpwPlan) plan = NULL;
   const BpwTransformation *t;
   BpwModelSpec spec;
 
-  small_llama (&spec);
+  bpw_test_stack_small_llama (&spec);
   spec.experts = 4;
   spec.top_k = 2;
   spec.moe_every = 1;
   spec.moe_first = 0;
-  plan = bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_AUTOMATIC);
-  t = get (plan, "moe_dispatch_loop");
+  plan = bpw_test_stack_bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_AUTOMATIC);
+  t = bpw_test_stack_get (plan, "moe_dispatch_loop");
   g_assert_cmpfloat (t->bytes, ==, (double) L * 3 * (4.0 * H * F) * 4 * (4 + 3 * (4 - 1)));
   g_assert_cmpfloat (t->count, ==, (double) L * 3 * (2 * 4 - 1));
   /* The loop's host time, and the fills' and adds' device time beyond it. */
@@ -641,7 +278,7 @@ test_moe_loop (void)
 static void
 test_moe_loop_decode (void)
 {
-  g_autoptr(BpwBlueprint) bp = load_fixture ();
+  g_autoptr(BpwBlueprint) bp = bpw_test_stack_fixture ();
   g_autoptr(BpwPlan) eager = NULL;
   g_autoptr(BpwPlan) graph = NULL;
   g_autoptr(BpwPlan) train = NULL;
@@ -650,26 +287,26 @@ test_moe_loop_decode (void)
   BpwEvaluation e, g;
   BpwModelSpec spec;
 
-  small_llama (&spec);
+  bpw_test_stack_small_llama (&spec);
   spec.experts = 64;
   spec.top_k = 4;
   spec.moe_every = 1;
   spec.moe_first = 0;
   g_assert_cmpint (bp->stack.launch[BPW_STACK_PHASE_DECODE], ==, BPW_STACK_LAUNCH_GRAPH);
 
-  eager = bind_launch (&spec, BPW_WORKLOAD_DECODE, bp, BPW_FUSION_AUTOMATIC, BPW_LAUNCH_EAGER);
-  t = get (eager, "moe_dispatch_loop");
+  eager = bpw_test_stack_bind_launch (&spec, BPW_WORKLOAD_DECODE, bp, BPW_FUSION_AUTOMATIC, BPW_LAUNCH_EAGER);
+  t = bpw_test_stack_get (eager, "moe_dispatch_loop");
   g_assert_cmpfloat (fabs (t->time_s - 2.4e-3 * visited * L), <, 1e-12);
   g_assert_cmpfloat (t->bytes, ==, 0);
 
-  graph = bind (&spec, BPW_WORKLOAD_DECODE, bp, BPW_FUSION_AUTOMATIC);
-  g_assert_null (find (graph, "moe_dispatch_loop"));
+  graph = bpw_test_stack_bind (&spec, BPW_WORKLOAD_DECODE, bp, BPW_FUSION_AUTOMATIC);
+  g_assert_null (bpw_test_stack_find (graph, "moe_dispatch_loop"));
   bpw_evaluation_from_plan (eager, &e);
   bpw_evaluation_from_plan (graph, &g);
   g_assert_cmpfloat (g.step_time_s, <, e.step_time_s - 2.4e-3 * visited * L);
 
-  train = bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_AUTOMATIC);
-  t = get (train, "moe_dispatch_loop");
+  train = bpw_test_stack_bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_AUTOMATIC);
+  t = bpw_test_stack_get (train, "moe_dispatch_loop");
   g_assert_cmpfloat (t->time_s, >, 2.4e-3 * 64 * L * 2);
   bpw_model_spec_clear (&spec);
 }
@@ -694,7 +331,7 @@ test_optimizer_offload (void)
 
   g_assert_cmpint (host, >=, 0);
   g_assert_true (bp->stack.optimizer_bytes_per_parameter.set);
-  small_llama (&spec);
+  bpw_test_stack_small_llama (&spec);
   bpw_scenario_init_defaults (&scenario);
   scenario.phase = BPW_WORKLOAD_TRAIN;
   scenario.global_batch = B;
@@ -730,7 +367,7 @@ test_optimizer_offload (void)
 static void
 test_stack_memory (void)
 {
-  g_autoptr(BpwBlueprint) bp = load_fixture ();
+  g_autoptr(BpwBlueprint) bp = bpw_test_stack_fixture ();
   g_autoptr(BpwBlueprint) bare = bpw_blueprint_copy (bp);
   g_autoptr(BpwPlan) plan = NULL;
   g_autoptr(BpwPlan) semantic = NULL;
@@ -738,11 +375,11 @@ test_stack_memory (void)
   BpwModelSpec spec;
 
   bare->stack.set = FALSE;
-  small_llama (&spec);
+  bpw_test_stack_small_llama (&spec);
   g_assert_cmpint (spec.gradient_dtype, ==, BPW_DTYPE_BF16);
   g_assert_cmpint (spec.master_dtype, ==, BPW_DTYPE_FP32);
-  plan = bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_ATTENTION);
-  semantic = bind (&spec, BPW_WORKLOAD_TRAIN, bare, BPW_FUSION_ATTENTION);
+  plan = bpw_test_stack_bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_ATTENTION);
+  semantic = bpw_test_stack_bind (&spec, BPW_WORKLOAD_TRAIN, bare, BPW_FUSION_ATTENTION);
   a = &plan->stages[0].memory;
   b = &semantic->stages[0].memory;
   g_assert_cmpfloat (a->weights, ==, b->weights);
@@ -761,7 +398,7 @@ static void
 test_launch_queue (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(BpwBlueprint) bp = h200_with_stack (
+  g_autoptr(BpwBlueprint) bp = bpw_test_stack_h200_with (
     "{\"launch\": {\"train\": \"eager\", \"prefill\": \"eager\", \"decode\": \"graph\", "
     "\"eager_gap\": \"1 s\", \"graph_gap\": \"1 us\"}}", &error);
   g_autoptr(BpwPlan) eager = NULL, graph = NULL, decode = NULL, decode_eager = NULL;
@@ -770,25 +407,25 @@ test_launch_queue (void)
   BpwModelSpec spec;
 
   g_assert_no_error (error);
-  small_llama (&spec);
-  eager = bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_AUTOMATIC);
-  t = get (eager, "launch_gaps");
+  bpw_test_stack_small_llama (&spec);
+  eager = bpw_test_stack_bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_AUTOMATIC);
+  t = bpw_test_stack_get (eager, "launch_gaps");
   bpw_evaluation_from_plan (eager, &e);
   g_assert_cmpfloat (t->count, >, 2);
   g_assert_cmpfloat (t->time_s, <=, (t->count - 1) * (1 + 1e-12));
   g_assert_cmpfloat (t->time_s, >=, (t->count - 1) - (e.step_time_s - t->time_s));
 
   /* The same step replayed from a graph: graph_gap per kernel. */
-  graph = bind_launch (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_AUTOMATIC, BPW_LAUNCH_GRAPH);
-  t = get (graph, "launch_gaps");
+  graph = bpw_test_stack_bind_launch (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_AUTOMATIC, BPW_LAUNCH_GRAPH);
+  t = bpw_test_stack_get (graph, "launch_gaps");
   g_assert_cmpfloat (fabs (t->time_s - t->count * 1e-6), <, 1e-12 * t->count);
   /* Decode: the stack says graph, a run may say eager. */
-  decode = bind (&spec, BPW_WORKLOAD_DECODE, bp, BPW_FUSION_AUTOMATIC);
-  decode_eager = bind_launch (&spec, BPW_WORKLOAD_DECODE, bp, BPW_FUSION_AUTOMATIC,
+  decode = bpw_test_stack_bind (&spec, BPW_WORKLOAD_DECODE, bp, BPW_FUSION_AUTOMATIC);
+  decode_eager = bpw_test_stack_bind_launch (&spec, BPW_WORKLOAD_DECODE, bp, BPW_FUSION_AUTOMATIC,
                               BPW_LAUNCH_EAGER);
-  t = get (decode, "launch_gaps");
+  t = bpw_test_stack_get (decode, "launch_gaps");
   g_assert_cmpfloat (fabs (t->time_s - t->count * 1e-6), <, 1e-12 * t->count);
-  t = get (decode_eager, "launch_gaps");
+  t = bpw_test_stack_get (decode_eager, "launch_gaps");
   g_assert_cmpfloat (t->time_s, >, 1.0);
   bpw_model_spec_clear (&spec);
 }
@@ -803,7 +440,7 @@ static void
 test_eager_device_gap (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(BpwBlueprint) ahead = h200_with_stack (
+  g_autoptr(BpwBlueprint) ahead = bpw_test_stack_h200_with (
     "{\"launch\": {\"train\": \"eager\", \"prefill\": \"eager\", \"decode\": \"eager\", "
     "\"eager_gap\": \"1 ps\", \"graph_gap\": \"1 us\"}}", &error);
   g_autoptr(BpwBlueprint) ahead_gap = NULL, behind = NULL, behind_gap = NULL, back = NULL,
@@ -815,35 +452,35 @@ test_eager_device_gap (void)
   BpwModelSpec spec;
 
   g_assert_no_error (error);
-  ahead_gap = h200_with_stack (
+  ahead_gap = bpw_test_stack_h200_with (
     "{\"launch\": {\"train\": \"eager\", \"prefill\": \"eager\", \"decode\": \"eager\", "
     "\"eager_gap\": \"1 ps\", \"graph_gap\": \"1 us\", \"eager_device_gap\": \"1.5 us\"}}",
     &error);
   g_assert_no_error (error);
-  behind = h200_with_stack (
+  behind = bpw_test_stack_h200_with (
     "{\"launch\": {\"train\": \"eager\", \"prefill\": \"eager\", \"decode\": \"eager\", "
     "\"eager_gap\": \"1 s\"}}", &error);
   g_assert_no_error (error);
-  behind_gap = h200_with_stack (
+  behind_gap = bpw_test_stack_h200_with (
     "{\"launch\": {\"train\": \"eager\", \"prefill\": \"eager\", \"decode\": \"eager\", "
     "\"eager_gap\": \"1 s\", \"eager_device_gap\": \"1.5 us\"}}", &error);
   g_assert_no_error (error);
   g_assert_true (ahead_gap->stack.eager_device_gap.set);
   g_assert_false (ahead->stack.eager_device_gap.set);
 
-  small_llama (&spec);
-  a = bind (&spec, BPW_WORKLOAD_TRAIN, ahead, BPW_FUSION_AUTOMATIC);
-  ag = bind (&spec, BPW_WORKLOAD_TRAIN, ahead_gap, BPW_FUSION_AUTOMATIC);
+  bpw_test_stack_small_llama (&spec);
+  a = bpw_test_stack_bind (&spec, BPW_WORKLOAD_TRAIN, ahead, BPW_FUSION_AUTOMATIC);
+  ag = bpw_test_stack_bind (&spec, BPW_WORKLOAD_TRAIN, ahead_gap, BPW_FUSION_AUTOMATIC);
   bpw_evaluation_from_plan (a, &ea);
   bpw_evaluation_from_plan (ag, &eag);
-  t = get (ag, "launch_gaps");
+  t = bpw_test_stack_get (ag, "launch_gaps");
   g_assert_cmpfloat (t->count, >, 2);
   g_assert_cmpfloat (fabs (t->time_s - t->count * 1.5e-6), <, 1e-9 * t->time_s);
   g_assert_cmpfloat (fabs (eag.step_time_s - ea.step_time_s - t->count * 1.5e-6), <,
                      1e-9 * eag.step_time_s);
 
-  b = bind (&spec, BPW_WORKLOAD_TRAIN, behind, BPW_FUSION_AUTOMATIC);
-  bg = bind (&spec, BPW_WORKLOAD_TRAIN, behind_gap, BPW_FUSION_AUTOMATIC);
+  b = bpw_test_stack_bind (&spec, BPW_WORKLOAD_TRAIN, behind, BPW_FUSION_AUTOMATIC);
+  bg = bpw_test_stack_bind (&spec, BPW_WORKLOAD_TRAIN, behind_gap, BPW_FUSION_AUTOMATIC);
   bpw_evaluation_from_plan (b, &eb);
   bpw_evaluation_from_plan (bg, &ebg);
   /* Only the last kernel's gap shows (per pipeline stage and micro-batch stream). */
@@ -851,9 +488,9 @@ test_eager_device_gap (void)
   g_assert_cmpfloat (ebg.step_time_s - eb.step_time_s, <, 1e-6 * eb.step_time_s);
 
   /* Graph replay: graph_gap per kernel, no eager device gap. */
-  graph = bind_launch (&spec, BPW_WORKLOAD_TRAIN, ahead_gap, BPW_FUSION_AUTOMATIC,
+  graph = bpw_test_stack_bind_launch (&spec, BPW_WORKLOAD_TRAIN, ahead_gap, BPW_FUSION_AUTOMATIC,
                        BPW_LAUNCH_GRAPH);
-  t = get (graph, "launch_gaps");
+  t = bpw_test_stack_get (graph, "launch_gaps");
   g_assert_cmpfloat (fabs (t->time_s - t->count * 1e-6), <, 1e-12 * t->count);
 
   json = bpw_blueprint_to_json (ahead_gap);
@@ -875,7 +512,7 @@ static void
 test_train_issue (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(BpwBlueprint) one = h200_with_stack (
+  g_autoptr(BpwBlueprint) one = bpw_test_stack_h200_with (
     "{\"launch\": {\"train\": \"eager\", \"prefill\": \"eager\", \"decode\": \"eager\", "
     "\"eager_gap\": \"10 us\"}}", &error);
   g_autoptr(BpwBlueprint) two = NULL, back = NULL;
@@ -884,7 +521,7 @@ test_train_issue (void)
   BpwModelSpec spec;
 
   g_assert_no_error (error);
-  two = h200_with_stack (
+  two = bpw_test_stack_h200_with (
     "{\"launch\": {\"train\": \"eager\", \"prefill\": \"eager\", \"decode\": \"eager\", "
     "\"eager_gap\": \"10 us\", \"train_eager_gap\": \"1 s\"}}", &error);
   g_assert_no_error (error);
@@ -900,17 +537,17 @@ test_train_issue (void)
   g_assert_true (bpw_blueprint_equal (two, back));
   g_assert_false (bpw_blueprint_equal (one, two));
 
-  small_llama (&spec);
-  train_one = bind (&spec, BPW_WORKLOAD_TRAIN, one, BPW_FUSION_AUTOMATIC);
-  train_two = bind (&spec, BPW_WORKLOAD_TRAIN, two, BPW_FUSION_AUTOMATIC);
-  prefill_one = bind (&spec, BPW_WORKLOAD_PREFILL, one, BPW_FUSION_AUTOMATIC);
-  prefill_two = bind (&spec, BPW_WORKLOAD_PREFILL, two, BPW_FUSION_AUTOMATIC);
+  bpw_test_stack_small_llama (&spec);
+  train_one = bpw_test_stack_bind (&spec, BPW_WORKLOAD_TRAIN, one, BPW_FUSION_AUTOMATIC);
+  train_two = bpw_test_stack_bind (&spec, BPW_WORKLOAD_TRAIN, two, BPW_FUSION_AUTOMATIC);
+  prefill_one = bpw_test_stack_bind (&spec, BPW_WORKLOAD_PREFILL, one, BPW_FUSION_AUTOMATIC);
+  prefill_two = bpw_test_stack_bind (&spec, BPW_WORKLOAD_PREFILL, two, BPW_FUSION_AUTOMATIC);
   /* Training waits ~1 s per launch on the second, inference as on the first. */
-  g_assert_cmpfloat (get (train_two, "launch_gaps")->time_s, >,
-                     1000 * get (train_one, "launch_gaps")->time_s);
-  g_assert_cmpfloat (get (train_two, "launch_gaps")->time_s, >, 1.0);
-  g_assert_cmpfloat (get (prefill_two, "launch_gaps")->time_s, ==,
-                     get (prefill_one, "launch_gaps")->time_s);
+  g_assert_cmpfloat (bpw_test_stack_get (train_two, "launch_gaps")->time_s, >,
+                     1000 * bpw_test_stack_get (train_one, "launch_gaps")->time_s);
+  g_assert_cmpfloat (bpw_test_stack_get (train_two, "launch_gaps")->time_s, >, 1.0);
+  g_assert_cmpfloat (bpw_test_stack_get (prefill_two, "launch_gaps")->time_s, ==,
+                     bpw_test_stack_get (prefill_one, "launch_gaps")->time_s);
   bpw_model_spec_clear (&spec);
 }
 
@@ -920,7 +557,7 @@ static void
 test_optimizer_launches (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(BpwBlueprint) bp = h200_with_stack (
+  g_autoptr(BpwBlueprint) bp = bpw_test_stack_h200_with (
     "{\"optimizer\": {\"implementation\": \"foreach\", \"bytes_per_parameter\": 60, "
     "\"kernels_per_parameter\": 1e-3}}", &error);
   g_autoptr(BpwBlueprint) back = NULL;
@@ -935,9 +572,9 @@ test_optimizer_launches (void)
   back = bpw_blueprint_load_data ("back.json", json, -1, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpfloat (back->stack.optimizer_kernels_per_parameter.value, ==, 1e-3);
-  small_llama (&spec);
-  plan = bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_AUTOMATIC);
-  t = get (plan, "optimizer_implementation");
+  bpw_test_stack_small_llama (&spec);
+  plan = bpw_test_stack_bind (&spec, BPW_WORKLOAD_TRAIN, bp, BPW_FUSION_AUTOMATIC);
+  t = bpw_test_stack_get (plan, "optimizer_implementation");
   g_assert_cmpfloat (fabs (t->count - 1e-3 * (double) bpw_model_spec_parameters (&spec)), <,
                      1e-9 * t->count);
   bpw_model_spec_clear (&spec);
@@ -957,13 +594,13 @@ test_decode_kernels (void)
   g_autoptr(BpwPlan) plan = NULL;
   BpwModelSpec spec;
 
-  small_llama (&spec);
-  plan = bind (&spec, BPW_WORKLOAD_DECODE, h200, BPW_FUSION_AUTOMATIC);
-  g_assert_cmpfloat (get (plan, "launch_gaps")->count, ==, L * 45 + 1 + 8 + 1);
-  g_assert_cmpfloat (get (plan, "kv_cache_copy")->count, ==, L * 2);
+  bpw_test_stack_small_llama (&spec);
+  plan = bpw_test_stack_bind (&spec, BPW_WORKLOAD_DECODE, h200, BPW_FUSION_AUTOMATIC);
+  g_assert_cmpfloat (bpw_test_stack_get (plan, "launch_gaps")->count, ==, L * 45 + 1 + 8 + 1);
+  g_assert_cmpfloat (bpw_test_stack_get (plan, "kv_cache_copy")->count, ==, L * 2);
   /* The output projection (256 → 256) and down (512 → 256) reduce at least as long as
    * they are wide; QKV (256 → 384), gate+up (256 → 1024) and the head do not. */
-  g_assert_cmpfloat (get (plan, "splitk_reduce")->count, ==, L * 2);
+  g_assert_cmpfloat (bpw_test_stack_get (plan, "splitk_reduce")->count, ==, L * 2);
   bpw_model_spec_clear (&spec);
 }
 
@@ -971,15 +608,15 @@ test_decode_kernels (void)
 static void
 test_no_stack (void)
 {
-  g_autoptr(BpwBlueprint) h200 = h200_bare ();
+  g_autoptr(BpwBlueprint) h200 = bpw_test_stack_h200_bare ();
   BpwModelSpec spec;
   BpwWorkloadPhase phases[] = { BPW_WORKLOAD_TRAIN, BPW_WORKLOAD_PREFILL, BPW_WORKLOAD_DECODE };
 
-  small_llama (&spec);
+  bpw_test_stack_small_llama (&spec);
   for (guint p = 0; p < G_N_ELEMENTS (phases); p++)
     {
-      g_autoptr(BpwPlan) automatic = bind (&spec, phases[p], h200, BPW_FUSION_AUTOMATIC);
-      g_autoptr(BpwPlan) flash = bind (&spec, phases[p], h200,
+      g_autoptr(BpwPlan) automatic = bpw_test_stack_bind (&spec, phases[p], h200, BPW_FUSION_AUTOMATIC);
+      g_autoptr(BpwPlan) flash = bpw_test_stack_bind (&spec, phases[p], h200,
                                        BPW_FUSION_BASE | BPW_FUSION_ATTENTION);
       BpwEvaluation a, b;
 
@@ -1005,9 +642,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/Stack/hostile", test_hostile);
   g_test_add_func ("/bpw/core/Stack/fusion-default", test_fusion_default);
   g_test_add_func ("/bpw/core/Stack/flash-memory", test_flash_memory);
-  g_test_add_func ("/bpw/core/Stack/transformation-bytes", test_transformation_bytes);
-  g_test_add_func ("/bpw/core/Stack/eager-recipe-inference", test_eager_recipe_inference);
-  g_test_add_func ("/bpw/core/Stack/elementwise-rate", test_elementwise_rate);
   g_test_add_func ("/bpw/core/Stack/conservation", test_conservation);
   g_test_add_func ("/bpw/core/Stack/moe-loop", test_moe_loop);
   g_test_add_func ("/bpw/core/Stack/moe-loop-decode", test_moe_loop_decode);
