@@ -46,12 +46,12 @@ void       _bpw_plan_bind_host_streams (BpwPlan *plan);
  * charged to the tasks they accompany. After the host streams: launch gaps compare the
  * eager issue time with each kernel's whole time. */
 void       _bpw_plan_bind_stack       (BpwPlan *plan);
-/* One memory-bound kernel moving @bytes through device memory: its time. */
+/* bpw-plan-stack-eager.c: one memory-bound kernel moving @bytes through device memory,
+ * one eager element-wise kernel moving @bytes and writing @elements (0: vectorized), and
+ * the eager recipe's bytes, kernels and time for @op (all 0 where the recipe does not
+ * cover it). */
 double     _bpw_plan_stack_kernel_time (const BpwPlan *plan,
                                         double         bytes);
-/* bpw-plan-stack-eager.c: one eager element-wise kernel moving @bytes and writing
- * @elements (0: vectorized), and the eager recipe's bytes, kernels and time for @op (all 0
- * where the recipe does not cover it). */
 double     _bpw_plan_eager_kernel_time (const BpwPlan *plan,
                                         double         bytes,
                                         double         elements);

@@ -18,6 +18,19 @@
 
 #define FP32_BYTES 4.0
 
+/* One memory-bound kernel moving @bytes through device memory. */
+double
+_bpw_plan_stack_kernel_time (const BpwPlan *plan,
+                             double         bytes)
+{
+  double b[BPW_N_TRAFFIC_LEVELS] = { 0 };
+  BpwTaskCost cost;
+
+  b[BPW_TRAFFIC_DEVICE] = bytes;
+  bpw_cost_task (&plan->rates, &plan->rates.vector, 0, b, &cost);
+  return cost.time_s;
+}
+
 /* One eager element-wise kernel moving @bytes and writing @elements (0: vectorized, bound by
  * its bytes alone): off the vectorized path it takes at least its fixed cost and its
  * elements at the stack's element rate. */

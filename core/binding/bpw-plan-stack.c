@@ -32,19 +32,6 @@ typedef struct
   double time_s;
 } BpwImpl;
 
-/* One memory-bound kernel moving @bytes through device memory. */
-double
-_bpw_plan_stack_kernel_time (const BpwPlan *plan,
-                             double         bytes)
-{
-  double b[BPW_N_TRAFFIC_LEVELS] = { 0 };
-  BpwTaskCost cost;
-
-  b[BPW_TRAFFIC_DEVICE] = bytes;
-  bpw_cost_task (&plan->rates, &plan->rates.vector, 0, b, &cost);
-  return cost.time_s;
-}
-
 /* @kernels kernels that together move @bytes, each of an equal share. */
 static BpwImpl
 kernels_of (const BpwPlan *plan, double bytes, double kernels)
