@@ -270,6 +270,10 @@ bpw_plan_task_cost (const BpwCostRates *rates,
   if (task->engine == BPW_ENGINE_MATRIX && task->precision != rates->precision &&
       task->precision < BPW_N_PRECISIONS && rates->matrix_in[task->precision].peak > 0)
     rate = &rates->matrix_in[task->precision];
+  /* The stack's flash kernel at its own measured efficiency, where the blueprint has one. */
+  if (rate == &rates->matrix && task->fusion == BPW_FUSION_ATTENTION &&
+      rates->attention.efficiency != NULL)
+    rate = &rates->attention;
   if (task->engine == BPW_ENGINE_MATRIX && task->sparse)
     {
       sparse = *rate;

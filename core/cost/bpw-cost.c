@@ -95,6 +95,11 @@ bpw_cost_rates_init (BpwCostRates       *rates,
                    bp->name, bpw_precision_to_string (precision));
       return FALSE;
     }
+  rates->attention = rates->matrix;
+  if (bp->stack.attention_efficiency.n_points > 0)
+    rates->attention.efficiency = &bp->stack.attention_efficiency;
+  else
+    rates->attention.efficiency = NULL;
   /* Without a vector engine, element-wise work runs on the matrix engine's datapath. */
   if (!engine_rate_init (&rates->vector, bp, BPW_ENGINE_VECTOR, precision))
     rates->vector = rates->matrix;

@@ -83,6 +83,9 @@ typedef struct
   /* The same matrix engine in every precision (peak 0 where it has no rate): what a
    * precision policy's operations run at. */
   BpwEngineRate  matrix_in[BPW_N_PRECISIONS];
+  /* The matrix engine in the software stack's fused attention kernel, at @precision: its
+   * efficiency by FLOPs of one forward product (NULL: the engine's own table). */
+  BpwEngineRate  attention;
   BpwMemoryRate  traffic[BPW_N_TRAFFIC_LEVELS];
   BpwProcessing  processing;
   double         onchip_bytes;       /* capacity tiles may use (largest on-chip level) */

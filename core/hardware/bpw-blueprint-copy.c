@@ -103,6 +103,7 @@ bpw_blueprint_copy (const BpwBlueprint *bp)
   bpw_blueprint_copy_sourced (c, &c->stack.graph_gap);
   bpw_blueprint_copy_sourced (c, &c->stack.eager_device_gap);
   bpw_blueprint_copy_sourced (c, &c->stack.elementwise_rate);
+  bpw_blueprint_copy_table (c, &c->stack.attention_efficiency);
   bpw_blueprint_copy_sourced (c, &c->stack.moe_per_expert);
   return c;
 }
@@ -227,6 +228,7 @@ bpw_stack_equal (const BpwStack *a,
       || !bpw_sourced_equal (&a->graph_gap, &b->graph_gap)
       || !bpw_sourced_equal (&a->eager_device_gap, &b->eager_device_gap)
       || !bpw_sourced_equal (&a->elementwise_rate, &b->elementwise_rate)
+      || !bpw_table_equal (&a->attention_efficiency, &b->attention_efficiency)
       || a->has_moe_dispatch != b->has_moe_dispatch || a->moe_loop != b->moe_loop
       || !bpw_sourced_equal (&a->moe_per_expert, &b->moe_per_expert))
     return FALSE;

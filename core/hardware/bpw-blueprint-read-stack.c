@@ -255,7 +255,7 @@ _bpw_blueprint_read_stack (BpwBlueprintReader *r,
 {
   static const char * const known[] = {
     "name", "source", "attention", "fusion", "precision", "optimizer", "elementwise",
-    "elementwise_rate", "launch", "moe_dispatch", "notes", NULL
+    "elementwise_rate", "attention_efficiency", "launch", "moe_dispatch", "notes", NULL
   };
   BpwStack *st = &r->bp->stack;
   JsonObject *obj;
@@ -284,6 +284,15 @@ _bpw_blueprint_read_stack (BpwBlueprintReader *r,
                   : attention == 1 ? BPW_STACK_ATTENTION_MATERIALIZED
                   : BPW_STACK_ATTENTION_DEFAULT;
   st->unfused_elementwise = elementwise == 0;
+  {
+    JsonObject *table;
+
+    if (!get_object (r, obj, "stack", "attention_efficiency", &table, error)
+        || (table != NULL
+            && !_bpw_blueprint_read_table (r, table, "stack.attention_efficiency",
+                                           &st->attention_efficiency, error)))
+      return FALSE;
+  }
   if (!read_fusion (r, obj, st, error)
       || !read_precision (r, obj, st, error)
       || !read_optimizer (r, obj, st, error)

@@ -26,12 +26,12 @@ static const char * const processing_choices[] = { "overlap", "no_overlap", NULL
 #define INF G_MAXDOUBLE
 
 /* {"interpolation": "step"|"log-linear", "points": [[size, eff], ...], "kind", "source"} */
-static gboolean
-bpw_blueprint_read_table (BpwBlueprintReader *r,
-                          JsonObject         *obj,
-                          const char         *path,
-                          BpwEfficiencyTable *table,
-                          GError            **error)
+gboolean
+_bpw_blueprint_read_table (BpwBlueprintReader *r,
+                           JsonObject         *obj,
+                           const char         *path,
+                           BpwEfficiencyTable *table,
+                           GError            **error)
 {
   static const char * const known[] = { "interpolation", "points", "kind", "source", NULL };
   g_autoptr(GArray) points = g_array_new (FALSE, FALSE, sizeof (BpwEfficiencyPoint));
@@ -192,9 +192,9 @@ bpw_blueprint_read_efficiency_cb (BpwBlueprintReader *r,
   if (table == NULL)
     return FALSE;
   if (precision >= 0)
-    return bpw_blueprint_read_table (r, table, full, &e->efficiency[precision], error);
+    return _bpw_blueprint_read_table (r, table, full, &e->efficiency[precision], error);
   for (guint p = 0; p < BPW_N_PRECISIONS; p++)
-    if (!bpw_blueprint_read_table (r, table, full, &e->efficiency[p], error))
+    if (!_bpw_blueprint_read_table (r, table, full, &e->efficiency[p], error))
       return FALSE;
   return TRUE;
 }
@@ -346,7 +346,7 @@ bpw_blueprint_read_memory (BpwBlueprintReader *r,
     {
       g_autofree char *tpath = bpw_json_doc_member_path (path, "efficiency");
 
-      if (!bpw_blueprint_read_table (r, table, tpath, &m->efficiency, error))
+      if (!_bpw_blueprint_read_table (r, table, tpath, &m->efficiency, error))
         return FALSE;
     }
   engines = local == NULL

@@ -21,6 +21,13 @@ typedef struct
 
 /* Reads @member of @object as a quantity into @out (untouched when absent). A value
  * without provenance becomes an unsourced estimate. @integer demands a whole number. */
+/* An efficiency table: {"points": [[size, efficiency], ...], "interpolation", "kind",
+ * "source"} at @path. */
+gboolean      _bpw_blueprint_read_table      (BpwBlueprintReader *r,
+                                              JsonObject         *obj,
+                                              const char         *path,
+                                              BpwEfficiencyTable *table,
+                                              GError            **error);
 gboolean      _bpw_blueprint_read_value      (BpwBlueprintReader *r,
                                               JsonObject         *object,
                                               const char         *path,

@@ -210,6 +210,8 @@ bpw_blueprint_write_stack (BpwJsonWriter  *w,
     }
   bpw_json_writer_string (w, "elementwise", st->unfused_elementwise ? "unfused" : "fused");
   bpw_blueprint_write_value (w, "elementwise_rate", &st->elementwise_rate);
+  if (st->attention_efficiency.n_points > 0)
+    bpw_blueprint_write_table (w, "attention_efficiency", &st->attention_efficiency);
   if (st->has_launch)
     {
       bpw_json_writer_begin_object (w, "launch");

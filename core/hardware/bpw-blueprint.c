@@ -147,6 +147,7 @@ bpw_blueprint_free (BpwBlueprint *bp)
       g_free (bp->engines[i].efficiency[p].points);
   for (guint i = 0; i < bp->n_memory; i++)
     g_free (bp->memory[i].efficiency.points);
+  g_free (bp->stack.attention_efficiency.points);
   g_free (bp->engines);
   g_free (bp->memory);
   g_free (bp->tiers);

@@ -294,6 +294,9 @@ typedef struct
   BpwSourced         elementwise_rate;    /* elements/s of an eager element-wise kernel off
                                            * the vectorized path (a broadcast or strided
                                            * operand, a dtype converted per element) */
+  BpwEfficiencyTable attention_efficiency; /* the matrix engine's efficiency in the stack's
+                                            * fused attention kernel, by FLOPs of its
+                                            * forward (empty: the engine's own table) */
   gboolean           has_launch;
   BpwStackLaunch     launch[BPW_STACK_N_PHASES];
   BpwSourced         eager_gap;           /* s of host issue time per eager kernel in

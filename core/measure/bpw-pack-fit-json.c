@@ -42,7 +42,14 @@ bpw_pack_fit_blueprint (const BpwPackFit *fit)
   BpwStack *st = &bp->stack;
 
   /* The fit states the whole stack: what @blueprint said of one is replaced. */
+  g_free (st->attention_efficiency.points);
   memset (st, 0, sizeof *st);
+  {
+    const BpwEfficiencyTable *t = &fit->blueprint->stack.attention_efficiency;
+
+    bpw_efficiency_table_set (bp, &st->attention_efficiency, t->points, t->n_points,
+                              t->interpolation, t->kind, t->source);
+  }
   st->set = TRUE;
   st->name = bpw_blueprint_intern (bp, fit->framework);
   st->source = bpw_blueprint_intern (bp, fit->source);

@@ -814,6 +814,7 @@ bpw_pack_fit (const BpwBlueprint *blueprint,
   fit_matrix_table (fit, pack, BPW_PRECISION_FP8, fp8, n_fp8, pack->peak.dtype == BPW_DTYPE_FP8);
   if (!fit_engine_clock (fit, data, error))
     return NULL;
+  _bpw_pack_fit_attention (fit, pack);
 
   fit_launch (fit, data);
   fit_elementwise_rate (fit, data);

@@ -172,6 +172,12 @@ typedef struct
   GPtrArray       *warnings;          /* sentences */
 } BpwPackFit;
 
+/* bpw-pack-fit-attention.c: the stack's fused attention kernel's efficiency table (the
+ * fit's blueprint's stack.attention_efficiency) from the pack's causal prefill attention
+ * microbenchmarks; empty without them. After the engine's clock. */
+void          _bpw_pack_fit_attention (BpwPackFit               *fit,
+                                       const BpwMeasurementPack *pack);
+
 /* Calibrates @blueprint on @data; @exclude (-1: none) is a run whose trace-derived fixed
  * costs are left out (the leave-one-run-out fit). @name NULL: "<blueprint>-calibrated". */
 BpwPackFit   *bpw_pack_fit       (const BpwBlueprint *blueprint,

@@ -480,6 +480,73 @@ test_head_padding (void)
   bpw_model_spec_clear (&spec);
 }
 
+/* A stack that states its flash kernel's efficiency prices the core's products with it, by
+ * the size of their forward product, and nothing else; the table survives a round trip. */
+static void
+test_stack_efficiency (void)
+{
+  g_autoptr(BpwBlueprint) bp = bpw_test_blueprint_without_launch ("h200-sxm-141gb");
+  g_autoptr(BpwBlueprint) back = NULL;
+  g_autofree char *json = NULL;
+  static const BpwEfficiencyPoint points[] = { { 1e6, 0.2 }, { 1e12, 0.6 } };
+  BpwModelSpec spec;
+  BpwMapping mapping, mapping_back;
+  g_autoptr(BpwPlan) plan = NULL;
+  g_autoptr(BpwPlan) again = NULL;
+  g_autoptr(GError) error = NULL;
+  const BpwWorkGraph *g;
+  guint core = 0, backward = 0;
+
+  bpw_efficiency_table_set (bp, &bp->stack.attention_efficiency, points, 2,
+                            BPW_INTERPOLATION_LOG_LINEAR, BPW_PROVENANCE_MEASURED, "test");
+  json = bpw_blueprint_to_json (bp);
+  back = bpw_blueprint_load_data ("back.json", json, -1, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (back->stack.attention_efficiency.n_points, ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_assert_cmpfloat (back->stack.attention_efficiency.points[i].size, ==, points[i].size);
+      g_assert_cmpfloat (back->stack.attention_efficiency.points[i].efficiency, ==,
+                         points[i].efficiency);
+    }
+  g_assert_cmpint (back->stack.attention_efficiency.kind, ==, BPW_PROVENANCE_MEASURED);
+  g_assert_cmpstr (back->stack.attention_efficiency.source, ==, "test");
+
+  small_model (&spec, 0, FALSE);
+  plan = bind (&spec, bp, BPW_WORKLOAD_TRAIN, 1024, 0, BPW_RECOMPUTE_NONE, 1, &mapping);
+  again = bind (&spec, back, BPW_WORKLOAD_TRAIN, 1024, 0, BPW_RECOMPUTE_NONE, 1, &mapping_back);
+  g = plan->dist->graph;
+  for (guint i = 0; i < plan->stages[0].tasks->len; i++)
+    {
+      const BpwPlanTask *t = &g_array_index (plan->stages[0].tasks, BpwPlanTask, i);
+      const BpwPlanTask *u = &g_array_index (again->stages[0].tasks, BpwPlanTask, i);
+      const BpwOp *op = bpw_work_graph_op (g, t->op);
+      double eff;
+
+      g_assert_cmpfloat (t->cost.time_s, ==, u->cost.time_s);
+      if (t->engine != BPW_ENGINE_MATRIX || !(t->flops > 0))
+        continue;
+      eff = t->cost.compute_s > 0 ? t->flops / (plan->rates.matrix.peak * t->cost.compute_s) : 0;
+      if (is_core (g, op))
+        {
+          double key = t->rate_flops > 0 ? t->rate_flops : t->flops;
+
+          bpw_test_assert_close (eff, bpw_efficiency_table_lookup (
+                                   &bp->stack.attention_efficiency, key), 1e-12);
+          core++;
+          backward += t->phase != BPW_PHASE_FORWARD;
+        }
+      else
+        bpw_test_assert_close (eff, bpw_efficiency_table_lookup (plan->rates.matrix.efficiency,
+                                                                 t->flops), 1e-12);
+    }
+  g_assert_cmpuint (core, >=, 4);
+  g_assert_cmpuint (backward, >=, 2);
+  bpw_mapping_clear (&mapping);
+  bpw_mapping_clear (&mapping_back);
+  bpw_model_spec_clear (&spec);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -492,6 +559,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/bpw/core/FlashAttention/mla", test_mla);
   g_test_add_func ("/bpw/core/FlashAttention/estimate-is-plan", test_estimate_is_plan);
   g_test_add_func ("/bpw/core/FlashAttention/head-padding", test_head_padding);
+  g_test_add_func ("/bpw/core/FlashAttention/stack-efficiency", test_stack_efficiency);
   g_test_add_func ("/bpw/core/FlashAttention/projection-outside-kernel",
                    test_projection_outside_kernel);
   return g_test_run ();

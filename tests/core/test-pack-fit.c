@@ -493,6 +493,61 @@ test_engine_clock (void)
   g_assert_cmpfloat (sum_abs / n, <, 0.10);
 }
 
+/* The stack's flash kernel from the attention microbenchmarks: each causal prefill timing,
+ * less the kit's per-call latency and one fixed cost, over the bf16 peak, scaled by the
+ * engine's clock in the runs, at half its causal FLOPs; decode timings calibrate nothing.
+ * The calibrated blueprint carries the table and prices fused attention with it. */
+static void
+test_attention (void)
+{
+  g_autoptr(BpwPackData) data = shared_pack ();
+  g_autoptr(BpwBlueprint) bp = h200 ();
+  const BpwMeasurementPack *pack = data->pack;
+  g_autoptr(BpwPackFit) fit = bpw_pack_fit (bp, data, -1, NULL, NULL);
+  g_autoptr(BpwBlueprint) out = NULL;
+  const BpwEfficiencyTable *t;
+  double peak;
+  guint prefill = 0, found = 0;
+
+  g_assert_nonnull (fit);
+  t = &fit->blueprint->stack.attention_efficiency;
+  peak = bpw_blueprint_peak_flops (fit->blueprint, BPW_ENGINE_MATRIX, BPW_PRECISION_BF16);
+  for (guint i = 0; i < pack->n_attention; i++)
+    {
+      const BpwPackAttention *a = &pack->attention[i];
+      double flops = a->rate * a->time_s;
+      double want = flops / (peak * (a->time_s - fit->call_latency_s - fit->kernel_overhead_s))
+                    * fit->engine_clock.value;
+
+      if (a->kind != BPW_PACK_ATTENTION_PREFILL_CAUSAL)
+        continue;
+      prefill++;
+      for (guint j = 0; j < t->n_points; j++)
+        if (fabs (t->points[j].size / (flops / 2) - 1) < 1e-12)
+          {
+            g_assert_cmpfloat_with_epsilon (t->points[j].efficiency, MIN (want, 1.0), 1e-12);
+            found++;
+          }
+    }
+  g_assert_cmpuint (prefill, ==, 3);
+  g_assert_cmpuint (found, ==, t->n_points);
+  g_assert_cmpuint (t->n_points, ==, 3);
+  g_assert_cmpint (t->kind, ==, BPW_PROVENANCE_MEASURED);
+  assert_provenance (t->source);
+  g_assert_nonnull (strstr (t->source, "attention microbenchmarks"));
+  /* Slower than a matrix product of the same FLOPs (the shared H200's flash kernel). */
+  for (guint j = 0; j < t->n_points; j++)
+    g_assert_cmpfloat (t->points[j].efficiency, <,
+                       bpw_efficiency_table_lookup (&fit->blueprint->engines[
+                         bpw_blueprint_first_engine (fit->blueprint, BPW_ENGINE_MATRIX)]
+                         .efficiency[BPW_PRECISION_BF16], t->points[j].size));
+  out = bpw_pack_fit_blueprint (fit);
+  g_assert_cmpuint (out->stack.attention_efficiency.n_points, ==, t->n_points);
+  for (guint j = 0; j < t->n_points; j++)
+    g_assert_cmpfloat (out->stack.attention_efficiency.points[j].efficiency, ==,
+                       t->points[j].efficiency);
+}
+
 static void
 test_leave_one_out (void)
 {
@@ -687,6 +742,7 @@ main (int argc, char **argv)
   g_test_add_func ("/pack-fit/traces", test_traces);
   g_test_add_func ("/pack-fit/hardware", test_hardware);
   g_test_add_func ("/pack-fit/stack", test_stack);
+  g_test_add_func ("/pack-fit/attention", test_attention);
   g_test_add_func ("/pack-fit/microbenchmarks-reproduced", test_microbenchmarks_reproduced);
   g_test_add_func ("/pack-fit/engine-clock", test_engine_clock);
   g_test_add_func ("/pack-fit/leave-one-out", test_leave_one_out);
