@@ -138,6 +138,13 @@ bpw_blueprint_new (const char *name)
 }
 
 void
+bpw_blueprint_clear_stack (BpwBlueprint *bp)
+{
+  g_free (bp->stack.attention_efficiency.points);
+  memset (&bp->stack, 0, sizeof bp->stack);
+}
+
+void
 bpw_blueprint_free (BpwBlueprint *bp)
 {
   if (bp == NULL)

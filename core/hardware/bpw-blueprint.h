@@ -345,6 +345,8 @@ BpwBlueprint *bpw_blueprint_new         (const char         *name);
 BpwBlueprint *bpw_blueprint_copy        (const BpwBlueprint *bp);
 void          bpw_blueprint_free        (BpwBlueprint       *bp);
 /* Every field, sources and provenance included. */
+/* Removes @bp's software stack (the hardware alone), freeing what it owns. */
+void          bpw_blueprint_clear_stack (BpwBlueprint      *bp);
 gboolean      bpw_blueprint_equal       (const BpwBlueprint *a,
                                          const BpwBlueprint *b);
 

@@ -42,8 +42,7 @@ bpw_pack_fit_blueprint (const BpwPackFit *fit)
   BpwStack *st = &bp->stack;
 
   /* The fit states the whole stack: what @blueprint said of one is replaced. */
-  g_free (st->attention_efficiency.points);
-  memset (st, 0, sizeof *st);
+  bpw_blueprint_clear_stack (bp);
   {
     const BpwEfficiencyTable *t = &fit->blueprint->stack.attention_efficiency;
 

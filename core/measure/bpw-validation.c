@@ -115,7 +115,7 @@ bpw_validation_megatron_predict (const BpwBlueprint   *bp,
   if (bp->stack.set)
     {
       hardware = bpw_blueprint_copy (bp);
-      memset (&hardware->stack, 0, sizeof hardware->stack);
+      bpw_blueprint_clear_stack (hardware);
       bp = hardware;
     }
   bpw_model_spec_init_defaults (&spec);
