@@ -48,17 +48,6 @@ _bpw_plan_flash_scores (guint64 rows,
   return total;
 }
 
-static gboolean
-is_core_name (const char *name)
-{
-  static const char * const core[] = { "attn.qk", "attn.softmax", "attn.dropout", "attn.av" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (core); i++)
-    if (strcmp (name, core[i]) == 0)
-      return TRUE;
-  return FALSE;
-}
-
 BpwFlashBand *
 _bpw_plan_flash_bands (const BpwWorkGraph *g,
                        gsize              *n_layers)
@@ -101,7 +90,7 @@ _bpw_plan_flash_flops (const BpwFlashBand *bands,
   const BpwFlashBand *band;
 
   if (op->layer < 0 || (gsize) op->layer >= n_layers || op->layer_type != BPW_LAYER_ATTENTION ||
-      !is_core_name (bpw_work_graph_name (g, fwd->name)))
+      !_bpw_plan_attention_core_name (bpw_work_graph_name (g, fwd->name)))
     return op->flops;
   band = &bands[op->layer];
   if (band->scores == 0)

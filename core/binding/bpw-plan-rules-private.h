@@ -10,6 +10,10 @@
 
 G_BEGIN_DECLS
 
+/* Whether @name is one of the attention core's ops or their backward and recompute ops
+ * ("attn.qk", "attn.qk.dgrad", "attn.av.recompute"; not "attn.qkv"). */
+gboolean   _bpw_plan_attention_core_name (const char *name);
+
 /* The fusion flag an op belongs to under @fusion (0: none). Attention fusion takes the
  * attention core (scores, softmax, attention dropout, context) in every phase; bias +
  * activation takes the MLP's first matmul epilogue; norm + residual the element-wise

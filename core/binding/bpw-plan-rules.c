@@ -28,11 +28,10 @@ name_has_prefix (const BpwWorkGraph *g, const BpwOp *op, const char *prefix)
  * flash kernel does not run (a bare prefix match took it, its gradients and its bias into
  * the fused kernel: their launches vanished and, without rotary, its output never reached
  * device memory). */
-static gboolean
-is_attention_core (const BpwWorkGraph *g, const BpwOp *op)
+gboolean
+_bpw_plan_attention_core_name (const char *name)
 {
   static const char * const core[] = { "attn.qk", "attn.softmax", "attn.dropout", "attn.av" };
-  const char *name = bpw_work_graph_name (g, op->name);
 
   for (guint i = 0; i < G_N_ELEMENTS (core); i++)
     {
@@ -50,7 +49,7 @@ _bpw_plan_op_fusion (const BpwWorkGraph *g,
                      guint               fusion)
 {
   if ((fusion & BPW_FUSION_ATTENTION) && op->layer_type == BPW_LAYER_ATTENTION &&
-      is_attention_core (g, op))
+      _bpw_plan_attention_core_name (bpw_work_graph_name (g, op->name)))
     return BPW_FUSION_ATTENTION;
   if ((fusion & BPW_FUSION_BIAS_ACTIVATION) &&
       (op->primitive == BPW_PRIM_GELU || op->primitive == BPW_PRIM_SWIGLU ||

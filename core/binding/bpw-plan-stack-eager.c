@@ -280,7 +280,8 @@ _bpw_plan_eager_recipe (const BpwPlan *plan,
   double r = st->fp32_master && train ? FP32_BYTES : e;
   double l = st->fp32_logits ? FP32_BYTES : e;
   guint phase = op->phase == BPW_PHASE_RECOMPUTE ? BPW_PHASE_FORWARD : op->phase;
-  double basis, row, parts[2], n_parts = 1, all;
+  double basis, row, parts[2], all;
+  guint n_parts = 1;
 
   *bytes = *kernels = *time_s = 0;
   if (!eager_covers (plan, op))
@@ -313,29 +314,27 @@ _bpw_plan_eager_recipe (const BpwPlan *plan,
   for (guint i = 0; i < G_N_ELEMENTS (eager_kernels); i++)
     {
       const EagerKernel *k = &eager_kernels[i];
-      double per = k->e * e + k->r * r + k->l * l + k->f * FP32_BYTES;
-      double launches = eager_kernel_launches (k);
+      double per, launches, one;
+      const double *sizes;
+      guint n_sizes;
 
       if (k->primitive != op->primitive || k->phase != phase
           || (k->when == WHEN_CAST && r == e) || (k->when == WHEN_SAME && r != e)
           || (k->when == WHEN_UPCAST && r == FP32_BYTES))
         continue;
-      if (k->on == ON_ALL || k->on == ON_ROW)
+      per = k->e * e + k->r * r + k->l * l + k->f * FP32_BYTES;
+      launches = eager_kernel_launches (k);
+      /* A row statistic or all of q, k and v: one size; else each part of the basis. */
+      one = k->on == ON_ALL ? all : ceil (basis / MAX (row, 1.0));
+      sizes = k->on == ON_BASIS ? parts : &one;
+      n_sizes = k->on == ON_BASIS ? n_parts : 1;
+      for (guint p = 0; p < n_sizes; p++)
         {
-          double n = k->on == ON_ALL ? all : ceil (basis / MAX (row, 1.0));
-
-          *bytes += n * per;
+          *bytes += sizes[p] * per;
           *kernels += launches;
-          *time_s += launches * _bpw_plan_eager_kernel_time (plan, n * per / launches,
-                                                   k->offpath ? n * k->out : 0);
-          continue;
-        }
-      for (guint p = 0; p < n_parts; p++)
-        {
-          *bytes += parts[p] * per;
-          *kernels += launches;
-          *time_s += launches * _bpw_plan_eager_kernel_time (plan, parts[p] * per / launches,
-                                                   k->offpath ? parts[p] * k->out : 0);
+          *time_s += launches * _bpw_plan_eager_kernel_time (plan, sizes[p] * per / launches,
+                                                             k->offpath ? sizes[p] * k->out
+                                                                        : 0);
         }
     }
 }
